@@ -1,0 +1,88 @@
+// Admin CLI for API keys (until billing issues them):
+//   npm run keys -- create --plan pro|lifetime --email ana@example.com
+//   npm run keys -- list --email ana@example.com
+//   npm run keys -- revoke --key key_…        (or --email to revoke all of an account's keys)
+// Cloud: set KEYS_TABLE (stack output) and AWS credentials. Local: talks to the running `npm start` (endpoints
+// in $DATA_DIR/endpoints.json) or, when it is not running, opens $DATA_DIR's database itself.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateKey, hashKey, type ApiKeyRecord, type PaidPlan } from '../lambdas/shared/auth/keys';
+import { dynamo, resetClients } from '../lambdas/shared/aws/clients';
+import { DynamoKeyStore } from '../lambdas/shared/aws/key-store';
+import { resetConfig } from '../lambdas/shared/config';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const USAGE = `usage: npm run keys -- <create|list|revoke> [--plan pro|lifetime] [--email EMAIL] [--key KEY]`;
+
+async function localStore(): Promise<{ table: string; stop(): Promise<void> }> {
+  if (process.env.KEYS_TABLE) return { table: process.env.KEYS_TABLE, stop: async () => undefined };
+  const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+  const endpointsFile = join(dataDir, 'endpoints.json');
+  if (existsSync(endpointsFile)) {
+    const env = JSON.parse(readFileSync(endpointsFile, 'utf8')) as Record<string, string>;
+    Object.assign(process.env, env);
+    return { table: env.KEYS_TABLE!, stop: async () => undefined };
+  }
+  const { startEmulators } = await import('../lib/local/emulators');
+  const emulators = await startEmulators({ dataDir });
+  Object.assign(process.env, emulators.env);
+  return { table: emulators.tableNames.keys, stop: () => emulators.stop() };
+}
+
+async function main(): Promise<number> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { plan: { type: 'string' }, email: { type: 'string' }, key: { type: 'string' } },
+  });
+  const command = positionals[0];
+  if (!command || !['create', 'list', 'revoke'].includes(command)) {
+    console.error(USAGE);
+    return 2;
+  }
+  const local = await localStore();
+  resetConfig();
+  resetClients();
+  const keys = new DynamoKeyStore(dynamo(), local.table);
+  try {
+    const email = values.email?.trim().toLowerCase();
+    if (command === 'create') {
+      const plan = values.plan as PaidPlan | undefined;
+      if (plan !== 'pro' && plan !== 'lifetime') throw new Error('--plan must be pro or lifetime');
+      if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new Error('--email must be an email address');
+      const key = generateKey();
+      const record: ApiKeyRecord = {
+        keyHash: hashKey(key),
+        keyPrefix: key.slice(0, 10),
+        plan,
+        status: 'active',
+        email,
+        createdAt: new Date().toISOString(),
+      };
+      await keys.put(record);
+      console.log(`Created a ${plan} key for ${email}. It is shown only now; store it safely:\n${key}`);
+      return 0;
+    }
+    if (command === 'list') {
+      if (!email) throw new Error('--email is required');
+      for (const k of await keys.listByEmail(email)) console.log(`${k.keyPrefix}…  ${k.plan}  ${k.status}  created ${k.createdAt}`);
+      return 0;
+    }
+    const targets = values.key ? [hashKey(values.key)] : email ? (await keys.listByEmail(email)).map((k) => k.keyHash) : [];
+    if (targets.length === 0) throw new Error('revoke needs --key KEY or --email EMAIL (with keys)');
+    for (const h of targets) console.log((await keys.revoke(h, new Date())) ? `revoked ${h.slice(0, 12)}…` : `no such key ${h.slice(0, 12)}…`);
+    return 0;
+  } finally {
+    resetClients();
+    await local.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`keys: ${(err as Error).message}\n${USAGE}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,72 @@
+// Everything the narration handlers need, behind ports. `awsDeps()` builds the real adapters lazily (a route only
+// creates the clients it uses); tests and the local runtime use the same adapters against emulators.
+import { tmpdir } from 'node:os';
+import { config, required, type Config } from '../shared/config';
+import { dynamo, s3Client, sqsClient } from '../shared/aws/clients';
+import { DynamoAudioRepository } from '../shared/aws/audio-repository';
+import { S3AudioStore } from '../shared/aws/audio-store';
+import { SqsJobQueue } from '../shared/aws/job-queue';
+import { DynamoQuotaStore } from '../shared/aws/quota-store';
+import { DynamoKeyStore } from '../shared/aws/key-store';
+import type { KeyStore } from '../shared/auth/keys';
+import type { QuotaStore } from '../shared/quota/windows';
+import type { AudioRepository, AudioStore, JobQueue, Synthesizer } from './domain/ports';
+
+export interface NarrationDeps {
+  readonly config: Config;
+  readonly audio: AudioRepository;
+  readonly store: AudioStore;
+  readonly queue: JobQueue;
+  readonly quotas: QuotaStore;
+  readonly keys: KeyStore;
+  synthesizer(): Promise<Synthesizer>;
+  now(): Date;
+  readonly tmpDir: string;
+}
+
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+export function awsDeps(): NarrationDeps {
+  const audio = lazy(() => new DynamoAudioRepository(dynamo(), required('AUDIO_TABLE')));
+  const store = lazy(() => new S3AudioStore(s3Client(), required('AUDIO_BUCKET')));
+  const queue = lazy(
+    () =>
+      new SqsJobQueue(sqsClient(), {
+        priority: required('PRIORITY_QUEUE_URL'),
+        standard: required('STANDARD_QUEUE_URL'),
+      }),
+  );
+  const quotas = lazy(() => new DynamoQuotaStore(dynamo(), required('QUOTAS_TABLE')));
+  const keys = lazy(() => new DynamoKeyStore(dynamo(), required('KEYS_TABLE')));
+  let synth: Promise<Synthesizer> | undefined;
+  return {
+    get config() {
+      return config();
+    },
+    get audio() {
+      return audio();
+    },
+    get store() {
+      return store();
+    },
+    get queue() {
+      return queue();
+    },
+    get quotas() {
+      return quotas();
+    },
+    get keys() {
+      return keys();
+    },
+    synthesizer() {
+      synth ??= import('./speech/index').then((m) => m.createSynthesizer(config().SPEECH_ENGINE));
+      synth.catch(() => (synth = undefined));
+      return synth;
+    },
+    now: () => new Date(),
+    tmpDir: tmpdir(),
+  };
+}

@@ -1,0 +1,194 @@
+// The conversion use case: charge the free tier, narrate short texts inside the request, queue long ones, and the
+// worker's side of a queued job. Talks only to ports.
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Caller } from '../../shared/auth/resolve-caller';
+import { ServiceUnavailableError, TooManyRequestsError } from '../../shared/http/errors';
+import { logger } from '../../shared/logger';
+import { rateLimitHeaders, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
+import type { NarrationDeps } from '../deps';
+import type { AudioFormat } from './formats';
+import { narrate } from './narrate';
+import type { AudioRecord, Plan } from './ports';
+import type { Voice } from './voices';
+
+/** Spanish narration runs at roughly 15 characters per second: used only for estimates. */
+const CHARS_PER_SECOND = 15;
+
+export interface ConversionInput {
+  text: string;
+  voice: Voice;
+  fmt: AudioFormat;
+  caller: Caller;
+  title?: string;
+}
+
+export interface ConversionOutcome {
+  statusCode: 200 | 202;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+export function newAudioId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+export function audioUrl(audioId: string, fmt: AudioFormat): string {
+  return `/audio/${audioId}.${fmt}`;
+}
+
+export function countChars(text: string): number {
+  return [...text].length;
+}
+
+export function freeRules(deps: Pick<NarrationDeps, 'config'>): WindowRule[] {
+  return [
+    { period: 'hour', limit: deps.config.FREE_PER_HOUR },
+    { period: 'day', limit: deps.config.FREE_PER_DAY },
+  ];
+}
+
+function planOf(caller: Caller): Plan {
+  return caller.kind === 'key' ? caller.key.plan : 'free';
+}
+
+/** Charges the free tier (paid keys are unlimited); throws 429 with Retry-After and RateLimit headers. */
+async function charge(deps: NarrationDeps, caller: Caller, now: Date): Promise<{ decision?: QuotaDecision; headers: Record<string, string> }> {
+  if (caller.kind === 'key') return { headers: {} };
+  const decision = await deps.quotas.consume(caller.subject, freeRules(deps), now);
+  const headers = rateLimitHeaders(decision, now);
+  if (!decision.allowed) {
+    const per = decision.binding.period;
+    throw new TooManyRequestsError(
+      `Free tier limit reached: ${decision.binding.limit} conversions per ${per} per IP address. ` +
+        `Try again in ${headers['retry-after']} seconds, or use an API key of a paid plan (no limits).`,
+      headers,
+    );
+  }
+  return { decision, headers };
+}
+
+export async function startConversion(deps: NarrationDeps, input: ConversionInput): Promise<ConversionOutcome> {
+  const now = deps.now();
+  const chars = countChars(input.text);
+  const plan = planOf(input.caller);
+  const { decision, headers } = await charge(deps, input.caller, now);
+  const audioId = newAudioId();
+  const base = {
+    audio_id: audioId,
+    audio_url: audioUrl(audioId, input.fmt),
+    voice: input.voice.id,
+    chars,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+  };
+  const record: AudioRecord = {
+    audioId,
+    status: 'queued',
+    voice: input.voice.id,
+    fmt: input.fmt,
+    chars,
+    plan,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    expiresAt: Math.floor(now.getTime() / 1000) + deps.config.AUDIO_TTL_DAYS * 86400,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+  };
+
+  try {
+    if (chars <= deps.config.SYNC_MAX_CHARS) {
+      const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt);
+      await deps.audio.create({ ...record, status: 'done', progress: 1, durationS: result.durationS, bytes: result.bytes });
+      return { statusCode: 200, body: { ...base, duration_s: result.durationS }, headers };
+    }
+    await deps.store.putJobText(audioId, input.text);
+    await deps.audio.create({ ...record, progress: 0 });
+    await deps.queue.enqueue({ audioId }, plan !== 'free');
+  } catch (err) {
+    // Nothing was delivered: give the free-tier allowance back and tell the caller to retry.
+    if (decision) await deps.quotas.refund(decision).catch((e) => logger.error('quota refund failed', { error: e as Error }));
+    logger.error('conversion failed', { error: err as Error, audioId, chars });
+    if (err instanceof ServiceUnavailableError) throw err;
+    throw new ServiceUnavailableError(
+      'The conversion could not be completed because a backing service is unavailable. Please retry; this attempt was not counted against your limits.',
+    );
+  }
+  return {
+    statusCode: 202,
+    body: {
+      ...base,
+      duration_s: null,
+      estimated_duration_s: Math.round(chars / CHARS_PER_SECOND),
+      status: 'queued',
+      progress: 0,
+    },
+    headers: { ...headers, location: base.audio_url, 'retry-after': '5' },
+  };
+}
+
+async function narrateToStore(deps: NarrationDeps, audioId: string, text: string, voice: Voice, fmt: AudioFormat, onProgress?: (f: number) => Promise<void>) {
+  const synthesizer = await deps.synthesizer();
+  const outPath = join(deps.tmpDir, `narration-${audioId}.${fmt}`);
+  try {
+    const result = await narrate({ text, voice, fmt, synthesizer, outPath, onProgress });
+    await deps.store.putAudioFile(audioId, fmt, outPath);
+    return result;
+  } finally {
+    await rm(outPath, { force: true });
+  }
+}
+
+/** A job whose lease another worker still holds: retry later (SQS redelivers after the visibility timeout). */
+export class JobBusyError extends Error {}
+
+/**
+ * Runs one queued job. Idempotent: SQS delivers at least once, so a finished or failed job is acknowledged
+ * without work, and a retry overwrites the same object key (no duplicate audio).
+ */
+export async function runJob(
+  deps: NarrationDeps,
+  audioId: string,
+  attempt: number,
+  findVoice: (id: string) => Voice | undefined,
+): Promise<'done' | 'skipped'> {
+  const claimed = await deps.audio.claim(audioId, attempt);
+  if (!claimed) {
+    const current = await deps.audio.get(audioId);
+    if (!current || current.status === 'done' || current.status === 'failed') {
+      logger.info('job already settled, acknowledging', { audioId, status: current?.status ?? 'missing' });
+      return 'skipped';
+    }
+    throw new JobBusyError(`job ${audioId} is being processed by another worker`);
+  }
+  try {
+    const voice = findVoice(claimed.voice);
+    const text = await deps.store.getJobText(audioId);
+    if (!voice || text === undefined) {
+      await deps.audio.fail(audioId, 'The job could not be read back (its text expired or its voice was withdrawn). Please submit it again.');
+      return 'skipped';
+    }
+    let last = 0;
+    let lastAt = 0;
+    const result = await narrateToStore(deps, audioId, text, voice, claimed.fmt, async (fraction) => {
+      const t = Date.now();
+      if (fraction - last >= 0.05 || t - lastAt >= 2000) {
+        last = fraction;
+        lastAt = t;
+        await deps.audio.setProgress(audioId, Math.min(0.99, Math.round(fraction * 100) / 100));
+      }
+    });
+    await deps.audio.complete(audioId, { durationS: result.durationS, bytes: result.bytes });
+    await deps.store.deleteJobText(audioId).catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));
+    return 'done';
+  } catch (err) {
+    const max = deps.config.MAX_RECEIVE_COUNT;
+    logger.error('job attempt failed', { audioId, attempt, max, error: err as Error });
+    if (attempt >= max) {
+      const why = err instanceof Error ? err.message.slice(0, 200) : 'unknown error';
+      await deps.audio.fail(audioId, `Narration failed after ${attempt} attempts (${why}). Please submit the text again.`);
+    } else {
+      await deps.audio.release(audioId);
+    }
+    throw err;
+  }
+}

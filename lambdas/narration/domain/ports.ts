@@ -1,0 +1,82 @@
+// Ports: the small interfaces domain code talks to. AWS implementations live in lambdas/shared/aws;
+// tests and the local runtime pass the same adapters pointed at emulators.
+import type { AudioFormat } from './formats';
+import type { Voice } from './voices';
+
+/** Mono 16-bit PCM as a speech engine returns it. */
+export interface Pcm {
+  samples: Int16Array;
+  sampleRate: number;
+}
+
+/** A speech engine (Polly in the cloud, espeak-ng locally). */
+export interface Synthesizer {
+  /** 'polly' | 'espeak-cli' | 'espeak-wasm' */
+  readonly engine: string;
+  /** Most characters one call accepts (Polly SynthesizeSpeech: 3,000 billed characters). */
+  readonly maxChars: number;
+  /** How many calls may run at once (Polly neural: 8 TPS per account). */
+  readonly concurrency: number;
+  synthesize(text: string, voice: Voice): Promise<Pcm>;
+}
+
+export type JobStatus = 'queued' | 'processing' | 'done' | 'failed';
+export type Plan = 'free' | 'pro' | 'lifetime';
+
+/** One conversion: a finished audio or a job on its way there. */
+export interface AudioRecord {
+  audioId: string;
+  status: JobStatus;
+  voice: string;
+  fmt: AudioFormat;
+  /** Characters of the caller's text. */
+  chars: number;
+  plan: Plan;
+  createdAt: string;
+  updatedAt: string;
+  /** Epoch seconds: the record (and its audio) expire then. */
+  expiresAt: number;
+  durationS?: number;
+  bytes?: number;
+  /** 0..1 while processing. */
+  progress?: number;
+  /** Worker attempts so far (SQS receive count seen). */
+  attempts?: number;
+  /** Why it failed, in words a caller can act on. */
+  error?: string;
+  /** Optional article title (URL conversions). */
+  title?: string;
+}
+
+export interface AudioRepository {
+  create(record: AudioRecord): Promise<void>;
+  get(audioId: string): Promise<AudioRecord | undefined>;
+  /** Moves queued → processing (or processing → processing after a lost lease); false if the job is already finished. */
+  claim(audioId: string, attempt: number): Promise<AudioRecord | undefined>;
+  /** Gives a claimed job back (processing → queued) so the next delivery can take it at once. */
+  release(audioId: string): Promise<void>;
+  setProgress(audioId: string, progress: number): Promise<void>;
+  complete(audioId: string, result: { durationS: number; bytes: number }): Promise<void>;
+  fail(audioId: string, reason: string): Promise<void>;
+  /** Jobs not finished yet (used by the local runtime to re-queue after a restart). */
+  listUnfinished(limit: number): Promise<AudioRecord[]>;
+}
+
+export interface AudioStore {
+  /** Uploads a finished audio file (streamed from disk). */
+  putAudioFile(audioId: string, fmt: AudioFormat, path: string): Promise<void>;
+  /** A short-lived URL the caller is redirected to. */
+  presignAudio(audioId: string, fmt: AudioFormat, expiresInS: number): Promise<string>;
+  /** Texts of queued jobs: too large for a queue message. */
+  putJobText(audioId: string, text: string): Promise<void>;
+  getJobText(audioId: string): Promise<string | undefined>;
+  deleteJobText(audioId: string): Promise<void>;
+}
+
+export interface JobMessage {
+  audioId: string;
+}
+
+export interface JobQueue {
+  enqueue(message: JobMessage, priority: boolean): Promise<void>;
+}

@@ -1,0 +1,48 @@
+// GET /audio/{audio_id} — also reached as /audio/<id>.mp3 (the audio_url form).
+// Ready: 302 to a short-lived presigned URL. Pending: 202 {status, progress} + Retry-After. Unknown: 404.
+// Failed: 409 with the reason (the job cannot produce audio; submit again).
+import { apiHandler } from '../../shared/http/api-handler';
+import { HttpError, NotFoundError, invalid } from '../../shared/http/errors';
+import { json, redirect } from '../../shared/http/response';
+import { awsDeps, type NarrationDeps } from '../deps';
+import { audioUrl } from '../domain/conversion';
+import type { AudioFormat } from '../domain/formats';
+
+const ID = /^([A-Za-z0-9_-]{1,64})(?:\.(mp3|wav|ogg))?$/;
+
+export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'config'>) =>
+  apiHandler(async (req) => {
+    const raw = req.pathParams['audio_id'] ?? '';
+    const m = ID.exec(raw);
+    if (!m)
+      throw invalid(
+        ['path', 'audio_id'],
+        'audio_id should be the id returned by a convert endpoint, optionally followed by .mp3, .wav or .ogg',
+        'string_pattern_mismatch',
+      );
+    const audioId = m[1]!;
+    const ext = m[2] as AudioFormat | undefined;
+    const rec = await deps.audio.get(audioId);
+    if (!rec) throw new NotFoundError('Audio not found. It may have expired; audio is kept for a limited time after conversion.');
+    if (ext && ext !== rec.fmt)
+      throw new NotFoundError(`This audio was produced as ${rec.fmt.toUpperCase()}: fetch ${audioUrl(audioId, rec.fmt)}.`);
+    switch (rec.status) {
+      case 'done': {
+        const url = await deps.store.presignAudio(audioId, rec.fmt, deps.config.PRESIGN_TTL_S);
+        return redirect(url, { 'cache-control': 'private, no-store' });
+      }
+      case 'failed':
+        throw new HttpError(409, rec.error ?? 'The conversion failed. Please submit the text again.', {}, {
+          audio_id: audioId,
+          status: 'failed',
+        });
+      default:
+        return json(
+          202,
+          { audio_id: audioId, audio_url: audioUrl(audioId, rec.fmt), status: rec.status, progress: rec.progress ?? 0, voice: rec.voice, chars: rec.chars },
+          { 'retry-after': rec.status === 'queued' ? '5' : '2', 'cache-control': 'no-store' },
+        );
+    }
+  });
+
+export const handler = makeHandler(awsDeps());

@@ -1,0 +1,34 @@
+// Picks the speech engine named by SPEECH_ENGINE. Engines load lazily so a Lambda bundle using Polly never
+// evaluates the espeak code (and the espeak-ng WASM package is never bundled: see espeak-wasm.ts).
+import type { Synthesizer } from '../domain/ports';
+
+export type SpeechEngineKind = 'polly' | 'espeak' | 'espeak-cli' | 'espeak-wasm';
+
+/** 'espeak' means the espeak-ng program when it is installed, else its WASM build. */
+export async function createSynthesizer(kind: SpeechEngineKind): Promise<Synthesizer> {
+  switch (kind) {
+    case 'polly': {
+      const { PollySynthesizer, pollyClient } = await import('../../shared/aws/polly');
+      return new PollySynthesizer(pollyClient());
+    }
+    case 'espeak-cli': {
+      const { EspeakCliSynthesizer, espeakCliAvailable } = await import('./espeak-cli');
+      if (!(await espeakCliAvailable())) {
+        throw new Error(
+          'SPEECH_ENGINE=espeak-cli but `espeak-ng` is not on PATH: apt-get install espeak-ng, or use espeak',
+        );
+      }
+      return new EspeakCliSynthesizer();
+    }
+    case 'espeak-wasm': {
+      const { EspeakWasmSynthesizer } = await import('./espeak-wasm');
+      return new EspeakWasmSynthesizer();
+    }
+    case 'espeak': {
+      const { espeakCliAvailable } = await import('./espeak-cli');
+      return createSynthesizer((await espeakCliAvailable()) ? 'espeak-cli' : 'espeak-wasm');
+    }
+    default:
+      throw new Error(`unknown speech engine ${String(kind)}`);
+  }
+}

@@ -1,0 +1,53 @@
+// DynamoDB KeyStore: items keyed by keyHash, GSI byEmail for an account's keys.
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { ApiKeyRecord, KeyStore } from '../auth/keys';
+
+export class DynamoKeyStore implements KeyStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async put(record: ApiKeyRecord): Promise<void> {
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: record, ConditionExpression: 'attribute_not_exists(keyHash)' }),
+    );
+  }
+
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: { keyHash } }));
+    return out.Item as ApiKeyRecord | undefined;
+  }
+
+  async listByEmail(email: string): Promise<ApiKeyRecord[]> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: 'byEmail',
+        KeyConditionExpression: 'email = :e',
+        ExpressionAttributeValues: { ':e': email.toLowerCase() },
+      }),
+    );
+    return (out.Items ?? []) as ApiKeyRecord[];
+  }
+
+  async revoke(keyHash: string, at: Date): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { keyHash },
+          UpdateExpression: 'SET #s = :revoked, revokedAt = :at',
+          ConditionExpression: 'attribute_exists(keyHash)',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':revoked': 'revoked', ':at': at.toISOString() },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+}

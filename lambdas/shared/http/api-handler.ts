@@ -1,0 +1,67 @@
+// Builds a Lambda handler for an HTTP API route: a middy chain that logs with the request id, refuses oversize
+// bodies before parsing, maps errors to the contract's shapes and adds request-id and CORS headers.
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { Context } from 'aws-lambda';
+import { logger } from '../logger';
+import { HttpError, RequestValidationError } from './errors';
+import { bodyBytes, toApiRequest, type ApiEvent, type ApiRequest } from './request';
+import { json, type ApiResult } from './response';
+
+export interface ApiHandlerOptions {
+  /** Bodies above this many bytes get 422 before any parsing. */
+  maxBodyBytes?: number;
+}
+
+/** Headers every answer carries; browsers (the embeddable player) call the API cross-origin. */
+export const CORS_HEADERS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers':
+    'x-request-id, retry-after, location, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy',
+};
+
+export function errorResponse(err: unknown, requestId: string): ApiResult {
+  if (err instanceof RequestValidationError) return json(422, { detail: err.items });
+  if (err instanceof HttpError) return json(err.statusCode, { ...err.extra, detail: err.detail }, err.headers);
+  logger.error('unhandled error', { error: err as Error, requestId });
+  return json(500, {
+    detail: `Internal server error. If it persists, contact support quoting request id ${requestId}.`,
+    request_id: requestId,
+  });
+}
+
+export type RouteFn = (req: ApiRequest, context: Context) => Promise<ApiResult>;
+
+export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
+  const maxBody = options.maxBodyBytes ?? 64 * 1024;
+  return middy<ApiEvent, ApiResult>({
+    // Answer in the contract's shape just before Lambda would time out (API Gateway would send a bare 503).
+    timeoutEarlyInMillis: 500,
+    timeoutEarlyResponse: () => ({
+      ...json(503, { detail: 'The request took too long and was stopped. Please retry; long texts are processed in the background.' }),
+      headers: { 'content-type': 'application/json', ...CORS_HEADERS, 'retry-after': '5' },
+    }),
+  })
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .handler(async (event, context) => {
+      const requestId = event.requestContext?.requestId ?? context.awsRequestId ?? 'unknown';
+      let result: ApiResult;
+      try {
+        const size = event.body ? (event.isBase64Encoded ? Math.floor((event.body.length * 3) / 4) : Buffer.byteLength(event.body)) : 0;
+        if (size > maxBody && bodyBytes(event).length > maxBody) {
+          throw new RequestValidationError([
+            {
+              loc: ['body'],
+              msg: `Request body is larger than ${maxBody} bytes, the limit for this endpoint`,
+              type: 'body_too_large',
+            },
+          ]);
+        }
+        result = await fn(toApiRequest(event), context);
+      } catch (err) {
+        result = errorResponse(err, requestId);
+      }
+      result.headers = { ...CORS_HEADERS, ...result.headers, 'x-request-id': requestId };
+      return result;
+    });
+}

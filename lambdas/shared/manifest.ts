@@ -1,0 +1,46 @@
+// Types of the route manifests. A manifest is plain data read by both the CDK stacks (lib/) and the local
+// runtime (bin/local.ts), so routes, limits and permissions cannot drift between the cloud and a laptop.
+
+export type TableId = 'audio' | 'quotas' | 'keys';
+
+export interface Access {
+  /** DynamoDB tables this function may touch, read-only or read-write. */
+  tables?: Partial<Record<TableId, 'r' | 'rw'>>;
+  /** The service's bucket. */
+  bucket?: 'r' | 'rw';
+  /** May send conversion jobs to the queues. */
+  sendJobs?: boolean;
+  /** May call the speech engine (Polly). */
+  speech?: boolean;
+}
+
+export interface RouteSpec {
+  /** Logical id: used for the CDK construct id and in logs. */
+  id: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'ANY';
+  /** API Gateway path syntax: `/audio/{audio_id}`; `$default` is the fallback route. */
+  path: string;
+  /** Handler file relative to the repository root; it exports `handler`. */
+  handler: string;
+  memoryMb: number;
+  timeoutS: number;
+  /** Bodies larger than this are refused before parsing (422 in the contract's shape). */
+  maxBodyBytes?: number;
+  access: Access;
+}
+
+export interface WorkerSpec {
+  id: string;
+  handler: string;
+  memoryMb: number;
+  timeoutS: number;
+  /** Ephemeral storage for audio being assembled. */
+  tmpMb: number;
+  access: Access;
+}
+
+export interface ServiceManifest {
+  service: string;
+  routes: RouteSpec[];
+  workers: WorkerSpec[];
+}

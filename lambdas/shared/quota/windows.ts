@@ -1,0 +1,78 @@
+// Fixed quota windows aligned to the UTC calendar (hour, day, month). Fixed rather than rolling: a caller can
+// see exactly when the allowance comes back (RateLimit-Reset), and one counter per window keeps counting exact
+// with single conditional writes.
+
+export type Period = 'hour' | 'day' | 'month';
+
+export interface WindowRule {
+  period: Period;
+  limit: number;
+}
+
+export interface WindowSlot extends WindowRule {
+  /** Counter key: subject + period + window start. */
+  key: string;
+  /** Epoch seconds at which this window ends. */
+  resetAt: number;
+}
+
+export function windowBounds(period: Period, now: Date): { start: Date; end: Date } {
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const d = now.getUTCDate();
+  const h = now.getUTCHours();
+  switch (period) {
+    case 'hour':
+      return { start: new Date(Date.UTC(y, m, d, h)), end: new Date(Date.UTC(y, m, d, h + 1)) };
+    case 'day':
+      return { start: new Date(Date.UTC(y, m, d)), end: new Date(Date.UTC(y, m, d + 1)) };
+    case 'month':
+      return { start: new Date(Date.UTC(y, m, 1)), end: new Date(Date.UTC(y, m + 1, 1)) };
+  }
+}
+
+const PERIOD_SECONDS: Record<Period, number> = { hour: 3600, day: 86400, month: 2592000 };
+
+export function slotsFor(subject: string, rules: WindowRule[], now: Date): WindowSlot[] {
+  return rules.map((rule) => {
+    const { start, end } = windowBounds(rule.period, now);
+    return {
+      ...rule,
+      key: `${subject}#${rule.period}#${start.toISOString().slice(0, 13)}`,
+      resetAt: Math.floor(end.getTime() / 1000),
+    };
+  });
+}
+
+export interface QuotaDecision {
+  allowed: boolean;
+  /** The windows that were charged (refund() gives them back). Empty when refused. */
+  charged: WindowSlot[];
+  /** The window that decides what the caller sees: the one that refused, else the one with least left. */
+  binding: WindowSlot & { remaining: number };
+  all: (WindowSlot & { remaining: number })[];
+}
+
+/** The caller's view of a decision, as headers (IETF RateLimit draft fields, widely used names). */
+export function rateLimitHeaders(decision: QuotaDecision, now: Date): Record<string, string> {
+  const nowS = Math.floor(now.getTime() / 1000);
+  const b = decision.binding;
+  const reset = Math.max(1, b.resetAt - nowS);
+  const headers: Record<string, string> = {
+    'ratelimit-limit': String(b.limit),
+    'ratelimit-remaining': String(Math.max(0, b.remaining)),
+    'ratelimit-reset': String(reset),
+    'ratelimit-policy': decision.all.map((s) => `${s.limit};w=${PERIOD_SECONDS[s.period]}`).join(', '),
+  };
+  if (!decision.allowed) headers['retry-after'] = String(reset);
+  return headers;
+}
+
+export interface QuotaStore {
+  /** Charges one unit to every window, or none if any window is full. Exact under concurrency. */
+  consume(subject: string, rules: WindowRule[], now?: Date): Promise<QuotaDecision>;
+  /** Gives back what a decision charged (the work failed). */
+  refund(decision: QuotaDecision): Promise<void>;
+  /** Current usage without charging. */
+  peek(subject: string, rules: WindowRule[], now?: Date): Promise<(WindowSlot & { used: number })[]>;
+}

@@ -1,0 +1,191 @@
+// The local front: an HTTP server that does what API Gateway (HTTP API, payload 2.0) does in the cloud —
+// matches the manifest's routes, builds the event, invokes the route's handler with a Lambda-like context
+// (including the route's timeout), and writes the result back. Bodies over the route's limit are refused while
+// streaming, before they are buffered.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { matchPath } from '../../lambdas/shared/http/paths';
+import type { RouteSpec, ServiceManifest } from '../../lambdas/shared/manifest';
+
+export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
+
+export interface FrontOptions {
+  manifest: ServiceManifest;
+  handlers: Record<string, LambdaHandler>;
+  host: string;
+  port: number;
+  /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
+  trustProxy: boolean;
+  log?: (line: string) => void;
+}
+
+/** Content types API Gateway passes as text; everything else arrives base64-encoded. */
+const TEXT_TYPES = /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded|xml|javascript))/i;
+const DEFAULT_MAX_BODY = 64 * 1024;
+
+export function resolveRoute(manifest: ServiceManifest, method: string, path: string) {
+  for (const route of manifest.routes) {
+    if (route.path === '$default') continue;
+    if (route.method !== 'ANY' && route.method !== method) continue;
+    const params = matchPath(route.path, path);
+    if (params) return { route, params };
+  }
+  const fallback = manifest.routes.find((r) => r.path === '$default');
+  return fallback ? { route: fallback, params: {} } : undefined;
+}
+
+export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const xff = req.headers['x-forwarded-for'];
+    const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  const addr = req.socket.remoteAddress ?? '127.0.0.1';
+  return addr.startsWith('::ffff:') ? addr.slice(7) : addr;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > limit) {
+      req.resume();
+      return resolve('too-large');
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve('too-large');
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function buildEvent(req: IncomingMessage, route: RouteSpec, params: Record<string, string>, body: Buffer, ip: string): APIGatewayProxyEventV2 {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined || k === 'cookie') continue;
+    headers[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
+  }
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const contentType = headers['content-type'] ?? '';
+  const isText = body.length === 0 || contentType === '' || TEXT_TYPES.test(contentType);
+  const now = new Date();
+  const method = req.method ?? 'GET';
+  const routeKey = route.path === '$default' ? '$default' : `${route.method === 'ANY' ? 'ANY' : method} ${route.path}`;
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies: req.headers.cookie?.split(';').map((c) => c.trim()),
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: Object.keys(params).length ? params : undefined,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers['host'] ?? 'localhost',
+      domainPrefix: 'local',
+      http: { method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: ip, userAgent: headers['user-agent'] ?? '' },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body.length ? (isText ? body.toString('utf8') : body.toString('base64')) : undefined,
+    isBase64Encoded: body.length > 0 && !isText,
+  };
+}
+
+function lambdaContext(route: RouteSpec, requestId: string): Context {
+  const deadline = Date.now() + route.timeoutS * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: `local-${route.id}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:local-${route.id}`,
+    memoryLimitInMB: String(route.memoryMb),
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/local-${route.id}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function writeResult(res: ServerResponse, result: unknown): void {
+  // API Gateway's payload 2.0 rules: a result without statusCode is a 200 JSON body.
+  const r: APIGatewayProxyStructuredResultV2 =
+    result && typeof result === 'object' && 'statusCode' in result
+      ? (result as APIGatewayProxyStructuredResultV2)
+      : { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) };
+  const headers: Record<string, string | number | string[]> = {};
+  for (const [k, v] of Object.entries(r.headers ?? {})) headers[k] = String(v);
+  if (r.cookies?.length) headers['set-cookie'] = r.cookies;
+  const body = r.body ? Buffer.from(r.body, r.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  headers['content-length'] = body.length;
+  res.writeHead(r.statusCode ?? 200, headers);
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  writeResult(res, { statusCode: status, headers: { 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
+}
+
+export function createFront(options: FrontOptions): Server {
+  const log = options.log ?? (() => undefined);
+  return createServer(async (req, res) => {
+    const started = Date.now();
+    const method = req.method ?? 'GET';
+    const path = new URL(req.url ?? '/', 'http://local').pathname;
+    try {
+      const match = resolveRoute(options.manifest, method, path);
+      if (!match) return sendJson(res, 404, { detail: 'Not Found' });
+      const limit = match.route.maxBodyBytes ?? DEFAULT_MAX_BODY;
+      const body = await readBody(req, limit);
+      if (body === 'too-large') {
+        return sendJson(
+          res,
+          422,
+          { detail: [{ loc: ['body'], msg: `Request body is larger than ${limit} bytes, the limit for this endpoint`, type: 'body_too_large' }] },
+          { connection: 'close' },
+        );
+      }
+      const handler = options.handlers[match.route.id];
+      if (!handler) throw new Error(`no handler loaded for route ${match.route.id}`);
+      const event = buildEvent(req, match.route, match.params, body, clientIp(req, options.trustProxy));
+      const result = await handler(event, lambdaContext(match.route, event.requestContext.requestId));
+      writeResult(res, result);
+      log(`${method} ${path} → ${res.statusCode} ${Date.now() - started} ms`);
+    } catch (err) {
+      // What API Gateway does when the function itself crashes.
+      log(`${method} ${path} → 500 (${(err as Error).message})`);
+      if (!res.headersSent) sendJson(res, 500, { detail: 'Internal server error' });
+    }
+  });
+}
+
+export async function listen(server: Server, host: string, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return `http://${h}:${addr.port}`;
+}

@@ -1,0 +1,109 @@
+// The local runtime: emulators + the manifest's handlers behind a local front + the queue worker.
+// `npm start` (bin/local.ts) and the e2e tests both use startLocal().
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Server } from 'node:http';
+import { narrationManifest } from '../../lambdas/narration/routes';
+import { resetClients } from '../../lambdas/shared/aws/clients';
+import { resetConfig } from '../../lambdas/shared/config';
+import type { ServiceManifest } from '../../lambdas/shared/manifest';
+import { startEmulators, type Emulators } from './emulators';
+import { createFront, listen, type LambdaHandler } from './front';
+import { startPoller, type WorkerHandler } from './worker-poller';
+
+export interface LocalOptions {
+  dataDir: string;
+  host?: string;
+  narrationPort?: number;
+  trustProxy?: boolean;
+  /** Keep DynamoDB in memory (tests); default on disk under dataDir. */
+  persist?: boolean;
+  /** Extra environment for the handlers (e.g. SYNC_MAX_CHARS in tests). */
+  env?: Record<string, string>;
+  startWorker?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface LocalRuntime {
+  narrationUrl: string;
+  emulators: Emulators;
+  stop(): Promise<void>;
+}
+
+const ROOT = resolve(__dirname, '..', '..');
+
+export async function loadHandlers(manifest: ServiceManifest): Promise<Record<string, LambdaHandler>> {
+  const out: Record<string, LambdaHandler> = {};
+  for (const route of manifest.routes) {
+    const mod = (await import(resolve(ROOT, route.handler))) as { handler?: LambdaHandler };
+    if (typeof mod.handler !== 'function') throw new Error(`${route.handler} does not export a handler`);
+    out[route.id] = mod.handler;
+  }
+  return out;
+}
+
+export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? (() => undefined);
+  const emulators = await startEmulators({ dataDir: options.dataDir, host, persistDynamo: options.persist !== false });
+  Object.assign(process.env, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' }, emulators.env, { SPEECH_ENGINE: process.env.SPEECH_ENGINE ?? 'espeak' }, options.env ?? {});
+  resetConfig();
+  resetClients();
+  // Lets `npm run keys` reach this running instance's database.
+  const endpointsFile = join(options.dataDir, 'endpoints.json');
+  mkdirSync(options.dataDir, { recursive: true });
+  writeFileSync(endpointsFile, JSON.stringify(emulators.env, null, 2));
+
+  const servers: Server[] = [];
+  const handlers = await loadHandlers(narrationManifest);
+  const front = createFront({
+    manifest: narrationManifest,
+    handlers,
+    host,
+    port: options.narrationPort ?? 0,
+    trustProxy: options.trustProxy ?? false,
+    log,
+  });
+  servers.push(front);
+  const narrationUrl = await listen(front, host, options.narrationPort ?? 0);
+
+  let poller: { stop(): Promise<void> } | undefined;
+  if (options.startWorker !== false) {
+    const spec = narrationManifest.workers[0]!;
+    const mod = (await import(resolve(ROOT, spec.handler))) as { handler: WorkerHandler };
+    await requeueUnfinished(log);
+    poller = startPoller({
+      worker: spec,
+      handler: mod.handler,
+      queues: emulators.queues,
+      endpoint: emulators.env.AWS_ENDPOINT_URL_SQS!,
+      log,
+    });
+  }
+
+  return {
+    narrationUrl,
+    emulators,
+    async stop() {
+      await poller?.stop();
+      await Promise.all(
+        servers.map((s) => new Promise<void>((r) => { s.close(() => r()); s.closeAllConnections(); })),
+      );
+      resetClients();
+      rmSync(endpointsFile, { force: true });
+      await emulators.stop();
+    },
+  };
+}
+
+/** The local queue lives in memory: after a restart, put unfinished jobs (kept on disk) back on it. */
+async function requeueUnfinished(log: (line: string) => void): Promise<void> {
+  const { awsDeps } = await import('../../lambdas/narration/deps');
+  const deps = awsDeps();
+  const jobs = await deps.audio.listUnfinished(10_000);
+  for (const job of jobs) {
+    if (job.status === 'processing') await deps.audio.release(job.audioId);
+    await deps.queue.enqueue({ audioId: job.audioId }, job.plan !== 'free');
+  }
+  if (jobs.length) log(`re-queued ${jobs.length} unfinished job(s) from the previous run`);
+}

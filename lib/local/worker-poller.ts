@@ -1,0 +1,114 @@
+// Feeds queued jobs to the worker handler locally, as the Lambda SQS event source does in the cloud:
+// one SQS event per message (batch size 1), ApproximateReceiveCount passed through, and a message reported in
+// batchItemFailures is left on the queue to reappear after its visibility timeout (then DLQ after 3 receives).
+// Priority jobs get more concurrent pollers than standard ones, like the event sources' maxConcurrency.
+import { SQSClient, type Message } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { Consumer } from 'sqs-consumer';
+import type { WorkerSpec } from '../../lambdas/shared/manifest';
+
+export type WorkerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+export interface PollerOptions {
+  worker: WorkerSpec;
+  handler: WorkerHandler;
+  queues: { priority: string; standard: string };
+  endpoint: string;
+  log?: (line: string) => void;
+  /** Pollers per queue. */
+  concurrency?: { priority: number; standard: number };
+}
+
+function toEvent(message: Message, queueUrl: string): SQSEvent {
+  const name = queueUrl.split('/').pop() ?? 'queue';
+  return {
+    Records: [
+      {
+        messageId: message.MessageId ?? '',
+        receiptHandle: message.ReceiptHandle ?? '',
+        body: message.Body ?? '',
+        attributes: {
+          ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
+          SentTimestamp: message.Attributes?.SentTimestamp ?? String(Date.now()),
+          SenderId: 'local',
+          ApproximateFirstReceiveTimestamp: message.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+        },
+        messageAttributes: {},
+        md5OfBody: message.MD5OfBody ?? '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${name}`,
+        awsRegion: 'us-east-1',
+      },
+    ],
+  };
+}
+
+function context(worker: WorkerSpec, id: string): Context {
+  const deadline = Date.now() + worker.timeoutS * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: `local-${worker.id}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:local-${worker.id}`,
+    memoryLimitInMB: String(worker.memoryMb),
+    awsRequestId: id,
+    logGroupName: `/aws/lambda/local-${worker.id}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export function startPoller(options: PollerOptions): { stop(): Promise<void> } {
+  const log = options.log ?? (() => undefined);
+  const sqs = new SQSClient({ endpoint: options.endpoint });
+  const consumers: Consumer[] = [];
+  const conc = options.concurrency ?? { priority: 2, standard: 1 };
+  const inflight = new Set<Promise<unknown>>();
+  for (const [kind, url] of [
+    ['priority', options.queues.priority],
+    ['standard', options.queues.standard],
+  ] as const) {
+    for (let i = 0; i < conc[kind]; i++) {
+      const consumer = Consumer.create({
+        queueUrl: url,
+        sqs,
+        useQueueUrlAsEndpoint: false,
+        batchSize: 1,
+        waitTimeSeconds: 1,
+        pollingWaitTimeMs: 100,
+        visibilityTimeout: 10,
+        heartbeatInterval: 4,
+        attributeNames: ['All'],
+        messageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'ApproximateFirstReceiveTimestamp'],
+        handleMessage: async (message: Message) => {
+          const run = options.handler(toEvent(message, url), context(options.worker, message.MessageId ?? 'local'));
+          inflight.add(run);
+          try {
+            const result = await run;
+            if (result && result.batchItemFailures.length > 0) {
+              log(`worker: ${kind} message ${message.MessageId} failed (receive ${message.Attributes?.ApproximateReceiveCount ?? '?'}), will retry`);
+              throw new Error('batch item failure');
+            }
+            return message;
+          } finally {
+            inflight.delete(run);
+          }
+        },
+      });
+      consumer.on('error', (err) => log(`worker poller (${kind}): ${err.message}`));
+      consumer.on('processing_error', () => undefined);
+      consumer.start();
+      consumers.push(consumer);
+    }
+  }
+  return {
+    async stop() {
+      for (const c of consumers) c.stop({ abort: true });
+      await Promise.allSettled([...inflight]);
+      sqs.destroy();
+    },
+  };
+}

@@ -1,0 +1,19 @@
+// DynamoDB table shapes, shared by the CDK stacks and the local runtime's emulator setup.
+import type { TableId } from '../lambdas/shared/manifest';
+
+export interface TableShape {
+  partitionKey: string;
+  /** Global secondary indexes (all string partition keys, projection ALL). */
+  indexes?: { name: string; partitionKey: string }[];
+  /** Env var the runtime reads the table name from. */
+  envVar: string;
+}
+
+export const TABLES: Record<TableId, TableShape> = {
+  audio: { partitionKey: 'audioId', envVar: 'AUDIO_TABLE' },
+  quotas: { partitionKey: 'pk', envVar: 'QUOTAS_TABLE' },
+  keys: { partitionKey: 'keyHash', envVar: 'KEYS_TABLE', indexes: [{ name: 'byEmail', partitionKey: 'email' }] },
+};
+
+/** Attribute DynamoDB's TTL deletes expired items by (epoch seconds). */
+export const TTL_ATTRIBUTE = 'expiresAt';

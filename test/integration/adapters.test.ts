@@ -1,0 +1,172 @@
+// The AWS adapters against the embedded emulators (real AWS wire protocols): DynamoDB (dynalite), S3 (s3rver),
+// SQS (fauxqs). The quota counter is exact under 100 concurrent requests.
+import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { dynamo, s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
+import { DynamoAudioRepository } from '../../lambdas/shared/aws/audio-repository';
+import { S3AudioStore } from '../../lambdas/shared/aws/audio-store';
+import { SqsJobQueue } from '../../lambdas/shared/aws/job-queue';
+import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
+import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
+import { hashKey } from '../../lambdas/shared/auth/keys';
+import type { AudioRecord } from '../../lambdas/narration/domain/ports';
+import { withEmulators, tempDir } from '../helpers/env';
+
+let emu: Awaited<ReturnType<typeof withEmulators>>;
+beforeAll(async () => {
+  emu = await withEmulators();
+});
+afterAll(async () => {
+  await emu.cleanup();
+});
+
+describe('DynamoQuotaStore', () => {
+  const rules = [
+    { period: 'hour' as const, limit: 5 },
+    { period: 'day' as const, limit: 20 },
+  ];
+
+  test('100 concurrent charges from one subject: exactly 5 allowed', async () => {
+    const quotas = new DynamoQuotaStore(dynamo(), emu.tableNames.quotas);
+    const now = new Date('2026-11-21T10:30:00Z');
+    const decisions = await Promise.all(Array.from({ length: 100 }, () => quotas.consume('ip#concurrent', rules, now)));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(5);
+    const usage = await quotas.peek('ip#concurrent', rules, now);
+    expect(usage.map((u) => u.used)).toEqual([5, 5]); // refused requests left no trace in the day counter
+    const remaining = decisions.filter((d) => d.allowed).map((d) => d.binding.remaining).sort();
+    expect(remaining).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  test('the day window caps across hours; refunds give the allowance back', async () => {
+    const quotas = new DynamoQuotaStore(dynamo(), emu.tableNames.quotas);
+    let allowed = 0;
+    for (let h = 0; h < 6; h++) {
+      const now = new Date(Date.UTC(2026, 10, 22, h, 5));
+      for (let i = 0; i < 5; i++) if ((await quotas.consume('ip#daily', rules, now)).allowed) allowed++;
+    }
+    expect(allowed).toBe(20);
+    const refused = await quotas.consume('ip#daily', rules, new Date(Date.UTC(2026, 10, 22, 7, 0)));
+    expect(refused.allowed).toBe(false);
+    expect(refused.binding.period).toBe('day');
+
+    const now = new Date('2026-11-23T09:00:00Z');
+    const d = await quotas.consume('ip#refund', rules, now);
+    await quotas.refund(d);
+    expect((await quotas.peek('ip#refund', rules, now)).map((u) => u.used)).toEqual([0, 0]);
+  });
+});
+
+describe('DynamoAudioRepository', () => {
+  const base = (audioId: string): AudioRecord => ({
+    audioId,
+    status: 'queued',
+    voice: 'es-MX-Mia',
+    fmt: 'mp3',
+    chars: 5000,
+    plan: 'free',
+    createdAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+    expiresAt: Math.floor(Date.now() / 1000) + 3600,
+  });
+
+  test('a job is claimed once; finished jobs cannot be claimed again', async () => {
+    const repo = new DynamoAudioRepository(dynamo(), emu.tableNames.audio);
+    await repo.create(base('job1'));
+    await expect(repo.create(base('job1'))).rejects.toThrow(); // ids are never overwritten
+    const claims = await Promise.all([repo.claim('job1', 1), repo.claim('job1', 1), repo.claim('job1', 1)]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    await repo.setProgress('job1', 0.5);
+    expect((await repo.get('job1'))?.progress).toBe(0.5);
+    await repo.complete('job1', { durationS: 12.5, bytes: 1000 });
+    const done = await repo.get('job1');
+    expect(done).toMatchObject({ status: 'done', durationS: 12.5, bytes: 1000, progress: 1 });
+    expect(await repo.claim('job1', 2)).toBeUndefined();
+    await repo.setProgress('job1', 0.2); // late progress from a slow duplicate changes nothing
+    expect((await repo.get('job1'))?.progress).toBe(1);
+  });
+
+  test('an expired lease can be taken over; release puts a job back; fail records the reason', async () => {
+    let clock = new Date('2026-11-21T10:00:00Z');
+    const repo = new DynamoAudioRepository(dynamo(), emu.tableNames.audio, () => clock);
+    await repo.create(base('job2'));
+    expect(await repo.claim('job2', 1)).toBeDefined();
+    expect(await repo.claim('job2', 2)).toBeUndefined(); // lease held
+    clock = new Date('2026-11-21T10:30:00Z');
+    expect(await repo.claim('job2', 2)).toMatchObject({ status: 'processing', attempts: 2 });
+    await repo.release('job2');
+    expect((await repo.get('job2'))?.status).toBe('queued');
+    expect((await repo.listUnfinished(100)).map((r) => r.audioId)).toContain('job2');
+    await repo.fail('job2', 'boom');
+    expect(await repo.get('job2')).toMatchObject({ status: 'failed', error: 'boom' });
+    expect((await repo.listUnfinished(100)).map((r) => r.audioId)).not.toContain('job2');
+  });
+});
+
+describe('S3AudioStore', () => {
+  test('small and multipart uploads round-trip byte-exact through a presigned URL', async () => {
+    const store = new S3AudioStore(s3Client(), emu.bucket);
+    const dir = tempDir();
+    try {
+      for (const [id, size] of [
+        ['small', 10_000],
+        ['large', 12 * 1024 * 1024],
+      ] as const) {
+        const bytes = randomBytes(size);
+        const path = join(dir.path, `${id}.mp3`);
+        writeFileSync(path, bytes);
+        await store.putAudioFile(id, 'mp3', path);
+        const url = await store.presignAudio(id, 'mp3', 60);
+        expect(new URL(url).hostname).toBe('127.0.0.1');
+        const res = await fetch(url);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('audio/mpeg');
+        expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+      }
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  test('job texts round-trip in UTF-8 and can be deleted', async () => {
+    const store = new S3AudioStore(s3Client(), emu.bucket);
+    const text = 'Señoría, ¿qué año? ¡1.º de mayo! 😀 '.repeat(1000);
+    await store.putJobText('t1', text);
+    expect(await store.getJobText('t1')).toBe(text);
+    await store.deleteJobText('t1');
+    expect(await store.getJobText('t1')).toBeUndefined();
+  });
+});
+
+describe('SqsJobQueue', () => {
+  test('paid jobs go to the priority queue, free ones to the standard queue', async () => {
+    const queue = new SqsJobQueue(sqsClient(), { priority: emu.queues.priority, standard: emu.queues.standard });
+    await queue.enqueue({ audioId: 'p1' }, true);
+    await queue.enqueue({ audioId: 's1' }, false);
+    const read = async (url: string) =>
+      (await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 1 }))).Messages?.map((m) => JSON.parse(m.Body!));
+    expect(await read(emu.queues.priority)).toEqual([{ audioId: 'p1' }]);
+    expect(await read(emu.queues.standard)).toEqual([{ audioId: 's1' }]);
+  });
+});
+
+describe('DynamoKeyStore', () => {
+  test('put, find by hash, list by email, revoke', async () => {
+    const keys = new DynamoKeyStore(dynamo(), emu.tableNames.keys);
+    const rec = {
+      keyHash: hashKey('key_test'),
+      keyPrefix: 'key_test',
+      plan: 'pro' as const,
+      status: 'active' as const,
+      email: 'ana@example.com',
+      createdAt: new Date().toISOString(),
+    };
+    await keys.put(rec);
+    expect(await keys.findByHash(rec.keyHash)).toEqual(rec);
+    expect(await keys.listByEmail('ANA@example.com')).toHaveLength(1);
+    expect(await keys.revoke(rec.keyHash, new Date())).toBe(true);
+    expect((await keys.findByHash(rec.keyHash))?.status).toBe('revoked');
+    expect(await keys.revoke(hashKey('nope'), new Date())).toBe(false);
+  });
+});

@@ -1,0 +1,57 @@
+import { bearerToken, generateKey, hashKey } from '../../lambdas/shared/auth/keys';
+import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
+import { matchPath } from '../../lambdas/shared/http/paths';
+import { parseConfig } from '../../lambdas/shared/config';
+
+describe('path templates', () => {
+  test.each([
+    ['/voices', '/voices', {}],
+    ['/voices', '/voices/', {}],
+    ['/audio/{audio_id}', '/audio/abc.mp3', { audio_id: 'abc.mp3' }],
+    ['/audio/{audio_id}', '/audio/a%20b', { audio_id: 'a b' }],
+    ['/audio/{audio_id}', '/audio', undefined],
+    ['/audio/{audio_id}', '/audio/a/b', undefined],
+    ['/files/{proxy+}', '/files/a/b/c', { proxy: 'a/b/c' }],
+    ['/voices', '/voice', undefined],
+  ])('%s vs %s', (template, path, expected) => {
+    expect(matchPath(template, path)).toEqual(expected);
+  });
+});
+
+describe('API keys', () => {
+  test('keys are random, long, and hashed deterministically', () => {
+    const a = generateKey();
+    const b = generateKey();
+    expect(a).not.toBe(b);
+    expect(a).toMatch(/^key_[A-Za-z0-9_-]{43}$/);
+    expect(hashKey(a)).toBe(hashKey(a));
+    expect(hashKey(a)).toMatch(/^[0-9a-f]{64}$/);
+  });
+  test('Authorization parsing', () => {
+    expect(bearerToken(undefined)).toBeUndefined();
+    expect(bearerToken('')).toBeUndefined();
+    expect(bearerToken('Bearer key_abc')).toBe('key_abc');
+    expect(bearerToken('bearer   key_abc ')).toBe('key_abc');
+    expect(bearerToken('Basic dXNlcjpwYXNz')).toBeNull();
+    expect(bearerToken('Bearer a b')).toBeNull();
+  });
+  test('free-tier subjects hash the address', () => {
+    expect(ipSubject('203.0.113.7')).toMatch(/^ip#[0-9a-f]{32}$/);
+    expect(ipSubject('203.0.113.7')).not.toBe(ipSubject('203.0.113.8'));
+    expect(ipSubject('203.0.113.7')).not.toContain('203');
+  });
+});
+
+describe('config', () => {
+  test('defaults', () => {
+    const c = parseConfig({});
+    expect(c.SPEECH_ENGINE).toBe('polly');
+    expect(c.FREE_PER_HOUR).toBe(5);
+    expect(c.FREE_PER_DAY).toBe(20);
+    expect(c.SYNC_MAX_CHARS).toBe(3000);
+  });
+  test('a bad value names the variable', () => {
+    expect(() => parseConfig({ SPEECH_ENGINE: 'festival' })).toThrow(/SPEECH_ENGINE/);
+    expect(() => parseConfig({ FREE_PER_HOUR: 'five' })).toThrow(/FREE_PER_HOUR/);
+  });
+});
