@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { startLocal } from '../lib/local/runtime';
 
 const env = process.env;
+// The Lambda runtime is Node 22; locally Node 20 works, so the SDK's upgrade notice is noise here.
+env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const truthy = (v: string | undefined) => v === '1' || v === 'true' || v === 'yes';
 
 async function main() {

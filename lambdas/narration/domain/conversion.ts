@@ -38,6 +38,11 @@ export function audioUrl(audioId: string, fmt: AudioFormat): string {
   return `/audio/${audioId}.${fmt}`;
 }
 
+/** Durations are reported to the millisecond. */
+export function roundMs(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}
+
 export function countChars(text: string): number {
   return [...text].length;
 }
@@ -98,8 +103,9 @@ export async function startConversion(deps: NarrationDeps, input: ConversionInpu
   try {
     if (chars <= deps.config.SYNC_MAX_CHARS) {
       const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt);
-      await deps.audio.create({ ...record, status: 'done', progress: 1, durationS: result.durationS, bytes: result.bytes });
-      return { statusCode: 200, body: { ...base, duration_s: result.durationS }, headers };
+      const durationS = roundMs(result.durationS);
+      await deps.audio.create({ ...record, status: 'done', progress: 1, durationS, bytes: result.bytes });
+      return { statusCode: 200, body: { ...base, duration_s: durationS }, headers };
     }
     await deps.store.putJobText(audioId, input.text);
     await deps.audio.create({ ...record, progress: 0 });
@@ -177,7 +183,7 @@ export async function runJob(
         await deps.audio.setProgress(audioId, Math.min(0.99, Math.round(fraction * 100) / 100));
       }
     });
-    await deps.audio.complete(audioId, { durationS: result.durationS, bytes: result.bytes });
+    await deps.audio.complete(audioId, { durationS: roundMs(result.durationS), bytes: result.bytes });
     await deps.store.deleteJobText(audioId).catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));
     return 'done';
   } catch (err) {

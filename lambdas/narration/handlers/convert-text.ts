@@ -28,6 +28,12 @@ export const ConvertTextReq = z.object({
   fmt: fmtField,
 });
 
+/** Refuses texts a voice cannot read (only spaces, punctuation or symbols) before anything is charged. */
+export function assertSpeakable(text: string, loc: (string | number)[] = ['body', 'text']): void {
+  if (!/[\p{L}\p{N}]/u.test(text))
+    throw invalid(loc, 'Text has nothing to read aloud: it contains no letters or digits', 'value_error');
+}
+
 export function resolveVoice(id: string | undefined): Voice {
   const voice = findVoice(id ?? DEFAULT_VOICE_ID);
   if (!voice)
@@ -45,6 +51,7 @@ export const makeHandler = (deps: NarrationDeps) =>
   apiHandler(
     async (req) => {
       const body = validate(ConvertTextReq, req.body());
+      assertSpeakable(body.text);
       const voice = resolveVoice(body.voice);
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
       const out = await startConversion(deps, { text: body.text, voice, fmt: body.fmt, caller });

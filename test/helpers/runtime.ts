@@ -1,0 +1,56 @@
+// Starts the local runtime (emulators + handlers + worker) in this test process on ephemeral ports.
+import { execFileSync } from 'node:child_process';
+import { startLocal, type LocalRuntime } from '../../lib/local/runtime';
+import { tempDir } from './env';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+export interface TestRuntime extends LocalRuntime {
+  url(path: string): string;
+}
+
+export async function startRuntime(env: Record<string, string> = {}, opts: { trustProxy?: boolean } = {}): Promise<TestRuntime> {
+  const dir = tempDir('rt-');
+  const rt = await startLocal({ dataDir: dir.path, persist: false, env, trustProxy: opts.trustProxy });
+  return {
+    ...rt,
+    url: (path: string) => rt.narrationUrl + path,
+    async stop() {
+      await rt.stop();
+      dir.cleanup();
+    },
+  };
+}
+
+export const FFPROBE: string = (require('@ffprobe-installer/ffprobe') as { path: string }).path;
+
+export function ffprobe(path: string): { duration: number; codec: string; sampleRate: number } {
+  const out = JSON.parse(
+    execFileSync(FFPROBE, ['-v', 'error', '-show_entries', 'format=duration:stream=codec_name,sample_rate', '-of', 'json', path], {
+      encoding: 'utf8',
+    }),
+  ) as { format: { duration: string }; streams: { codec_name: string; sample_rate: string }[] };
+  return { duration: Number(out.format.duration), codec: out.streams[0]!.codec_name, sampleRate: Number(out.streams[0]!.sample_rate) };
+}
+
+export async function postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+
+/** Polls GET /audio/{id} until it redirects (or fails), returning the last response. */
+export async function waitForAudio(url: string, timeoutMs: number): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(url, { redirect: 'manual' });
+    if (res.status !== 202 || Date.now() > deadline) return res;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
