@@ -24,23 +24,17 @@ export interface NarrationDeps {
   readonly tmpDir: string;
 }
 
-function lazy<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= make());
-}
-
+// Adapters are thin (a client and a name); the clients and the config they use are created once per process.
 export function awsDeps(): NarrationDeps {
-  const audio = lazy(() => new DynamoAudioRepository(dynamo(), required('AUDIO_TABLE')));
-  const store = lazy(() => new S3AudioStore(s3Client(), required('AUDIO_BUCKET')));
-  const queue = lazy(
-    () =>
-      new SqsJobQueue(sqsClient(), {
-        priority: required('PRIORITY_QUEUE_URL'),
-        standard: required('STANDARD_QUEUE_URL'),
-      }),
-  );
-  const quotas = lazy(() => new DynamoQuotaStore(dynamo(), required('QUOTAS_TABLE')));
-  const keys = lazy(() => new DynamoKeyStore(dynamo(), required('KEYS_TABLE')));
+  const audio = () => new DynamoAudioRepository(dynamo(), required('AUDIO_TABLE'));
+  const store = () => new S3AudioStore(s3Client(), required('AUDIO_BUCKET'));
+  const queue = () =>
+    new SqsJobQueue(sqsClient(), {
+      priority: required('PRIORITY_QUEUE_URL'),
+      standard: required('STANDARD_QUEUE_URL'),
+    });
+  const quotas = () => new DynamoQuotaStore(dynamo(), required('QUOTAS_TABLE'));
+  const keys = () => new DynamoKeyStore(dynamo(), required('KEYS_TABLE'));
   let synth: Promise<Synthesizer> | undefined;
   return {
     get config() {

@@ -26,7 +26,7 @@ test('GET /voices lists Mexican and Spanish voices in the contract shape', async
   const res = await fetch(rt.url('/voices'));
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const voices = (await res.json()) as Record<string, string>[];
+  const voices = (await res.json()) as { id: string; name: string; lang: string; gender: string }[];
   expect(voices.map((v) => v.id)).toEqual(['es-MX-Mia', 'es-MX-Andres', 'es-ES-Lucia', 'es-ES-Sergio']);
   for (const v of voices) {
     expect(Object.keys(v).sort()).toEqual(['gender', 'id', 'lang', 'name']);

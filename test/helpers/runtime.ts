@@ -9,9 +9,9 @@ export interface TestRuntime extends LocalRuntime {
   url(path: string): string;
 }
 
-export async function startRuntime(env: Record<string, string> = {}, opts: { trustProxy?: boolean } = {}): Promise<TestRuntime> {
+export async function startRuntime(env: Record<string, string> = {}, opts: { trustProxy?: boolean; startWorker?: boolean } = {}): Promise<TestRuntime> {
   const dir = tempDir('rt-');
-  const rt = await startLocal({ dataDir: dir.path, persist: false, env, trustProxy: opts.trustProxy });
+  const rt = await startLocal({ dataDir: dir.path, persist: false, env, trustProxy: opts.trustProxy, startWorker: opts.startWorker });
   return {
     ...rt,
     url: (path: string) => rt.narrationUrl + path,
@@ -22,7 +22,10 @@ export async function startRuntime(env: Record<string, string> = {}, opts: { tru
   };
 }
 
-export const FFPROBE: string = (require('@ffprobe-installer/ffprobe') as { path: string }).path;
+import ffprobeInstaller from '@ffprobe-installer/ffprobe';
+
+/** A real ffprobe shipped inside an npm package: an independent check of our audio, no apt needed. */
+export const FFPROBE: string = ffprobeInstaller.path;
 
 export function ffprobe(path: string): { duration: number; codec: string; sampleRate: number } {
   const out = JSON.parse(

@@ -9,6 +9,7 @@ import {
   wavDurationS,
 } from '../../lambdas/narration/audio/duration';
 import { parseWavHeader, wavHeader } from '../../lambdas/narration/audio/wav';
+import { pcmFromWavStream } from '../../lambdas/narration/speech/espeak-cli';
 
 // ------------------------------------------------------------------------------------------- synthetic MP3 frames
 
@@ -342,5 +343,25 @@ describe('WAV header and duration', () => {
     );
     expect(() => parseWavHeader(wavHeader(22050, 10).subarray(0, 30))).toThrow('no data chunk');
     expect(() => wavHeader(22050, 2 ** 32)).toThrow(RangeError);
+  });
+
+  it('reads an espeak --stdout stream: placeholder sizes, samples to the end, odd trailing byte dropped', () => {
+    const header = wavHeader(22050, 0x7ffff000);
+    const samples = Int16Array.from([1, -2, 300, -32768, 32767]);
+    const stream = concat(header, new Uint8Array(samples.buffer), new Uint8Array([0x7f]));
+    // At an odd offset inside a larger buffer, as Buffer.concat may hand it over.
+    const shifted = new Uint8Array(stream.length + 1);
+    shifted.set(stream, 1);
+    const pcm = pcmFromWavStream(shifted.subarray(1));
+    expect(pcm.sampleRate).toBe(22050);
+    expect(Array.from(pcm.samples)).toEqual([1, -2, 300, -32768, 32767]);
+    expect(() =>
+      pcmFromWavStream(
+        concat(
+          wavHeader(22050, 0).map((b, i) => (i === 22 ? 2 : b)),
+          new Uint8Array(8),
+        ),
+      ),
+    ).toThrow('mono 16-bit');
   });
 });

@@ -217,7 +217,7 @@ describe('splitText', () => {
     });
   });
 
-  it('splits 100,000 characters quickly into Polly-sized pieces', () => {
+  it('splits 100,000 characters into Polly-sized pieces ending at sentences', () => {
     const para =
       'La narración de textos largos requiere dividirlos en partes, y cada parte debe terminar en una pausa natural. ';
     const text = Array.from({ length: 120 }, (_, i) => `Capítulo ${i + 1}.\n\n${para.repeat(7)}`)

@@ -45,6 +45,7 @@ describe('RateLimit headers', () => {
       charged: [hour, day],
       binding: { ...hour, remaining: 2 },
       all: [{ ...hour, remaining: 2 }, { ...day, remaining: 17 }],
+      slots: [hour, day],
     };
     expect(rateLimitHeaders(d, now)).toEqual({
       'ratelimit-limit': '5',
@@ -59,6 +60,7 @@ describe('RateLimit headers', () => {
       charged: [],
       binding: { ...day, remaining: 0 },
       all: [{ ...hour, remaining: 3 }, { ...day, remaining: 0 }],
+      slots: [hour, day],
     };
     const h = rateLimitHeaders(d, now);
     expect(h['retry-after']).toBe(String(8 * 3600 + 10 * 60));

@@ -46,13 +46,13 @@ export class DynamoQuotaStore implements QuotaStore {
         // This window is full: give back what was charged in the earlier windows of this request.
         await Promise.all(charged.map((s) => this.add(s, -1)));
         const denied = { ...slot, remaining: 0 };
-        return { allowed: false, charged: [], binding: denied, all: [...all, denied] };
+        return { allowed: false, charged: [], binding: denied, all: [...all, denied], slots };
       }
       charged.push(slot);
       all.push({ ...slot, remaining: slot.limit - count });
     }
     const binding = all.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-    return { allowed: true, charged, binding, all };
+    return { allowed: true, charged, binding, all, slots };
   }
 
   async refund(decision: QuotaDecision): Promise<void> {

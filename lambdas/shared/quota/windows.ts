@@ -51,6 +51,8 @@ export interface QuotaDecision {
   /** The window that decides what the caller sees: the one that refused, else the one with least left. */
   binding: WindowSlot & { remaining: number };
   all: (WindowSlot & { remaining: number })[];
+  /** Every window of the policy, evaluated or not. */
+  slots: WindowSlot[];
 }
 
 /** The caller's view of a decision, as headers (IETF RateLimit draft fields, widely used names). */
@@ -62,7 +64,7 @@ export function rateLimitHeaders(decision: QuotaDecision, now: Date): Record<str
     'ratelimit-limit': String(b.limit),
     'ratelimit-remaining': String(Math.max(0, b.remaining)),
     'ratelimit-reset': String(reset),
-    'ratelimit-policy': decision.all.map((s) => `${s.limit};w=${PERIOD_SECONDS[s.period]}`).join(', '),
+    'ratelimit-policy': decision.slots.map((s) => `${s.limit};w=${PERIOD_SECONDS[s.period]}`).join(', '),
   };
   if (!decision.allowed) headers['retry-after'] = String(reset);
   return headers;

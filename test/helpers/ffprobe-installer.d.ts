@@ -1,0 +1,4 @@
+declare module '@ffprobe-installer/ffprobe' {
+  const ffprobe: { path: string; version: string; url: string };
+  export default ffprobe;
+}
