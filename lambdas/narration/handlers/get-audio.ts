@@ -1,12 +1,19 @@
 // GET /audio/{audio_id} — also reached as /audio/<id>.mp3 (the audio_url form).
 // Ready: 302 to a short-lived presigned URL. Pending: 202 {status, progress} + Retry-After. Unknown: 404.
 // Failed: 409 with the reason (the job cannot produce audio; submit again).
+// With `Accept: application/json` a finished audio answers 200 with its Conversion result (duration_s included)
+// and the presigned `url`, instead of the redirect: how a client that got a 202 learns the final duration.
 import { apiHandler } from '../../shared/http/api-handler';
 import { HttpError, NotFoundError, invalid } from '../../shared/http/errors';
 import { json, redirect } from '../../shared/http/response';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { audioUrl } from '../domain/conversion';
 import type { AudioFormat } from '../domain/formats';
+
+/** Only an explicit JSON preference: browsers' <audio> and curl's default (*\/*) get the redirect. */
+function wantsJson(accept: string | undefined): boolean {
+  return !!accept && /application\/json/i.test(accept) && !/audio\//i.test(accept);
+}
 
 const ID = /^([A-Za-z0-9_-]{1,64})(?:\.(mp3|wav|ogg))?$/;
 
@@ -29,7 +36,25 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
     switch (rec.status) {
       case 'done': {
         const url = await deps.store.presignAudio(audioId, rec.fmt, deps.config.PRESIGN_TTL_S);
-        return redirect(url, { 'cache-control': 'private, no-store' });
+        const noStore = { 'cache-control': 'private, no-store' };
+        if (wantsJson(req.headers['accept']))
+          return json(
+            200,
+            {
+              audio_id: audioId,
+              audio_url: audioUrl(audioId, rec.fmt),
+              duration_s: rec.durationS,
+              voice: rec.voice,
+              chars: rec.chars,
+              ...(rec.title !== undefined ? { title: rec.title } : {}),
+              status: 'done',
+              progress: 1,
+              url,
+              expires_in_s: deps.config.PRESIGN_TTL_S,
+            },
+            noStore,
+          );
+        return redirect(url, noStore);
       }
       case 'failed':
         throw new HttpError(409, rec.error ?? 'The conversion failed. Please submit the text again.', {}, {
