@@ -2,7 +2,9 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**', '.data/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  {
+    ignores: ['node_modules/**', 'cdk.out/**', '.data/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -14,7 +16,17 @@ export default tseslint.config(
     // Domain code talks to ports, never to the AWS SDK (DESIGN.md).
     files: ['lambdas/*/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@aws-sdk/*'], message: 'Domain code uses ports; AWS adapters live in lambdas/shared/aws.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@aws-sdk/*'],
+              message: 'Domain code uses ports; AWS adapters live in lambdas/shared/aws.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

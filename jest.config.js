@@ -1,11 +1,19 @@
 // Tests by layer (DESIGN.md): unit (pure), integration (adapters vs emulators), infra (CDK), e2e (HTTP vs local runtime).
 // TypeScript is transformed with swc (fast, no type check: `npm run typecheck` does that).
 // @middy/* ship ESM only, so they are transformed too.
-const transform = { '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] };
+const transform = {
+  '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+};
 const transformIgnorePatterns = ['/node_modules/(?!(@middy|espeak-ng|fauxqs|valibot|toad-cache)/)'];
 // fauxqs publishes only an `import` export condition; point jest's CommonJS resolver at its entry file.
 const moduleNameMapper = { '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js' };
-const common = { testEnvironment: 'node', transform, transformIgnorePatterns, moduleNameMapper, moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'] };
+const common = {
+  testEnvironment: 'node',
+  transform,
+  transformIgnorePatterns,
+  moduleNameMapper,
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+};
 
 module.exports = {
   projects: [

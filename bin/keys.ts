@@ -22,8 +22,15 @@ async function localStore(): Promise<{ table: string; stop(): Promise<void> }> {
   const endpointsFile = join(dataDir, 'endpoints.json');
   if (existsSync(endpointsFile)) {
     const env = JSON.parse(readFileSync(endpointsFile, 'utf8')) as Record<string, string>;
-    Object.assign(process.env, env);
-    return { table: env.KEYS_TABLE!, stop: async () => undefined };
+    // A runtime killed without cleanup leaves the file behind: use it only if its DynamoDB answers.
+    const alive = await fetch(env.AWS_ENDPOINT_URL_DYNAMODB!).then(
+      () => true,
+      () => false,
+    );
+    if (alive) {
+      Object.assign(process.env, env);
+      return { table: env.KEYS_TABLE!, stop: async () => undefined };
+    }
   }
   const { startEmulators } = await import('../lib/local/emulators');
   const emulators = await startEmulators({ dataDir });
@@ -50,7 +57,8 @@ async function main(): Promise<number> {
     if (command === 'create') {
       const plan = values.plan as PaidPlan | undefined;
       if (plan !== 'pro' && plan !== 'lifetime') throw new Error('--plan must be pro or lifetime');
-      if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new Error('--email must be an email address');
+      if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+        throw new Error('--email must be an email address');
       const key = generateKey();
       const record: ApiKeyRecord = {
         keyHash: hashKey(key),
@@ -66,12 +74,20 @@ async function main(): Promise<number> {
     }
     if (command === 'list') {
       if (!email) throw new Error('--email is required');
-      for (const k of await keys.listByEmail(email)) console.log(`${k.keyPrefix}…  ${k.plan}  ${k.status}  created ${k.createdAt}`);
+      for (const k of await keys.listByEmail(email))
+        console.log(`${k.keyPrefix}…  ${k.plan}  ${k.status}  created ${k.createdAt}`);
       return 0;
     }
-    const targets = values.key ? [hashKey(values.key)] : email ? (await keys.listByEmail(email)).map((k) => k.keyHash) : [];
+    const targets = values.key
+      ? [hashKey(values.key)]
+      : email
+        ? (await keys.listByEmail(email)).map((k) => k.keyHash)
+        : [];
     if (targets.length === 0) throw new Error('revoke needs --key KEY or --email EMAIL (with keys)');
-    for (const h of targets) console.log((await keys.revoke(h, new Date())) ? `revoked ${h.slice(0, 12)}…` : `no such key ${h.slice(0, 12)}…`);
+    for (const h of targets)
+      console.log(
+        (await keys.revoke(h, new Date())) ? `revoked ${h.slice(0, 12)}…` : `no such key ${h.slice(0, 12)}…`,
+      );
     return 0;
   } finally {
     resetClients();

@@ -12,7 +12,11 @@ export interface TableShape {
 export const TABLES: Record<TableId, TableShape> = {
   audio: { partitionKey: 'audioId', envVar: 'AUDIO_TABLE' },
   quotas: { partitionKey: 'pk', envVar: 'QUOTAS_TABLE' },
-  keys: { partitionKey: 'keyHash', envVar: 'KEYS_TABLE', indexes: [{ name: 'byEmail', partitionKey: 'email' }] },
+  keys: {
+    partitionKey: 'keyHash',
+    envVar: 'KEYS_TABLE',
+    indexes: [{ name: 'byEmail', partitionKey: 'email' }],
+  },
 };
 
 /** Attribute DynamoDB's TTL deletes expired items by (epoch seconds). */

@@ -25,7 +25,12 @@ export const narrationManifest: ServiceManifest = {
       timeoutS: 29,
       // 100,000 characters escaped as JSON \u sequences or %XX form fields stay under 2 MiB.
       maxBodyBytes: 2 * MiB,
-      access: { tables: { audio: 'rw', quotas: 'rw', keys: 'r' }, bucket: 'rw', sendJobs: true, speech: true },
+      access: {
+        tables: { audio: 'rw', quotas: 'rw', keys: 'r' },
+        bucket: 'rw',
+        sendJobs: true,
+        speech: true,
+      },
     },
     {
       id: 'GetAudio',

@@ -31,7 +31,13 @@ const schema = z.object({
 });
 
 export type Config = z.output<typeof schema>;
-type ResourceVar = 'AUDIO_TABLE' | 'QUOTAS_TABLE' | 'KEYS_TABLE' | 'AUDIO_BUCKET' | 'PRIORITY_QUEUE_URL' | 'STANDARD_QUEUE_URL';
+type ResourceVar =
+  | 'AUDIO_TABLE'
+  | 'QUOTAS_TABLE'
+  | 'KEYS_TABLE'
+  | 'AUDIO_BUCKET'
+  | 'PRIORITY_QUEUE_URL'
+  | 'STANDARD_QUEUE_URL';
 
 export class ConfigError extends Error {}
 

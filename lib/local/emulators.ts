@@ -4,16 +4,29 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+} from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { TABLES } from '../tables';
 import type { TableId } from '../../lambdas/shared/manifest';
 
 // These packages ship no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const dynalite = require('dynalite') as (opts: { path?: string; createTableMs?: number; deleteTableMs?: number; updateTableMs?: number }) => import('node:http').Server;
+const dynalite = require('dynalite') as (opts: {
+  path?: string;
+  createTableMs?: number;
+  deleteTableMs?: number;
+  updateTableMs?: number;
+}) => import('node:http').Server;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+};
 
 export interface EmulatorOptions {
   /** Where DynamoDB and S3 data live; undefined keeps DynamoDB in memory (tests). */
@@ -82,9 +95,11 @@ async function createQueues(endpoint: string, prefix: string) {
   const sqs = new SQSClient({ endpoint, region: REGION, credentials: CREDENTIALS });
   try {
     const make = async (name: string, attributes: Record<string, string> = {}) =>
-      (await sqs.send(new CreateQueueCommand({ QueueName: `${prefix}${name}`, Attributes: attributes }))).QueueUrl!;
+      (await sqs.send(new CreateQueueCommand({ QueueName: `${prefix}${name}`, Attributes: attributes })))
+        .QueueUrl!;
     const arnOf = async (url: string) =>
-      (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+      (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] })))
+        .Attributes!.QueueArn!;
     const priorityDlq = await make('priority-dlq');
     const standardDlq = await make('standard-dlq');
     // Same redrive as the cloud (maxReceiveCount 3); a short visibility timeout keeps local retries quick
@@ -139,7 +154,10 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
   ]);
   const sqsStore = new SqsStore();
   sqsStore.host = '';
-  const sqsApp = buildApp({ logger: false, stores: { sqsStore, snsStore: new SnsStore(), s3Store: new S3Store() } });
+  const sqsApp = buildApp({
+    logger: false,
+    stores: { sqsStore, snsStore: new SnsStore(), s3Store: new S3Store() },
+  });
   const sqsEndpoint = (await sqsApp.listen({ port: 0, host })).replace('localhost', host);
 
   const tableNames = { audio: `${prefix}audio`, quotas: `${prefix}quotas`, keys: `${prefix}keys` };

@@ -70,7 +70,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
   });
 }
 
-function buildEvent(req: IncomingMessage, route: RouteSpec, params: Record<string, string>, body: Buffer, ip: string): APIGatewayProxyEventV2 {
+function buildEvent(
+  req: IncomingMessage,
+  route: RouteSpec,
+  params: Record<string, string>,
+  body: Buffer,
+  ip: string,
+): APIGatewayProxyEventV2 {
   const url = new URL(req.url ?? '/', 'http://local');
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) {
@@ -83,7 +89,8 @@ function buildEvent(req: IncomingMessage, route: RouteSpec, params: Record<strin
   const isText = body.length === 0 || contentType === '' || TEXT_TYPES.test(contentType);
   const now = new Date();
   const method = req.method ?? 'GET';
-  const routeKey = route.path === '$default' ? '$default' : `${route.method === 'ANY' ? 'ANY' : method} ${route.path}`;
+  const routeKey =
+    route.path === '$default' ? '$default' : `${route.method === 'ANY' ? 'ANY' : method} ${route.path}`;
   return {
     version: '2.0',
     routeKey,
@@ -98,7 +105,13 @@ function buildEvent(req: IncomingMessage, route: RouteSpec, params: Record<strin
       apiId: 'local',
       domainName: headers['host'] ?? 'localhost',
       domainPrefix: 'local',
-      http: { method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: ip, userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: ip,
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId: randomUUID(),
       routeKey,
       stage: '$default',
@@ -143,8 +156,17 @@ function writeResult(res: ServerResponse, result: unknown): void {
   res.end(body);
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
-  writeResult(res, { statusCode: status, headers: { 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extra: Record<string, string> = {},
+): void {
+  writeResult(res, {
+    statusCode: status,
+    headers: { 'content-type': 'application/json', ...extra },
+    body: JSON.stringify(body),
+  });
 }
 
 export function createFront(options: FrontOptions): Server {
@@ -162,7 +184,15 @@ export function createFront(options: FrontOptions): Server {
         return sendJson(
           res,
           422,
-          { detail: [{ loc: ['body'], msg: `Request body is larger than ${limit} bytes, the limit for this endpoint`, type: 'body_too_large' }] },
+          {
+            detail: [
+              {
+                loc: ['body'],
+                msg: `Request body is larger than ${limit} bytes, the limit for this endpoint`,
+                type: 'body_too_large',
+              },
+            ],
+          },
           { connection: 'close' },
         );
       }

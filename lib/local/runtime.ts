@@ -45,8 +45,18 @@ export async function loadHandlers(manifest: ServiceManifest): Promise<Record<st
 export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
-  const emulators = await startEmulators({ dataDir: options.dataDir, host, persistDynamo: options.persist !== false });
-  Object.assign(process.env, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' }, emulators.env, { SPEECH_ENGINE: process.env.SPEECH_ENGINE ?? 'espeak' }, options.env ?? {});
+  const emulators = await startEmulators({
+    dataDir: options.dataDir,
+    host,
+    persistDynamo: options.persist !== false,
+  });
+  Object.assign(
+    process.env,
+    { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    emulators.env,
+    { SPEECH_ENGINE: process.env.SPEECH_ENGINE ?? 'espeak' },
+    options.env ?? {},
+  );
   resetConfig();
   resetClients();
   // Lets `npm run keys` reach this running instance's database.
@@ -87,7 +97,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
     async stop() {
       await poller?.stop();
       await Promise.all(
-        servers.map((s) => new Promise<void>((r) => { s.close(() => r()); s.closeAllConnections(); })),
+        servers.map(
+          (s) =>
+            new Promise<void>((r) => {
+              s.close(() => r());
+              s.closeAllConnections();
+            }),
+        ),
       );
       resetClients();
       rmSync(endpointsFile, { force: true });

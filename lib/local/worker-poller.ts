@@ -31,7 +31,8 @@ function toEvent(message: Message, queueUrl: string): SQSEvent {
           ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
           SentTimestamp: message.Attributes?.SentTimestamp ?? String(Date.now()),
           SenderId: 'local',
-          ApproximateFirstReceiveTimestamp: message.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+          ApproximateFirstReceiveTimestamp:
+            message.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
         },
         messageAttributes: {},
         md5OfBody: message.MD5OfBody ?? '',
@@ -82,14 +83,23 @@ export function startPoller(options: PollerOptions): { stop(): Promise<void> } {
         visibilityTimeout: 10,
         heartbeatInterval: 4,
         attributeNames: ['All'],
-        messageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'ApproximateFirstReceiveTimestamp'],
+        messageSystemAttributeNames: [
+          'ApproximateReceiveCount',
+          'SentTimestamp',
+          'ApproximateFirstReceiveTimestamp',
+        ],
         handleMessage: async (message: Message) => {
-          const run = options.handler(toEvent(message, url), context(options.worker, message.MessageId ?? 'local'));
+          const run = options.handler(
+            toEvent(message, url),
+            context(options.worker, message.MessageId ?? 'local'),
+          );
           inflight.add(run);
           try {
             const result = await run;
             if (result && result.batchItemFailures.length > 0) {
-              log(`worker: ${kind} message ${message.MessageId} failed (receive ${message.Attributes?.ApproximateReceiveCount ?? '?'}), will retry`);
+              log(
+                `worker: ${kind} message ${message.MessageId} failed (receive ${message.Attributes?.ApproximateReceiveCount ?? '?'}), will retry`,
+              );
               throw new Error('batch item failure');
             }
             return message;

@@ -29,7 +29,9 @@ describe('free tier, default limits', () => {
 
   test('100 parallel requests from one IP: exactly 5 succeed, the rest get 429 with Retry-After and RateLimit headers', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => postJson(rt.url('/convert/text'), { text: `Prueba número ${i}.` })),
+      Array.from({ length: 100 }, (_, i) =>
+        postJson(rt.url('/convert/text'), { text: `Prueba número ${i}.` }),
+      ),
     );
     const ok = responses.filter((r) => r.status === 200);
     const limited = responses.filter((r) => r.status === 429);
@@ -52,7 +54,11 @@ describe('free tier, default limits', () => {
   });
 
   test('X-Forwarded-For is ignored unless TRUST_PROXY is set (no way around the limit)', async () => {
-    const res = await postJson(rt.url('/convert/text'), { text: 'Hola.' }, { 'x-forwarded-for': '198.51.100.23' });
+    const res = await postJson(
+      rt.url('/convert/text'),
+      { text: 'Hola.' },
+      { 'x-forwarded-for': '198.51.100.23' },
+    );
     expect(res.status).toBe(429);
   });
 
@@ -64,16 +70,28 @@ describe('free tier, default limits', () => {
   test('an active paid key skips the limits; unknown, revoked and malformed keys get 401', async () => {
     const pro = await issueKey(rt, 'pro');
     for (let i = 0; i < 3; i++) {
-      const res = await postJson(rt.url('/convert/text'), { text: 'Hola, cliente de pago.' }, { authorization: `Bearer ${pro}` });
+      const res = await postJson(
+        rt.url('/convert/text'),
+        { text: 'Hola, cliente de pago.' },
+        { authorization: `Bearer ${pro}` },
+      );
       expect(res.status).toBe(200);
       expect(res.headers.get('ratelimit-limit')).toBeNull();
     }
-    const unknown = await postJson(rt.url('/convert/text'), { text: 'Hola.' }, { authorization: `Bearer ${generateKey()}` });
+    const unknown = await postJson(
+      rt.url('/convert/text'),
+      { text: 'Hola.' },
+      { authorization: `Bearer ${generateKey()}` },
+    );
     expect(unknown.status).toBe(401);
     expect(unknown.headers.get('www-authenticate')).toBe('Bearer');
     expect(((await unknown.json()) as { detail: string }).detail).toMatch(/Unknown API key/);
     const revoked = await issueKey(rt, 'pro', 'revoked');
-    const r2 = await postJson(rt.url('/convert/text'), { text: 'Hola.' }, { authorization: `Bearer ${revoked}` });
+    const r2 = await postJson(
+      rt.url('/convert/text'),
+      { text: 'Hola.' },
+      { authorization: `Bearer ${revoked}` },
+    );
     expect(r2.status).toBe(401);
     expect(((await r2.json()) as { detail: string }).detail).toMatch(/revoked/);
     const r3 = await postJson(rt.url('/convert/text'), { text: 'Hola.' }, { authorization: 'Basic abc' });
@@ -91,14 +109,26 @@ describe('queues: paid jobs go to the priority queue', () => {
 
   test('free → standard queue, lifetime key → priority queue', async () => {
     const lifetime = await issueKey(rt, 'lifetime');
-    const free = (await (await postJson(rt.url('/convert/text'), { text: 'Un texto algo más largo.' })).json()) as { audio_id: string };
+    const free = (await (
+      await postJson(rt.url('/convert/text'), { text: 'Un texto algo más largo.' })
+    ).json()) as { audio_id: string };
     const paid = (await (
-      await postJson(rt.url('/convert/text'), { text: 'Un texto algo más largo.' }, { authorization: `Bearer ${lifetime}` })
+      await postJson(
+        rt.url('/convert/text'),
+        { text: 'Un texto algo más largo.' },
+        { authorization: `Bearer ${lifetime}` },
+      )
     ).json()) as { audio_id: string };
     const sqs = new SQSClient({});
     const seen = { priority: [] as string[], standard: [] as string[] };
     for (const q of ['priority', 'standard'] as const) {
-      const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: rt.emulators.queues[q], WaitTimeSeconds: 0, MaxNumberOfMessages: 10 }));
+      const out = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: rt.emulators.queues[q],
+          WaitTimeSeconds: 0,
+          MaxNumberOfMessages: 10,
+        }),
+      );
       seen[q] = (out.Messages ?? []).map((m) => (JSON.parse(m.Body!) as { audioId: string }).audioId);
     }
     sqs.destroy();
@@ -114,9 +144,21 @@ describe('TRUST_PROXY', () => {
   afterAll(async () => rt.stop());
 
   test('with TRUST_PROXY the first X-Forwarded-For address is the client', async () => {
-    const a1 = await postJson(rt.url('/convert/text'), { text: 'Hola.' }, { 'x-forwarded-for': '198.51.100.1, 10.0.0.1' });
-    const a2 = await postJson(rt.url('/convert/text'), { text: 'Hola.' }, { 'x-forwarded-for': '198.51.100.1' });
-    const b1 = await postJson(rt.url('/convert/text'), { text: 'Hola.' }, { 'x-forwarded-for': '198.51.100.2' });
+    const a1 = await postJson(
+      rt.url('/convert/text'),
+      { text: 'Hola.' },
+      { 'x-forwarded-for': '198.51.100.1, 10.0.0.1' },
+    );
+    const a2 = await postJson(
+      rt.url('/convert/text'),
+      { text: 'Hola.' },
+      { 'x-forwarded-for': '198.51.100.1' },
+    );
+    const b1 = await postJson(
+      rt.url('/convert/text'),
+      { text: 'Hola.' },
+      { 'x-forwarded-for': '198.51.100.2' },
+    );
     expect([a1.status, a2.status, b1.status]).toEqual([200, 429, 200]);
   });
 });

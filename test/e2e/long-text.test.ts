@@ -29,7 +29,12 @@ test('100,000 characters complete through the queue and the worker', async () =>
   expect([...text].length).toBe(100_000);
   const res = await postJson(rt.url('/convert/text'), { text, voice: 'es-MX-Andres', fmt: 'mp3' });
   expect(res.status).toBe(202);
-  const queued = (await res.json()) as { audio_id: string; audio_url: string; chars: number; estimated_duration_s: number };
+  const queued = (await res.json()) as {
+    audio_id: string;
+    audio_url: string;
+    chars: number;
+    estimated_duration_s: number;
+  };
   expect(queued.chars).toBe(100_000);
 
   // Progress moves while the worker runs.

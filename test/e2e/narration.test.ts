@@ -6,7 +6,14 @@ import { narrationManifest } from '../../lambdas/narration/routes';
 import { resolveRoute } from '../../lib/local/front';
 import { loadHandlers } from '../../lib/local/runtime';
 import { tempDir } from '../helpers/env';
-import { ffprobe, postForm, postJson, startRuntime, waitForAudio, type TestRuntime } from '../helpers/runtime';
+import {
+  ffprobe,
+  postForm,
+  postJson,
+  startRuntime,
+  waitForAudio,
+  type TestRuntime,
+} from '../helpers/runtime';
 
 jest.setTimeout(120_000);
 
@@ -42,7 +49,9 @@ describe('POST /convert/text → GET /audio/{id}: real audio, exact duration', (
     ['wav', 'pcm_s16le', 'audio/wav'],
     ['ogg', 'vorbis', 'audio/ogg'],
   ] as const;
-  const cases = voices.flatMap((voice) => formats.map(([fmt, codec, type]) => [voice, fmt, codec, type] as const));
+  const cases = voices.flatMap((voice) =>
+    formats.map(([fmt, codec, type]) => [voice, fmt, codec, type] as const),
+  );
 
   test('the 2,000-character fixture is about 2,000 characters', () => {
     expect([...TEXT_2000].length).toBeGreaterThanOrEqual(1900);
@@ -52,9 +61,17 @@ describe('POST /convert/text → GET /audio/{id}: real audio, exact duration', (
   test.each(cases)('%s as %s', async (voice, fmt, codec, contentType) => {
     // Alternate the two encodings the contract allows.
     const res =
-      fmt === 'wav' ? await postJson(rt.url('/convert/text'), { text: TEXT_2000, voice, fmt }) : await postForm(rt.url('/convert/text'), { text: TEXT_2000, voice, fmt });
+      fmt === 'wav'
+        ? await postJson(rt.url('/convert/text'), { text: TEXT_2000, voice, fmt })
+        : await postForm(rt.url('/convert/text'), { text: TEXT_2000, voice, fmt });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { audio_id: string; audio_url: string; duration_s: number; voice: string; chars: number };
+    const body = (await res.json()) as {
+      audio_id: string;
+      audio_url: string;
+      duration_s: number;
+      voice: string;
+      chars: number;
+    };
     expect(body.voice).toBe(voice);
     expect(body.chars).toBe([...TEXT_2000].length);
     expect(body.audio_url).toBe(`/audio/${body.audio_id}.${fmt}`);
@@ -77,19 +94,34 @@ describe('validation errors: 422 with detail[{loc, msg, type}]', () => {
   const expect422 = async (res: Response, loc: (string | number)[], type: string) => {
     expect(res.status).toBe(422);
     const body = (await res.json()) as { detail: { loc: unknown[]; msg: string; type: string }[] };
-    expect(body.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc, type, msg: expect.any(String) })]));
+    expect(body.detail).toEqual(
+      expect.arrayContaining([expect.objectContaining({ loc, type, msg: expect.any(String) })]),
+    );
     for (const item of body.detail) expect(Object.keys(item).sort()).toEqual(['loc', 'msg', 'type']);
   };
 
-  test('empty text', async () => expect422(await postJson(rt.url('/convert/text'), { text: '' }), ['body', 'text'], 'string_too_short'));
+  test('empty text', async () =>
+    expect422(await postJson(rt.url('/convert/text'), { text: '' }), ['body', 'text'], 'string_too_short'));
   test('100,001 characters', async () =>
-    expect422(await postJson(rt.url('/convert/text'), { text: 'a'.repeat(100_001) }), ['body', 'text'], 'string_too_long'));
+    expect422(
+      await postJson(rt.url('/convert/text'), { text: 'a'.repeat(100_001) }),
+      ['body', 'text'],
+      'string_too_long',
+    ));
   test('missing text (JSON and form)', async () => {
-    await expect422(await postJson(rt.url('/convert/text'), { voice: 'es-MX-Mia' }), ['body', 'text'], 'missing');
+    await expect422(
+      await postJson(rt.url('/convert/text'), { voice: 'es-MX-Mia' }),
+      ['body', 'text'],
+      'missing',
+    );
     await expect422(await postForm(rt.url('/convert/text'), { fmt: 'mp3' }), ['body', 'text'], 'missing');
   });
   test('malformed JSON', async () => {
-    const res = await fetch(rt.url('/convert/text'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text": "hola"' });
+    const res = await fetch(rt.url('/convert/text'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"text": "hola"',
+    });
     expect(res.status).toBe(422);
     const body = (await res.json()) as { detail: { loc: unknown[]; type: string }[] };
     expect(body.detail[0]!.type).toBe('json_invalid');
@@ -100,12 +132,28 @@ describe('validation errors: 422 with detail[{loc, msg, type}]', () => {
     await expect422(res, ['body'], 'body_too_large');
   });
   test('unknown voice, bad format, text with nothing to read', async () => {
-    await expect422(await postJson(rt.url('/convert/text'), { text: 'hola', voice: 'en-US-Joanna' }), ['body', 'voice'], 'value_error');
-    await expect422(await postJson(rt.url('/convert/text'), { text: 'hola', fmt: 'flac' }), ['body', 'fmt'], 'literal_error');
-    await expect422(await postJson(rt.url('/convert/text'), { text: ' \n ¿¡!? ' }), ['body', 'text'], 'value_error');
+    await expect422(
+      await postJson(rt.url('/convert/text'), { text: 'hola', voice: 'en-US-Joanna' }),
+      ['body', 'voice'],
+      'value_error',
+    );
+    await expect422(
+      await postJson(rt.url('/convert/text'), { text: 'hola', fmt: 'flac' }),
+      ['body', 'fmt'],
+      'literal_error',
+    );
+    await expect422(
+      await postJson(rt.url('/convert/text'), { text: ' \n ¿¡!? ' }),
+      ['body', 'text'],
+      'value_error',
+    );
   });
   test('unsupported content type is 415 naming the accepted ones', async () => {
-    const res = await fetch(rt.url('/convert/text'), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hola' });
+    const res = await fetch(rt.url('/convert/text'), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hola',
+    });
     expect(res.status).toBe(415);
     expect(((await res.json()) as { detail: string }).detail).toMatch(/application\/json/);
   });
@@ -149,7 +197,9 @@ describe('GET /audio/{audio_id}', () => {
     expect((await fetch(rt.url('/audio/doesnotexist'))).status).toBe(404);
     const bad = await fetch(rt.url('/audio/' + encodeURIComponent('../../etc')));
     expect(bad.status).toBe(422);
-    const made = (await (await postJson(rt.url('/convert/text'), { text: 'Hola mundo.' })).json()) as { audio_id: string };
+    const made = (await (await postJson(rt.url('/convert/text'), { text: 'Hola mundo.' })).json()) as {
+      audio_id: string;
+    };
     const wrong = await fetch(rt.url(`/audio/${made.audio_id}.wav`));
     expect(wrong.status).toBe(404);
     expect(((await wrong.json()) as { detail: string }).detail).toContain(`/audio/${made.audio_id}.mp3`);
@@ -161,12 +211,21 @@ describe('GET /audio/{audio_id}', () => {
     const res = await postJson(rt.url('/convert/text'), { text, voice: 'es-ES-Sergio', fmt: 'ogg' });
     expect(res.status).toBe(202);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ status: 'queued', voice: 'es-ES-Sergio', chars: [...text].length, duration_s: null, progress: 0 });
+    expect(body).toMatchObject({
+      status: 'queued',
+      voice: 'es-ES-Sergio',
+      chars: [...text].length,
+      duration_s: null,
+      progress: 0,
+    });
     expect(res.headers.get('location')).toBe(body.audio_url);
     const first = await fetch(rt.url(body.audio_url as string), { redirect: 'manual' });
     if (first.status === 202) {
       expect(first.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(await first.json()).toMatchObject({ status: expect.stringMatching(/queued|processing/), progress: expect.any(Number) });
+      expect(await first.json()).toMatchObject({
+        status: expect.stringMatching(/queued|processing/),
+        progress: expect.any(Number),
+      });
     }
     const done = await waitForAudio(rt.url(body.audio_url as string), 60_000);
     expect(done.status).toBe(302);

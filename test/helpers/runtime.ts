@@ -9,9 +9,18 @@ export interface TestRuntime extends LocalRuntime {
   url(path: string): string;
 }
 
-export async function startRuntime(env: Record<string, string> = {}, opts: { trustProxy?: boolean; startWorker?: boolean } = {}): Promise<TestRuntime> {
+export async function startRuntime(
+  env: Record<string, string> = {},
+  opts: { trustProxy?: boolean; startWorker?: boolean } = {},
+): Promise<TestRuntime> {
   const dir = tempDir('rt-');
-  const rt = await startLocal({ dataDir: dir.path, persist: false, env, trustProxy: opts.trustProxy, startWorker: opts.startWorker });
+  const rt = await startLocal({
+    dataDir: dir.path,
+    persist: false,
+    env,
+    trustProxy: opts.trustProxy,
+    startWorker: opts.startWorker,
+  });
   return {
     ...rt,
     url: (path: string) => rt.narrationUrl + path,
@@ -29,14 +38,26 @@ export const FFPROBE: string = ffprobeInstaller.path;
 
 export function ffprobe(path: string): { duration: number; codec: string; sampleRate: number } {
   const out = JSON.parse(
-    execFileSync(FFPROBE, ['-v', 'error', '-show_entries', 'format=duration:stream=codec_name,sample_rate', '-of', 'json', path], {
-      encoding: 'utf8',
-    }),
+    execFileSync(
+      FFPROBE,
+      ['-v', 'error', '-show_entries', 'format=duration:stream=codec_name,sample_rate', '-of', 'json', path],
+      {
+        encoding: 'utf8',
+      },
+    ),
   ) as { format: { duration: string }; streams: { codec_name: string; sample_rate: string }[] };
-  return { duration: Number(out.format.duration), codec: out.streams[0]!.codec_name, sampleRate: Number(out.streams[0]!.sample_rate) };
+  return {
+    duration: Number(out.format.duration),
+    codec: out.streams[0]!.codec_name,
+    sampleRate: Number(out.streams[0]!.sample_rate),
+  };
 }
 
-export async function postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+export async function postForm(
+  url: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   return fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -45,7 +66,11 @@ export async function postForm(url: string, fields: Record<string, string>, head
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** Polls GET /audio/{id} until it redirects (or fails), returning the last response. */

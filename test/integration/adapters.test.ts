@@ -31,11 +31,16 @@ describe('DynamoQuotaStore', () => {
   test('100 concurrent charges from one subject: exactly 5 allowed', async () => {
     const quotas = new DynamoQuotaStore(dynamo(), emu.tableNames.quotas);
     const now = new Date('2026-11-21T10:30:00Z');
-    const decisions = await Promise.all(Array.from({ length: 100 }, () => quotas.consume('ip#concurrent', rules, now)));
+    const decisions = await Promise.all(
+      Array.from({ length: 100 }, () => quotas.consume('ip#concurrent', rules, now)),
+    );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(5);
     const usage = await quotas.peek('ip#concurrent', rules, now);
     expect(usage.map((u) => u.used)).toEqual([5, 5]); // refused requests left no trace in the day counter
-    const remaining = decisions.filter((d) => d.allowed).map((d) => d.binding.remaining).sort();
+    const remaining = decisions
+      .filter((d) => d.allowed)
+      .map((d) => d.binding.remaining)
+      .sort();
     expect(remaining).toEqual([0, 1, 2, 3, 4]);
   });
 
@@ -141,11 +146,16 @@ describe('S3AudioStore', () => {
 
 describe('SqsJobQueue', () => {
   test('paid jobs go to the priority queue, free ones to the standard queue', async () => {
-    const queue = new SqsJobQueue(sqsClient(), { priority: emu.queues.priority, standard: emu.queues.standard });
+    const queue = new SqsJobQueue(sqsClient(), {
+      priority: emu.queues.priority,
+      standard: emu.queues.standard,
+    });
     await queue.enqueue({ audioId: 'p1' }, true);
     await queue.enqueue({ audioId: 's1' }, false);
     const read = async (url: string) =>
-      (await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 1 }))).Messages?.map((m) => JSON.parse(m.Body!));
+      (
+        await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 1 }))
+      ).Messages?.map((m) => JSON.parse(m.Body!));
     expect(await read(emu.queues.priority)).toEqual([{ audioId: 'p1' }]);
     expect(await read(emu.queues.standard)).toEqual([{ audioId: 's1' }]);
   });

@@ -1,4 +1,9 @@
-import { rateLimitHeaders, slotsFor, windowBounds, type QuotaDecision } from '../../lambdas/shared/quota/windows';
+import {
+  rateLimitHeaders,
+  slotsFor,
+  windowBounds,
+  type QuotaDecision,
+} from '../../lambdas/shared/quota/windows';
 
 const at = (iso: string) => new Date(iso);
 
@@ -34,17 +39,24 @@ describe('fixed UTC windows', () => {
 
 describe('RateLimit headers', () => {
   const now = at('2026-11-21T15:50:00Z');
-  const [hour, day] = slotsFor('s', [
-    { period: 'hour', limit: 5 },
-    { period: 'day', limit: 20 },
-  ], now) as [ReturnType<typeof slotsFor>[0], ReturnType<typeof slotsFor>[0]];
+  const [hour, day] = slotsFor(
+    's',
+    [
+      { period: 'hour', limit: 5 },
+      { period: 'day', limit: 20 },
+    ],
+    now,
+  ) as [ReturnType<typeof slotsFor>[0], ReturnType<typeof slotsFor>[0]];
 
   test('allowed: the tighter window, no Retry-After', () => {
     const d: QuotaDecision = {
       allowed: true,
       charged: [hour, day],
       binding: { ...hour, remaining: 2 },
-      all: [{ ...hour, remaining: 2 }, { ...day, remaining: 17 }],
+      all: [
+        { ...hour, remaining: 2 },
+        { ...day, remaining: 17 },
+      ],
       slots: [hour, day],
     };
     expect(rateLimitHeaders(d, now)).toEqual({
@@ -59,7 +71,10 @@ describe('RateLimit headers', () => {
       allowed: false,
       charged: [],
       binding: { ...day, remaining: 0 },
-      all: [{ ...hour, remaining: 3 }, { ...day, remaining: 0 }],
+      all: [
+        { ...hour, remaining: 3 },
+        { ...day, remaining: 0 },
+      ],
       slots: [hour, day],
     };
     const h = rateLimitHeaders(d, now);

@@ -34,11 +34,17 @@ describe('ConvertTextReq (422 items in the contract shape)', () => {
     expect(items({ text: '😀'.repeat(100_001) })[0]!.type).toBe('string_too_long');
   });
   test('text of the wrong type', () => {
-    expect(items({ text: 42 })).toEqual([{ loc: ['body', 'text'], msg: 'Input should be a valid string', type: 'string_type' }]);
+    expect(items({ text: 42 })).toEqual([
+      { loc: ['body', 'text'], msg: 'Input should be a valid string', type: 'string_type' },
+    ]);
   });
   test('body that is not an object', () => {
     expect(items([1, 2])).toEqual([
-      { loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' },
+      {
+        loc: ['body'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        type: 'model_attributes_type',
+      },
     ]);
   });
   test('bad fmt lists the allowed values; several problems are reported at once', () => {
@@ -49,8 +55,14 @@ describe('ConvertTextReq (422 items in the contract shape)', () => {
   });
   test('defaults and normalisation: fmt mp3, case-insensitive fmt, empty voice means default', () => {
     expect(validate(ConvertTextReq, { text: 'hola' })).toEqual({ text: 'hola', fmt: 'mp3' });
-    expect(validate(ConvertTextReq, { text: 'hola', fmt: 'WAV', voice: '' })).toEqual({ text: 'hola', fmt: 'wav' });
-    expect(validate(ConvertTextReq, { text: 'hola', voice: null, fmt: null })).toEqual({ text: 'hola', fmt: 'mp3' });
+    expect(validate(ConvertTextReq, { text: 'hola', fmt: 'WAV', voice: '' })).toEqual({
+      text: 'hola',
+      fmt: 'wav',
+    });
+    expect(validate(ConvertTextReq, { text: 'hola', voice: null, fmt: null })).toEqual({
+      text: 'hola',
+      fmt: 'mp3',
+    });
   });
 });
 
@@ -81,24 +93,29 @@ describe('parseBody', () => {
     expect(parseBody(b('{"a":1}'), undefined)).toEqual({ a: 1 });
   });
   test('form-urlencoded, UTF-8 and first value wins', () => {
-    expect(parseBody(b('text=Hola+se%C3%B1or&voice=es-ES-Lucia&text=x'), 'application/x-www-form-urlencoded')).toEqual({
+    expect(
+      parseBody(b('text=Hola+se%C3%B1or&voice=es-ES-Lucia&text=x'), 'application/x-www-form-urlencoded'),
+    ).toEqual({
       text: 'Hola señor',
       voice: 'es-ES-Lucia',
     });
   });
-  test.each(['{"text": ', '{"text": hola}', '{"text": "a",}', "{'text': 'a'}"])('malformed JSON %s', (raw) => {
-    try {
-      parseBody(b(raw), 'application/json');
-      throw new Error('expected error');
-    } catch (err) {
-      const [item, ...rest] = (err as RequestValidationError).items;
-      expect(rest).toEqual([]);
-      expect(item).toMatchObject({ msg: 'JSON decode error', type: 'json_invalid' });
-      // FastAPI adds the character position when the parser reports one.
-      expect(item!.loc[0]).toBe('body');
-      if (item!.loc.length === 2) expect(item!.loc[1]).toEqual(expect.any(Number));
-    }
-  });
+  test.each(['{"text": ', '{"text": hola}', '{"text": "a",}', "{'text': 'a'}"])(
+    'malformed JSON %s',
+    (raw) => {
+      try {
+        parseBody(b(raw), 'application/json');
+        throw new Error('expected error');
+      } catch (err) {
+        const [item, ...rest] = (err as RequestValidationError).items;
+        expect(rest).toEqual([]);
+        expect(item).toMatchObject({ msg: 'JSON decode error', type: 'json_invalid' });
+        // FastAPI adds the character position when the parser reports one.
+        expect(item!.loc[0]).toBe('body');
+        if (item!.loc.length === 2) expect(item!.loc[1]).toEqual(expect.any(Number));
+      }
+    },
+  );
   test('empty JSON body is a missing body', () => {
     expect(() => parseBody(b(''), 'application/json')).toThrow(RequestValidationError);
   });

@@ -59,7 +59,11 @@ function planOf(caller: Caller): Plan {
 }
 
 /** Charges the free tier (paid keys are unlimited); throws 429 with Retry-After and RateLimit headers. */
-async function charge(deps: NarrationDeps, caller: Caller, now: Date): Promise<{ decision?: QuotaDecision; headers: Record<string, string> }> {
+async function charge(
+  deps: NarrationDeps,
+  caller: Caller,
+  now: Date,
+): Promise<{ decision?: QuotaDecision; headers: Record<string, string> }> {
   if (caller.kind === 'key') return { headers: {} };
   const decision = await deps.quotas.consume(caller.subject, freeRules(deps), now);
   const headers = rateLimitHeaders(decision, now);
@@ -74,7 +78,10 @@ async function charge(deps: NarrationDeps, caller: Caller, now: Date): Promise<{
   return { decision, headers };
 }
 
-export async function startConversion(deps: NarrationDeps, input: ConversionInput): Promise<ConversionOutcome> {
+export async function startConversion(
+  deps: NarrationDeps,
+  input: ConversionInput,
+): Promise<ConversionOutcome> {
   const now = deps.now();
   const chars = countChars(input.text);
   const plan = planOf(input.caller);
@@ -112,7 +119,10 @@ export async function startConversion(deps: NarrationDeps, input: ConversionInpu
     await deps.queue.enqueue({ audioId }, plan !== 'free');
   } catch (err) {
     // Nothing was delivered: give the free-tier allowance back and tell the caller to retry.
-    if (decision) await deps.quotas.refund(decision).catch((e) => logger.error('quota refund failed', { error: e as Error }));
+    if (decision)
+      await deps.quotas
+        .refund(decision)
+        .catch((e) => logger.error('quota refund failed', { error: e as Error }));
     logger.error('conversion failed', { error: err as Error, audioId, chars });
     if (err instanceof ServiceUnavailableError) throw err;
     throw new ServiceUnavailableError(
@@ -132,7 +142,14 @@ export async function startConversion(deps: NarrationDeps, input: ConversionInpu
   };
 }
 
-async function narrateToStore(deps: NarrationDeps, audioId: string, text: string, voice: Voice, fmt: AudioFormat, onProgress?: (f: number) => Promise<void>) {
+async function narrateToStore(
+  deps: NarrationDeps,
+  audioId: string,
+  text: string,
+  voice: Voice,
+  fmt: AudioFormat,
+  onProgress?: (f: number) => Promise<void>,
+) {
   const synthesizer = await deps.synthesizer();
   const outPath = join(deps.tmpDir, `narration-${audioId}.${fmt}`);
   try {
@@ -170,7 +187,10 @@ export async function runJob(
     const voice = findVoice(claimed.voice);
     const text = await deps.store.getJobText(audioId);
     if (!voice || text === undefined) {
-      await deps.audio.fail(audioId, 'The job could not be read back (its text expired or its voice was withdrawn). Please submit it again.');
+      await deps.audio.fail(
+        audioId,
+        'The job could not be read back (its text expired or its voice was withdrawn). Please submit it again.',
+      );
       return 'skipped';
     }
     let last = 0;
@@ -184,14 +204,19 @@ export async function runJob(
       }
     });
     await deps.audio.complete(audioId, { durationS: roundMs(result.durationS), bytes: result.bytes });
-    await deps.store.deleteJobText(audioId).catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));
+    await deps.store
+      .deleteJobText(audioId)
+      .catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));
     return 'done';
   } catch (err) {
     const max = deps.config.MAX_RECEIVE_COUNT;
     logger.error('job attempt failed', { audioId, attempt, max, error: err as Error });
     if (attempt >= max) {
       const why = err instanceof Error ? err.message.slice(0, 200) : 'unknown error';
-      await deps.audio.fail(audioId, `Narration failed after ${attempt} attempts (${why}). Please submit the text again.`);
+      await deps.audio.fail(
+        audioId,
+        `Narration failed after ${attempt} attempts (${why}). Please submit the text again.`,
+      );
     } else {
       await deps.audio.release(audioId);
     }

@@ -30,9 +30,14 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
     const audioId = m[1]!;
     const ext = m[2] as AudioFormat | undefined;
     const rec = await deps.audio.get(audioId);
-    if (!rec) throw new NotFoundError('Audio not found. It may have expired; audio is kept for a limited time after conversion.');
+    if (!rec)
+      throw new NotFoundError(
+        'Audio not found. It may have expired; audio is kept for a limited time after conversion.',
+      );
     if (ext && ext !== rec.fmt)
-      throw new NotFoundError(`This audio was produced as ${rec.fmt.toUpperCase()}: fetch ${audioUrl(audioId, rec.fmt)}.`);
+      throw new NotFoundError(
+        `This audio was produced as ${rec.fmt.toUpperCase()}: fetch ${audioUrl(audioId, rec.fmt)}.`,
+      );
     switch (rec.status) {
       case 'done': {
         const url = await deps.store.presignAudio(audioId, rec.fmt, deps.config.PRESIGN_TTL_S);
@@ -57,14 +62,26 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
         return redirect(url, noStore);
       }
       case 'failed':
-        throw new HttpError(409, rec.error ?? 'The conversion failed. Please submit the text again.', {}, {
-          audio_id: audioId,
-          status: 'failed',
-        });
+        throw new HttpError(
+          409,
+          rec.error ?? 'The conversion failed. Please submit the text again.',
+          {},
+          {
+            audio_id: audioId,
+            status: 'failed',
+          },
+        );
       default:
         return json(
           202,
-          { audio_id: audioId, audio_url: audioUrl(audioId, rec.fmt), status: rec.status, progress: rec.progress ?? 0, voice: rec.voice, chars: rec.chars },
+          {
+            audio_id: audioId,
+            audio_url: audioUrl(audioId, rec.fmt),
+            status: rec.status,
+            progress: rec.progress ?? 0,
+            voice: rec.voice,
+            chars: rec.chars,
+          },
           { 'retry-after': rec.status === 'queued' ? '5' : '2', 'cache-control': 'no-store' },
         );
     }

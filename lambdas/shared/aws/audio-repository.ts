@@ -25,7 +25,9 @@ export class DynamoAudioRepository implements AudioRepository {
   }
 
   async get(audioId: string): Promise<AudioRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: { audioId }, ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { audioId }, ConsistentRead: true }),
+    );
     return out.Item as AudioRecord | undefined;
   }
 
@@ -36,9 +38,11 @@ export class DynamoAudioRepository implements AudioRepository {
         new UpdateCommand({
           TableName: this.table,
           Key: { audioId },
-          UpdateExpression: 'SET #s = :processing, attempts = :attempt, leaseUntil = :lease, updatedAt = :now',
+          UpdateExpression:
+            'SET #s = :processing, attempts = :attempt, leaseUntil = :lease, updatedAt = :now',
           // queued, or processing whose previous worker's lease ran out (it crashed or timed out).
-          ConditionExpression: 'attribute_exists(audioId) AND (#s = :queued OR (#s = :processing AND leaseUntil < :nowS))',
+          ConditionExpression:
+            'attribute_exists(audioId) AND (#s = :queued OR (#s = :processing AND leaseUntil < :nowS))',
           ExpressionAttributeNames: { '#s': 'status' },
           ExpressionAttributeValues: {
             ':processing': 'processing',
@@ -59,15 +63,27 @@ export class DynamoAudioRepository implements AudioRepository {
   }
 
   async release(audioId: string): Promise<void> {
-    await this.update(audioId, 'SET #s = :queued, updatedAt = :now REMOVE leaseUntil', { ':queued': 'queued' }, '#s = :processing', {
-      ':processing': 'processing',
-    });
+    await this.update(
+      audioId,
+      'SET #s = :queued, updatedAt = :now REMOVE leaseUntil',
+      { ':queued': 'queued' },
+      '#s = :processing',
+      {
+        ':processing': 'processing',
+      },
+    );
   }
 
   async setProgress(audioId: string, progress: number): Promise<void> {
-    await this.update(audioId, 'SET progress = :p, updatedAt = :now', { ':p': progress }, '#s = :processing', {
-      ':processing': 'processing',
-    });
+    await this.update(
+      audioId,
+      'SET progress = :p, updatedAt = :now',
+      { ':p': progress },
+      '#s = :processing',
+      {
+        ':processing': 'processing',
+      },
+    );
   }
 
   async complete(audioId: string, result: { durationS: number; bytes: number }): Promise<void> {
@@ -120,7 +136,9 @@ export class DynamoAudioRepository implements AudioRepository {
           TableName: this.table,
           Key: { audioId },
           UpdateExpression: expression,
-          ConditionExpression: condition ? `attribute_exists(audioId) AND ${condition}` : 'attribute_exists(audioId)',
+          ConditionExpression: condition
+            ? `attribute_exists(audioId) AND ${condition}`
+            : 'attribute_exists(audioId)',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: { ...values, ...conditionValues, ':now': this.now().toISOString() },
         }),

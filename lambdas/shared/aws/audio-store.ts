@@ -1,7 +1,13 @@
 // S3 implementation of AudioStore. Keys: audio/<id>.<fmt> (lifecycle: 30 days), jobs/<id>.txt (2 days).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { CONTENT_TYPE, type AudioFormat } from '../../narration/domain/formats';
@@ -27,11 +33,17 @@ export class S3AudioStore implements AudioStore {
     };
     if (size <= 8 * 1024 * 1024) {
       // One PUT with a known length: simplest for the common short audio.
-      await this.s3.send(new PutObjectCommand({ ...params, Body: createReadStream(path), ContentLength: size }));
+      await this.s3.send(
+        new PutObjectCommand({ ...params, Body: createReadStream(path), ContentLength: size }),
+      );
       return;
     }
     // Long narrations: multipart upload streamed from disk, memory stays flat.
-    await new Upload({ client: this.s3, params: { ...params, Body: createReadStream(path) }, queueSize: 2 }).done();
+    await new Upload({
+      client: this.s3,
+      params: { ...params, Body: createReadStream(path) },
+      queueSize: 2,
+    }).done();
   }
 
   presignAudio(audioId: string, fmt: AudioFormat, expiresInS: number): Promise<string> {

@@ -1,5 +1,11 @@
 // DynamoDB KeyStore: items keyed by keyHash, GSI byEmail for an account's keys.
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { ApiKeyRecord, KeyStore } from '../auth/keys';
 
@@ -11,7 +17,11 @@ export class DynamoKeyStore implements KeyStore {
 
   async put(record: ApiKeyRecord): Promise<void> {
     await this.db.send(
-      new PutCommand({ TableName: this.table, Item: record, ConditionExpression: 'attribute_not_exists(keyHash)' }),
+      new PutCommand({
+        TableName: this.table,
+        Item: record,
+        ConditionExpression: 'attribute_not_exists(keyHash)',
+      }),
     );
   }
 

@@ -2,7 +2,13 @@
 // parallel requests against a limit of 5 let exactly 5 through (no transactions needed; the emulator lacks them).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { slotsFor, type QuotaDecision, type QuotaStore, type WindowRule, type WindowSlot } from '../quota/windows';
+import {
+  slotsFor,
+  type QuotaDecision,
+  type QuotaStore,
+  type WindowRule,
+  type WindowSlot,
+} from '../quota/windows';
 
 /** Counters outlive their window by a day, then DynamoDB TTL removes them. */
 const KEEP_AFTER_RESET_S = 86400;
@@ -59,12 +65,20 @@ export class DynamoQuotaStore implements QuotaStore {
     await Promise.all(decision.charged.map((s) => this.add(s, -1)));
   }
 
-  async peek(subject: string, rules: WindowRule[], now = new Date()): Promise<(WindowSlot & { used: number })[]> {
+  async peek(
+    subject: string,
+    rules: WindowRule[],
+    now = new Date(),
+  ): Promise<(WindowSlot & { used: number })[]> {
     const slots = slotsFor(subject, rules, now);
     const out = await this.db.send(
-      new BatchGetCommand({ RequestItems: { [this.table]: { Keys: slots.map((s) => ({ pk: s.key })), ConsistentRead: true } } }),
+      new BatchGetCommand({
+        RequestItems: { [this.table]: { Keys: slots.map((s) => ({ pk: s.key })), ConsistentRead: true } },
+      }),
     );
-    const counts = new Map((out.Responses?.[this.table] ?? []).map((i) => [i.pk as string, Number(i.count ?? 0)]));
+    const counts = new Map(
+      (out.Responses?.[this.table] ?? []).map((i) => [i.pk as string, Number(i.count ?? 0)]),
+    );
     return slots.map((s) => ({ ...s, used: counts.get(s.key) ?? 0 }));
   }
 }

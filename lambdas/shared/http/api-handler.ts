@@ -22,7 +22,8 @@ export const CORS_HEADERS: Record<string, string> = {
 
 export function errorResponse(err: unknown, requestId: string): ApiResult {
   if (err instanceof RequestValidationError) return json(422, { detail: err.items });
-  if (err instanceof HttpError) return json(err.statusCode, { ...err.extra, detail: err.detail }, err.headers);
+  if (err instanceof HttpError)
+    return json(err.statusCode, { ...err.extra, detail: err.detail }, err.headers);
   logger.error('unhandled error', { error: err as Error, requestId });
   return json(500, {
     detail: `Internal server error. If it persists, contact support quoting request id ${requestId}.`,
@@ -38,7 +39,10 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
     // Answer in the contract's shape just before Lambda would time out (API Gateway would send a bare 503).
     timeoutEarlyInMillis: 500,
     timeoutEarlyResponse: () => ({
-      ...json(503, { detail: 'The request took too long and was stopped. Please retry; long texts are processed in the background.' }),
+      ...json(503, {
+        detail:
+          'The request took too long and was stopped. Please retry; long texts are processed in the background.',
+      }),
       headers: { 'content-type': 'application/json', ...CORS_HEADERS, 'retry-after': '5' },
     }),
   })
@@ -47,7 +51,11 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
       const requestId = event.requestContext?.requestId ?? context.awsRequestId ?? 'unknown';
       let result: ApiResult;
       try {
-        const size = event.body ? (event.isBase64Encoded ? Math.floor((event.body.length * 3) / 4) : Buffer.byteLength(event.body)) : 0;
+        const size = event.body
+          ? event.isBase64Encoded
+            ? Math.floor((event.body.length * 3) / 4)
+            : Buffer.byteLength(event.body)
+          : 0;
         if (size > maxBody && bodyBytes(event).length > maxBody) {
           throw new RequestValidationError([
             {

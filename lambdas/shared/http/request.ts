@@ -60,7 +60,9 @@ export function parseBody(raw: Buffer, contentType: string | undefined): unknown
   );
 }
 
-export function lowerHeaders(headers: Record<string, string | undefined> | undefined): Record<string, string> {
+export function lowerHeaders(
+  headers: Record<string, string | undefined> | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers ?? {})) if (v !== undefined) out[k.toLowerCase()] = v;
   return out;

@@ -16,25 +16,48 @@ function toItem(issue: z.core.$ZodIssue, prefix: (string | number)[]): Validatio
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return { loc, msg: 'Field required', type: 'missing' };
-      if (issue.expected === 'string') return { loc, msg: 'Input should be a valid string', type: 'string_type' };
+      if (issue.expected === 'string')
+        return { loc, msg: 'Input should be a valid string', type: 'string_type' };
       if (issue.expected === 'object')
-        return { loc, msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' };
-      if (issue.expected === 'number') return { loc, msg: 'Input should be a valid number', type: 'float_type' };
-      if (issue.expected === 'boolean') return { loc, msg: 'Input should be a valid boolean', type: 'bool_type' };
+        return {
+          loc,
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          type: 'model_attributes_type',
+        };
+      if (issue.expected === 'number')
+        return { loc, msg: 'Input should be a valid number', type: 'float_type' };
+      if (issue.expected === 'boolean')
+        return { loc, msg: 'Input should be a valid boolean', type: 'bool_type' };
       return { loc, msg: `Input should be a valid ${issue.expected}`, type: `${issue.expected}_type` };
     case 'too_small':
       if (issue.origin === 'string')
-        return { loc, msg: `String should have at least ${plural(Number(issue.minimum), 'character')}`, type: 'string_too_short' };
-      return { loc, msg: `Input should be greater than or equal to ${issue.minimum}`, type: 'greater_than_equal' };
+        return {
+          loc,
+          msg: `String should have at least ${plural(Number(issue.minimum), 'character')}`,
+          type: 'string_too_short',
+        };
+      return {
+        loc,
+        msg: `Input should be greater than or equal to ${issue.minimum}`,
+        type: 'greater_than_equal',
+      };
     case 'too_big':
       if (issue.origin === 'string')
-        return { loc, msg: `String should have at most ${plural(Number(issue.maximum), 'character')}`, type: 'string_too_long' };
+        return {
+          loc,
+          msg: `String should have at most ${plural(Number(issue.maximum), 'character')}`,
+          type: 'string_too_long',
+        };
       return { loc, msg: `Input should be less than or equal to ${issue.maximum}`, type: 'less_than_equal' };
     case 'invalid_value':
       return { loc, msg: `Input should be ${quoteList(issue.values)}`, type: 'literal_error' };
     case 'invalid_format':
       if (issue.format === 'regex')
-        return { loc, msg: `String should match pattern '${(issue as { pattern?: string }).pattern ?? ''}'`, type: 'string_pattern_mismatch' };
+        return {
+          loc,
+          msg: `String should match pattern '${(issue as { pattern?: string }).pattern ?? ''}'`,
+          type: 'string_pattern_mismatch',
+        };
       return { loc, msg: issue.message || `Input should be a valid ${issue.format}`, type: 'value_error' };
     default: {
       const params = (issue as { params?: { type?: string } }).params;
@@ -44,7 +67,11 @@ function toItem(issue: z.core.$ZodIssue, prefix: (string | number)[]): Validatio
 }
 
 /** Parses `input` with `schema`; throws a 422 listing every problem at once. */
-export function validate<S extends z.ZodType>(schema: S, input: unknown, prefix: (string | number)[] = ['body']): z.output<S> {
+export function validate<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  prefix: (string | number)[] = ['body'],
+): z.output<S> {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   throw new RequestValidationError(result.error.issues.map((i) => toItem(i, prefix)));
@@ -55,7 +82,22 @@ export function chars(min: number, max: number) {
   return z.string().superRefine((s, ctx) => {
     const n = [...s].length;
     if (n < min)
-      ctx.addIssue({ code: 'too_small', origin: 'string', minimum: min, inclusive: true, input: s, message: '' });
-    else if (n > max) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: s, message: '' });
+      ctx.addIssue({
+        code: 'too_small',
+        origin: 'string',
+        minimum: min,
+        inclusive: true,
+        input: s,
+        message: '',
+      });
+    else if (n > max)
+      ctx.addIssue({
+        code: 'too_big',
+        origin: 'string',
+        maximum: max,
+        inclusive: true,
+        input: s,
+        message: '',
+      });
   });
 }
