@@ -3,7 +3,16 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', 'cdk.out/**', '.data/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'],
+    ignores: [
+      '**/*.tmp.*',
+      'node_modules/**',
+      'cdk.out/**',
+      '.data/**',
+      'coverage/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
   },
   ...tseslint.configs.recommended,
   {

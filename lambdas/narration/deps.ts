@@ -26,7 +26,8 @@ export interface NarrationDeps {
 
 // Adapters are thin (a client and a name); the clients and the config they use are created once per process.
 export function awsDeps(): NarrationDeps {
-  const audio = () => new DynamoAudioRepository(dynamo(), required('AUDIO_TABLE'));
+  const audio = () =>
+    new DynamoAudioRepository(dynamo(), required('AUDIO_TABLE'), () => new Date(), config().JOB_LEASE_S);
   const store = () => new S3AudioStore(s3Client(), required('AUDIO_BUCKET'));
   const queue = () =>
     new SqsJobQueue(sqsClient(), {

@@ -33,6 +33,33 @@ export const narrationManifest: ServiceManifest = {
       },
     },
     {
+      id: 'ConvertUrl',
+      method: 'POST',
+      path: '/convert/url',
+      handler: 'lambdas/narration/handlers/convert-url.ts',
+      // Fetch + readability + (short articles) inline synthesis.
+      memoryMb: 1024,
+      timeoutS: 29,
+      maxBodyBytes: 16 * 1024,
+      access: {
+        tables: { audio: 'rw', quotas: 'rw', keys: 'r' },
+        bucket: 'rw',
+        sendJobs: true,
+        speech: true,
+      },
+    },
+    {
+      id: 'DemoTry',
+      method: 'POST',
+      path: '/demo/try',
+      handler: 'lambdas/narration/handlers/demo-try.ts',
+      memoryMb: 1024,
+      timeoutS: 15,
+      maxBodyBytes: 16 * 1024,
+      // sendJobs only matters if SYNC_MAX_CHARS is ever set below the demo's 500 characters.
+      access: { tables: { audio: 'rw', quotas: 'rw' }, bucket: 'rw', sendJobs: true, speech: true },
+    },
+    {
       id: 'GetAudio',
       method: 'GET',
       path: '/audio/{audio_id}',

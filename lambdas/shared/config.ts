@@ -1,6 +1,7 @@
 // Configuration, parsed once per process with zod. Resource names are set by the CDK stack in the cloud and by
 // bin/local.ts locally; a missing one fails with a message naming the variable and the fix.
 import { z } from 'zod';
+import { allowlistFrom } from './net/safe-fetch';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -26,8 +27,30 @@ const schema = z.object({
   FREE_PER_DAY: z.coerce.number().int().min(0).default(20),
   /** Lifetime of the presigned URL GET /audio/{id} redirects to. */
   PRESIGN_TTL_S: z.coerce.number().int().min(10).max(3600).default(300),
+  /** Seconds a worker owns a job without renewing it (progress renews); below the queue visibility timeout. */
+  JOB_LEASE_S: z.coerce.number().int().min(1).max(3600).default(120),
   /** SQS maxReceiveCount of the job queues: on the last attempt the worker records the failure. */
   MAX_RECEIVE_COUNT: z.coerce.number().int().min(1).default(3),
+  /**
+   * Destinations POST /convert/url (and any safeFetch caller) may reach although they are not public, or on a
+   * port other than 80/443: comma-separated host[:port], IP[:port], [IPv6][:port] or CIDR. Empty in the cloud;
+   * for local tests and self-hosted setups only. Parsed and checked here, once.
+   */
+  URL_FETCH_ALLOWLIST: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      try {
+        allowlistFrom(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      }
+    }),
+  /** POST /demo/try: its own per-IP counters, separate from the free tier's. */
+  DEMO_PER_HOUR: z.coerce.number().int().min(0).default(10),
+  DEMO_PER_DAY: z.coerce.number().int().min(0).default(30),
+  /** Days a demo audio is kept (shorter than AUDIO_TTL_DAYS: the demo is a sample, not a free conversion). */
+  DEMO_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(1),
 });
 
 export type Config = z.output<typeof schema>;

@@ -35,6 +35,8 @@ export interface EmulatorOptions {
   host?: string;
   /** Names, prefixed so two services can share one set of emulators. */
   prefix?: string;
+  /** Visibility timeout of the job queues (a failed attempt is retried after it). @default 10 */
+  queueVisibilityS?: number;
 }
 
 export interface Emulators {
@@ -91,7 +93,7 @@ async function ensureTables(endpoint: string, names: Record<TableId, string>): P
   }
 }
 
-async function createQueues(endpoint: string, prefix: string) {
+async function createQueues(endpoint: string, prefix: string, visibilityS: number) {
   const sqs = new SQSClient({ endpoint, region: REGION, credentials: CREDENTIALS });
   try {
     const make = async (name: string, attributes: Record<string, string> = {}) =>
@@ -105,7 +107,7 @@ async function createQueues(endpoint: string, prefix: string) {
     // Same redrive as the cloud (maxReceiveCount 3); a short visibility timeout keeps local retries quick
     // (the poller extends it while a job runs).
     const redrive = async (dlq: string) => ({
-      VisibilityTimeout: '10',
+      VisibilityTimeout: String(visibilityS),
       RedrivePolicy: JSON.stringify({ deadLetterTargetArn: await arnOf(dlq), maxReceiveCount: 3 }),
     });
     const priority = await make('priority', await redrive(priorityDlq));
@@ -162,7 +164,7 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
 
   const tableNames = { audio: `${prefix}audio`, quotas: `${prefix}quotas`, keys: `${prefix}keys` };
   await ensureTables(ddbEndpoint, tableNames);
-  const queues = await createQueues(sqsEndpoint, prefix);
+  const queues = await createQueues(sqsEndpoint, prefix, options.queueVisibilityS ?? 10);
 
   const env: Record<string, string> = {
     AWS_REGION: REGION,

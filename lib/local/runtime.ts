@@ -21,6 +21,8 @@ export interface LocalOptions {
   /** Extra environment for the handlers (e.g. SYNC_MAX_CHARS in tests). */
   env?: Record<string, string>;
   startWorker?: boolean;
+  /** Job queues' visibility timeout (retry delay after a failed attempt). @default 10 */
+  queueVisibilityS?: number;
   log?: (line: string) => void;
 }
 
@@ -45,16 +47,22 @@ export async function loadHandlers(manifest: ServiceManifest): Promise<Record<st
 export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
+  const queueVisibilityS = options.queueVisibilityS ?? 10;
   const emulators = await startEmulators({
     dataDir: options.dataDir,
     host,
     persistDynamo: options.persist !== false,
+    queueVisibilityS,
   });
   Object.assign(
     process.env,
     { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     emulators.env,
-    { SPEECH_ENGINE: process.env.SPEECH_ENGINE ?? 'espeak' },
+    {
+      SPEECH_ENGINE: process.env.SPEECH_ENGINE ?? 'espeak',
+      // A job's lease must run out before its message is redelivered (after the visibility timeout).
+      JOB_LEASE_S: String(Math.max(1, queueVisibilityS - 2)),
+    },
     options.env ?? {},
   );
   resetConfig();
@@ -87,6 +95,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
       handler: mod.handler,
       queues: emulators.queues,
       endpoint: emulators.env.AWS_ENDPOINT_URL_SQS!,
+      visibilityS: queueVisibilityS,
       log,
     });
   }

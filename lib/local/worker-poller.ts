@@ -17,6 +17,8 @@ export interface PollerOptions {
   log?: (line: string) => void;
   /** Pollers per queue. */
   concurrency?: { priority: number; standard: number };
+  /** The queues' visibility timeout; the poller extends it while a job runs. @default 10 */
+  visibilityS?: number;
 }
 
 function toEvent(message: Message, queueUrl: string): SQSEvent {
@@ -62,12 +64,20 @@ function context(worker: WorkerSpec, id: string): Context {
   };
 }
 
-export function startPoller(options: PollerOptions): { stop(): Promise<void> } {
+export interface Poller {
+  /** Stops polling and waits for jobs in progress. */
+  stop(): Promise<void>;
+  /** Stops at once, abandoning jobs in progress (as a crashed worker would): their messages reappear later. */
+  kill(): void;
+}
+
+export function startPoller(options: PollerOptions): Poller {
   const log = options.log ?? (() => undefined);
   const sqs = new SQSClient({ endpoint: options.endpoint });
   const consumers: Consumer[] = [];
   const conc = options.concurrency ?? { priority: 2, standard: 1 };
   const inflight = new Set<Promise<unknown>>();
+  const vis = options.visibilityS ?? 10;
   for (const [kind, url] of [
     ['priority', options.queues.priority],
     ['standard', options.queues.standard],
@@ -80,8 +90,8 @@ export function startPoller(options: PollerOptions): { stop(): Promise<void> } {
         batchSize: 1,
         waitTimeSeconds: 1,
         pollingWaitTimeMs: 100,
-        visibilityTimeout: 10,
-        heartbeatInterval: 4,
+        visibilityTimeout: vis,
+        heartbeatInterval: Math.max(1, Math.floor(vis / 2)),
         attributeNames: ['All'],
         messageSystemAttributeNames: [
           'ApproximateReceiveCount',
@@ -118,6 +128,10 @@ export function startPoller(options: PollerOptions): { stop(): Promise<void> } {
     async stop() {
       for (const c of consumers) c.stop({ abort: true });
       await Promise.allSettled([...inflight]);
+      sqs.destroy();
+    },
+    kill() {
+      for (const c of consumers) c.stop({ abort: true });
       sqs.destroy();
     },
   };

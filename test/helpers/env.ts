@@ -8,9 +8,11 @@ import { startEmulators, type Emulators } from '../../lib/local/emulators';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-export async function withEmulators(): Promise<Emulators & { dataDir: string; cleanup(): Promise<void> }> {
+export async function withEmulators(
+  opts: { queueVisibilityS?: number } = {},
+): Promise<Emulators & { dataDir: string; cleanup(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'emu-'));
-  const emulators = await startEmulators({ dataDir, persistDynamo: false, prefix: 'test-' });
+  const emulators = await startEmulators({ dataDir, persistDynamo: false, prefix: 'test-', ...opts });
   Object.assign(process.env, emulators.env);
   resetConfig();
   resetClients();

@@ -22,6 +22,18 @@ export interface ConversionInput {
   fmt: AudioFormat;
   caller: Caller;
   title?: string;
+  /** Days the record (and its audio) are kept; default AUDIO_TTL_DAYS. The demo keeps its audio 1 day. */
+  ttlDays?: number;
+  /** Limits for anonymous callers instead of the free tier's (the demo has its own counters, under its own
+   * subject: pass a caller whose subject carries the demo prefix). Paid keys are never charged. */
+  quota?: QuotaPolicy;
+}
+
+/** A per-subject limit and what its 429 says. */
+export interface QuotaPolicy {
+  rules: WindowRule[];
+  /** The 429's detail: names the limit and the way out. */
+  refusal(limit: number, period: string, retryAfterS: string): string;
 }
 
 export interface ConversionOutcome {
@@ -63,15 +75,19 @@ async function charge(
   deps: NarrationDeps,
   caller: Caller,
   now: Date,
+  policy?: QuotaPolicy,
 ): Promise<{ decision?: QuotaDecision; headers: Record<string, string> }> {
   if (caller.kind === 'key') return { headers: {} };
-  const decision = await deps.quotas.consume(caller.subject, freeRules(deps), now);
+  const decision = await deps.quotas.consume(caller.subject, policy?.rules ?? freeRules(deps), now);
   const headers = rateLimitHeaders(decision, now);
   if (!decision.allowed) {
     const per = decision.binding.period;
+    const retry = headers['retry-after']!;
     throw new TooManyRequestsError(
-      `Free tier limit reached: ${decision.binding.limit} conversions per ${per} per IP address. ` +
-        `Try again in ${headers['retry-after']} seconds, or use an API key of a paid plan (no limits).`,
+      policy
+        ? policy.refusal(decision.binding.limit, per, retry)
+        : `Free tier limit reached: ${decision.binding.limit} conversions per ${per} per IP address. ` +
+            `Try again in ${retry} seconds, or use an API key of a paid plan (no limits).`,
       headers,
     );
   }
@@ -85,7 +101,7 @@ export async function startConversion(
   const now = deps.now();
   const chars = countChars(input.text);
   const plan = planOf(input.caller);
-  const { decision, headers } = await charge(deps, input.caller, now);
+  const { decision, headers } = await charge(deps, input.caller, now, input.quota);
   const audioId = newAudioId();
   const base = {
     audio_id: audioId,
@@ -103,7 +119,7 @@ export async function startConversion(
     plan,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
-    expiresAt: Math.floor(now.getTime() / 1000) + deps.config.AUDIO_TTL_DAYS * 86400,
+    expiresAt: Math.floor(now.getTime() / 1000) + (input.ttlDays ?? deps.config.AUDIO_TTL_DAYS) * 86400,
     ...(input.title !== undefined ? { title: input.title } : {}),
   };
 

@@ -2,8 +2,12 @@
 // Chunks are synthesized with bounded concurrency but fed to the encoder strictly in order, separated by a short
 // pause; the engine runs at most a small window ahead of the encoder, so memory stays flat for 100,000-character
 // texts (~2 h of audio) whatever the engine's speed.
+// Before chunking, the text is rewritten for the voice's locale (normalize/: dates, money, numbers, abbreviations
+// ... become words), so every input (text, PDF, URL) and every engine gets the same reading. Only the engine
+// sees the rewritten text: callers are billed and limited on the characters they sent.
 import { encodeToFile, type EncodedFile } from '../audio/encode';
 import { splitText } from './chunking';
+import { normalizeForSpeech } from './normalize';
 import type { AudioFormat } from './formats';
 import type { Pcm, Synthesizer } from './ports';
 import type { Voice } from './voices';
@@ -34,7 +38,14 @@ export class NothingToNarrateError extends Error {
 
 export async function narrate(opts: NarrateOptions): Promise<EncodedFile> {
   const { synthesizer, voice, onProgress } = opts;
-  const chunks = splitText(opts.text, synthesizer.maxChars);
+  const spoken = normalizeForSpeech(opts.text, voice.lang, {
+    // A reading rule that fails is skipped (the text is still narrated); say so in the logs.
+    onRuleError: (rule, error) =>
+      console.warn(
+        JSON.stringify({ level: 'WARN', message: 'reading rule skipped', rule, error: String(error) }),
+      ),
+  });
+  const chunks = splitText(spoken, synthesizer.maxChars);
   if (chunks.length === 0) throw new NothingToNarrateError();
   const speech = new OrderedSynthesis(
     chunks,

@@ -42,6 +42,8 @@ export interface AudioRecord {
   progress?: number;
   /** Worker attempts so far (SQS receive count seen). */
   attempts?: number;
+  /** Epoch seconds until which the current worker owns the job (renewed by progress). */
+  leaseUntil?: number;
   /** Why it failed, in words a caller can act on. */
   error?: string;
   /** Optional article title (URL conversions). */

@@ -15,6 +15,9 @@ function wantsJson(accept: string | undefined): boolean {
   return !!accept && /application\/json/i.test(accept) && !/audio\//i.test(accept);
 }
 
+/** Beyond its lease, how long a job may stay silent before it is reported as failed. */
+const STALE_GRACE_S = 300;
+
 const ID = /^([A-Za-z0-9_-]{1,64})(?:\.(mp3|wav|ogg))?$/;
 
 export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'config'>) =>
@@ -38,6 +41,25 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
       throw new NotFoundError(
         `This audio was produced as ${rec.fmt.toUpperCase()}: fetch ${audioUrl(audioId, rec.fmt)}.`,
       );
+    // A worker that died on the last attempt leaves the job 'processing' with a lapsed lease while SQS has moved
+    // its message to the DLQ: report it as failed instead of pending forever.
+    const nowS = Math.floor(Date.now() / 1000);
+    if (
+      rec.status === 'processing' &&
+      (rec.attempts ?? 0) >= deps.config.MAX_RECEIVE_COUNT &&
+      rec.leaseUntil !== undefined &&
+      rec.leaseUntil + STALE_GRACE_S < nowS
+    ) {
+      throw new HttpError(
+        409,
+        'The conversion stopped responding after its last attempt. Please submit the text again.',
+        {},
+        {
+          audio_id: audioId,
+          status: 'failed',
+        },
+      );
+    }
     switch (rec.status) {
       case 'done': {
         const url = await deps.store.presignAudio(audioId, rec.fmt, deps.config.PRESIGN_TTL_S);

@@ -4,14 +4,19 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AudioRecord, AudioRepository } from '../../narration/domain/ports';
 
-/** How long a worker owns a job before another delivery may take it over (just above the worker timeout). */
-const LEASE_S = 16 * 60;
+/**
+ * How long a worker owns a job without a sign of life. Progress updates renew it, so a worker that dies (or is
+ * killed) mid-job frees the job within this time and the next delivery takes it over. Must stay below the
+ * queue's visibility timeout so the redelivery finds the lease expired.
+ */
+export const DEFAULT_LEASE_S = 120;
 
 export class DynamoAudioRepository implements AudioRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly now: () => Date = () => new Date(),
+    private readonly leaseS: number = DEFAULT_LEASE_S,
   ) {}
 
   async create(record: AudioRecord): Promise<void> {
@@ -48,7 +53,7 @@ export class DynamoAudioRepository implements AudioRepository {
             ':processing': 'processing',
             ':queued': 'queued',
             ':attempt': attempt,
-            ':lease': Math.floor(now.getTime() / 1000) + LEASE_S,
+            ':lease': Math.floor(now.getTime() / 1000) + this.leaseS,
             ':nowS': Math.floor(now.getTime() / 1000),
             ':now': now.toISOString(),
           },

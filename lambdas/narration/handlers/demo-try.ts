@@ -1,0 +1,80 @@
+// POST /demo/try — the landing page's "try it": up to 500 characters of text → a short MP3, no sign-up.
+// JSON or form-urlencoded body {text, voice?, fmt?}; answers with the Conversion result (200), like /convert/text.
+// It must not be a way around the free tier, so:
+// - at most 500 characters (contract), MP3 only (asking for WAV or OGG is a 422 naming /convert/text);
+// - its own per-IP counters (DEMO_PER_HOUR / DEMO_PER_DAY, default 10 and 30) under the subject `demo#ip#<hash>`,
+//   separate from the free tier's `ip#<hash>`: using the demo never spends the free allowance, nor the reverse;
+//   429 with Retry-After and RateLimit-* headers like the convert endpoints;
+// - demo audio is kept DEMO_TTL_DAYS (default 1) instead of AUDIO_TTL_DAYS (30).
+// Always anonymous: an Authorization header is ignored (not even checked), because a paid key has nothing to gain
+// here (/convert/text is unlimited for it) and the demo widget never sends one.
+import { z } from 'zod';
+import { ipSubject, type Caller } from '../../shared/auth/resolve-caller';
+import { apiHandler } from '../../shared/http/api-handler';
+import { invalid } from '../../shared/http/errors';
+import { json } from '../../shared/http/response';
+import { chars, validate } from '../../shared/http/validation';
+import { awsDeps, type NarrationDeps } from '../deps';
+import { startConversion, type QuotaPolicy } from '../domain/conversion';
+import { narrationManifest } from '../routes';
+import { assertSpeakable, resolveVoice, voiceField } from './convert-text';
+
+export const DEMO_MAX_CHARS = 500;
+/** 500 characters, each escaped as a 12-byte surrogate pair in JSON at worst, plus the other fields. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+const lowerOrUndefined = (v: unknown) =>
+  v === '' || v === null ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v;
+
+export const DemoTryReq = z.object({
+  text: chars(1, DEMO_MAX_CHARS),
+  voice: voiceField,
+  fmt: z.preprocess(lowerOrUndefined, z.string().optional()),
+});
+
+/** The demo's counters: `demo#` + the free tier's hashed-IP subject, so the two never share a window. */
+export function demoSubject(clientIp: string): string {
+  return `demo#${ipSubject(clientIp)}`;
+}
+
+export function demoPolicy(deps: Pick<NarrationDeps, 'config'>): QuotaPolicy {
+  return {
+    rules: [
+      { period: 'hour', limit: deps.config.DEMO_PER_HOUR },
+      { period: 'day', limit: deps.config.DEMO_PER_DAY },
+    ],
+    refusal: (limit, period, retry) =>
+      `Demo limit reached: ${limit} demos per ${period} per IP address. Try again in ${retry} seconds, ` +
+      'or use POST /convert/text, which has its own free allowance and takes up to 100,000 characters.',
+  };
+}
+
+const route = narrationManifest.routes.find((r) => r.id === 'DemoTry');
+
+export const makeHandler = (deps: NarrationDeps) =>
+  apiHandler(
+    async (req) => {
+      const body = validate(DemoTryReq, req.body());
+      if (body.fmt !== undefined && body.fmt !== 'mp3')
+        throw invalid(
+          ['body', 'fmt'],
+          "The demo produces MP3 only. Leave fmt out (or send 'mp3'), or use POST /convert/text for WAV or OGG.",
+          'literal_error',
+        );
+      assertSpeakable(body.text);
+      const voice = resolveVoice(body.voice);
+      const caller: Caller = { kind: 'anonymous', subject: demoSubject(req.clientIp) };
+      const out = await startConversion(deps, {
+        text: body.text,
+        voice,
+        fmt: 'mp3',
+        caller,
+        quota: demoPolicy(deps),
+        ttlDays: deps.config.DEMO_TTL_DAYS,
+      });
+      return json(out.statusCode, out.body, out.headers);
+    },
+    { maxBodyBytes: route?.maxBodyBytes ?? MAX_BODY_BYTES },
+  );
+
+export const handler = makeHandler(awsDeps());

@@ -1,0 +1,152 @@
+// The worker under faults, against the emulators and the real SQS redrive: a worker killed mid-job leaves a job
+// that the next delivery finishes (one audio object, no duplicate); a job that always fails ends `failed` with its
+// reason after maxReceiveCount attempts and its message in the DLQ.
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { HeadObjectCommand as S3Head } from '@aws-sdk/client-s3';
+import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
+import { startConversion } from '../../lambdas/narration/domain/conversion';
+import type { Synthesizer } from '../../lambdas/narration/domain/ports';
+import { findVoice } from '../../lambdas/narration/domain/voices';
+import { makeHandler as makeWorker } from '../../lambdas/narration/handlers/worker';
+import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
+import { s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
+import { resetConfig } from '../../lambdas/shared/config';
+import { startPoller, type Poller } from '../../lib/local/worker-poller';
+import { withEmulators } from '../helpers/env';
+
+jest.setTimeout(120_000);
+
+let emu: Awaited<ReturnType<typeof withEmulators>>;
+const pollers: Poller[] = [];
+beforeAll(async () => {
+  emu = await withEmulators({ queueVisibilityS: 2 });
+  Object.assign(process.env, {
+    SPEECH_ENGINE: 'espeak',
+    SYNC_MAX_CHARS: '100',
+    JOB_LEASE_S: '1',
+    MAX_RECEIVE_COUNT: '3',
+  });
+  resetConfig();
+});
+afterAll(async () => {
+  for (const p of pollers) p.kill();
+  await emu.cleanup();
+});
+
+const TEXT = 'Había una vez un pueblo junto al mar. '.repeat(140); // ~5,300 characters: three engine calls
+
+function depsWith(synth: Synthesizer): NarrationDeps {
+  const base = awsDeps();
+  return Object.assign(Object.create(base) as NarrationDeps, { synthesizer: async () => synth });
+}
+
+function poller(deps: NarrationDeps): Poller {
+  const p = startPoller({
+    worker: { id: 'Worker', handler: '', memoryMb: 1024, timeoutS: 60, tmpMb: 512, access: {} },
+    handler: makeWorker(deps),
+    queues: emu.queues,
+    endpoint: emu.env.AWS_ENDPOINT_URL_SQS!,
+    visibilityS: 2,
+    concurrency: { priority: 1, standard: 1 },
+    log: (l) => process.env.DEBUG_FAULTS && console.log(new Date().toISOString(), l),
+  });
+  pollers.push(p);
+  return p;
+}
+
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  last?: () => Promise<unknown>,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(await last?.())}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function queueJob(deps: NarrationDeps): Promise<string> {
+  const out = await startConversion(deps, {
+    text: TEXT,
+    voice: findVoice('es-MX-Mia')!,
+    fmt: 'mp3',
+    caller: { kind: 'anonymous', subject: ipSubject(`198.51.100.${Math.floor(Math.random() * 200)}`) },
+  });
+  expect(out.statusCode).toBe(202);
+  return out.body.audio_id as string;
+}
+
+test('a worker killed mid-job: the next delivery takes over after the lease and finishes, one audio object', async () => {
+  const real = await awsDeps().synthesizer();
+  let calls = 0;
+  const hanging: Synthesizer = {
+    engine: 'hangs-on-second-call',
+    maxChars: real.maxChars,
+    concurrency: 1,
+    synthesize: (text, voice) =>
+      ++calls === 1 ? real.synthesize(text, voice) : new Promise(() => undefined),
+  };
+  const deps = awsDeps();
+  const audioId = await queueJob(deps);
+  const first = poller(depsWith(hanging));
+  // The first worker encodes chunk 1, reports progress, then hangs.
+  await until('progress from the first worker', async () => {
+    const r = await deps.audio.get(audioId);
+    return r?.status === 'processing' && (r.progress ?? 0) > 0 ? r : undefined;
+  });
+  first.kill();
+
+  poller(depsWith(real));
+  const done = await until('the job to finish', async () => {
+    const r = await deps.audio.get(audioId);
+    return r?.status === 'done' ? r : undefined;
+  });
+  expect(done.attempts).toBeGreaterThanOrEqual(2);
+  const head = await s3Client().send(new S3Head({ Bucket: emu.bucket, Key: `audio/${audioId}.mp3` }));
+  expect(head.ContentLength).toBe(done.bytes);
+  expect(done.durationS).toBeGreaterThan(60);
+  // The job text is cleaned up once the audio exists.
+  expect(await deps.store.getJobText(audioId)).toBeUndefined();
+  for (const p of pollers.splice(0)) p.kill();
+});
+
+test('a job that always fails ends failed with its reason after 3 attempts, and its message is in the DLQ', async () => {
+  const failing: Synthesizer = {
+    engine: 'broken',
+    maxChars: 2000,
+    concurrency: 1,
+    synthesize: async () => {
+      throw new Error('speech engine unavailable');
+    },
+  };
+  const deps = awsDeps();
+  const audioId = await queueJob(deps);
+  poller(depsWith(failing));
+  const failed = await until(
+    'the job to fail',
+    async () => {
+      const r = await deps.audio.get(audioId);
+      return r?.status === 'failed' ? r : undefined;
+    },
+    30_000,
+    () => deps.audio.get(audioId),
+  );
+  expect(failed.attempts).toBe(3);
+  expect(failed.error).toMatch(/after 3 attempts \(speech engine unavailable\)/);
+  for (const p of pollers.splice(0)) p.kill();
+
+  // As in SQS, the move to the DLQ happens when the message would be received a 4th time.
+  const rest = await sqsClient().send(
+    new ReceiveMessageCommand({ QueueUrl: emu.queues.standard, WaitTimeSeconds: 4 }),
+  );
+  expect(rest.Messages ?? []).toHaveLength(0);
+  const dlq = await sqsClient().send(
+    new ReceiveMessageCommand({ QueueUrl: emu.queues.standardDlq, WaitTimeSeconds: 1 }),
+  );
+  expect(dlq.Messages?.map((m) => JSON.parse(m.Body!))).toEqual([{ audioId }]);
+});
