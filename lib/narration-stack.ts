@@ -114,7 +114,9 @@ export class NarrationStack extends Stack {
       }
       return construct;
     };
-    this.tables = { audio: makeTable('audio'), quotas: makeTable('quotas'), keys: makeTable('keys') };
+    this.tables = Object.fromEntries(
+      (Object.keys(TABLES) as TableId[]).map((id) => [id, makeTable(id)]),
+    ) as Record<TableId, dynamodb.Table>;
     const { audio: audioTable, quotas: quotasTable, keys: keysTable } = this.tables;
 
     // ---------------------------------------------------------------- S3

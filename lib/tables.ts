@@ -17,6 +17,10 @@ export const TABLES: Record<TableId, TableShape> = {
     envVar: 'KEYS_TABLE',
     indexes: [{ name: 'byEmail', partitionKey: 'email' }],
   },
+  /** Billing: accounts, Stripe event ids (idempotency), one-time key pick-ups. Items keyed by prefixed `pk`. */
+  accounts: { partitionKey: 'pk', envVar: 'ACCOUNTS_TABLE' },
+  /** Growth: waitlist entries, A/B exposures and conversions, public stats counters. Items keyed by prefixed `pk`. */
+  growth: { partitionKey: 'pk', envVar: 'GROWTH_TABLE' },
 };
 
 /** Attribute DynamoDB's TTL deletes expired items by (epoch seconds). */

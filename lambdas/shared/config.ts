@@ -12,6 +12,8 @@ const schema = z.object({
   AUDIO_TABLE: z.string().optional(),
   QUOTAS_TABLE: z.string().optional(),
   KEYS_TABLE: z.string().optional(),
+  ACCOUNTS_TABLE: z.string().optional(),
+  GROWTH_TABLE: z.string().optional(),
   AUDIO_BUCKET: z.string().optional(),
   PRIORITY_QUEUE_URL: z.string().optional(),
   STANDARD_QUEUE_URL: z.string().optional(),

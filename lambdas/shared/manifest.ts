@@ -1,7 +1,7 @@
 // Types of the route manifests. A manifest is plain data read by both the CDK stacks (lib/) and the local
 // runtime (bin/local.ts), so routes, limits and permissions cannot drift between the cloud and a laptop.
 
-export type TableId = 'audio' | 'quotas' | 'keys';
+export type TableId = 'audio' | 'quotas' | 'keys' | 'accounts' | 'growth';
 
 export interface Access {
   /** DynamoDB tables this function may touch, read-only or read-write. */

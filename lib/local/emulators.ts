@@ -162,7 +162,9 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
   });
   const sqsEndpoint = (await sqsApp.listen({ port: 0, host })).replace('localhost', host);
 
-  const tableNames = { audio: `${prefix}audio`, quotas: `${prefix}quotas`, keys: `${prefix}keys` };
+  const tableNames = Object.fromEntries(
+    (Object.keys(TABLES) as TableId[]).map((id) => [id, `${prefix}${id}`]),
+  ) as Record<TableId, string>;
   await ensureTables(ddbEndpoint, tableNames);
   const queues = await createQueues(sqsEndpoint, prefix, options.queueVisibilityS ?? 10);
 
@@ -175,9 +177,9 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     AWS_ENDPOINT_URL_SQS: sqsEndpoint,
     S3_FORCE_PATH_STYLE: 'true',
     AUDIO_BUCKET: bucket,
-    AUDIO_TABLE: tableNames.audio,
-    QUOTAS_TABLE: tableNames.quotas,
-    KEYS_TABLE: tableNames.keys,
+    ...Object.fromEntries(
+      (Object.keys(TABLES) as TableId[]).map((id) => [TABLES[id].envVar, tableNames[id]]),
+    ),
     PRIORITY_QUEUE_URL: queues.priority,
     STANDARD_QUEUE_URL: queues.standard,
   };
