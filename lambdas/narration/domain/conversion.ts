@@ -14,7 +14,7 @@ import type { AudioRecord, Plan } from './ports';
 import type { Voice } from './voices';
 
 /** Spanish narration runs at roughly 15 characters per second: used only for estimates. */
-const CHARS_PER_SECOND = 15;
+export const CHARS_PER_SECOND = 15;
 
 export interface ConversionInput {
   text: string;

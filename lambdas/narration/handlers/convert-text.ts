@@ -9,6 +9,7 @@ import { json } from '../../shared/http/response';
 import { chars, validate } from '../../shared/http/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { startConversion } from '../domain/conversion';
+import { isDryRun, previewConversion } from '../domain/preview';
 import { FORMATS } from '../domain/formats';
 import { DEFAULT_VOICE_ID, VOICES, findVoice, type Voice } from '../domain/voices';
 import { narrationManifest } from '../routes';
@@ -54,6 +55,16 @@ export const makeHandler = (deps: NarrationDeps) =>
       assertSpeakable(body.text);
       const voice = resolveVoice(body.voice);
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
+      if (isDryRun(req.query))
+        return json(
+          200,
+          previewConversion({
+            text: body.text,
+            voice,
+            fmt: body.fmt,
+            syncMaxChars: deps.config.SYNC_MAX_CHARS,
+          }),
+        );
       const out = await startConversion(deps, { text: body.text, voice, fmt: body.fmt, caller });
       return json(out.statusCode, out.body, out.headers);
     },

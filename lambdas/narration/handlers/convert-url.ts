@@ -20,6 +20,7 @@ import {
 import { awsDeps, type NarrationDeps } from '../deps';
 import { NoArticleError, decodeHtml, extractArticle, fitForNarration } from '../domain/article';
 import { startConversion } from '../domain/conversion';
+import { isDryRun, previewConversion } from '../domain/preview';
 import { narrationManifest } from '../routes';
 import { MAX_TEXT_CHARS, assertSpeakable, fmtField, resolveVoice, voiceField } from './convert-text';
 
@@ -109,13 +110,26 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
       const narration = fitForNarration(article, MAX_TEXT_CHARS);
       assertSpeakable(narration.text, ['body', 'url']);
 
+      const title = article.title || new URL(page.url).hostname;
+      if (isDryRun(req.query))
+        return json(200, {
+          ...previewConversion({
+            text: narration.text,
+            voice,
+            fmt: body.fmt,
+            syncMaxChars: deps.config.SYNC_MAX_CHARS,
+            title,
+            headings: narration.headings,
+          }),
+          ...(narration.truncated ? { truncated: true, article_chars: narration.articleChars } : {}),
+        });
       const out = await startConversion(deps, {
         text: narration.text,
         voice,
         fmt: body.fmt,
         caller,
         // The contract promises a title: a page without one is named by its host.
-        title: article.title || new URL(page.url).hostname,
+        title,
       });
       const extra = narration.truncated ? { truncated: true, article_chars: narration.articleChars } : {};
       return json(out.statusCode, { ...out.body, ...extra }, out.headers);
