@@ -1,4 +1,4 @@
-import { ConvertTextReq, resolveVoice } from '../../lambdas/narration/handlers/convert-text';
+import { ConvertTextReq, resolveVoice } from '../../lambdas/narration/requests';
 import { RequestValidationError } from '../../lambdas/shared/http/errors';
 import { parseBody } from '../../lambdas/shared/http/request';
 import { validate } from '../../lambdas/shared/http/validation';

@@ -4,12 +4,11 @@
 // Order: validate → voice → caller (a bad key gets 401 before anything is fetched) → fetch through safeFetch (the
 // SSRF boundary: public addresses only) → extract the article → charge and narrate. Nothing is charged when the
 // page cannot be fetched or holds no article: those are 422 on body.url with the reason and what to do instead.
-import { z } from 'zod';
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { ServiceUnavailableError, invalid, type HttpError } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
-import { chars, validate } from '../../shared/http/validation';
+import { validate } from '../../shared/http/validation';
 import {
   SafeFetchError,
   allowlistFrom,
@@ -22,10 +21,8 @@ import { NoArticleError, decodeHtml, extractArticle, fitForNarration } from '../
 import { startConversion } from '../domain/conversion';
 import { isDryRun, previewConversion } from '../domain/preview';
 import { narrationManifest } from '../routes';
-import { MAX_TEXT_CHARS, assertSpeakable, fmtField, resolveVoice, voiceField } from './convert-text';
+import { ConvertUrlReq, MAX_TEXT_CHARS, assertSpeakable, resolveVoice } from '../requests';
 
-/** Longer than any real article address; bounds what we parse and log. */
-export const MAX_URL_CHARS = 2048;
 /** A JSON body of a 2,048-character URL with every character escaped stays far below this. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -36,12 +33,6 @@ export const FETCH_LIMITS = {
   maxBytes: 5 * 1024 * 1024,
   maxRedirects: 5,
 } as const;
-
-export const ConvertUrlReq = z.object({
-  url: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), chars(1, MAX_URL_CHARS)),
-  voice: voiceField,
-  fmt: fmtField,
-});
 
 /** pydantic's names where one exists (url_parsing, url_scheme), else url_<reason>. */
 const ERROR_TYPE: Partial<Record<FetchRefusal, string>> = {

@@ -8,29 +8,18 @@
 // - demo audio is kept DEMO_TTL_DAYS (default 1) instead of AUDIO_TTL_DAYS (30).
 // Always anonymous: an Authorization header is ignored (not even checked), because a paid key has nothing to gain
 // here (/convert/text is unlimited for it) and the demo widget never sends one.
-import { z } from 'zod';
 import { ipSubject, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { invalid } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
-import { chars, validate } from '../../shared/http/validation';
+import { validate } from '../../shared/http/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { startConversion, type QuotaPolicy } from '../domain/conversion';
 import { narrationManifest } from '../routes';
-import { assertSpeakable, resolveVoice, voiceField } from './convert-text';
+import { DemoTryReq, assertSpeakable, resolveVoice } from '../requests';
 
-export const DEMO_MAX_CHARS = 500;
 /** 500 characters, each escaped as a 12-byte surrogate pair in JSON at worst, plus the other fields. */
 export const MAX_BODY_BYTES = 16 * 1024;
-
-const lowerOrUndefined = (v: unknown) =>
-  v === '' || v === null ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v;
-
-export const DemoTryReq = z.object({
-  text: chars(1, DEMO_MAX_CHARS),
-  voice: voiceField,
-  fmt: z.preprocess(lowerOrUndefined, z.string().optional()),
-});
 
 /** The demo's counters: `demo#` + the free tier's hashed-IP subject, so the two never share a window. */
 export function demoSubject(clientIp: string): string {

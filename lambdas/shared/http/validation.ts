@@ -79,25 +79,28 @@ export function validate<S extends z.ZodType>(
 
 /** A string field whose length limits count characters (code points), as callers do, not UTF-16 units. */
 export function chars(min: number, max: number) {
-  return z.string().superRefine((s, ctx) => {
-    const n = [...s].length;
-    if (n < min)
-      ctx.addIssue({
-        code: 'too_small',
-        origin: 'string',
-        minimum: min,
-        inclusive: true,
-        input: s,
-        message: '',
-      });
-    else if (n > max)
-      ctx.addIssue({
-        code: 'too_big',
-        origin: 'string',
-        maximum: max,
-        inclusive: true,
-        input: s,
-        message: '',
-      });
-  });
+  return z
+    .string()
+    .superRefine((s, ctx) => {
+      const n = [...s].length;
+      if (n < min)
+        ctx.addIssue({
+          code: 'too_small',
+          origin: 'string',
+          minimum: min,
+          inclusive: true,
+          input: s,
+          message: '',
+        });
+      else if (n > max)
+        ctx.addIssue({
+          code: 'too_big',
+          origin: 'string',
+          maximum: max,
+          inclusive: true,
+          input: s,
+          message: '',
+        });
+    })
+    .meta({ minLength: min, maxLength: max });
 }
