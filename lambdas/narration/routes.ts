@@ -69,6 +69,15 @@ export const narrationManifest: ServiceManifest = {
       access: { tables: { audio: 'r' }, bucket: 'r' },
     },
     {
+      id: 'Api',
+      method: 'GET',
+      path: '/api',
+      handler: 'lambdas/narration/handlers/api.ts',
+      memoryMb: 256,
+      timeoutS: 5,
+      access: {},
+    },
+    {
       id: 'NotFound',
       method: 'ANY',
       path: '$default',

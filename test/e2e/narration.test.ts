@@ -186,6 +186,18 @@ describe('routing', () => {
       expect(resolveRoute(narrationManifest, route.method, sample)?.route.id).toBe(route.id);
     }
   });
+  test('GET /api: HTML for people, OpenAPI JSON for ?format=json or Accept: application/json', async () => {
+    const html = await fetch(rt.url('/api'));
+    expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await html.text()).toContain('/convert/text');
+    for (const res of [
+      await fetch(rt.url('/api?format=json')),
+      await fetch(rt.url('/api'), { headers: { accept: 'application/json' } }),
+    ]) {
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { openapi: string }).openapi).toBe('3.1.0');
+    }
+  });
   test('every response carries a request id', async () => {
     const res = await fetch(rt.url('/voices'));
     expect(res.headers.get('x-request-id')).toMatch(/[0-9a-f-]{36}/);
