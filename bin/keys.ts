@@ -2,7 +2,10 @@
 //   npm run keys -- create --plan pro|lifetime --email ana@example.com
 //   npm run keys -- list --email ana@example.com
 //   npm run keys -- revoke --key key_…        (or --email to revoke all of an account's keys)
-// Cloud: set KEYS_TABLE (stack output) and AWS credentials. Local: talks to the running `npm start` (endpoints
+//   npm run keys -- replace --email ana@example.com
+//       a customer lost the key of a purchase: revokes the keys of every billing account of that e-mail and
+//       prints one new key per account (same plan and state). Check first that the requester controls the e-mail.
+// Cloud: set KEYS_TABLE and ACCOUNTS_TABLE (stack outputs) and AWS credentials. Local: talks to the running `npm start` (endpoints
 // in $DATA_DIR/endpoints.json) or, when it is not running, opens $DATA_DIR's database itself.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,14 +13,21 @@ import { parseArgs } from 'node:util';
 import { generateKey, hashKey, type ApiKeyRecord, type PaidPlan } from '../lambdas/shared/auth/keys';
 import { dynamo, resetClients } from '../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../lambdas/shared/aws/key-store';
-import { resetConfig } from '../lambdas/shared/config';
+import { DynamoAccountStore } from '../lambdas/shared/aws/account-store';
+import { replaceKeysForEmail } from '../lambdas/shared/billing/service';
+import { config, resetConfig } from '../lambdas/shared/config';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const USAGE = `usage: npm run keys -- <create|list|revoke> [--plan pro|lifetime] [--email EMAIL] [--key KEY]`;
+const USAGE = `usage: npm run keys -- <create|list|revoke|replace> [--plan pro|lifetime] [--email EMAIL] [--key KEY]`;
 
-async function localStore(): Promise<{ table: string; stop(): Promise<void> }> {
-  if (process.env.KEYS_TABLE) return { table: process.env.KEYS_TABLE, stop: async () => undefined };
+async function localStore(): Promise<{ table: string; accountsTable?: string; stop(): Promise<void> }> {
+  if (process.env.KEYS_TABLE)
+    return {
+      table: process.env.KEYS_TABLE,
+      accountsTable: process.env.ACCOUNTS_TABLE,
+      stop: async () => undefined,
+    };
   const dataDir = resolve(process.env.DATA_DIR ?? '.data');
   const endpointsFile = join(dataDir, 'endpoints.json');
   if (existsSync(endpointsFile)) {
@@ -29,13 +39,17 @@ async function localStore(): Promise<{ table: string; stop(): Promise<void> }> {
     );
     if (alive) {
       Object.assign(process.env, env);
-      return { table: env.KEYS_TABLE!, stop: async () => undefined };
+      return { table: env.KEYS_TABLE!, accountsTable: env.ACCOUNTS_TABLE, stop: async () => undefined };
     }
   }
   const { startEmulators } = await import('../lib/local/emulators');
   const emulators = await startEmulators({ dataDir });
   Object.assign(process.env, emulators.env);
-  return { table: emulators.tableNames.keys, stop: () => emulators.stop() };
+  return {
+    table: emulators.tableNames.keys,
+    accountsTable: emulators.tableNames.accounts,
+    stop: () => emulators.stop(),
+  };
 }
 
 async function main(): Promise<number> {
@@ -44,7 +58,7 @@ async function main(): Promise<number> {
     options: { plan: { type: 'string' }, email: { type: 'string' }, key: { type: 'string' } },
   });
   const command = positionals[0];
-  if (!command || !['create', 'list', 'revoke'].includes(command)) {
+  if (!command || !['create', 'list', 'revoke', 'replace'].includes(command)) {
     console.error(USAGE);
     return 2;
   }
@@ -70,6 +84,21 @@ async function main(): Promise<number> {
       };
       await keys.put(record);
       console.log(`Created a ${plan} key for ${email}. It is shown only now; store it safely:\n${key}`);
+      return 0;
+    }
+    if (command === 'replace') {
+      if (!email) throw new Error('--email is required');
+      if (!local.accountsTable) throw new Error('ACCOUNTS_TABLE is not set (stack output)');
+      const accounts = new DynamoAccountStore(dynamo(), local.accountsTable);
+      const replaced = await replaceKeysForEmail(
+        { config: config(), accounts, keys, now: () => new Date() },
+        email,
+      );
+      if (replaced.length === 0) throw new Error(`no billing account for ${email}`);
+      for (const r of replaced)
+        console.log(
+          `Account ${r.accountId}: ${r.revoked} key(s) revoked. New key, shown only now:\n${r.apiKey}`,
+        );
       return 0;
     }
     if (command === 'list') {

@@ -1,7 +1,10 @@
-// Runs before `npm start` and `npm test`: installs dependencies when node_modules is missing or older than the
-// lockfile, so a fresh clone needs only those two commands. Plain CommonJS: it must run before anything installs.
+// Runs before `npm start` and `npm test`, so a fresh clone needs only those two commands:
+// 1. installs npm dependencies when node_modules is missing or older than the lockfile;
+// 2. installs the Debian tools the tests use as independent checks (pdftotext, qpdf) and the faster local speech
+//    engine (espeak-ng) when they are missing and this is a root Debian machine; otherwise says what to install.
+// Plain CommonJS: it must run before anything is installed.
 const { existsSync, statSync } = require('node:fs');
-const { execSync } = require('node:child_process');
+const { execSync, spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
@@ -14,4 +17,31 @@ if (stale) {
   // binaries (@swc/core-darwin-*, …) out of it, which `npm ci` then rejects as "out of sync".
   console.log('Installing dependencies (npm install, versions from package-lock.json)…');
   execSync('npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+}
+
+const wantTools = process.argv.includes('--system');
+if (wantTools) {
+  // command → Debian package
+  const tools = { pdftotext: 'poppler-utils', qpdf: 'qpdf', 'espeak-ng': 'espeak-ng' };
+  const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+  const missing = Object.entries(tools).filter(([cmd]) => !has(cmd));
+  if (missing.length) {
+    const pkgs = [...new Set(missing.map(([, pkg]) => pkg))].join(' ');
+    const canApt = process.getuid?.() === 0 && has('apt-get');
+    if (canApt) {
+      console.log(`Installing ${pkgs} (apt-get)…`);
+      const r = spawnSync(
+        'sh',
+        ['-c', `apt-get update -qq && apt-get install -y -qq --no-install-recommends ${pkgs}`],
+        {
+          stdio: 'inherit',
+          env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+        },
+      );
+      if (r.status !== 0)
+        console.error(`Could not install ${pkgs}; install them yourself: apt-get install ${pkgs}`);
+    } else {
+      console.error(`Missing tools for the tests: ${pkgs}. Install them: sudo apt-get install ${pkgs}`);
+    }
+  }
 }

@@ -8,6 +8,10 @@ import { S3AudioStore } from '../shared/aws/audio-store';
 import { SqsJobQueue } from '../shared/aws/job-queue';
 import { DynamoQuotaStore } from '../shared/aws/quota-store';
 import { DynamoKeyStore } from '../shared/aws/key-store';
+import { DynamoAccountStore } from '../shared/aws/account-store';
+import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
+import { DynamoGrowthStore } from '../shared/aws/growth-store';
+import type { GrowthStore } from '../shared/growth/ports';
 import type { KeyStore } from '../shared/auth/keys';
 import type { QuotaStore } from '../shared/quota/windows';
 import type { AudioRepository, AudioStore, JobQueue, Synthesizer } from './domain/ports';
@@ -19,6 +23,12 @@ export interface NarrationDeps {
   readonly queue: JobQueue;
   readonly quotas: QuotaStore;
   readonly keys: KeyStore;
+  /** Billing accounts, Stripe event ids, key pick-ups (table `accounts`). */
+  readonly accounts: AccountStore;
+  /** Stripe, or undefined while STRIPE_SECRET_KEY is not configured (the /pay routes then answer 503). */
+  payments(): Promise<PaymentGateway | undefined>;
+  /** Waitlist, A/B counters, public stats (table `growth`). */
+  readonly growth: GrowthStore;
   synthesizer(): Promise<Synthesizer>;
   now(): Date;
   readonly tmpDir: string;
@@ -36,6 +46,8 @@ export function awsDeps(): NarrationDeps {
     });
   const quotas = () => new DynamoQuotaStore(dynamo(), required('QUOTAS_TABLE'));
   const keys = () => new DynamoKeyStore(dynamo(), required('KEYS_TABLE'));
+  const accounts = () => new DynamoAccountStore(dynamo(), required('ACCOUNTS_TABLE'));
+  const growth = () => new DynamoGrowthStore(dynamo(), required('GROWTH_TABLE'));
   let synth: Promise<Synthesizer> | undefined;
   return {
     get config() {
@@ -55,6 +67,14 @@ export function awsDeps(): NarrationDeps {
     },
     get keys() {
       return keys();
+    },
+    get accounts() {
+      return accounts();
+    },
+    // Loaded on first use: the SDK stays out of the cold start of routes that never call Stripe.
+    payments: () => import('../shared/billing/stripe').then((m) => m.stripeGateway(config())),
+    get growth() {
+      return growth();
     },
     synthesizer() {
       synth ??= import('./speech/index').then((m) => m.createSynthesizer(config().SPEECH_ENGINE));

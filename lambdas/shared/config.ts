@@ -2,11 +2,16 @@
 // bin/local.ts locally; a missing one fails with a message naming the variable and the fix.
 import { z } from 'zod';
 import { allowlistFrom } from './net/safe-fetch';
+import { parseExperiments } from './growth/experiments';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .default('false')
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** An optional URL variable; set but empty counts as unset. */
+const optionalUrl = (protocol: RegExp) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.url({ protocol }).optional());
 
 const schema = z.object({
   AUDIO_TABLE: z.string().optional(),
@@ -53,6 +58,55 @@ const schema = z.object({
   DEMO_PER_DAY: z.coerce.number().int().min(0).default(30),
   /** Days a demo audio is kept (shorter than AUDIO_TTL_DAYS: the demo is a sample, not a free conversion). */
   DEMO_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(1),
+  // ── Growth (docs/growth.md): waitlist, A/B experiments, public stats. ──
+  /**
+   * Secret guarding GET /ab/results/{experiment}; unset → that route answers 503. The stack passes it only to
+   * that function, from a Secrets Manager secret. At least 16 characters.
+   */
+  DASHBOARD_TOKEN: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.string().min(16, 'DASHBOARD_TOKEN must have at least 16 characters (use a random string)').optional(),
+  ),
+  /** A/B experiments as JSON: {"<experiment>": {"variants": {"<variant>": <weight>, ...}, "control": "<variant>"}}. */
+  AB_EXPERIMENTS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      try {
+        return parseExperiments(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** POST /ab/event per IP (0 = no limit). Many visitors can share an address (NAT), so these are generous. */
+  AB_EVENTS_PER_HOUR: z.coerce.number().int().min(0).default(600),
+  AB_EVENTS_PER_DAY: z.coerce.number().int().min(0).default(5000),
+  /** POST /waitlist per IP (0 = no limit): keeps scripts from inflating the count. */
+  WAITLIST_PER_HOUR: z.coerce.number().int().min(0).default(10),
+  WAITLIST_PER_DAY: z.coerce.number().int().min(0).default(50),
+  // ── Billing (Stripe). All optional: without them the /pay routes answer 503 naming what is missing. ──
+  /** Stripe secret API key (sk_live_… / sk_test_… or a restricted rk_ key). A secret: the stack reads it from Secrets Manager. */
+  STRIPE_SECRET_KEY: z.string().trim().optional(),
+  /** Signing secret of the webhook endpoint (whsec_…). A secret, like STRIPE_SECRET_KEY. */
+  STRIPE_WEBHOOK_SECRET: z.string().trim().optional(),
+  /** Stripe price ids: Pro is a recurring monthly price, Lifetime a one-time price. They decide what is charged. */
+  STRIPE_PRICE_PRO: z.string().trim().optional(),
+  STRIPE_PRICE_LIFETIME: z.string().trim().optional(),
+  /** Displayed prices (minor units) in GET /pay/status; keep them equal to the Stripe prices above. */
+  PRICE_PRO_CENTS: z.coerce.number().int().min(0).default(700),
+  PRICE_LIFETIME_CENTS: z.coerce.number().int().min(0).default(4900),
+  PRICE_CURRENCY: z.string().trim().toLowerCase().length(3).default('usd'),
+  /** Stripe API base URL; only for tests and local stand-ins (e.g. http://127.0.0.1:12111). Unset: api.stripe.com. */
+  STRIPE_API_BASE: optionalUrl(/^https?$/),
+  /** Public address of this API (success_url of Checkout); default: the address the request came in on. */
+  PUBLIC_BASE_URL: optionalUrl(/^https?$/),
+  /** Where Checkout's back button and the customer portal return to; default PUBLIC_BASE_URL + /pay/status. */
+  BILLING_RETURN_URL: optionalUrl(/^https?$/),
+  /** Stripe's customer-portal login link (Stripe e-mails a sign-in code): for customers who lost their API key. */
+  STRIPE_PORTAL_LOGIN_URL: optionalUrl(/^https$/),
+  /** Hours a new API key can be picked up (once) at GET /pay/success before its sealed copy is discarded. */
+  KEY_PICKUP_HOURS: z.coerce.number().int().min(1).max(168).default(24),
 });
 
 export type Config = z.output<typeof schema>;
@@ -60,9 +114,11 @@ type ResourceVar =
   | 'AUDIO_TABLE'
   | 'QUOTAS_TABLE'
   | 'KEYS_TABLE'
+  | 'ACCOUNTS_TABLE'
   | 'AUDIO_BUCKET'
   | 'PRIORITY_QUEUE_URL'
-  | 'STANDARD_QUEUE_URL';
+  | 'STANDARD_QUEUE_URL'
+  | 'GROWTH_TABLE';
 
 export class ConfigError extends Error {}
 

@@ -26,6 +26,7 @@ Texts up to 3,000 characters are narrated inside the request (**200**). Longer t
 - No \`Authorization\` header: free tier, limited per IP.
 - \`Authorization: Bearer <API key>\` of an active Pro or Lifetime plan: no limits, priority queue.
 - An unknown, revoked or malformed key: **401** with \`WWW-Authenticate: Bearer\` (never silently downgraded).
+- A key whose subscription lapsed (cancelled, unpaid): **402** pointing to the customer portal. Lifetime never lapses.
 
 ## Errors
 

@@ -1,7 +1,7 @@
 // What GET /api says about each route of the manifest (keyed by route id). A test fails when a manifest route has
 // no entry here, so the description cannot fall behind the routes.
 import type { z } from 'zod';
-import { ConvertTextReq, ConvertUrlReq, DemoTryReq } from '../requests';
+import { ConvertTextReq, ConvertUrlReq, DemoTryReq, fmtField, voiceField } from '../requests';
 import {
   AudioPending,
   AudioReady,
@@ -13,6 +13,14 @@ import {
   Voice,
 } from './schemas';
 import { z as zod } from 'zod';
+import { AbEventReq } from '../handlers/ab-event';
+import { WaitlistReq } from '../handlers/waitlist';
+import {
+  CheckoutResponse,
+  PortalResponse,
+  RotateResponse,
+  SuccessResponse,
+} from '../../shared/billing/requests';
 
 export interface ResponseDoc {
   description: string;
@@ -118,6 +126,27 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     body: { schema: ConvertUrlReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
     responses: convertResponses(' Includes `title`.'),
   },
+  ConvertPdf: {
+    summary: 'Narrate a PDF',
+    tags: ['narration'],
+    bearer: 'optional',
+    description:
+      'multipart/form-data with `file` (a PDF of at most 20 MB), optional `voice` and `fmt`. Running headers, ' +
+      'footers and page numbers are dropped, hyphenated line breaks joined, columns read in order. Refused with 422 ' +
+      'and the reason: not a PDF, password-protected, no extractable text (scanned: run OCR first), damaged beyond ' +
+      'repair, or over 100,000 characters of text (split the document). Only PDFs that yield text are charged. ' +
+      'In the AWS deployment API Gateway and Lambda cap request bodies below 20 MB (about 4 MB of PDF get through).',
+    params: [dryRun],
+    body: {
+      schema: zod.object({
+        file: zod.string().meta({ format: 'binary', description: 'The PDF, at most 20 MB' }),
+        voice: voiceField,
+        fmt: fmtField,
+      }),
+      contentTypes: ['multipart/form-data'],
+    },
+    responses: convertResponses(''),
+  },
   DemoTry: {
     summary: 'Anonymous demo',
     tags: ['narration'],
@@ -157,7 +186,159 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       422: common[422],
     },
   },
-  Api: {
+  Waitlist: {
+    summary: 'Join the waitlist',
+    tags: ['growth'],
+    description:
+      'One entry per e-mail (trimmed, lower-cased). A `source` of the form `ab:<experiment>:<variant>[:<visitor>]` ' +
+      'also counts as a conversion of that experiment. Per IP: 10 sign-ups per hour, 50 per day.',
+    body: { schema: WaitlistReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    responses: {
+      200: {
+        description: '`{"status":"registered","position":N}` or `{"status":"already_registered"}`',
+        schema: zod.object({
+          status: zod.enum(['registered', 'already_registered']),
+          position: zod.int().optional(),
+        }),
+      },
+      422: common[422],
+      429: common[429],
+    },
+  },
+  WaitlistCount: {
+    summary: 'Waitlist size',
+    tags: ['growth'],
+    responses: { 200: { description: 'Exact count', schema: zod.object({ count: zod.int() }) } },
+  },
+  AbAssign: {
+    summary: 'A/B variant for a visitor',
+    tags: ['growth'],
+    description:
+      'Deterministic: the same experiment and visitor always get the same variant (SHA-256 of both, weights from ' +
+      'configuration). Without `visitor` one is generated. `ref` is what to pass to /pay/checkout or as waitlist source.',
+    params: [{ name: 'visitor', in: 'query', description: 'Your stable visitor id' }],
+    responses: {
+      200: { description: '`{experiment, visitor, variant, ref}`' },
+      404: { description: 'Unknown experiment', schema: ErrorDetail },
+      422: common[422],
+    },
+  },
+  AbEvent: {
+    summary: 'Record an A/B exposure or conversion',
+    tags: ['growth'],
+    description:
+      'Public and rate-limited per IP (600 per hour, 5,000 per day). One exposure and one conversion per visitor; ' +
+      'the variant is computed server-side (a differing claimed variant is a 422).',
+    body: { schema: AbEventReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    responses: {
+      200: { description: '`{status: "recorded"|"duplicate", experiment, variant, type}`' },
+      404: { description: 'Unknown experiment', schema: ErrorDetail },
+      422: common[422],
+      429: common[429],
+    },
+  },
+  AbResults: {
+    summary: 'A/B results (dashboard)',
+    tags: ['growth'],
+    description:
+      'Send the dashboard token as `Authorization: Bearer <token>` or `X-Dashboard-Token: <token>` (constant-time ' +
+      'comparison). Per variant: exposures, conversions, rate, uplift vs control, and a two-sided two-proportion ' +
+      'z-test p-value (`method` names it). See docs/growth.md for the exact body.',
+    responses: {
+      200: { description: 'Results per variant' },
+      401: { description: 'Missing or wrong dashboard token', schema: ErrorDetail },
+      404: { description: 'Unknown experiment', schema: ErrorDetail },
+      422: common[422],
+      503: { description: 'No dashboard token is configured', schema: ErrorDetail },
+    },
+  },
+  Stats: {
+    summary: 'Public statistics',
+    tags: ['growth'],
+    description:
+      'Counters, not scans: conversions, characters and seconds narrated, waitlist size. Cached 60 s.',
+    responses: { 200: { description: 'Statistics (docs/growth.md)' } },
+  },
+  PayCheckout: {
+    summary: 'Buy a plan (Stripe Checkout)',
+    tags: ['billing'],
+    description:
+      '`plan` is `pro` ($7/month subscription) or `lifetime` ($49 once); anything else is a 422. Optional `email` ' +
+      '(prefilled) and `ref` (attribution, e.g. `ab:<experiment>:<variant>`). Browsers get a 302 to Stripe; clients ' +
+      'sending `Accept: application/json` get 200 with the URL. 503 naming the variable when Stripe is not configured.',
+    params: [
+      { name: 'email', in: 'query', description: 'Prefilled e-mail (≤ 200)' },
+      { name: 'ref', in: 'query', description: 'Attribution reference (≤ 120)' },
+    ],
+    responses: {
+      200: { description: 'Checkout URL (JSON clients)', schema: CheckoutResponse },
+      302: { description: 'Redirect to Stripe Checkout', headers: { Location: 'Checkout page' } },
+      422: common[422],
+      503: common[503],
+    },
+  },
+  PaySuccess: {
+    summary: 'Pick up the API key after paying',
+    tags: ['billing'],
+    description:
+      'The first call (within 24 h) returns the plaintext `api_key` once; later calls return the plan with ' +
+      '`api_key: null` and how to get a new key (POST /pay/keys/rotate with the key, or support).',
+    params: [
+      { name: 'session_id', in: 'query', required: true, description: 'cs_… from the Checkout redirect' },
+    ],
+    responses: {
+      200: { description: 'Plan, status and (once) the key', schema: SuccessResponse },
+      404: { description: 'Unknown session', schema: ErrorDetail },
+      422: common[422],
+      503: common[503],
+    },
+  },
+  PayStatus: {
+    summary: 'Plan, status and usage',
+    tags: ['billing'],
+    bearer: 'optional',
+    description:
+      "With a Bearer key: the account's plan, status and paid access. Without: this IP's free-tier usage, limits " +
+      'and reset times (docs/billing.md has the bodies).',
+    responses: { 200: { description: 'Status' }, 401: common[401] },
+  },
+  PayPortal: {
+    summary: 'Stripe customer portal',
+    tags: ['billing'],
+    bearer: 'required',
+    description:
+      "Cancel, change the card, see invoices. Requires the account's API key and its e-mail; without a key every " +
+      'e-mail gets the same 401, so the endpoint never reveals who is a customer. Lost the key? Use the Stripe ' +
+      'portal login link or ask support.',
+    params: [{ name: 'email', in: 'query', required: true, description: "The account's e-mail" }],
+    responses: {
+      200: { description: 'Portal session URL', schema: PortalResponse },
+      401: common[401],
+      422: common[422],
+      503: common[503],
+    },
+  },
+  PayWebhook: {
+    summary: 'Stripe webhook',
+    tags: ['billing'],
+    description:
+      'Verifies `Stripe-Signature` on the raw body with the signing secret (400 on a bad signature). Handles ' +
+      'checkout.session.completed (account + new key), customer.subscription.updated/deleted (deleted revokes paid ' +
+      'access: keys then get 402 pointing to the portal). Idempotent per event id; older events never overwrite newer state.',
+    responses: {
+      200: { description: '`{"received": true}` (also for replays and ignored event types)' },
+      400: { description: 'Missing or bad signature', schema: ErrorDetail },
+      503: common[503],
+    },
+  },
+  PayKeysRotate: {
+    summary: 'Replace an API key',
+    tags: ['billing'],
+    bearer: 'required',
+    description: 'Issues a new key for the same account and revokes the one sent; the new key is shown once.',
+    responses: { 200: { description: 'The new key', schema: RotateResponse }, 401: common[401] },
+  },
+  ApiDocs: {
     summary: 'This description',
     tags: ['meta'],
     description:

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Caller } from '../../shared/auth/resolve-caller';
 import { ServiceUnavailableError, TooManyRequestsError } from '../../shared/http/errors';
 import { logger } from '../../shared/logger';
+import { recordConversionStatsSafely } from '../../shared/growth/stats';
 import { rateLimitHeaders, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
 import type { AudioFormat } from './formats';
@@ -128,6 +129,13 @@ export async function startConversion(
       const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt);
       const durationS = roundMs(result.durationS);
       await deps.audio.create({ ...record, status: 'done', progress: 1, durationS, bytes: result.bytes });
+      // Public /stats counters; never throws (a stats failure must not fail the conversion).
+      await recordConversionStatsSafely(() => deps.growth, {
+        chars,
+        durationS,
+        fmt: input.fmt,
+        voice: input.voice.id,
+      });
       return { statusCode: 200, body: { ...base, duration_s: durationS }, headers };
     }
     await deps.store.putJobText(audioId, input.text);
@@ -220,6 +228,13 @@ export async function runJob(
       }
     });
     await deps.audio.complete(audioId, { durationS: roundMs(result.durationS), bytes: result.bytes });
+    // Public /stats counters; never throws (a stats failure must not fail the job).
+    await recordConversionStatsSafely(() => deps.growth, {
+      chars: claimed.chars,
+      durationS: roundMs(result.durationS),
+      fmt: claimed.fmt,
+      voice: claimed.voice,
+    });
     await deps.store
       .deleteJobText(audioId)
       .catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));

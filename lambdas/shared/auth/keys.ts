@@ -14,13 +14,34 @@ export interface ApiKeyRecord {
   email: string;
   createdAt: string;
   revokedAt?: string;
+  /**
+   * Keys issued by billing: the account (Stripe customer id) they belong to, and a copy of its billing state kept
+   * current by the Stripe webhook (lambdas/shared/billing). The copy lets resolveCaller decide with the one read
+   * it already makes; `accountVersion` orders the copies so an older state never overwrites a newer one.
+   * Absent on keys made by the admin CLI without an account: those are paid until revoked.
+   */
+  accountId?: string;
+  billingStatus?: string;
+  accountVersion?: number;
+}
+
+/** The account state copied onto its keys. */
+export interface KeyBillingState {
+  plan: PaidPlan;
+  billingStatus: string;
+  accountVersion: number;
 }
 
 export interface KeyStore {
   put(record: ApiKeyRecord): Promise<void>;
   findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   listByEmail(email: string): Promise<ApiKeyRecord[]>;
-  revoke(keyHash: string, at: Date): Promise<boolean>;
+  /** Marks the key revoked; with `onlyIfActive`, false when it was already revoked (a concurrent rotation won). */
+  revoke(keyHash: string, at: Date, opts?: { onlyIfActive?: boolean }): Promise<boolean>;
+  /** Stores a new key unless one with this hash exists; false when it did (a retried issue). */
+  putIfAbsent(record: ApiKeyRecord): Promise<boolean>;
+  /** Copies an account's billing state onto the key unless the key holds a newer copy or does not exist. */
+  syncBilling(keyHash: string, state: KeyBillingState): Promise<boolean>;
 }
 
 export const KEY_PREFIX = 'key_';

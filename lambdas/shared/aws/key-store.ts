@@ -7,7 +7,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { ApiKeyRecord, KeyStore } from '../auth/keys';
+import type { ApiKeyRecord, KeyBillingState, KeyStore } from '../auth/keys';
 
 export class DynamoKeyStore implements KeyStore {
   constructor(
@@ -42,16 +42,57 @@ export class DynamoKeyStore implements KeyStore {
     return (out.Items ?? []) as ApiKeyRecord[];
   }
 
-  async revoke(keyHash: string, at: Date): Promise<boolean> {
+  async revoke(keyHash: string, at: Date, opts: { onlyIfActive?: boolean } = {}): Promise<boolean> {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { keyHash },
           UpdateExpression: 'SET #s = :revoked, revokedAt = :at',
-          ConditionExpression: 'attribute_exists(keyHash)',
+          ConditionExpression: opts.onlyIfActive
+            ? 'attribute_exists(keyHash) AND #s = :active'
+            : 'attribute_exists(keyHash)',
           ExpressionAttributeNames: { '#s': 'status' },
-          ExpressionAttributeValues: { ':revoked': 'revoked', ':at': at.toISOString() },
+          ExpressionAttributeValues: {
+            ':revoked': 'revoked',
+            ':at': at.toISOString(),
+            ...(opts.onlyIfActive ? { ':active': 'active' } : {}),
+          },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  async putIfAbsent(record: ApiKeyRecord): Promise<boolean> {
+    try {
+      await this.put(record);
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  async syncBilling(keyHash: string, state: KeyBillingState): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { keyHash },
+          UpdateExpression: 'SET #plan = :plan, billingStatus = :bs, accountVersion = :v',
+          // Never creates a key, never goes back to an older account state.
+          ConditionExpression:
+            'attribute_exists(keyHash) AND (attribute_not_exists(accountVersion) OR accountVersion < :v)',
+          ExpressionAttributeNames: { '#plan': 'plan' },
+          ExpressionAttributeValues: {
+            ':plan': state.plan,
+            ':bs': state.billingStatus,
+            ':v': state.accountVersion,
+          },
         }),
       );
       return true;

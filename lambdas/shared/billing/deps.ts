@@ -1,0 +1,46 @@
+// BillingDeps from a service's deps: the stores, the clock, and A/B attribution of a purchase's `ref` (a checkout
+// that started from an experiment's variant counts as that variant's conversion, once per Checkout Session).
+import type { KeyStore } from '../auth/keys';
+import type { Config } from '../config';
+import type { GrowthStore } from '../growth/ports';
+import { logger } from '../logger';
+import type { AccountStore } from './ports';
+import type { BillingDeps } from './service';
+
+export interface BillingSources {
+  readonly config: Config;
+  readonly accounts: AccountStore;
+  readonly keys: KeyStore;
+  /** Read only when a purchase carries an A/B reference. */
+  readonly growth?: GrowthStore;
+  now(): Date;
+}
+
+export function billingDeps(src: BillingSources): BillingDeps {
+  // Getters: a store is made only if the use case touches it (an ignored event touches none).
+  return {
+    get config() {
+      return src.config;
+    },
+    get accounts() {
+      return src.accounts;
+    },
+    get keys() {
+      return src.keys;
+    },
+    now: () => src.now(),
+    async onPurchase(purchase) {
+      if (!purchase.ref?.startsWith('ab:')) return;
+      try {
+        const { recordConversion } = await import('../growth/ab');
+        // The session ref (a hash) makes a retried fulfilment count once; the session id itself stays secret.
+        await recordConversion(src.growth!, purchase.ref, {
+          channel: 'checkout',
+          dedupeKey: purchase.sessionRef,
+        });
+      } catch (err) {
+        logger.error('A/B attribution of a purchase failed', { error: err as Error });
+      }
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// Parameters of the /pay routes: the zod schemas the handlers validate with (422 in the contract's shape) and
+// GET /api documents. Kept apart from the handlers so the API description does not load Stripe.
+import { z } from 'zod';
+import { chars } from '../http/validation';
+import { PAID_PLANS } from './plans';
+
+export const EMAIL_MAX_CHARS = 200;
+export const REF_MAX_CHARS = 120;
+/** Checkout Session ids: `cs_test_…` / `cs_live_…`, letters, digits and underscores. */
+export const SESSION_ID_PATTERN = '^cs_[A-Za-z0-9_]{1,250}$';
+
+const trimmedOrUndefined = (v: unknown) => {
+  if (typeof v !== 'string') return v;
+  const t = v.trim();
+  return t === '' ? undefined : t;
+};
+
+/** An e-mail address as Stripe accepts it, at most 200 characters. */
+export const emailField = chars(1, EMAIL_MAX_CHARS).pipe(
+  z.email({ message: 'value is not a valid email address' }),
+);
+
+export const PlanParam = z.object({ plan: z.enum(PAID_PLANS) });
+
+export const CheckoutQuery = z.object({
+  /** Prefills the e-mail on Stripe's page (the customer may change it there). */
+  email: z.preprocess(trimmedOrUndefined, emailField.optional()),
+  /** Attribution (e.g. an A/B reference `ab:<experiment>:<variant>[:<visitor>]`): kept on the purchase. */
+  ref: z.preprocess(
+    trimmedOrUndefined,
+    chars(1, REF_MAX_CHARS)
+      .refine((s) => !/\p{Cc}/u.test(s), { message: 'ref must not contain control characters' })
+      .optional(),
+  ),
+});
+
+export const SuccessQuery = z.object({
+  session_id: z.preprocess(trimmedOrUndefined, z.string().regex(new RegExp(SESSION_ID_PATTERN))),
+});
+
+export const PortalQuery = z.object({
+  email: z.preprocess(trimmedOrUndefined, emailField),
+});
+
+// Response bodies (documentation; the handlers build them).
+
+export const CheckoutResponse = z.object({
+  plan: z.enum(PAID_PLANS),
+  url: z.string().describe('Stripe Checkout page; browsers get a 302 to it instead of this JSON'),
+  expires_at: z.string().describe('ISO time after which the page no longer accepts payment'),
+});
+
+export const SuccessResponse = z.object({
+  plan: z.enum(PAID_PLANS),
+  status: z.string().describe('active, trialing, past_due, canceled, unpaid, incomplete…'),
+  paid_access: z.boolean(),
+  key_prefix: z.string().describe('First characters of the key, to recognise it'),
+  api_key: z.string().nullable().describe('The API key: in the first answer only, null afterwards'),
+  message: z.string(),
+});
+
+export const PortalResponse = z.object({ url: z.string().describe('Stripe customer portal session') });
+
+export const RotateResponse = z.object({
+  api_key: z.string(),
+  key_prefix: z.string(),
+  revoked_key_prefix: z.string(),
+  plan: z.enum(PAID_PLANS),
+  status: z.string(),
+  message: z.string(),
+});

@@ -1,0 +1,234 @@
+// Stripe adapter: the official `stripe` SDK (chosen over hand-written HTTP + HMAC because it owns the parts that
+// are easy to get subtly wrong: the webhook signature scheme with its timestamp tolerance and constant-time
+// compare, form encoding of nested params, idempotency keys on retried POSTs, API version pinning). Maps Stripe's
+// objects to the few facts billing uses (ports.ts). STRIPE_API_BASE points the SDK at a local stand-in in tests.
+import Stripe from 'stripe';
+import type { Config } from '../config';
+import { HttpError, ServiceUnavailableError } from '../http/errors';
+import { logger } from '../logger';
+import type { PaidPlan } from '../auth/keys';
+import { checkoutMode, PAID_PLANS } from './plans';
+import type {
+  BillingEvent,
+  CheckoutFacts,
+  CheckoutRequest,
+  CheckoutSession,
+  PaymentGateway,
+  SubscriptionFacts,
+} from './ports';
+
+/** Events that change accounts. The contract's three, plus the two that complete a delayed payment. */
+const CHECKOUT_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
+const SUBSCRIPTION_EVENTS = new Set([
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+]);
+export const HANDLED_EVENT_TYPES = [...CHECKOUT_EVENTS, ...SUBSCRIPTION_EVENTS];
+
+/** Seconds a signed event may be old (Stripe's default): limits replays of a captured request. */
+export const SIGNATURE_TOLERANCE_S = 300;
+
+/** Configuration missing for a payment route: 503 naming what to set, never a crash. */
+export class BillingNotConfiguredError extends ServiceUnavailableError {
+  constructor(variable: string, what: string) {
+    super(
+      `Payments are not available: ${variable} is not configured on this server (${what}). The operator sets it; in the cloud the stack passes it from Secrets Manager / SSM.`,
+      60,
+    );
+  }
+}
+
+const idOf = (v: string | { id: string } | null | undefined): string | null =>
+  v == null ? null : typeof v === 'string' ? v : v.id;
+
+export function checkoutFacts(s: Stripe.Checkout.Session): CheckoutFacts {
+  const plan = s.metadata?.plan;
+  return {
+    sessionId: s.id,
+    status: s.status ?? 'open',
+    paymentStatus: s.payment_status,
+    mode: s.mode,
+    customerId: idOf(s.customer as string | { id: string } | null),
+    email: s.customer_details?.email ?? s.customer_email ?? null,
+    subscriptionId: idOf(s.subscription as string | { id: string } | null),
+    plan: (PAID_PLANS as readonly string[]).includes(plan ?? '') ? (plan as PaidPlan) : undefined,
+    ref: s.metadata?.ref || undefined,
+  };
+}
+
+export function subscriptionFacts(s: Stripe.Subscription): SubscriptionFacts {
+  // Since API 2025-03-31 the period lives on the items; a one-price subscription has one item.
+  const ends = (s.items?.data ?? []).map((i) => i.current_period_end).filter((n) => typeof n === 'number');
+  return {
+    subscriptionId: s.id,
+    customerId: idOf(s.customer as string | { id: string })!,
+    status: s.status,
+    ...(ends.length ? { currentPeriodEnd: Math.max(...ends) } : {}),
+    cancelAtPeriodEnd: !!s.cancel_at_period_end,
+  };
+}
+
+export function toBillingEvent(event: Stripe.Event): BillingEvent {
+  const base = { id: event.id, type: event.type, created: event.created };
+  if (CHECKOUT_EVENTS.has(event.type))
+    return {
+      ...base,
+      kind: 'checkout',
+      session: checkoutFacts(event.data.object as Stripe.Checkout.Session),
+    };
+  if (SUBSCRIPTION_EVENTS.has(event.type))
+    return {
+      ...base,
+      kind: 'subscription',
+      subscription: subscriptionFacts(event.data.object as Stripe.Subscription),
+    };
+  return { ...base, kind: 'ignored' };
+}
+
+/**
+ * Verifies `Stripe-Signature` over the exact bytes received (re-serialised JSON would not match) and returns the
+ * event; 400 `{"detail": ...}` when the header is missing or the signature does not verify.
+ */
+export function verifyWebhook(raw: Buffer, signature: string | undefined, secret: string): BillingEvent {
+  if (!signature)
+    throw new HttpError(
+      400,
+      'Missing Stripe-Signature header: this endpoint only accepts events sent by Stripe.',
+    );
+  let event: Stripe.Event;
+  try {
+    event = Stripe.webhooks.constructEvent(raw, signature, secret, SIGNATURE_TOLERANCE_S);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message.split('\n')[0]!.slice(0, 200) : 'invalid signature';
+    throw new HttpError(400, `Webhook signature verification failed: ${msg}`);
+  }
+  if (!event || typeof event.id !== 'string' || typeof event.type !== 'string')
+    throw new HttpError(400, 'The signed payload is not a Stripe event.');
+  return toBillingEvent(event);
+}
+
+const clients = new Map<string, Stripe>();
+
+/** One SDK client per (key, base) per process. */
+export function stripeClient(secretKey: string, apiBase?: string): Stripe {
+  const id = `${apiBase ?? ''}|${secretKey}`;
+  let client = clients.get(id);
+  if (!client) {
+    const base = apiBase ? new URL(apiBase) : undefined;
+    client = new Stripe(secretKey, {
+      maxNetworkRetries: 1,
+      // Under the routes' Lambda timeouts, so a slow Stripe answers 503 in our shape.
+      timeout: 6000,
+      telemetry: false,
+      appInfo: { name: 'narration-api' },
+      ...(base
+        ? {
+            host: base.hostname,
+            port: base.port || (base.protocol === 'http:' ? 80 : 443),
+            protocol: base.protocol === 'http:' ? ('http' as const) : ('https' as const),
+          }
+        : {}),
+    });
+    clients.set(id, client);
+  }
+  return client;
+}
+
+function providerError(action: string, err: unknown): never {
+  const e = err as {
+    type?: string;
+    statusCode?: number;
+    code?: string;
+    message?: string;
+    requestId?: string;
+  };
+  logger.error(`stripe ${action} failed`, {
+    type: e.type,
+    statusCode: e.statusCode,
+    code: e.code,
+    requestId: e.requestId,
+    message: e.message,
+  });
+  throw new ServiceUnavailableError(
+    `The payment provider could not ${action} right now. Please retry in a moment.`,
+    10,
+  );
+}
+
+/** Stripe allows [A-Za-z0-9_-] in client_reference_id (pricing tables drop anything else); metadata keeps `ref` as is. */
+export function clientReferenceId(ref: string): string {
+  return ref.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 200);
+}
+
+export class StripeGateway implements PaymentGateway {
+  constructor(private readonly stripe: Stripe) {}
+
+  async createCheckout(r: CheckoutRequest): Promise<CheckoutSession> {
+    const mode = checkoutMode(r.plan);
+    const metadata: Record<string, string> = { plan: r.plan, ...(r.ref ? { ref: r.ref } : {}) };
+    const params: Stripe.Checkout.SessionCreateParams = {
+      mode,
+      line_items: [{ price: r.priceId, quantity: 1 }],
+      success_url: r.successUrl,
+      cancel_url: r.cancelUrl,
+      metadata,
+      ...(r.email ? { customer_email: r.email } : {}),
+      ...(r.ref ? { client_reference_id: clientReferenceId(r.ref) } : {}),
+      ...(mode === 'subscription'
+        ? { subscription_data: { metadata } }
+        : // A customer for the portal (receipts, invoices) also after a one-time payment.
+          { customer_creation: 'always' as const, payment_intent_data: { metadata } }),
+    };
+    let s: Stripe.Checkout.Session;
+    try {
+      s = await this.stripe.checkout.sessions.create(params);
+    } catch (err) {
+      providerError('start a checkout', err);
+    }
+    if (!s.url) providerError('start a checkout', new Error('session without url'));
+    return { id: s.id, url: s.url, expiresAt: s.expires_at };
+  }
+
+  async retrieveCheckout(sessionId: string): Promise<CheckoutFacts | undefined> {
+    try {
+      return checkoutFacts(await this.stripe.checkout.sessions.retrieve(sessionId));
+    } catch (err) {
+      const e = err as { statusCode?: number; code?: string };
+      if (e.statusCode === 404 || e.code === 'resource_missing') return undefined;
+      providerError('look up the checkout', err);
+    }
+  }
+
+  async createPortal(customerId: string, returnUrl: string): Promise<{ url: string }> {
+    try {
+      const s = await this.stripe.billingPortal.sessions.create({
+        customer: customerId,
+        return_url: returnUrl,
+      });
+      return { url: s.url };
+    } catch (err) {
+      providerError('open the customer portal', err);
+    }
+  }
+}
+
+/** The gateway when STRIPE_SECRET_KEY is set, else undefined. */
+export function stripeGateway(cfg: Config): PaymentGateway | undefined {
+  return cfg.STRIPE_SECRET_KEY
+    ? new StripeGateway(stripeClient(cfg.STRIPE_SECRET_KEY, cfg.STRIPE_API_BASE))
+    : undefined;
+}
+
+/** The gateway, or 503 naming STRIPE_SECRET_KEY. */
+export function requireGateway(gateway: PaymentGateway | undefined): PaymentGateway {
+  if (!gateway) throw new BillingNotConfiguredError('STRIPE_SECRET_KEY', 'the Stripe secret API key');
+  return gateway;
+}
+
+export function requirePriceId(plan: PaidPlan, cfg: Config): string {
+  const variable = plan === 'pro' ? 'STRIPE_PRICE_PRO' : 'STRIPE_PRICE_LIFETIME';
+  const id = cfg[variable];
+  if (!id) throw new BillingNotConfiguredError(variable, `the Stripe price id of the ${plan} plan`);
+  return id;
+}

@@ -1,0 +1,192 @@
+// POST /convert/pdf over HTTP against the local runtime: multipart upload → extraction in the worker thread →
+// the same conversion as /convert/text (200 inline / 202 queued), free-tier limits included, and the 4xx answers
+// for oversize, non-PDF, encrypted and wrongly encoded uploads. Until the route is in the manifest, this file serves
+// it from a second local front built from the same manifest plus the route below.
+import type { Server } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stopPdfWorkers } from '../../lambdas/narration/domain/pdf/index';
+import { narrationManifest } from '../../lambdas/narration/routes';
+import type { RouteSpec, ServiceManifest } from '../../lambdas/shared/manifest';
+import { createFront, listen } from '../../lib/local/front';
+import { loadHandlers } from '../../lib/local/runtime';
+import { tempDir } from '../helpers/env';
+import { ffprobe, startRuntime, type TestRuntime } from '../helpers/runtime';
+import { makeFixtures, type BrokenFixture, type CleanFixture } from '../fixtures/pdf/make-fixtures';
+
+jest.setTimeout(120_000);
+
+const MiB = 1024 * 1024;
+/** The manifest entry proposed for lambdas/narration/routes.ts. */
+const PDF_ROUTE: RouteSpec = {
+  id: 'ConvertPdf',
+  method: 'POST',
+  path: '/convert/pdf',
+  handler: 'lambdas/narration/handlers/convert-pdf.ts',
+  memoryMb: 2048,
+  timeoutS: 29,
+  maxBodyBytes: 21 * MiB,
+  access: { tables: { audio: 'rw', quotas: 'rw', keys: 'r' }, bucket: 'rw', sendJobs: true, speech: true },
+};
+
+let rt: TestRuntime;
+let extraFront: Server | undefined;
+let base: string;
+const files = tempDir('e2e-pdf-');
+let clean: CleanFixture[];
+let broken: BrokenFixture[];
+
+beforeAll(async () => {
+  // Three conversions per hour: enough to see the free tier apply to PDFs exactly as to text.
+  rt = await startRuntime(
+    { FREE_PER_HOUR: '3', FREE_PER_DAY: '100', SYNC_MAX_CHARS: '3000' },
+    { startWorker: false },
+  );
+  ({ clean, broken } = await makeFixtures());
+  if (narrationManifest.routes.some((r) => r.id === PDF_ROUTE.id)) {
+    base = rt.narrationUrl;
+  } else {
+    const manifest: ServiceManifest = {
+      ...narrationManifest,
+      routes: [PDF_ROUTE, ...narrationManifest.routes],
+    };
+    const handlers = await loadHandlers({ ...manifest, routes: [PDF_ROUTE] });
+    extraFront = createFront({ manifest, handlers, host: '127.0.0.1', port: 0, trustProxy: false });
+    base = await listen(extraFront, '127.0.0.1', 0);
+  }
+});
+
+afterAll(async () => {
+  await new Promise<void>((r) => (extraFront ? extraFront.close(() => r()) : r()));
+  extraFront?.closeAllConnections();
+  await stopPdfWorkers();
+  await rt.stop();
+  files.cleanup();
+});
+
+const fixture = (name: string) => [...clean, ...broken].find((f) => f.name === name)!.bytes;
+
+function upload(bytes: Buffer, fields: Record<string, string> = {}, query = '', filename = 'documento.pdf') {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', new Blob([bytes], { type: 'application/pdf' }), filename);
+  return fetch(`${base}/convert/pdf${query}`, { method: 'POST', body: form });
+}
+
+type Detail = { loc: (string | number)[]; msg: string; type: string }[];
+
+async function expect422(res: Response, loc: (string | number)[], type: string): Promise<string> {
+  expect(res.status).toBe(422);
+  const body = (await res.json()) as { detail: Detail };
+  expect(body.detail).toEqual([{ loc, msg: expect.any(String), type }]);
+  return body.detail[0]!.msg;
+}
+
+describe('refusals (none of them counts against the free tier)', () => {
+  test('a file over 20 MB: 422 file_too_large at body.file', async () => {
+    const msg = await expect422(
+      await upload(Buffer.alloc(20 * MiB + 1, 0x25)),
+      ['body', 'file'],
+      'file_too_large',
+    );
+    expect(msg).toMatch(/20 MB/);
+  });
+
+  test('a body over the route limit is refused before it is read: 422 body_too_large', async () => {
+    await expect422(await upload(Buffer.alloc(22 * MiB, 0x25)), ['body'], 'body_too_large');
+  });
+
+  test('not a PDF (a PNG renamed): 422 not_pdf saying what it is', async () => {
+    const msg = await expect422(await upload(fixture('imagen-png')), ['body', 'file'], 'not_pdf');
+    expect(msg).toMatch(/PNG image/);
+  });
+
+  test('password-protected and scanned PDFs: 422 saying what to do', async () => {
+    expect(await expect422(await upload(fixture('cifrado')), ['body', 'file'], 'pdf_encrypted')).toMatch(
+      /password/,
+    );
+    expect(await expect422(await upload(fixture('escaneado')), ['body', 'file'], 'pdf_no_text')).toMatch(
+      /OCR/,
+    );
+  });
+
+  test('JSON instead of multipart: 415; unknown voice: 422 at body.voice', async () => {
+    const res = await fetch(`${base}/convert/pdf`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"file":"x"}',
+    });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/multipart\/form-data/);
+    await expect422(
+      await upload(fixture('carta'), { voice: 'es-AR-Nadie' }),
+      ['body', 'voice'],
+      'value_error',
+    );
+  });
+
+  test('?dry_run=true previews the cleaned text with the PDF bookmarks as chapters, free of charge', async () => {
+    const res = await upload(fixture('libro-capitulos'), {}, '?dry_run=true');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      chapters: { title: string; offset: number }[];
+      text: string;
+      chars: number;
+    };
+    expect(body.chapters.map((c) => c.title)).toEqual([
+      'Primera parte',
+      'Capítulo 1. La llegada',
+      'Capítulo 2. Los primeros lectores',
+      'Segunda parte',
+      'Capítulo 3. La crecida',
+      'Capítulo 4. Epílogo',
+    ]);
+    expect([...body.text].slice(body.chapters[2]!.offset).join('')).toMatch(/^Capítulo 2\./);
+    expect(res.headers.get('ratelimit-remaining')).toBeNull();
+  });
+});
+
+describe('conversions', () => {
+  test('a one-page letter: 200 with chars and the real duration of the audio', async () => {
+    const res = await upload(fixture('carta'));
+    expect(res.status).toBe(200);
+    // First charge of the hour: everything before was free.
+    expect(res.headers.get('ratelimit-remaining')).toBe('2');
+    const body = (await res.json()) as Record<string, unknown> & { audio_url: string; duration_s: number };
+    expect(Object.keys(body).sort()).toEqual(['audio_id', 'audio_url', 'chars', 'duration_s', 'voice']);
+    const expected = clean.find((f) => f.name === 'carta')!.expected;
+    expect(body.chars).toBeGreaterThanOrEqual([...expected].length);
+    expect(body.chars).toBeLessThanOrEqual([...expected].length + 10); // + full stops closing the letter's lines
+    expect(body.voice).toBe('es-MX-Mia');
+    expect(body.audio_url).toBe(`/audio/${body.audio_id as string}.mp3`);
+    const redirect = await fetch(rt.url(body.audio_url), { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    const audio = Buffer.from(await (await fetch(redirect.headers.get('location')!)).arrayBuffer());
+    const path = join(files.path, 'carta.mp3');
+    writeFileSync(path, audio);
+    const probe = ffprobe(path);
+    expect(probe.codec).toBe('mp3');
+    expect(body.duration_s).toBeGreaterThan(30);
+    expect(Math.abs(body.duration_s - probe.duration) / probe.duration).toBeLessThan(0.02);
+  });
+
+  test('voice and fmt form fields are honoured', async () => {
+    const res = await upload(fixture('carta'), { voice: 'es-ES-Lucia', fmt: 'OGG' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { voice: string; audio_url: string };
+    expect(body.voice).toBe('es-ES-Lucia');
+    expect(body.audio_url).toMatch(/\.ogg$/);
+  });
+
+  test('a long report is queued (202), then the free tier is spent: 429 as for text', async () => {
+    const res = await upload(fixture('informe-dos-columnas'));
+    expect(res.status).toBe(202);
+    const body = (await res.json()) as { status: string; chars: number; duration_s: null };
+    expect(body.status).toBe('queued');
+    expect(body.chars).toBeGreaterThan(7000);
+    expect(body.duration_s).toBeNull();
+    const limited = await upload(fixture('carta'));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBeTruthy();
+  });
+});
