@@ -99,7 +99,7 @@ export const narrationManifest: ServiceManifest = {
       memoryMb: 256,
       timeoutS: 5,
       maxBodyBytes: 8 * 1024,
-      access: { tables: { growth: 'rw', quotas: 'rw' } },
+      access: { settings: ['AB_EXPERIMENTS'], tables: { growth: 'rw', quotas: 'rw' } },
     },
     {
       id: 'WaitlistCount',
@@ -117,7 +117,7 @@ export const narrationManifest: ServiceManifest = {
       handler: 'lambdas/narration/handlers/ab-assign.ts',
       memoryMb: 256,
       timeoutS: 5,
-      access: {},
+      access: { settings: ['AB_EXPERIMENTS'] },
     },
     {
       id: 'AbEvent',
@@ -127,7 +127,7 @@ export const narrationManifest: ServiceManifest = {
       memoryMb: 256,
       timeoutS: 5,
       maxBodyBytes: 4 * 1024,
-      access: { tables: { growth: 'rw', quotas: 'rw' } },
+      access: { settings: ['AB_EXPERIMENTS'], tables: { growth: 'rw', quotas: 'rw' } },
     },
     {
       id: 'AbResults',
@@ -136,7 +136,7 @@ export const narrationManifest: ServiceManifest = {
       handler: 'lambdas/narration/handlers/ab-results.ts',
       memoryMb: 256,
       timeoutS: 10,
-      access: { tables: { growth: 'r' } },
+      access: { settings: ['DASHBOARD_TOKEN', 'AB_EXPERIMENTS'], tables: { growth: 'r' } },
     },
     {
       id: 'Stats',
@@ -154,7 +154,16 @@ export const narrationManifest: ServiceManifest = {
       handler: 'lambdas/narration/handlers/pay-checkout.ts',
       memoryMb: 256,
       timeoutS: 15,
-      access: {},
+      access: {
+        settings: [
+          'STRIPE_SECRET_KEY',
+          'STRIPE_PRICE_PRO',
+          'STRIPE_PRICE_LIFETIME',
+          'PUBLIC_BASE_URL',
+          'BILLING_RETURN_URL',
+          'AB_EXPERIMENTS',
+        ],
+      },
     },
     {
       id: 'PaySuccess',
@@ -163,7 +172,10 @@ export const narrationManifest: ServiceManifest = {
       handler: 'lambdas/narration/handlers/pay-success.ts',
       memoryMb: 256,
       timeoutS: 15,
-      access: { tables: { accounts: 'rw', keys: 'rw', growth: 'rw' } },
+      access: {
+        settings: ['STRIPE_SECRET_KEY', 'STRIPE_PORTAL_LOGIN_URL', 'AB_EXPERIMENTS'],
+        tables: { accounts: 'rw', keys: 'rw', growth: 'rw' },
+      },
     },
     {
       id: 'PayStatus',
@@ -172,7 +184,10 @@ export const narrationManifest: ServiceManifest = {
       handler: 'lambdas/narration/handlers/pay-status.ts',
       memoryMb: 256,
       timeoutS: 5,
-      access: { tables: { accounts: 'r', keys: 'r', quotas: 'r' } },
+      access: {
+        settings: ['STRIPE_PORTAL_LOGIN_URL', 'PRICE_PRO_CENTS', 'PRICE_LIFETIME_CENTS', 'PRICE_CURRENCY'],
+        tables: { accounts: 'r', keys: 'r', quotas: 'r' },
+      },
     },
     {
       id: 'PayPortal',
@@ -182,7 +197,10 @@ export const narrationManifest: ServiceManifest = {
       memoryMb: 256,
       timeoutS: 15,
       maxBodyBytes: 1024,
-      access: { tables: { accounts: 'r', keys: 'r' } },
+      access: {
+        settings: ['STRIPE_SECRET_KEY', 'PUBLIC_BASE_URL', 'BILLING_RETURN_URL', 'STRIPE_PORTAL_LOGIN_URL'],
+        tables: { accounts: 'r', keys: 'r' },
+      },
     },
     {
       id: 'PayWebhook',
@@ -192,7 +210,10 @@ export const narrationManifest: ServiceManifest = {
       memoryMb: 256,
       timeoutS: 20,
       maxBodyBytes: 256 * 1024,
-      access: { tables: { accounts: 'rw', keys: 'rw', growth: 'rw' } },
+      access: {
+        settings: ['STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'AB_EXPERIMENTS'],
+        tables: { accounts: 'rw', keys: 'rw', growth: 'rw' },
+      },
     },
     {
       id: 'PayKeysRotate',
@@ -202,7 +223,16 @@ export const narrationManifest: ServiceManifest = {
       memoryMb: 256,
       timeoutS: 10,
       maxBodyBytes: 1024,
-      access: { tables: { accounts: 'rw', keys: 'rw' } },
+      access: { settings: ['STRIPE_PORTAL_LOGIN_URL'], tables: { accounts: 'rw', keys: 'rw' } },
+    },
+    {
+      id: 'Embed',
+      method: 'GET',
+      path: '/embed.js',
+      handler: 'lambdas/narration/handlers/embed.ts',
+      memoryMb: 128,
+      timeoutS: 3,
+      access: {},
     },
     {
       id: 'ApiDocs',

@@ -12,6 +12,11 @@ export interface Access {
   sendJobs?: boolean;
   /** May call the speech engine (Polly). */
   speech?: boolean;
+  /**
+   * Deployment settings (lambdas/shared/config.ts names) this function reads. The stack passes each from the
+   * CDK context (`-c narration:NAME=value`), secrets from Secrets Manager (see lib/narration-stack.ts).
+   */
+  settings?: string[];
 }
 
 export interface RouteSpec {

@@ -440,3 +440,48 @@ describe('cdk-nag AwsSolutions', () => {
     expect(messages).toEqual([]);
   });
 });
+
+describe('deployment settings', () => {
+  test('secrets come from Secrets Manager only to the functions that read them; plain settings from context', () => {
+    const app = new App({
+      context: {
+        ...cdkJson.context,
+        'aws:cdk:bundling-stacks': [],
+        'narration:secretName': 'narration/secrets',
+        'narration:STRIPE_PRICE_PRO': 'price_pro_123',
+      },
+    });
+    const s = new NarrationStack(app, 'Settings');
+    const t = Template.fromStack(s).toJSON() as {
+      Resources: Record<
+        string,
+        { Type: string; Properties: { Environment?: { Variables?: Record<string, unknown> } } }
+      >;
+    };
+    const fns = Object.values(t.Resources).filter((r) => r.Type === 'AWS::Lambda::Function');
+    const withWebhookSecret = fns.filter(
+      (f) => f.Properties.Environment?.Variables?.STRIPE_WEBHOOK_SECRET !== undefined,
+    );
+    expect(withWebhookSecret).toHaveLength(1);
+    expect(
+      JSON.stringify(withWebhookSecret[0]!.Properties.Environment!.Variables!.STRIPE_WEBHOOK_SECRET),
+    ).toContain('resolve:secretsmanager:narration/secrets:SecretString:STRIPE_WEBHOOK_SECRET');
+    const withPrice = fns.filter(
+      (f) => f.Properties.Environment?.Variables?.STRIPE_PRICE_PRO === 'price_pro_123',
+    );
+    expect(withPrice).toHaveLength(1);
+  });
+
+  test('without settings, nothing secret is wired (the routes answer 503 naming the variable)', () => {
+    const vars = Object.values(
+      template.toJSON().Resources as Record<
+        string,
+        { Type: string; Properties: { Environment?: { Variables?: Record<string, unknown> } } }
+      >,
+    )
+      .filter((r) => r.Type === 'AWS::Lambda::Function')
+      .flatMap((f) => Object.keys(f.Properties.Environment?.Variables ?? {}));
+    expect(vars).not.toContain('STRIPE_SECRET_KEY');
+    expect(vars).not.toContain('DASHBOARD_TOKEN');
+  });
+});

@@ -338,6 +338,19 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     description: 'Issues a new key for the same account and revokes the one sent; the new key is shown once.',
     responses: { 200: { description: 'The new key', schema: RotateResponse }, 401: common[401] },
   },
+  Embed: {
+    summary: 'Embeddable player script',
+    tags: ['meta'],
+    description:
+      'Dependency-free player: `<script src=".../embed.js" data-audio-id="ID" async></script>` plays an audio; ' +
+      '`data-narrate="page"` (optional data-voice, data-fmt) narrates the page on click through POST /convert/url ' +
+      'and GET /audio/{id}. Weak ETag (304 on If-None-Match), Cache-Control public, max-age=3600, ' +
+      'stale-while-revalidate=86400; brotli/gzip per Accept-Encoding. See docs/embed.md.',
+    responses: {
+      200: { description: 'The player script', contentType: 'application/javascript' },
+      304: { description: 'Not modified: If-None-Match matched the ETag' },
+    },
+  },
   ApiDocs: {
     summary: 'This description',
     tags: ['meta'],

@@ -1,0 +1,566 @@
+// GET /embed.js in a real browser: headless Chromium (from @sparticuz/chromium: a Chromium build shipped inside an
+// npm package, so no apt step; driven by puppeteer-core, which needs no browser download) loads blog pages served
+// from loopback that embed the player with one script tag from the local runtime. A real click must make the
+// <audio> element play real audio (currentTime advancing, not paused, no media error): the negative controls
+// (unknown id, corrupt audio) show that the same check fails when nothing plays.
+// Network rule: Chromium resolves no names (--host-resolver-rules), sends anything not loopback to a dead proxy,
+// and every request it makes is intercepted: non-loopback ones are aborted before they leave and recorded.
+// Runs in about 30 s (one browser, one runtime, two narrations).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import chromium from '@sparticuz/chromium';
+import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
+import { EMBED_JS } from '../../lambdas/narration/widget/embed.generated';
+import { awsDeps } from '../../lambdas/narration/deps';
+import { narrationManifest } from '../../lambdas/narration/routes';
+import type { ServiceManifest } from '../../lambdas/shared/manifest';
+import { createFront, listen } from '../../lib/local/front';
+import { loadHandlers } from '../../lib/local/runtime';
+import { tempDir } from '../helpers/env';
+import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
+import { postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
+
+jest.setTimeout(120_000);
+
+/** The route as the manifest should hold it; until it does, this test adds it to its own front. */
+const EMBED_ROUTE = {
+  id: 'Embed',
+  method: 'GET',
+  path: '/embed.js',
+  handler: 'lambdas/narration/handlers/embed.ts',
+  memoryMb: 128,
+  timeoutS: 3,
+  access: {},
+} as const;
+
+const ARTICLE = readFileSync(join(__dirname, '..', 'fixtures', 'articles', 'noticia.html'), 'utf8');
+const APP_SHELL = readFileSync(join(__dirname, '..', 'fixtures', 'articles', 'app-shell.html'), 'utf8');
+const ARTICLE_TITLE = 'La sequía obliga a Cataluña a restringir el riego agrícola';
+const TEXT =
+  'Hola. Este es un audio de prueba del reproductor embebido. ' +
+  'Lo escuchan los lectores del blog sin salir de la página, con controles de velocidad y de posición. ' +
+  'La narración dura unos cuantos segundos, de sobra para comprobar que el audio avanza de verdad.';
+
+const files = tempDir('embed-');
+let tripwire: Tripwire;
+let rt: TestRuntime;
+let apiServer: Server;
+let api: string;
+let site: Server;
+let sitePort: number;
+let browser: Browser;
+/** A short finished MP3 made through the API in beforeAll. */
+let audio: { audio_id: string; duration_s: number };
+const blocked: string[] = [];
+/** What the API front answered, as `METHOD /path → status …`. */
+const apiLog: string[] = [];
+const pages: Page[] = [];
+
+/** A blog page with hostile CSS; `tag` is the embed snippet the blogger pasted. */
+function blogPage(tag: string): string {
+  return `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><title>Mi blog</title>
+<style>*{font-family:serif!important;color:green!important}button,input,select{all:unset;background:red!important}</style>
+</head><body><h1>Mi blog</h1><p>Una entrada cualquiera.</p>
+<script>window.__before = Object.getOwnPropertyNames(window);</script>
+${tag}
+</body></html>`;
+}
+
+const embedTag = (attrs: string) => `<script src="${api}/embed.js" ${attrs} async></script>`;
+
+beforeAll(async () => {
+  tripwire = installLoopbackTripwire();
+  site = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const html = (body: string) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(body);
+    };
+    switch (url.pathname) {
+      case '/entrada':
+        return html(blogPage(embedTag(`data-audio-id="${url.searchParams.get('id')}"`)));
+      case '/sociedad/sequia.html':
+        return html(
+          ARTICLE.replace('</body>', `${embedTag('data-narrate="page" data-voice="es-ES-Lucia"')}</body>`),
+        );
+      case '/app':
+        return html(APP_SHELL.replace('</body>', `${embedTag('data-narrate="page"')}</body>`));
+      default:
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        return res.end('no existe');
+    }
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  sitePort = (site.address() as AddressInfo).port;
+
+  rt = await startRuntime({
+    URL_FETCH_ALLOWLIST: `127.0.0.1:${sitePort}`,
+    // Two conversions happen before the last test, which needs the limit reached.
+    FREE_PER_HOUR: '2',
+    FREE_PER_DAY: '1000',
+    // The 2,700-character article goes through the queue and the worker: the player shows progress.
+    SYNC_MAX_CHARS: '1000',
+  });
+  const manifest: ServiceManifest = {
+    ...narrationManifest,
+    routes: narrationManifest.routes.some((r) => r.path === EMBED_ROUTE.path)
+      ? narrationManifest.routes
+      : [{ ...EMBED_ROUTE }, ...narrationManifest.routes],
+  };
+  apiServer = createFront({
+    manifest,
+    handlers: await loadHandlers(manifest),
+    host: '127.0.0.1',
+    port: 0,
+    trustProxy: false,
+    log: (line) => apiLog.push(line),
+  });
+  api = await listen(apiServer, '127.0.0.1', 0);
+  audio = await convertText();
+
+  browser = await puppeteer.launch({
+    executablePath: await chromium.executablePath(),
+    // chrome-headless-shell: the build @sparticuz/chromium ships. Not its default args: those turn web
+    // security off, and CORS between the blog and the API is part of what is tested here.
+    headless: 'shell',
+    userDataDir: join(files.path, 'profile'),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      // Nothing listens on port 9; loopback bypasses a proxy implicitly.
+      '--proxy-server=http://127.0.0.1:9',
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await rt?.stop();
+  for (const s of [apiServer, site]) {
+    s?.closeAllConnections();
+    await new Promise((r) => s?.close(r));
+  }
+  files.cleanup();
+  tripwire?.uninstall();
+});
+
+afterEach(async () => {
+  while (pages.length) await pages.pop()!.close();
+});
+
+/** Opens a blog page; `intercept` may answer a loopback request itself (true) instead of letting it through. */
+async function open(path: string, intercept?: (req: HTTPRequest) => Promise<boolean>): Promise<Page> {
+  const page = await browser.newPage();
+  pages.push(page);
+  await page.setRequestInterception(true);
+  page.on('request', async (req) => {
+    const url = new URL(req.url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:' || url.hostname === '127.0.0.1') {
+      if (intercept && (await intercept(req))) return;
+      return void req.continue();
+    }
+    blocked.push(req.url());
+    return void req.abort('blockedbyclient');
+  });
+  await page.goto(`http://127.0.0.1:${sitePort}${path}`);
+  await page.waitForSelector('voz-player >>> [part=boton]');
+  return page;
+}
+
+// Page-side code is passed as strings: test tooling (coverage) must not rewrite what runs in the browser.
+const ROOT = `document.querySelector('voz-player').shadowRoot`;
+interface WidgetState {
+  t: number;
+  paused: boolean;
+  mediaError: number | null;
+  duration: number;
+  rate: number;
+  button: string;
+  title: string;
+  clock: string;
+  status: string;
+  alert: string;
+  detailLang: string | null;
+  busy: string | null;
+  progressHidden: boolean;
+  progressNow: string | null;
+  seekMax: number;
+  seekDisabled: boolean;
+  seekText: string | null;
+  seekHidden: boolean;
+}
+const STATE = `(() => {
+  const r = ${ROOT}; const a = r.querySelector('audio'); const q = (p) => r.querySelector('[part=' + p + ']');
+  const small = q('error').querySelector('small');
+  return {
+    t: a.currentTime, paused: a.paused, mediaError: a.error ? a.error.code : null, duration: a.duration,
+    rate: a.playbackRate, button: q('boton').getAttribute('aria-label'), title: q('titulo').textContent,
+    clock: q('tiempo').textContent, status: q('estado').textContent, alert: q('error').textContent,
+    detailLang: small ? small.lang : null, busy: q('reproductor').getAttribute('aria-busy'),
+    progressHidden: q('progreso').hidden, progressNow: q('progreso').getAttribute('aria-valuenow'),
+    seekMax: Number(q('posicion').max), seekDisabled: q('posicion').disabled,
+    seekText: q('posicion').getAttribute('aria-valuetext'), seekHidden: q('posicion').hidden,
+  };
+})()`;
+const state = (page: Page) => page.evaluate(STATE) as Promise<WidgetState>;
+
+/** Real playback: the media clock has run past 0.5 s, the element plays and reports no error. */
+const PLAYING = `(() => { const a = ${ROOT}.querySelector('audio');
+  return !a.paused && !a.error && a.readyState >= 2 && a.currentTime > 0.5; })()`;
+const waitForPlaying = (page: Page, timeout = 30_000) =>
+  page.waitForFunction(PLAYING, { timeout, polling: 100 });
+const waitForAlert = (page: Page) =>
+  page.waitForFunction(`${ROOT}.querySelector('[part=error]').textContent !== ''`, { timeout: 30_000 });
+
+async function click(page: Page, part: string) {
+  const el = await page.waitForSelector(`voz-player >>> [part=${part}]`);
+  await el!.click();
+}
+
+/** A finished MP3 conversion made through the API (counts against the free tier). */
+async function convertText(): Promise<{ audio_id: string; duration_s: number }> {
+  const res = await postJson(`${api}/convert/text`, { text: TEXT, voice: 'es-MX-Mia' });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { audio_id: string; duration_s: number };
+}
+
+describe('data-audio-id: a click plays an existing audio', () => {
+  test('the script is served to the page (compressed, cacheable) and the player renders inside a shadow root', async () => {
+    const res = await fetch(`${api}/embed.js`, { headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(await res.text()).toBe(EMBED_JS);
+    const again = await fetch(`${api}/embed.js`, { headers: { 'if-none-match': res.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+
+    const page = await open(`/entrada?id=${audio.audio_id}`);
+    const s = await state(page);
+    expect(s).toMatchObject({ button: 'Reproducir', title: 'Escuchar el audio', t: 0, paused: true });
+    expect(s.clock).toBe('0:00 / 0:00');
+    // Right after the script tag, open shadow root, nothing leaked onto window.
+    expect(
+      await page.evaluate(`(() => { const h = document.querySelector('voz-player');
+        return [h.previousElementSibling.tagName, h.shadowRoot.mode] })()`),
+    ).toEqual(['SCRIPT', 'open']);
+    expect(
+      await page.evaluate(
+        `Object.getOwnPropertyNames(window).filter((k) => k !== '__before' && !window.__before.includes(k))`,
+      ),
+    ).toEqual([]);
+    // The blog's `button { background: red !important }` and `* { font-family: serif !important }` stay out.
+    const look = (await page.evaluate(`(() => { const b = ${ROOT}.querySelector('[part=boton]');
+      const c = getComputedStyle(b); const t = getComputedStyle(${ROOT}.querySelector('[part=titulo]'));
+      return [c.backgroundColor, c.width, t.fontFamily, t.color] })()`)) as string[];
+    expect(look[0]).toBe('rgb(11, 87, 208)');
+    expect(look[1]).toBe('44px');
+    expect(look[2]).toMatch(/^system-ui/);
+    expect(look[3]).toBe('rgb(31, 35, 40)');
+  });
+
+  test('a click plays real audio: the media clock advances, the time, seek bar and button follow', async () => {
+    const page = await open(`/entrada?id=${audio.audio_id}`);
+    await click(page, 'boton');
+    await waitForPlaying(page);
+    const s = await state(page);
+    expect(s.paused).toBe(false);
+    expect(s.mediaError).toBeNull();
+    expect(s.button).toBe('Pausar');
+    expect(s.alert).toBe('');
+    // The media's own duration is the API's duration_s (CBR MP3 frames).
+    expect(Math.abs(s.duration - audio.duration_s)).toBeLessThan(0.1);
+    expect(s.seekDisabled).toBe(false);
+    expect(s.seekMax).toBe(Math.floor(s.duration));
+    const total = `${Math.floor(audio.duration_s / 60)}:${String(Math.floor(audio.duration_s % 60)).padStart(2, '0')}`;
+    expect(s.clock).toMatch(new RegExp(`^0:0\\d / ${total}$`));
+    expect(s.seekText).toMatch(/^\d+ s de (\d+ min )?\d+ s$/);
+  });
+
+  test('keyboard: focus is visible; Space and Enter toggle; arrows seek 5 s; speed 0.75–2×', async () => {
+    const page = await open(`/entrada?id=${audio.audio_id}`);
+    await page.keyboard.press('Tab');
+    const focus = (await page.evaluate(`(() => { const r = ${ROOT}; const f = r.activeElement;
+      const c = getComputedStyle(f); return [f.getAttribute('part'), c.outlineStyle, c.outlineWidth] })()`)) as string[];
+    expect(focus).toEqual(['boton', 'solid', '3px']);
+
+    await page.keyboard.press('Enter');
+    await waitForPlaying(page);
+    await page.keyboard.press('Space');
+    await page.waitForFunction(
+      `${ROOT}.querySelector('[part=boton]').getAttribute('aria-label') === 'Reproducir'`,
+    );
+    expect((await state(page)).paused).toBe(true);
+
+    const t0 = (await state(page)).t;
+    await page.keyboard.press('ArrowRight');
+    expect((await state(page)).t).toBeCloseTo(t0 + 5, 1);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect((await state(page)).t).toBeCloseTo(Math.max(0, t0 - 5), 1);
+
+    // On the seek slider: arrows seek too, Space toggles playback.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(`${ROOT}.activeElement.getAttribute('part')`)).toBe('posicion');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect((await state(page)).t).toBeCloseTo(Math.max(0, t0 - 5) + 10, 1);
+    await page.keyboard.press('Space');
+    await page.waitForFunction(
+      `${ROOT}.querySelector('[part=boton]').getAttribute('aria-label') === 'Pausar'`,
+    );
+    expect((await state(page)).paused).toBe(false);
+
+    // Speed: the select's options run 0,75× … 2×, and choosing one sets the playback rate.
+    expect(
+      await page.evaluate(
+        `[...${ROOT}.querySelectorAll('[part=velocidad] option')].map((o) => o.textContent)`,
+      ),
+    ).toEqual(['0,75×', '1×', '1,25×', '1,5×', '1,75×', '2×']);
+    const speed = await page.waitForSelector('voz-player >>> [part=velocidad]');
+    await speed!.select('1.5');
+    expect((await state(page)).rate).toBe(1.5);
+    await speed!.select('0.75');
+    expect((await state(page)).rate).toBe(0.75);
+    // A mouse-driven seek through the slider's input event.
+    await page.evaluate(`(() => { const s = ${ROOT}.querySelector('[part=posicion]'); s.value = '2';
+      s.dispatchEvent(new Event('input')); })()`);
+    expect(Math.floor((await state(page)).t)).toBeGreaterThanOrEqual(2);
+    await waitForPlaying(page);
+  });
+});
+
+describe('a presigned URL that stops working mid-play', () => {
+  test('the player asks the API for a fresh URL and carries on from the same point, no error shown', async () => {
+    // Storage serves the first three quarters of the file and holds the request for the rest until 3 s have
+    // played, then answers it 403 like an expired presigned URL. Later requests go through untouched.
+    const storage: string[] = [];
+    let cut = 0;
+    let expiredAt = 0;
+    let freshSeen: () => void = () => undefined;
+    const fresh = new Promise<void>((resolve) => (freshSeen = resolve));
+    apiLog.length = 0;
+    const page: Page = await open(`/entrada?id=${audio.audio_id}`, async (req) => {
+      if (!new URL(req.url()).searchParams.has('X-Amz-Signature')) return false;
+      if (storage.length === 0) {
+        const bytes = Buffer.from(await (await fetch(req.url())).arrayBuffer());
+        cut = Math.floor((bytes.length * 3) / 4);
+        storage.push('partial');
+        await req.respond({
+          status: 206,
+          headers: { 'content-range': `bytes 0-${cut - 1}/${bytes.length}`, 'accept-ranges': 'bytes' },
+          contentType: 'audio/mpeg',
+          body: bytes.subarray(0, cut),
+        });
+        return true;
+      }
+      if (storage.length === 1) {
+        storage.push(`held ${req.headers()['range']}`);
+        await page.waitForFunction(`${ROOT}.querySelector('audio').currentTime > 3`, { timeout: 30_000 });
+        expiredAt = (await state(page)).t;
+        storage.push('expired');
+        await req.respond({
+          status: 403,
+          contentType: 'application/xml',
+          body: '<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>',
+        });
+        return true;
+      }
+      storage.push('through');
+      freshSeen();
+      return false;
+    });
+    await click(page, 'boton');
+    await Promise.race([
+      fresh,
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`no request through a fresh URL; storage saw ${storage}`)), 30_000),
+      ),
+    ]);
+    expect(storage.slice(0, 4)).toEqual(['partial', `held bytes=${cut}-`, 'expired', 'through']);
+    expect(apiLog.filter((l) => l.startsWith('GET /audio/')).length).toBe(2);
+    // Resumed where it was, not from the start.
+    expect((await state(page)).t).toBeGreaterThanOrEqual(expiredAt - 0.25);
+    // Jump to the last seconds: those bytes exist only behind the fresh URL.
+    const near = Math.floor(audio.duration_s) - 3;
+    await page.evaluate(`(() => { const s = ${ROOT}.querySelector('[part=posicion]'); s.value = '${near}';
+      s.dispatchEvent(new Event('input')); })()`);
+    await page.waitForFunction(
+      `(() => { const a = ${ROOT}.querySelector('audio');
+        return !a.paused && !a.error && a.currentTime > ${near + 0.5}; })()`,
+      { timeout: 30_000, polling: 100 },
+    );
+    expect(await state(page)).toMatchObject({ alert: '', mediaError: null, button: 'Pausar' });
+  });
+});
+
+describe('negative controls: the same checks fail when no audio plays', () => {
+  test('an unknown audio id: no playback, a Spanish error with the API detail', async () => {
+    const page = await open('/entrada?id=noexiste123');
+    await click(page, 'boton');
+    await waitForAlert(page);
+    const s = await state(page);
+    expect(s.alert).toMatch(/^Este audio no existe o ya caducó\./);
+    expect(s.alert).toContain('Detalle: Audio not found.');
+    expect(s.detailLang).toBe('en');
+    expect(s.t).toBe(0);
+    expect(s.button).toBe('Reproducir');
+    await expect(waitForPlaying(page, 2000)).rejects.toThrow(/Waiting failed|timeout/i);
+  });
+
+  test('an audio whose bytes are not audio: the browser fails to decode it, the player says so', async () => {
+    const deps = awsDeps();
+    const garbage = join(files.path, 'roto.mp3');
+    writeFileSync(garbage, Buffer.from('esto no es un mp3 '.repeat(4000)));
+    const now = new Date();
+    await deps.store.putAudioFile('roto1', 'mp3', garbage);
+    await deps.audio.create({
+      audioId: 'roto1',
+      status: 'done',
+      voice: 'es-MX-Mia',
+      fmt: 'mp3',
+      chars: 100,
+      plan: 'free',
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+      expiresAt: Math.floor(now.getTime() / 1000) + 3600,
+      durationS: 30,
+      bytes: 72_000,
+      progress: 1,
+    });
+    const page = await open('/entrada?id=roto1');
+    await click(page, 'boton');
+    await waitForAlert(page);
+    const s = await state(page);
+    expect(s.alert).toBe('No se pudo reproducir el audio. Pulsa reproducir para intentarlo de nuevo.');
+    expect(s.mediaError).not.toBeNull();
+    expect(s.t).toBe(0);
+    await expect(waitForPlaying(page, 2000)).rejects.toThrow(/Waiting failed|timeout/i);
+  });
+});
+
+describe('a pending narration: progress while it is made, then playback', () => {
+  test('queued → 40 % → done plays, with the progress bar announced; reduced motion stops its animation', async () => {
+    const deps = awsDeps();
+    const now = new Date();
+    // A job no worker will pick up (never enqueued): it stays pending until this test moves it along.
+    await deps.audio.create({
+      audioId: 'pendiente1',
+      status: 'queued',
+      voice: 'es-MX-Mia',
+      fmt: 'mp3',
+      chars: 300,
+      plan: 'free',
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+      expiresAt: Math.floor(now.getTime() / 1000) + 3600,
+      progress: 0,
+    });
+    const page = await open('/entrada?id=pendiente1');
+    await click(page, 'boton');
+    await page.waitForFunction(`${ROOT}.querySelector('[part=estado]').textContent.startsWith('En cola')`);
+    let s = await state(page);
+    expect(s).toMatchObject({
+      busy: 'true',
+      progressHidden: false,
+      progressNow: null,
+      seekHidden: true,
+      paused: true,
+    });
+    const animation = `getComputedStyle(${ROOT}.querySelector('[part=progreso] i')).animationName`;
+    expect(await page.evaluate(animation)).not.toBe('none');
+    await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
+    expect(await page.evaluate(animation)).toBe('none');
+
+    await deps.audio.claim('pendiente1', 1);
+    await deps.audio.setProgress('pendiente1', 0.4);
+    await page.waitForFunction(`${ROOT}.querySelector('[part=estado]').textContent.includes('40')`, {
+      timeout: 15_000,
+    });
+    s = await state(page);
+    expect(s.status).toBe('Preparando el audio… 40 %');
+    expect(s.progressNow).toBe('40');
+
+    // The job finishes with real audio: the player picks it up on its next poll and plays it.
+    const mp3 = join(files.path, 'listo.mp3');
+    const ready = await fetch(`${api}/audio/${audio.audio_id}`);
+    writeFileSync(mp3, Buffer.from(await ready.arrayBuffer()));
+    await deps.store.putAudioFile('pendiente1', 'mp3', mp3);
+    await deps.audio.complete('pendiente1', { durationS: audio.duration_s, bytes: 1000 });
+    await waitForPlaying(page);
+    s = await state(page);
+    expect(s).toMatchObject({
+      busy: null,
+      progressHidden: true,
+      seekHidden: false,
+      status: '',
+      alert: '',
+      button: 'Pausar',
+    });
+  });
+});
+
+describe('data-narrate="page": the player narrates the page it is on', () => {
+  test('a click sends the page address to POST /convert/url, waits for the queued job, plays the article', async () => {
+    apiLog.length = 0;
+    const page = await open('/sociedad/sequia.html');
+    expect((await state(page)).title).toBe('Escuchar esta página');
+    await click(page, 'boton');
+    await waitForPlaying(page, 60_000);
+    const s = await state(page);
+    // The API fetched and read this very page: its article's title comes back.
+    expect(s.title).toBe(ARTICLE_TITLE);
+    expect(s.mediaError).toBeNull();
+    expect(s.duration).toBeGreaterThan(60);
+    // A form-encoded POST is a CORS simple request: no preflight. Long article: 202, then polls until done.
+    expect(
+      apiLog.filter((l) => !l.startsWith('GET /embed.js')).map((l) => l.replace(/ \d+ ms$/, '')),
+    ).toEqual(
+      expect.arrayContaining(['POST /convert/url → 202', expect.stringMatching(/^GET \/audio\/\w+ → 200$/)]),
+    );
+    expect(apiLog.filter((l) => l.startsWith('OPTIONS'))).toEqual([]);
+  });
+
+  test('a page without an article: a Spanish message with the reason, nothing charged', async () => {
+    const page = await open('/app');
+    await click(page, 'boton');
+    await waitForAlert(page);
+    const s = await state(page);
+    expect(s.alert).toMatch(/^No se pudo narrar esta página/);
+    expect(s.alert).toMatch(/Detalle: .+/);
+    expect(s.t).toBe(0);
+  });
+
+  // Last: it uses up the free tier of 127.0.0.1 (FREE_PER_HOUR=2 here).
+  test('the free-tier limit: a Spanish message saying when to retry, and the API detail', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await postJson(`${api}/convert/text`, { text: 'Hola.' });
+      if (res.status === 429) break;
+      expect(res.status).toBe(200);
+    }
+    const page = await open('/sociedad/sequia.html');
+    await click(page, 'boton');
+    await waitForAlert(page);
+    const s = await state(page);
+    expect(s.alert).toMatch(
+      /^Se alcanzó el límite de narraciones gratuitas\. Podrás intentarlo de nuevo en \d+ (s|min)\./,
+    );
+    expect(s.alert).toContain('Detalle: Free tier limit reached');
+    expect(s.detailLang).toBe('en');
+    expect(s.button).toBe('Reproducir');
+    expect(s.busy).toBeNull();
+  });
+});
+
+test('network rule: the browser reached only loopback, and this process connected nowhere else', () => {
+  // The article fixtures carry a third-party ad script: refused inside the browser, never sent. Nothing the
+  // player itself asked for was refused.
+  expect([...new Set(blocked.map((u) => new URL(u).hostname))]).toEqual(['ads.example-adnetwork.com']);
+  expect(tripwire.attempts).toEqual([]);
+});
