@@ -21,7 +21,7 @@ export const CORS_HEADERS: Record<string, string> = {
 };
 
 export function errorResponse(err: unknown, requestId: string): ApiResult {
-  if (err instanceof RequestValidationError) return json(422, { detail: err.items });
+  if (err instanceof RequestValidationError) return json(err.statusCode, { detail: err.items });
   if (err instanceof HttpError)
     return json(err.statusCode, { ...err.extra, detail: err.detail }, err.headers);
   logger.error('unhandled error', { error: err as Error, requestId });
