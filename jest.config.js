@@ -12,7 +12,7 @@ const common = {
   transform,
   transformIgnorePatterns,
   moduleNameMapper,
-  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json', 'node'],
 };
 
 module.exports = {

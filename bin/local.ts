@@ -12,10 +12,13 @@ async function main() {
     dataDir: resolve(env.DATA_DIR ?? '.data'),
     host: env.HOST ?? '127.0.0.1',
     narrationPort: Number(env.NARRATION_PORT ?? 3000),
+    renderPort: Number(env.RENDER_PORT ?? 3001),
     trustProxy: truthy(env.TRUST_PROXY),
     log: (line) => console.log(`[local] ${line}`),
   });
   console.log(`Narration API: ${runtime.narrationUrl}  (try: curl ${runtime.narrationUrl}/voices)`);
+  if (runtime.documentsUrl)
+    console.log(`Documents API: ${runtime.documentsUrl}  (try: curl ${runtime.documentsUrl}/templates)`);
   console.log(`Data: ${resolve(env.DATA_DIR ?? '.data')}  · Ctrl-C to stop`);
   let stopping = false;
   const stop = async () => {

@@ -20,6 +20,8 @@ const schema = z.object({
   ACCOUNTS_TABLE: z.string().optional(),
   GROWTH_TABLE: z.string().optional(),
   AUDIO_BUCKET: z.string().optional(),
+  /** Documents: samples and results too large for a Lambda response. */
+  DOCUMENTS_BUCKET: z.string().optional(),
   PRIORITY_QUEUE_URL: z.string().optional(),
   STANDARD_QUEUE_URL: z.string().optional(),
   /** polly in the cloud; espeak (CLI when installed, else WASM) locally. */
@@ -116,6 +118,7 @@ type ResourceVar =
   | 'KEYS_TABLE'
   | 'ACCOUNTS_TABLE'
   | 'AUDIO_BUCKET'
+  | 'DOCUMENTS_BUCKET'
   | 'PRIORITY_QUEUE_URL'
   | 'STANDARD_QUEUE_URL'
   | 'GROWTH_TABLE';

@@ -29,6 +29,8 @@ export interface RouteSpec {
   handler: string;
   memoryMb: number;
   timeoutS: number;
+  /** 'image': runs in the service's container image (Chromium); default a zip bundle built by esbuild. */
+  packaging?: 'zip' | 'image';
   /** Bodies larger than this are refused before parsing (422 in the contract's shape). */
   maxBodyBytes?: number;
   access: Access;

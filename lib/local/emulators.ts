@@ -133,12 +133,13 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
   const ddbEndpoint = `http://${host}:${ddbPort}`;
 
   const bucket = `${prefix}audio`;
+  const documentsBucket = `${prefix}documents`;
   const s3 = new S3rver({
     port: 0,
     address: host,
     silent: true,
     directory: join(options.dataDir, 's3'),
-    configureBuckets: [{ name: bucket }],
+    configureBuckets: [{ name: bucket }, { name: documentsBucket }],
   });
   const s3Addr = await s3.run();
   const s3Endpoint = `http://${host}:${s3Addr.port}`;
@@ -177,6 +178,7 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     AWS_ENDPOINT_URL_SQS: sqsEndpoint,
     S3_FORCE_PATH_STYLE: 'true',
     AUDIO_BUCKET: bucket,
+    DOCUMENTS_BUCKET: documentsBucket,
     ...Object.fromEntries(
       (Object.keys(TABLES) as TableId[]).map((id) => [TABLES[id].envVar, tableNames[id]]),
     ),

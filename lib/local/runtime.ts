@@ -15,6 +15,10 @@ export interface LocalOptions {
   dataDir: string;
   host?: string;
   narrationPort?: number;
+  /** Port of the Documents API. @default 0 (any free port) */
+  renderPort?: number;
+  /** Serve the Documents API too. @default true */
+  documents?: boolean;
   trustProxy?: boolean;
   /** Keep DynamoDB in memory (tests); default on disk under dataDir. */
   persist?: boolean;
@@ -28,6 +32,8 @@ export interface LocalOptions {
 
 export interface LocalRuntime {
   narrationUrl: string;
+  /** Undefined when started with `documents: false`. */
+  documentsUrl?: string;
   emulators: Emulators;
   stop(): Promise<void>;
 }
@@ -85,6 +91,21 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
   servers.push(front);
   const narrationUrl = await listen(front, host, options.narrationPort ?? 0);
 
+  let documentsUrl: string | undefined;
+  if (options.documents !== false) {
+    const { documentsManifest } = await import('../../lambdas/documents/routes');
+    const docsFront = createFront({
+      manifest: documentsManifest,
+      handlers: await loadHandlers(documentsManifest),
+      host,
+      port: options.renderPort ?? 0,
+      trustProxy: options.trustProxy ?? false,
+      log,
+    });
+    servers.push(docsFront);
+    documentsUrl = await listen(docsFront, host, options.renderPort ?? 0);
+  }
+
   let poller: { stop(): Promise<void> } | undefined;
   if (options.startWorker !== false) {
     const spec = narrationManifest.workers[0]!;
@@ -102,6 +123,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
 
   return {
     narrationUrl,
+    documentsUrl,
     emulators,
     async stop() {
       await poller?.stop();

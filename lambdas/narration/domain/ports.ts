@@ -21,7 +21,7 @@ export interface Synthesizer {
 }
 
 export type JobStatus = 'queued' | 'processing' | 'done' | 'failed';
-export type Plan = 'free' | 'pro' | 'lifetime';
+export type Plan = 'free' | 'pro' | 'lifetime' | 'scale';
 
 /** One conversion: a finished audio or a job on its way there. */
 export interface AudioRecord {

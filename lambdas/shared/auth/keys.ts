@@ -2,7 +2,8 @@
 // for high-entropy random keys (nothing to brute-force); slow password hashes would only add latency per request.
 import { createHash, randomBytes } from 'node:crypto';
 
-export type PaidPlan = 'pro' | 'lifetime';
+/** Paid plans across both services (scale is a Documents plan). */
+export type PaidPlan = 'pro' | 'lifetime' | 'scale';
 export type KeyStatus = 'active' | 'revoked';
 
 export interface ApiKeyRecord {

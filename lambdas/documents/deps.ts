@@ -1,0 +1,51 @@
+// What the documents handlers need. Chromium is launched lazily once per warm container and reused.
+import { config, required, type Config } from '../shared/config';
+import { dynamo } from '../shared/aws/clients';
+import { DynamoQuotaStore } from '../shared/aws/quota-store';
+import { DynamoKeyStore } from '../shared/aws/key-store';
+import { DynamoGrowthStore } from '../shared/aws/growth-store';
+import type { KeyStore } from '../shared/auth/keys';
+import type { GrowthStore } from '../shared/growth/ports';
+import type { QuotaStore } from '../shared/quota/windows';
+import type { RenderDeps } from './domain/render-request';
+
+export interface DocumentsDeps {
+  readonly config: Config;
+  readonly quotas: QuotaStore;
+  readonly keys: KeyStore;
+  readonly growth: GrowthStore;
+  /** Chromium (PDF, PNG) and the template sandbox. */
+  renderer(): Promise<RenderDeps>;
+  now(): Date;
+}
+
+let renderer: Promise<RenderDeps> | undefined;
+
+/** One browser per process, shared by every route that renders. */
+export function sharedRenderer(): Promise<RenderDeps> {
+  renderer ??= import('./render/chromium').then(({ Renderer }) => {
+    const r = new Renderer();
+    return { renderPdf: (html, o) => r.renderPdf(html, o), renderPng: (html, o) => r.renderPng(html, o) };
+  });
+  renderer.catch(() => (renderer = undefined));
+  return renderer;
+}
+
+export function awsDeps(): DocumentsDeps {
+  return {
+    get config() {
+      return config();
+    },
+    get quotas() {
+      return new DynamoQuotaStore(dynamo(), required('QUOTAS_TABLE'));
+    },
+    get keys() {
+      return new DynamoKeyStore(dynamo(), required('KEYS_TABLE'));
+    },
+    get growth() {
+      return new DynamoGrowthStore(dynamo(), required('GROWTH_TABLE'));
+    },
+    renderer: sharedRenderer,
+    now: () => new Date(),
+  };
+}

@@ -1,0 +1,21 @@
+// The ten output formats of the contract, with the Content-Type and file extension each one is served with.
+
+export const FORMATS = ['pdf', 'xlsx', 'csv', 'html', 'json', 'md', 'txt', 'png', 'docx', 'zip'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export const CONTENT_TYPES: Record<Format, string> = {
+  pdf: 'application/pdf',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv; charset=utf-8; header=present',
+  html: 'text/html; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  png: 'image/png',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  zip: 'application/zip',
+};
+
+export function isFormat(value: unknown): value is Format {
+  return typeof value === 'string' && (FORMATS as readonly string[]).includes(value);
+}

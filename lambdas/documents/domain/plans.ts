@@ -1,0 +1,69 @@
+// Documents plans (contract: Free 50, Pro 1,000, Scale 10,000 documents per month; Lifetime = Pro forever).
+// Months are calendar months in UTC: the count resets at 00:00 UTC on the 1st (RateLimit-Reset says when).
+import type { Caller } from '../../shared/auth/resolve-caller';
+import type { WindowRule } from '../../shared/quota/windows';
+
+export type DocumentsPlan = 'free' | 'pro' | 'scale' | 'lifetime';
+
+export interface PlanInfo {
+  id: DocumentsPlan;
+  name: string;
+  price_usd: number;
+  billing: 'free' | 'monthly' | 'once';
+  documents_per_month: number;
+  scope: 'ip' | 'account';
+  features: string[];
+}
+
+export const PLANS: readonly PlanInfo[] = [
+  {
+    id: 'free',
+    name: 'Free',
+    price_usd: 0,
+    billing: 'free',
+    documents_per_month: 50,
+    scope: 'ip',
+    features: ['No signup', 'A subtle watermark on PDFs', 'All built-in templates and formats'],
+  },
+  {
+    id: 'pro',
+    name: 'Pro',
+    price_usd: 9,
+    billing: 'monthly',
+    documents_per_month: 1000,
+    scope: 'account',
+    features: ['No watermark', 'Custom templates (custom_html)', 'API key'],
+  },
+  {
+    id: 'scale',
+    name: 'Scale',
+    price_usd: 29,
+    billing: 'monthly',
+    documents_per_month: 10000,
+    scope: 'account',
+    features: ['Everything in Pro', 'Webhooks', 'Priority queue', 'Dedicated support'],
+  },
+  {
+    id: 'lifetime',
+    name: 'Lifetime',
+    price_usd: 49,
+    billing: 'once',
+    documents_per_month: 1000,
+    scope: 'account',
+    features: ['Pro features for life'],
+  },
+];
+
+export function planOf(caller: Caller): DocumentsPlan {
+  if (caller.kind === 'anonymous') return 'free';
+  return caller.key.plan;
+}
+
+export function monthlyRules(plan: DocumentsPlan): WindowRule[] {
+  return [{ period: 'month', limit: PLANS.find((p) => p.id === plan)!.documents_per_month }];
+}
+
+/** Counters of the documents service live apart from narration's (a prefix per service). */
+export function quotaSubject(caller: Caller): string {
+  return `docs#${caller.subject}`;
+}

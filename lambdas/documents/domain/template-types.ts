@@ -1,0 +1,37 @@
+// What a built-in template (templates/<slug>/) provides. The Jinja2 source lives beside it in template.html.j2 and
+// is read by the registry; everything computed (totals, taxes, shares) is computed here in TypeScript with exact
+// decimals and handed to the template as `calc`, so the template only lays out and formats.
+import type { z } from 'zod';
+import type { SheetModel } from '../formats/types';
+import type { Format } from './formats';
+
+export interface TemplateMeta {
+  slug: string;
+  /** Short Spanish name, e.g. "Factura". */
+  title: string;
+  /** What it is for (Spanish). */
+  purpose: string;
+  /** Formats this template renders to (the contract's table, plus zip: the bundle of these). */
+  formats: readonly Format[];
+  /** Page defaults; the request's options override them. */
+  page: { size: 'A4' | 'Letter'; landscape: boolean; margin: string };
+}
+
+export interface BuiltInTemplate<S extends z.ZodType = z.ZodType> {
+  meta: TemplateMeta;
+  /** The data schema (zod): required vs optional members, Spanish descriptions. */
+  schema: S;
+  /** Sample data: validates against `schema`; used for sample.pdf and in tests. */
+  sample: z.input<S>;
+  /** Variables the template sees: the validated data plus `calc` (computed, exact). */
+  view(data: z.output<S>): Record<string, unknown>;
+  /** Table-like templates: the sheets for xlsx/csv, from the data model. */
+  sheets?(data: z.output<S>): SheetModel[];
+  /** Document title (file metadata). */
+  title(data: z.output<S>): string;
+}
+
+/** Identity helper that keeps the schema's type for `view`/`sheets`. */
+export function defineTemplate<S extends z.ZodType>(t: BuiltInTemplate<S>): BuiltInTemplate<S> {
+  return t;
+}

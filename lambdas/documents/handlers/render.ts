@@ -1,0 +1,80 @@
+// POST /v1/render — JSON {template | custom_html, format, data, options} → the document as binary.
+// 400 `{"detail": [{loc, msg, type}]}` for anything the caller can fix (all problems at once), 401 bad key,
+// 403 custom_html on the free plan, 429 over the monthly quota (RateLimit-* + Retry-After), 500 with a request id
+// only for a real rendering fault. Free-plan PDFs carry a subtle watermark.
+import { resolveCaller } from '../../shared/auth/resolve-caller';
+import { apiHandler } from '../../shared/http/api-handler';
+import { HttpError, RequestValidationError, TooManyRequestsError } from '../../shared/http/errors';
+import { logger } from '../../shared/logger';
+import { rateLimitHeaders } from '../../shared/quota/windows';
+import { awsDeps, type DocumentsDeps } from '../deps';
+import { DocumentRequestError } from '../domain/errors';
+import { monthlyRules, planOf, quotaSubject } from '../domain/plans';
+import { parseRenderRequest, renderDocument } from '../domain/render-request';
+import { documentsManifest } from '../routes';
+
+const route = documentsManifest.routes.find((r) => r.id === 'Render')!;
+
+/** Counters behind GET /stats (never fail a render over them). */
+export async function recordRender(deps: Pick<DocumentsDeps, 'growth'>, format: string): Promise<void> {
+  await deps.growth
+    .add('docs#stats', { documents: 1, [`format_${format}`]: 1 })
+    .catch((err) => logger.warn('documents stats not recorded', { error: err as Error }));
+}
+
+export const makeHandler = (deps: DocumentsDeps) =>
+  apiHandler(
+    async (req) => {
+      let body: unknown;
+      try {
+        body = req.body();
+      } catch (err) {
+        // Malformed JSON is an invalid request like any other: 400 here (the contract), not narration's 422.
+        if (err instanceof RequestValidationError) throw new DocumentRequestError(err.items);
+        throw err;
+      }
+      const request = parseRenderRequest(body);
+      const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
+      const plan = planOf(caller);
+      if (request.kind === 'custom' && plan === 'free')
+        throw new HttpError(
+          403,
+          'custom_html (your own templates) is a Pro, Scale or Lifetime feature: send `Authorization: Bearer <key>`, ' +
+            'or use a built-in template (GET /templates).',
+        );
+      const now = deps.now();
+      const decision = await deps.quotas.consume(quotaSubject(caller), monthlyRules(plan), now);
+      const headers = rateLimitHeaders(decision, now);
+      if (!decision.allowed)
+        throw new TooManyRequestsError(
+          `Monthly limit reached: ${decision.binding.limit} documents per calendar month (UTC) on the ${plan} plan. ` +
+            `It resets in ${headers['retry-after']} seconds; a paid plan raises it (GET /pricing).`,
+          headers,
+        );
+      let doc;
+      try {
+        doc = await renderDocument(request, await deps.renderer(), { watermark: plan === 'free' });
+      } catch (err) {
+        // Nothing was delivered: the document does not count.
+        await deps.quotas
+          .refund(decision)
+          .catch((e) => logger.error('quota refund failed', { error: e as Error }));
+        throw err;
+      }
+      await recordRender(deps, request.format);
+      return {
+        statusCode: 200,
+        headers: {
+          ...headers,
+          'content-type': doc.contentType,
+          'content-disposition': `attachment; filename="${doc.filename}"`,
+          'cache-control': 'no-store',
+        },
+        body: doc.bytes.toString('base64'),
+        isBase64Encoded: true,
+      };
+    },
+    { maxBodyBytes: route.maxBodyBytes },
+  );
+
+export const handler = makeHandler(awsDeps());

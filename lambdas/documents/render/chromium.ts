@@ -1,0 +1,531 @@
+// The Chromium renderer: HTML → PDF or PNG with one browser per process, reused across renders (and across Lambda
+// invocations of a warm container), a small page pool, a per-render timeout, and a fresh browser after a crash or
+// after N renders (Chromium's memory grows with use). Caller HTML is untrusted: see containment.ts for the layers and
+// docs/documents-rendering.md for the security model, options, limits and measured behaviour.
+// Dependencies: @sparticuz/chromium (a Chromium build for Lambda's x86_64 Linux, brotli-packed in the npm package,
+// the same binary runs locally) driven by puppeteer-core (no bundled browser download). 147.0.0 pairs with
+// puppeteer-core 24.x (its peer range ^24.40.0).
+import type { ChildProcess } from 'node:child_process';
+import chromium from '@sparticuz/chromium';
+import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
+import { logger } from '../../shared/logger';
+import { DOCUMENT_ORIGIN, contentSecurityPolicy, decideRequest, launchArgs } from './containment';
+import { RenderCrashError, RenderInputError, RenderTimeoutError } from './errors';
+import { resolveFontsDir, writeFontconfig } from './fonts';
+import {
+  MAX_PNG_HEIGHT,
+  parsePngOptions,
+  toPuppeteerPdfOptions,
+  type PdfOptions,
+  type PngOptions,
+  type PngViewport,
+} from './page-options';
+import { stampWatermark } from './watermark';
+
+export type { PdfOptions, PngOptions } from './page-options';
+
+export interface RendererOptions {
+  /** Pages rendering at once (default 2). More renders wait for a free page. */
+  poolSize?: number;
+  /** A fresh browser after this many renders (default 200). */
+  maxRendersPerBrowser?: number;
+  /** Per-render limit from taking a page to the finished bytes (default 15,000 ms). */
+  renderTimeoutMs?: number;
+  /** Browser start limit (default 30,000 ms; the first start also unpacks Chromium, ~3.5 s). */
+  launchTimeoutMs?: number;
+  /** Chromium binary; default @sparticuz/chromium's, unpacked to the temp dir on first use. */
+  executablePath?: string;
+  /** Folder of the bundled .ttf fonts (default DOCUMENTS_FONTS_DIR or lambdas/documents/fonts). */
+  fontsDir?: string;
+  /** Keep @sparticuz/chromium's `--single-process` (default true: what Lambda needs; see the docs). */
+  singleProcess?: boolean;
+}
+
+export interface RendererStats {
+  /** Browsers started by this renderer. */
+  launches: number;
+  /** Renders started (including failed ones). */
+  renders: number;
+  /** Renders stopped by the timeout. */
+  timeouts: number;
+  /** Browsers that died without being asked to (crash, killed from outside). */
+  crashes: number;
+  /** Requests the containment aborted in the last finished render (diagnostics). */
+  lastBlockedRequests: number;
+  /** How long the first unpack of the Chromium binary took in this process, if it happened here. */
+  unpackMs?: number;
+  /** Process id of the current browser, if one is running. */
+  browserPid?: number;
+}
+
+interface PooledPage {
+  page: Page;
+  jsEnabled: boolean;
+  viewport: string;
+  /** The document being rendered: served once to the main frame's navigation, then cleared. */
+  documentUrl?: string;
+  html?: string;
+  csp?: string;
+  /** The document was handed to the navigation: a reload or a second navigation to it gets nothing. */
+  served: boolean;
+  /** 'strict': an empty strict-CSP document ready for the next caller HTML; 'used': navigate before reuse. */
+  base: 'none' | 'strict' | 'used';
+  blocked: number;
+  /** Set when the page must not be reused (timeout, error). */
+  poisoned: boolean;
+}
+
+interface Slot {
+  id: number;
+  browser: Browser;
+  idle: PooledPage[];
+  inFlight: number;
+  renders: number;
+  /** Reached maxRendersPerBrowser: takes no new render, closes when the last one ends. */
+  retiring: boolean;
+  /** Disconnected (crash, killed, closed). */
+  dead: boolean;
+  /** We closed or killed it on purpose (not a crash). */
+  ended: boolean;
+}
+
+const DEFAULT_VIEWPORT = { width: 1024, height: 768, deviceScaleFactor: 1 };
+const viewportKey = (v: { width: number; height: number; deviceScaleFactor: number }) =>
+  `${v.width}x${v.height}@${v.deviceScaleFactor}`;
+
+/** A counting semaphore in arrival order. */
+class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+  async enter(): Promise<void> {
+    if (this.active < this.size) {
+      this.active++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+  leave(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+}
+
+const navigatedAway = () =>
+  new RenderInputError(
+    'The document navigated away (meta refresh, link or script): remove that',
+    'custom_html',
+  );
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export class Renderer {
+  private readonly poolSize: number;
+  private readonly maxRenders: number;
+  private readonly timeoutMs: number;
+  private readonly launchTimeoutMs: number;
+  private readonly singleProcess: boolean;
+  private readonly gate: Gate;
+  private slot?: Slot;
+  private launching?: Promise<Slot>;
+  private readonly slots = new Set<Slot>();
+  private seq = 0;
+  private closed = false;
+  private readonly counters: Omit<RendererStats, 'browserPid'> = {
+    launches: 0,
+    renders: 0,
+    timeouts: 0,
+    crashes: 0,
+    lastBlockedRequests: 0,
+  };
+
+  constructor(private readonly options: RendererOptions = {}) {
+    this.poolSize = Math.max(1, options.poolSize ?? 2);
+    this.maxRenders = Math.max(1, options.maxRendersPerBrowser ?? 200);
+    this.timeoutMs = options.renderTimeoutMs ?? 15_000;
+    this.launchTimeoutMs = options.launchTimeoutMs ?? 30_000;
+    this.singleProcess = options.singleProcess ?? true;
+    this.gate = new Gate(this.poolSize);
+  }
+
+  /** HTML → PDF bytes. Throws RenderInputError/RenderTimeoutError (400) or RenderCrashError (500). */
+  async renderPdf(html: string, options: PdfOptions = {}): Promise<Buffer> {
+    const pdfOptions = toPuppeteerPdfOptions(options); // validate before taking a page
+    const pdf = await this.render('PDF', html, options, DEFAULT_VIEWPORT, async (pp) =>
+      Buffer.from(await pp.page.pdf({ ...pdfOptions, timeout: 0 })),
+    );
+    return options.watermark ? stampWatermark(pdf, options.watermark) : pdf;
+  }
+
+  /** HTML → PNG bytes (screen media). Same errors as renderPdf. */
+  async renderPng(html: string, options: PngOptions = {}): Promise<Buffer> {
+    const vp = parsePngOptions(options);
+    return this.render('PNG', html, options, vp, async (pp) => this.screenshot(pp, vp));
+  }
+
+  stats(): RendererStats {
+    return { ...this.counters, browserPid: this.slot?.dead ? undefined : this.slot?.browser.process()?.pid };
+  }
+
+  /** The current browser's process, if one runs (tests kill it to check crash recovery). */
+  browserProcess(): ChildProcess | null {
+    return this.slot && !this.slot.dead ? this.slot.browser.process() : null;
+  }
+
+  /** Closes every browser; the renderer can not be used afterwards. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.launching?.catch(() => undefined);
+    await Promise.all([...this.slots].map((s) => this.closeSlot(s)));
+  }
+
+  // ---- render flow -------------------------------------------------------------------------------------------
+
+  private async render<T>(
+    kind: 'PDF' | 'PNG',
+    html: string,
+    options: { allowScripts?: boolean; timeoutMs?: number },
+    viewport: { width: number; height: number; deviceScaleFactor: number },
+    produce: (pp: PooledPage) => Promise<T>,
+  ): Promise<T> {
+    if (typeof html !== 'string')
+      throw new RenderInputError('The HTML to render must be a string', 'custom_html');
+    if (this.closed) throw new RenderCrashError('The renderer is closed');
+    const allowScripts = options.allowScripts === true;
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    // A render that fails only because the browser died under it (another render crashed it or timed out) gets one
+    // more try on a fresh browser; a second death is reported.
+    for (let attempt = 1; ; attempt++) {
+      await this.gate.enter();
+      let slot: Slot | undefined;
+      const held: { pp?: PooledPage } = {};
+      let ok = false;
+      try {
+        slot = await this.acquireSlot();
+        const s = slot;
+        s.inFlight++;
+        s.renders++;
+        this.counters.renders++;
+        if (s.renders >= this.maxRenders) this.retire(s);
+        const started = performance.now();
+        const result = await this.withTimeout(timeoutMs, s, held, async () => {
+          held.pp = s.idle.pop() ?? (await this.newPage(s));
+          await this.load(held.pp, html, allowScripts, viewport);
+          const out = await produce(held.pp);
+          if (held.pp.page.url() !== held.pp.documentUrl) throw navigatedAway();
+          return out;
+        });
+        ok = true;
+        this.counters.lastBlockedRequests = held.pp?.blocked ?? 0;
+        logger.debug('document rendered', {
+          kind,
+          ms: Math.round(performance.now() - started),
+          blockedRequests: held.pp?.blocked,
+          browser: s.id,
+        });
+        return result;
+      } catch (err) {
+        if (held.pp) held.pp.poisoned = true;
+        if (err instanceof RenderInputError || err instanceof RenderTimeoutError) throw err;
+        if (slot?.dead && attempt === 1 && !this.closed) {
+          logger.warn('browser died during a render; retrying on a fresh browser', {
+            kind,
+            error: errorText(err),
+          });
+          continue;
+        }
+        if (err instanceof RenderCrashError) throw err;
+        throw new RenderCrashError(`Chromium failed to render the ${kind}: ${errorText(err)}`, {
+          cause: err,
+        });
+      } finally {
+        if (slot) this.release(slot, held.pp, ok);
+        this.gate.leave();
+      }
+    }
+  }
+
+  private async withTimeout<T>(
+    ms: number,
+    slot: Slot,
+    held: { pp?: PooledPage },
+    work: () => Promise<T>,
+  ): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const running = work();
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RenderTimeoutError(ms)), ms);
+    });
+    try {
+      return await Promise.race([running, expired]);
+    } catch (err) {
+      if (err instanceof RenderTimeoutError) {
+        running.catch(() => undefined); // settles when the browser goes away
+        this.counters.timeouts++;
+        if (held.pp) held.pp.poisoned = true;
+        // The page may be stuck in layout or printing. In single-process mode that thread is the only renderer for
+        // every page, and closing a tab does not stop it (measured: another page waited 19 s after the close), so
+        // the whole browser goes; renders sharing it are retried on the next one.
+        logger.warn('render timed out; restarting the browser', { ms, browser: slot.id });
+        this.kill(slot);
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async load(
+    pp: PooledPage,
+    html: string,
+    allowScripts: boolean,
+    viewport: { width: number; height: number; deviceScaleFactor: number },
+  ): Promise<void> {
+    if (pp.jsEnabled !== allowScripts) {
+      await pp.page.setJavaScriptEnabled(allowScripts);
+      pp.jsEnabled = allowScripts;
+    }
+    const key = viewportKey(viewport);
+    if (pp.viewport !== key) {
+      await pp.page.setViewport(viewport);
+      pp.viewport = key;
+    }
+    pp.blocked = 0;
+    if (allowScripts) {
+      // Trusted template with scripts: a fresh document per render, so no script state carries over.
+      await this.navigate(pp, html, true);
+      pp.base = 'used';
+    } else {
+      // Caller HTML goes into an empty document already served from the synthetic origin with the strict CSP
+      // (document.open/write through DevTools, which works with page scripts off): the CSP, the sandbox and the
+      // origin stay, and it costs ~3 ms instead of a ~25 ms navigation (bench/render-pdf.bench.ts).
+      if (pp.base !== 'strict') await this.navigate(pp, '<!doctype html><title></title>', false);
+      pp.base = 'strict';
+      await pp.page.setContent(html, { waitUntil: 'load', timeout: 0 });
+      // A <meta http-equiv> (a CSP, say) outlives document.open(): the next render starts from a fresh document.
+      if (/http-equiv/i.test(html)) pp.base = 'used';
+    }
+    if (pp.page.url() !== pp.documentUrl) throw navigatedAway();
+  }
+
+  /** Navigates the page to a new synthetic URL whose response (served once by onRequest) is `body`. */
+  private async navigate(pp: PooledPage, body: string, allowScripts: boolean): Promise<void> {
+    pp.documentUrl = `${DOCUMENT_ORIGIN}/document/${++this.seq}`;
+    pp.html = body;
+    pp.served = false;
+    pp.csp = contentSecurityPolicy({ allowScripts });
+    // goto may resolve with no response when a script starts another navigation during load; the URL checks after
+    // loading and after printing are what matter (an aborted navigation leaves the page on the document).
+    await pp.page.goto(pp.documentUrl, { waitUntil: 'load', timeout: 0 });
+  }
+
+  private async screenshot(pp: PooledPage, vp: PngViewport): Promise<Buffer> {
+    let clip: { x: number; y: number; width: number; height: number } | undefined;
+    if (vp.fullPage) {
+      // Page.getLayoutMetrics works with JavaScript off; cap the height so a 100,000 px page is cut, not a 1 GB PNG.
+      const session = await pp.page.createCDPSession();
+      try {
+        const { cssContentSize } = await session.send('Page.getLayoutMetrics');
+        const width = Math.max(vp.width, Math.ceil(cssContentSize.width));
+        const height = Math.min(MAX_PNG_HEIGHT, Math.max(vp.height, Math.ceil(cssContentSize.height)));
+        clip = { x: 0, y: 0, width: Math.min(width, 4000), height };
+      } finally {
+        await session.detach().catch(() => undefined);
+      }
+    }
+    const png = await pp.page.screenshot({
+      type: 'png',
+      omitBackground: vp.transparent,
+      ...(clip ? { clip, captureBeyondViewport: true } : {}),
+    });
+    return Buffer.from(png);
+  }
+
+  // ---- pages -------------------------------------------------------------------------------------------------
+
+  private async newPage(slot: Slot): Promise<PooledPage> {
+    const page = await slot.browser.newPage();
+    const pp: PooledPage = {
+      page,
+      jsEnabled: true,
+      viewport: '',
+      served: false,
+      base: 'none',
+      blocked: 0,
+      poisoned: false,
+    };
+    await page.setRequestInterception(true);
+    page.on('request', (req) => this.onRequest(pp, req));
+    await page.setJavaScriptEnabled(false);
+    pp.jsEnabled = false;
+    return pp;
+  }
+
+  private onRequest(pp: PooledPage, req: HTTPRequest): void {
+    const decision = decideRequest({
+      url: req.url(),
+      isNavigation: req.isNavigationRequest(),
+      isMainFrame: req.frame() === pp.page.mainFrame(),
+      documentUrl: pp.served ? undefined : pp.documentUrl,
+    });
+    const settled = (p: Promise<void>) => void p.catch(() => undefined); // the page may be gone meanwhile
+    if (decision === 'serve-document') {
+      const body = pp.html ?? '';
+      pp.served = true;
+      pp.html = undefined;
+      settled(
+        req.respond({
+          status: 200,
+          contentType: 'text/html; charset=utf-8',
+          headers: {
+            'content-security-policy': pp.csp ?? contentSecurityPolicy({ allowScripts: false }),
+            'x-content-type-options': 'nosniff',
+            'cache-control': 'no-store',
+          },
+          body,
+        }),
+      );
+    } else if (decision === 'continue') {
+      settled(req.continue());
+    } else {
+      pp.blocked++;
+      // A navigation aborted with ERR_ABORTED leaves the page on its document (no chrome-error:// page).
+      settled(req.abort(req.isNavigationRequest() ? 'aborted' : 'blockedbyclient'));
+    }
+  }
+
+  private release(slot: Slot, pp: PooledPage | undefined, ok: boolean): void {
+    slot.inFlight--;
+    if (pp) {
+      pp.html = undefined;
+      if (ok && !pp.poisoned && !slot.dead && !slot.retiring) slot.idle.push(pp);
+      else if (!slot.dead) void pp.page.close().catch(() => undefined);
+    }
+    if (slot.retiring && slot.inFlight === 0) void this.closeSlot(slot);
+  }
+
+  // ---- browsers ----------------------------------------------------------------------------------------------
+
+  private async acquireSlot(): Promise<Slot> {
+    if (this.slot && !this.slot.dead && !this.slot.retiring) return this.slot;
+    this.launching ??= this.launch().finally(() => {
+      this.launching = undefined;
+    });
+    return this.launching;
+  }
+
+  private async launch(): Promise<Slot> {
+    let executablePath = this.options.executablePath;
+    // No WebGL: documents do not need it, the SwiftShader library is not unpacked, and `--disable-webgl` is added.
+    chromium.setGraphicsMode = false;
+    if (!executablePath) {
+      const t = performance.now();
+      executablePath = await chromium.executablePath(); // unpacks chromium.br to the temp dir the first time
+      const ms = performance.now() - t;
+      if (ms > 500) this.counters.unpackMs = Math.round(ms);
+    }
+    let fontconfig: string;
+    try {
+      fontconfig = writeFontconfig(resolveFontsDir(this.options.fontsDir));
+    } catch (err) {
+      throw new RenderCrashError(errorText(err), { cause: err });
+    }
+    const t = performance.now();
+    let browser: Browser;
+    try {
+      browser = await puppeteer.launch({
+        executablePath,
+        headless: 'shell',
+        args: launchArgs(chromium.args, { singleProcess: this.singleProcess }),
+        // CDP over a pipe: no DevTools port listening on loopback for anything to find.
+        pipe: true,
+        env: { ...process.env, FONTCONFIG_FILE: fontconfig },
+        timeout: this.launchTimeoutMs,
+        // Pending CDP calls settle eventually even if the browser wedges; the render timeout acts first.
+        protocolTimeout: Math.max(60_000, this.timeoutMs * 4),
+        defaultViewport: DEFAULT_VIEWPORT,
+        // The host process owns signals; the browser dies with it either way.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    } catch (err) {
+      throw new RenderCrashError(`Chromium did not start: ${errorText(err)}`, { cause: err });
+    }
+    const slot: Slot = {
+      id: ++this.counters.launches,
+      browser,
+      idle: [],
+      inFlight: 0,
+      renders: 0,
+      retiring: false,
+      dead: false,
+      ended: false,
+    };
+    browser.once('disconnected', () => {
+      slot.dead = true;
+      this.slots.delete(slot);
+      if (this.slot === slot) this.slot = undefined;
+      if (!slot.ended) {
+        this.counters.crashes++;
+        logger.warn('browser disconnected unexpectedly; the next render starts a new one', {
+          browser: slot.id,
+        });
+      }
+    });
+    this.slots.add(slot);
+    if (this.closed) {
+      await this.closeSlot(slot);
+      throw new RenderCrashError('The renderer is closed');
+    }
+    this.slot = slot;
+    logger.info('browser started', {
+      browser: slot.id,
+      ms: Math.round(performance.now() - t),
+      unpackMs: this.counters.unpackMs,
+      pid: browser.process()?.pid,
+    });
+    return slot;
+  }
+
+  private retire(slot: Slot): void {
+    slot.retiring = true;
+    if (this.slot === slot) this.slot = undefined;
+  }
+
+  /** SIGKILL: a wedged browser does not answer a polite close. */
+  private kill(slot: Slot): void {
+    if (slot.dead) return;
+    slot.ended = true;
+    slot.dead = true;
+    if (this.slot === slot) this.slot = undefined;
+    slot.browser.process()?.kill('SIGKILL');
+  }
+
+  private async closeSlot(slot: Slot): Promise<void> {
+    if (slot.dead) return;
+    slot.ended = true;
+    if (this.slot === slot) this.slot = undefined;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      slot.browser.close().catch(() => undefined),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, 5_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    this.kill(slot);
+  }
+}
+
+let shared: Renderer | undefined;
+
+/**
+ * The process-wide renderer: one browser per warm Lambda container (or per `npm start` process), created on first
+ * use with the options of that first call, reused by every handler afterwards.
+ */
+export function sharedRenderer(options?: RendererOptions): Renderer {
+  shared ??= new Renderer(options);
+  return shared;
+}

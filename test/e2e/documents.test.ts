@@ -1,0 +1,239 @@
+// The Documents API over HTTP against the local runtime: every built-in template in every format it declares,
+// checked with independent tools (qpdf, pdftotext, Python's zipfile and csv modules, the PNG signature); the
+// contract's 400s; custom templates for paid keys; the free tier's monthly quota under concurrency.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
+import { dynamo } from '../../lambdas/shared/aws/clients';
+import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
+import { tempDir } from '../helpers/env';
+import { startRuntime, type TestRuntime } from '../helpers/runtime';
+
+jest.setTimeout(180_000);
+
+let rt: TestRuntime;
+const files = tempDir('docs-');
+let proKey = '';
+
+beforeAll(async () => {
+  rt = await startRuntime({}, { trustProxy: true });
+  proKey = generateKey();
+  await new DynamoKeyStore(dynamo(), rt.emulators.tableNames.keys).put({
+    keyHash: hashKey(proKey),
+    keyPrefix: proKey.slice(0, 10),
+    plan: 'pro',
+    status: 'active',
+    email: 'docs@example.com',
+    createdAt: new Date().toISOString(),
+  });
+});
+afterAll(async () => {
+  await rt.stop();
+  files.cleanup();
+});
+
+const url = (p: string) => rt.documentsUrl! + p;
+let ipSeq = 1;
+/** Each test renders as its own client (TRUST_PROXY), so quotas do not interfere. */
+const from = () => ({ 'x-forwarded-for': `198.51.100.${ipSeq++}` });
+
+async function render(body: unknown, headers: Record<string, string> = from()) {
+  return fetch(url('/v1/render'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+const py = (code: string, file: string) => execFileSync('python3', ['-c', code, file], { encoding: 'utf8' });
+
+interface Listing {
+  templates: { slug: string; formats: string[]; sample: unknown; fields: { type: string } }[];
+}
+
+describe('every template in every format it declares', () => {
+  let listing: Listing;
+  beforeAll(async () => {
+    const res = await fetch(url('/templates'));
+    expect(res.status).toBe(200);
+    listing = (await res.json()) as Listing;
+  });
+
+  test('GET /templates lists the six contract templates with JSON Schemas', () => {
+    expect(listing.templates.map((t) => t.slug).sort()).toEqual([
+      'balance',
+      'certificado',
+      'cotizacion',
+      'factura',
+      'nomina',
+      'ventas',
+    ]);
+    for (const t of listing.templates) expect(t.fields.type).toBe('object');
+  });
+
+  test('renders and validates', async () => {
+    const checked: string[] = [];
+    for (const t of listing.templates) {
+      for (const format of t.formats) {
+        const res = await render({ template: t.slug, format, data: t.sample });
+        expect([t.slug, format, res.status]).toEqual([t.slug, format, 200]);
+        expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename=".+"/);
+        const bytes = Buffer.from(await res.arrayBuffer());
+        const file = join(files.path, `${t.slug}.${format}`);
+        writeFileSync(file, bytes);
+        const type = res.headers.get('content-type') ?? '';
+        switch (format) {
+          case 'pdf':
+            expect(type).toBe('application/pdf');
+            execFileSync('qpdf', ['--check', file]); // throws on a damaged PDF
+            expect(
+              execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).trim().length,
+            ).toBeGreaterThan(50);
+            break;
+          case 'html':
+            expect(type).toMatch(/^text\/html/);
+            expect(bytes.toString('utf8')).toMatch(/<html[\s>]/i);
+            break;
+          case 'xlsx':
+          case 'docx':
+          case 'zip': {
+            const names = JSON.parse(
+              py(
+                'import sys,zipfile,json; z=zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print(json.dumps(z.namelist()))',
+                file,
+              ),
+            ) as string[];
+            if (format === 'xlsx') expect(names).toContain('xl/workbook.xml');
+            if (format === 'docx') expect(names).toContain('word/document.xml');
+            if (format === 'zip') expect(names).toContain('data.json');
+            break;
+          }
+          case 'csv': {
+            const rows = JSON.parse(
+              py(
+                'import sys,csv,json; print(json.dumps(list(csv.reader(open(sys.argv[1], encoding="utf-8-sig")))))',
+                file,
+              ),
+            ) as string[][];
+            expect(rows.length).toBeGreaterThan(1);
+            expect(new Set(rows.map((r) => r.length)).size).toBe(1);
+            break;
+          }
+          default:
+            throw new Error(`unchecked format ${format}`);
+        }
+        checked.push(`${t.slug}.${format}`);
+      }
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(15);
+  });
+
+  test('formats without a template: json, md, txt and png through custom_html (paid key)', async () => {
+    const body = {
+      custom_html: '<h1>Hola {{ nombre }}</h1><p>Año {{ anio }}</p>',
+      data: { nombre: 'Ñandú', anio: 2026 },
+    };
+    for (const format of ['json', 'md', 'txt', 'png', 'pdf', 'html']) {
+      const res = await render({ ...body, format }, { authorization: `Bearer ${proKey}` });
+      expect([format, res.status]).toEqual([format, 200]);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      if (format === 'png')
+        expect(
+          bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+        ).toBe(true);
+      if (format === 'md' || format === 'txt' || format === 'html')
+        expect(bytes.toString('utf8').toLowerCase()).toContain('hola ñandú'); // txt capitalises headings
+      if (format === 'json') expect(JSON.parse(bytes.toString('utf8'))).toMatchObject({ nombre: 'Ñandú' });
+      if (format === 'pdf') {
+        const file = join(files.path, 'custom.pdf');
+        writeFileSync(file, bytes);
+        expect(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })).toContain('Hola Ñandú');
+        expect(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })).not.toContain('plan gratuito');
+      }
+    }
+  });
+
+  test('GET /templates/{slug}/sample.pdf and /source', async () => {
+    const pdf = await fetch(url('/templates/factura/sample.pdf'));
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const file = join(files.path, 'sample.pdf');
+    writeFileSync(file, Buffer.from(await pdf.arrayBuffer()));
+    execFileSync('qpdf', ['--check', file]);
+    const src = await fetch(url('/templates/factura/source'));
+    expect(src.status).toBe(200);
+    expect(await src.text()).toMatch(/\{\{|\{%/);
+    expect((await fetch(url('/templates/nope/source'))).status).toBe(404);
+  });
+});
+
+describe('invalid requests: 400 with every problem at once', () => {
+  const problems = async (res: Response) => {
+    expect(res.status).toBe(400);
+    return ((await res.json()) as { detail: { loc: unknown[]; msg: string; type: string }[] }).detail;
+  };
+  test('missing fields', async () => {
+    const d = await problems(await render({}));
+    expect(d.map((p) => p.loc.join('.'))).toEqual(expect.arrayContaining(['body.format', 'body.data']));
+  });
+  test('unknown template names the known ones; unsupported format names the allowed ones', async () => {
+    const a = await problems(await render({ template: 'recibo', format: 'pdf', data: {} }));
+    expect(a[0]!.msg).toContain('factura');
+    const b = await problems(await render({ template: 'nomina', format: 'xlsx', data: {} }));
+    expect(JSON.stringify(b)).toContain('pdf');
+  });
+  test('data failing the template schema: per-field messages', async () => {
+    const d = await problems(
+      await render({
+        template: 'factura',
+        format: 'pdf',
+        data: { empresa: '', cliente: 'X', items: [{ concepto: 'A', cantidad: -1 }], moneda: 'MXN' },
+      }),
+    );
+    const locs = d.map((p) => p.loc.join('.'));
+    expect(locs.some((l) => l.startsWith('body.data.items.0'))).toBe(true);
+    expect(d.length).toBeGreaterThanOrEqual(2);
+  });
+  test('malformed JSON is a 400 too', async () => {
+    const res = await fetch(url('/v1/render'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...from() },
+      body: '{"template": ',
+    });
+    await problems(res);
+  });
+  test('custom_html without a paid key: 403 naming the fix; unknown key: 401', async () => {
+    const res = await render({ custom_html: '<p>x</p>', format: 'pdf', data: {} });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/Bearer/);
+    const ventas = { title: 'Ventas', rows: [{ product: 'A', units: 1, revenue: 10 }] };
+    const bad = await render(
+      { template: 'ventas', format: 'csv', data: ventas },
+      { authorization: 'Bearer key_nope' },
+    );
+    expect(bad.status).toBe(401);
+  });
+});
+
+describe('free tier: 50 documents per calendar month per IP', () => {
+  test('100 concurrent renders from one IP: exactly 50 succeed, then 429 with Retry-After until the 1st (UTC)', async () => {
+    const headers = { 'x-forwarded-for': '203.0.113.77' };
+    const sample = (await (await fetch(url('/templates'))).json()) as Listing;
+    const ventas = sample.templates.find((t) => t.slug === 'ventas')!;
+    const res = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        render({ template: 'ventas', format: 'csv', data: ventas.sample }, headers),
+      ),
+    );
+    expect(res.filter((r) => r.status === 200)).toHaveLength(50);
+    const limited = res.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(50);
+    const retry = Number(limited[0]!.headers.get('retry-after'));
+    const now = new Date();
+    const reset = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+    expect(Math.abs(retry - (reset - Date.now()) / 1000)).toBeLessThan(120);
+    expect(limited[0]!.headers.get('ratelimit-limit')).toBe('50');
+    await Promise.all(res.filter((r) => !r.bodyUsed).map((r) => r.body?.cancel()));
+  });
+});

@@ -1,0 +1,171 @@
+// The renderer's browser lifecycle with real Chromium: a runaway document hits the timeout (400) and the next render
+// succeeds on a fresh browser; renders caught behind it are retried; a browser killed between or during renders is
+// replaced; a second death is a 500-class RenderCrashError; the browser is replaced after N renders; pooled pages
+// never mix documents. No network at all.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Renderer } from '../../lambdas/documents/render/chromium';
+import { RenderCrashError, RenderTimeoutError } from '../../lambdas/documents/render/errors';
+import { HttpError } from '../../lambdas/shared/http/errors';
+import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
+
+jest.setTimeout(90_000);
+
+// Tiny and pure CSS, yet it takes Chromium minutes to print (measured > 120 s): blur and shadows on 200 big boxes.
+const RUNAWAY =
+  '<style>div{filter:blur(40px) drop-shadow(0 0 30px red);width:2000px;height:2000px;' +
+  'background:repeating-radial-gradient(red,blue 3px)}</style>' +
+  '<div></div>'.repeat(200);
+
+let dir: string;
+const renderers: Renderer[] = [];
+function renderer(options: ConstructorParameters<typeof Renderer>[0]): Renderer {
+  const r = new Renderer(options);
+  renderers.push(r);
+  return r;
+}
+
+beforeAll(() => {
+  requirePdftotext();
+  dir = mkdtempSync(join(tmpdir(), 'documents-lifecycle-'));
+});
+afterAll(async () => {
+  await Promise.all(renderers.map((r) => r.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+function text(pdf: Buffer): string {
+  const file = join(dir, `l-${++n}.pdf`);
+  writeFileSync(file, pdf);
+  return pdftotext(file);
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('timeouts', () => {
+  it('a runaway document fails with a 400 RenderTimeoutError and the next render succeeds', async () => {
+    const r = renderer({ renderTimeoutMs: 1_500 });
+    expect(text(await r.renderPdf('<p>Antes</p>'))).toContain('Antes');
+    const firstPid = r.stats().browserPid!;
+    const err = await r.renderPdf(RUNAWAY).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RenderTimeoutError);
+    expect((err as RenderTimeoutError).statusCode).toBe(400);
+    expect((err as RenderTimeoutError).detail).toMatch(/did not finish rendering within 1\.5 s/);
+    expect(text(await r.renderPdf('<p>Después ñ</p>'))).toContain('Después ñ');
+    expect(r.stats()).toMatchObject({ timeouts: 1, launches: 2, crashes: 0 });
+    expect(r.stats().browserPid).not.toBe(firstPid);
+    await waitFor(() => !alive(firstPid)); // the wedged browser was killed, not leaked
+  });
+
+  it('a render caught behind a runaway on the same browser is retried on the next one and succeeds', async () => {
+    const r = renderer({ renderTimeoutMs: 20_000, poolSize: 2 });
+    await r.renderPdf('<p>calentar</p>');
+    const runaway = r.renderPdf(RUNAWAY, { timeoutMs: 1_500 }).catch((e: unknown) => e);
+    await new Promise((res) => setTimeout(res, 300)); // the runaway holds the (single-process) renderer now
+    const bystander = r.renderPdf('<p>Inocente</p>');
+    expect(await runaway).toBeInstanceOf(RenderTimeoutError);
+    expect(text(await bystander)).toContain('Inocente');
+    expect(r.stats()).toMatchObject({ timeouts: 1, launches: 2 });
+  });
+});
+
+describe('crashes', () => {
+  it('a browser killed between renders is replaced by the next render', async () => {
+    const r = renderer({});
+    await r.renderPdf('<p>uno</p>');
+    const proc = r.browserProcess()!;
+    const pid = proc.pid!;
+    proc.kill('SIGKILL');
+    await waitFor(() => r.stats().crashes === 1);
+    expect(text(await r.renderPdf('<p>dos</p>'))).toContain('dos');
+    expect(r.stats()).toMatchObject({ launches: 2, crashes: 1 });
+    expect(r.stats().browserPid).not.toBe(pid);
+  });
+
+  it('a render in flight when the browser dies is retried once on a fresh browser', async () => {
+    const r = renderer({});
+    await r.renderPdf('<p>calentar</p>');
+    // The runaway cannot finish in 500 ms, so the kill lands mid-render; the retry runs it again (and it times out).
+    const pending = r.renderPdf(RUNAWAY, { timeoutMs: 2_500 }).catch((e: unknown) => e);
+    await new Promise((res) => setTimeout(res, 500));
+    r.browserProcess()!.kill('SIGKILL');
+    expect(await pending).toBeInstanceOf(RenderTimeoutError);
+    expect(r.stats()).toMatchObject({ launches: 2, crashes: 1, timeouts: 1 });
+  });
+
+  it('a second death during the same render is a RenderCrashError (500, not an HttpError)', async () => {
+    const r = renderer({});
+    await r.renderPdf('<p>calentar</p>');
+    const firstPid = r.stats().browserPid!;
+    const pending = r.renderPdf(RUNAWAY, { timeoutMs: 30_000 }).catch((e: unknown) => e);
+    await new Promise((res) => setTimeout(res, 500));
+    r.browserProcess()!.kill('SIGKILL');
+    await waitFor(() => r.stats().browserPid !== undefined && r.stats().browserPid !== firstPid);
+    await new Promise((res) => setTimeout(res, 500));
+    r.browserProcess()!.kill('SIGKILL');
+    const err = await pending;
+    expect(err).toBeInstanceOf(RenderCrashError);
+    expect(err).not.toBeInstanceOf(HttpError);
+    expect(text(await r.renderPdf('<p>sigue</p>'))).toContain('sigue');
+  });
+
+  it('a browser that cannot start is a RenderCrashError naming the cause', async () => {
+    const r = renderer({ executablePath: join(dir, 'no-such-chromium') });
+    const err = await r.renderPdf('<p>x</p>').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RenderCrashError);
+    expect((err as Error).message).toMatch(/Chromium did not start/);
+  });
+
+  it('missing fonts are a RenderCrashError naming DOCUMENTS_FONTS_DIR', async () => {
+    const r = renderer({ fontsDir: dir });
+    const err = await r.renderPdf('<p>x</p>').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RenderCrashError);
+    expect((err as Error).message).toMatch(/DOCUMENTS_FONTS_DIR/);
+  });
+});
+
+describe('reuse', () => {
+  it('starts a fresh browser after maxRendersPerBrowser renders and closes the old one', async () => {
+    const r = renderer({ maxRendersPerBrowser: 3 });
+    const pids: number[] = [];
+    for (let i = 1; i <= 7; i++) {
+      expect(text(await r.renderPdf(`<p>Render ${i}</p>`))).toContain(`Render ${i}`);
+      pids.push(r.stats().browserPid ?? -1);
+    }
+    // Renders 1-3 on the first browser, 4-6 on the second, 7 on the third (a retired browser closes when idle).
+    const distinct = [...new Set(pids.filter((p) => p > 0))];
+    expect(r.stats()).toMatchObject({ launches: 3, renders: 7, crashes: 0 });
+    expect(distinct.length).toBeGreaterThanOrEqual(2);
+    const first = distinct[0]!;
+    await waitFor(() => !alive(first));
+  });
+
+  it('pooled pages render concurrent documents without mixing them', async () => {
+    const r = renderer({ poolSize: 2 });
+    const words = ['manzana', 'pera', 'uva', 'mango', 'kiwi', 'limón'];
+    const pdfs = await Promise.all(words.map((w) => r.renderPdf(`<title>${w}</title><p>Fruta: ${w}</p>`)));
+    pdfs.forEach((pdf, i) => {
+      const t = text(pdf);
+      expect(t).toContain(`Fruta: ${words[i]}`);
+      for (const other of words.filter((_, j) => j !== i)) expect(t).not.toContain(`Fruta: ${other}`);
+    });
+    expect(r.stats()).toMatchObject({ launches: 1, renders: 6 });
+  });
+});
