@@ -16,6 +16,8 @@ const common = {
 };
 
 module.exports = {
+  // Chromium and isolated-vm keep native handles alive in warm containers by design; do not let them hold the run.
+  forceExit: true,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
