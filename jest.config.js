@@ -8,6 +8,8 @@ const transformIgnorePatterns = ['/node_modules/(?!(@middy|espeak-ng|fauxqs|vali
 // fauxqs publishes only an `import` export condition; point jest's CommonJS resolver at its entry file.
 const moduleNameMapper = { '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js' };
 const common = {
+  // cdk synth stages asset copies (with their own package.json) under cdk.out.
+  modulePathIgnorePatterns: ['<rootDir>/cdk.out/'],
   testEnvironment: 'node',
   transform,
   transformIgnorePatterns,

@@ -1,84 +1,34 @@
-// ServiceFunction: the one place Lambda defaults are fixed (DESIGN.md "One construct fixes function defaults").
-// Every function of every stack is built here: nodejs22.x on arm64, esbuild-minified bundle with source maps,
-// its own log group with a retention, X-Ray tracing, and a role that starts with nothing but "write my logs".
-// Access is added only through the bind* helpers, each of which grants IAM *and* sets the environment variable the
-// runtime reads (lambdas/shared/config.ts) in one call, so a permission and its variable never drift apart.
+// ServiceFunction: the one place zip-packaged Lambda defaults are fixed (DESIGN.md "One construct fixes function
+// defaults"): nodejs22.x on arm64, esbuild-minified bundle with source maps. What every function shares (log group
+// with retention, X-Ray tracing, a role that starts with nothing but "write my logs", the bind* helpers that grant
+// IAM and set the matching environment variable in one call) lives in ServiceFunctionBase; container-image functions
+// are ImageServiceFunction (image-function.ts).
 import * as path from 'node:path';
-import { CfnElement, Duration, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
+import { Duration, Size, Validations } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as logs from 'aws-cdk-lib/aws-logs';
-import type * as s3 from 'aws-cdk-lib/aws-s3';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
+import { ServiceFunctionBase, type CommonFunctionProps } from './service-function-base';
 
-export type AccessMode = 'r' | 'rw';
+export type { AccessMode } from './service-function-base';
 
-export interface ServiceFunctionProps {
-  /** Handler file, relative to projectRoot (manifest `handler`); it exports `handler`. */
-  handler: string;
+export interface ServiceFunctionProps extends CommonFunctionProps {
   /** Repository root: esbuild's working directory and the home of package-lock.json. */
   projectRoot: string;
-  /** POWERTOOLS_SERVICE_NAME. */
-  serviceName: string;
-  memoryMb: number;
-  timeoutS: number;
   /** Ephemeral /tmp storage; Lambda's default (512 MiB) when omitted. */
   tmpMb?: number;
-  description?: string;
-  /** LOG_LEVEL read by the Powertools logger. @default INFO */
-  logLevel?: string;
-  /** @default one month */
-  logRetention?: logs.RetentionDays;
-  environment?: Record<string, string>;
+  /**
+   * Packages left out of the bundle besides espeak-ng. Only for modules the function provably never loads (e.g. a
+   * lazily imported renderer that only image functions call): an external the code does load fails at run time.
+   */
+  externalModules?: string[];
 }
 
-const DYNAMODB_READ = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:Scan',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable',
-];
-const DYNAMODB_WRITE = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-];
-// ListBucket (on the bucket, not its objects) makes HeadObject/GetObject of a missing key answer 404 rather than 403,
-// so "audio not found (yet)" is distinguishable from "permission problem".
-const S3_READ_OBJECTS = ['s3:GetObject'];
-const S3_READ_BUCKET = ['s3:ListBucket'];
-// AbortMultipartUpload: @aws-sdk/lib-storage cleans up failed multipart uploads of long audio.
-const S3_WRITE_OBJECTS = ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'];
-
-export class ServiceFunction extends Construct {
+export class ServiceFunction extends ServiceFunctionBase<NodejsFunction> {
   readonly fn: NodejsFunction;
-  readonly role: iam.Role;
-  readonly logGroup: logs.LogGroup;
-  private readonly extraPolicies = new Map<string, iam.Policy>();
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
-    super(scope, id);
-
-    // An explicit log group (not the legacy LogRetention custom resource): retention is a plain property and the
-    // group is deleted with the stack. Logs hold request ids and sizes, never callers' texts (lambdas/shared/logger.ts).
-    this.logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-
-    // Own role instead of the managed AWSLambdaBasicExecutionRole: that policy lets a function write to *any* log
-    // group; this one may write only to its own.
-    this.role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Execution role of ${Stack.of(this).stackName}/${id}`,
-    });
-    this.logGroup.grantWrite(this.role);
+    super(scope, id, props);
 
     this.fn = new NodejsFunction(this, 'Function', {
       entry: path.join(props.projectRoot, props.handler),
@@ -95,13 +45,8 @@ export class ServiceFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,
-      environment: {
-        // Stack traces point at the TypeScript sources (the bundle ships its .map file).
-        NODE_OPTIONS: '--enable-source-maps',
-        POWERTOOLS_SERVICE_NAME: props.serviceName,
-        LOG_LEVEL: props.logLevel ?? 'INFO',
-        ...props.environment,
-      },
+      // Stack traces point at the TypeScript sources (the bundle ships its .map file).
+      environment: ServiceFunctionBase.defaultEnvironment(props, '--enable-source-maps'),
       bundling: {
         format: OutputFormat.CJS,
         target: 'node22',
@@ -112,7 +57,7 @@ export class ServiceFunction extends Construct {
         // The AWS SDK is bundled (a pinned, tested version; the runtime's copy changes under us). Only the
         // local speech engine is left out: it is imported lazily when SPEECH_ENGINE is espeak*, never in the cloud.
         bundleAwsSDK: true,
-        externalModules: ['espeak-ng'],
+        externalModules: ['espeak-ng', ...(props.externalModules ?? [])],
       },
     });
 
@@ -121,93 +66,5 @@ export class ServiceFunction extends Construct {
       reason:
         'Runtime pinned on purpose to nodejs22.x (DESIGN.md), a supported Lambda runtime: the code is built and tested for Node 22; moving to a newer runtime is a one-line change here, made after the test suite passes on it.',
     });
-
-    // X-Ray tracing adds xray:PutTraceSegments/PutTelemetryRecords on '*' to the role's default policy.
-    // (Acknowledged on the role, so it covers the role's default policy only, not the policies made by policy().)
-    Validations.of(this.role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions, so AWS requires Resource "*".',
-    });
   }
-
-  /** Grants read (or read-write) item access to `table` and its named indexes, and sets `envVar` to its name. */
-  bindTable(
-    table: dynamodb.ITable,
-    mode: AccessMode,
-    envVar: string,
-    indexNames: readonly string[] = [],
-  ): this {
-    const actions = mode === 'rw' ? [...DYNAMODB_READ, ...DYNAMODB_WRITE] : DYNAMODB_READ;
-    // Index ARNs are listed by name (no `index/*` wildcard).
-    const resources = [table.tableArn, ...indexNames.map((name) => `${table.tableArn}/index/${name}`)];
-    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
-    this.fn.addEnvironment(envVar, table.tableName);
-    return this;
-  }
-
-  /** Grants object read (or read-write) access to `bucket`, and sets `envVar` to its name. */
-  bindBucket(bucket: s3.IBucket, mode: AccessMode, envVar: string): this {
-    const policy = this.policy('Bucket');
-    const objectActions = mode === 'rw' ? [...S3_READ_OBJECTS, ...S3_WRITE_OBJECTS] : S3_READ_OBJECTS;
-    policy.addStatements(
-      new iam.PolicyStatement({ actions: S3_READ_BUCKET, resources: [bucket.bucketArn] }),
-      new iam.PolicyStatement({ actions: objectActions, resources: [bucket.arnForObjects('*')] }),
-    );
-    // cdk-nag names the finding after the bucket's logical id, e.g. Resource::<AudioBucket96BEECBA.Arn>/*.
-    const bucketLogicalId = logicalIdOf(bucket);
-    if (bucketLogicalId) {
-      Validations.of(policy).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,
-        reason:
-          'Object keys are generated per request (audio and job ids), so the grant covers the objects of this one bucket; the actions are listed one by one (no s3:* or GetObject*).',
-      });
-    }
-    this.fn.addEnvironment(envVar, bucket.bucketName);
-    return this;
-  }
-
-  /** Lets the function send messages (only) to `queue`, and sets `envVar` to its URL. */
-  bindQueue(queue: sqs.IQueue, envVar: string): this {
-    this.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
-    );
-    this.fn.addEnvironment(envVar, queue.queueUrl);
-    return this;
-  }
-
-  /** Lets the function call Amazon Polly, and selects it as the speech engine. */
-  allowSpeech(): this {
-    const policy = this.policy('Speech');
-    policy.addStatements(new iam.PolicyStatement({ actions: ['polly:SynthesizeSpeech'], resources: ['*'] }));
-    Validations.of(policy).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'The Amazon Polly permissions reference lists Resource "*" for polly:SynthesizeSpeech (no voice or engine ARNs exist). Only this one action is granted, and only to manifest entries with speech: true.',
-    });
-    this.fn.addEnvironment('SPEECH_ENGINE', 'polly');
-    return this;
-  }
-
-  /**
-   * A separate policy per kind of wildcard grant, so each cdk-nag suppression covers exactly one reason. The
-   * function depends on it, so it is never invoked (or wired to a queue) before its permissions exist.
-   */
-  private policy(name: string): iam.Policy {
-    let policy = this.extraPolicies.get(name);
-    if (!policy) {
-      policy = new iam.Policy(this, `${name}Policy`, { roles: [this.role] });
-      this.fn.node.addDependency(policy);
-      this.extraPolicies.set(name, policy);
-    }
-    return policy;
-  }
-}
-
-/** The CloudFormation logical id of a construct defined in this app (undefined for imported resources). */
-function logicalIdOf(resource: s3.IBucket): string | undefined {
-  const child = resource.node.defaultChild;
-  if (!(child instanceof CfnElement)) return undefined;
-  const stack = Stack.of(child);
-  return stack.resolve(stack.getLogicalId(child)) as string;
 }
