@@ -1,6 +1,7 @@
 // What the documents handlers need. Chromium is launched lazily once per warm container and reused.
 import { config, required, type Config } from '../shared/config';
-import { dynamo } from '../shared/aws/clients';
+import { dynamo, s3Client } from '../shared/aws/clients';
+import { S3ResultStore, type ResultStore } from '../shared/aws/result-store';
 import { DynamoQuotaStore } from '../shared/aws/quota-store';
 import { DynamoKeyStore } from '../shared/aws/key-store';
 import { DynamoGrowthStore } from '../shared/aws/growth-store';
@@ -14,6 +15,8 @@ export interface DocumentsDeps {
   readonly quotas: QuotaStore;
   readonly keys: KeyStore;
   readonly growth: GrowthStore;
+  /** Where documents too large for a Lambda response go. */
+  readonly results: ResultStore;
   /** Chromium (PDF, PNG) and the template sandbox. */
   renderer(): Promise<RenderDeps>;
   now(): Date;
@@ -44,6 +47,9 @@ export function awsDeps(): DocumentsDeps {
     },
     get growth() {
       return new DynamoGrowthStore(dynamo(), required('GROWTH_TABLE'));
+    },
+    get results() {
+      return new S3ResultStore(s3Client(), required('DOCUMENTS_BUCKET'));
     },
     renderer: sharedRenderer,
     now: () => new Date(),

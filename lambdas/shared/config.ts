@@ -22,6 +22,15 @@ const schema = z.object({
   AUDIO_BUCKET: z.string().optional(),
   /** Documents: samples and results too large for a Lambda response. */
   DOCUMENTS_BUCKET: z.string().optional(),
+  /**
+   * Documents larger than this are stored in DOCUMENTS_BUCKET and answered with 303 to a presigned URL: a Lambda
+   * response carries at most 6 MB, base64-encoded (4 MiB of document + headers fits).
+   */
+  DOCUMENTS_INLINE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(4 * 1024 * 1024),
   PRIORITY_QUEUE_URL: z.string().optional(),
   STANDARD_QUEUE_URL: z.string().optional(),
   /** polly in the cloud; espeak (CLI when installed, else WASM) locally. */

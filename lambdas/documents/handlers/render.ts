@@ -1,7 +1,8 @@
 // POST /v1/render — JSON {template | custom_html, format, data, options} → the document as binary.
 // 400 `{"detail": [{loc, msg, type}]}` for anything the caller can fix (all problems at once), 401 bad key,
 // 403 custom_html on the free plan, 429 over the monthly quota (RateLimit-* + Retry-After), 500 with a request id
-// only for a real rendering fault. Free-plan PDFs carry a subtle watermark.
+// only for a real rendering fault. Free-plan PDFs carry a subtle watermark. Documents over
+// DOCUMENTS_INLINE_MAX_BYTES (4 MiB) are answered with 303 to a presigned URL valid for an hour.
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { HttpError, RequestValidationError, TooManyRequestsError } from '../../shared/http/errors';
@@ -62,6 +63,11 @@ export const makeHandler = (deps: DocumentsDeps) =>
         throw err;
       }
       await recordRender(deps, request.format);
+      if (doc.bytes.length > deps.config.DOCUMENTS_INLINE_MAX_BYTES) {
+        // Too large for a Lambda response: 303 See Other to the stored document (clients follow it with a GET).
+        const location = await deps.results.publish(doc.bytes, doc.contentType, doc.filename, 3600);
+        return { statusCode: 303, headers: { ...headers, location, 'cache-control': 'no-store' }, body: '' };
+      }
       return {
         statusCode: 200,
         headers: {
