@@ -46,9 +46,10 @@ import type { Construct } from 'constructs';
 import { documentsManifest } from '../lambdas/documents/routes';
 import type { Access, RouteSpec, ServiceManifest, TableId } from '../lambdas/shared/manifest';
 import { ImageServiceFunction } from './constructs/image-function';
+import { serviceTable } from './constructs/service-table';
 import { ServiceFunction } from './constructs/service-function';
 import type { ServiceFunctionBase } from './constructs/service-function-base';
-import { TABLES, TTL_ATTRIBUTE } from './tables';
+import { TABLES } from './tables';
 
 /** Dockerfile of the image routes, relative to the repository root (the build context). */
 export const DOCUMENTS_DOCKERFILE = 'lambdas/documents/Dockerfile';
@@ -111,28 +112,7 @@ export class DocumentsStack extends Stack {
     const tableIds = [
       ...new Set(manifest.routes.flatMap((r) => Object.keys(r.access.tables ?? {}) as TableId[])),
     ].sort();
-    const makeTable = (tableId: TableId): dynamodb.Table => {
-      const shape = TABLES[tableId];
-      const construct = new dynamodb.Table(this, `${tableId[0]!.toUpperCase()}${tableId.slice(1)}Table`, {
-        partitionKey: { name: shape.partitionKey, type: dynamodb.AttributeType.STRING },
-        // On-demand: no traffic, no bill (storage aside), and no capacity to tune for spiky free-tier use.
-        billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-        // Items carry their own expiry (epoch seconds). TTL is declared only here: the local emulator lacks it.
-        timeToLiveAttribute: TTL_ATTRIBUTE,
-        encryption: dynamodb.TableEncryption.AWS_MANAGED,
-        // API keys, quotas and counters outlive a `cdk destroy` (docs/deploy.md says how to delete them).
-        removalPolicy: RemovalPolicy.RETAIN,
-      });
-      for (const index of shape.indexes ?? []) {
-        construct.addGlobalSecondaryIndex({
-          indexName: index.name,
-          partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
-          projectionType: dynamodb.ProjectionType.ALL,
-        });
-      }
-      return construct;
-    };
+    const makeTable = (tableId: TableId) => serviceTable(this, tableId);
     this.tables = Object.fromEntries(tableIds.map((t) => [t, makeTable(t)]));
 
     // ---------------------------------------------------------------- S3

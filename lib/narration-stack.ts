@@ -38,8 +38,9 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { narrationManifest } from '../lambdas/narration/routes';
 import type { Access, ServiceManifest, TableId } from '../lambdas/shared/manifest';
+import { serviceTable } from './constructs/service-table';
 import { ServiceFunction } from './constructs/service-function';
-import { TABLES, TTL_ATTRIBUTE } from './tables';
+import { TABLES } from './tables';
 
 /** Days a finished audio stays downloadable; the runtime reads the same number as AUDIO_TTL_DAYS. */
 export const AUDIO_TTL_DAYS = 30;
@@ -100,30 +101,7 @@ export class NarrationStack extends Stack {
 
     // ---------------------------------------------------------------- DynamoDB
     // Shapes (keys, indexes, env var names) come from lib/tables.ts, which the local emulator setup reads too.
-    const makeTable = (tableId: TableId): dynamodb.Table => {
-      const shape = TABLES[tableId];
-      const construct = new dynamodb.Table(this, `${tableId[0]!.toUpperCase()}${tableId.slice(1)}Table`, {
-        partitionKey: { name: shape.partitionKey, type: dynamodb.AttributeType.STRING },
-        // On-demand: no traffic, no bill (storage aside), and no capacity to tune for spiky free-tier use.
-        billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-        // Items carry their own expiry (epoch seconds) and DynamoDB deletes them at no cost. TTL is declared only
-        // here: the local emulator does not implement UpdateTimeToLive.
-        timeToLiveAttribute: TTL_ATTRIBUTE,
-        encryption: dynamodb.TableEncryption.AWS_MANAGED,
-        // Keys, quotas and audio records outlive a `cdk destroy` (docs/deploy.md says how to delete them).
-        removalPolicy: RemovalPolicy.RETAIN,
-      });
-      for (const index of shape.indexes ?? []) {
-        // keys.byEmail: account lookups by e-mail (customer portal, re-sending a key); small table, project ALL.
-        construct.addGlobalSecondaryIndex({
-          indexName: index.name,
-          partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
-          projectionType: dynamodb.ProjectionType.ALL,
-        });
-      }
-      return construct;
-    };
+    const makeTable = (tableId: TableId) => serviceTable(this, tableId);
     this.tables = Object.fromEntries(
       (Object.keys(TABLES) as TableId[]).map((id) => [id, makeTable(id)]),
     ) as Record<TableId, dynamodb.Table>;
