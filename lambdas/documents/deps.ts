@@ -5,10 +5,20 @@ import { S3ResultStore, type ResultStore } from '../shared/aws/result-store';
 import { DynamoQuotaStore } from '../shared/aws/quota-store';
 import { DynamoKeyStore } from '../shared/aws/key-store';
 import { DynamoGrowthStore } from '../shared/aws/growth-store';
+import { DynamoAccountStore } from '../shared/aws/account-store';
+import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
 import type { KeyStore } from '../shared/auth/keys';
 import type { GrowthStore } from '../shared/growth/ports';
 import type { QuotaStore } from '../shared/quota/windows';
 import type { RenderDeps } from './domain/render-request';
+import { sqsClient } from '../shared/aws/clients';
+import { DynamoJobRepository } from '../shared/aws/job-repository';
+import { S3JobFiles } from '../shared/aws/job-files';
+import { SqsMessageQueue } from '../shared/aws/message-queue';
+import { DynamoWebhookStore } from '../shared/aws/webhook-store';
+import { allowlistFrom, stubResolver } from '../shared/net/safe-fetch';
+import type { JobFiles, JobRepository, MessageQueue } from './domain/jobs';
+import type { WebhookPolicy, WebhookStore } from './domain/webhooks';
 
 export interface DocumentsDeps {
   readonly config: Config;
@@ -20,6 +30,35 @@ export interface DocumentsDeps {
   /** Chromium (PDF, PNG) and the template sandbox. */
   renderer(): Promise<RenderDeps>;
   now(): Date;
+  // ── Billing (the /pay routes, lambdas/documents/billing.ts) ──
+  /** Billing accounts, Stripe event ids, key pick-ups (table `accounts`). */
+  readonly accounts: AccountStore;
+  /** Stripe, or undefined while STRIPE_SECRET_KEY is not configured (the /pay routes then answer 503). */
+  payments(): Promise<PaymentGateway | undefined>;
+  // ── Async renders and webhooks (Scale): domain/jobs.ts, domain/webhooks.ts ──
+  readonly jobs: JobRepository;
+  readonly jobFiles: JobFiles;
+  readonly renderQueue: MessageQueue;
+  readonly deliveryQueue: MessageQueue;
+  readonly webhooks: WebhookStore;
+  /** Where webhook callbacks may go (the SSRF policy of lambdas/shared/net/safe-fetch.ts). */
+  readonly webhookPolicy: WebhookPolicy;
+}
+
+/**
+ * The callback policy from config. WEBHOOK_URL_ALLOWLIST and WEBHOOK_DNS_STUB exist for local tests: inside Lambda
+ * (AWS_LAMBDA_FUNCTION_NAME is set by the runtime) they are ignored even if someone sets them.
+ */
+export function webhookPolicyFrom(
+  cfg: Config,
+  env: Record<string, string | undefined> = process.env,
+): WebhookPolicy {
+  const inLambda = !!env.AWS_LAMBDA_FUNCTION_NAME;
+  return {
+    allowlist: inLambda ? [] : allowlistFrom(cfg.WEBHOOK_URL_ALLOWLIST),
+    resolver: !inLambda && cfg.WEBHOOK_DNS_STUB ? stubResolver(cfg.WEBHOOK_DNS_STUB) : undefined,
+    timeoutMs: cfg.WEBHOOK_TIMEOUT_MS,
+  };
 }
 
 let renderer: Promise<RenderDeps> | undefined;
@@ -53,5 +92,28 @@ export function awsDeps(): DocumentsDeps {
     },
     renderer: sharedRenderer,
     now: () => new Date(),
+    get accounts() {
+      return new DynamoAccountStore(dynamo(), required('ACCOUNTS_TABLE'));
+    },
+    // Loaded on first use: the Stripe SDK stays out of the cold start of routes that never call Stripe.
+    payments: () => import('../shared/billing/stripe').then((m) => m.stripeGateway(config())),
+    get jobs() {
+      return new DynamoJobRepository(dynamo(), required('ACCOUNTS_TABLE'));
+    },
+    get jobFiles() {
+      return new S3JobFiles(s3Client(), required('DOCUMENTS_BUCKET'));
+    },
+    get renderQueue() {
+      return new SqsMessageQueue(sqsClient(), required('DOCUMENTS_RENDER_QUEUE_URL'));
+    },
+    get deliveryQueue() {
+      return new SqsMessageQueue(sqsClient(), required('DOCUMENTS_DELIVERY_QUEUE_URL'));
+    },
+    get webhooks() {
+      return new DynamoWebhookStore(dynamo(), required('ACCOUNTS_TABLE'));
+    },
+    get webhookPolicy() {
+      return webhookPolicyFrom(config());
+    },
   };
 }

@@ -1,6 +1,7 @@
 // Configuration, parsed once per process with zod. Resource names are set by the CDK stack in the cloud and by
 // bin/local.ts locally; a missing one fails with a message naming the variable and the fix.
 import { z } from 'zod';
+import { isIP } from 'node:net';
 import { allowlistFrom } from './net/safe-fetch';
 import { parseExperiments } from './growth/experiments';
 
@@ -33,6 +34,80 @@ const schema = z.object({
     .default(4 * 1024 * 1024),
   PRIORITY_QUEUE_URL: z.string().optional(),
   STANDARD_QUEUE_URL: z.string().optional(),
+  // ── Documents async renders and Scale webhooks (docs/documents-rendering.md, "Async renders and webhooks"). ──
+  /** Queue of async render jobs (POST /v1/render with options.async) read by the render worker. */
+  DOCUMENTS_RENDER_QUEUE_URL: z.string().optional(),
+  /** Queue of webhook deliveries read by the delivery worker (retries are this queue's redeliveries). */
+  DOCUMENTS_DELIVERY_QUEUE_URL: z.string().optional(),
+  /** Lifetime of the presigned download_url of a finished job (GET /v1/jobs/{id} and webhook payloads). */
+  JOB_DOWNLOAD_TTL_S: z.coerce.number().int().min(60).max(43200).default(3600),
+  /**
+   * Seconds to wait after failed delivery attempt 1, 2, ...: comma-separated; the attempt after the last one is the
+   * final one (then the message goes to the DLQ). The delivery queue's maxReceiveCount is this length + 1.
+   */
+  WEBHOOK_RETRY_SCHEDULE_S: z
+    .string()
+    .default('60,300,1800,7200,21600')
+    .transform((v, ctx) => {
+      const parts = v.split(',').map((p) => p.trim());
+      const nums = parts.map(Number);
+      if (!parts.length || nums.some((n, i) => !/^\d+$/.test(parts[i]!) || n > 43200)) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'WEBHOOK_RETRY_SCHEDULE_S must be comma-separated whole seconds, each at most 43200 (12 h)',
+        });
+        return z.NEVER;
+      }
+      return nums;
+    }),
+  /** Whole webhook delivery attempt (connect, send, answer) must finish within this. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30000).default(10000),
+  /** After POST /v1/webhook/rotate-secret, the previous secret keeps signing (a second v1=) for this long. */
+  WEBHOOK_SECRET_OVERLAP_S: z.coerce.number().int().min(0).max(604800).default(86400),
+  /**
+   * Callback destinations exempt from the public-address and port rules, and the only ones that may use http://
+   * (same syntax as URL_FETCH_ALLOWLIST). LOCAL TESTS ONLY: the stack never sets it and it is ignored inside Lambda.
+   */
+  WEBHOOK_URL_ALLOWLIST: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      try {
+        allowlistFrom(v);
+      } catch (e) {
+        ctx.addIssue({
+          code: 'custom',
+          message: (e as Error).message.replace('URL_FETCH_ALLOWLIST', 'WEBHOOK_URL_ALLOWLIST'),
+        });
+      }
+    }),
+  /**
+   * TESTS ONLY: resolve callback host names from this table instead of DNS (`name=ip|ip,name=ip`); names not
+   * listed do not resolve. The addresses are still checked like DNS answers. Ignored inside Lambda.
+   */
+  WEBHOOK_DNS_STUB: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const table: Record<string, string[]> = {};
+      for (const entry of v
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean)) {
+        const [name, addrs] = entry.split('=') as [string, string | undefined];
+        const list = (addrs ?? '')
+          .split('|')
+          .map((a) => a.trim())
+          .filter(Boolean);
+        if (!name || !list.length || list.some((a) => !isIP(a))) {
+          ctx.addIssue({ code: 'custom', message: `WEBHOOK_DNS_STUB entry '${entry}' is not name=ip[|ip]` });
+          return z.NEVER;
+        }
+        table[name.toLowerCase()] = list;
+      }
+      return Object.keys(table).length ? table : undefined;
+    }),
   /** polly in the cloud; espeak (CLI when installed, else WASM) locally. */
   SPEECH_ENGINE: z.enum(['polly', 'espeak', 'espeak-cli', 'espeak-wasm']).default('polly'),
   /** Path-style S3 URLs (the local S3 emulator needs them). */
@@ -118,6 +193,19 @@ const schema = z.object({
   STRIPE_PORTAL_LOGIN_URL: optionalUrl(/^https$/),
   /** Hours a new API key can be picked up (once) at GET /pay/success before its sealed copy is discarded. */
   KEY_PICKUP_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+  // ── Documents billing (its /pay routes, docs/billing.md). Same Stripe account (STRIPE_SECRET_KEY,
+  // STRIPE_PORTAL_LOGIN_URL, KEY_PICKUP_HOURS are shared); its own endpoint, prices and public address. Displayed
+  // prices come from the documents plans (lambdas/documents/domain/plans.ts, the contract's $9 / $29 / $49). ──
+  /** Signing secret (whsec_…) of the documents API's own webhook endpoint. A secret, like STRIPE_WEBHOOK_SECRET. */
+  DOCS_STRIPE_WEBHOOK_SECRET: z.string().trim().optional(),
+  /** Stripe price ids of the documents plans: Pro and Scale recurring monthly, Lifetime one-time. */
+  DOCS_STRIPE_PRICE_PRO: z.string().trim().optional(),
+  DOCS_STRIPE_PRICE_SCALE: z.string().trim().optional(),
+  DOCS_STRIPE_PRICE_LIFETIME: z.string().trim().optional(),
+  /** Public address of the documents API (its Checkout success_url); default: the address the request came in on. */
+  DOCS_PUBLIC_BASE_URL: optionalUrl(/^https?$/),
+  /** Where the documents Checkout's back button and portal return to; default DOCS_PUBLIC_BASE_URL + /pay/status. */
+  DOCS_BILLING_RETURN_URL: optionalUrl(/^https?$/),
 });
 
 export type Config = z.output<typeof schema>;
@@ -130,6 +218,8 @@ type ResourceVar =
   | 'DOCUMENTS_BUCKET'
   | 'PRIORITY_QUEUE_URL'
   | 'STANDARD_QUEUE_URL'
+  | 'DOCUMENTS_RENDER_QUEUE_URL'
+  | 'DOCUMENTS_DELIVERY_QUEUE_URL'
   | 'GROWTH_TABLE';
 
 export class ConfigError extends Error {}

@@ -9,6 +9,11 @@ export const TEST_SECRET_KEY = 'sk_test_standin_51Hxyz';
 export const TEST_WEBHOOK_SECRET = 'whsec_test_standin_secret';
 export const TEST_PRICE_PRO = 'price_pro_test';
 export const TEST_PRICE_LIFETIME = 'price_lifetime_test';
+/** The documents API's own webhook endpoint secret and prices (DOCS_* settings). */
+export const TEST_DOCS_WEBHOOK_SECRET = 'whsec_test_standin_docs_secret';
+export const TEST_DOCS_PRICE_PRO = 'price_docs_pro_test';
+export const TEST_DOCS_PRICE_SCALE = 'price_docs_scale_test';
+export const TEST_DOCS_PRICE_LIFETIME = 'price_docs_lifetime_test';
 
 export interface RecordedRequest {
   method: string;
@@ -192,7 +197,9 @@ export function stripeEvent(
 export interface CheckoutObjectInput {
   id?: string;
   mode: 'subscription' | 'payment';
-  plan?: 'pro' | 'lifetime';
+  plan?: 'pro' | 'lifetime' | 'scale';
+  /** metadata.service as the documents API's checkout sets it (narration's sessions have none). */
+  service?: string;
   customer?: string | null;
   subscription?: string | null;
   email?: string;
@@ -213,7 +220,11 @@ export function checkoutObject(i: CheckoutObjectInput): Record<string, unknown> 
     customer_details: { email: i.email ?? 'cliente@example.com', name: 'Cliente' },
     customer_email: null,
     subscription: i.mode === 'subscription' ? (i.subscription ?? rid('sub')) : null,
-    metadata: { ...(i.plan ? { plan: i.plan } : {}), ...(i.ref ? { ref: i.ref } : {}) },
+    metadata: {
+      ...(i.plan ? { plan: i.plan } : {}),
+      ...(i.service ? { service: i.service } : {}),
+      ...(i.ref ? { ref: i.ref } : {}),
+    },
     url: null,
     expires_at: Math.floor(Date.now() / 1000) + 86400,
   };
@@ -225,6 +236,8 @@ export function subscriptionObject(i: {
   status: string;
   periodEnd?: number;
   cancelAtPeriodEnd?: boolean;
+  /** What Checkout copied from subscription_data.metadata (plan, service). */
+  metadata?: Record<string, string>;
 }): Record<string, unknown> {
   return {
     id: i.id,
@@ -232,6 +245,7 @@ export function subscriptionObject(i: {
     customer: i.customer,
     status: i.status,
     cancel_at_period_end: i.cancelAtPeriodEnd ?? false,
+    ...(i.metadata ? { metadata: i.metadata } : {}),
     items: {
       object: 'list',
       data: [

@@ -63,7 +63,12 @@ export function monthlyRules(plan: DocumentsPlan): WindowRule[] {
   return [{ period: 'month', limit: PLANS.find((p) => p.id === plan)!.documents_per_month }];
 }
 
-/** Counters of the documents service live apart from narration's (a prefix per service). */
+/**
+ * Counters of the documents service live apart from narration's (a prefix per service). Paid allowances are per
+ * account (contract): keys of one account share one counter, so rotating a key does not reset the month. Keys made
+ * by the admin CLI without an account count on their own.
+ */
 export function quotaSubject(caller: Caller): string {
+  if (caller.kind === 'key' && caller.key.accountId) return `docs#acct#${caller.key.accountId}`;
   return `docs#${caller.subject}`;
 }

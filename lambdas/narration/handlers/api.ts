@@ -3,7 +3,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/response';
 import { NARRATION_OVERVIEW } from '../api/overview';
-import { buildOpenApi, renderHtml } from '../api/openapi';
+import { buildOpenApi, renderHtml } from '../../shared/http/openapi';
 import { ROUTE_DOCS } from '../api/route-docs';
 import { narrationManifest } from '../routes';
 

@@ -78,7 +78,7 @@ export class DynamoAccountStore implements AccountStore {
     } else {
       // Never downgrades a lifetime account; a status already known from subscription events is kept.
       sets.push('#plan = if_not_exists(#plan, :plan)');
-      values[':plan'] = 'pro';
+      values[':plan'] = u.plan;
       if (u.subscriptionId) {
         sets.push('subscriptionId = if_not_exists(subscriptionId, :sid)');
         values[':sid'] = u.subscriptionId;

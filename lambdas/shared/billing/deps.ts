@@ -4,6 +4,7 @@ import type { KeyStore } from '../auth/keys';
 import type { Config } from '../config';
 import type { GrowthStore } from '../growth/ports';
 import { logger } from '../logger';
+import type { BillingCatalogue } from './catalogue';
 import type { AccountStore } from './ports';
 import type { BillingDeps } from './service';
 
@@ -16,9 +17,11 @@ export interface BillingSources {
   now(): Date;
 }
 
-export function billingDeps(src: BillingSources): BillingDeps {
+/** `catalogue`: what the service sells (narration's when omitted). */
+export function billingDeps(src: BillingSources, catalogue?: BillingCatalogue): BillingDeps {
   // Getters: a store is made only if the use case touches it (an ignored event touches none).
   return {
+    ...(catalogue ? { catalogue } : {}),
     get config() {
       return src.config;
     },
@@ -32,9 +35,12 @@ export function billingDeps(src: BillingSources): BillingDeps {
     async onPurchase(purchase) {
       if (!purchase.ref?.startsWith('ab:')) return;
       try {
+        // A service without A/B experiments passes no growth store: the ref stays on the purchase only.
+        const growth = src.growth;
+        if (!growth) return;
         const { recordConversion } = await import('../growth/ab');
         // The session ref (a hash) makes a retried fulfilment count once; the session id itself stays secret.
-        await recordConversion(src.growth!, purchase.ref, {
+        await recordConversion(growth, purchase.ref, {
           channel: 'checkout',
           dedupeKey: purchase.sessionRef,
         });

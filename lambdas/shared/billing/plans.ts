@@ -1,13 +1,21 @@
 // Plans and what each billing state allows. Pure: no I/O, shared by the webhook, the /pay routes and
 // resolveCaller (which refuses lapsed keys with 402).
+// Narration (planCatalogue below):
 //   free      no key, per-IP limits (FREE_PER_HOUR / FREE_PER_DAY)
 //   pro       monthly subscription: no limits, priority queue, while the Stripe subscription is in good standing
 //   lifetime  one payment: Pro forever
+// Documents sells pro, scale (both monthly subscriptions) and lifetime with monthly allowances
+// (lambdas/documents/domain/plans.ts). Which service sells what: catalogue.ts.
 import type { Config } from '../config';
 import type { PaidPlan } from '../auth/keys';
 
 export type { PaidPlan } from '../auth/keys';
+/** Narration's paid plans (its GET /pay/checkout/{plan} accepts these). */
 export const PAID_PLANS = ['pro', 'lifetime'] as const satisfies readonly PaidPlan[];
+/** Every paid plan of either service. */
+export const ALL_PAID_PLANS = ['pro', 'scale', 'lifetime'] as const satisfies readonly PaidPlan[];
+
+export const PLAN_NAMES: Record<PaidPlan, string> = { pro: 'Pro', scale: 'Scale', lifetime: 'Lifetime' };
 
 /**
  * Stripe subscription statuses that keep paid access. `past_due`: Stripe is still retrying the card (Smart
@@ -27,9 +35,9 @@ export function isTerminal(status: string): boolean {
   return (TERMINAL_SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
 }
 
-/** Checkout mode per plan. */
+/** Checkout mode per plan: Lifetime is one payment, Pro and Scale are monthly subscriptions. */
 export function checkoutMode(plan: PaidPlan): 'subscription' | 'payment' {
-  return plan === 'pro' ? 'subscription' : 'payment';
+  return plan === 'lifetime' ? 'payment' : 'subscription';
 }
 
 const WHY: Record<string, string> = {
@@ -40,13 +48,17 @@ const WHY: Record<string, string> = {
   paused: 'is paused',
 };
 
-/** The 402 a lapsed key gets: what happened and the ways out (portal, new checkout, free tier). */
+/**
+ * The 402 a lapsed key gets: what happened and the ways out (portal, new checkout of the same plan, free tier).
+ * The paths are the same on both services; a lifetime key never lapses (its status is always active).
+ */
 export function lapsedKeyDetail(plan: PaidPlan, status: string): string {
   const why = WHY[status] ?? `is in state '${status}'`;
+  const subscription = checkoutMode(plan) === 'subscription';
   return (
-    `The ${plan === 'pro' ? 'Pro subscription' : 'plan'} of this API key ${why}, so the key has no paid access. ` +
+    `The ${subscription ? `${PLAN_NAMES[plan]} subscription` : 'plan'} of this API key ${why}, so the key has no paid access. ` +
     'Update your card or see invoices at POST /pay/portal?email=<your e-mail> (send this key as Bearer), ' +
-    'or subscribe again at GET /pay/checkout/pro. Without an Authorization header you get the free tier.'
+    `or subscribe again at GET /pay/checkout/${subscription ? plan : 'pro'}. Without an Authorization header you get the free tier.`
   );
 }
 
@@ -61,7 +73,7 @@ export interface PlanInfo {
   checkout: string | null;
 }
 
-/** The plans as GET /pay/status shows them; prices from configuration (the Stripe prices decide the charge). */
+/** Narration's plans as its GET /pay/status shows them; prices from configuration (the Stripe prices decide the charge). */
 export function planCatalogue(cfg: Config): PlanInfo[] {
   return [
     {

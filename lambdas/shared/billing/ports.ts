@@ -19,6 +19,8 @@ export interface CheckoutFacts {
   /** metadata.plan as set by GET /pay/checkout; undefined for sessions made elsewhere (dashboard, payment links). */
   plan: PaidPlan | undefined;
   ref: string | undefined;
+  /** metadata.service: which service sold it (catalogue.ts); absent on narration's sessions. */
+  service?: string;
 }
 
 export interface SubscriptionFacts {
@@ -27,6 +29,8 @@ export interface SubscriptionFacts {
   status: string;
   currentPeriodEnd?: number;
   cancelAtPeriodEnd: boolean;
+  /** metadata.service copied from the checkout (subscription_data.metadata); absent on narration's. */
+  service?: string;
 }
 
 interface EventBase {
@@ -124,6 +128,8 @@ export interface AccountStore {
 export interface CheckoutRequest {
   plan: PaidPlan;
   priceId: string;
+  /** Stamped as metadata.service on the session and its subscription or payment (catalogue.serviceStamp). */
+  service?: string;
   email?: string;
   ref?: string;
   successUrl: string;

@@ -1,7 +1,10 @@
-// Parameters of the /pay routes: the zod schemas the handlers validate with (422 in the contract's shape) and
-// GET /api documents. Kept apart from the handlers so the API description does not load Stripe.
+// Parameters of the /pay routes: the zod schemas the handlers validate with (the service's validation shape) and
+// GET /api documents. Kept apart from the handlers so the API description does not load Stripe. The schemas that
+// name plans come per service (planSchemas); the plain exports are narration's.
 import { z } from 'zod';
+import type { PaidPlan } from '../auth/keys';
 import { chars } from '../http/validation';
+import { offeredPlans, type BillingCatalogue } from './catalogue';
 import { PAID_PLANS } from './plans';
 
 export const EMAIL_MAX_CHARS = 200;
@@ -19,8 +22,6 @@ const trimmedOrUndefined = (v: unknown) => {
 export const emailField = chars(1, EMAIL_MAX_CHARS).pipe(
   z.email({ message: 'value is not a valid email address' }),
 );
-
-export const PlanParam = z.object({ plan: z.enum(PAID_PLANS) });
 
 export const CheckoutQuery = z.object({
   /** Prefills the e-mail on Stripe's page (the customer may change it there). */
@@ -42,30 +43,40 @@ export const PortalQuery = z.object({
   email: z.preprocess(trimmedOrUndefined, emailField),
 });
 
-// Response bodies (documentation; the handlers build them).
-
-export const CheckoutResponse = z.object({
-  plan: z.enum(PAID_PLANS),
-  url: z.string().describe('Stripe Checkout page; browsers get a 302 to it instead of this JSON'),
-  expires_at: z.string().describe('ISO time after which the page no longer accepts payment'),
-});
-
-export const SuccessResponse = z.object({
-  plan: z.enum(PAID_PLANS),
-  status: z.string().describe('active, trialing, past_due, canceled, unpaid, incomplete…'),
-  paid_access: z.boolean(),
-  key_prefix: z.string().describe('First characters of the key, to recognise it'),
-  api_key: z.string().nullable().describe('The API key: in the first answer only, null afterwards'),
-  message: z.string(),
-});
-
 export const PortalResponse = z.object({ url: z.string().describe('Stripe customer portal session') });
 
-export const RotateResponse = z.object({
-  api_key: z.string(),
-  key_prefix: z.string(),
-  revoked_key_prefix: z.string(),
-  plan: z.enum(PAID_PLANS),
-  status: z.string(),
-  message: z.string(),
-});
+/** The schemas that name a service's plans: the {plan} path parameter and the response bodies (documentation). */
+export function planSchemas(plans: readonly [PaidPlan, ...PaidPlan[]]) {
+  const plan = z.enum(plans);
+  return {
+    PlanParam: z.object({ plan }),
+    CheckoutResponse: z.object({
+      plan,
+      url: z.string().describe('Stripe Checkout page; browsers get a 302 to it instead of this JSON'),
+      expires_at: z.string().describe('ISO time after which the page no longer accepts payment'),
+    }),
+    SuccessResponse: z.object({
+      plan,
+      status: z.string().describe('active, trialing, past_due, canceled, unpaid, incomplete…'),
+      paid_access: z.boolean(),
+      key_prefix: z.string().describe('First characters of the key, to recognise it'),
+      api_key: z.string().nullable().describe('The API key: in the first answer only, null afterwards'),
+      message: z.string(),
+    }),
+    RotateResponse: z.object({
+      api_key: z.string(),
+      key_prefix: z.string(),
+      revoked_key_prefix: z.string(),
+      plan,
+      status: z.string(),
+      message: z.string(),
+    }),
+  };
+}
+
+export function catalogueSchemas(cat: BillingCatalogue): ReturnType<typeof planSchemas> {
+  return planSchemas(offeredPlans(cat) as [PaidPlan, ...PaidPlan[]]);
+}
+
+// Narration's (its route docs and handlers import these names).
+export const { PlanParam, CheckoutResponse, SuccessResponse, RotateResponse } = planSchemas(PAID_PLANS);

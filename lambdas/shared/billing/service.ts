@@ -9,11 +9,14 @@ import { HttpError, NotFoundError } from '../http/errors';
 import { logger } from '../logger';
 import { generateKey, hashKey, type ApiKeyRecord, type KeyStore, type PaidPlan } from '../auth/keys';
 import { accountStatus, keyStateOf, normalizeEmail, type Account } from './account';
+import { NARRATION_BILLING, offeredPlans, ownsService, type BillingCatalogue } from './catalogue';
 import { openKey, sealKey, sessionRef } from './pickup';
 import { checkoutMode, hasPaidAccess } from './plans';
 import type { AccountStore, BillingEvent, CheckoutFacts, PaymentGateway, PurchaseRecord } from './ports';
 
 export interface BillingDeps {
+  /** What this service sells (catalogue.ts); narration's when absent. */
+  readonly catalogue?: BillingCatalogue;
   readonly config: Config;
   readonly accounts: AccountStore;
   readonly keys: KeyStore;
@@ -59,17 +62,28 @@ export async function processEvent(deps: BillingDeps, event: BillingEvent): Prom
   }
 }
 
+const catalogueOf = (deps: Pick<BillingDeps, 'catalogue'>) => deps.catalogue ?? NARRATION_BILLING;
+
 /**
- * The plan a completed checkout bought: `metadata.plan` as GET /pay/checkout sets it, and only if the session's
- * mode matches. Anything else sold on the same Stripe account (a payment link, a donation) grants nothing.
+ * The plan a completed checkout bought: `metadata.plan` as GET /pay/checkout sets it, only if this service sold it
+ * (`metadata.service`, one of its plans) and the session's mode matches. Anything else sold on the same Stripe
+ * account (the other service, a payment link, a donation) grants nothing here.
  */
-export function planOf(facts: CheckoutFacts): PaidPlan | undefined {
-  return facts.plan && checkoutMode(facts.plan) === facts.mode ? facts.plan : undefined;
+export function planOf(
+  facts: CheckoutFacts,
+  cat: BillingCatalogue = NARRATION_BILLING,
+): PaidPlan | undefined {
+  const plan = facts.plan;
+  if (!plan || !ownsService(cat, facts.service) || !offeredPlans(cat).includes(plan)) return undefined;
+  return checkoutMode(plan) === facts.mode ? plan : undefined;
 }
 
 /** Whether a checkout is ready to fulfil: ours, complete and, for a one-time payment, paid (OXXO etc. pay later). */
-function readiness(facts: CheckoutFacts): 'ready' | 'not_ours' | 'not_complete' | 'awaiting_payment' {
-  const plan = planOf(facts);
+function readiness(
+  facts: CheckoutFacts,
+  cat: BillingCatalogue,
+): 'ready' | 'not_ours' | 'not_complete' | 'awaiting_payment' {
+  const plan = planOf(facts, cat);
   if (!plan) return 'not_ours';
   if (facts.status !== 'complete') return 'not_complete';
   if (checkoutMode(plan) === 'payment' && facts.paymentStatus !== 'paid') return 'awaiting_payment';
@@ -77,7 +91,7 @@ function readiness(facts: CheckoutFacts): 'ready' | 'not_ours' | 'not_complete' 
 }
 
 async function applyCheckout(deps: BillingDeps, facts: CheckoutFacts): Promise<EventOutcome> {
-  const ready = readiness(facts);
+  const ready = readiness(facts, catalogueOf(deps));
   if (ready === 'not_ours') {
     logger.warn('checkout without a plan of ours ignored', { mode: facts.mode, plan: facts.plan });
     return 'ignored';
@@ -119,7 +133,7 @@ export async function fulfilCheckout(deps: BillingDeps, facts: CheckoutFacts): P
     return done;
   }
   const now = deps.now();
-  const plan = planOf(facts);
+  const plan = planOf(facts, catalogueOf(deps));
   if (!plan) throw new HttpError(409, 'This checkout did not buy a plan of this service.');
   const email = facts.email ? normalizeEmail(facts.email) : undefined;
   // Checkout is asked to always create a customer; a guest purchase still gets an account (without a portal).
@@ -128,7 +142,7 @@ export async function fulfilCheckout(deps: BillingDeps, facts: CheckoutFacts): P
     accountId,
     email,
     plan,
-    ...(plan === 'pro'
+    ...(checkoutMode(plan) === 'subscription'
       ? {
           subscriptionId: facts.subscriptionId ?? undefined,
           seedStatus: facts.paymentStatus === 'unpaid' ? 'incomplete' : 'active',
@@ -212,13 +226,16 @@ export async function pickUpKey(
 ): Promise<SuccessView> {
   const ref = sessionRef(sessionId);
   let purchase = await deps.accounts.getPurchase(ref);
+  // Locally both services share one accounts table: another service's purchase is not picked up here.
+  if (purchase && !offeredPlans(catalogueOf(deps)).includes(purchase.plan))
+    throw new NotFoundError('This checkout session did not buy a plan of this service.');
   if (!purchase) {
     const facts = gateway ? await gateway.retrieveCheckout(sessionId) : undefined;
     if (!facts)
       throw new NotFoundError(
         'Unknown checkout session. Use the link Stripe redirected you to after paying; if you paid a moment ago, retry in a few seconds.',
       );
-    const ready = readiness(facts);
+    const ready = readiness(facts, catalogueOf(deps));
     if (ready === 'not_ours')
       throw new NotFoundError('This checkout session did not buy a plan of this service.');
     if (ready === 'not_complete')

@@ -7,7 +7,8 @@ import type { Config } from '../config';
 import { HttpError, ServiceUnavailableError } from '../http/errors';
 import { logger } from '../logger';
 import type { PaidPlan } from '../auth/keys';
-import { checkoutMode, PAID_PLANS } from './plans';
+import { NARRATION_BILLING, ownsService, setting, type BillingCatalogue } from './catalogue';
+import { ALL_PAID_PLANS, checkoutMode } from './plans';
 import type {
   BillingEvent,
   CheckoutFacts,
@@ -42,8 +43,10 @@ export class BillingNotConfiguredError extends ServiceUnavailableError {
 const idOf = (v: string | { id: string } | null | undefined): string | null =>
   v == null ? null : typeof v === 'string' ? v : v.id;
 
+/** The session's facts. `plan` is any known paid plan; whether it is one this service sells is planOf's call. */
 export function checkoutFacts(s: Stripe.Checkout.Session): CheckoutFacts {
   const plan = s.metadata?.plan;
+  const service = s.metadata?.service || undefined;
   return {
     sessionId: s.id,
     status: s.status ?? 'open',
@@ -52,37 +55,42 @@ export function checkoutFacts(s: Stripe.Checkout.Session): CheckoutFacts {
     customerId: idOf(s.customer as string | { id: string } | null),
     email: s.customer_details?.email ?? s.customer_email ?? null,
     subscriptionId: idOf(s.subscription as string | { id: string } | null),
-    plan: (PAID_PLANS as readonly string[]).includes(plan ?? '') ? (plan as PaidPlan) : undefined,
+    plan: (ALL_PAID_PLANS as readonly string[]).includes(plan ?? '') ? (plan as PaidPlan) : undefined,
     ref: s.metadata?.ref || undefined,
+    ...(service ? { service } : {}),
   };
 }
 
 export function subscriptionFacts(s: Stripe.Subscription): SubscriptionFacts {
   // Since API 2025-03-31 the period lives on the items; a one-price subscription has one item.
   const ends = (s.items?.data ?? []).map((i) => i.current_period_end).filter((n) => typeof n === 'number');
+  const service = s.metadata?.service || undefined;
   return {
     subscriptionId: s.id,
     customerId: idOf(s.customer as string | { id: string })!,
     status: s.status,
     ...(ends.length ? { currentPeriodEnd: Math.max(...ends) } : {}),
     cancelAtPeriodEnd: !!s.cancel_at_period_end,
+    ...(service ? { service } : {}),
   };
 }
 
-export function toBillingEvent(event: Stripe.Event): BillingEvent {
+/**
+ * The event as this service sees it. Events of the other service's checkouts and subscriptions (one Stripe account
+ * sends every event to both endpoints) are `ignored` before anything is stored: not even their event id is claimed.
+ */
+export function toBillingEvent(event: Stripe.Event, cat: BillingCatalogue = NARRATION_BILLING): BillingEvent {
   const base = { id: event.id, type: event.type, created: event.created };
-  if (CHECKOUT_EVENTS.has(event.type))
-    return {
-      ...base,
-      kind: 'checkout',
-      session: checkoutFacts(event.data.object as Stripe.Checkout.Session),
-    };
-  if (SUBSCRIPTION_EVENTS.has(event.type))
-    return {
-      ...base,
-      kind: 'subscription',
-      subscription: subscriptionFacts(event.data.object as Stripe.Subscription),
-    };
+  if (CHECKOUT_EVENTS.has(event.type)) {
+    const session = checkoutFacts(event.data.object as Stripe.Checkout.Session);
+    if (!ownsService(cat, session.service)) return { ...base, kind: 'ignored' };
+    return { ...base, kind: 'checkout', session };
+  }
+  if (SUBSCRIPTION_EVENTS.has(event.type)) {
+    const subscription = subscriptionFacts(event.data.object as Stripe.Subscription);
+    if (!ownsService(cat, subscription.service)) return { ...base, kind: 'ignored' };
+    return { ...base, kind: 'subscription', subscription };
+  }
   return { ...base, kind: 'ignored' };
 }
 
@@ -90,7 +98,12 @@ export function toBillingEvent(event: Stripe.Event): BillingEvent {
  * Verifies `Stripe-Signature` over the exact bytes received (re-serialised JSON would not match) and returns the
  * event; 400 `{"detail": ...}` when the header is missing or the signature does not verify.
  */
-export function verifyWebhook(raw: Buffer, signature: string | undefined, secret: string): BillingEvent {
+export function verifyWebhook(
+  raw: Buffer,
+  signature: string | undefined,
+  secret: string,
+  cat: BillingCatalogue = NARRATION_BILLING,
+): BillingEvent {
   if (!signature)
     throw new HttpError(
       400,
@@ -105,7 +118,7 @@ export function verifyWebhook(raw: Buffer, signature: string | undefined, secret
   }
   if (!event || typeof event.id !== 'string' || typeof event.type !== 'string')
     throw new HttpError(400, 'The signed payload is not a Stripe event.');
-  return toBillingEvent(event);
+  return toBillingEvent(event, cat);
 }
 
 const clients = new Map<string, Stripe>();
@@ -166,7 +179,11 @@ export class StripeGateway implements PaymentGateway {
 
   async createCheckout(r: CheckoutRequest): Promise<CheckoutSession> {
     const mode = checkoutMode(r.plan);
-    const metadata: Record<string, string> = { plan: r.plan, ...(r.ref ? { ref: r.ref } : {}) };
+    const metadata: Record<string, string> = {
+      plan: r.plan,
+      ...(r.service ? { service: r.service } : {}),
+      ...(r.ref ? { ref: r.ref } : {}),
+    };
     const params: Stripe.Checkout.SessionCreateParams = {
       mode,
       line_items: [{ price: r.priceId, quantity: 1 }],
@@ -226,9 +243,15 @@ export function requireGateway(gateway: PaymentGateway | undefined): PaymentGate
   return gateway;
 }
 
-export function requirePriceId(plan: PaidPlan, cfg: Config): string {
-  const variable = plan === 'pro' ? 'STRIPE_PRICE_PRO' : 'STRIPE_PRICE_LIFETIME';
-  const id = cfg[variable];
-  if (!id) throw new BillingNotConfiguredError(variable, `the Stripe price id of the ${plan} plan`);
+/** The Stripe price id of one of the service's plans, or 503 naming the setting. */
+export function requirePriceId(
+  plan: PaidPlan,
+  cfg: Config,
+  cat: BillingCatalogue = NARRATION_BILLING,
+): string {
+  const offer = cat.offers.find((o) => o.plan === plan);
+  if (!offer) throw new HttpError(404, `The ${plan} plan is not sold by this service.`);
+  const id = setting(cfg, offer.priceSetting);
+  if (!id) throw new BillingNotConfiguredError(offer.priceSetting, `the Stripe price id of the ${plan} plan`);
   return id;
 }

@@ -2,6 +2,7 @@
 // clients get JSON instead of a redirect.
 import type { Config } from '../config';
 import type { ApiRequest } from '../http/request';
+import { NARRATION_BILLING, setting, type BillingCatalogue } from './catalogue';
 
 /** An explicit JSON preference (API clients); browsers (text/html, any type) get the redirect. */
 export function wantsJson(accept: string | undefined): boolean {
@@ -11,19 +12,21 @@ export function wantsJson(accept: string | undefined): boolean {
 const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
 
 /**
- * PUBLIC_BASE_URL, else the host the request came in on (API Gateway's domain in the cloud; the local front's
- * address locally, over http). A forged Host header only changes where the forger's own checkout returns to.
+ * The service's public address setting (PUBLIC_BASE_URL, DOCS_PUBLIC_BASE_URL), else the host the request came in
+ * on (API Gateway's domain in the cloud; the local front's address locally, over http). A forged Host header only
+ * changes where the forger's own checkout returns to.
  */
-export function publicBase(req: ApiRequest, cfg: Config): string {
-  if (cfg.PUBLIC_BASE_URL) return cfg.PUBLIC_BASE_URL.replace(/\/+$/, '');
+export function publicBase(req: ApiRequest, cfg: Config, cat: BillingCatalogue = NARRATION_BILLING): string {
+  const configured = setting(cfg, cat.settings.publicBaseUrl);
+  if (configured) return configured.replace(/\/+$/, '');
   const host = req.headers['host'] ?? req.event.requestContext?.domainName ?? 'localhost';
   const proto = req.headers['x-forwarded-proto'] ?? (LOCAL_HOST.test(host) ? 'http' : 'https');
   return `${proto === 'http' ? 'http' : 'https'}://${host}`;
 }
 
 /** Where Stripe's pages send the customer back (Checkout's back button, the portal's return link). */
-export function returnUrl(req: ApiRequest, cfg: Config): string {
-  return cfg.BILLING_RETURN_URL ?? `${publicBase(req, cfg)}/pay/status`;
+export function returnUrl(req: ApiRequest, cfg: Config, cat: BillingCatalogue = NARRATION_BILLING): string {
+  return setting(cfg, cat.settings.returnUrl) ?? `${publicBase(req, cfg, cat)}/pay/status`;
 }
 
 export const NO_STORE = { 'cache-control': 'no-store' };

@@ -1,0 +1,201 @@
+// Billing with the documents catalogue, without AWS: which checkouts and subscriptions each service acts on (one
+// Stripe account sends every event to both endpoints), the 402 wording per plan, and the documents /pay routes'
+// edges: 400 validation, 503 naming the DOCS_* setting that is missing.
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type Stripe from 'stripe';
+import { parseConfig } from '../../lambdas/shared/config';
+import { DOCUMENTS_BILLING, NARRATION_BILLING, offeredPlans } from '../../lambdas/shared/billing/catalogue';
+import { checkoutMode, lapsedKeyDetail } from '../../lambdas/shared/billing/plans';
+import type { CheckoutFacts } from '../../lambdas/shared/billing/ports';
+import { planOf } from '../../lambdas/shared/billing/service';
+import { toBillingEvent } from '../../lambdas/shared/billing/stripe';
+import { makeHandler as checkout } from '../../lambdas/documents/handlers/pay-checkout';
+import { makeHandler as webhook } from '../../lambdas/documents/handlers/pay-webhook';
+import type { DocumentsDeps } from '../../lambdas/documents/deps';
+import {
+  TEST_DOCS_WEBHOOK_SECRET,
+  checkoutObject,
+  sign,
+  stripeEvent,
+  subscriptionObject,
+} from '../helpers/billing-stripe';
+
+const asEvent = (json: string) => JSON.parse(json) as Stripe.Event;
+
+describe('which service acts on an event', () => {
+  const docsSession = checkoutObject({ mode: 'subscription', plan: 'scale', service: 'documents' });
+  const narrationSession = checkoutObject({ mode: 'subscription', plan: 'pro' });
+
+  test('checkouts: documents acts only on sessions stamped service=documents, narration only on unstamped ones', () => {
+    const docsEvent = asEvent(stripeEvent('checkout.session.completed', docsSession));
+    const narrEvent = asEvent(stripeEvent('checkout.session.completed', narrationSession));
+    expect(toBillingEvent(docsEvent, DOCUMENTS_BILLING)).toMatchObject({
+      kind: 'checkout',
+      session: { plan: 'scale', service: 'documents' },
+    });
+    expect(toBillingEvent(docsEvent, NARRATION_BILLING).kind).toBe('ignored');
+    expect(toBillingEvent(docsEvent).kind).toBe('ignored'); // narration is the default
+    expect(toBillingEvent(narrEvent, NARRATION_BILLING).kind).toBe('checkout');
+    expect(toBillingEvent(narrEvent, DOCUMENTS_BILLING).kind).toBe('ignored');
+  });
+
+  test('subscriptions: by the metadata Checkout copied onto them', () => {
+    const sub = (metadata?: Record<string, string>) =>
+      asEvent(
+        stripeEvent(
+          'customer.subscription.updated',
+          subscriptionObject({ id: 'sub_1', customer: 'cus_1', status: 'active', metadata }),
+        ),
+      );
+    expect(toBillingEvent(sub({ service: 'documents' }), DOCUMENTS_BILLING).kind).toBe('subscription');
+    expect(toBillingEvent(sub({ service: 'documents' }), NARRATION_BILLING).kind).toBe('ignored');
+    expect(toBillingEvent(sub(), NARRATION_BILLING).kind).toBe('subscription');
+    expect(toBillingEvent(sub(), DOCUMENTS_BILLING).kind).toBe('ignored');
+  });
+
+  test('planOf: the plan must be one the service sells, and the mode must match it', () => {
+    const facts = (over: Partial<CheckoutFacts>): CheckoutFacts => ({
+      sessionId: 'cs_test_1',
+      status: 'complete',
+      paymentStatus: 'paid',
+      mode: 'subscription',
+      customerId: 'cus_1',
+      email: null,
+      subscriptionId: 'sub_1',
+      plan: 'scale',
+      ref: undefined,
+      service: 'documents',
+      ...over,
+    });
+    expect(planOf(facts({}), DOCUMENTS_BILLING)).toBe('scale');
+    expect(planOf(facts({ mode: 'payment' }), DOCUMENTS_BILLING)).toBeUndefined();
+    expect(planOf(facts({ plan: 'lifetime', mode: 'payment' }), DOCUMENTS_BILLING)).toBe('lifetime');
+    // Scale is not a narration plan, even on an unstamped session.
+    expect(planOf(facts({ service: undefined }), NARRATION_BILLING)).toBeUndefined();
+    expect(planOf(facts({ plan: 'pro', service: undefined }), NARRATION_BILLING)).toBe('pro');
+    expect(offeredPlans(DOCUMENTS_BILLING)).toEqual(['pro', 'scale', 'lifetime']);
+    expect(offeredPlans(DOCUMENTS_BILLING).map(checkoutMode)).toEqual([
+      'subscription',
+      'subscription',
+      'payment',
+    ]);
+  });
+});
+
+test('the 402 names the lapsed plan and where to buy it again', () => {
+  const scale = lapsedKeyDetail('scale', 'unpaid');
+  expect(scale).toMatch(/^The Scale subscription of this API key is unpaid/);
+  expect(scale).toMatch(/GET \/pay\/checkout\/scale/);
+  expect(lapsedKeyDetail('pro', 'canceled')).toMatch(/^The Pro subscription .* GET \/pay\/checkout\/pro\./);
+});
+
+// ── The documents /pay routes' edges (nothing stored is touched) ──
+
+function event(
+  method: string,
+  path: string,
+  opts: { params?: Record<string, string>; headers?: Record<string, string>; body?: string } = {},
+) {
+  return {
+    version: '2.0',
+    routeKey: `${method} ${path}`,
+    rawPath: path,
+    rawQueryString: '',
+    headers: { host: 'docs.example.com', ...(opts.headers ?? {}) },
+    pathParameters: opts.params,
+    requestContext: {
+      accountId: '1',
+      apiId: 'a',
+      domainName: 'docs.example.com',
+      domainPrefix: 'docs',
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.9', userAgent: 'jest' },
+      requestId: 'req-1',
+      routeKey: `${method} ${path}`,
+      stage: '$default',
+      time: '',
+      timeEpoch: Date.now(),
+    },
+    body: opts.body,
+    isBase64Encoded: false,
+  } as unknown as APIGatewayProxyEventV2;
+}
+const context = { awsRequestId: 'req-1', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+
+/** Deps whose stores must not be touched. */
+const untouched = (env: Record<string, string>, payments: unknown = undefined): DocumentsDeps =>
+  new Proxy({ config: parseConfig(env), payments: async () => payments } as unknown as DocumentsDeps, {
+    get(target, prop) {
+      if (prop in target) return target[prop as keyof DocumentsDeps];
+      if (prop === 'then') return undefined;
+      throw new Error(`the handler touched deps.${String(prop)}`);
+    },
+  });
+
+async function call(
+  h: (e: APIGatewayProxyEventV2, c: Context) => Promise<unknown>,
+  e: APIGatewayProxyEventV2,
+) {
+  const r = (await h(e, context)) as { statusCode: number; headers: Record<string, string>; body: string };
+  return { ...r, json: JSON.parse(r.body) as { detail: unknown } };
+}
+
+test.each([
+  [
+    'webhook without DOCS_STRIPE_WEBHOOK_SECRET (narration’s secret does not count)',
+    { STRIPE_WEBHOOK_SECRET: 'whsec_n' },
+    'webhook',
+    'DOCS_STRIPE_WEBHOOK_SECRET',
+  ],
+  [
+    'checkout without STRIPE_SECRET_KEY',
+    { DOCS_STRIPE_PRICE_SCALE: 'price_s' },
+    'checkout',
+    'STRIPE_SECRET_KEY',
+  ],
+  [
+    'checkout with a key but no DOCS_STRIPE_PRICE_SCALE (narration’s price does not count)',
+    { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PRICE_PRO: 'price_n' },
+    'checkout',
+    'DOCS_STRIPE_PRICE_SCALE',
+  ],
+] as const)('%s → 503 naming it', async (_name, env, route, variable) => {
+  const deps = untouched(env, route === 'checkout' && 'STRIPE_SECRET_KEY' in env ? {} : undefined);
+  const res =
+    route === 'webhook'
+      ? await call(
+          webhook(deps),
+          event('POST', '/pay/webhook', { headers: { 'stripe-signature': 't=1,v1=x' }, body: '{}' }),
+        )
+      : await call(checkout(deps), event('GET', '/pay/checkout/scale', { params: { plan: 'scale' } }));
+  expect(res.statusCode).toBe(503);
+  expect(res.json.detail).toEqual(expect.stringContaining(variable));
+  expect(res.headers['retry-after']).toBeDefined();
+});
+
+test('webhook: verified with the documents secret; an event of narration’s is acknowledged as ignored', async () => {
+  const payload = stripeEvent(
+    'checkout.session.completed',
+    checkoutObject({ mode: 'payment', plan: 'lifetime' }),
+  );
+  const deps = untouched({ DOCS_STRIPE_WEBHOOK_SECRET: TEST_DOCS_WEBHOOK_SECRET });
+  const res = await call(
+    webhook(deps),
+    event('POST', '/pay/webhook', {
+      headers: { 'stripe-signature': sign(payload, TEST_DOCS_WEBHOOK_SECRET) },
+      body: payload,
+    }),
+  );
+  expect(res.statusCode).toBe(200);
+  expect(res.json).toMatchObject({ received: true, outcome: 'ignored' });
+});
+
+test('validation comes first and is 400 with every problem', async () => {
+  const res = await call(
+    checkout(untouched({})),
+    event('GET', '/pay/checkout/gold', { params: { plan: 'gold' } }),
+  );
+  expect(res.statusCode).toBe(400);
+  expect(res.json.detail).toEqual([
+    { loc: ['path', 'plan'], msg: "Input should be 'pro', 'scale' or 'lifetime'", type: 'literal_error' },
+  ]);
+});
