@@ -1,5 +1,5 @@
 // Admin CLI for API keys (until billing issues them):
-//   npm run keys -- create --plan pro|lifetime --email ana@example.com
+//   npm run keys -- create --plan pro|scale|lifetime --email ana@example.com
 //   npm run keys -- list --email ana@example.com
 //   npm run keys -- revoke --key key_…        (or --email to revoke all of an account's keys)
 //   npm run keys -- replace --email ana@example.com
@@ -19,7 +19,7 @@ import { config, resetConfig } from '../lambdas/shared/config';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const USAGE = `usage: npm run keys -- <create|list|revoke|replace> [--plan pro|lifetime] [--email EMAIL] [--key KEY]`;
+const USAGE = `usage: npm run keys -- <create|list|revoke|replace> [--plan pro|scale|lifetime] [--email EMAIL] [--key KEY]`;
 
 async function localStore(): Promise<{ table: string; accountsTable?: string; stop(): Promise<void> }> {
   if (process.env.KEYS_TABLE)
@@ -70,7 +70,8 @@ async function main(): Promise<number> {
     const email = values.email?.trim().toLowerCase();
     if (command === 'create') {
       const plan = values.plan as PaidPlan | undefined;
-      if (plan !== 'pro' && plan !== 'lifetime') throw new Error('--plan must be pro or lifetime');
+      if (plan !== 'pro' && plan !== 'scale' && plan !== 'lifetime')
+        throw new Error('--plan must be pro, scale (documents) or lifetime');
       if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
         throw new Error('--email must be an email address');
       const key = generateKey();

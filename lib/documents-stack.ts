@@ -3,7 +3,9 @@
 // HTTP API: `packaging: 'image'` routes run from ONE container image (lambdas/documents/Dockerfile: Chromium,
 // isolated-vm, fonts, templates), each with its own handler as the image CMD; the others are zip bundles
 // (ServiceFunction). DynamoDB tables (only those the manifest names) and an S3 bucket for samples and large results;
-// permissions are granted strictly from each manifest entry's `access`.
+// permissions are granted strictly from each manifest entry's `access`. Async renders (Scale): the manifest's queues
+// (render, deliveries; each with a DLQ, SSE, TLS only) feed its workers (render worker in the image, delivery worker
+// as a zip), like narration's worker; see docs/documents-rendering.md, "Async renders and webhooks".
 //
 // The image is an asset: `cdk synth` only fingerprints and stages its build context (the repository root, narrowed by
 // /.dockerignore to package*.json, tsconfig.json, lambdas/documents, lambdas/shared and templates), so synth needs
@@ -41,14 +43,26 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { DockerImageAsset, Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { documentsManifest } from '../lambdas/documents/routes';
-import type { Access, RouteSpec, ServiceManifest, TableId } from '../lambdas/shared/manifest';
-import { ImageServiceFunction } from './constructs/image-function';
+import type {
+  Access,
+  QueueSpec,
+  RouteSpec,
+  ServiceManifest,
+  TableId,
+  WorkerSpec,
+} from '../lambdas/shared/manifest';
+import { IMAGE_MIN_TMP_MB, ImageServiceFunction } from './constructs/image-function';
+import { ServiceAlarms } from './constructs/service-alarms';
 import { serviceTable } from './constructs/service-table';
 import { ServiceFunction } from './constructs/service-function';
 import type { ServiceFunctionBase } from './constructs/service-function-base';
+import { queueVisibilityTimeoutS } from './narration-stack';
 import { TABLES } from './tables';
 
 /** Dockerfile of the image routes, relative to the repository root (the build context). */
@@ -56,6 +70,9 @@ export const DOCUMENTS_DOCKERFILE = 'lambdas/documents/Dockerfile';
 /** S3 key prefixes the lifecycle rules expire: the runtime must store under these. */
 export const RESULTS_PREFIX = 'results/';
 export const SAMPLES_PREFIX = 'samples/';
+/** Render requests of queued async jobs (lambdas/shared/aws/job-files.ts); read once by the render worker. */
+export const JOB_REQUESTS_PREFIX = 'jobs/';
+export const JOB_REQUESTS_TTL_DAYS = 2;
 /** A result too large for a Lambda response is fetched once, right after the redirect; a day is plenty. */
 export const RESULTS_TTL_DAYS = 1;
 /** Sample PDFs are re-rendered on a miss; expiring them keeps stale template versions from piling up. */
@@ -66,7 +83,21 @@ export const SAMPLES_TTL_DAYS = 30;
  */
 const RENDERER_ONLY_MODULES = ['@sparticuz/chromium', 'puppeteer-core', 'isolated-vm'];
 /** Settings read from Secrets Manager rather than the CDK context. */
-const SECRET_SETTINGS = new Set(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'DASHBOARD_TOKEN']);
+const SECRET_SETTINGS = new Set([
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'DASHBOARD_TOKEN',
+  'DOCS_STRIPE_WEBHOOK_SECRET',
+]);
+/** Settings for local tests only: no function in the cloud may get them, whatever the manifest or context says. */
+const LOCAL_ONLY_SETTINGS = new Set(['WEBHOOK_URL_ALLOWLIST', 'WEBHOOK_DNS_STUB']);
+/**
+ * Item actions for a grant narrowed to partition-key prefixes (access.itemPrefixes). Only actions that carry the
+ * item's key, so dynamodb:LeadingKeys always applies: no Scan or Query (their requests name no partition key, and a
+ * ForAllValues condition over an absent key would allow them), no batch writes.
+ */
+const ITEM_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem'];
+const ITEM_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
 
 export interface DocumentsStackProps extends StackProps {
   /** @default the documents manifest (lambdas/documents/routes.ts) */
@@ -83,6 +114,10 @@ export class DocumentsStack extends Stack {
   readonly tables: Partial<Record<TableId, dynamodb.Table>>;
   /** The one image every `packaging: 'image'` route runs (undefined when the manifest has none). */
   readonly image?: DockerImageAsset;
+  /** The manifest's queues by id (render, deliveries), each with its DLQ. */
+  readonly queues: Record<string, { queue: sqs.Queue; dlq: sqs.Queue; spec: QueueSpec }> = {};
+  /** Alarms (→ SNS topic) and the dashboard: docs/operations/alarms.md. */
+  readonly observability: ServiceAlarms;
 
   constructor(scope: Construct, id: string, props: DocumentsStackProps = {}) {
     super(scope, id, {
@@ -92,10 +127,6 @@ export class DocumentsStack extends Stack {
     });
     const manifest = props.manifest ?? documentsManifest;
     const projectRoot = props.projectRoot ?? path.resolve(__dirname, '..');
-    if (manifest.workers.length > 0)
-      throw new Error(
-        `DocumentsStack has no queues: the manifest declares workers (${manifest.workers.length}).`,
-      );
     const ctx = (key: string, fallback: number): number => {
       const raw: unknown = this.node.tryGetContext(`documents:${key}`);
       if (raw === undefined) return fallback;
@@ -110,7 +141,11 @@ export class DocumentsStack extends Stack {
     // ---------------------------------------------------------------- DynamoDB
     // Shapes (keys, indexes, env var names) come from lib/tables.ts, like narration's; settings are the same.
     const tableIds = [
-      ...new Set(manifest.routes.flatMap((r) => Object.keys(r.access.tables ?? {}) as TableId[])),
+      ...new Set(
+        [...manifest.routes, ...manifest.workers].flatMap(
+          (r) => Object.keys(r.access.tables ?? {}) as TableId[],
+        ),
+      ),
     ].sort();
     const makeTable = (tableId: TableId) => serviceTable(this, tableId);
     this.tables = Object.fromEntries(tableIds.map((t) => [t, makeTable(t)]));
@@ -146,6 +181,11 @@ export class DocumentsStack extends Stack {
       lifecycleRules: [
         { id: 'expire-results', prefix: RESULTS_PREFIX, expiration: Duration.days(RESULTS_TTL_DAYS) },
         { id: 'expire-samples', prefix: SAMPLES_PREFIX, expiration: Duration.days(SAMPLES_TTL_DAYS) },
+        {
+          id: 'expire-job-requests',
+          prefix: JOB_REQUESTS_PREFIX,
+          expiration: Duration.days(JOB_REQUESTS_TTL_DAYS),
+        },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       // Large results are served by redirecting to a presigned URL; browser clients (fetch) follow that redirect
@@ -162,7 +202,7 @@ export class DocumentsStack extends Stack {
     });
 
     // ---------------------------------------------------------------- Container image
-    const imageRoutes = manifest.routes.filter((r) => r.packaging === 'image');
+    const imageRoutes = [...manifest.routes, ...manifest.workers].filter((r) => r.packaging === 'image');
     if (imageRoutes.length > 0) {
       // Without the allowlist the context would be the whole repository, node_modules and cdk.out included.
       if (!fs.existsSync(path.join(projectRoot, '.dockerignore')))
@@ -176,10 +216,52 @@ export class DocumentsStack extends Stack {
         // stages the context at synth: node_modules, cdk.out, .data and tests are never walked or hashed.
         ignoreMode: IgnoreMode.DOCKER,
         platform: Platform.LINUX_AMD64,
-        // The handlers to bundle come from the manifest, so a new image route needs no Dockerfile change.
+        // The handlers to bundle come from the manifest (routes and workers), so a new one needs no Dockerfile change.
         buildArgs: { HANDLER_ENTRIES: imageRoutes.map((r) => r.handler).join(' ') },
       });
     }
+
+    // ---------------------------------------------------------------- SQS
+    // One queue per manifest queue, each with its DLQ: encrypted (SSE-SQS), TLS only. The visibility timeout follows
+    // the timeout of the worker reading it (AWS: at least 6 x); retries set their own delay per message.
+    for (const spec of manifest.queues ?? []) {
+      const reader = manifest.workers.find((w) => w.queue === spec.id);
+      if (!reader) throw new Error(`Queue ${spec.id}: no worker of the manifest reads it.`);
+      const logical = `${spec.id[0]!.toUpperCase()}${spec.id.slice(1)}Queue`;
+      const dlq = new sqs.Queue(this, `${logical}Dlq`, {
+        // Longer than the source queue's retention (4 days): a moved message keeps its original enqueue time.
+        retentionPeriod: Duration.days(14),
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      const queue = new sqs.Queue(this, logical, {
+        visibilityTimeout: Duration.seconds(queueVisibilityTimeoutS(reader.timeoutS)),
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        deadLetterQueue: { queue: dlq, maxReceiveCount: spec.maxReceiveCount },
+      });
+      this.queues[spec.id] = { queue, dlq, spec };
+    }
+    for (const w of manifest.workers)
+      if (!w.queue || !this.queues[w.queue])
+        throw new Error(
+          `Worker ${w.id}: it must name one of the manifest's queues (got ${String(w.queue)}).`,
+        );
+
+    /** A table grant narrowed to items whose partition key starts with one of `prefixes` (dynamodb:LeadingKeys). */
+    const bindItems = (fn: ServiceFunctionBase, tableId: TableId, mode: 'r' | 'rw', prefixes: string[]) => {
+      const table = this.tables[tableId]!;
+      fn.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: mode === 'rw' ? [...ITEM_READ, ...ITEM_WRITE] : ITEM_READ,
+          resources: [table.tableArn],
+          conditions: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((p) => `${p}*`) },
+          },
+        }),
+      );
+      fn.fn.addEnvironment(TABLES[tableId].envVar, table.tableName);
+    };
 
     const bind = (fn: ServiceFunctionBase, access: Access): void => {
       for (const [tableId, mode] of Object.entries(access.tables ?? {}) as [
@@ -187,6 +269,11 @@ export class DocumentsStack extends Stack {
         'r' | 'rw' | undefined,
       ][]) {
         if (!mode) continue;
+        const prefixes = access.itemPrefixes?.[tableId];
+        if (prefixes?.length) {
+          bindItems(fn, tableId, mode, prefixes);
+          continue;
+        }
         const shape = TABLES[tableId];
         fn.bindTable(
           this.tables[tableId]!,
@@ -197,8 +284,17 @@ export class DocumentsStack extends Stack {
       }
       if (access.bucket) fn.bindBucket(this.bucket, access.bucket, 'DOCUMENTS_BUCKET');
       if (access.sendJobs || access.speech)
-        throw new Error('DocumentsStack has no job queues and no speech engine: the manifest asks for them.');
+        throw new Error(
+          "DocumentsStack has no narration job queues and no speech engine: use access.sendTo with the manifest's queues.",
+        );
+      for (const id of access.sendTo ?? []) {
+        const q = this.queues[id];
+        if (!q) throw new Error(`access.sendTo names ${id}, which is not one of the manifest's queues.`);
+        fn.bindQueue(q.queue, q.spec.envVar);
+      }
       for (const name of access.settings ?? []) {
+        if (LOCAL_ONLY_SETTINGS.has(name))
+          throw new Error(`${name} is a local-test setting: the stack never passes it to a function.`);
         if (SECRET_SETTINGS.has(name)) {
           // Deploy-time dynamic reference: the value never appears in the template or cdk.out.
           if (secretName)
@@ -255,7 +351,11 @@ export class DocumentsStack extends Stack {
       },
     });
 
-    const makeFunction = (route: RouteSpec): ServiceFunctionBase => {
+    const makeFunction = (
+      route: RouteSpec | WorkerSpec,
+      description: string,
+      extra: { tmpMb?: number; environment?: Record<string, string> } = {},
+    ): ServiceFunctionBase => {
       const common = {
         handler: route.handler,
         serviceName: manifest.service,
@@ -263,19 +363,25 @@ export class DocumentsStack extends Stack {
         logRetention,
         memoryMb: route.memoryMb,
         timeoutS: route.timeoutS,
-        description: `${route.method} ${route.path}`,
+        description,
+        environment: extra.environment,
       };
       return route.packaging === 'image'
-        ? new ImageServiceFunction(this, route.id, { ...common, image: this.image! })
+        ? new ImageServiceFunction(this, route.id, {
+            ...common,
+            image: this.image!,
+            ...(extra.tmpMb !== undefined ? { tmpMb: Math.max(extra.tmpMb, IMAGE_MIN_TMP_MB) } : {}),
+          })
         : new ServiceFunction(this, route.id, {
             ...common,
             projectRoot,
+            tmpMb: extra.tmpMb,
             externalModules: RENDERER_ONLY_MODULES,
           });
     };
 
     for (const route of manifest.routes) {
-      const fn = makeFunction(route);
+      const fn = makeFunction(route, `${route.method} ${route.path}`);
       bind(fn, route.access);
       this.functions[route.id] = fn;
 
@@ -300,9 +406,50 @@ export class DocumentsStack extends Stack {
       });
     }
 
+    // ---------------------------------------------------------------- Workers
+    // One function per manifest worker, fed by its queue: batch size 1 (a render or a delivery per invocation, so
+    // timeouts and retries are per message) and partial batch failures (the worker reports a failed message, which
+    // SQS redelivers after the visibility the worker set: the render queue's default, or the webhook backoff delay).
+    for (const spec of manifest.workers) {
+      const { queue, spec: queueSpec } = this.queues[spec.queue!]!;
+      const fn = makeFunction(spec, spec.description ?? `Worker of the ${queueSpec.id} queue`, {
+        tmpMb: spec.tmpMb,
+        environment: {
+          // The last attempt records the failure; SQS then moves the message to the DLQ.
+          MAX_RECEIVE_COUNT: String(queueSpec.maxReceiveCount),
+          // Its own queue's URL: retries change the visibility of the message being handled.
+          [queueSpec.envVar]: queue.queueUrl,
+        },
+      });
+      bind(fn, spec.access);
+      this.functions[spec.id] = fn;
+      fn.fn.addEventSource(
+        new SqsEventSource(queue, {
+          batchSize: 1,
+          reportBatchItemFailures: true,
+          maxConcurrency: spec.maxConcurrency ?? 5,
+        }),
+      );
+    }
+
+    // ---------------------------------------------------------------- Observability
+    // Runbook: docs/operations/alarms.md. Metric names are shared with the code (lambdas/shared/observability).
+    this.observability = new ServiceAlarms(this, 'Observability', {
+      service: 'documents',
+      api: this.api,
+      functions: this.functions,
+      queues: Object.fromEntries(Object.entries(this.queues).map(([id, q]) => [`${id}Queue`, q.queue])),
+    });
+
     // ---------------------------------------------------------------- Outputs
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the Documents API' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.topic.topicArn });
     new CfnOutput(this, 'DocumentsBucketName', { value: this.bucket.bucketName });
+    for (const [id, { queue, dlq }] of Object.entries(this.queues)) {
+      const name = `${id[0]!.toUpperCase()}${id.slice(1)}`;
+      new CfnOutput(this, `${name}QueueUrl`, { value: queue.queueUrl });
+      new CfnOutput(this, `${name}DlqUrl`, { value: dlq.queueUrl });
+    }
     for (const tableId of tableIds) {
       const name = `${tableId[0]!.toUpperCase()}${tableId.slice(1)}TableName`;
       new CfnOutput(this, name, { value: this.tables[tableId]!.tableName });

@@ -8,8 +8,16 @@ export interface Access {
   tables?: Partial<Record<TableId, 'r' | 'rw'>>;
   /** The service's bucket. */
   bucket?: 'r' | 'rw';
-  /** May send conversion jobs to the queues. */
+  /** May send conversion jobs to the queues (narration: its priority and standard queues). */
   sendJobs?: boolean;
+  /** Queues of the service's manifest (`ServiceManifest.queues` ids) this function may send messages to. */
+  sendTo?: string[];
+  /**
+   * Narrows a table grant to items whose partition key starts with one of these prefixes (IAM
+   * `dynamodb:LeadingKeys`; item reads and writes only, no Scan/Query). For tables that hold several kinds of item,
+   * e.g. documents jobs (`docjob#`) and webhook endpoints (`webhook#`) next to billing accounts.
+   */
+  itemPrefixes?: Partial<Record<TableId, string[]>>;
   /** May call the speech engine (Polly). */
   speech?: boolean;
   /**
@@ -44,10 +52,32 @@ export interface WorkerSpec {
   /** Ephemeral storage for audio being assembled. */
   tmpMb: number;
   access: Access;
+  /**
+   * The queue (a `ServiceManifest.queues` id) whose messages this worker handles, one per invocation. Narration's
+   * worker has none: it reads the service's priority and standard queues.
+   */
+  queue?: string;
+  /** 'image': runs in the service's container image (Chromium); default a zip bundle. */
+  packaging?: 'zip' | 'image';
+  /** Most concurrent executions the queue's event source may start. @default 5 */
+  maxConcurrency?: number;
+  description?: string;
+}
+
+/** An SQS queue of the service (with its DLQ), fed by `sendTo` functions and read by the worker naming it. */
+export interface QueueSpec {
+  id: string;
+  /** Environment variable holding the queue URL (lambdas/shared/config.ts). */
+  envVar: string;
+  /** Receives of a message before SQS moves it to the queue's DLQ. */
+  maxReceiveCount: number;
+  description: string;
 }
 
 export interface ServiceManifest {
   service: string;
   routes: RouteSpec[];
   workers: WorkerSpec[];
+  /** Queues beyond narration's built-in job queues. */
+  queues?: QueueSpec[];
 }

@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { TABLES } from '../tables';
-import type { TableId } from '../../lambdas/shared/manifest';
+import type { QueueSpec, TableId } from '../../lambdas/shared/manifest';
 
 // These packages ship no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -37,6 +37,8 @@ export interface EmulatorOptions {
   prefix?: string;
   /** Visibility timeout of the job queues (a failed attempt is retried after it). @default 10 */
   queueVisibilityS?: number;
+  /** Extra queues (the documents manifest's), each with a DLQ; their URLs are set in `env` under `envVar`. */
+  serviceQueues?: QueueSpec[];
 }
 
 export interface Emulators {
@@ -44,6 +46,8 @@ export interface Emulators {
   tableNames: Record<TableId, string>;
   bucket: string;
   queues: { priority: string; standard: string; priorityDlq: string; standardDlq: string };
+  /** The `serviceQueues` by id. */
+  serviceQueues: Record<string, { url: string; dlq: string }>;
   stop(): Promise<void>;
   /** Stops one emulator (fault-injection tests). */
   stopService(name: 'dynamodb' | 's3' | 'sqs'): Promise<void>;
@@ -93,7 +97,7 @@ async function ensureTables(endpoint: string, names: Record<TableId, string>): P
   }
 }
 
-async function createQueues(endpoint: string, prefix: string, visibilityS: number) {
+async function createQueues(endpoint: string, prefix: string, visibilityS: number, extra: QueueSpec[] = []) {
   const sqs = new SQSClient({ endpoint, region: REGION, credentials: CREDENTIALS });
   try {
     const make = async (name: string, attributes: Record<string, string> = {}) =>
@@ -112,7 +116,19 @@ async function createQueues(endpoint: string, prefix: string, visibilityS: numbe
     });
     const priority = await make('priority', await redrive(priorityDlq));
     const standard = await make('standard', await redrive(standardDlq));
-    return { priority, standard, priorityDlq, standardDlq };
+    const service: Record<string, { url: string; dlq: string }> = {};
+    for (const spec of extra) {
+      const dlq = await make(`${spec.id}-dlq`);
+      const url = await make(spec.id, {
+        VisibilityTimeout: String(visibilityS),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: await arnOf(dlq),
+          maxReceiveCount: spec.maxReceiveCount,
+        }),
+      });
+      service[spec.id] = { url, dlq };
+    }
+    return { priority, standard, priorityDlq, standardDlq, service };
   } finally {
     sqs.destroy();
   }
@@ -167,7 +183,12 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     (Object.keys(TABLES) as TableId[]).map((id) => [id, `${prefix}${id}`]),
   ) as Record<TableId, string>;
   await ensureTables(ddbEndpoint, tableNames);
-  const queues = await createQueues(sqsEndpoint, prefix, options.queueVisibilityS ?? 10);
+  const { service: serviceQueues, ...queues } = await createQueues(
+    sqsEndpoint,
+    prefix,
+    options.queueVisibilityS ?? 10,
+    options.serviceQueues,
+  );
 
   const env: Record<string, string> = {
     AWS_REGION: REGION,
@@ -184,6 +205,9 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     ),
     PRIORITY_QUEUE_URL: queues.priority,
     STANDARD_QUEUE_URL: queues.standard,
+    ...Object.fromEntries(
+      (options.serviceQueues ?? []).map((spec) => [spec.envVar, serviceQueues[spec.id]!.url]),
+    ),
   };
 
   const stopped = new Set<string>();
@@ -202,6 +226,7 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     tableNames,
     bucket,
     queues,
+    serviceQueues,
     stopService,
     stop: async () => {
       await Promise.all((Object.keys(stoppers) as (keyof typeof stoppers)[]).map(stopService));

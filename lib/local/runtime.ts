@@ -3,10 +3,11 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
+import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { resetClients } from '../../lambdas/shared/aws/clients';
-import { resetConfig } from '../../lambdas/shared/config';
-import type { ServiceManifest } from '../../lambdas/shared/manifest';
+import { parseConfig, resetConfig } from '../../lambdas/shared/config';
+import type { QueueSpec, ServiceManifest } from '../../lambdas/shared/manifest';
 import { startEmulators, type Emulators } from './emulators';
 import { createFront, listen, type LambdaHandler } from './front';
 import { startPoller, type WorkerHandler } from './worker-poller';
@@ -59,6 +60,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
     host,
     persistDynamo: options.persist !== false,
     queueVisibilityS,
+    serviceQueues: documentsQueues({ ...process.env, ...options.env }),
   });
   Object.assign(
     process.env,
@@ -107,6 +109,24 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
   }
 
   let poller: { stop(): Promise<void> } | undefined;
+  const docPollers: { stop(): Promise<void> }[] = [];
+  if (options.startWorker !== false && options.documents !== false) {
+    // The documents workers, one poller per worker on its own queue (render jobs, webhook deliveries).
+    await requeueDocumentJobs(log);
+    for (const spec of documentsManifest.workers) {
+      const mod = (await import(resolve(ROOT, spec.handler))) as { handler: WorkerHandler };
+      docPollers.push(
+        startPoller({
+          worker: spec,
+          handler: mod.handler,
+          sources: [{ name: spec.queue!, url: emulators.serviceQueues[spec.queue!]!.url, concurrency: 1 }],
+          endpoint: emulators.env.AWS_ENDPOINT_URL_SQS!,
+          visibilityS: queueVisibilityS,
+          log,
+        }),
+      );
+    }
+  }
   if (options.startWorker !== false) {
     const spec = narrationManifest.workers[0]!;
     const mod = (await import(resolve(ROOT, spec.handler))) as { handler: WorkerHandler };
@@ -127,6 +147,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
     emulators,
     async stop() {
       await poller?.stop();
+      await Promise.all(docPollers.map((p) => p.stop()));
       await Promise.all(
         servers.map(
           (s) =>
@@ -153,4 +174,27 @@ async function requeueUnfinished(log: (line: string) => void): Promise<void> {
     await deps.queue.enqueue({ audioId: job.audioId }, job.plan !== 'free');
   }
   if (jobs.length) log(`re-queued ${jobs.length} unfinished job(s) from the previous run`);
+}
+
+/**
+ * The documents queues as the stack makes them; locally the delivery queue's maxReceiveCount follows
+ * WEBHOOK_RETRY_SCHEDULE_S (tests shorten the schedule), as attempts = delays + 1.
+ */
+function documentsQueues(env: Record<string, string | undefined>): QueueSpec[] {
+  const attempts = parseConfig(env).WEBHOOK_RETRY_SCHEDULE_S.length + 1;
+  return (documentsManifest.queues ?? []).map((q) =>
+    q.id === 'deliveries' ? { ...q, maxReceiveCount: attempts } : q,
+  );
+}
+
+/** Async render jobs left queued or rendering by a previous run (the local queues live in memory). */
+async function requeueDocumentJobs(log: (line: string) => void): Promise<void> {
+  const { awsDeps } = await import('../../lambdas/documents/deps');
+  const deps = awsDeps();
+  const jobs = await deps.jobs.listUnfinished(10_000);
+  for (const job of jobs) {
+    if (job.status === 'rendering') await deps.jobs.release(job.jobId, new Date());
+    await deps.renderQueue.send({ jobId: job.jobId });
+  }
+  if (jobs.length) log(`re-queued ${jobs.length} unfinished document job(s) from the previous run`);
 }

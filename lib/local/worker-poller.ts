@@ -12,7 +12,10 @@ export type WorkerHandler = (event: SQSEvent, context: Context) => Promise<SQSBa
 export interface PollerOptions {
   worker: WorkerSpec;
   handler: WorkerHandler;
-  queues: { priority: string; standard: string };
+  /** Narration's job queues; ignored when `sources` is given. */
+  queues?: { priority: string; standard: string };
+  /** The queues to poll and how many pollers each gets (the documents workers: one queue each). */
+  sources?: { name: string; url: string; concurrency: number }[];
   endpoint: string;
   log?: (line: string) => void;
   /** Pollers per queue. */
@@ -78,11 +81,16 @@ export function startPoller(options: PollerOptions): Poller {
   const conc = options.concurrency ?? { priority: 2, standard: 1 };
   const inflight = new Set<Promise<unknown>>();
   const vis = options.visibilityS ?? 10;
-  for (const [kind, url] of [
-    ['priority', options.queues.priority],
-    ['standard', options.queues.standard],
-  ] as const) {
-    for (let i = 0; i < conc[kind]; i++) {
+  const sources =
+    options.sources ??
+    (options.queues
+      ? [
+          { name: 'priority', url: options.queues.priority, concurrency: conc.priority },
+          { name: 'standard', url: options.queues.standard, concurrency: conc.standard },
+        ]
+      : []);
+  for (const { name: kind, url, concurrency } of sources) {
+    for (let i = 0; i < concurrency; i++) {
       const consumer = Consumer.create({
         queueUrl: url,
         sqs,

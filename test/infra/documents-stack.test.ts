@@ -11,8 +11,13 @@ import { documentsManifest } from '../../lambdas/documents/routes';
 import type { TableId } from '../../lambdas/shared/manifest';
 import { IMAGE_MIN_TMP_MB, imageCommand } from '../../lib/constructs/image-function';
 import type { ServiceFunctionBase } from '../../lib/constructs/service-function-base';
+import { parseConfig } from '../../lambdas/shared/config';
+import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from '../../lambdas/shared/aws/item-prefixes';
+import { JOB_REQUEST_PREFIX, JOB_RESULT_PREFIX } from '../../lambdas/shared/aws/job-files';
+import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/documents/domain/webhooks-schedule';
 import {
   DOCUMENTS_DOCKERFILE,
+  JOB_REQUESTS_PREFIX,
   DocumentsStack,
   RESULTS_PREFIX,
   RESULTS_TTL_DAYS,
@@ -82,6 +87,7 @@ const routes = documentsManifest.routes;
 const imageRoutes = routes.filter((r) => r.packaging === 'image');
 const zipRoutes = routes.filter((r) => r.packaging !== 'image');
 const TABLE_ENV: Record<string, string> = {
+  accounts: 'ACCOUNTS_TABLE',
   quotas: 'QUOTAS_TABLE',
   keys: 'KEYS_TABLE',
   growth: 'GROWTH_TABLE',
@@ -153,7 +159,8 @@ describe('HTTP API from the manifest', () => {
 describe('functions', () => {
   test('one Lambda per route, all traced, logging to their own group, service "documents"', () => {
     const fns = template.findResources('AWS::Lambda::Function') as Record<string, Json>;
-    expect(Object.keys(fns)).toHaveLength(routes.length);
+    // One per route and one per worker (async renders, webhook deliveries).
+    expect(Object.keys(fns)).toHaveLength(routes.length + documentsManifest.workers.length);
     for (const fn of Object.values(fns)) {
       expect(fn.Properties).toMatchObject({
         TracingConfig: { Mode: 'Active' },
@@ -240,7 +247,11 @@ describe('container image asset', () => {
 
   test('the build arg HANDLER_ENTRIES lists exactly the manifest image handlers', () => {
     const args = Object.values(dockerImages())[0]!.source.dockerBuildArgs as Record<string, string>;
-    expect(args.HANDLER_ENTRIES!.split(' ').sort()).toEqual(imageRoutes.map((r) => r.handler).sort());
+    const imageHandlers = [...routes, ...documentsManifest.workers]
+      .filter((r) => r.packaging === 'image')
+      .map((r) => r.handler);
+    expect(imageHandlers).toContain('lambdas/documents/handlers/render-worker.ts');
+    expect(args.HANDLER_ENTRIES!.split(' ').sort()).toEqual(imageHandlers.sort());
   });
 
   test('the build context (fingerprinted and staged at synth) holds only what the Dockerfile copies', () => {
@@ -367,8 +378,10 @@ describe('IAM least privilege, strictly from each route’s access', () => {
     expect(s3Actions.every((a) => !a.includes('*'))).toBe(true);
     expect('DOCUMENTS_BUCKET' in env).toBe(bucket !== undefined);
 
-    // Nothing else but logs and X-Ray; no wildcard actions.
-    expect(actions.filter((a) => !/^(dynamodb|s3|logs|xray):/.test(a))).toEqual([]);
+    // SQS: only sending, only with access.sendTo. Nothing else but logs and X-Ray; no wildcard actions.
+    const sqsActions = actions.filter((a) => a.startsWith('sqs:'));
+    expect(sqsActions).toEqual((spec.access.sendTo ?? []).map(() => 'sqs:SendMessage'));
+    expect(actions.filter((a) => !/^(dynamodb|s3|sqs|logs|xray):/.test(a))).toEqual([]);
     expect(actions.some((a) => a.endsWith(':*') || a === '*')).toBe(false);
   });
 
@@ -516,5 +529,172 @@ describe('cdk-nag AwsSolutions', () => {
       ...annotations.findWarning('*', Match.anyValue()),
     ].map((m) => `${m.id}: ${String(m.entry.data)}`);
     expect(messages).toEqual([]);
+  });
+});
+
+describe('async renders and webhooks: queues, workers, narrowed grants', () => {
+  const workers = documentsManifest.workers;
+  const queueSpecs = documentsManifest.queues ?? [];
+  const workerOf = (id: string) => workers.find((w) => w.id === id)!;
+
+  test('the manifest declares the render and deliveries queues, each read by one worker', () => {
+    expect(queueSpecs.map((q) => q.id).sort()).toEqual(['deliveries', 'render']);
+    for (const q of queueSpecs) expect(workers.filter((w) => w.queue === q.id)).toHaveLength(1);
+    expect(Object.keys(stack.queues).sort()).toEqual(['deliveries', 'render']);
+  });
+
+  test.each(queueSpecs.map((q) => [q.id] as const))(
+    'queue %s: SSE, TLS only, DLQ after maxReceiveCount',
+    (id) => {
+      const { queue, dlq, spec } = stack.queues[id]!;
+      const props = resources[logicalId(queue)]!.Properties;
+      expect(props.SqsManagedSseEnabled).toBe(true);
+      expect(props.RedrivePolicy).toEqual({
+        deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(dlq), 'Arn'] },
+        maxReceiveCount: spec.maxReceiveCount,
+      });
+      const reader = workers.find((w) => w.queue === id)!;
+      expect(props.VisibilityTimeout).toBeGreaterThanOrEqual(6 * reader.timeoutS);
+      expect(resources[logicalId(dlq)]!.Properties.SqsManagedSseEnabled).toBe(true);
+      expect(resources[logicalId(dlq)]!.Properties.MessageRetentionPeriod).toBe(14 * 86400);
+      for (const q of [queue, dlq])
+        template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+          Queues: [{ Ref: logicalId(q) }],
+          PolicyDocument: {
+            Statement: Match.arrayWith([
+              Match.objectLike({
+                Effect: 'Deny',
+                Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+              }),
+            ]),
+          },
+        });
+    },
+  );
+
+  test('delivery attempts: the queue redelivers once per retry delay, plus the first try', () => {
+    const deliveries = queueSpecs.find((q) => q.id === 'deliveries')!;
+    const schedule = parseConfig({}).WEBHOOK_RETRY_SCHEDULE_S;
+    expect(schedule).toEqual([...DEFAULT_RETRY_SCHEDULE_S]);
+    expect(deliveries.maxReceiveCount).toBe(schedule.length + 1);
+    // Every delay fits SQS's 12-hour visibility ceiling.
+    expect(Math.max(...schedule)).toBeLessThanOrEqual(12 * 3600);
+  });
+
+  test.each(workers.map((w) => [w.id] as const))(
+    'worker %s: fed by its queue (batch 1, partial failures, capped concurrency), MAX_RECEIVE_COUNT and its queue URL set',
+    (id) => {
+      const spec = workerOf(id);
+      const { queue, spec: queueSpec } = stack.queues[spec.queue!]!;
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        EventSourceArn: { 'Fn::GetAtt': [logicalId(queue), 'Arn'] },
+        FunctionName: { Ref: logicalId(fnOf(id).fn) },
+        BatchSize: 1,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: spec.maxConcurrency ?? 5 },
+      });
+      expect(envOf(id).MAX_RECEIVE_COUNT).toBe(String(queueSpec.maxReceiveCount));
+      expect(envOf(id)[queueSpec.envVar]).toEqual({ Ref: logicalId(queue) });
+      // It consumes its own queue (the event source's grant, ChangeMessageVisibility included for retries).
+      expect(actionsOf(fnOf(id))).toEqual(
+        expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']),
+      );
+      expect({ id, mem: propsOf(id).MemorySize, t: propsOf(id).Timeout }).toEqual({
+        id,
+        mem: spec.memoryMb,
+        t: spec.timeoutS,
+      });
+    },
+  );
+
+  test('the render worker runs the renderer image (Chromium); the delivery worker is a small zip', () => {
+    expect(propsOf('RenderWorker')).toMatchObject({
+      PackageType: 'Image',
+      ImageConfig: { Command: [imageCommand(workerOf('RenderWorker').handler)] },
+    });
+    expect(propsOf('DeliveryWorker')).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+  });
+
+  test('who may send where: Render → render queue, RenderWorker → deliveries; nobody else sends', () => {
+    const sendsTo = (id: string) =>
+      statementsOf(fnOf(id))
+        .filter((s) => [s.Action].flat().includes('sqs:SendMessage'))
+        .map((s) => JSON.stringify(s.Resource));
+    const arn = (q: string) => JSON.stringify({ 'Fn::GetAtt': [logicalId(stack.queues[q]!.queue), 'Arn'] });
+    expect(sendsTo('Render')).toEqual([arn('render')]);
+    expect(envOf('Render').DOCUMENTS_RENDER_QUEUE_URL).toBeDefined();
+    expect(sendsTo('RenderWorker')).toEqual([arn('deliveries')]);
+    expect(sendsTo('DeliveryWorker')).toEqual([]);
+    for (const id of Object.keys(stack.functions).filter((f) => !['Render', 'RenderWorker'].includes(f)))
+      expect({ id, sends: sendsTo(id) }).toEqual({ id, sends: [] });
+  });
+
+  test('jobs and webhook endpoints: grants on the accounts table narrowed to their item prefixes, no Scan/Query', () => {
+    const accountsArn = { 'Fn::GetAtt': [logicalId(stack.tables.accounts!), 'Arn'] };
+    const expected: Record<string, { prefixes: string[]; writes: boolean }> = {
+      Render: { prefixes: [JOB_ITEM_PREFIX], writes: true },
+      GetJob: { prefixes: [JOB_ITEM_PREFIX], writes: false },
+      WebhookPut: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: true },
+      WebhookGet: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: false },
+      WebhookDelete: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: true },
+      WebhookRotateSecret: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: true },
+      RenderWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
+      DeliveryWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
+    };
+    for (const [id, want] of Object.entries(expected)) {
+      const onAccounts = statementsOf(fnOf(id)).filter((s) =>
+        JSON.stringify(s.Resource).includes(logicalId(stack.tables.accounts!)),
+      );
+      expect({ id, n: onAccounts.length }).toEqual({ id, n: 1 });
+      const st = onAccounts[0]! as Statement & { Condition?: Json };
+      expect(st.Resource).toEqual(accountsArn); // the table only, no index
+      expect(st.Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': want.prefixes.map((p) => `${p}*`) },
+      });
+      const actions = [st.Action].flat();
+      expect(actions.filter((a) => /Scan|Query|BatchWrite/.test(a))).toEqual([]);
+      expect({ id, writes: actions.some((a) => /Put|Update|Delete/.test(a)) }).toEqual({
+        id,
+        writes: want.writes,
+      });
+      expect(envOf(id).ACCOUNTS_TABLE).toEqual({ Ref: logicalId(stack.tables.accounts!) });
+    }
+    // The prefixes never overlap billing's items (acct#, evt#, email#, purchase#, pickup#).
+    for (const p of [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX])
+      for (const billing of ['acct#', 'evt#', 'email#', 'purchase#', 'pickup#'])
+        expect(p.startsWith(billing) || billing.startsWith(p)).toBe(false);
+  });
+
+  test('the local-test settings (callback allowlist, DNS stub) reach no function, and cannot be listed', () => {
+    for (const id of Object.keys(stack.functions)) {
+      const env = envOf(id);
+      expect({ id, allowlist: 'WEBHOOK_URL_ALLOWLIST' in env, stub: 'WEBHOOK_DNS_STUB' in env }).toEqual({
+        id,
+        allowlist: false,
+        stub: false,
+      });
+    }
+    const bad = {
+      ...documentsManifest,
+      routes: documentsManifest.routes.map((r) =>
+        r.id === 'WebhookPut' ? { ...r, access: { ...r.access, settings: ['WEBHOOK_URL_ALLOWLIST'] } } : r,
+      ),
+    };
+    const badApp = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
+    expect(() => new DocumentsStack(badApp, 'Bad', { manifest: bad })).toThrow(/local-test setting/);
+  });
+
+  test('bucket: queued requests under jobs/ expire in 2 days; results under results/ (1 day)', () => {
+    expect(JOB_REQUEST_PREFIX).toBe(JOB_REQUESTS_PREFIX);
+    expect(JOB_RESULT_PREFIX.startsWith(RESULTS_PREFIX)).toBe(true);
+    expect(resources[logicalId(stack.bucket)]!.Properties.LifecycleConfiguration.Rules).toEqual(
+      expect.arrayContaining([expect.objectContaining({ Prefix: 'jobs/', ExpirationInDays: 2 })]),
+    );
+  });
+
+  test('outputs: the queue and DLQ URLs', () => {
+    expect(Object.keys(template.findOutputs('*'))).toEqual(
+      expect.arrayContaining(['RenderQueueUrl', 'RenderDlqUrl', 'DeliveriesQueueUrl', 'DeliveriesDlqUrl']),
+    );
   });
 });

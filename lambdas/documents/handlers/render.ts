@@ -3,15 +3,20 @@
 // 403 custom_html on the free plan, 429 over the monthly quota (RateLimit-* + Retry-After), 500 with a request id
 // only for a real rendering fault. Free-plan PDFs carry a subtle watermark. Documents over
 // DOCUMENTS_INLINE_MAX_BYTES (4 MiB) are answered with 303 to a presigned URL valid for an hour.
+// options.async (Scale plan; 403 for other plans): 202 {id, status: "queued", status_url} + Location, charged now,
+// rendered by the render worker (domain/jobs.ts), announced to the account's webhook endpoint.
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { HttpError, RequestValidationError, TooManyRequestsError } from '../../shared/http/errors';
 import { logger } from '../../shared/logger';
+import { observeRender, recordQuotaRejection } from '../../shared/observability/events';
 import { rateLimitHeaders } from '../../shared/quota/windows';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { DocumentRequestError } from '../domain/errors';
 import { monthlyRules, planOf, quotaSubject } from '../domain/plans';
 import { parseRenderRequest, renderDocument } from '../domain/render-request';
+import { acceptAsyncRender, assertAsyncAllowed } from '../domain/jobs';
+import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
 
 const route = documentsManifest.routes.find((r) => r.id === 'Render')!;
@@ -37,6 +42,8 @@ export const makeHandler = (deps: DocumentsDeps) =>
       const request = parseRenderRequest(body);
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
       const plan = planOf(caller);
+      // Async (Scale): refused before anything is charged.
+      if (request.options.async) assertAsyncAllowed(plan);
       if (request.kind === 'custom' && plan === 'free')
         throw new HttpError(
           403,
@@ -46,15 +53,31 @@ export const makeHandler = (deps: DocumentsDeps) =>
       const now = deps.now();
       const decision = await deps.quotas.consume(quotaSubject(caller), monthlyRules(plan), now);
       const headers = rateLimitHeaders(decision, now);
-      if (!decision.allowed)
+      if (!decision.allowed) {
+        recordQuotaRejection('documents', req.event.routeKey);
         throw new TooManyRequestsError(
           `Monthly limit reached: ${decision.binding.limit} documents per calendar month (UTC) on the ${plan} plan. ` +
             `It resets in ${headers['retry-after']} seconds; a paid plan raises it (GET /pricing).`,
           headers,
         );
+      }
+      if (request.options.async && caller.kind === 'key') {
+        // 202 + a job: rendered by the render worker, announced by webhook (domain/jobs.ts).
+        const accepted = await acceptAsyncRender(deps, {
+          body,
+          request,
+          key: caller.key,
+          plan,
+          decision,
+          now,
+        });
+        return json(accepted.statusCode, accepted.body, { ...headers, ...accepted.headers });
+      }
       let doc;
       try {
-        doc = await renderDocument(request, await deps.renderer(), { watermark: plan === 'free' });
+        doc = await observeRender(request.format, async () =>
+          renderDocument(request, await deps.renderer(), { watermark: plan === 'free' }),
+        );
       } catch (err) {
         // Nothing was delivered: the document does not count.
         await deps.quotas

@@ -331,6 +331,31 @@ export function stubResolver(table: Record<string, string[]>): Resolver {
   };
 }
 
+/**
+ * The destination checks safeFetch makes (URL rules, then every address the name resolves to), without connecting:
+ * for validating a URL when it is saved, e.g. a webhook endpoint at registration. safeFetch checks again when it
+ * connects (the name may resolve differently by then). Throws SafeFetchError ('dns' / 'dns_unavailable' when the
+ * name does not resolve).
+ */
+export async function checkDestination(
+  input: string | URL,
+  options: { allowlist?: Allowlist; resolver?: Resolver } = {},
+): Promise<Target & { addresses: string[] }> {
+  const allowlist = options.allowlist ?? [];
+  const target = checkUrl(input, allowlist);
+  if (target.ip) return { ...target, addresses: [target.ip] };
+  let found: ResolvedAddress[];
+  try {
+    found = await (options.resolver ?? systemResolver)(target.host);
+  } catch (err) {
+    throw networkError(err, target.host);
+  }
+  if (!found.length)
+    throw networkError(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), target.host);
+  for (const a of found) assertDestination(target.host, a.address, target.port, allowlist);
+  return { ...target, addresses: found.map((a) => a.address) };
+}
+
 export const HTML_TYPES = ['text/html', 'application/xhtml+xml'] as const;
 
 export interface SafeFetchOptions {
@@ -354,6 +379,11 @@ export interface SafeFetchOptions {
   /** @default systemResolver */
   resolver?: Resolver;
   userAgent?: string;
+  /**
+   * Resolve as soon as the final answer's status line and headers arrive; the body is discarded unread (`body` is
+   * empty, `accept` and `maxBytes` are not applied). For callers that only need the status: webhook deliveries.
+   */
+  skipBody?: boolean;
 }
 
 export interface FetchedPage {
@@ -486,6 +516,20 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
         redirects.push(nextTarget.url.href);
         target = nextTarget;
         continue;
+      }
+      if (options.skipBody) {
+        res.destroy();
+        return {
+          url: target.url.href,
+          status,
+          headers: res.headers,
+          mediaType: String(res.headers['content-type'] ?? '')
+            .split(';')[0]!
+            .trim()
+            .toLowerCase(),
+          body: Buffer.alloc(0),
+          redirects,
+        };
       }
       const contentType = String(res.headers['content-type'] ?? '');
       const mediaType = contentType.split(';')[0]!.trim().toLowerCase();

@@ -1,0 +1,5 @@
+// Partition-key prefixes of the documents service's items in the accounts table (next to billing's acct#, evt#,
+// email#, purchase#, pickup#). The manifest (lambdas/documents/routes.ts) narrows IAM grants to them
+// (`access.itemPrefixes`, dynamodb:LeadingKeys), so a function that handles jobs cannot touch billing items.
+export const JOB_ITEM_PREFIX = 'docjob#';
+export const WEBHOOK_ITEM_PREFIX = 'webhook#';
