@@ -1,7 +1,8 @@
 // Runs before `npm start` and `npm test`, so a fresh clone needs only those two commands:
 // 1. installs npm dependencies when node_modules is missing or older than the lockfile;
-// 2. installs the Debian tools the tests use as independent checks (pdftotext, qpdf) and the faster local speech
-//    engine (espeak-ng) when they are missing and this is a root Debian machine; otherwise says what to install.
+// 2. installs the Debian tools the tests use as independent checks (pdftotext, qpdf, LibreOffice Calc) and the
+//    faster local speech engine (espeak-ng) when they are missing and this is a root Debian machine; otherwise says
+//    what to install.
 // Plain CommonJS: it must run before anything is installed.
 const { existsSync, statSync } = require('node:fs');
 const { execSync, spawnSync } = require('node:child_process');
@@ -22,7 +23,14 @@ if (stale) {
 const wantTools = process.argv.includes('--system');
 if (wantTools) {
   // command → Debian package
-  const tools = { pdftotext: 'poppler-utils', qpdf: 'qpdf', 'espeak-ng': 'espeak-ng' };
+  // soffice: the ventas XLSX must open in LibreOffice (converted to PDF in test/e2e/templates-ventas.test.ts);
+  // the Calc-only, no-GUI package is the smallest that converts (~24 MB, ~25 s to install here).
+  const tools = {
+    pdftotext: 'poppler-utils',
+    qpdf: 'qpdf',
+    'espeak-ng': 'espeak-ng',
+    soffice: 'libreoffice-calc-nogui',
+  };
   const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
   const missing = Object.entries(tools).filter(([cmd]) => !has(cmd));
   if (missing.length) {

@@ -1,40 +1,162 @@
-// Data of the `cotizacion` template: a price quote.
+// Data of the `cotizacion` template: a price quote or commercial proposal. Discounts per line and overall, as a
+// fraction (0.10 = 10 %) or as an amount; IVA 16 %, 8 % or 0 %; optional retenciones (IVA, ISR); validity as a date
+// or as a number of days from the quote's date. Problems are 400s on their own field with Spanish messages.
 import { z } from 'zod';
-import { fecha, moneda, texto, textoOpcional } from '../../lambdas/documents/domain/schema-helpers';
+import { dec, sum } from '../../lambdas/documents/domain/money';
+import { fecha, moneda, rfc, texto, textoOpcional } from '../../lambdas/documents/domain/schema-helpers';
+import { partida } from './calc';
 
-export const item = z.object({
-  concepto: texto('Producto o servicio cotizado', 1000),
-  cantidad: z.number().finite().positive().describe('Cantidad'),
-  precio: z.number().finite().nonnegative().describe('Precio unitario antes de impuestos'),
-  descuento: z
-    .number()
-    .finite()
-    .min(0)
-    .max(1)
-    .default(0)
-    .describe('Descuento sobre el importe de la partida, como fracción (0.10 = 10 %)'),
-  unidad: textoOpcional('Unidad de medida', 40),
+function custom(ctx: z.RefinementCtx, path: (string | number)[], message: string, type: string): void {
+  ctx.addIssue({ code: 'custom', path, message, params: { type } });
+}
+
+const fraccion = (description: string, max = 1) => z.number().finite().min(0).max(max).describe(description);
+const monto = (description: string) => z.number().finite().nonnegative().describe(description);
+
+export const item = z
+  .object({
+    concepto: texto('Producto o servicio cotizado', 1000),
+    descripcion: textoOpcional('Detalle bajo el concepto (modelo, alcance, especificaciones)', 2000),
+    clave: textoOpcional('Clave o SKU del producto', 40),
+    unidad: textoOpcional('Unidad de medida, p. ej. "pieza", "servicio", "hora"', 40),
+    cantidad: z.number().finite().positive().describe('Cantidad'),
+    precio: z.number().finite().nonnegative().describe('Precio unitario antes de impuestos'),
+    descuento: fraccion('Descuento de la partida como fracción del importe (0.10 = 10 %)').default(0),
+    descuento_monto: monto('Descuento de la partida como importe fijo (en lugar de `descuento`)').optional(),
+  })
+  .describe('Partida cotizada');
+
+const firmante = z.object({
+  nombre: texto('Nombre de quien firma por la empresa', 120),
+  cargo: textoOpcional('Cargo', 120),
 });
 
-export const schema = z.object({
-  empresa: texto('Empresa que cotiza', 300),
-  cliente: texto('Cliente al que se dirige la cotización', 300),
-  items: z.array(item).min(1).max(500).describe('Partidas cotizadas'),
-  moneda: moneda(),
-  fecha: fecha('Fecha de la cotización (AAAA-MM-DD)'),
-  vigencia: fecha('Fecha hasta la que es válida la cotización (AAAA-MM-DD)').optional(),
-  folio: textoOpcional('Número de cotización', 40),
-  contacto: textoOpcional('Persona de contacto, teléfono o correo', 200),
-  tasa_iva: z
-    .literal([0, 0.08, 0.16])
-    .default(0.16)
-    .describe('Tasa de IVA: 0.16, 0.08 o 0; por omisión 0.16'),
-  condiciones: z
-    .array(texto('Condición', 500))
-    .max(20)
-    .default([])
-    .describe('Condiciones comerciales, una por línea'),
-  notas: textoOpcional('Notas', 2000),
-});
+const datosEmpresa = z
+  .object({
+    rfc: rfc('RFC de la empresa').optional(),
+    direccion: textoOpcional('Domicilio', 300),
+    telefono: textoOpcional('Teléfono', 60),
+    correo: textoOpcional('Correo electrónico', 120),
+    sitio_web: textoOpcional('Sitio web', 120),
+  })
+  .describe('Datos de la empresa que cotiza');
+
+const datosCliente = z
+  .object({
+    rfc: rfc('RFC del cliente').optional(),
+    atencion: textoOpcional('Persona a la que se dirige ("Atención")', 120),
+    direccion: textoOpcional('Domicilio', 300),
+    telefono: textoOpcional('Teléfono', 60),
+    correo: textoOpcional('Correo electrónico', 120),
+  })
+  .describe('Datos del cliente');
+
+export const schema = z
+  .object({
+    empresa: texto('Empresa que cotiza', 300),
+    datos_empresa: datosEmpresa.optional(),
+    cliente: texto('Cliente al que se dirige la cotización', 300),
+    datos_cliente: datosCliente.optional(),
+    items: z.array(item).min(1).max(500).describe('Partidas cotizadas'),
+    moneda: moneda(),
+    fecha: fecha('Fecha de la cotización (AAAA-MM-DD)'),
+    vigencia: fecha('Fecha hasta la que es válida la cotización (AAAA-MM-DD)').optional(),
+    dias_vigencia: z
+      .number()
+      .int()
+      .min(1)
+      .max(365)
+      .optional()
+      .describe('Días de vigencia a partir de la fecha; calcula `vigencia` si no se da'),
+    folio: textoOpcional('Número de cotización', 40),
+    contacto: textoOpcional('Quién atiende: nombre, teléfono o correo', 200),
+    descuento_global: fraccion('Descuento sobre el subtotal, como fracción (0.05 = 5 %)').optional(),
+    descuento_global_monto: monto(
+      'Descuento sobre el subtotal, como importe (en lugar del anterior)',
+    ).optional(),
+    tasa_iva: z
+      .literal([0, 0.08, 0.16])
+      .default(0.16)
+      .describe('Tasa de IVA: 0.16, 0.08 (región fronteriza) o 0; por omisión 0.16'),
+    retenciones: z
+      .object({
+        iva: fraccion(
+          'Retención de IVA como fracción de la base, p. ej. 0.106667 (dos terceras partes del 16 %)',
+          0.16,
+        ).optional(),
+        isr: fraccion(
+          'Retención de ISR como fracción de la base, p. ej. 0.10 (honorarios) o 0.0125 (RESICO)',
+          0.35,
+        ).optional(),
+      })
+      .optional()
+      .describe('Retenciones cuando el cliente es persona moral y el servicio las causa'),
+    condiciones: z
+      .array(texto('Condición', 500))
+      .max(30)
+      .default([])
+      .describe('Términos y condiciones, uno por elemento'),
+    notas: textoOpcional('Notas', 2000),
+    firma: firmante.optional().describe('Quién firma la cotización por la empresa'),
+    aceptacion: z
+      .boolean()
+      .default(true)
+      .describe('Imprimir el bloque de aceptación para que firme el cliente (por omisión sí)'),
+  })
+  .superRefine((d, ctx) => {
+    d.items.forEach((it, i) => {
+      if (it.descuento_monto === undefined) return;
+      if (it.descuento > 0)
+        custom(
+          ctx,
+          ['items', i, 'descuento_monto'],
+          'Use descuento (fracción) o descuento_monto (importe) en la partida, no ambos',
+          'value_error',
+        );
+      const bruto = dec(it.cantidad).times(dec(it.precio));
+      if (dec(it.descuento_monto).greaterThan(bruto))
+        custom(
+          ctx,
+          ['items', i, 'descuento_monto'],
+          `El descuento (${dec(it.descuento_monto).toFixed(2)}) es mayor que el importe de la partida (${bruto.toFixed(2)})`,
+          'value_error',
+        );
+    });
+    if (d.descuento_global !== undefined && d.descuento_global_monto !== undefined)
+      custom(
+        ctx,
+        ['descuento_global_monto'],
+        'Use descuento_global (fracción) o descuento_global_monto (importe), no ambos',
+        'value_error',
+      );
+    if (d.descuento_global_monto !== undefined) {
+      const subtotal = sum(d.items.map((it) => partida(it, d.moneda).importe));
+      if (dec(d.descuento_global_monto).greaterThan(subtotal))
+        custom(
+          ctx,
+          ['descuento_global_monto'],
+          `El descuento global (${dec(d.descuento_global_monto).toFixed(2)}) es mayor que el subtotal (${subtotal.toFixed(2)})`,
+          'value_error',
+        );
+    }
+    if (d.vigencia !== undefined && d.vigencia < d.fecha)
+      custom(ctx, ['vigencia'], 'La vigencia termina antes de la fecha de la cotización', 'date_order');
+    if (
+      d.vigencia !== undefined &&
+      d.dias_vigencia !== undefined &&
+      sumaDias(d.fecha, d.dias_vigencia) !== d.vigencia
+    )
+      custom(
+        ctx,
+        ['dias_vigencia'],
+        `${d.dias_vigencia} días a partir del ${d.fecha} llevan al ${sumaDias(d.fecha, d.dias_vigencia)}, no al ${d.vigencia}: envíe sólo uno de los dos`,
+        'value_error',
+      );
+  });
+
+/** `iso` plus `dias` calendar days ("2024-05-06" + 30 → "2024-06-05"). */
+export function sumaDias(iso: string, dias: number): string {
+  return new Date(Date.parse(`${iso}T00:00:00Z`) + dias * 86_400_000).toISOString().slice(0, 10);
+}
 
 export type CotizacionData = z.output<typeof schema>;

@@ -1,6 +1,7 @@
 // The non-Chromium formats, read back with independent tools: xlsx with exceljs and as raw OOXML (JSZip), docx as
 // OOXML, CSV with papaparse, zip listings with JSZip; md/txt/html by content. The html renderer must not fetch
 // anything a caller's HTML links to (checked with a sentinel server on loopback).
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
@@ -18,6 +19,10 @@ const ventas = TEMPLATES.find((t) => t.meta.slug === 'ventas')!;
 const balance = TEMPLATES.find((t) => t.meta.slug === 'balance')!;
 
 const render = (body: unknown) => renderDocument(parseRenderRequest(body), chromium);
+
+/** Python reads a JSON list of XML texts from stdin and parses each with expat (raises on malformed XML). */
+const PY_WELLFORMED =
+  'import sys, json, xml.dom.minidom\nfor t in json.load(sys.stdin): xml.dom.minidom.parseString(t.encode("utf-8"))';
 
 const CUSTOM = `<!DOCTYPE html><html><head><title>Informe {{ mes }}</title>
 <style>h1 { color: #123456; } td.num { text-align: right; }</style></head>
@@ -42,48 +47,154 @@ const CUSTOM_DATA = {
 };
 
 describe('xlsx', () => {
-  it('ventas: formatted table from the data model, frozen header, autofilter, SUM totals', async () => {
+  it('ventas: ranked table with formulas, frozen header, autofilter, totals, a native bar chart', async () => {
     const out = await render({ template: 'ventas', format: 'xlsx', data: ventas.sample });
     expect(out.contentType).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(out.filename).toBe('ventas.xlsx');
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(out.bytes as unknown as ArrayBuffer);
     const ws = wb.getWorksheet('Ventas')!;
-    expect(ws.getCell('A1').value).toBe('Reporte de ventas del primer trimestre · Enero – marzo 2024');
-    expect(ws.getRow(2).values).toEqual([
+    expect(ws.getCell('A1').value).toBe('Reporte de ventas del primer trimestre');
+    expect(ws.getCell('A2').value).toBe('Café de Altura Chiapaneco · Enero – marzo 2024 · Cifras en MXN');
+    expect(ws.getRow(3).values).toEqual([
       undefined,
+      '#',
       'Producto',
+      'Categoría',
       'Unidades',
       'Ingresos',
-      'Participación',
       'Precio promedio',
+      'Participación',
+      'Acumulado',
+      'Meta',
+      'Cumplimiento',
     ]);
-    expect(ws.getCell('A2').font.bold).toBe(true);
-    expect(ws.getRow(3).values).toEqual([undefined, 'Café de olla 500 g', 1240, 186000, 0.2542, 150]);
-    expect(ws.getCell('C3').numFmt).toBe('"$"#,##0.00;-"$"#,##0.00');
-    expect(ws.getCell('B3').numFmt).toBe('#,##0');
-    expect(ws.getCell('D3').numFmt).toBe('0.0%');
-    expect(ws.getCell('C9').value).toEqual({ formula: 'SUM(C3:C8)', result: 731804.5 });
-    expect(ws.getCell('B9').value).toEqual({ formula: 'SUM(B3:B8)', result: 3561 });
+    expect(ws.getCell('A3').font.bold).toBe(true);
+    // Ranked by revenue: Espresso (239,850) first; computed columns are formulas with exact cached values.
+    expect([ws.getCell('B4').value, ws.getCell('D4').value, ws.getCell('E4').value]).toEqual([
+      'Espresso Chiapas 1 kg',
+      615,
+      239850,
+    ]);
+    expect(ws.getCell('F4').value).toEqual({ formula: 'IF(D4=0,"",E4/D4)', result: 390 });
+    // Shares cached as the nearest double to the exact quotient (a viewer that does not recalculate rounds once).
+    expect(ws.getCell('G4').value).toEqual({ formula: 'IF($E$10=0,0,E4/$E$10)', result: 239850 / 731804.5 });
+    expect(ws.getCell('H5').value).toEqual({
+      formula: 'IF($E$10=0,0,SUM($E$4:E5)/$E$10)',
+      result: 425850 / 731804.5,
+    });
+    expect(ws.getCell('E4').numFmt).toBe('"$"#,##0.00;-"$"#,##0.00');
+    expect(ws.getCell('D4').numFmt).toBe('#,##0');
+    expect(ws.getCell('G4').numFmt).toBe('0.0%');
+    expect(ws.getCell('A10').value).toBe('Total');
+    expect(ws.getCell('E10').value).toEqual({ formula: 'SUM(E4:E9)', result: 731804.5 });
+    expect(ws.getCell('D10').value).toEqual({ formula: 'SUM(D4:D9)', result: 3561 });
+    expect(ws.getCell('F10').value).toEqual({ formula: 'IF(D10=0,"",E10/D10)', result: 205.51 });
+    expect(ws.getCell('J10').value).toEqual({
+      formula: 'IF(N(I10)=0,"",SUMIF(I4:I9,"<>",E4:E9)/I10)',
+      result: 731804.5 / 723000,
+    });
+    // The group sheet reads the main one.
+    const g = wb.getWorksheet('Por categoría')!;
+    expect(g.getCell('D4').value).toEqual({
+      formula: "SUMIF('Ventas'!$C$4:$C$9,A4,'Ventas'!$E$4:$E$9)",
+      result: 543450,
+    });
 
-    // The raw sheet XML, as Excel reads it.
+    // The raw package, as Excel reads it: frozen header, autofilter, and the chart wired sheet → drawing → chart.
     const zip = await JSZip.loadAsync(out.bytes);
     const sheet = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
-    expect(sheet).toMatch(/<pane [^>]*ySplit="2"[^>]*state="frozen"/);
-    expect(sheet).toContain('<autoFilter ref="A2:E2"/>');
-    expect(sheet).toContain('<f>SUM(C3:C8)</f>');
+    expect(sheet).toMatch(/<pane [^>]*ySplit="3"[^>]*state="frozen"/);
+    expect(sheet).toContain('<autoFilter ref="A3:J3"/>');
+    expect(sheet).toMatch(/<drawing r:id="rId\d+"\/><\/worksheet>$/);
+    const rid = /<drawing r:id="(rId\d+)"/.exec(sheet)![1];
+    const sheetRels = await zip.file('xl/worksheets/_rels/sheet1.xml.rels')!.async('string');
+    expect(sheetRels).toContain(
+      `Id="${rid}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" ` +
+        'Target="../drawings/drawing1.xml"',
+    );
+    const drawingRels = await zip.file('xl/drawings/_rels/drawing1.xml.rels')!.async('string');
+    expect(drawingRels).toContain('Target="../charts/chart1.xml"');
+    const chart = await zip.file('xl/charts/chart1.xml')!.async('string');
+    expect(chart).toContain('<c:barDir val="bar"/>');
+    expect(chart).toContain("<c:f>'Ventas'!$B$4:$B$9</c:f>");
+    expect(chart).toContain("<c:f>'Ventas'!$E$4:$E$9</c:f>");
+    expect(chart).toContain('<c:pt idx="0"><c:v>Espresso Chiapas 1 kg</c:v></c:pt>');
+    const types = await zip.file('[Content_Types].xml')!.async('string');
+    expect(types).toContain(
+      '<Override PartName="/xl/charts/chart1.xml" ' +
+        'ContentType="application/vnd.openxmlformats-officedocument.drawingml.chart+xml"/>',
+    );
+    expect(Object.keys(zip.files)).toEqual(
+      expect.arrayContaining(['xl/charts/chart2.xml', 'xl/drawings/drawing2.xml']),
+    );
+    expect(await zip.file('xl/charts/chart2.xml')!.async('string')).toContain('<c:doughnutChart>');
+    // Every part is well-formed XML (Python's expat, an independent parser).
+    const parts = Object.keys(zip.files).filter((n) => /\.(xml|rels)$/.test(n));
+    const texts = await Promise.all(parts.map((n) => zip.file(n)!.async('string')));
+    expect(() =>
+      execFileSync('python3', ['-c', PY_WELLFORMED], { input: JSON.stringify(texts), encoding: 'utf8' }),
+    ).not.toThrow();
   });
 
-  it('balance: rubro, cuenta, importe with totals as rows', async () => {
+  it('ventas: chart text is escaped and sheet names are quoted in references', async () => {
+    const out = await render({
+      template: 'ventas',
+      format: 'xlsx',
+      data: {
+        title: 'T',
+        rows: [
+          { product: 'Café <"A"> & Cía', units: 1, revenue: 2, region: "L'Estany" },
+          { product: 'B', units: 1, revenue: 1, region: 'Norte' },
+        ],
+        group_by: 'region',
+      },
+    });
+    const zip = await JSZip.loadAsync(out.bytes);
+    const chart = await zip.file('xl/charts/chart1.xml')!.async('string');
+    expect(chart).toContain('<c:v>Café &lt;&quot;A&quot;&gt; &amp; Cía</c:v>');
+    const groups = await zip.file('xl/worksheets/sheet2.xml')!.async('string');
+    expect(groups).toContain('COUNTIF(&apos;Ventas&apos;!$C$4:$C$5,A4)');
+    expect(await zip.file('xl/charts/chart2.xml')!.async('string')).toContain(
+      '<c:v>L&apos;Estany</c:v>'.replace('&apos;', "'"),
+    );
+  });
+
+  it('balance: statement layout with SUM subtotals, totals over them and the audit row', async () => {
     const out = await render({ template: 'balance', format: 'xlsx', data: balance.sample });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(out.bytes as unknown as ArrayBuffer);
     const ws = wb.worksheets[0]!;
-    const rows = ws.getSheetValues().filter(Boolean) as unknown[][];
-    const totalActivo = rows.find((r) => r[2] === 'TOTAL ACTIVO')!;
-    const totalPc = rows.find((r) => r[2] === 'TOTAL PASIVO + CAPITAL')!;
-    expect(totalActivo[3]).toBe(2810881.3);
-    expect(totalPc[3]).toBe(2810881.3);
+    const rowOf = (label: string) => {
+      let found = 0;
+      ws.eachRow((row, n) => {
+        if (row.getCell(1).value === label) found = n;
+      });
+      return found;
+    };
+    const circ = rowOf('Total activo circulante');
+    expect(ws.getCell(`B${circ}`).value).toEqual({
+      formula: `SUM(B${circ - 4}:B${circ - 1})`,
+      result: 1490581.3,
+    });
+    const ta = rowOf('Total activo');
+    const gt = rowOf('Total pasivo + capital');
+    expect(ws.getCell(`B${ta}`).value).toMatchObject({ result: 2810881.3 });
+    expect(ws.getCell(`B${gt}`).value).toEqual({
+      formula: `B${rowOf('Total pasivo')}+B${rowOf('Total capital contable')}`,
+      result: 2810881.3,
+    });
+    const share = ws.getCell(`C${circ}`).value as { formula: string; result: number };
+    expect(share.formula).toBe(`IF($B$${ta}=0,"",B${circ}/$B$${ta})`);
+    expect(share.result).toBeCloseTo(1490581.3 / 2810881.3, 14); // the exact quotient's nearest double
+    expect(ws.getCell(`F${circ}`).value).toEqual({ formula: `B${circ}-D${circ}`, result: 143910.65 });
+    expect(ws.getCell(`B${ta + 1}`).value).toBe(null); // the PASIVO heading row: no amount
+    expect(ws.getCell(`A${ta + 1}`).font.bold).toBe(true);
+    expect(ws.getCell(`A${circ - 4}`).alignment.indent).toBe(1);
+    // The audit row, read raw (exceljs's reader drops a cached 0): activo − (pasivo + capital) = 0.
+    const last = ws.rowCount;
+    const xml = await (await JSZip.loadAsync(out.bytes)).file('xl/worksheets/sheet1.xml')!.async('string');
+    expect(xml).toMatch(new RegExp(`<c r="B${last}"[^>]*><f>B${ta}-B${gt}</f><v>0</v></c>`));
   });
 
   it('custom_html: each <table> becomes a sheet, plain numbers become numbers', async () => {
@@ -115,9 +226,9 @@ describe('csv', () => {
     const parsed = Papa.parse<string[]>(text, { skipEmptyLines: true });
     expect(parsed.errors).toEqual([]);
     expect(parsed.data).toEqual([
-      ['Producto', 'Unidades', 'Ingresos', 'Participación', 'Precio promedio'],
-      ['Café, "especial"\nde olla', '2', '0.10', '0.3333', '0.05'],
-      ['Ñandú', '1.5', '0.20', '0.6667', '0.13'],
+      ['#', 'Producto', 'Unidades', 'Ingresos', 'Precio promedio', 'Participación', 'Acumulado'],
+      ['1', 'Ñandú', '1.5', '0.20', '0.13', '0.6667', '0.6667'],
+      ['2', 'Café, "especial"\nde olla', '2', '0.10', '0.05', '0.3333', '1'],
     ]);
   });
 

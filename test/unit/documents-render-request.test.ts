@@ -1,6 +1,7 @@
 // POST /v1/render's request validation (every problem at once, 400 items) and the renderDocument orchestrator with
 // fake Chromium functions: which HTML and page options reach Chromium, the watermark, filenames, content types and
 // the exact content of zips.
+import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import JSZip from 'jszip';
 import { DocumentRequestError, TemplateError } from '../../lambdas/documents/domain/errors';
 import {
@@ -115,9 +116,9 @@ describe('validateRenderRequest', () => {
       'body.data.items.0.cantidad': 'greater_than',
       'body.data.items.0.precio': 'float_type',
       'body.data.items.1.precio': 'missing',
-      'body.data.moneda': 'value_error',
-      'body.data.fecha': 'value_error',
-      'body.data.rfc_emisor': 'string_pattern_mismatch',
+      'body.data.moneda': 'catalog_key',
+      'body.data.fecha': 'date_format',
+      'body.data.rfc_emisor': 'rfc_format',
     });
     expect(p.find((x) => x.loc.join('.') === 'body.data.moneda')!.msg).toMatch(/ISO 4217/);
     expect(p.find((x) => x.loc.join('.') === 'body.data.items.0.cantidad')!.msg).toBe(
@@ -238,6 +239,29 @@ describe('renderDocument', () => {
     expect(chromium.calls[0]!.options.footerHtml).toContain('<span class="pageNumber"></span>');
   });
 
+  it.each(['factura', 'ventas', 'balance', 'cotizacion', 'nomina'])(
+    "%s: a caller's footer_html replaces the template's own page footer (they would overlap)",
+    async (slug) => {
+      const sample = findTemplate(slug)!.sample;
+      const own = fakeChromium();
+      await renderDocument(parseRenderRequest({ template: slug, format: 'pdf', data: sample }), own);
+      expect(own.calls[0]!.html).toMatch(/@bottom-right\s*\{[^}]*counter\(pages\)/);
+      const theirs = fakeChromium();
+      await renderDocument(
+        parseRenderRequest({
+          template: slug,
+          format: 'pdf',
+          data: sample,
+          options: { footer_html: '<div><span class="pageNumber"></span></div>' },
+        }),
+        theirs,
+      );
+      expect(theirs.calls[0]!.html).not.toContain('@bottom-right');
+      expect(theirs.calls[0]!.html).not.toContain('@bottom-left');
+      expect(theirs.calls[0]!.options.footerHtml).toContain('pageNumber');
+    },
+  );
+
   it('turns a broken header template into a 400 pointing at it', async () => {
     const req = parseRenderRequest({
       format: 'pdf',
@@ -273,13 +297,19 @@ describe('renderDocument', () => {
     await expect(renderDocument(req, fakeChromium())).rejects.toBeInstanceOf(TemplateError);
   });
 
-  it('builds the documented factura zip: pdf, html, data.json, LEEME.txt', async () => {
+  it('builds the documented factura zip: pdf, html, the CFDI xml, data.json, LEEME.txt', async () => {
     const chromium = fakeChromium();
     const req = parseRenderRequest({ template: 'factura', format: 'zip', data: factura.sample });
     const zip = await renderDocument(req, chromium, { watermark: true });
     expect(zip).toMatchObject({ contentType: 'application/zip', filename: 'factura.zip' });
     const z = await JSZip.loadAsync(zip.bytes);
-    expect(Object.keys(z.files)).toEqual(['factura.pdf', 'factura.html', 'data.json', 'LEEME.txt']);
+    expect(Object.keys(z.files)).toEqual([
+      'factura.pdf',
+      'factura.html',
+      'factura.xml',
+      'data.json',
+      'LEEME.txt',
+    ]);
     expect(await z.file('factura.pdf')!.async('string')).toBe('%PDF-1.7 fake');
     expect(chromium.calls.filter((c) => c.kind === 'pdf')[0]!.options.watermark).toBe(WATERMARK_TEXT);
     expect(await z.file('factura.html')!.async('string')).toContain('$30,284.18');

@@ -145,7 +145,8 @@ describe('factura', () => {
     expect(html).toContain('Total $30,284.18');
     expect(html).toContain('Horas de soporte técnico $450.50 $2,928.25');
     expect(html).toContain('15 de marzo de 2024');
-    expect(html).toContain('no es un CFDI timbrado');
+    // The sample is a stamped CFDI (the unstamped mark: test/unit/templates-factura.test.ts).
+    expect(html).toContain('Folio fiscal 5F3A9C1E-7B2D-4E8F-A6C4-19D0B7E2F835');
   });
 
   it('escapes data', () => {

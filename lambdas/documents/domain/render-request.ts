@@ -75,6 +75,8 @@ export const renderOptionsSchema = z.object({
   footer_html: z.string().max(20_000).optional(),
   /** csv only: start the file with a UTF-8 byte order mark (Excel). */
   csv_bom: z.boolean().optional(),
+  /** Scale plan: render in the background → 202 with a job (GET /v1/jobs/{id}) and a signed webhook when done. */
+  async: z.boolean().optional(),
 });
 
 export const renderRequestSchema = z.object({
@@ -308,7 +310,8 @@ async function buildModel(request: ValidRenderRequest, deps: RenderDeps): Promis
   if (request.kind === 'template') {
     const t = request.template;
     const data = request.data as never;
-    const view = t.view(data);
+    // A caller's footer_html replaces the template's own page footer (both would print in the bottom margin).
+    const view = { ...t.view(data), _pie_propio: !!request.options.footer_html };
     const { source, hash } = loadSource(t.meta.slug);
     const title = t.title(data);
     const html =
@@ -364,7 +367,7 @@ function readme(model: DocumentModel, entries: ZipEntry[], request: ValidRenderR
   };
   const lines = entries.map((e) => {
     const ext = e.name.slice(e.name.lastIndexOf('.') + 1);
-    return `  ${e.name.padEnd(22)} ${e.name === 'data.json' ? 'los datos con los que se generó, validados (JSON)' : (what[ext] ?? '')}`;
+    return `  ${e.name.padEnd(22)} ${e.name === 'data.json' ? 'los datos con los que se generó, validados (JSON)' : (e.description ?? what[ext] ?? '')}`;
   });
   const origin =
     request.kind === 'template'
@@ -431,6 +434,9 @@ async function renderFormat(
         const file = await renderFormat(f, model, request, deps, ctx, page);
         entries.push({ name: `${model.baseName}.${file.extension}`, bytes: file.bytes });
       }
+      // Files the template builds from the same data (factura: the CFDI 4.0 XML).
+      if (request.kind === 'template')
+        entries.push(...(request.template.attachments?.(request.data as never) ?? []));
       entries.push({ name: 'data.json', bytes: dataJson(model.data) });
       const all = [...entries];
       entries.push({ name: 'LEEME.txt', bytes: Buffer.from(readme(model, all, request), 'utf8') });

@@ -29,6 +29,20 @@ export interface BuiltInTemplate<S extends z.ZodType = z.ZodType> {
   sheets?(data: z.output<S>): SheetModel[];
   /** Document title (file metadata). */
   title(data: z.output<S>): string;
+  /**
+   * Extra files for the zip bundle, built from the same data (factura: the CFDI 4.0 XML). They go after the
+   * template's own formats and before data.json; `description` is their line in LEEME.txt (Spanish).
+   */
+  attachments?(data: z.output<S>): TemplateAttachment[];
+}
+
+/** A file a template adds to its zip (see BuiltInTemplate.attachments). */
+export interface TemplateAttachment {
+  /** File name inside the zip, e.g. `factura.xml`. */
+  name: string;
+  bytes: Buffer;
+  /** What it is, for LEEME.txt (Spanish). */
+  description: string;
 }
 
 /** Identity helper that keeps the schema's type for `view`/`sheets`. */

@@ -14,9 +14,11 @@ import type { RenderedFile } from './types';
 export interface ZipEntry {
   name: string;
   bytes: Buffer;
+  /** Its line in LEEME.txt, when the extension alone does not say what it is (e.g. the CFDI XML). */
+  description?: string;
 }
 
-/** Already-compressed formats are stored, text is deflated. */
+/** Already-compressed formats are stored, text (html, xml, json, txt) is deflated. */
 const STORED = /\.(png|pdf|zip|xlsx|docx|jpe?g)$/i;
 
 export function buildZip(entries: ZipEntry[], mtime = new Date()): RenderedFile {

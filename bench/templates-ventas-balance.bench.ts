@@ -1,0 +1,77 @@
+// ventas and balance through renderDocument with a warm Chromium renderer (what GET /templates/{slug}/sample.pdf and
+// POST /v1/render do), against a baseline measured in the same run: a one-page HTML document with a small table
+// rendered by the same renderer (the floor of any PDF). Per page for the 300-row report. Then the XLSX: the ventas
+// workbook with its native charts against the same sheets without charts (what the chart post-processing adds).
+// Usage: npm run bench -- templates-ventas
+import {
+  parseRenderRequest,
+  renderDocument,
+  type RenderDeps,
+} from '../lambdas/documents/domain/render-request';
+import { TEMPLATES } from '../lambdas/documents/domain/template-registry';
+import { renderXlsx } from '../lambdas/documents/formats/xlsx';
+import { Renderer } from '../lambdas/documents/render/chromium';
+import { largeVentas } from '../templates/ventas/examples';
+
+const REPS = 15;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function time(n: number, fn: () => Promise<unknown>): Promise<number> {
+  await fn(); // warm: compiled template, pooled page, JIT
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    out.push(performance.now() - t);
+  }
+  return median(out);
+}
+
+const line = (name: string, ms: number, base: number) =>
+  console.log(
+    `${name}: ${ms.toFixed(1)} ms vs baseline ${base.toFixed(1)} ms → ratio ${(ms / base).toFixed(2)}×`,
+  );
+
+async function main(): Promise<void> {
+  const renderer = new Renderer();
+  const deps: RenderDeps = {
+    renderPdf: (h, o) => renderer.renderPdf(h, o),
+    renderPng: (h, o) => renderer.renderPng(h, o),
+  };
+  const sample = (slug: string) => TEMPLATES.find((t) => t.meta.slug === slug)!.sample;
+  const pdf = (slug: string, data: unknown) => () =>
+    renderDocument(parseRenderRequest({ template: slug, format: 'pdf', data }), deps);
+  try {
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) => `<tr><td>Producto ${i}</td><td>${i * 100}.00</td></tr>`,
+    );
+    const plain = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>x</title></head><body>
+      <h1>Reporte</h1><table>${rows.join('')}</table></body></html>`;
+    const base = await time(REPS, () => renderer.renderPdf(plain, { pageSize: 'A4' }));
+
+    line('ventas sample.pdf (1 page)', await time(REPS, pdf('ventas', sample('ventas'))), base);
+    line('balance sample.pdf (1 page)', await time(REPS, pdf('balance', sample('balance'))), base);
+    const large = largeVentas(300);
+    const one = await pdf('ventas', large)();
+    const pages = (one.bytes.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+    const ms = await time(5, pdf('ventas', large));
+    line(`ventas 300 rows, per page (${pages} pages, ${ms.toFixed(0)} ms in all)`, ms / pages, base);
+
+    // XLSX: the same sheets with and without native charts.
+    const ventas = TEMPLATES.find((t) => t.meta.slug === 'ventas')!;
+    const data = ventas.schema.parse(large);
+    const sheets = ventas.sheets!(data as never);
+    const model = { title: 't', baseName: 'ventas', html: '', data, sheets };
+    const bare = { ...model, sheets: sheets.map((s) => ({ ...s, charts: [] })) };
+    const noCharts = await time(REPS, () => renderXlsx(bare));
+    line('ventas 300 rows xlsx with native charts', await time(REPS, () => renderXlsx(model)), noCharts);
+  } finally {
+    await renderer.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,94 @@
+// What a stamped (timbrado) CFDI's printed representation carries besides its data (Anexo 20, "Especificación
+// técnica del código de barras bidimensional" and TimbreFiscalDigital 1.1):
+//
+// - The SAT verification URL, drawn as a QR code (ISO/IEC 18004, error correction M or better):
+//     https://verificacfdi.facturaelectronica.sat.gob.mx/default.aspx?id=<UUID>&re=<RFC emisor>&rr=<RFC receptor>
+//       &tt=<Total>&fe=<last 8 characters of the CFDI's Sello>
+//   tt: up to 18 integer digits, "." and 6 decimals, non-significant zeros omitted (Anexo 20's text; its printed
+//   example "0000014300.000000" predates it), so 2320.00 → "2320.0" and 1234.56 → "1234.56" — the same as
+//   phpcfdi/cfdi-expresiones, the reference implementation Mexican software uses. An "&" in an RFC is written
+//   "&amp;" as there.
+// - The cadena original del complemento de certificación digital del SAT:
+//     ||1.1|UUID|FechaTimbrado|RfcProvCertif|[Leyenda|]SelloCFD|NoCertificadoSAT||
+//
+// The QR is drawn here as SVG (one <path>, crisp edges), from the `qrcode` package's encoder: no JavaScript in
+// the page and nothing fetched.
+import QRCode from 'qrcode';
+import { Dec, dec } from '../money';
+
+export const SAT_VERIFICATION_URL = 'https://verificacfdi.facturaelectronica.sat.gob.mx/default.aspx';
+
+/** tt: the total with 6 decimals, trailing zeros dropped but one kept ("2320.0", "1234.56", "0.0"). */
+export function totalQr(total: Dec | string | number): string {
+  const fixed = dec(total).toDecimalPlaces(6, Dec.ROUND_HALF_UP).toFixed(6);
+  const trimmed = fixed.replace(/0+$/, '');
+  return trimmed.endsWith('.') ? `${trimmed}0` : trimmed;
+}
+
+export interface Verificacion {
+  uuid: string;
+  rfcEmisor: string;
+  rfcReceptor: string;
+  total: Dec | string | number;
+  selloCfdi: string;
+}
+
+/** The SAT verification URL the QR encodes. */
+export function verificacionUrl(v: Verificacion): string {
+  const rfc = (s: string) => s.replace(/&/g, '&amp;');
+  return (
+    `${SAT_VERIFICATION_URL}?id=${v.uuid.toUpperCase()}&re=${rfc(v.rfcEmisor)}&rr=${rfc(v.rfcReceptor)}` +
+    `&tt=${totalQr(v.total)}&fe=${v.selloCfdi.slice(-8)}`
+  );
+}
+
+export interface Timbre {
+  uuid: string;
+  fechaTimbrado: string;
+  rfcProvCertif: string;
+  leyenda?: string;
+  selloCfd: string;
+  noCertificadoSat: string;
+}
+
+/** ||1.1|UUID|FechaTimbrado|RfcProvCertif|[Leyenda|]SelloCFD|NoCertificadoSAT|| */
+export function cadenaOriginalTimbre(t: Timbre): string {
+  const fields = ['1.1', t.uuid.toUpperCase(), t.fechaTimbrado, t.rfcProvCertif];
+  if (t.leyenda) fields.push(t.leyenda);
+  fields.push(t.selloCfd, t.noCertificadoSat);
+  // Anexo 20 rule for cadenas originales: runs of spaces collapse to one.
+  return `||${fields.map((f) => f.trim().replace(/\s+/g, ' ')).join('|')}||`;
+}
+
+/**
+ * A QR code as a standalone SVG: dark modules as one path on a white square with the 4-module quiet zone the
+ * standard asks for. `size` is the CSS size of the whole square (e.g. "30mm").
+ */
+export function qrSvg(text: string, options: { size?: string; title?: string } = {}): string {
+  const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const n = qr.modules.size;
+  const quiet = 4;
+  const dim = n + 2 * quiet;
+  let d = '';
+  for (let y = 0; y < n; y++) {
+    let x = 0;
+    while (x < n) {
+      if (!qr.modules.get(y, x)) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (x < n && qr.modules.get(y, x)) x++;
+      d += `M${start + quiet} ${y + quiet}h${x - start}v1h-${x - start}z`;
+    }
+  }
+  const size = options.size ?? '30mm';
+  const title = options.title
+    ? `<title>${options.title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</title>`
+    : '';
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" class="qr" role="img" width="${size}" height="${size}" ` +
+    `viewBox="0 0 ${dim} ${dim}" shape-rendering="crispEdges">${title}` +
+    `<rect width="${dim}" height="${dim}" fill="#fff"/><path fill="#000" d="${d}"/></svg>`
+  );
+}
