@@ -10,6 +10,7 @@
 //   narration:throttleBurst       API burst (default 100)
 //   narration:priorityConcurrency worker executions serving the priority queue at most (default 10)
 //   narration:standardConcurrency worker executions serving the standard queue at most (default 3)
+//   narration:alarmEmail, p99LatencyMs, …  alarms and dashboard (lib/constructs/service-alarms.ts)
 import * as path from 'node:path';
 import {
   CfnOutput,
@@ -38,6 +39,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { narrationManifest } from '../lambdas/narration/routes';
 import type { Access, ServiceManifest, TableId } from '../lambdas/shared/manifest';
+import { ServiceAlarms } from './constructs/service-alarms';
 import { serviceTable } from './constructs/service-table';
 import { ServiceFunction } from './constructs/service-function';
 import { TABLES } from './tables';
@@ -79,6 +81,7 @@ export class NarrationStack extends Stack {
   readonly tables: Record<TableId, dynamodb.Table>;
   readonly priorityQueue: sqs.Queue;
   readonly standardQueue: sqs.Queue;
+  readonly observability: ServiceAlarms;
 
   constructor(scope: Construct, id: string, props: NarrationStackProps = {}) {
     super(scope, id, {
@@ -330,6 +333,15 @@ export class NarrationStack extends Stack {
       }),
     );
 
+    // ---------------------------------------------------------------- Alarms and dashboard
+    // Runbook: docs/operations/alarms.md. Metric names are shared with the code (lambdas/shared/observability).
+    this.observability = new ServiceAlarms(this, 'Observability', {
+      service: 'narration',
+      api: this.api,
+      functions: this.functions,
+      queues: { PriorityQueue: this.priorityQueue, StandardQueue: this.standardQueue },
+    });
+
     // ---------------------------------------------------------------- Outputs
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the Narration API' });
     new CfnOutput(this, 'AudioBucketName', { value: this.bucket.bucketName });
@@ -338,5 +350,6 @@ export class NarrationStack extends Stack {
     new CfnOutput(this, 'KeysTableName', { value: keysTable.tableName });
     new CfnOutput(this, 'PriorityQueueUrl', { value: this.priorityQueue.queueUrl });
     new CfnOutput(this, 'StandardQueueUrl', { value: this.standardQueue.queueUrl });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.topic.topicArn });
   }
 }

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { observeConversion } from '../../shared/observability/events';
 import { invalid } from '../../shared/http/errors';
 import { parseMultipart } from '../../shared/http/multipart';
 import { json } from '../../shared/http/response';
@@ -77,7 +78,9 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
             headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),
           }),
         );
-      const out = await startConversion(deps, { text: pdf.text, voice, fmt: body.fmt, caller });
+      const out = await observeConversion(req.event.routeKey, body.fmt, () =>
+        startConversion(deps, { text: pdf.text, voice, fmt: body.fmt, caller }),
+      );
       return json(out.statusCode, out.body, out.headers);
     },
     { maxBodyBytes: route?.maxBodyBytes ?? MAX_BODY_BYTES },

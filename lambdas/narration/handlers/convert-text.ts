@@ -3,6 +3,7 @@
 // Longer: 202 with the same fields plus status/progress; the worker finishes it (GET /audio/{id}).
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { observeConversion } from '../../shared/observability/events';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
@@ -30,7 +31,9 @@ export const makeHandler = (deps: NarrationDeps) =>
             syncMaxChars: deps.config.SYNC_MAX_CHARS,
           }),
         );
-      const out = await startConversion(deps, { text: body.text, voice, fmt: body.fmt, caller });
+      const out = await observeConversion(req.event.routeKey, body.fmt, () =>
+        startConversion(deps, { text: body.text, voice, fmt: body.fmt, caller }),
+      );
       return json(out.statusCode, out.body, out.headers);
     },
     { maxBodyBytes: route.maxBodyBytes },

@@ -6,6 +6,7 @@
 // page cannot be fetched or holds no article: those are 422 on body.url with the reason and what to do instead.
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { observeConversion } from '../../shared/observability/events';
 import { ServiceUnavailableError, invalid, type HttpError } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
@@ -114,14 +115,16 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
           }),
           ...(narration.truncated ? { truncated: true, article_chars: narration.articleChars } : {}),
         });
-      const out = await startConversion(deps, {
-        text: narration.text,
-        voice,
-        fmt: body.fmt,
-        caller,
-        // The contract promises a title: a page without one is named by its host.
-        title,
-      });
+      const out = await observeConversion(req.event.routeKey, body.fmt, () =>
+        startConversion(deps, {
+          text: narration.text,
+          voice,
+          fmt: body.fmt,
+          caller,
+          // The contract promises a title: a page without one is named by its host.
+          title,
+        }),
+      );
       const extra = narration.truncated ? { truncated: true, article_chars: narration.articleChars } : {};
       return json(out.statusCode, { ...out.body, ...extra }, out.headers);
     },

@@ -10,6 +10,7 @@
 // here (/convert/text is unlimited for it) and the demo widget never sends one.
 import { ipSubject, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { observeConversion } from '../../shared/observability/events';
 import { invalid } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
@@ -53,14 +54,16 @@ export const makeHandler = (deps: NarrationDeps) =>
       assertSpeakable(body.text);
       const voice = resolveVoice(body.voice);
       const caller: Caller = { kind: 'anonymous', subject: demoSubject(req.clientIp) };
-      const out = await startConversion(deps, {
-        text: body.text,
-        voice,
-        fmt: 'mp3',
-        caller,
-        quota: demoPolicy(deps),
-        ttlDays: deps.config.DEMO_TTL_DAYS,
-      });
+      const out = await observeConversion(req.event.routeKey, 'mp3', () =>
+        startConversion(deps, {
+          text: body.text,
+          voice,
+          fmt: 'mp3',
+          caller,
+          quota: demoPolicy(deps),
+          ttlDays: deps.config.DEMO_TTL_DAYS,
+        }),
+      );
       return json(out.statusCode, out.body, out.headers);
     },
     { maxBodyBytes: route?.maxBodyBytes ?? MAX_BODY_BYTES },

@@ -1,34 +1,39 @@
 // AWS SDK clients, created once per process. Endpoints come from the SDK's own variables
 // (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL_SQS): the local runtime points them at the
-// emulators, so this adapter code is exactly what runs in Lambda.
+// emulators, so this adapter code is exactly what runs in Lambda. In Lambda each client is traced with X-Ray
+// (lambdas/shared/observability/aws-clients.ts); locally and in tests it is left as is.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '../config';
+import { observeAwsClient } from '../observability/aws-clients';
 
 let ddb: DynamoDBDocumentClient | undefined;
 let s3: S3Client | undefined;
 let sqs: SQSClient | undefined;
 
 export function dynamo(): DynamoDBDocumentClient {
-  return (ddb ??= DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: 4 }), {
+  // The base client is instrumented: the document client shares its middleware stack.
+  return (ddb ??= DynamoDBDocumentClient.from(observeAwsClient(new DynamoDBClient({ maxAttempts: 4 })), {
     marshallOptions: { removeUndefinedValues: true },
   }));
 }
 
 export function s3Client(): S3Client {
-  return (s3 ??= new S3Client({
-    forcePathStyle: config().S3_FORCE_PATH_STYLE,
-    // Checksums only where S3 requires them: streamed uploads with the default (WHEN_SUPPORTED) are stored
-    // corrupted by the local S3 emulator, and S3 itself does not need them.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  }));
+  return (s3 ??= observeAwsClient(
+    new S3Client({
+      forcePathStyle: config().S3_FORCE_PATH_STYLE,
+      // Checksums only where S3 requires them: streamed uploads with the default (WHEN_SUPPORTED) are stored
+      // corrupted by the local S3 emulator, and S3 itself does not need them.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    }),
+  ));
 }
 
 export function sqsClient(): SQSClient {
-  return (sqs ??= new SQSClient({}));
+  return (sqs ??= observeAwsClient(new SQSClient({})));
 }
 
 /** Drops cached clients (the local runtime and tests change endpoints between runs). */

@@ -8,6 +8,7 @@ import {
   type PollyClientConfig,
   type VoiceId,
 } from '@aws-sdk/client-polly';
+import { observeAwsClient } from '../observability/aws-clients';
 import type { Pcm, Synthesizer } from '../../narration/domain/ports';
 import type { Voice } from '../../narration/domain/voices';
 
@@ -18,7 +19,8 @@ export const POLLY_PCM_RATE = 16000;
  * up to 6 attempts. `overrides` (endpoint, credentials, region) win; tests point it at a local stand-in.
  */
 export function pollyClient(overrides: PollyClientConfig = {}): PollyClient {
-  return new PollyClient({
+  // Each throttled attempt (also those the SDK retries) counts in PollyThrottles, which an alarm watches.
+  const client = new PollyClient({
     retryMode: 'adaptive',
     maxAttempts: 6,
     // The Polly client speaks HTTP/2 (its default handler; one session per request, as the SDK sets it up).
@@ -27,6 +29,7 @@ export function pollyClient(overrides: PollyClientConfig = {}): PollyClient {
     requestHandler: { requestTimeout: 60_000, disableConcurrentStreams: true },
     ...overrides,
   });
+  return observeAwsClient(client, { throttleMetric: { service: 'narration', name: 'PollyThrottles' } });
 }
 
 export interface PollySynthesizerOptions {

@@ -1,10 +1,16 @@
 // Builds a Lambda handler for an HTTP API route: a middy chain that logs with the request id, refuses oversize
 // bodies before parsing, maps errors to the contract's shapes and adds request-id and CORS headers.
+// Observability: every log line of a request carries `request_id` (API Gateway's, also the x-request-id header) and
+// `route` (the route key, e.g. "POST /convert/text"), plus `cold_start` from injectLambdaContext; X-Ray wraps the
+// handler when tracing is on (lambdas/shared/observability/tracing.ts); business metrics recorded during the request
+// are flushed as EMF when it ends (lambdas/shared/observability/metrics.ts).
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context } from 'aws-lambda';
 import { logger } from '../logger';
-import { HttpError, RequestValidationError } from './errors';
+import { metricsMiddleware } from '../observability/metrics';
+import { tracingMiddleware } from '../observability/tracing';
+import { HttpError, RequestValidationError, toHttpError } from './errors';
 import { bodyBytes, toApiRequest, type ApiEvent, type ApiRequest } from './request';
 import { json, type ApiResult } from './response';
 
@@ -22,8 +28,13 @@ export const CORS_HEADERS: Record<string, string> = {
 
 export function errorResponse(err: unknown, requestId: string): ApiResult {
   if (err instanceof RequestValidationError) return json(err.statusCode, { detail: err.items });
-  if (err instanceof HttpError)
-    return json(err.statusCode, { ...err.extra, detail: err.detail }, err.headers);
+  // HttpErrors as they are; a throttled/unavailable AWS dependency → 503 with Retry-After and the request id.
+  const http = toHttpError(err, requestId);
+  if (http) {
+    if (!(err instanceof HttpError))
+      logger.warn('dependency unavailable', { error: err as Error, requestId });
+    return json(http.statusCode, { ...http.extra, detail: http.detail }, http.headers);
+  }
   logger.error('unhandled error', { error: err as Error, requestId });
   return json(500, {
     detail: `Internal server error. If it persists, contact support quoting request id ${requestId}.`,
@@ -35,41 +46,55 @@ export type RouteFn = (req: ApiRequest, context: Context) => Promise<ApiResult>;
 
 export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
   const maxBody = options.maxBodyBytes ?? 64 * 1024;
-  return middy<ApiEvent, ApiResult>({
-    // Answer in the contract's shape just before Lambda would time out (API Gateway would send a bare 503).
-    timeoutEarlyInMillis: 500,
-    timeoutEarlyResponse: () => ({
-      ...json(503, {
-        detail:
-          'The request took too long and was stopped. Please retry; long texts are processed in the background.',
+  return (
+    middy<ApiEvent, ApiResult>({
+      // Answer in the contract's shape just before Lambda would time out (API Gateway would send a bare 503).
+      timeoutEarlyInMillis: 500,
+      timeoutEarlyResponse: () => ({
+        ...json(503, {
+          detail:
+            'The request took too long and was stopped. Please retry; long texts are processed in the background.',
+        }),
+        headers: { 'content-type': 'application/json', ...CORS_HEADERS, 'retry-after': '5' },
       }),
-      headers: { 'content-type': 'application/json', ...CORS_HEADERS, 'retry-after': '5' },
-    }),
-  })
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .handler(async (event, context) => {
-      const requestId = event.requestContext?.requestId ?? context.awsRequestId ?? 'unknown';
-      let result: ApiResult;
-      try {
-        const size = event.body
-          ? event.isBase64Encoded
-            ? Math.floor((event.body.length * 3) / 4)
-            : Buffer.byteLength(event.body)
-          : 0;
-        if (size > maxBody && bodyBytes(event).length > maxBody) {
-          throw new RequestValidationError([
-            {
-              loc: ['body'],
-              msg: `Request body is larger than ${maxBody} bytes, the limit for this endpoint`,
-              type: 'body_too_large',
-            },
-          ]);
+    })
+      .use(injectLambdaContext(logger, { resetKeys: true }))
+      // Every answer carries the request id, also the early-timeout 503 (middy runs `after` hooks on it too).
+      .use({
+        after: (request) => {
+          const id = request.event.requestContext?.requestId ?? request.context.awsRequestId;
+          if (request.response && id)
+            request.response.headers = { ...request.response.headers, 'x-request-id': id };
+        },
+      })
+      .use(tracingMiddleware())
+      .use(metricsMiddleware())
+      .handler(async (event, context) => {
+        const requestId = event.requestContext?.requestId ?? context.awsRequestId ?? 'unknown';
+        // Temporary keys: injectLambdaContext's resetKeys clears them when the invocation ends.
+        logger.appendKeys({ request_id: requestId, route: event.routeKey ?? 'unknown' });
+        let result: ApiResult;
+        try {
+          const size = event.body
+            ? event.isBase64Encoded
+              ? Math.floor((event.body.length * 3) / 4)
+              : Buffer.byteLength(event.body)
+            : 0;
+          if (size > maxBody && bodyBytes(event).length > maxBody) {
+            throw new RequestValidationError([
+              {
+                loc: ['body'],
+                msg: `Request body is larger than ${maxBody} bytes, the limit for this endpoint`,
+                type: 'body_too_large',
+              },
+            ]);
+          }
+          result = await fn(toApiRequest(event), context);
+        } catch (err) {
+          result = errorResponse(err, requestId);
         }
-        result = await fn(toApiRequest(event), context);
-      } catch (err) {
-        result = errorResponse(err, requestId);
-      }
-      result.headers = { ...CORS_HEADERS, ...result.headers, 'x-request-id': requestId };
-      return result;
-    });
+        result.headers = { ...CORS_HEADERS, ...result.headers, 'x-request-id': requestId };
+        return result;
+      })
+  );
 }
