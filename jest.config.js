@@ -25,5 +25,7 @@ module.exports = {
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    // Property and fuzz tests (fast-check); FUZZ_SEED / FUZZ_RUNS replay or lengthen them (`npm run fuzz`).
+    { ...common, displayName: 'fuzz', testMatch: ['<rootDir>/test/fuzz/**/*.test.ts'] },
   ],
 };

@@ -70,6 +70,14 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
   });
 }
 
+/**
+ * The request target as API Gateway sees it: a path. `//x/y` stays the path `//x/y` (resolving it against a base
+ * would read `x` as a host), and anything unparsable throws inside the caller's try (answered 400/404, never a hang).
+ */
+function requestUrl(target = '/'): URL {
+  return new URL(target.startsWith('/') ? `http://local${target}` : target, 'http://local');
+}
+
 function buildEvent(
   req: IncomingMessage,
   route: RouteSpec,
@@ -77,7 +85,7 @@ function buildEvent(
   body: Buffer,
   ip: string,
 ): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://local');
+  const url = requestUrl(req.url);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined || k === 'cookie') continue;
@@ -174,8 +182,13 @@ export function createFront(options: FrontOptions): Server {
   return createServer(async (req, res) => {
     const started = Date.now();
     const method = req.method ?? 'GET';
-    const path = new URL(req.url ?? '/', 'http://local').pathname;
+    let path = req.url ?? '/';
     try {
+      try {
+        path = requestUrl(req.url).pathname;
+      } catch {
+        return sendJson(res, 400, { detail: 'Bad request target: send a path such as /voices.' });
+      }
       const match = resolveRoute(options.manifest, method, path);
       if (!match) return sendJson(res, 404, { detail: 'Not Found' });
       const limit = match.route.maxBodyBytes ?? DEFAULT_MAX_BODY;

@@ -124,6 +124,7 @@ export async function startConversion(
     ...(input.title !== undefined ? { title: input.title } : {}),
   };
 
+  let queuedRecord = false;
   try {
     if (chars <= deps.config.SYNC_MAX_CHARS) {
       const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt);
@@ -140,8 +141,15 @@ export async function startConversion(
     }
     await deps.store.putJobText(audioId, input.text);
     await deps.audio.create({ ...record, progress: 0 });
+    queuedRecord = true;
     await deps.queue.enqueue({ audioId }, plan !== 'free');
   } catch (err) {
+    // The caller is told to retry, so this job must never run: a record left `queued` would be re-queued by
+    // the next local start (lib/local/runtime.ts) and narrated for nobody, or picked up by a late delivery.
+    if (queuedRecord)
+      await deps.audio
+        .fail(audioId, 'Not accepted: the job could not be queued (the caller was answered 503).')
+        .catch((e) => logger.error('could not retire an unqueued job', { error: e as Error, audioId }));
     // Nothing was delivered: give the free-tier allowance back and tell the caller to retry.
     if (decision)
       await deps.quotas

@@ -1,6 +1,6 @@
 // S3 implementation of AudioStore. Keys: audio/<id>.<fmt> (lifecycle: 30 days), jobs/<id>.txt (2 days).
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -32,9 +32,10 @@ export class S3AudioStore implements AudioStore {
       CacheControl: 'private, max-age=86400, immutable',
     };
     if (size <= 8 * 1024 * 1024) {
-      // One PUT with a known length: simplest for the common short audio.
+      // One PUT for the common short audio, from memory: the SDK cannot retry a streamed body, so one throttled
+      // or failed PUT (SlowDown, a 500) would fail the whole conversion (test/e2e/faults-api.test.ts).
       await this.s3.send(
-        new PutObjectCommand({ ...params, Body: createReadStream(path), ContentLength: size }),
+        new PutObjectCommand({ ...params, Body: await readFile(path), ContentLength: size }),
       );
       return;
     }

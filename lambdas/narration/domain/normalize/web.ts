@@ -116,11 +116,12 @@ function spell(s: string, lang: Lang): string {
 /** One piece of an address: letters as a word (or spelled when unpronounceable), digits as a number, symbols named. */
 function pieceWords(piece: string, lang: Lang): string {
   const out: string[] = [];
-  for (const [run] of piece.matchAll(/\p{L}+|\p{N}+|[^\p{L}\p{N}]/gu)) {
+  // Digits are ASCII: other numerals (², ½, ١, 𑇐) are symbols here, and skipped like them.
+  for (const [run] of piece.matchAll(/\p{L}+|[0-9]+|[^\p{L}0-9]/gu)) {
     if (/^\p{L}/u.test(run)) {
       const lower = run.toLowerCase();
       out.push(!/[aeiouáéíóúü]/.test(lower) && lower.length <= 6 ? spell(lower, lang) : lower);
-    } else if (/^\p{N}/u.test(run)) {
+    } else if (/^[0-9]/.test(run)) {
       out.push(run.length <= 4 && !run.startsWith('0') ? cardinal(run) : spellDigits(run));
     } else if (SYMBOL_WORDS[run]) out.push(SYMBOL_WORDS[run]);
     // Other symbols (percent-encoding, quotes) are skipped.

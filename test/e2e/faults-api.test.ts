@@ -1,0 +1,254 @@
+// Both APIs over HTTP with their AWS dependencies failing under them (fault proxies in front of the emulators,
+// test/helpers/fault-proxy.ts) and a speech engine that breaks on demand. What a caller must see:
+// - a dependency down or throttled for good → 503 `{"detail": ..., "request_id": ...}` with Retry-After and
+//   X-Request-Id (not a bare 500), and the service works again once it is back;
+// - a brief fault → absorbed by the SDK's retries: 200, charged once;
+// - a failure after the free tier was charged → 503 and the charge given back; nothing half-made is left behind
+//   (no audio record, no job that will never run);
+// - a dependency that hangs → 503 in the contract's shape just before the route's time limit.
+import { findTemplate } from '../../lambdas/documents/domain/template-registry';
+import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
+import type { Synthesizer } from '../../lambdas/narration/domain/ports';
+import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
+import type { RouteSpec } from '../../lambdas/shared/manifest';
+import type { LambdaHandler } from '../../lib/local/front';
+import { AWS_FAULTS, dynamoOp, s3Op, sqsOp, startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
+import { startFronts, type Fronts } from '../helpers/front-runtime';
+
+jest.setTimeout(90_000);
+
+type Name = 'dynamodb' | 's3' | 'sqs';
+const proxies = {} as Record<Name, FaultProxy>;
+let fronts: Fronts;
+let speechBroken = false;
+
+/** ConvertText's route limit here: short, so a hanging dependency is answered within the test's patience. */
+const CONVERT_TIMEOUT_S = 6;
+const SYNC_MAX_CHARS = 200;
+
+beforeAll(async () => {
+  fronts = await startFronts({
+    env: async (emu) => {
+      proxies.dynamodb = await startFaultProxy(emu.env.AWS_ENDPOINT_URL_DYNAMODB!);
+      proxies.s3 = await startFaultProxy(emu.env.AWS_ENDPOINT_URL_S3!);
+      const sqsUpstream = emu.env.AWS_ENDPOINT_URL_SQS!;
+      proxies.sqs = await startFaultProxy(sqsUpstream, {
+        rewriteBody: (body) => body.replaceAll(proxies.sqs.url, sqsUpstream),
+      });
+      // The SDK sends SQS calls to the QueueUrl's host: the queue URLs name the proxy.
+      const viaSqsProxy = (url: string) => proxies.sqs.url + new URL(url).pathname;
+      return {
+        AWS_ENDPOINT_URL_DYNAMODB: proxies.dynamodb.url,
+        AWS_ENDPOINT_URL_S3: proxies.s3.url,
+        AWS_ENDPOINT_URL_SQS: proxies.sqs.url,
+        PRIORITY_QUEUE_URL: viaSqsProxy(emu.queues.priority),
+        STANDARD_QUEUE_URL: viaSqsProxy(emu.queues.standard),
+        SYNC_MAX_CHARS: String(SYNC_MAX_CHARS),
+        FREE_PER_HOUR: '1000',
+        FREE_PER_DAY: '1000',
+      };
+    },
+    manifest: (m) => ({
+      ...m,
+      routes: m.routes.map((r) => (r.id === 'ConvertText' ? { ...r, timeoutS: CONVERT_TIMEOUT_S } : r)),
+    }),
+    override: async (route: RouteSpec, service) => {
+      if (service !== 'narration' || route.id !== 'ConvertText') return undefined;
+      // The route's own handler with a speech engine that fails while `speechBroken` is set.
+      const base = awsDeps();
+      const deps: NarrationDeps = Object.assign(Object.create(base) as NarrationDeps, {
+        synthesizer: async (): Promise<Synthesizer> => {
+          const real = await base.synthesizer();
+          return {
+            ...real,
+            engine: real.engine,
+            maxChars: real.maxChars,
+            concurrency: real.concurrency,
+            synthesize: (text, voice) =>
+              speechBroken
+                ? Promise.reject(new Error('speech engine unavailable'))
+                : real.synthesize(text, voice),
+          };
+        },
+      });
+      const { makeHandler } = await import('../../lambdas/narration/handlers/convert-text');
+      return makeHandler(deps) as unknown as LambdaHandler;
+    },
+  });
+});
+
+afterEach(async () => {
+  speechBroken = false;
+  for (const p of Object.values(proxies)) {
+    p.clear();
+    p.log.length = 0;
+  }
+});
+
+afterAll(async () => {
+  await fronts?.stop();
+  for (const p of Object.values(proxies)) await p?.close();
+});
+
+const SHORT = 'Hola, esto es una prueba corta.';
+const LONG = 'Había una vez un pueblo junto al mar. '.repeat(10); // > SYNC_MAX_CHARS: queued
+
+/** Bounded like every request here (a hang fails the test): by default well past the route's limit. */
+async function convert(text: string, timeoutMs = 30_000) {
+  const res = await fetch(`${fronts.urls.narration}/convert/text`, {
+    signal: AbortSignal.timeout(timeoutMs),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text }),
+  });
+  return { res, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function render() {
+  const res = await fetch(`${fronts.urls.documents}/v1/render`, {
+    signal: AbortSignal.timeout(30_000),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ template: 'ventas', format: 'csv', data: findTemplate('ventas')!.sample }),
+  });
+  return { res, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+}
+
+/** The free tier's counters of this client (every request comes from 127.0.0.1). */
+async function used(): Promise<number[]> {
+  const rules = [
+    { period: 'hour' as const, limit: 1000 },
+    { period: 'day' as const, limit: 1000 },
+  ];
+  return (await awsDeps().quotas.peek(ipSubject('127.0.0.1'), rules)).map((s) => s.used);
+}
+
+/** Waits (bounded: 15 s) until `read()` gives the same answer for a full second. */
+async function settled(read: () => Promise<unknown>): Promise<void> {
+  let last = JSON.stringify(await read());
+  let stableSince = Date.now();
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+    await new Promise((r) => setTimeout(r, 200));
+    const now = JSON.stringify(await read());
+    if (now !== last) [last, stableSince] = [now, Date.now()];
+    else if (Date.now() - stableSince >= 1000) return;
+  }
+}
+
+/** A 503 in the contract's shape: a message, the request id (header and body), Retry-After. */
+function expectRetryable503(res: Response, body: Record<string, unknown>, retryAfter: string) {
+  expect(res.status).toBe(503);
+  expect(typeof body.detail).toBe('string');
+  expect(res.headers.get('retry-after')).toBe(retryAfter);
+  const id = res.headers.get('x-request-id');
+  expect(id).toMatch(/\S/);
+  expect(body.request_id).toBe(id);
+  expect(JSON.stringify(body)).not.toMatch(/\bat .+:\d+:\d+|ECONNREFUSED|Exception/);
+}
+
+describe('DynamoDB', () => {
+  test('down: both APIs answer 503 with Retry-After and the request id, and serve again once it is back', async () => {
+    await proxies.dynamodb.down();
+    try {
+      const a = await convert(SHORT);
+      expectRetryable503(a.res, a.body, '5');
+      const b = await render();
+      expectRetryable503(b.res, b.body, '5');
+    } finally {
+      await proxies.dynamodb.up();
+    }
+    expect((await convert(SHORT)).res.status).toBe(200);
+    expect((await render()).res.status).toBe(200);
+  });
+
+  test('throttled twice: the SDK retries, the caller gets 200, the free tier is charged once', async () => {
+    const before = await used();
+    proxies.dynamodb.fail({ match: dynamoOp('UpdateItem'), mode: AWS_FAULTS.dynamoThrottle, times: 2 });
+    const { res } = await convert(SHORT);
+    expect(res.status).toBe(200);
+    expect(proxies.dynamodb.log.filter((r) => r.outcome === 400)).toHaveLength(2);
+    expect(await used()).toEqual(before.map((n) => n + 1));
+  });
+
+  test('throttled for good: 503 with Retry-After 2 (not a 500), nothing charged', async () => {
+    const before = await used();
+    proxies.dynamodb.fail({ match: dynamoOp('UpdateItem'), mode: AWS_FAULTS.dynamoThrottle });
+    const { res, body } = await convert(SHORT);
+    expectRetryable503(res, body, '2');
+    proxies.dynamodb.clear();
+    expect(await used()).toEqual(before);
+  });
+
+  test('hanging: answered 503 in the contract shape before the route time limit', async () => {
+    proxies.dynamodb.fail({ match: dynamoOp('UpdateItem'), mode: AWS_FAULTS.hang });
+    // Answered by the route's own deadline (CONVERT_TIMEOUT_S), well before this request's.
+    const { res, body } = await convert(SHORT, (CONVERT_TIMEOUT_S + 5) * 1000);
+    expect(res.status).toBe(503);
+    expect(typeof body.detail).toBe('string');
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(res.headers.get('x-request-id')).toMatch(/\S/);
+    proxies.dynamodb.clear();
+    // Known limit: the early 503 does not cancel the handler, which goes on once DynamoDB answers (and may charge
+    // and narrate). Let it settle so the next test's counters start from a quiet state.
+    await settled(used);
+  });
+});
+
+describe('S3', () => {
+  test('unavailable while storing a short narration: 503, the charge given back, no record left', async () => {
+    const before = await used();
+    proxies.s3.fail({ match: s3Op('PUT'), mode: AWS_FAULTS.s3Internal });
+    const { res, body } = await convert(SHORT);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(typeof body.detail).toBe('string');
+    expect(proxies.s3.log.filter((r) => r.method === 'PUT').length).toBeGreaterThanOrEqual(3); // SDK retries
+    expect(await used()).toEqual(before);
+    expect(await awsDeps().audio.listUnfinished(1000)).toEqual([]);
+  });
+
+  test('SlowDown once on the upload: retried by the SDK, 200', async () => {
+    proxies.s3.fail({ match: s3Op('PUT'), mode: AWS_FAULTS.s3SlowDown, times: 1 });
+    const { res, body } = await convert(SHORT);
+    expect(res.status).toBe(200);
+    expect(body.audio_id).toEqual(expect.any(String));
+  });
+});
+
+describe('SQS', () => {
+  test('unavailable when a long text is queued: 503, not charged, and no job left that nobody will run', async () => {
+    const before = await used();
+    const unfinished = (await awsDeps().audio.listUnfinished(1000)).map((r) => r.audioId);
+    proxies.sqs.fail({ match: sqsOp('SendMessage'), mode: AWS_FAULTS.sqsInternal });
+    const { res, body } = await convert(LONG);
+    expect(res.status).toBe(503);
+    expect(typeof body.detail).toBe('string');
+    expect(await used()).toEqual(before);
+    // A record left `queued` would be re-queued by the next local start (and be narrated for nobody).
+    expect((await awsDeps().audio.listUnfinished(1000)).map((r) => r.audioId)).toEqual(unfinished);
+  });
+
+  test('one failed send is retried by the SDK: 202, queued once', async () => {
+    proxies.sqs.fail({ match: sqsOp('SendMessage'), mode: AWS_FAULTS.sqsInternal, times: 1 });
+    const { res, body } = await convert(LONG);
+    expect(res.status).toBe(202);
+    expect(body.status).toBe('queued');
+    expect(proxies.sqs.log.filter((r) => r.target === 'AmazonSQS.SendMessage').map((r) => r.outcome)).toEqual(
+      [500, 'passed'],
+    );
+  });
+});
+
+describe('speech engine', () => {
+  test('failing during an inline narration: 503, the charge given back', async () => {
+    const before = await used();
+    speechBroken = true;
+    const { res, body } = await convert(SHORT);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(String(body.detail)).not.toMatch(/speech engine unavailable/); // internal reason stays in the logs
+    expect(await used()).toEqual(before);
+    speechBroken = false;
+    expect((await convert(SHORT)).res.status).toBe(200);
+  });
+});

@@ -1,0 +1,25 @@
+// Fuzz run settings from the environment, printed once so any run can be replayed:
+//   FUZZ_SEED=<int>   the seed (default: a fresh one per run, printed)
+//   FUZZ_RUNS=<int>   generated requests across both APIs (default 10,000; `npm run fuzz` runs 100,000)
+// A failure message names the seed, the route and the request, so `FUZZ_SEED=… npx jest test/fuzz` replays it.
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n)) throw new Error(`${name} must be an integer, got '${raw}'`);
+  return n;
+}
+
+export const FUZZ_SEED = intFromEnv('FUZZ_SEED', (Date.now() ^ (Math.random() * 0x7fffffff)) | 0);
+export const FUZZ_RUNS = Math.max(1, intFromEnv('FUZZ_RUNS', 10_000));
+
+/** Runs per domain property (pure functions): FUZZ_DOMAIN_RUNS, else FUZZ_RUNS / 20 within 100..5,000. */
+export const DOMAIN_RUNS = Math.max(
+  1,
+  intFromEnv('FUZZ_DOMAIN_RUNS', Math.min(5_000, Math.max(100, Math.round(FUZZ_RUNS / 20)))),
+);
+
+export function replayHint(): string {
+  return `FUZZ_SEED=${FUZZ_SEED} FUZZ_RUNS=${FUZZ_RUNS}`;
+}
