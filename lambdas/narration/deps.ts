@@ -1,20 +1,50 @@
 // Everything the narration handlers need, behind ports. `awsDeps()` builds the real adapters lazily (a route only
 // creates the clients it uses); tests and the local runtime use the same adapters against emulators.
+//
+// Cold start: the AWS SDK clients and adapters are required on first use, not at import, so a function evaluates only
+// the SDK code it may use. `awsDeps()` preloads, during the init phase, the adapters whose resource variables are set:
+// the stack sets a table/bucket/queue variable exactly where the manifest grants access (ServiceFunctionBase.bind*),
+// so e.g. GET /ab/assign, GET /api and GET /pay/checkout (no AWS resources) load no SDK client at all
+// (scripts/bundle-report.ts measures it). Locally every variable is set, so everything loads as before.
 import { tmpdir } from 'node:os';
 import { config, required, type Config } from '../shared/config';
-import { dynamo, s3Client, sqsClient } from '../shared/aws/clients';
-import { DynamoAudioRepository } from '../shared/aws/audio-repository';
-import { S3AudioStore } from '../shared/aws/audio-store';
-import { SqsJobQueue } from '../shared/aws/job-queue';
-import { DynamoQuotaStore } from '../shared/aws/quota-store';
-import { DynamoKeyStore } from '../shared/aws/key-store';
-import { DynamoAccountStore } from '../shared/aws/account-store';
 import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
-import { DynamoGrowthStore } from '../shared/aws/growth-store';
 import type { GrowthStore } from '../shared/growth/ports';
 import type { KeyStore } from '../shared/auth/keys';
 import type { QuotaStore } from '../shared/quota/windows';
 import type { AudioRepository, AudioStore, JobQueue, Synthesizer } from './domain/ports';
+
+/* eslint-disable @typescript-eslint/no-require-imports -- synchronous lazy loading: esbuild bundles these modules
+   but evaluates each only when its require() runs (the getters below are synchronous, so import() cannot serve) */
+const modules = {
+  clients: () => require('../shared/aws/clients') as typeof import('../shared/aws/clients'),
+  audioRepository: () =>
+    require('../shared/aws/audio-repository') as typeof import('../shared/aws/audio-repository'),
+  audioStore: () => require('../shared/aws/audio-store') as typeof import('../shared/aws/audio-store'),
+  jobQueue: () => require('../shared/aws/job-queue') as typeof import('../shared/aws/job-queue'),
+  quotaStore: () => require('../shared/aws/quota-store') as typeof import('../shared/aws/quota-store'),
+  keyStore: () => require('../shared/aws/key-store') as typeof import('../shared/aws/key-store'),
+  accountStore: () => require('../shared/aws/account-store') as typeof import('../shared/aws/account-store'),
+  growthStore: () => require('../shared/aws/growth-store') as typeof import('../shared/aws/growth-store'),
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** Which adapter modules each resource variable (set by the stack only where access is granted) calls for. */
+const PRELOAD: [string, (keyof typeof modules)[]][] = [
+  ['AUDIO_TABLE', ['clients', 'audioRepository']],
+  ['QUOTAS_TABLE', ['clients', 'quotaStore']],
+  ['KEYS_TABLE', ['clients', 'keyStore']],
+  ['ACCOUNTS_TABLE', ['clients', 'accountStore']],
+  ['GROWTH_TABLE', ['clients', 'growthStore']],
+  ['AUDIO_BUCKET', ['clients', 'audioStore']],
+  ['PRIORITY_QUEUE_URL', ['clients', 'jobQueue']],
+  ['STANDARD_QUEUE_URL', ['clients', 'jobQueue']],
+];
+
+/** Evaluates, now (the init phase), the adapters this function's resources call for; the rest stay unloaded. */
+function preloadGranted(env: NodeJS.ProcessEnv = process.env): void {
+  for (const [name, mods] of PRELOAD) if (env[name]) for (const m of mods) modules[m]();
+}
 
 export interface NarrationDeps {
   readonly config: Config;
@@ -36,18 +66,27 @@ export interface NarrationDeps {
 
 // Adapters are thin (a client and a name); the clients and the config they use are created once per process.
 export function awsDeps(): NarrationDeps {
+  preloadGranted();
+  const dynamo = () => modules.clients().dynamo();
   const audio = () =>
-    new DynamoAudioRepository(dynamo(), required('AUDIO_TABLE'), () => new Date(), config().JOB_LEASE_S);
-  const store = () => new S3AudioStore(s3Client(), required('AUDIO_BUCKET'));
+    new (modules.audioRepository().DynamoAudioRepository)(
+      dynamo(),
+      required('AUDIO_TABLE'),
+      () => new Date(),
+      config().JOB_LEASE_S,
+    );
+  const store = () =>
+    new (modules.audioStore().S3AudioStore)(modules.clients().s3Client(), required('AUDIO_BUCKET'));
   const queue = () =>
-    new SqsJobQueue(sqsClient(), {
+    new (modules.jobQueue().SqsJobQueue)(modules.clients().sqsClient(), {
       priority: required('PRIORITY_QUEUE_URL'),
       standard: required('STANDARD_QUEUE_URL'),
     });
-  const quotas = () => new DynamoQuotaStore(dynamo(), required('QUOTAS_TABLE'));
-  const keys = () => new DynamoKeyStore(dynamo(), required('KEYS_TABLE'));
-  const accounts = () => new DynamoAccountStore(dynamo(), required('ACCOUNTS_TABLE'));
-  const growth = () => new DynamoGrowthStore(dynamo(), required('GROWTH_TABLE'));
+  const quotas = () => new (modules.quotaStore().DynamoQuotaStore)(dynamo(), required('QUOTAS_TABLE'));
+  const keys = () => new (modules.keyStore().DynamoKeyStore)(dynamo(), required('KEYS_TABLE'));
+  const accounts = () =>
+    new (modules.accountStore().DynamoAccountStore)(dynamo(), required('ACCOUNTS_TABLE'));
+  const growth = () => new (modules.growthStore().DynamoGrowthStore)(dynamo(), required('GROWTH_TABLE'));
   let synth: Promise<Synthesizer> | undefined;
   return {
     get config() {
