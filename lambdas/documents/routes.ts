@@ -7,6 +7,7 @@ const MiB = 1024 * 1024;
 
 export const documentsManifest: ServiceManifest = {
   service: 'documents',
+  invalidRequestStatus: 400,
   routes: [
     {
       id: 'Render',

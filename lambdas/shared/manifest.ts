@@ -76,6 +76,12 @@ export interface QueueSpec {
 
 export interface ServiceManifest {
   service: string;
+  /**
+   * Status of a request refused before parsing (body over the route's limit), in the service's validation shape
+   * `{"detail": [{loc, msg, type}]}`: narration 422 (FastAPI-style contract), documents 400 (its contract).
+   * @default 422
+   */
+  invalidRequestStatus?: 400 | 422;
   routes: RouteSpec[];
   workers: WorkerSpec[];
   /** Queues beyond narration's built-in job queues. */

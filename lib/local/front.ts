@@ -196,7 +196,7 @@ export function createFront(options: FrontOptions): Server {
       if (body === 'too-large') {
         return sendJson(
           res,
-          422,
+          options.manifest.invalidRequestStatus ?? 422,
           {
             detail: [
               {

@@ -203,6 +203,15 @@ describe('invalid requests: 400 with every problem at once', () => {
     });
     await problems(res);
   });
+  test('a body over the 2 MiB limit is refused before it is read: 400 body_too_large (no 422 here)', async () => {
+    const res = await fetch(url('/v1/render'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...from() },
+      body: JSON.stringify({ template: 'factura', format: 'pdf', data: { x: 'a'.repeat(2 * 1024 * 1024) } }),
+    });
+    const d = await problems(res);
+    expect(d).toEqual([expect.objectContaining({ loc: ['body'], type: 'body_too_large' })]);
+  });
   test('custom_html without a paid key: 403 naming the fix; unknown key: 401', async () => {
     const res = await render({ custom_html: '<p>x</p>', format: 'pdf', data: {} });
     expect(res.status).toBe(403);

@@ -144,6 +144,36 @@ describe('runaway templates are stopped and the host stays healthy', () => {
     const outs = await Promise.all(Array.from({ length: 6 }, (_, i) => render('n={{ n }}', { n: i })));
     expect(outs).toEqual(['n=0', 'n=1', 'n=2', 'n=3', 'n=4', 'n=5']);
   });
+
+  it('a runaway template stopped mid-flight does not fail the renders sharing its isolate (they are retried)', async () => {
+    const own = new TemplateSandbox({ timeoutMs: 300 });
+    try {
+      // Slow but legitimate renders (a few ms each) queued on the same isolate as a runaway loop.
+      const fine = (i: number) =>
+        own.render(
+          '{% for x in range(20000) %}{% endfor %}n={{ n }}',
+          { n: i },
+          { partials: builtInPartials() },
+        );
+      const results = await Promise.allSettled([
+        fine(0),
+        own.render('{% for i in range(100000000) %}{{ i }}{% endfor %}', {}),
+        fine(1),
+        fine(2),
+        fine(3),
+      ]);
+      expect(results[1]).toMatchObject({ status: 'rejected', reason: { kind: 'timeout' } });
+      const others = results.filter((_, i) => i !== 1);
+      expect(others.map((r) => (r.status === 'fulfilled' ? r.value : String(r.reason)))).toEqual([
+        'n=0',
+        'n=1',
+        'n=2',
+        'n=3',
+      ]);
+    } finally {
+      own.dispose();
+    }
+  });
 });
 
 describe('autoescape and includes', () => {

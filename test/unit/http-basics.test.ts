@@ -1,6 +1,7 @@
 import { bearerToken, generateKey, hashKey } from '../../lambdas/shared/auth/keys';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
 import { matchPath } from '../../lambdas/shared/http/paths';
+import { apiHandler } from '../../lambdas/shared/http/api-handler';
 import { parseConfig } from '../../lambdas/shared/config';
 
 describe('path templates', () => {
@@ -53,5 +54,40 @@ describe('config', () => {
   test('a bad value names the variable', () => {
     expect(() => parseConfig({ SPEECH_ENGINE: 'festival' })).toThrow(/SPEECH_ENGINE/);
     expect(() => parseConfig({ FREE_PER_HOUR: 'five' })).toThrow(/FREE_PER_HOUR/);
+  });
+});
+
+describe('oversize bodies are refused by the handler itself (as in Lambda)', () => {
+  const call = (options: Parameters<typeof apiHandler>[1]) =>
+    apiHandler(async () => ({ statusCode: 200, headers: {}, body: 'ok' }), options)(
+      {
+        version: '2.0',
+        routeKey: 'POST /x',
+        rawPath: '/x',
+        rawQueryString: '',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ a: 'x'.repeat(100) }),
+        isBase64Encoded: false,
+        requestContext: { requestId: 'r1', http: { method: 'POST', path: '/x', sourceIp: '127.0.0.1' } },
+      } as never,
+      { awsRequestId: 'r1', getRemainingTimeInMillis: () => 10_000 } as never,
+    ) as Promise<{ statusCode: number; body: string }>;
+
+  it('narration: 422 body_too_large (default)', async () => {
+    const res = await call({ maxBodyBytes: 50 });
+    expect(res.statusCode).toBe(422);
+    expect(JSON.parse(res.body).detail).toEqual([
+      expect.objectContaining({ type: 'body_too_large', loc: ['body'] }),
+    ]);
+  });
+
+  it('documents: the same items with 400, its contract', async () => {
+    const res = await call({ maxBodyBytes: 50, invalidStatus: 400 });
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body).detail).toEqual([expect.objectContaining({ type: 'body_too_large' })]);
+  });
+
+  it('a body within the limit reaches the route', async () => {
+    expect((await call({ maxBodyBytes: 1000, invalidStatus: 400 })).statusCode).toBe(200);
   });
 });

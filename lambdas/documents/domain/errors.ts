@@ -16,9 +16,8 @@ export interface DocumentProblem extends ValidationItem {
  * `err.statusCode` rather than a fixed 422 for this class — see the report of the documents service.)
  */
 export class DocumentRequestError extends RequestValidationError {
-  override readonly statusCode: number = 400;
   constructor(readonly problems: DocumentProblem[]) {
-    super(problems);
+    super(problems, 400);
   }
 }
 

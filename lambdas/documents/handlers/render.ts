@@ -103,7 +103,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
         isBase64Encoded: true,
       };
     },
-    { maxBodyBytes: route.maxBodyBytes },
+    { maxBodyBytes: route.maxBodyBytes, invalidStatus: documentsManifest.invalidRequestStatus },
   );
 
 export const handler = makeHandler(awsDeps());

@@ -46,7 +46,7 @@ export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'webhooks' | 'web
         'cache-control': 'no-store',
       });
     },
-    { maxBodyBytes: 8 * 1024 },
+    { maxBodyBytes: 8 * 1024, invalidStatus: 400 },
   );
 
 export const handler = makeHandler(awsDeps());

@@ -47,10 +47,21 @@ function messageOf(err: unknown): string {
   return typeof m === 'string' ? m : String(err);
 }
 
+/**
+ * Isolates this process disposed itself (recycle after another render's limit hit). A render that was running in
+ * one fails with "Isolate was disposed during execution": not its own fault, so it is retried, not blamed.
+ */
+const disposedByHost = new WeakSet<ivm.Isolate>();
+
 function isMemoryError(err: unknown, isolate: ivm.Isolate | undefined): boolean {
   const msg = messageOf(err);
-  return /memory limit|Array buffer allocation failed|heap out of memory/i.test(msg) || !!isolate?.isDisposed;
+  if (/memory limit|Array buffer allocation failed|heap out of memory/i.test(msg)) return true;
+  // V8 disposed it on its own: the memory limit was reached (isolated-vm's documented behaviour).
+  return !!isolate?.isDisposed && !disposedByHost.has(isolate);
 }
+
+/** Thrown for a render whose isolate was recycled under it; `render()` retries once on a fresh isolate. */
+class IsolateRecycled extends Error {}
 
 function isTimeout(err: unknown): boolean {
   return /timed out/i.test(messageOf(err));
@@ -93,7 +104,10 @@ export class TemplateSandbox {
     this.isolate = undefined;
     this.compiler = undefined;
     this.compiled = [];
-    if (iso && !iso.isDisposed) iso.dispose();
+    if (iso && !iso.isDisposed) {
+      disposedByHost.add(iso);
+      iso.dispose();
+    }
   }
 
   /** Renders `source` with `data` (top-level keys become template variables); autoescape is on. */
@@ -103,7 +117,7 @@ export class TemplateSandbox {
     } catch (err) {
       // Another render that hit the memory limit may have disposed the shared isolate under this one:
       // that is not this template's fault, so try once more on a fresh isolate.
-      if (!(err instanceof TemplateError) && /isolate is disposed/i.test(messageOf(err))) {
+      if (err instanceof IsolateRecycled || /isolate (is|was) disposed/i.test(messageOf(err))) {
         return this.renderOnce(source, data, options);
       }
       throw err;
@@ -120,6 +134,7 @@ export class TemplateSandbox {
     try {
       return (await run(Math.max(1, Math.round(timeout)))) as string;
     } catch (err) {
+      if (disposedByHost.has(isolate)) throw new IsolateRecycled(messageOf(err));
       if (isTimeout(err)) {
         this.stats.limitHits++;
         this.recycle();

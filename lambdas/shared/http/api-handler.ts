@@ -15,8 +15,10 @@ import { bodyBytes, toApiRequest, type ApiEvent, type ApiRequest } from './reque
 import { json, type ApiResult } from './response';
 
 export interface ApiHandlerOptions {
-  /** Bodies above this many bytes get 422 before any parsing. */
+  /** Bodies above this many bytes are refused before any parsing. */
   maxBodyBytes?: number;
+  /** Status of that refusal, in the service's validation shape: narration 422 (default), documents 400. */
+  invalidStatus?: 400 | 422;
 }
 
 /** Headers every answer carries; browsers (the embeddable player) call the API cross-origin. */
@@ -81,13 +83,16 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
               : Buffer.byteLength(event.body)
             : 0;
           if (size > maxBody && bodyBytes(event).length > maxBody) {
-            throw new RequestValidationError([
-              {
-                loc: ['body'],
-                msg: `Request body is larger than ${maxBody} bytes, the limit for this endpoint`,
-                type: 'body_too_large',
-              },
-            ]);
+            throw new RequestValidationError(
+              [
+                {
+                  loc: ['body'],
+                  msg: `Request body is larger than ${maxBody} bytes, the limit for this endpoint`,
+                  type: 'body_too_large',
+                },
+              ],
+              options.invalidStatus,
+            );
           }
           result = await fn(toApiRequest(event), context);
         } catch (err) {

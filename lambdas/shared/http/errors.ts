@@ -21,8 +21,12 @@ export class HttpError extends Error {
 }
 
 export class RequestValidationError extends HttpError {
-  constructor(readonly items: ValidationItem[]) {
-    super(422, items.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+  /** 422 (narration, FastAPI-style); the documents service answers the same list with 400 (its contract). */
+  constructor(
+    readonly items: ValidationItem[],
+    status: 400 | 422 = 422,
+  ) {
+    super(status, items.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
   }
 }
 
