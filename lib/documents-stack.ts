@@ -17,6 +17,7 @@
 //   documents:throttleRate      API steady-state requests/second (default 20: every render is seconds of Chromium)
 //   documents:throttleBurst     API burst (default 40)
 //   documents:secretName        Secrets Manager secret (JSON) holding the secret settings a route lists
+//   documents:secretVersionId   pin that secret's version: pass the new one after a rotation (lib/constructs/settings.ts)
 //   documents:<SETTING>         plain settings a manifest route lists in access.settings
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -25,7 +26,6 @@ import {
   Duration,
   IgnoreMode,
   RemovalPolicy,
-  SecretValue,
   Stack,
   Validations,
   type StackProps,
@@ -59,6 +59,7 @@ import type {
 } from '../lambdas/shared/manifest';
 import { IMAGE_MIN_TMP_MB, ImageServiceFunction } from './constructs/image-function';
 import { ServiceAlarms } from './constructs/service-alarms';
+import { settingsBinder } from './constructs/settings';
 import { serviceTable } from './constructs/service-table';
 import { ServiceFunction } from './constructs/service-function';
 import type { ServiceFunctionBase } from './constructs/service-function-base';
@@ -82,15 +83,6 @@ export const SAMPLES_TTL_DAYS = 30;
  * sharedRenderer(), which only image routes call. Left out, the stats bundle is ~1.6 MB instead of ~3.8 MB.
  */
 const RENDERER_ONLY_MODULES = ['@sparticuz/chromium', 'puppeteer-core', 'isolated-vm'];
-/** Settings read from Secrets Manager rather than the CDK context. */
-const SECRET_SETTINGS = new Set([
-  'STRIPE_SECRET_KEY',
-  'STRIPE_WEBHOOK_SECRET',
-  'DASHBOARD_TOKEN',
-  'DOCS_STRIPE_WEBHOOK_SECRET',
-]);
-/** Settings for local tests only: no function in the cloud may get them, whatever the manifest or context says. */
-const LOCAL_ONLY_SETTINGS = new Set(['WEBHOOK_URL_ALLOWLIST', 'WEBHOOK_DNS_STUB']);
 /**
  * Item actions for a grant narrowed to partition-key prefixes (access.itemPrefixes). Only actions that carry the
  * item's key, so dynamodb:LeadingKeys always applies: no Scan or Query (their requests name no partition key, and a
@@ -292,23 +284,10 @@ export class DocumentsStack extends Stack {
         if (!q) throw new Error(`access.sendTo names ${id}, which is not one of the manifest's queues.`);
         fn.bindQueue(q.queue, q.spec.envVar);
       }
-      for (const name of access.settings ?? []) {
-        if (LOCAL_ONLY_SETTINGS.has(name))
-          throw new Error(`${name} is a local-test setting: the stack never passes it to a function.`);
-        if (SECRET_SETTINGS.has(name)) {
-          // Deploy-time dynamic reference: the value never appears in the template or cdk.out.
-          if (secretName)
-            fn.fn.addEnvironment(
-              name,
-              SecretValue.secretsManager(secretName, { jsonField: name }).unsafeUnwrap(),
-            );
-        } else {
-          const value = this.node.tryGetContext(`documents:${name}`) as string | undefined;
-          if (value !== undefined) fn.fn.addEnvironment(name, String(value));
-        }
-      }
+      bindSettings(fn.fn, access.settings);
     };
-    const secretName = this.node.tryGetContext('documents:secretName') as string | undefined;
+    // Secrets and plain settings (lib/constructs/settings.ts).
+    const bindSettings = settingsBinder(this, 'documents');
 
     // ---------------------------------------------------------------- HTTP API
     this.api = new HttpApi(this, 'Api', {

@@ -11,16 +11,10 @@
 //   narration:priorityConcurrency worker executions serving the priority queue at most (default 10)
 //   narration:standardConcurrency worker executions serving the standard queue at most (default 3)
 //   narration:alarmEmail, p99LatencyMs, …  alarms and dashboard (lib/constructs/service-alarms.ts)
+//   narration:secretName          Secrets Manager secret (JSON) holding STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, DASHBOARD_TOKEN
+//   narration:secretVersionId     pin that secret's version: pass the new one after a rotation (lib/constructs/settings.ts)
 import * as path from 'node:path';
-import {
-  CfnOutput,
-  Duration,
-  RemovalPolicy,
-  SecretValue,
-  Stack,
-  Validations,
-  type StackProps,
-} from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   HttpApi,
@@ -40,6 +34,7 @@ import type { Construct } from 'constructs';
 import { narrationManifest } from '../lambdas/narration/routes';
 import type { Access, ServiceManifest, TableId } from '../lambdas/shared/manifest';
 import { ServiceAlarms } from './constructs/service-alarms';
+import { settingsBinder } from './constructs/settings';
 import { serviceTable } from './constructs/service-table';
 import { ServiceFunction } from './constructs/service-function';
 import { TABLES } from './tables';
@@ -54,7 +49,6 @@ export const MAX_RECEIVE_COUNT = 3;
 export const AUDIO_PREFIX = 'audio/';
 export const JOB_TEXT_PREFIX = 'jobs/';
 /** Settings read from Secrets Manager rather than the CDK context. */
-const SECRET_SETTINGS = new Set(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'DASHBOARD_TOKEN']);
 /** SQS's maximum visibility timeout. */
 const MAX_VISIBILITY_S = 12 * 60 * 60;
 
@@ -207,23 +201,10 @@ export class NarrationStack extends Stack {
         fn.bindQueue(this.standardQueue, 'STANDARD_QUEUE_URL');
       }
       if (access.speech) fn.allowSpeech();
-      for (const name of access.settings ?? []) {
-        if (SECRET_SETTINGS.has(name)) {
-          // Deploy-time dynamic reference: the value never appears in the template or cdk.out.
-          if (secretName)
-            fn.fn.addEnvironment(
-              name,
-              SecretValue.secretsManager(secretName, { jsonField: name }).unsafeUnwrap(),
-            );
-        } else {
-          const value = this.node.tryGetContext(`narration:${name}`) as string | undefined;
-          if (value !== undefined) fn.fn.addEnvironment(name, String(value));
-        }
-      }
+      bindSettings(fn.fn, access.settings);
     };
-    // Secrets live in one Secrets Manager secret (JSON with these fields), named by `-c narration:secretName=…`.
-    // Without it the routes that need them answer 503 naming the missing variable.
-    const secretName = this.node.tryGetContext('narration:secretName') as string | undefined;
+    // Secrets and plain settings (lib/constructs/settings.ts).
+    const bindSettings = settingsBinder(this, 'narration');
     const common = { projectRoot, serviceName: manifest.service, logLevel, logRetention };
 
     // ---------------------------------------------------------------- HTTP API

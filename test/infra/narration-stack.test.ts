@@ -472,6 +472,22 @@ describe('deployment settings', () => {
     expect(withPrice).toHaveLength(1);
   });
 
+  test('secretVersionId pins every secret reference to that version (one deploy after a rotation)', () => {
+    const app = new App({
+      context: {
+        ...cdkJson.context,
+        'aws:cdk:bundling-stacks': [],
+        'narration:secretName': 'narration/secrets',
+        'narration:secretVersionId': 'v-2026-11-21',
+      },
+    });
+    const refs = JSON.stringify(Template.fromStack(new NarrationStack(app, 'Pinned')).toJSON()).match(
+      /resolve:secretsmanager:[^}"]*/g,
+    );
+    expect(refs?.length).toBeGreaterThanOrEqual(3);
+    for (const ref of refs!) expect(ref).toMatch(/:SecretString:[A-Z_]+::v-2026-11-21$/);
+  });
+
   test('without settings, nothing secret is wired (the routes answer 503 naming the variable)', () => {
     const vars = Object.values(
       template.toJSON().Resources as Record<
