@@ -189,6 +189,10 @@ export async function startFaultProxy(upstream = '', options: FaultProxyOptions 
       req.on('end', () => res.writeHead(mode.status, mode.headers).end(mode.body));
     }
   });
+  // Keep idle client sockets longer than any SDK retry backoff (Node's default is 5 s): otherwise a retry after a
+  // ~5 s throttling backoff can reuse a socket the proxy is closing, and fail with 'socket hang up' instead of the
+  // fault under test.
+  server.keepAliveTimeout = 120_000;
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
