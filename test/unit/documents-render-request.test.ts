@@ -1,6 +1,7 @@
 // POST /v1/render's request validation (every problem at once, 400 items) and the renderDocument orchestrator with
 // fake Chromium functions: which HTML and page options reach Chromium, the watermark, filenames, content types and
 // the exact content of zips.
+import { RenderTimeoutError } from '../../lambdas/documents/render/errors';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import JSZip from 'jszip';
 import { DocumentRequestError, TemplateError } from '../../lambdas/documents/domain/errors';
@@ -261,6 +262,35 @@ describe('renderDocument', () => {
       expect(theirs.calls[0]!.options.footerHtml).toContain('pageNumber');
     },
   );
+
+  it('a render timeout is 503 (retry) for a built-in template, 400 naming it for caller HTML', async () => {
+    const stuck = {
+      renderPdf: async () => {
+        throw new RenderTimeoutError(15_000);
+      },
+      renderPng: async () => {
+        throw new RenderTimeoutError(15_000);
+      },
+    };
+    await expect(
+      renderDocument(parseRenderRequest({ template: 'factura', format: 'pdf', data: factura.sample }), stuck),
+    ).rejects.toMatchObject({ statusCode: 503, headers: { 'retry-after': '2' } });
+    await expect(
+      renderDocument(parseRenderRequest({ custom_html: '<p>x</p>', format: 'pdf', data: {} }), stuck),
+    ).rejects.toMatchObject({ statusCode: 400, detail: expect.stringContaining('Make it lighter') });
+    // A caller's header/footer HTML may be what is heavy: not blamed on the browser either.
+    await expect(
+      renderDocument(
+        parseRenderRequest({
+          template: 'factura',
+          format: 'pdf',
+          data: factura.sample,
+          options: { header_html: '<div>x</div>' },
+        }),
+        stuck,
+      ),
+    ).rejects.toMatchObject({ statusCode: 400 });
+  });
 
   it('turns a broken header template into a 400 pointing at it', async () => {
     const req = parseRenderRequest({

@@ -9,7 +9,7 @@
 // ten), data (object), custom_html (caller's Jinja2 HTML), options {page_size, margin, landscape, header_html,
 // footer_html} plus our csv_bom. Validation problems are pydantic-style items with loc ["body", ...].
 import { z } from 'zod';
-import { RequestValidationError } from '../../shared/http/errors';
+import { RequestValidationError, ServiceUnavailableError } from '../../shared/http/errors';
 import { validate } from '../../shared/http/validation';
 import { renderCsv } from '../formats/csv';
 import { renderDocx } from '../formats/docx';
@@ -19,6 +19,7 @@ import { renderMd } from '../formats/md';
 import { renderTxt } from '../formats/txt';
 import type { DocumentModel, RenderedFile } from '../formats/types';
 import { PAGE_FORMATS, type PageFormat, type PdfOptions, type PngOptions } from '../render/page-options';
+import { RenderTimeoutError } from '../render/errors';
 import { renderXlsx } from '../formats/xlsx';
 import { buildZip, type ZipEntry } from '../formats/zip';
 import { ensureDocument, htmlTitle } from '../templating/html';
@@ -458,12 +459,29 @@ export async function renderDocument(
   const defaults = request.kind === 'template' ? request.template.meta.page : CUSTOM_PAGE;
   let pagePromise: Promise<PdfOptions> | undefined;
   const page = () => (pagePromise ??= headerFooter(request, deps, pdfOptions(request.options, defaults)));
-  const file = await renderFormat(request.format, model, request, deps, ctx, page);
+  let file;
+  try {
+    file = await renderFormat(request.format, model, request, deps, ctx, page);
+  } catch (err) {
+    // A built-in template (without caller HTML in header/footer) renders in well under a second even at its size
+    // limits: a timeout there is a stuck browser, not the caller's document. The renderer has already restarted the
+    // browser; say so and ask for a retry instead of blaming the request with a 400.
+    if (err instanceof RenderTimeoutError && request.kind === 'template' && !callerHtmlIn(request))
+      throw new ServiceUnavailableError(
+        'The renderer stopped responding and was restarted. Please retry this request.',
+        2,
+      );
+    throw err;
+  }
   return {
     bytes: file.bytes,
     contentType: file.contentType,
     filename: `${model.baseName}.${file.extension}`,
   };
+}
+
+function callerHtmlIn(request: ValidRenderRequest): boolean {
+  return !!(request.options.header_html || request.options.footer_html);
 }
 
 /** Re-exported for handlers: the formats each kind of request may use. */
