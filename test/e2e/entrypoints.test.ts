@@ -83,6 +83,6 @@ test('the CLI refuses bad arguments with usage', async () => {
   await expect(
     run(TSX, ['bin/keys.ts', 'create', '--plan', 'gold', '--email', 'a@b.co'], { cwd: ROOT, env }),
   ).rejects.toMatchObject({
-    stderr: expect.stringContaining('--plan must be pro or lifetime'),
+    stderr: expect.stringContaining('--plan must be pro, scale (documents) or lifetime'),
   });
 });

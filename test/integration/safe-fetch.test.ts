@@ -24,6 +24,10 @@ import {
 import { tempDir } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
 
+// Compressed once, not per request: on a busy machine gzipping 20 MiB inside the handler could outlast the fetch
+// deadline and turn the size check under test into a timeout.
+const GZIP_BOMB = gzipSync(Buffer.alloc(20 * 1024 * 1024, ' '));
+
 jest.setTimeout(30_000);
 
 const ARTICLE = readFileSync(join(__dirname, '..', 'fixtures', 'articles', 'noticia.html'));
@@ -137,7 +141,7 @@ beforeAll(async () => {
     if (url === '/bomb') {
       // 20 MiB of spaces gzip to ~20 KiB: the cap must count decompressed bytes.
       res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
-      return res.end(gzipSync(Buffer.alloc(20 * 1024 * 1024, ' ')));
+      return res.end(GZIP_BOMB);
     }
     if (url === '/json') {
       res.writeHead(200, { 'content-type': 'application/json' });
