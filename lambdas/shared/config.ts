@@ -14,6 +14,19 @@ const bool = z
 const optionalUrl = (protocol: RegExp) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.url({ protocol }).optional());
 
+/** A comma-separated allowlist in safe-fetch's syntax (host[:port], IP[:port], [IPv6][:port], CIDR), checked once. */
+const allowlist = (name: string) =>
+  z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      try {
+        allowlistFrom(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message.replace('URL_FETCH_ALLOWLIST', name) });
+      }
+    });
+
 const schema = z.object({
   AUDIO_TABLE: z.string().optional(),
   QUOTAS_TABLE: z.string().optional(),
@@ -69,19 +82,7 @@ const schema = z.object({
    * Callback destinations exempt from the public-address and port rules, and the only ones that may use http://
    * (same syntax as URL_FETCH_ALLOWLIST). LOCAL TESTS ONLY: the stack never sets it and it is ignored inside Lambda.
    */
-  WEBHOOK_URL_ALLOWLIST: z
-    .string()
-    .default('')
-    .superRefine((v, ctx) => {
-      try {
-        allowlistFrom(v);
-      } catch (e) {
-        ctx.addIssue({
-          code: 'custom',
-          message: (e as Error).message.replace('URL_FETCH_ALLOWLIST', 'WEBHOOK_URL_ALLOWLIST'),
-        });
-      }
-    }),
+  WEBHOOK_URL_ALLOWLIST: allowlist('WEBHOOK_URL_ALLOWLIST'),
   /**
    * TESTS ONLY: resolve callback host names from this table instead of DNS (`name=ip|ip,name=ip`); names not
    * listed do not resolve. The addresses are still checked like DNS answers. Ignored inside Lambda.
@@ -129,16 +130,7 @@ const schema = z.object({
    * port other than 80/443: comma-separated host[:port], IP[:port], [IPv6][:port] or CIDR. Empty in the cloud;
    * for local tests and self-hosted setups only. Parsed and checked here, once.
    */
-  URL_FETCH_ALLOWLIST: z
-    .string()
-    .default('')
-    .superRefine((v, ctx) => {
-      try {
-        allowlistFrom(v);
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', message: (e as Error).message });
-      }
-    }),
+  URL_FETCH_ALLOWLIST: allowlist('URL_FETCH_ALLOWLIST'),
   /** POST /demo/try: its own per-IP counters, separate from the free tier's. */
   DEMO_PER_HOUR: z.coerce.number().int().min(0).default(10),
   DEMO_PER_DAY: z.coerce.number().int().min(0).default(30),

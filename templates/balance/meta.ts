@@ -3,9 +3,11 @@
 // comparison with a previous cut-off (amounts, variation and variation %), key ratios (capital de trabajo, razón
 // circulante, endeudamiento) and a 100 % stacked chart of the financial structure. The identity check is the
 // schema's. XLSX: one sheet in the same layout where every subtotal, total, percentage and variation is a formula.
+import { fechaLarga } from '../../lambdas/shared/text/fechas';
 import { defineTemplate } from '../../lambdas/documents/domain/template-types';
 import { currencyDigits, Dec, dec, sum } from '../../lambdas/documents/domain/money';
-import { cssString, fitText, stackedBars } from '../../lambdas/documents/domain/charts';
+import { fitText, stackedBars } from '../../lambdas/documents/domain/charts';
+import { cssString } from '../../lambdas/documents/domain/css-string';
 import type { Cell, Column, RowStyle, SheetModel } from '../../lambdas/documents/formats/types';
 import { schema, type BalanceData, type Cuenta } from './schema';
 import sample from './sample.json';
@@ -37,26 +39,6 @@ export interface Seccion {
   titulo: string;
   grupos: Grupo[];
   total: Linea;
-}
-
-const MESES = [
-  'enero',
-  'febrero',
-  'marzo',
-  'abril',
-  'mayo',
-  'junio',
-  'julio',
-  'agosto',
-  'septiembre',
-  'octubre',
-  'noviembre',
-  'diciembre',
-];
-
-function fechaLarga(iso: string): string {
-  const [y, m, d] = iso.split('-').map(Number);
-  return `${d} de ${MESES[m! - 1]} de ${y}`;
 }
 
 /** Structure chart colours: assets in the navy ramp, liabilities warm, equity green. */

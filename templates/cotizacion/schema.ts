@@ -1,14 +1,18 @@
 // Data of the `cotizacion` template: a price quote or commercial proposal. Discounts per line and overall, as a
 // fraction (0.10 = 10 %) or as an amount; IVA 16 %, 8 % or 0 %; optional retenciones (IVA, ISR); validity as a date
-// or as a number of days from the quote's date. Problems are 400s on their own field with Spanish messages.
+// or as a number of days from the quote's date. Problems are 400s on their own field, with English messages (the
+// API's error language) that name the fix; field descriptions stay Spanish for the end users of the JSON Schema.
 import { z } from 'zod';
 import { dec, sum } from '../../lambdas/documents/domain/money';
-import { fecha, moneda, rfc, texto, textoOpcional } from '../../lambdas/documents/domain/schema-helpers';
+import {
+  customIssue,
+  fecha,
+  moneda,
+  rfc,
+  texto,
+  textoOpcional,
+} from '../../lambdas/documents/domain/schema-helpers';
 import { partida } from './calc';
-
-function custom(ctx: z.RefinementCtx, path: (string | number)[], message: string, type: string): void {
-  ctx.addIssue({ code: 'custom', path, message, params: { type } });
-}
 
 const fraccion = (description: string, max = 1) => z.number().finite().min(0).max(max).describe(description);
 const monto = (description: string) => z.number().finite().nonnegative().describe(description);
@@ -107,49 +111,54 @@ export const schema = z
     d.items.forEach((it, i) => {
       if (it.descuento_monto === undefined) return;
       if (it.descuento > 0)
-        custom(
+        customIssue(
           ctx,
           ['items', i, 'descuento_monto'],
-          'Use descuento (fracción) o descuento_monto (importe) en la partida, no ambos',
+          'Give the item descuento (a fraction) or descuento_monto (an amount), not both',
           'value_error',
         );
       const bruto = dec(it.cantidad).times(dec(it.precio));
       if (dec(it.descuento_monto).greaterThan(bruto))
-        custom(
+        customIssue(
           ctx,
           ['items', i, 'descuento_monto'],
-          `El descuento (${dec(it.descuento_monto).toFixed(2)}) es mayor que el importe de la partida (${bruto.toFixed(2)})`,
+          `descuento_monto (${dec(it.descuento_monto).toFixed(2)}) is more than the item's importe (${bruto.toFixed(2)})`,
           'value_error',
         );
     });
     if (d.descuento_global !== undefined && d.descuento_global_monto !== undefined)
-      custom(
+      customIssue(
         ctx,
         ['descuento_global_monto'],
-        'Use descuento_global (fracción) o descuento_global_monto (importe), no ambos',
+        'Give descuento_global (a fraction) or descuento_global_monto (an amount), not both',
         'value_error',
       );
     if (d.descuento_global_monto !== undefined) {
       const subtotal = sum(d.items.map((it) => partida(it, d.moneda).importe));
       if (dec(d.descuento_global_monto).greaterThan(subtotal))
-        custom(
+        customIssue(
           ctx,
           ['descuento_global_monto'],
-          `El descuento global (${dec(d.descuento_global_monto).toFixed(2)}) es mayor que el subtotal (${subtotal.toFixed(2)})`,
+          `descuento_global_monto (${dec(d.descuento_global_monto).toFixed(2)}) is more than the subtotal (${subtotal.toFixed(2)})`,
           'value_error',
         );
     }
     if (d.vigencia !== undefined && d.vigencia < d.fecha)
-      custom(ctx, ['vigencia'], 'La vigencia termina antes de la fecha de la cotización', 'date_order');
+      customIssue(
+        ctx,
+        ['vigencia'],
+        `vigencia (${d.vigencia}) is before the quote's fecha (${d.fecha})`,
+        'date_order',
+      );
     if (
       d.vigencia !== undefined &&
       d.dias_vigencia !== undefined &&
       sumaDias(d.fecha, d.dias_vigencia) !== d.vigencia
     )
-      custom(
+      customIssue(
         ctx,
         ['dias_vigencia'],
-        `${d.dias_vigencia} días a partir del ${d.fecha} llevan al ${sumaDias(d.fecha, d.dias_vigencia)}, no al ${d.vigencia}: envíe sólo uno de los dos`,
+        `${d.dias_vigencia} days from ${d.fecha} is ${sumaDias(d.fecha, d.dias_vigencia)}, not ${d.vigencia}: send only one of vigencia and dias_vigencia`,
         'value_error',
       );
   });

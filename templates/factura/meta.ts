@@ -20,36 +20,16 @@ import {
   type TipoFactor,
 } from '../../lambdas/documents/domain/cfdi/catalogos';
 import { calcularCfdi, type CfdiCalc } from '../../lambdas/documents/domain/cfdi/calc';
-import { cadenaOriginalTimbre, qrSvg, verificacionUrl } from '../../lambdas/documents/domain/cfdi/timbre';
+import { cadenaOriginalTimbre, verificacionUrl } from '../../lambdas/documents/domain/cfdi/timbre';
 import { buildCfdiXml, type ComprobanteXml } from '../../lambdas/documents/domain/cfdi/xml';
 import { importeConLetra } from '../../lambdas/documents/domain/con-letra';
+import { cssString } from '../../lambdas/documents/domain/css-string';
 import { currencyDigits, Dec, dec, formatMoney, moneyText } from '../../lambdas/documents/domain/money';
+import { qrSvg } from '../../lambdas/documents/domain/qr';
 import { defineTemplate } from '../../lambdas/documents/domain/template-types';
+import { fechaLarga } from '../../lambdas/shared/text/fechas';
 import { conceptoInput, schema, type FacturaData } from './schema';
 import sample from './sample.json';
-
-const MESES = [
-  'enero',
-  'febrero',
-  'marzo',
-  'abril',
-  'mayo',
-  'junio',
-  'julio',
-  'agosto',
-  'septiembre',
-  'octubre',
-  'noviembre',
-  'diciembre',
-];
-
-/** "15 de marzo de 2024" or "15 de marzo de 2024, 10:42 h" (the date as written: no time zone moves it). */
-export function fechaTexto(s: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?/.exec(s);
-  if (!m) return s;
-  const day = `${Number(m[3])} de ${MESES[Number(m[2]) - 1]} de ${m[1]}`;
-  return m[4] ? `${day}, ${m[4]}:${m[5]} h` : day;
-}
 
 /** A rate as a percentage without trailing zeros: 0.16 → "16", 0.106667 → "10.6667", 0.265 → "26.5". */
 function pct(tasa: string): string {
@@ -88,17 +68,6 @@ function precioTexto(n: number, moneda: string): string {
     minimumFractionDigits: digits,
     maximumFractionDigits: Math.max(digits, 6),
   }).format(dec(n).toFixed() as unknown as number); // Intl formats decimal strings exactly
-}
-
-/** A CSS string literal that cannot end the string or the <style> element: every other character hex-escaped. */
-function cssString(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    out += /^[\p{L}\p{N} .,:·–—/()-]$/u.test(ch)
-      ? ch
-      : `\\${ch.codePointAt(0)!.toString(16).padStart(6, '0')}`;
-  }
-  return `${out}"`;
 }
 
 export function folioCompleto(data: Pick<FacturaData, 'serie' | 'folio'>): string {
@@ -183,7 +152,7 @@ export function calcFactura(data: FacturaData) {
         return {
           uuid: data.uuid,
           url,
-          qr_svg: qrSvg(url, { size: '31mm', title: 'Código QR de verificación del SAT' }),
+          qr_svg: qrSvg(url, { size: '31mm', label: 'Código QR de verificación del SAT' }),
           cadena_original: cadenaOriginalTimbre({
             uuid: data.uuid,
             fechaTimbrado: data.fecha_timbrado!,
@@ -195,7 +164,7 @@ export function calcFactura(data: FacturaData) {
           sello_sat: data.sello_sat ?? null,
           no_certificado_sat: data.no_certificado_sat!,
           fecha_timbrado: data.fecha_timbrado!,
-          fecha_timbrado_texto: fechaTexto(data.fecha_timbrado!),
+          fecha_timbrado_texto: fechaLarga(data.fecha_timbrado!),
           rfc_prov_certif: data.rfc_prov_certif!,
         };
       })()
@@ -216,7 +185,7 @@ export function calcFactura(data: FacturaData) {
     totales,
     con_letra: importeConLetra(calc.total, m),
     folio_completo: folio,
-    fecha_texto: data.fecha ? fechaTexto(data.fecha) : null,
+    fecha_texto: data.fecha ? fechaLarga(data.fecha) : null,
     tipo_comprobante: conDescripcion(TIPO_COMPROBANTE, data.tipo_comprobante),
     regimen_emisor: conDescripcion(REGIMEN_FISCAL, data.regimen_fiscal_emisor) ?? null,
     regimen_receptor: conDescripcion(REGIMEN_FISCAL, data.regimen_fiscal_receptor) ?? null,

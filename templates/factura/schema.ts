@@ -39,7 +39,13 @@ import {
 } from '../../lambdas/documents/domain/cfdi/calc';
 import { checkRfc } from '../../lambdas/documents/domain/cfdi/rfc';
 import { currencyDigits, dec, isCurrency, roundMoney } from '../../lambdas/documents/domain/money';
-import { codigoPostal, rfcCfdi, texto, textoOpcional } from '../../lambdas/documents/domain/schema-helpers';
+import {
+  codigoPostal,
+  customIssue,
+  rfcCfdi,
+  texto,
+  textoOpcional,
+} from '../../lambdas/documents/domain/schema-helpers';
 
 // ---- field builders ------------------------------------------------------------------------------------------
 
@@ -360,10 +366,6 @@ export function conceptoInput(it: Item, data: Pick<Shape, 'tasa_iva' | 'retencio
 
 type Ctx = z.core.$RefinementCtx<Shape>;
 
-function fail(ctx: Ctx, path: (string | number)[], message: string, type: string) {
-  ctx.addIssue({ code: 'custom', path, message, params: { type } });
-}
-
 function inRange(v: number, r: { min: string; max: string }, inclusiveMin = false): boolean {
   const d = dec(v);
   return (inclusiveMin ? d.gte(r.min) : d.gt(r.min)) && d.lte(r.max);
@@ -372,7 +374,7 @@ function inRange(v: number, r: { min: string; max: string }, inclusiveMin = fals
 function checkTraslado(t: Traslado, path: (string | number)[], ctx: Ctx) {
   const at = [...path, 'tasa_o_cuota'];
   if (t.impuesto === '001')
-    return fail(
+    return customIssue(
       ctx,
       [...path, 'impuesto'],
       'ISR is withheld, never transferred: put it in retenciones',
@@ -380,31 +382,41 @@ function checkTraslado(t: Traslado, path: (string | number)[], ctx: Ctx) {
     );
   if (t.tipo_factor === 'Exento') {
     if (t.tasa_o_cuota !== undefined)
-      fail(ctx, at, 'An Exento traslado has no tasa o cuota', 'tasa_o_cuota_invalida');
+      customIssue(ctx, at, 'An Exento traslado has no tasa o cuota', 'tasa_o_cuota_invalida');
     return;
   }
   if (t.tasa_o_cuota === undefined)
-    return fail(ctx, at, `Field required for TipoFactor ${t.tipo_factor}`, 'missing');
+    return customIssue(ctx, at, `Field required for TipoFactor ${t.tipo_factor}`, 'missing');
   const tasa = dec(t.tasa_o_cuota).toString();
   if (t.impuesto === '002') {
     if (t.tipo_factor !== 'Tasa')
-      fail(ctx, [...path, 'tipo_factor'], 'IVA is transferred as Tasa or Exento', 'tipo_factor_invalido');
+      customIssue(
+        ctx,
+        [...path, 'tipo_factor'],
+        'IVA is transferred as Tasa or Exento',
+        'tipo_factor_invalido',
+      );
     else if (!TASAS_IVA_TRASLADO.includes(tasa))
-      fail(
+      customIssue(
         ctx,
         at,
         'IVA trasladado is 0.16, 0.08 (región fronteriza) or 0 (c_TasaOCuota)',
         'tasa_o_cuota_invalida',
       );
   } else if (t.tipo_factor === 'Tasa' && !TASAS_IEPS.includes(tasa)) {
-    fail(
+    customIssue(
       ctx,
       at,
       `Not an IEPS tasa of c_TasaOCuota: use one of ${TASAS_IEPS.join(', ')}`,
       'tasa_o_cuota_invalida',
     );
   } else if (t.tipo_factor === 'Cuota' && !inRange(t.tasa_o_cuota, RANGO_CUOTA_IEPS, true)) {
-    fail(ctx, at, `An IEPS cuota is between 0 and ${RANGO_CUOTA_IEPS.max} per unit`, 'tasa_o_cuota_invalida');
+    customIssue(
+      ctx,
+      at,
+      `An IEPS cuota is between 0 and ${RANGO_CUOTA_IEPS.max} per unit`,
+      'tasa_o_cuota_invalida',
+    );
   }
 }
 
@@ -412,21 +424,21 @@ function checkRetencion(r: Retencion, path: (string | number)[], ctx: Ctx) {
   const at = [...path, 'tasa_o_cuota'];
   if (r.impuesto === '001') {
     if (r.tipo_factor !== 'Tasa')
-      fail(ctx, [...path, 'tipo_factor'], 'ISR is withheld as Tasa', 'tipo_factor_invalido');
+      customIssue(ctx, [...path, 'tipo_factor'], 'ISR is withheld as Tasa', 'tipo_factor_invalido');
     else if (!inRange(r.tasa_o_cuota, RANGO_RETENCION_ISR))
-      fail(ctx, at, 'ISR retenido is a tasa above 0 and at most 0.35', 'tasa_o_cuota_invalida');
+      customIssue(ctx, at, 'ISR retenido is a tasa above 0 and at most 0.35', 'tasa_o_cuota_invalida');
   } else if (r.impuesto === '002') {
     if (r.tipo_factor !== 'Tasa')
-      fail(ctx, [...path, 'tipo_factor'], 'IVA is withheld as Tasa', 'tipo_factor_invalido');
+      customIssue(ctx, [...path, 'tipo_factor'], 'IVA is withheld as Tasa', 'tipo_factor_invalido');
     else if (!inRange(r.tasa_o_cuota, RANGO_RETENCION_IVA))
-      fail(
+      customIssue(
         ctx,
         at,
         'IVA retenido is a tasa above 0 and at most 0.16 (e.g. 0.106667 for two thirds)',
         'tasa_o_cuota_invalida',
       );
   } else if (r.tipo_factor === 'Tasa' && !TASAS_IEPS.includes(dec(r.tasa_o_cuota).toString())) {
-    fail(
+    customIssue(
       ctx,
       at,
       `Not an IEPS tasa of c_TasaOCuota: use one of ${TASAS_IEPS.join(', ')}`,
@@ -447,7 +459,7 @@ function checkAmount(
   const got = roundMoney(dec(sent), moneda);
   const want = dec(computed);
   if (!got.eq(want))
-    fail(
+    customIssue(
       ctx,
       path,
       `${label} does not match the items: computed ${want.toFixed(currencyDigits(moneda))}, got ${dec(sent).toString()} (difference ${got.minus(want).toFixed(currencyDigits(moneda))})`,
@@ -469,14 +481,14 @@ function crossChecks(d: Shape, ctx: Ctx) {
     const own =
       (it.traslados?.length ?? 0) + (it.retenciones?.length ?? 0) + (it.tasa_iva !== undefined ? 1 : 0);
     if (OBJETO_SIN_IMPUESTOS.has(objeto) && own > 0)
-      fail(
+      customIssue(
         ctx,
         [...at, 'objeto_imp'],
         `Objeto de impuesto ${objeto} (${OBJETO_IMP[objeto]!.descripcion}) carries no taxes: drop this item's traslados, retenciones and tasa_iva, or use 02`,
         'objeto_imp_conflict',
       );
     if (objeto === '02' && it.traslados?.length === 0 && !(it.retenciones ?? d.retenciones)?.length)
-      fail(
+      customIssue(
         ctx,
         [...at, 'objeto_imp'],
         'Objeto de impuesto 02 needs at least one traslado or retención',
@@ -484,10 +496,15 @@ function crossChecks(d: Shape, ctx: Ctx) {
       );
     if (it.descuento !== undefined) {
       if (dec(it.descuento).decimalPlaces() > digits)
-        fail(ctx, [...at, 'descuento'], `At most ${digits} decimals in ${d.moneda}`, 'too_many_decimals');
+        customIssue(
+          ctx,
+          [...at, 'descuento'],
+          `At most ${digits} decimals in ${d.moneda}`,
+          'too_many_decimals',
+        );
       const importe = roundMoney(dec(it.cantidad).times(it.precio), d.moneda);
       if (dec(it.descuento).gt(importe))
-        fail(
+        customIssue(
           ctx,
           [...at, 'descuento'],
           `The descuento is larger than the importe (${importe.toFixed(digits)})`,
@@ -507,14 +524,14 @@ function crossChecks(d: Shape, ctx: Ctx) {
     return tipo === 'moral' ? e.moral : e.fisica;
   };
   if (emisor?.ok && (emisor.tipo === 'generico' || emisor.tipo === 'extranjero'))
-    fail(ctx, ['rfc_emisor'], 'The emisor cannot use a generic RFC', 'rfc_generico');
+    customIssue(ctx, ['rfc_emisor'], 'The emisor cannot use a generic RFC', 'rfc_generico');
   if (
     emisor?.ok &&
     d.regimen_fiscal_emisor &&
     (emisor.tipo === 'moral' || emisor.tipo === 'fisica') &&
     !regimenApplies(d.regimen_fiscal_emisor, emisor.tipo)
   )
-    fail(
+    customIssue(
       ctx,
       ['regimen_fiscal_emisor'],
       `Régimen ${d.regimen_fiscal_emisor} does not apply to a persona ${emisor.tipo === 'moral' ? 'moral (12-character RFC)' : 'física (13-character RFC)'}`,
@@ -524,14 +541,14 @@ function crossChecks(d: Shape, ctx: Ctx) {
     const generico = receptor.tipo === 'generico' || receptor.tipo === 'extranjero';
     if (generico) {
       if (d.uso_cfdi && d.uso_cfdi !== 'S01')
-        fail(
+        customIssue(
           ctx,
           ['uso_cfdi'],
           `With the generic RFC ${receptor.rfc} the uso CFDI is S01 (sin efectos fiscales)`,
           'rfc_generico',
         );
       if (d.regimen_fiscal_receptor && d.regimen_fiscal_receptor !== '616')
-        fail(
+        customIssue(
           ctx,
           ['regimen_fiscal_receptor'],
           `With the generic RFC ${receptor.rfc} the régimen is 616 (sin obligaciones fiscales)`,
@@ -543,7 +560,7 @@ function crossChecks(d: Shape, ctx: Ctx) {
         d.lugar_expedicion &&
         d.domicilio_fiscal_receptor !== d.lugar_expedicion
       )
-        fail(
+        customIssue(
           ctx,
           ['domicilio_fiscal_receptor'],
           'With XAXX010101000 the domicilio fiscal del receptor is the lugar de expedición',
@@ -551,7 +568,7 @@ function crossChecks(d: Shape, ctx: Ctx) {
         );
     } else {
       if (d.regimen_fiscal_receptor && !regimenApplies(d.regimen_fiscal_receptor, receptor.tipo))
-        fail(
+        customIssue(
           ctx,
           ['regimen_fiscal_receptor'],
           `Régimen ${d.regimen_fiscal_receptor} does not apply to a persona ${receptor.tipo === 'moral' ? 'moral (12-character RFC)' : 'física (13-character RFC)'}`,
@@ -559,7 +576,7 @@ function crossChecks(d: Shape, ctx: Ctx) {
         );
       const uso = d.uso_cfdi ? USO_CFDI[d.uso_cfdi]! : undefined;
       if (uso && !(receptor.tipo === 'moral' ? uso.moral : uso.fisica))
-        fail(
+        customIssue(
           ctx,
           ['uso_cfdi'],
           `Uso CFDI ${d.uso_cfdi} (${uso.descripcion}) is only for personas físicas`,
@@ -572,32 +589,37 @@ function crossChecks(d: Shape, ctx: Ctx) {
   // (emisor RFC or UUID given) in a foreign currency needs its TipoCambio.
   const cfdi = d.rfc_emisor !== undefined || d.uuid !== undefined;
   if (cfdi && d.moneda !== 'MXN' && d.tipo_cambio === undefined)
-    fail(
+    customIssue(
       ctx,
       ['tipo_cambio'],
       `Field required when moneda is ${d.moneda}: the exchange rate to MXN`,
       'missing',
     );
   if (d.moneda === 'MXN' && d.tipo_cambio !== undefined && d.tipo_cambio !== 1)
-    fail(ctx, ['tipo_cambio'], 'With moneda MXN the tipo de cambio is 1 or absent', 'tipo_cambio_invalido');
+    customIssue(
+      ctx,
+      ['tipo_cambio'],
+      'With moneda MXN the tipo de cambio is 1 or absent',
+      'tipo_cambio_invalido',
+    );
 
   // Payment: PPD is paid later, so its forma de pago is 99 (por definir); PUE is paid now, so it is known.
   if (d.metodo_pago === 'PPD' && d.forma_pago && d.forma_pago !== '99')
-    fail(
+    customIssue(
       ctx,
       ['forma_pago'],
       'With método de pago PPD the forma de pago is 99 (por definir): the payments are reported later with a complemento de pago',
       'forma_pago_metodo',
     );
   if (d.metodo_pago === 'PUE' && d.forma_pago === '99')
-    fail(
+    customIssue(
       ctx,
       ['forma_pago'],
       'With método de pago PUE the forma de pago is known: 99 (por definir) is only for PPD',
       'forma_pago_metodo',
     );
   if (d.tipo_comprobante === 'E' && d.metodo_pago === 'PPD')
-    fail(ctx, ['metodo_pago'], 'An egreso (E) is PUE', 'forma_pago_metodo');
+    customIssue(ctx, ['metodo_pago'], 'An egreso (E) is PUE', 'forma_pago_metodo');
 
   // A stamped invoice: the QR and the cadena original need all of these.
   if (d.uuid) {
@@ -611,7 +633,7 @@ function crossChecks(d: Shape, ctx: Ctx) {
     ];
     for (const k of need)
       if (d[k] === undefined)
-        fail(
+        customIssue(
           ctx,
           [k],
           'Field required with uuid: the SAT QR and the cadena original del timbre need it',
@@ -620,7 +642,7 @@ function crossChecks(d: Shape, ctx: Ctx) {
   } else {
     for (const k of ['sello_sat', 'fecha_timbrado', 'no_certificado_sat', 'rfc_prov_certif'] as const)
       if (d[k] !== undefined)
-        fail(ctx, ['uuid'], `Field required with ${k}: a timbre has a folio fiscal (UUID)`, 'missing');
+        customIssue(ctx, ['uuid'], `Field required with ${k}: a timbre has a folio fiscal (UUID)`, 'missing');
   }
 
   // Arithmetic the caller sent (once every item and its taxes are valid).
@@ -660,7 +682,7 @@ function crossChecks(d: Shape, ctx: Ctx) {
   );
   checkAmount(ctx, ['total'], 'The total', d.total, m(calc.total), d.moneda);
   if (calc.total.isNegative())
-    fail(
+    customIssue(
       ctx,
       ['items'],
       `The total is negative (${calc.total.toFixed(digits)}): check descuentos and retenciones`,

@@ -4,8 +4,8 @@
 // TotalOtrasDeducciones; TotalOtrosPagos; neto = percepciones + otros pagos − deducciones, written con letra.
 import { importeConLetra } from '../../lambdas/documents/domain/con-letra';
 import { dec, moneyText, sum, type Dec } from '../../lambdas/documents/domain/money';
+import { cssString } from '../../lambdas/documents/domain/css-string';
 import { defineTemplate } from '../../lambdas/documents/domain/template-types';
-import { cssString } from '../cotizacion/css';
 import {
   DEDUCCION_ISR,
   lookup,

@@ -1,12 +1,15 @@
 // Data of the `nomina` template: a payroll receipt shaped after the printed representation of a CFDI de nómina
 // 1.2 (employer, employee, period, percepciones with gravado/exento, deducciones, otros pagos, neto con letra).
-// Checks, each a 400 on its own field with a Spanish message: RFC (13 characters for the employee, a persona
+// Checks, each a 400 on its own field with an English message (the API's error language; field descriptions stay
+// Spanish for the end users of the JSON Schema): RFC (13 characters for the employee, a persona
 // física), CURP (format, date and RENAPO check digit), NSS (11 digits), SAT catalogue codes, the order of the
 // dates, each line's importe = gravado + exento, the totals when the caller states them, and a net pay ≥ 0.
 import { z } from 'zod';
 import { dec, sum, type Dec } from '../../lambdas/documents/domain/money';
 import {
+  codigoPostal,
   curp,
+  customIssue,
   fecha,
   moneda,
   nss,
@@ -29,10 +32,6 @@ import {
   TIPO_REGIMEN,
 } from './catalogos';
 
-function custom(ctx: z.RefinementCtx, path: (string | number)[], message: string, type: string): void {
-  ctx.addIssue({ code: 'custom', path, message, params: { type } });
-}
-
 /** A code of a SAT catalogue given as its code (or, with `names`, its name), e.g. "04" or "Quincenal". */
 function catalogo(cat: Record<string, string>, nombre: string, description: string, names = false) {
   const codes = Object.keys(cat);
@@ -43,7 +42,7 @@ function catalogo(cat: Record<string, string>, nombre: string, description: stri
       if (names ? !lookup(cat, v) : !(v in cat))
         ctx.addIssue({
           code: 'custom',
-          message: `«${v}» no está en el catálogo ${nombre}: use ${codes.slice(0, 6).join(', ')}…${names ? ' o el nombre, p. ej. «' + Object.values(cat)[3] + '»' : ''}`,
+          message: `"${v}" is not in the SAT catalogue ${nombre}: use ${codes.slice(0, 6).join(', ')}…${names ? ` or the name, e.g. "${Object.values(cat)[3]}"` : ''}`,
           params: { type: 'catalog_code' },
         });
     })
@@ -64,7 +63,7 @@ function claveTipo(nombre: string, known: Record<string, string>, max: number, e
       if (!claveEnRango(v, max, extra))
         ctx.addIssue({
           code: 'custom',
-          message: `La clave debe ser un código de 3 dígitos del catálogo ${nombre} (001 a ${String(max).padStart(3, '0')}${extra.length ? `, ${extra.join(', ')}` : ''}), p. ej. ${Object.keys(known)[1]} ${Object.values(known)[1]}`,
+          message: `The clave must be a 3-digit code of the SAT catalogue ${nombre} (001 to ${String(max).padStart(3, '0')}${extra.length ? `, ${extra.join(', ')}` : ''}), e.g. ${Object.keys(known)[1]} ${Object.values(known)[1]}`,
           params: { type: 'catalog_code' },
         });
     })
@@ -90,10 +89,10 @@ function needsConcepto(
 ): void {
   const fuera = line.clave !== undefined && !claveEnRango(line.clave, ...range);
   if (!line.concepto && !fuera && !(line.clave && known[line.clave]))
-    custom(
+    customIssue(
       ctx,
       ['concepto'],
-      'Indique el concepto (o una clave del catálogo del SAT que lo nombre)',
+      'Give the concepto (or a clave of the SAT catalogue that names it)',
       'missing',
     );
 }
@@ -111,14 +110,14 @@ export const percepcion = z
   .superRefine((p, ctx) => {
     needsConcepto(p, TIPO_PERCEPCION, ctx, [PERCEPCION_MAX]);
     if (p.importe === undefined && p.gravado === undefined && p.exento === undefined) {
-      custom(ctx, ['importe'], 'Indique el importe, o el gravado y el exento', 'missing');
+      customIssue(ctx, ['importe'], 'Give the importe, or the gravado and the exento', 'missing');
     } else if (p.importe !== undefined && (p.gravado !== undefined || p.exento !== undefined)) {
       const suma = dec(p.gravado ?? 0).plus(dec(p.exento ?? 0));
       if (!suma.equals(dec(p.importe)))
-        custom(
+        customIssue(
           ctx,
           ['importe'],
-          `El importe (${dec(p.importe).toFixed(2)}) no es la suma de gravado y exento (${suma.toFixed(2)})`,
+          `The importe (${dec(p.importe).toFixed(2)}) is not gravado + exento (${suma.toFixed(2)})`,
           'amount_mismatch',
         );
     }
@@ -146,17 +145,17 @@ export const otroPago = z
   .superRefine((o, ctx) => {
     needsConcepto(o, TIPO_OTRO_PAGO, ctx, [OTRO_PAGO_MAX, OTRO_PAGO_EXTRA]);
     if (o.subsidio_causado !== undefined && o.clave !== OTRO_PAGO_SUBSIDIO)
-      custom(
+      customIssue(
         ctx,
         ['subsidio_causado'],
-        'El subsidio causado sólo aplica a la clave 002 (subsidio para el empleo)',
+        'subsidio_causado only applies to clave 002 (subsidio para el empleo)',
         'value_error',
       );
     if (o.subsidio_causado !== undefined && dec(o.subsidio_causado).lessThan(dec(o.importe)))
-      custom(
+      customIssue(
         ctx,
         ['subsidio_causado'],
-        `El subsidio causado (${dec(o.subsidio_causado).toFixed(2)}) no puede ser menor que el entregado (${dec(o.importe).toFixed(2)})`,
+        `subsidio_causado (${dec(o.subsidio_causado).toFixed(2)}) cannot be less than the importe paid (${dec(o.importe).toFixed(2)})`,
         'value_error',
       );
   })
@@ -177,15 +176,7 @@ export const schema = z
     rfc_empresa: rfc('RFC del patrón (12 caracteres persona moral, 13 persona física)').optional(),
     registro_patronal: textoOpcional('Registro patronal ante el IMSS, p. ej. "Y5412345106"', 20),
     regimen_fiscal: textoOpcional('Régimen fiscal del patrón (c_RegimenFiscal), p. ej. "601"', 60),
-    lugar_expedicion: z
-      .string()
-      .trim()
-      .refine((s) => /^\d{5}$/.test(s), {
-        message: 'El código postal tiene 5 dígitos',
-        params: { type: 'cp_format' },
-      })
-      .optional()
-      .describe('Código postal del lugar de expedición'),
+    lugar_expedicion: codigoPostal('Código postal del lugar de expedición').optional(),
     folio: textoOpcional('Folio interno del recibo', 40),
     tipo_nomina: z
       .enum(['O', 'E'])
@@ -214,7 +205,7 @@ export const schema = z
           .string()
           .trim()
           .refine((s) => /^\d{10,18}$/.test(s), {
-            message: 'La cuenta tiene de 10 a 18 dígitos (CLABE: 18)',
+            message: 'An account number has 10 to 18 digits (a CLABE, 18)',
             params: { type: 'account_format' },
           })
           .optional()
@@ -267,28 +258,28 @@ export const schema = z
     const otros = t(d.otros_pagos);
     const neto = percepciones.plus(otros).minus(deducciones);
     if (neto.isNegative()) {
-      custom(
+      customIssue(
         ctx,
         ['deducciones'],
-        `Las deducciones superan lo pagado: el neto sería ${neto.toFixed(2)}`,
+        `The deducciones exceed what is paid: the net pay would be ${neto.toFixed(2)}`,
         'negative_net_pay',
       );
     }
     if (d.periodo.inicio > d.periodo.fin)
-      custom(ctx, ['periodo', 'fin'], 'La fecha final es anterior a la inicial', 'date_order');
+      customIssue(ctx, ['periodo', 'fin'], 'periodo.fin is before periodo.inicio', 'date_order');
     if (d.empleado.fecha_ingreso && d.empleado.fecha_ingreso > d.periodo.fin)
-      custom(
+      customIssue(
         ctx,
         ['empleado', 'fecha_ingreso'],
-        'La fecha de ingreso es posterior al final del periodo de pago',
+        'fecha_ingreso is after the end of the pay period (periodo.fin)',
         'date_order',
       );
     const { salario_diario: sd, salario_diario_integrado: sdi } = d.empleado;
     if (sd !== undefined && sdi !== undefined && dec(sdi).lessThan(dec(sd)))
-      custom(
+      customIssue(
         ctx,
         ['empleado', 'salario_diario_integrado'],
-        'El salario diario integrado no puede ser menor que el salario diario',
+        'salario_diario_integrado cannot be less than salario_diario',
         'value_error',
       );
     const given = d.totales ?? {};
@@ -296,10 +287,10 @@ export const schema = z
     for (const [k, v] of Object.entries(computed)) {
       const stated = given[k as keyof typeof given];
       if (stated !== undefined && !dec(stated).equals(v.toDecimalPlaces(2)))
-        custom(
+        customIssue(
           ctx,
           ['totales', k],
-          `No cuadra: la suma da ${v.toFixed(2)} y se indicó ${dec(stated).toFixed(2)}`,
+          `Does not add up: the lines give ${v.toFixed(2)} and the data says ${dec(stated).toFixed(2)}`,
           'total_mismatch',
         );
     }

@@ -7,9 +7,9 @@
 // CSV: the ranked table's values (RFC 4180).
 import { defineTemplate } from '../../lambdas/documents/domain/template-types';
 import { currencyDigits, Dec, dec, formatMoney, sum } from '../../lambdas/documents/domain/money';
+import { cssString } from '../../lambdas/documents/domain/css-string';
 import {
   barChart,
-  cssString,
   donutChart,
   fitText,
   paretoChart,

@@ -8,93 +8,54 @@ import { variantKey } from '../../lambdas/shared/growth/ab';
 import {
   TEST_PRICE_LIFETIME,
   TEST_PRICE_PRO,
-  TEST_SECRET_KEY,
   TEST_WEBHOOK_SECRET,
   checkoutObject,
   sign,
-  startStripeStandIn,
   stripeEvent,
   subscriptionObject,
   type StripeStandIn,
 } from '../helpers/billing-stripe';
-import { startBillingRuntime, type BillingRuntime } from '../helpers/billing-runtime';
-import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
+import {
+  bearer,
+  billingE2e,
+  getJson,
+  outcome,
+  paidCheckout as checkout,
+  postWebhook,
+} from '../helpers/billing-e2e';
+import type { BillingRuntime } from '../helpers/billing-runtime';
 import { postJson } from '../helpers/runtime';
 
 jest.setTimeout(120_000);
 
-let tripwire: Tripwire;
+const e2e = billingE2e({
+  FREE_PER_HOUR: '1',
+  FREE_PER_DAY: '1',
+  AB_EXPERIMENTS: JSON.stringify({ precio: { variants: { a: 1, b: 1 }, control: 'a' } }),
+});
 let stripe: StripeStandIn;
 let app: BillingRuntime;
-
-beforeAll(async () => {
-  tripwire = installLoopbackTripwire();
-  stripe = await startStripeStandIn();
-  app = await startBillingRuntime({
-    STRIPE_SECRET_KEY: TEST_SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
-    STRIPE_PRICE_PRO: TEST_PRICE_PRO,
-    STRIPE_PRICE_LIFETIME: TEST_PRICE_LIFETIME,
-    STRIPE_API_BASE: stripe.base,
-    FREE_PER_HOUR: '1',
-    FREE_PER_DAY: '1',
-    AB_EXPERIMENTS: JSON.stringify({ precio: { variants: { a: 1, b: 1 }, control: 'a' } }),
-  });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await stripe?.stop();
-  tripwire?.uninstall();
-  expect(tripwire.attempts).toEqual([]);
-  expect(stripe.rejected).toEqual([]);
-});
+beforeAll(() => ({ stripe, app } = e2e));
 
 /** `signature` null sends no Stripe-Signature header. */
 const webhook = (payload: string, signature: string | null = sign(payload)) =>
-  fetch(app.url('/pay/webhook'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) },
-    body: payload,
-  });
+  postWebhook(app.url('/pay/webhook'), payload, signature);
 
-async function outcome(res: Response): Promise<string> {
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { outcome: string }).outcome;
-}
-
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
-
-async function success(sessionId: string) {
-  const res = await fetch(app.url(`/pay/success?session_id=${sessionId}`));
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const success = (sessionId: string) => getJson(app.url(`/pay/success?session_id=${sessionId}`));
 
 async function convert(key?: string) {
   return postJson(app.url('/convert/text'), { text: 'Hola, cliente.' }, key ? bearer(key) : {});
 }
 
 async function status(key?: string) {
-  const res = await fetch(app.url('/pay/status'), { headers: key ? bearer(key) : {} });
+  const res = await getJson(app.url('/pay/status'), key ? bearer(key) : {});
   expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return res.body;
 }
 
 /** A checkout started through our API and completed on the stand-in, as Stripe would after payment. */
-async function paidCheckout(plan: 'pro' | 'lifetime', email: string) {
-  const res = await fetch(app.url(`/pay/checkout/${plan}?email=${encodeURIComponent(email)}`), {
-    headers: { accept: 'application/json' },
-  });
-  expect(res.status).toBe(200);
-  const { url } = (await res.json()) as { url: string };
-  const sessionId = url.split('/').pop()!;
-  const session = stripe.complete(sessionId, { email }) as {
-    id: string;
-    customer: string;
-    subscription: string | null;
-  };
-  return { sessionId, session };
-}
+const paidCheckout = (plan: 'pro' | 'lifetime', email: string) =>
+  checkout(stripe, app.url(`/pay/checkout/${plan}?email=${encodeURIComponent(email)}`), email);
 
 describe('GET /pay/checkout/{plan}', () => {
   test('pro: the real SDK asks Stripe for a subscription session with price, e-mail, ref, success URL; browsers get 302', async () => {

@@ -8,56 +8,39 @@ import {
   TEST_DOCS_PRICE_PRO,
   TEST_DOCS_PRICE_SCALE,
   TEST_DOCS_WEBHOOK_SECRET,
-  TEST_PRICE_LIFETIME,
-  TEST_PRICE_PRO,
-  TEST_SECRET_KEY,
   TEST_WEBHOOK_SECRET,
   checkoutObject,
   sign,
-  startStripeStandIn,
   stripeEvent,
   subscriptionObject,
   type StripeStandIn,
 } from '../helpers/billing-stripe';
-import { startBillingRuntime, type BillingRuntime } from '../helpers/billing-runtime';
-import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
+import {
+  bearer,
+  billingE2e,
+  getJson,
+  outcome,
+  paidCheckout as checkout,
+  postWebhook,
+} from '../helpers/billing-e2e';
+import type { BillingRuntime } from '../helpers/billing-runtime';
 import { postJson } from '../helpers/runtime';
 
 jest.setTimeout(120_000);
 
-let tripwire: Tripwire;
+const e2e = billingE2e({
+  DOCS_STRIPE_WEBHOOK_SECRET: TEST_DOCS_WEBHOOK_SECRET,
+  DOCS_STRIPE_PRICE_PRO: TEST_DOCS_PRICE_PRO,
+  DOCS_STRIPE_PRICE_SCALE: TEST_DOCS_PRICE_SCALE,
+  DOCS_STRIPE_PRICE_LIFETIME: TEST_DOCS_PRICE_LIFETIME,
+});
 let stripe: StripeStandIn;
 let app: BillingRuntime;
-
-beforeAll(async () => {
-  tripwire = installLoopbackTripwire();
-  stripe = await startStripeStandIn();
-  app = await startBillingRuntime({
-    STRIPE_SECRET_KEY: TEST_SECRET_KEY,
-    STRIPE_API_BASE: stripe.base,
-    // Narration's endpoint and prices: the same Stripe account sells both services.
-    STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
-    STRIPE_PRICE_PRO: TEST_PRICE_PRO,
-    STRIPE_PRICE_LIFETIME: TEST_PRICE_LIFETIME,
-    DOCS_STRIPE_WEBHOOK_SECRET: TEST_DOCS_WEBHOOK_SECRET,
-    DOCS_STRIPE_PRICE_PRO: TEST_DOCS_PRICE_PRO,
-    DOCS_STRIPE_PRICE_SCALE: TEST_DOCS_PRICE_SCALE,
-    DOCS_STRIPE_PRICE_LIFETIME: TEST_DOCS_PRICE_LIFETIME,
-  });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await stripe?.stop();
-  tripwire?.uninstall();
-  expect(tripwire.attempts).toEqual([]);
-  expect(stripe.rejected).toEqual([]);
-});
+beforeAll(() => ({ stripe, app } = e2e));
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const docs = (path: string) => app.docsUrl(path);
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 /** POST the payload to a /pay/webhook; signed for the documents endpoint unless told otherwise. */
 const webhook = (payload: string, opts: { base?: 'docs' | 'narration'; signature?: string | null } = {}) => {
@@ -66,27 +49,16 @@ const webhook = (payload: string, opts: { base?: 'docs' | 'narration'; signature
     opts.signature === undefined
       ? sign(payload, base === 'docs' ? TEST_DOCS_WEBHOOK_SECRET : TEST_WEBHOOK_SECRET)
       : opts.signature;
-  return fetch((base === 'docs' ? docs : app.url)('/pay/webhook'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) },
-    body: payload,
-  });
+  return postWebhook((base === 'docs' ? docs : app.url)('/pay/webhook'), payload, signature);
 };
 
-async function outcome(res: Response): Promise<string> {
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { outcome: string }).outcome;
-}
-
-async function success(sessionId: string, base: 'docs' | 'narration' = 'docs') {
-  const res = await fetch((base === 'docs' ? docs : app.url)(`/pay/success?session_id=${sessionId}`));
-  return { status: res.status, body: (await res.json()) as Json };
-}
+const success = (sessionId: string, base: 'docs' | 'narration' = 'docs') =>
+  getJson((base === 'docs' ? docs : app.url)(`/pay/success?session_id=${sessionId}`));
 
 async function status(key?: string) {
-  const res = await fetch(docs('/pay/status'), { headers: key ? bearer(key) : {} });
+  const res = await getJson(docs('/pay/status'), key ? bearer(key) : {});
   expect(res.status).toBe(200);
-  return (await res.json()) as Json;
+  return res.body;
 }
 
 /** A cheap document (csv: no Chromium) as a paid or free caller. */
@@ -98,21 +70,8 @@ const VENTAS = {
 const render = (key?: string) => postJson(docs('/v1/render'), VENTAS, key ? bearer(key) : {});
 
 /** A documents checkout started through the API and completed on the stand-in, as Stripe would after payment. */
-async function paidCheckout(plan: 'pro' | 'scale' | 'lifetime', email: string) {
-  const res = await fetch(docs(`/pay/checkout/${plan}?email=${encodeURIComponent(email)}`), {
-    headers: { accept: 'application/json' },
-  });
-  expect(res.status).toBe(200);
-  const { url } = (await res.json()) as { url: string };
-  const sessionId = url.split('/').pop()!;
-  const session = stripe.complete(sessionId, { email }) as {
-    id: string;
-    customer: string;
-    subscription: string | null;
-    metadata: Record<string, string>;
-  };
-  return { sessionId, session };
-}
+const paidCheckout = (plan: 'pro' | 'scale' | 'lifetime', email: string) =>
+  checkout(stripe, docs(`/pay/checkout/${plan}?email=${encodeURIComponent(email)}`), email);
 
 /** Buys a plan, delivers the webhook, picks up the key. */
 async function buy(plan: 'pro' | 'scale' | 'lifetime', email: string) {

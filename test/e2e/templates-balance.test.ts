@@ -3,63 +3,18 @@
 // balance in account form (both grand totals on one line); a long balance that runs over pages with the header
 // repeated and "Página x de y"; and its XLSX opened by LibreOffice headless.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  parseRenderRequest,
-  renderDocument,
-  type RenderDeps,
-} from '../../lambdas/documents/domain/render-request';
-import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
-import { Renderer } from '../../lambdas/documents/render/chromium';
+import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import { balanceLargo, balanceSinComparativo } from '../../templates/balance/examples';
 import { requireSoffice, sofficeConvert } from '../helpers/office';
-import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
+import { flat, pdfInfo, pdfTextPages as pages, templateRenderer } from '../helpers/template-render';
 
 jest.setTimeout(240_000);
 
-const balance = TEMPLATES.find((t) => t.meta.slug === 'balance')!;
-let renderer: Renderer;
-let deps: RenderDeps;
-let dir: string;
-
-beforeAll(() => {
-  requirePdftotext();
-  renderer = new Renderer();
-  deps = { renderPdf: (h, o) => renderer.renderPdf(h, o), renderPng: (h, o) => renderer.renderPng(h, o) };
-  dir = mkdtempSync(join(tmpdir(), 'balance-e2e-'));
-});
-afterAll(async () => {
-  await renderer?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function render(
-  name: string,
-  format: 'pdf' | 'xlsx',
-  data: unknown,
-  options?: unknown,
-): Promise<string> {
-  const doc = await renderDocument(parseRenderRequest({ template: 'balance', format, data, options }), deps);
-  const file = join(dir, `${name}.${format}`);
-  writeFileSync(file, doc.bytes);
-  return file;
-}
-
-/** pdftotext's pages; `layout` keeps each table row on one line (spaces collapsed). */
-const pages = (file: string, layout = false) =>
-  (layout
-    ? execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-q', file, '-'], { encoding: 'utf8' })
-    : pdftotext(file)
-  )
-    .split('\f')
-    .slice(0, -1)
-    .map((p) => (layout ? p.replace(/[ \t]+/g, ' ') : p));
-const flat = (s: string) => s.replace(/\s+/g, ' ');
+const balance = findTemplate('balance')!;
+const tpl = templateRenderer('balance');
 
 test('the comparative sample: one A4 page, totals of both periods, variation, ratios', async () => {
-  const file = await render('sample', 'pdf', balance.sample);
+  const file = await tpl.renderFile(balance.sample);
   execFileSync('qpdf', ['--check', file]);
   const [words, ...rest] = pages(file).map(flat);
   expect(rest).toEqual([]);
@@ -91,8 +46,8 @@ test('the comparative sample: one A4 page, totals of both periods, variation, ra
 });
 
 test('single period on Letter: account form, both grand totals on the same line', async () => {
-  const file = await render('simple', 'pdf', balanceSinComparativo(), { page_size: 'Letter' });
-  expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/Page size:\s+612 x 792/);
+  const file = await tpl.renderFile(balanceSinComparativo(), 'pdf', { page_size: 'Letter' });
+  expect(pdfInfo(file).size).toBe('612 x 792');
   const all = pages(file, true);
   expect(all).toHaveLength(1);
   const line = all[0]!
@@ -103,7 +58,7 @@ test('single period on Letter: account form, both grand totals on the same line'
 });
 
 test('a long balance: header repeated, "Página x de y", every account once', async () => {
-  const file = await render('long', 'pdf', balanceLargo(60));
+  const file = await tpl.renderFile(balanceLargo(60));
   const all = pages(file).map(flat);
   const n = all.length;
   expect(n).toBeGreaterThanOrEqual(2);
@@ -120,8 +75,8 @@ test('a long balance: header repeated, "Página x de y", every account once', as
 
 test('the XLSX opens in LibreOffice with its subtotals and totals', async () => {
   requireSoffice();
-  const xlsx = await render('balance', 'xlsx', balance.sample);
-  const [pdf] = sofficeConvert([xlsx], 'pdf', dir);
+  const xlsx = await tpl.renderFile(balance.sample, 'xlsx');
+  const [pdf] = sofficeConvert([xlsx], 'pdf', tpl.dir);
   const rows = pages(pdf!, true).join('\n');
   expect(rows).toContain('Total activo circulante $1,490,581.30 53.0% $1,346,670.65 50.6% $143,910.65 10.7%');
   expect(rows).toContain('Total pasivo + capital $2,810,881.30 100.0% $2,663,170.65 100.0% $147,710.65 5.5%');

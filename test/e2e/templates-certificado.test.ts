@@ -2,63 +2,18 @@
 // also with the longest texts the schema allows; pdftotext finds every word; the fonts are the bundled Noto
 // families; and the verification QR, rasterised by pdftoppm, decodes (jsQR) to the URL given.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import jsQR from 'jsqr';
-import { PNG } from 'pngjs';
-import { renderDocument, validateRenderRequest } from '../../lambdas/documents/domain/render-request';
-import { Renderer } from '../../lambdas/documents/render/chromium';
+import { readFileSync } from 'node:fs';
 import { certificado } from '../../templates/certificado/meta';
-import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
+import { pdftotext } from '../helpers/pdftotext';
+import { flat, pdfInfo as info, templateRenderer } from '../helpers/template-render';
 
 jest.setTimeout(120_000);
 
-let renderer: Renderer;
-let dir: string;
-
-beforeAll(() => {
-  requirePdftotext();
-  renderer = new Renderer();
-  dir = mkdtempSync(join(tmpdir(), 'tpl-certificado-'));
-});
-afterAll(async () => {
-  await renderer?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let n = 0;
-async function pdf(data: unknown, options?: Record<string, unknown>, format = 'pdf'): Promise<string> {
-  const check = validateRenderRequest({ template: 'certificado', format, data, options });
-  if (!check.ok) throw new Error(JSON.stringify(check.problems));
-  const doc = await renderDocument(check.request, {
-    renderPdf: (h, o) => renderer.renderPdf(h, o),
-    renderPng: (h, o) => renderer.renderPng(h, o),
-  });
-  const file = join(dir, `c-${++n}.${format}`);
-  writeFileSync(file, doc.bytes);
-  return file;
-}
-
-function info(file: string): { pages: number; width: number; height: number } {
-  const out = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
-  const size = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(out)!;
-  return { pages: Number(/Pages:\s+(\d+)/.exec(out)![1]), width: +size[1]!, height: +size[2]! };
-}
-
-const flat = (s: string) => s.replace(/\s+/g, ' ');
-
-/** Decodes a QR code in the bottom-left corner of page 1 (where the certificate draws it), rendered at 150 dpi. */
-function decodeQr(file: string): string | null {
-  const base = join(dir, `qr-${++n}`);
-  const { width, height } = info(file);
-  const px = (pt: number) => String(Math.round((pt * 150) / 72));
-  const crop = ['-x', '0', '-y', px(height * 0.5), '-W', px(width * 0.35), '-H', px(height * 0.5)];
-  execFileSync('pdftoppm', ['-png', '-r', '150', '-singlefile', '-f', '1', '-l', '1', ...crop, file, base]);
-  const png = PNG.sync.read(readFileSync(`${base}.png`));
-  const code = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
-  return code?.data ?? null;
-}
+const tpl = templateRenderer('certificado');
+const pdf = (data: unknown, options?: Record<string, unknown>, format = 'pdf') =>
+  tpl.renderFile(data, format, options);
+/** The QR in the bottom-left quarter of page 1, where the certificate draws it. */
+const decodeQr = (file: string) => tpl.qrInPdf(file, { region: { x: 0, y: 0.5, w: 0.35, h: 0.5 } }) ?? null;
 
 const SIZES = [
   ['A4', { width: 841.9, height: 595.3 }],

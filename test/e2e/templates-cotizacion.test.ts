@@ -1,46 +1,17 @@
 // cotizacion through real Chromium (direct renderer, no HTTP), read back with pdftotext: the sample's totals and
 // importe con letra on one Letter page; a 120-item quote paginates with the table header and "Página x de y" on
 // every page, no row split across pages, and the totals, terms and signatures at the end; HTML is self-contained.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { renderDocument, validateRenderRequest } from '../../lambdas/documents/domain/render-request';
-import { Renderer } from '../../lambdas/documents/render/chromium';
+import { readFileSync } from 'node:fs';
 import { cotizacion } from '../../templates/cotizacion/meta';
-import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
+import { pdftotext } from '../helpers/pdftotext';
+import { flat, pdfInfo, pdfTextPages, templateRenderer } from '../helpers/template-render';
 
 jest.setTimeout(120_000);
 
-let renderer: Renderer;
-let dir: string;
-
-beforeAll(() => {
-  requirePdftotext();
-  renderer = new Renderer();
-  dir = mkdtempSync(join(tmpdir(), 'tpl-cotizacion-'));
-});
-afterAll(async () => {
-  await renderer?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let n = 0;
-async function render(data: unknown, format = 'pdf', options?: Record<string, unknown>): Promise<string> {
-  const check = validateRenderRequest({ template: 'cotizacion', format, data, options });
-  if (!check.ok) throw new Error(JSON.stringify(check.problems));
-  const doc = await renderDocument(check.request, {
-    renderPdf: (h, o) => renderer.renderPdf(h, o),
-    renderPng: (h, o) => renderer.renderPng(h, o),
-  });
-  const file = join(dir, `q-${++n}.${format}`);
-  writeFileSync(file, doc.bytes);
-  return file;
-}
-
-const pages = (file: string) =>
-  Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))![1]);
-const flat = (s: string) => s.replace(/\s+/g, ' ');
+const tpl = templateRenderer('cotizacion');
+const render = (data: unknown, format = 'pdf', options?: Record<string, unknown>) =>
+  tpl.renderFile(data, format, options);
+const pages = (file: string) => pdfInfo(file).pages;
 
 test('the sample: one Letter page with the totals, the importe con letra and both signatures', async () => {
   const file = await render(cotizacion.sample);
@@ -88,13 +59,8 @@ test('120 items paginate: header and page numbers on every page, rows whole, tot
   });
   const total = pages(file);
   expect(total).toBeGreaterThanOrEqual(3);
-  const byPage = Array.from({ length: total }, (_, i) =>
-    flat(
-      execFileSync('pdftotext', ['-enc', 'UTF-8', '-q', '-f', `${i + 1}`, '-l', `${i + 1}`, file, '-'], {
-        encoding: 'utf8',
-      }),
-    ),
-  );
+  const byPage = pdfTextPages(file).map(flat);
+  expect(byPage).toHaveLength(total);
   byPage.forEach((t, i) => {
     expect([i + 1, t.includes('CONCEPTO'), t.includes('PRECIO UNITARIO')]).toEqual([i + 1, true, true]);
     expect(t).toContain(`Página ${i + 1} de ${total}`);

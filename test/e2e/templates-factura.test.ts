@@ -9,82 +9,23 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { unzipSync } from 'fflate';
-import jsQR from 'jsqr';
-import { PNG } from 'pngjs';
 import { Dec } from '../../lambdas/documents/domain/money';
-import { renderDocument, validateRenderRequest } from '../../lambdas/documents/domain/render-request';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
-import { Renderer } from '../../lambdas/documents/render/chromium';
 import { calcFactura } from '../../templates/factura/meta';
 import { schema } from '../../templates/factura/schema';
-import { tempDir } from '../helpers/env';
-import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
+import { pdftotext } from '../helpers/pdftotext';
+import { flat, pdfInfo, pdfTextPages, templateRenderer } from '../helpers/template-render';
 
 jest.setTimeout(120_000);
 
 const factura = findTemplate('factura')!;
 const SAMPLE = factura.sample as Record<string, unknown>;
-let renderer: Renderer;
-const files = tempDir('factura-');
-
-beforeAll(() => {
-  requirePdftotext();
-  renderer = new Renderer();
-});
-afterAll(async () => {
-  await renderer?.close();
-  files.cleanup();
-});
-
-let n = 0;
-async function render(data: unknown, format: 'pdf' | 'zip' = 'pdf', options?: Record<string, unknown>) {
-  const check = validateRenderRequest({ template: 'factura', format, data, options });
-  if (!check.ok) throw new Error(JSON.stringify(check.problems));
-  const doc = await renderDocument(check.request, {
-    renderPdf: (html, o) => renderer.renderPdf(html, o),
-    renderPng: (html, o) => renderer.renderPng(html, o),
-  });
-  const file = join(files.path, `factura-${++n}.${format}`);
-  writeFileSync(file, doc.bytes);
-  return { bytes: doc.bytes, file };
-}
-
-const pages = (file: string) =>
-  Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))![1]);
-/** pdftotext's text with its layout spaces collapsed (it keeps table cells on one line with gaps). */
-const flat = (s: string) => s.replace(/[\s\u00a0]+/g, ' ');
-
-/**
- * The QR code jsQR finds on page `page` of the PDF, rasterised at `dpi` by pdftoppm. Only the left 40 % of the page
- * is rasterised (the timbre's QR sits in its left column): jsQR's time grows with the pixels it scans.
- */
-function qrOnPage(file: string, page = 1, dpi = 150): string | undefined {
-  const base = join(files.path, `qr-${++n}`);
-  const width = Math.round(8.5 * dpi * 0.4);
-  execFileSync('pdftoppm', [
-    '-png',
-    '-r',
-    String(dpi),
-    '-f',
-    String(page),
-    '-l',
-    String(page),
-    '-x',
-    '0',
-    '-y',
-    '0',
-    '-W',
-    String(width),
-    '-H',
-    String(12 * dpi),
-    '-singlefile',
-    file,
-    base,
-  ]);
-  const png = PNG.sync.read(readFileSync(`${base}.png`));
-  const pixels = new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length);
-  return jsQR(pixels, png.width, png.height, { inversionAttempts: 'dontInvert' })?.data;
-}
+const tpl = templateRenderer('factura');
+const { render } = tpl;
+const pages = (file: string) => pdfInfo(file).pages;
+/** The QR jsQR finds on `page`, in the left 40 % of the page (the timbre's QR sits in its left column). */
+const qrOnPage = (file: string, page = 1) =>
+  tpl.qrInPdf(file, { page, region: { x: 0, y: 0, w: 0.4, h: 1 } });
 
 describe('stamped sample (Letter)', () => {
   let file: string;
@@ -136,7 +77,7 @@ describe('zip', () => {
       'data.json',
       'LEEME.txt',
     ]);
-    const pdf = join(files.path, 'in-zip.pdf');
+    const pdf = join(tpl.dir, 'in-zip.pdf');
     writeFileSync(pdf, zip['factura.pdf']!);
     const text = flat(pdftotext(pdf));
     const printed = (label: string) => {
@@ -145,7 +86,7 @@ describe('zip', () => {
       return m[1]!.replace(/,/g, '');
     };
 
-    const xmlFile = join(files.path, 'factura.xml');
+    const xmlFile = join(tpl.dir, 'factura.xml');
     writeFileSync(xmlFile, zip['factura.xml']!);
     const xml = Buffer.from(zip['factura.xml']!).toString('utf8');
     const c = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml)[
@@ -214,12 +155,10 @@ describe('long invoice', () => {
         total: undefined,
       }),
     );
+    const byPage = pdfTextPages(file).map(flat);
+    expect(byPage).toHaveLength(count);
     for (let p = 1; p <= count; p++) {
-      const t = flat(
-        execFileSync('pdftotext', ['-enc', 'UTF-8', '-f', String(p), '-l', String(p), file, '-'], {
-          encoding: 'utf8',
-        }),
-      );
+      const t = byPage[p - 1]!;
       expect(t).toContain('CLAVE SAT');
       expect(t).toContain(`Página ${p} de ${count}`);
       expect(t.includes('Total $')).toBe(p === count);

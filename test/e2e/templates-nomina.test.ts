@@ -2,56 +2,19 @@
 // with the employee's identifiers, every line, the CFDI nómina totals and the net pay in figures and words; a
 // payroll with many lines paginates with the table headers and "Página x de y" on every page; the zip bundles it.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { unzipSync } from 'fflate';
-import { renderDocument, validateRenderRequest } from '../../lambdas/documents/domain/render-request';
 import { curpCheckDigit } from '../../lambdas/documents/domain/schema-helpers';
-import { Renderer } from '../../lambdas/documents/render/chromium';
 import { nomina } from '../../templates/nomina/meta';
-import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
+import { pdftotext } from '../helpers/pdftotext';
+import { flat, pdfInfo as info, pdfTextPages, templateRenderer } from '../helpers/template-render';
 
 jest.setTimeout(120_000);
 
-let renderer: Renderer;
-let dir: string;
-
-beforeAll(() => {
-  requirePdftotext();
-  renderer = new Renderer();
-  dir = mkdtempSync(join(tmpdir(), 'tpl-nomina-'));
-});
-afterAll(async () => {
-  await renderer?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let n = 0;
-async function render(data: unknown, format = 'pdf'): Promise<{ file: string; bytes: Buffer }> {
-  const check = validateRenderRequest({ template: 'nomina', format, data });
-  if (!check.ok) throw new Error(JSON.stringify(check.problems));
-  const doc = await renderDocument(check.request, {
-    renderPdf: (h, o) => renderer.renderPdf(h, o),
-    renderPng: (h, o) => renderer.renderPng(h, o),
-  });
-  const file = join(dir, `n-${++n}.${format}`);
-  writeFileSync(file, doc.bytes);
-  return { file, bytes: doc.bytes };
-}
-
-function info(file: string): { pages: number; size: string } {
-  const out = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
-  return {
-    pages: Number(/Pages:\s+(\d+)/.exec(out)![1]),
-    size: /Page size:\s+([\d.]+ x [\d.]+)/.exec(out)![1]!,
-  };
-}
-const flat = (s: string) => s.replace(/\s+/g, ' ');
+const { render } = templateRenderer('nomina');
 
 test('the sample: one Letter page, identifiers, lines, totals and the net pay con letra', async () => {
   const { file } = await render(nomina.sample);
-  expect(info(file)).toEqual({ pages: 1, size: '612 x 792' });
+  expect(info(file)).toMatchObject({ pages: 1, size: '612 x 792' });
   const t = flat(pdftotext(file));
   for (const s of [
     'RECIBO DE NÓMINA',
@@ -107,13 +70,8 @@ test('many lines paginate with repeated headers and page numbers; the net is on 
   });
   const { pages } = info(file);
   expect(pages).toBeGreaterThanOrEqual(3);
-  const byPage = Array.from({ length: pages }, (_, i) =>
-    flat(
-      execFileSync('pdftotext', ['-enc', 'UTF-8', '-q', '-f', `${i + 1}`, '-l', `${i + 1}`, file, '-'], {
-        encoding: 'utf8',
-      }),
-    ),
-  );
+  const byPage = pdfTextPages(file).map(flat);
+  expect(byPage).toHaveLength(pages);
   byPage.forEach((t, i) => {
     expect(t).toContain(`Página ${i + 1} de ${pages}`);
     expect(t).toContain('Recibo de nómina · Margarita Rodríguez Gómez · 01/11/2026 – 30/11/2026');

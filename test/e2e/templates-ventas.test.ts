@@ -3,62 +3,20 @@
 // "Página x de y" on every page, the table header repeated, every product printed exactly once); and the XLSX
 // opened by LibreOffice headless (convert to PDF), whose output shows the cells and both native charts.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  parseRenderRequest,
-  renderDocument,
-  type RenderDeps,
-} from '../../lambdas/documents/domain/render-request';
-import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
-import { Renderer } from '../../lambdas/documents/render/chromium';
+import { existsSync } from 'node:fs';
+import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import { largeVentas } from '../../templates/ventas/examples';
 import { requireSoffice, sofficeConvert } from '../helpers/office';
-import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
+import { pdftotext } from '../helpers/pdftotext';
+import { flat, pdfInfo, pdfTextPages, templateRenderer } from '../helpers/template-render';
 
 jest.setTimeout(240_000);
 
-const ventas = TEMPLATES.find((t) => t.meta.slug === 'ventas')!;
-let renderer: Renderer;
-let deps: RenderDeps;
-let dir: string;
+const ventas = findTemplate('ventas')!;
+const tpl = templateRenderer('ventas');
 
-beforeAll(() => {
-  requirePdftotext();
-  renderer = new Renderer();
-  deps = { renderPdf: (h, o) => renderer.renderPdf(h, o), renderPng: (h, o) => renderer.renderPng(h, o) };
-  dir = mkdtempSync(join(tmpdir(), 'ventas-e2e-'));
-});
-afterAll(async () => {
-  await renderer?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function render(
-  name: string,
-  format: 'pdf' | 'xlsx',
-  data: unknown,
-  options?: unknown,
-): Promise<string> {
-  const doc = await renderDocument(parseRenderRequest({ template: 'ventas', format, data, options }), deps);
-  const file = join(dir, `${name}.${format}`);
-  writeFileSync(file, doc.bytes);
-  return file;
-}
-
-/** pdftotext's pages (it ends each with a form feed), whitespace collapsed; `layout` keeps table rows on a line. */
-function pages(file: string, layout = false): string[] {
-  const text = layout
-    ? execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-q', file, '-'], { encoding: 'utf8' })
-    : pdftotext(file);
-  return text
-    .split('\f')
-    .slice(0, -1)
-    .map((p) => (layout ? p.replace(/[ \t]+/g, ' ') : p.replace(/\s+/g, ' ')));
-}
-
-const info = (file: string) => execFileSync('pdfinfo', [file], { encoding: 'utf8' });
+/** pdftotext's pages, whitespace collapsed; `layout` keeps table rows on a line. */
+const pages = (file: string, layout = false) => pdfTextPages(file, layout).map((p) => (layout ? p : flat(p)));
 
 /** "$1,234.56" from integer centavos, formatted independently of the template's Intl path. */
 function pesos(cents: bigint): string {
@@ -67,9 +25,9 @@ function pesos(cents: bigint): string {
 }
 
 test('the sample: one A4 page with the right figures, fonts embedded, footer', async () => {
-  const file = await render('sample', 'pdf', ventas.sample);
+  const file = await tpl.renderFile(ventas.sample);
   execFileSync('qpdf', ['--check', file]);
-  expect(info(file)).toMatch(/Page size:\s+595\.\d+ x 841\.\d+/);
+  expect(pdfInfo(file).size).toMatch(/^595\.\d+ x 841\.\d+$/);
   const [page, ...rest] = pages(file);
   expect(rest).toEqual([]);
   for (const words of [
@@ -101,14 +59,14 @@ test('the sample: one A4 page with the right figures, fonts embedded, footer', a
 });
 
 test('Letter: the same report fits the other paper', async () => {
-  const file = await render('letter', 'pdf', ventas.sample, { page_size: 'Letter' });
-  expect(info(file)).toMatch(/Page size:\s+612 x 792/);
+  const file = await tpl.renderFile(ventas.sample, 'pdf', { page_size: 'Letter' });
+  expect(pdfInfo(file).size).toBe('612 x 792');
   expect(pages(file)).toHaveLength(1);
 });
 
 test('300 products paginate cleanly: header repeated, "Página x de y", every row once, totals at the end', async () => {
   const data = largeVentas(300);
-  const file = await render('large', 'pdf', data);
+  const file = await tpl.renderFile(data);
   execFileSync('qpdf', ['--check', file]);
   const all = pages(file);
   const n = all.length;
@@ -130,10 +88,10 @@ test('300 products paginate cleanly: header repeated, "Página x de y", every ro
 
 test('the XLSX opens in LibreOffice: its PDF shows the table, the totals and both native charts', async () => {
   requireSoffice();
-  const xlsx = await render('ventas', 'xlsx', ventas.sample);
-  const [pdf] = sofficeConvert([xlsx], 'pdf', dir);
+  const xlsx = await tpl.renderFile(ventas.sample, 'xlsx');
+  const [pdf] = sofficeConvert([xlsx], 'pdf', tpl.dir);
   expect(existsSync(pdf!)).toBe(true);
-  const text = pdftotext(pdf!).replace(/\s+/g, ' ');
+  const text = flat(pdftotext(pdf!));
   expect(text).toContain('Reporte de ventas del primer trimestre');
   expect(text).toContain('$731,804.50'); // the SUM total, as LibreOffice computed or cached it
   // The charts' titles exist only in the chart parts: LibreOffice read and drew them.

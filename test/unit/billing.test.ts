@@ -1,7 +1,6 @@
 // Billing's pure parts and handler edges without AWS: the sealed key pick-up, plans and paid access, Stripe
 // object mapping, webhook signature checks on raw (also base64) bodies with the real stripe SDK, the 402 for
 // lapsed keys, and the 503s that name the missing configuration.
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type Stripe from 'stripe';
 import { hashKey, type ApiKeyRecord, type KeyStore } from '../../lambdas/shared/auth/keys';
 import { resolveCaller, resolveKeyHolder } from '../../lambdas/shared/auth/resolve-caller';
@@ -22,67 +21,11 @@ import {
   stripeEvent,
   subscriptionObject,
 } from '../helpers/billing-stripe';
-
-function event(
-  method: string,
-  path: string,
-  opts: {
-    query?: Record<string, string>;
-    params?: Record<string, string>;
-    headers?: Record<string, string>;
-    body?: string;
-    base64?: boolean;
-  } = {},
-): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: `${method} ${path}`,
-    rawPath: path,
-    rawQueryString: new URLSearchParams(opts.query ?? {}).toString(),
-    headers: { host: 'api.example.com', ...(opts.headers ?? {}) },
-    queryStringParameters: opts.query,
-    pathParameters: opts.params,
-    requestContext: {
-      accountId: '1',
-      apiId: 'a',
-      domainName: 'api.example.com',
-      domainPrefix: 'api',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.9', userAgent: 'jest' },
-      requestId: 'req-1',
-      routeKey: `${method} ${path}`,
-      stage: '$default',
-      time: '',
-      timeEpoch: Date.now(),
-    },
-    body: opts.body,
-    isBase64Encoded: !!opts.base64,
-  };
-}
-
-const context = {
-  awsRequestId: 'req-1',
-  functionName: 'unit',
-  getRemainingTimeInMillis: () => 10_000,
-} as unknown as Context;
-
-type Result = { statusCode: number; headers: Record<string, string>; body: string };
-const call = async (
-  h: (e: APIGatewayProxyEventV2, c: Context) => Promise<unknown>,
-  e: APIGatewayProxyEventV2,
-) => {
-  const r = (await h(e, context)) as Result;
-  return { ...r, json: JSON.parse(r.body || 'null') as Record<string, unknown> };
-};
+import { apiEvent as event, callHandler as call, untouchedDeps } from '../helpers/api-event';
 
 /** Deps whose stores must not be touched: the edges under test answer before any storage. */
-const untouched = (env: Record<string, string>): NarrationDeps =>
-  new Proxy({ config: parseConfig(env), payments: async () => undefined } as unknown as NarrationDeps, {
-    get(target, prop) {
-      if (prop in target) return target[prop as keyof NarrationDeps];
-      if (prop === 'then') return undefined;
-      throw new Error(`the handler touched deps.${String(prop)}`);
-    },
-  });
+const untouched = (env: Record<string, string>) =>
+  untouchedDeps<NarrationDeps>({ config: parseConfig(env), payments: async () => undefined });
 
 describe('sealed key pick-up', () => {
   test('opens only with the session id it was sealed with, and not after tampering', () => {

@@ -1,7 +1,6 @@
 // Billing with the documents catalogue, without AWS: which checkouts and subscriptions each service acts on (one
 // Stripe account sends every event to both endpoints), the 402 wording per plan, and the documents /pay routes'
 // edges: 400 validation, 503 naming the DOCS_* setting that is missing.
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type Stripe from 'stripe';
 import { parseConfig } from '../../lambdas/shared/config';
 import { DOCUMENTS_BILLING, NARRATION_BILLING, offeredPlans } from '../../lambdas/shared/billing/catalogue';
@@ -19,6 +18,7 @@ import {
   stripeEvent,
   subscriptionObject,
 } from '../helpers/billing-stripe';
+import { apiEvent as event, callHandler as call, untouchedDeps } from '../helpers/api-event';
 
 const asEvent = (json: string) => JSON.parse(json) as Stripe.Event;
 
@@ -91,53 +91,12 @@ test('the 402 names the lapsed plan and where to buy it again', () => {
 
 // ── The documents /pay routes' edges (nothing stored is touched) ──
 
-function event(
-  method: string,
-  path: string,
-  opts: { params?: Record<string, string>; headers?: Record<string, string>; body?: string } = {},
-) {
-  return {
-    version: '2.0',
-    routeKey: `${method} ${path}`,
-    rawPath: path,
-    rawQueryString: '',
-    headers: { host: 'docs.example.com', ...(opts.headers ?? {}) },
-    pathParameters: opts.params,
-    requestContext: {
-      accountId: '1',
-      apiId: 'a',
-      domainName: 'docs.example.com',
-      domainPrefix: 'docs',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.9', userAgent: 'jest' },
-      requestId: 'req-1',
-      routeKey: `${method} ${path}`,
-      stage: '$default',
-      time: '',
-      timeEpoch: Date.now(),
-    },
-    body: opts.body,
-    isBase64Encoded: false,
-  } as unknown as APIGatewayProxyEventV2;
-}
-const context = { awsRequestId: 'req-1', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
-
 /** Deps whose stores must not be touched. */
-const untouched = (env: Record<string, string>, payments: unknown = undefined): DocumentsDeps =>
-  new Proxy({ config: parseConfig(env), payments: async () => payments } as unknown as DocumentsDeps, {
-    get(target, prop) {
-      if (prop in target) return target[prop as keyof DocumentsDeps];
-      if (prop === 'then') return undefined;
-      throw new Error(`the handler touched deps.${String(prop)}`);
-    },
+const untouched = (env: Record<string, string>, payments: unknown = undefined) =>
+  untouchedDeps<DocumentsDeps>({
+    config: parseConfig(env),
+    payments: async () => payments as Awaited<ReturnType<DocumentsDeps['payments']>>,
   });
-
-async function call(
-  h: (e: APIGatewayProxyEventV2, c: Context) => Promise<unknown>,
-  e: APIGatewayProxyEventV2,
-) {
-  const r = (await h(e, context)) as { statusCode: number; headers: Record<string, string>; body: string };
-  return { ...r, json: JSON.parse(r.body) as { detail: unknown } };
-}
 
 test.each([
   [

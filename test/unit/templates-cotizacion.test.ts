@@ -1,11 +1,11 @@
 // cotizacion (pure, no Chromium): exact arithmetic of line and overall discounts (fraction or amount), IVA 16/8/0,
-// retenciones, total con letra; validity from a date or a number of days; per-field 400s with Spanish messages;
+// retenciones, total con letra; validity from a date or a number of days; per-field 400s with English messages;
 // what the HTML prints (totals, terms, acceptance block, repeated table header) and that caller text is escaped.
 import { validateRenderRequest } from '../../lambdas/documents/domain/render-request';
 import { builtInPartials, loadSource } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
 import { calcCotizacion, cotizacion, viewCotizacion } from '../../templates/cotizacion/meta';
-import { cssString } from '../../templates/cotizacion/css';
+import { cssString } from '../../lambdas/documents/domain/css-string';
 import { schema } from '../../templates/cotizacion/schema';
 
 const base = {
@@ -163,7 +163,7 @@ describe('cotizacion 400s', () => {
     ]);
   });
 
-  it('refuses two kinds of discount at once and discounts above the amount, naming the field in Spanish', () => {
+  it('refuses two kinds of discount at once and discounts above the amount, naming the field', () => {
     const p = problems({
       ...base,
       items: [
@@ -176,15 +176,15 @@ describe('cotizacion 400s', () => {
     expect(p).toEqual([
       expect.objectContaining({
         loc: ['body', 'data', 'items', 0, 'descuento_monto'],
-        msg: expect.stringMatching(/no ambos/),
+        msg: expect.stringMatching(/not both/),
       }),
       expect.objectContaining({
         loc: ['body', 'data', 'items', 1, 'descuento_monto'],
-        msg: 'El descuento (20.01) es mayor que el importe de la partida (20.00)',
+        msg: "descuento_monto (20.01) is more than the item's importe (20.00)",
       }),
       expect.objectContaining({
         loc: ['body', 'data', 'descuento_global_monto'],
-        msg: expect.stringMatching(/no ambos/),
+        msg: expect.stringMatching(/not both/),
       }),
     ]);
   });
@@ -193,7 +193,7 @@ describe('cotizacion 400s', () => {
     expect(problems({ ...base, descuento_global_monto: 10000.01 })).toEqual([
       expect.objectContaining({
         loc: ['body', 'data', 'descuento_global_monto'],
-        msg: 'El descuento global (10000.01) es mayor que el subtotal (10000.00)',
+        msg: 'descuento_global_monto (10000.01) is more than the subtotal (10000.00)',
       }),
     ]);
     expect(problems({ ...base, descuento_global_monto: 10000 })).toEqual([]);
@@ -206,7 +206,7 @@ describe('cotizacion 400s', () => {
     expect(problems({ ...base, vigencia: '2026-12-21', dias_vigencia: 31 })).toEqual([
       expect.objectContaining({
         loc: ['body', 'data', 'dias_vigencia'],
-        msg: expect.stringContaining('llevan al 2026-12-22, no al 2026-12-21'),
+        msg: expect.stringContaining('31 days from 2026-11-21 is 2026-12-22, not 2026-12-21'),
       }),
     ]);
     expect(problems({ ...base, vigencia: '2026-12-21', dias_vigencia: 30 })).toEqual([]);

@@ -6,13 +6,9 @@ import { unzipSync } from 'fflate';
 import jsQR from 'jsqr';
 import { calcularCfdi } from '../../lambdas/documents/domain/cfdi/calc';
 import { checkRfc } from '../../lambdas/documents/domain/cfdi/rfc';
-import {
-  cadenaOriginalTimbre,
-  qrSvg,
-  totalQr,
-  verificacionUrl,
-} from '../../lambdas/documents/domain/cfdi/timbre';
+import { cadenaOriginalTimbre, totalQr, verificacionUrl } from '../../lambdas/documents/domain/cfdi/timbre';
 import { Dec } from '../../lambdas/documents/domain/money';
+import { qrSvg } from '../../lambdas/documents/domain/qr';
 import {
   renderDocument,
   validateRenderRequest,
@@ -394,9 +390,9 @@ describe('SAT verification QR and cadena original', () => {
   });
 
   it('QR SVG: one path on a white square with a quiet zone; its text escaped in the title', () => {
-    const svg = qrSvg('hola', { title: 'a <b> & c' });
+    const svg = qrSvg('hola', { label: 'a <b> & c' });
     expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 29 29"/); // version 1 (21 modules) + 2 × 4
-    expect(svg).toContain('<title>a &lt;b> &amp; c</title>');
+    expect(svg).toContain('<title>a &#60;b&#62; &#38; c</title>');
     expect(svg.match(/<path /g)).toHaveLength(1);
     expect(decodeSvgQr(svg)).toBe('hola');
   });
@@ -449,7 +445,7 @@ describe('printed representation (HTML)', () => {
     expect(page).toContain('Cadena original del complemento de certificación digital del SAT ||1.1|5F3A9C1E');
     expect(page).toContain('Este documento es una representación impresa de un CFDI');
     expect(page).not.toContain('no es un CFDI timbrado');
-    expect(html(SAMPLE)).toContain('<svg xmlns="http://www.w3.org/2000/svg" class="qr"');
+    expect(html(SAMPLE)).toContain('<svg class="qr" xmlns="http://www.w3.org/2000/svg" width="31mm"');
   });
 
   it('not stamped: says so plainly and draws no QR', () => {
@@ -464,9 +460,9 @@ describe('printed representation (HTML)', () => {
     const page = html({ ...MINIMAL, empresa: 'A "B" </style><script>alert(1)</script> \\ C', serie: 'x";}' });
     expect(page).not.toContain('<script>alert');
     const style = /<style>\s*@page[\s\S]*?<\/style>/.exec(page)![0];
-    const footer = /@bottom-left \{ content: ("(?:[^"\\]|\\[0-9a-f]{6})*");/.exec(style);
-    expect(footer).not.toBeNull(); // one CSS string: only letters, punctuation and 6-digit escapes inside
-    expect(footer![1]).toContain('\\000022'); // the quote, escaped
+    const footer = /@bottom-left \{ content: ("(?:[^"\\<>{};]|\\[0-9a-f]{1,6} )*");/.exec(style);
+    expect(footer).not.toBeNull(); // one CSS string: only letters, punctuation and hex escapes inside
+    expect(footer![1]).toContain('\\22 B\\22 '); // the quotes, escaped
     expect(style.match(/<\/style>/g)).toHaveLength(1);
   });
 

@@ -1,6 +1,6 @@
 // nomina (pure, no Chromium): the CFDI nómina 1.2 totals with exact decimals (gravado/exento, ISR vs other
 // deductions, otros pagos, neto con letra); SAT catalogues (periodicidad by code or name); per-field 400s with
-// Spanish messages for RFC, CURP (format, date, check digit), NSS, dates, amounts and stated totals.
+// English messages for RFC, CURP (format, date, check digit), NSS, dates, amounts and stated totals.
 import { validateRenderRequest } from '../../lambdas/documents/domain/render-request';
 import { curpCheckDigit } from '../../lambdas/documents/domain/schema-helpers';
 import { builtInPartials, loadSource } from '../../lambdas/documents/domain/template-registry';
@@ -144,7 +144,7 @@ describe('nomina catalogues', () => {
       expect.objectContaining({
         loc: ['body', 'data', 'periodo', 'periodicidad'],
         type: 'catalog_code',
-        msg: expect.stringContaining('no está en el catálogo c_PeriodicidadPago'),
+        msg: expect.stringContaining('is not in the SAT catalogue c_PeriodicidadPago'),
       }),
     ]);
   });
@@ -169,7 +169,7 @@ describe('nomina catalogues', () => {
   });
 });
 
-describe('nomina 400s, per field, in Spanish', () => {
+describe('nomina 400s, per field, in English', () => {
   it('RFC of the employee: 13 characters (persona física), with a real date', () => {
     const d = ok();
     d.empleado.rfc = 'DIR900101AB1'; // 12: a company's shape
@@ -177,22 +177,25 @@ describe('nomina 400s, per field, in Spanish', () => {
       expect.objectContaining({
         loc: ['body', 'data', 'empleado', 'rfc'],
         type: 'rfc_format',
-        msg: expect.stringContaining('13 caracteres'),
+        msg: expect.stringContaining('13 characters'),
       }),
     ]);
     d.empleado.rfc = 'DIRL901301AB1';
-    expect(problems(d)[0]).toMatchObject({ msg: 'La fecha del RFC (901301) no es una fecha válida AAMMDD' });
+    expect(problems(d)[0]).toMatchObject({ msg: "The RFC's date 901301 (YYMMDD) is not a calendar day" });
     d.empleado.rfc = 'dirl900101ab1'; // lower case is fine
     expect(problems(d)).toEqual([]);
   });
 
   it('CURP: length, format, date and check digit', () => {
     const cases: [string, RegExp][] = [
-      ['DIRL900101MDFZZR0', /18 caracteres/],
-      ['DIRL900101QDFZZR01', /CURP no válida/], // sex Q
-      ['DIRL900101MZZZZR01', /CURP no válida/], // state ZZ
-      ['DIRL900231MDFZZR01', /fecha de la CURP \(900231\)/],
-      [`DIRL900101MDFZZR0${(curpCheckDigit('DIRL900101MDFZZR0') + 1) % 10}`, /dígito verificador/],
+      ['DIRL900101MDFZZR0', /18 characters/],
+      ['DIRL900101QDFZZR01', /Not a CURP/], // sex Q
+      ['DIRL900101MZZZZR01', /Not a CURP/], // state ZZ
+      ['DIRL900231MDFZZR01', /CURP's date 900231 \(YYMMDD\)/],
+      [
+        `DIRL900101MDFZZR0${(curpCheckDigit('DIRL900101MDFZZR0') + 1) % 10}`,
+        /check digit does not match \(it should be \d\)/,
+      ],
     ];
     for (const [curp, msg] of cases) {
       const d = ok();
@@ -223,7 +226,7 @@ describe('nomina 400s, per field, in Spanish', () => {
         expect.objectContaining({
           loc: ['body', 'data', 'empleado', 'nss'],
           type: 'nss_format',
-          msg: expect.stringContaining('11 dígitos'),
+          msg: expect.stringContaining('11 digits'),
         }),
       ]);
     }
@@ -240,11 +243,11 @@ describe('nomina 400s, per field, in Spanish', () => {
     d.periodo.fin = '2026-10-31';
     d.empleado.fecha_ingreso = '2026-12-01';
     expect(problems(d).map((x) => [at(x), x.type, x.msg])).toEqual([
-      ['periodo.fin', 'date_order', 'La fecha final es anterior a la inicial'],
+      ['periodo.fin', 'date_order', 'periodo.fin is before periodo.inicio'],
       [
         'empleado.fecha_ingreso',
         'date_order',
-        'La fecha de ingreso es posterior al final del periodo de pago',
+        'fecha_ingreso is after the end of the pay period (periodo.fin)',
       ],
     ]);
   });
@@ -255,12 +258,8 @@ describe('nomina 400s, per field, in Spanish', () => {
       percepciones: [{ clave: '001', gravado: 100, exento: 0.1, importe: 100.2 }, { clave: '001' }],
     });
     expect(p.map((x) => [at(x), x.type, x.msg])).toEqual([
-      [
-        'percepciones.0.importe',
-        'amount_mismatch',
-        'El importe (100.20) no es la suma de gravado y exento (100.10)',
-      ],
-      ['percepciones.1.importe', 'missing', 'Indique el importe, o el gravado y el exento'],
+      ['percepciones.0.importe', 'amount_mismatch', 'The importe (100.20) is not gravado + exento (100.10)'],
+      ['percepciones.1.importe', 'missing', 'Give the importe, or the gravado and the exento'],
     ]);
   });
 
@@ -271,7 +270,7 @@ describe('nomina 400s, per field, in Spanish', () => {
       expect.objectContaining({
         loc: ['body', 'data', 'totales', 'neto'],
         type: 'total_mismatch',
-        msg: 'No cuadra: la suma da 5000.00 y se indicó 5000.01',
+        msg: 'Does not add up: the lines give 5000.00 and the data says 5000.01',
       }),
     ]);
   });

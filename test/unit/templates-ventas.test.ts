@@ -5,14 +5,8 @@
 import { Dec } from '../../lambdas/documents/domain/money';
 import { validateRenderRequest } from '../../lambdas/documents/domain/render-request';
 import { builtInPartials, loadSource, TEMPLATES } from '../../lambdas/documents/domain/template-registry';
-import {
-  barChart,
-  cssString,
-  donutChart,
-  fitText,
-  ringSegment,
-  textWidth,
-} from '../../lambdas/documents/domain/charts';
+import { cssString } from '../../lambdas/documents/domain/css-string';
+import { barChart, donutChart, fitText, ringSegment, textWidth } from '../../lambdas/documents/domain/charts';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
 import { calcVentas, TOP_BARS } from '../../templates/ventas/meta';
 import { largeVentas } from '../../templates/ventas/examples';
@@ -198,9 +192,12 @@ describe('charts', () => {
   it('cssString leaves nothing that could close the string or the style sheet', () => {
     const hostile = 'Año "2024" </style><script>alert(1)</script> \\ ñ';
     const s = cssString(hostile);
-    expect(s).toMatch(/^[A-Za-z0-9 \\]*$/);
+    // One string literal: nothing inside but letters, digits, spaces, plain punctuation and hex escapes.
+    expect(s).toMatch(/^"(?:[\p{L}\p{N} .,:·–—/()-]|\\[0-9a-f]{1,6} )*"$/u);
     // Decoding the CSS escapes gives the text back.
-    const decoded = s.replace(/\\([0-9a-f]{6}) ?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)));
+    const decoded = s
+      .slice(1, -1)
+      .replace(/\\([0-9a-f]{1,6}) /g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)));
     expect(decoded).toBe(hostile);
   });
 });
@@ -218,7 +215,7 @@ describe('html', () => {
     expect(h.match(/<svg class="grafica"/g)).toHaveLength(2); // bars and donut (6 products: no Pareto)
     expect(h).not.toMatch(/<script/i);
     // Footer: each escape ends with a space the CSS parser consumes, so "é de" is "\0000e9" + " " + " de".
-    expect(h).toContain('content: "Reporte de ventas del primer trimestre \\0000b7  Caf\\0000e9  de Altura');
+    expect(h).toContain('content: "Reporte de ventas del primer trimestre · Café de Altura');
   });
 
   it('leaves its page footer out when the request draws its own (_pie_propio)', () => {

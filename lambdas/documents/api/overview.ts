@@ -71,7 +71,7 @@ ${plansTable()}
 
 Every counted render answers with \`RateLimit-Limit\` (the plan's monthly allowance), \`RateLimit-Remaining\`, \`RateLimit-Reset\` (seconds until 00:00 UTC on the 1st) and \`RateLimit-Policy\` (e.g. \`50;w=2592000\`, w a nominal month). Over the allowance the answer is **429** with \`Retry-After\` (the same seconds) and \`{"detail": "..."}\`. GET /pay/status shows the month's usage without spending any.
 
-What counts: each document delivered (200, or 303 for a large one). What does not: invalid requests (400), 401/402/403/422, renders that fail on our side (500) and sample PDFs. A zip is one document. The free tier is counted per client IP (the connection's address as API Gateway sees it; \`X-Forwarded-For\` is not trusted); paid allowances per account (all keys of an account share one counter, so rotating a key does not reset the month). Free-plan PDFs (also the PDF inside a zip) carry a subtle diagonal "Generado con el plan gratuito"; paid plans have none.
+What counts: each document delivered (200, or 303 for a large one). What does not: invalid requests (400), 401/402/403, renders that fail on our side (500) and sample PDFs. A zip is one document. The free tier is counted per client IP (the connection's address as API Gateway sees it; \`X-Forwarded-For\` is not trusted); paid allowances per account (all keys of an account share one counter, so rotating a key does not reset the month). Free-plan PDFs (also the PDF inside a zip) carry a subtle diagonal "Generado con el plan gratuito"; paid plans have none.
 
 ## Authentication and invalid keys
 
@@ -87,8 +87,8 @@ Keys are obtained by buying a plan: GET /pay/checkout/{plan} → Stripe → GET 
 
 Invalid requests are **400** with every problem at once, in one shape: \`{"detail": [{"loc": ["body", "data", "items", 0, "precio"], "msg": "Input should be greater than 0", "type": "greater_than"}]}\`. \`loc\` says where (body member path, or \`query\`/\`path\` parameter), \`type\` is stable for programs, \`msg\` is for people; some items add \`ctx\` (\`allowed\` values for \`unknown_template\` and \`unsupported_format\`; \`line\` and \`column\` for errors in your template).
 
-- 400 covers: missing or mistyped fields, malformed JSON (\`json_invalid\`), an unknown template, a format the template does not render to, data that fails the template's schema (per field), errors in custom_html/header_html/footer_html (\`template_syntax_error\`, \`template_render_error\`, \`template_include_refused\`, \`template_timeout\` after 500 ms, \`template_memory_limit\` at 64 MB, \`template_output_too_large\`), a document that does not finish rendering in 15 s, and bad parameters of the /pay routes.
-- Bodies over 2 MiB are refused before parsing with **422** and the same list shape (\`type: body_too_large\`).
+- 400 covers: missing or mistyped fields, malformed JSON (\`json_invalid\`), an unknown template, a format the template does not render to, data that fails the template's schema (per field), errors in custom_html/header_html/footer_html (\`template_syntax_error\`, \`template_render_error\`, \`template_include_refused\`, \`template_timeout\` after 500 ms, \`template_memory_limit\` at 64 MB, \`template_output_too_large\`), custom HTML that does not finish rendering in 15 s (a built-in template that does is our fault: **503**, retry), and bad parameters of the /pay routes.
+- Bodies over the endpoint's limit (2 MiB for \`POST /v1/render\`) are refused before parsing, also **400** in the same list shape (\`type: body_too_large\`).
 - Every other error is \`{"detail": "<message>"}\`: 401, 402 (with \`plan\`, \`status\`), 403, 404, 405 (with \`Allow\`), 409, 429, 503 (a backing service is down: retry after \`Retry-After\`).
 - **500** only for a real rendering fault on our side, with \`request_id\` in the body; it is not counted. Every answer carries \`X-Request-Id\`. CORS: any origin may call the API.
 

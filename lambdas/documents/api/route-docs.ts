@@ -2,7 +2,7 @@
 // routes (./webhooks-doc.ts). A test fails when a manifest route has no entry, so the description cannot fall behind.
 import { z } from 'zod';
 import { CheckoutQuery, PortalResponse, SuccessQuery } from '../../shared/billing/requests';
-import type { ParamDoc, ResponseDoc, RouteDoc } from '../../shared/http/openapi';
+import { META_ROUTE_DOCS, type ParamDoc, type ResponseDoc, type RouteDoc } from '../../shared/http/openapi';
 import { CONTENT_TYPES, FORMATS } from '../domain/formats';
 import { PAGE_SIZES, renderOptionsSchema, renderRequestSchema } from '../domain/render-request';
 import {
@@ -132,10 +132,6 @@ export const DOCUMENTS_ROUTE_DOCS: Record<string, RouteDoc> = {
       403: {
         description: 'custom_html without a paid key (Pro, Scale or Lifetime)',
         schema: ErrorDetail,
-      },
-      422: {
-        description: 'Body over 2 MiB, refused before parsing (`type: body_too_large`)',
-        schema: ValidationError,
       },
       429: {
         description: 'Monthly allowance used up; it comes back at 00:00 UTC on the 1st',
@@ -291,27 +287,6 @@ export const DOCUMENTS_ROUTE_DOCS: Record<string, RouteDoc> = {
       409: { description: 'Not a purchased key, or already rotated', schema: ErrorDetail },
     },
   },
-  ApiDocs: {
-    summary: 'This description',
-    tags: ['meta'],
-    description:
-      'OpenAPI 3.1 as JSON for `?format=json` or `Accept: application/json`; a readable HTML page otherwise.',
-    params: [
-      {
-        name: 'format',
-        in: 'query',
-        description: '`json` for the OpenAPI document',
-        schema: { enum: ['json', 'html'] },
-      },
-    ],
-    responses: { 200: { description: 'OpenAPI document or HTML page' } },
-  },
-  NotFound: {
-    summary: 'Anything else',
-    tags: ['meta'],
-    description:
-      '404 `{"detail": "Not Found"}`; 405 with `Allow` for a known path and another method; 204 for CORS preflights.',
-    responses: { 404: { description: 'Not Found', schema: ErrorDetail } },
-  },
+  ...META_ROUTE_DOCS,
   ...WEBHOOK_ROUTE_DOCS,
 };

@@ -24,10 +24,7 @@ export const ValidationError = z.strictObject({
   ),
 });
 
-export const ErrorDetail = z.object({
-  detail: z.string(),
-  request_id: z.string().optional().meta({ description: 'On 500: quote it to support' }),
-});
+export { ErrorDetail } from '../../shared/http/openapi';
 
 export const LapsedKey = z.object({
   detail: z

@@ -1,5 +1,6 @@
 // Amounts in words, as Mexican invoices print them ("importe con letra"): 1234.56 MXN →
-// "MIL DOSCIENTOS TREINTA Y CUATRO PESOS 56/100 M.N.". Used by factura, cotizacion and nomina.
+// "MIL DOSCIENTOS TREINTA Y CUATRO PESOS 56/100 M.N.". Used by factura, cotizacion and nomina. The number words
+// are the shared implementation narration reads aloud with (lambdas/shared/text/numero-a-letras.ts), uppercased.
 //
 // Rules (RAE, and the way CFDI printed representations write them):
 // - "UNO" apocopates before a noun and before MIL/MILLÓN: "UN PESO", "VEINTIÚN PESOS", "CIENTO UN PESOS",
@@ -13,9 +14,8 @@
 // - MXN ends with "M.N." (moneda nacional); other currencies with their ISO code: "… DÓLARES 56/100 USD".
 //   Currencies not in the table below take their Spanish name from Intl (CLDR), singular and plural.
 // - Feminine currencies (libra, corona, rupia…) agree: "UNA LIBRA", "VEINTIUNA LIBRAS", "DOSCIENTAS LIBRAS".
+import { cardinal, MAX_DIGITS, needsDe, type Gender } from '../../shared/text/numero-a-letras';
 import { currencyDigits, Dec, dec } from './money';
-
-type Gender = 'm' | 'f';
 
 interface CurrencyWords {
   singular: string;
@@ -42,105 +42,13 @@ const CURRENCIES: Record<string, CurrencyWords> = {
 /** Feminine currency nouns: their numbers agree ("UNA CORONA", "DOSCIENTAS LIBRAS"). */
 const FEMININE = /^(LIBRA|CORONA|RUPIA|LIRA|GRIVNA|DRACMA|PESETA)/;
 
-const UNITS = [
-  'CERO',
-  'UNO',
-  'DOS',
-  'TRES',
-  'CUATRO',
-  'CINCO',
-  'SEIS',
-  'SIETE',
-  'OCHO',
-  'NUEVE',
-  'DIEZ',
-  'ONCE',
-  'DOCE',
-  'TRECE',
-  'CATORCE',
-  'QUINCE',
-  'DIECISÉIS',
-  'DIECISIETE',
-  'DIECIOCHO',
-  'DIECINUEVE',
-  'VEINTE',
-  'VEINTIUNO',
-  'VEINTIDÓS',
-  'VEINTITRÉS',
-  'VEINTICUATRO',
-  'VEINTICINCO',
-  'VEINTISÉIS',
-  'VEINTISIETE',
-  'VEINTIOCHO',
-  'VEINTINUEVE',
-];
-const TENS = ['', '', '', 'TREINTA', 'CUARENTA', 'CINCUENTA', 'SESENTA', 'SETENTA', 'OCHENTA', 'NOVENTA'];
-const HUNDREDS = [
-  '',
-  'CIENTO',
-  'DOSCIENTOS',
-  'TRESCIENTOS',
-  'CUATROCIENTOS',
-  'QUINIENTOS',
-  'SEISCIENTOS',
-  'SETECIENTOS',
-  'OCHOCIENTOS',
-  'NOVECIENTOS',
-];
-
-/** How a group's trailing "uno" is written. */
-interface Agreement {
-  /** Before a noun or MIL/MILLÓN: "UN", "VEINTIÚN" (masculine), "UNA", "VEINTIUNA" (feminine). */
-  apocope: boolean;
-  gender: Gender;
-}
-
-function below100(n: number, a: Agreement): string {
-  if (n === 1) return a.gender === 'f' ? 'UNA' : a.apocope ? 'UN' : 'UNO';
-  if (n === 21) return a.gender === 'f' ? 'VEINTIUNA' : a.apocope ? 'VEINTIÚN' : 'VEINTIUNO';
-  if (n < 30) return UNITS[n]!;
-  const t = TENS[Math.floor(n / 10)]!;
-  const u = n % 10;
-  return u === 0 ? t : `${t} Y ${below100(u, a)}`;
-}
-
-/** 1–999 (0 gives ""). */
-function below1000(n: number, a: Agreement): string {
-  const h = Math.floor(n / 100);
-  const rest = n % 100;
-  if (h === 1 && rest === 0) return 'CIEN';
-  let hundreds = HUNDREDS[h]!;
-  if (a.gender === 'f' && h > 1) hundreds = hundreds.replace(/OS$/, 'AS');
-  const parts = [hundreds, rest > 0 ? below100(rest, a) : ''].filter(Boolean);
-  return parts.join(' ');
-}
-
-/** 1–999,999 (0 gives ""). The thousands always apocopate ("VEINTIÚN MIL"); gender applies to both halves. */
-function below1e6(n: number, a: Agreement): string {
-  const th = Math.floor(n / 1000);
-  const rest = n % 1000;
-  const parts: string[] = [];
-  if (th === 1) parts.push('MIL');
-  else if (th > 1) parts.push(`${below1000(th, { apocope: true, gender: a.gender })} MIL`);
-  if (rest > 0) parts.push(below1000(rest, a));
-  return parts.join(' ');
-}
-
-const SCALES: [singular: string, plural: string][] = [
-  ['', ''],
-  ['MILLÓN', 'MILLONES'],
-  ['BILLÓN', 'BILLONES'],
-  ['TRILLÓN', 'TRILLONES'],
-  ['CUATRILLÓN', 'CUATRILLONES'],
-];
-const MILLION = 1_000_000n;
 /** Largest number written: just below 10^30 (a quintillón). */
-export const MAX_LETRAS = MILLION ** BigInt(SCALES.length) - 1n;
+export const MAX_LETRAS = 10n ** BigInt(MAX_DIGITS) - 1n;
 
 export interface LetrasOptions {
   /** Write "UN"/"VEINTIÚN" (before a noun) instead of "UNO"/"VEINTIUNO". Default false. */
   apocope?: boolean;
-  /** 'f' for feminine nouns: "UNA", "VEINTIUNA", "DOSCIENTAS". Default 'm'. */
+  /** 'f' for feminine nouns: "UNA", "VEINTIUNA", "DOSCIENTAS", "VEINTIUNA MIL". Default 'm'. */
   gender?: Gender;
 }
 
@@ -155,22 +63,14 @@ export function numeroALetras(n: bigint | number, options: LetrasOptions = {}): 
     n = BigInt(n);
   }
   if (n < 0n) return `MENOS ${numeroALetras(-n, options)}`;
-  if (n === 0n) return 'CERO';
   if (n > MAX_LETRAS) throw new RangeError('numeroALetras: numbers from 10^30 up are not written');
-  const a: Agreement = { apocope: options.apocope ?? false, gender: options.gender ?? 'm' };
-  const parts: string[] = [];
-  for (let scale = SCALES.length - 1; scale >= 0; scale--) {
-    const chunk = Number((n / MILLION ** BigInt(scale)) % MILLION);
-    if (chunk === 0) continue;
-    if (scale === 0) {
-      parts.push(below1e6(chunk, a));
-    } else {
-      // Millions and above are masculine nouns: "UN MILLÓN", "VEINTIÚN MILLONES", "DOSCIENTOS MILLONES".
-      const [one, many] = SCALES[scale]!;
-      parts.push(chunk === 1 ? `UN ${one}` : `${below1e6(chunk, { apocope: true, gender: 'm' })} ${many}`);
-    }
-  }
-  return parts.join(' ');
+  const feminine = options.gender === 'f';
+  // A feminine noun wins over apocope ("UNA LIBRA", "VEINTIUNA MIL LIBRAS"); millions stay masculine.
+  return cardinal(n, {
+    gender: options.gender,
+    apocope: !!options.apocope && !feminine,
+    feminineThousands: feminine,
+  }).toLocaleUpperCase('es');
 }
 
 function currencyWords(code: string): CurrencyWords {
@@ -206,7 +106,7 @@ export function importeConLetra(amount: Dec | string | number, moneda = 'MXN'): 
   const words = currencyWords(code);
   const letras = numeroALetras(whole, { apocope: true, gender: words.gender });
   const noun = whole === 1n ? words.singular : words.plural;
-  const de = whole >= MILLION && whole % MILLION === 0n ? 'DE ' : '';
+  const de = needsDe(whole) ? 'DE ' : '';
   const sign = value.isNegative() && !rounded.isZero() ? 'MENOS ' : '';
   const cents = digits > 0 ? ` ${fraction.padStart(digits, '0')}/1${'0'.repeat(digits)}` : '';
   const suffix = code === 'MXN' ? 'M.N.' : code;

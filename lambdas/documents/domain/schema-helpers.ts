@@ -59,13 +59,26 @@ export function rfc(description: string) {
     .describe(description);
 }
 
+/**
+ * A problem found by a refinement (usually across fields), reported on `path` with its message and a stable `type`
+ * for programs (the 400 item's `type`).
+ */
+export function customIssue<T>(
+  ctx: z.RefinementCtx<T>,
+  path: (string | number)[],
+  message: string,
+  type: string,
+): void {
+  ctx.addIssue({ code: 'custom', path, message, params: { type } });
+}
+
 /** A line item's concept: amounts in a table. */
 export const concepto = z.object({
   concepto: texto('Concepto o descripción', 300),
   importe: z.number().finite().describe('Importe'),
 });
 
-// ---- people's identifiers (nomina): Spanish messages, per field -------------------------------------------
+// ---- people's identifiers (nomina): a message per field that names the fix ----------------------------------
 // These use refinements (not .regex) so the caller sees the message below rather than a bare pattern, with a
 // stable `type` for programs.
 
@@ -94,14 +107,14 @@ export function rfcPersonaFisica(description: string) {
           code: 'custom',
           message:
             s.length !== 13
-              ? `El RFC de una persona física tiene 13 caracteres (4 letras, fecha AAMMDD y homoclave), p. ej. HEOA850612QW4; éste tiene ${s.length}`
-              : 'RFC no válido: 4 letras, 6 dígitos de la fecha de nacimiento (AAMMDD) y 3 de homoclave, p. ej. HEOA850612QW4',
+              ? `The RFC of a persona física has 13 characters (4 letters, the birth date YYMMDD and the homoclave), e.g. HEOA850612QW4; this one has ${s.length}`
+              : 'Not an RFC of a persona física: 4 letters, the birth date YYMMDD (6 digits) and a 3-character homoclave, e.g. HEOA850612QW4',
           params: { type: 'rfc_format' },
         });
       } else if (!fechaAAMMDD(m[1]!)) {
         ctx.addIssue({
           code: 'custom',
-          message: `La fecha del RFC (${m[1]}) no es una fecha válida AAMMDD`,
+          message: `The RFC's date ${m[1]} (YYMMDD) is not a calendar day`,
           params: { type: 'rfc_format' },
         });
       }
@@ -134,15 +147,15 @@ export function curp(description: string) {
         ctx.addIssue({ code: 'custom', message, params: { type: 'curp_format' } });
       const m = CURP_RE.exec(s);
       if (s.length !== 18)
-        fail(`La CURP tiene 18 caracteres, p. ej. HEOA850612HQTRRN09; ésta tiene ${s.length}`);
+        fail(`A CURP has 18 characters, e.g. HEOA850612HQTRRN09; this one has ${s.length}`);
       else if (!m)
         fail(
-          'CURP no válida: 4 letras, fecha AAMMDD, sexo (H, M o X), entidad (2 letras), 3 consonantes, un carácter y un dígito',
+          'Not a CURP: 4 letters, the birth date YYMMDD, sex (H, M or X), state (2 letters), 3 consonants, a character and a digit',
         );
-      else if (!fechaAAMMDD(m[1]!)) fail(`La fecha de la CURP (${m[1]}) no es una fecha válida AAMMDD`);
+      else if (!fechaAAMMDD(m[1]!)) fail(`The CURP's date ${m[1]} (YYMMDD) is not a calendar day`);
       else if (curpCheckDigit(s) !== +s[17]!)
         fail(
-          `El dígito verificador de la CURP no corresponde (debería ser ${curpCheckDigit(s)}): revise la captura`,
+          `The CURP's check digit does not match (it should be ${curpCheckDigit(s)}): check how it was typed`,
         );
     })
     .describe(description);
@@ -154,7 +167,7 @@ export function nss(description: string) {
     .string()
     .trim()
     .refine((s) => /^\d{11}$/.test(s), {
-      message: 'El NSS tiene 11 dígitos, sin espacios ni guiones, p. ej. 12038512345',
+      message: 'An NSS has 11 digits, without spaces or dashes, e.g. 12038512345',
       params: { type: 'nss_format' },
     })
     .describe(description);

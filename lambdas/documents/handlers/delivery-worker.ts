@@ -4,14 +4,8 @@
 // schedule's next delay (WEBHOOK_RETRY_SCHEDULE_S: 1 min, 5 min, 30 min, 2 h, 6 h) and reports it failed, so SQS
 // redelivers it then; after the last attempt it reappears at once and SQS moves it to the DLQ (maxReceiveCount =
 // attempts).
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
-import { metricsMiddleware } from '../../shared/observability/metrics';
-import { tracingMiddleware } from '../../shared/observability/tracing';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { z } from 'zod';
-import { logger } from '../../shared/logger';
+import { sqsWorker } from '../../shared/sqs-worker';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { deliverEvent, type DeliveryDeps } from '../domain/webhooks';
 
@@ -30,25 +24,9 @@ export function deliveryDeps(deps: DocumentsDeps): DeliveryDeps {
   };
 }
 
-export const makeHandler = (deps: DocumentsDeps) => {
-  const processor = new BatchProcessor(EventType.SQS);
-  const recordHandler = async (record: SQSRecord) => {
-    const message = Message.parse(JSON.parse(record.body));
-    const attempt = Number(record.attributes?.ApproximateReceiveCount ?? '1') || 1;
-    logger.appendKeys({ jobId: message.jobId, eventId: message.eventId });
-    try {
-      return await deliverEvent(deliveryDeps(deps), message, attempt, record.receiptHandle);
-    } finally {
-      logger.removeKeys(['jobId', 'eventId']);
-    }
-  };
-  return middy<SQSEvent, SQSBatchResponse>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(tracingMiddleware())
-    .use(metricsMiddleware())
-    .handler((event: SQSEvent, context: Context) =>
-      processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false }),
-    );
-};
+export const makeHandler = (deps: DocumentsDeps) =>
+  sqsWorker(Message, ({ message, attempt, record }) =>
+    deliverEvent(deliveryDeps(deps), message, attempt, record.receiptHandle),
+  );
 
 export const handler = makeHandler(awsDeps());

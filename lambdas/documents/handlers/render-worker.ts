@@ -3,14 +3,8 @@
 // with the same renderDocument() as the synchronous route. A fault is retried by SQS redelivery; a request the
 // caller must fix fails at once; after MAX_RECEIVE_COUNT attempts the job is failed (quota given back, webhook
 // event queued) and SQS moves the message to the DLQ.
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
-import { metricsMiddleware } from '../../shared/observability/metrics';
-import { tracingMiddleware } from '../../shared/observability/tracing';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { z } from 'zod';
-import { logger } from '../../shared/logger';
+import { sqsWorker } from '../../shared/sqs-worker';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { runRenderJob, type RenderJobDeps } from '../domain/jobs-render';
 import { recordRender } from './render';
@@ -33,25 +27,7 @@ export function renderJobDeps(deps: DocumentsDeps): RenderJobDeps {
   };
 }
 
-export const makeHandler = (deps: DocumentsDeps) => {
-  const processor = new BatchProcessor(EventType.SQS);
-  const recordHandler = async (record: SQSRecord) => {
-    const { jobId } = Message.parse(JSON.parse(record.body));
-    const attempt = Number(record.attributes?.ApproximateReceiveCount ?? '1') || 1;
-    logger.appendKeys({ jobId });
-    try {
-      return await runRenderJob(renderJobDeps(deps), jobId, attempt);
-    } finally {
-      logger.removeKeys(['jobId']);
-    }
-  };
-  return middy<SQSEvent, SQSBatchResponse>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(tracingMiddleware())
-    .use(metricsMiddleware())
-    .handler((event: SQSEvent, context: Context) =>
-      processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false }),
-    );
-};
+export const makeHandler = (deps: DocumentsDeps) =>
+  sqsWorker(Message, ({ message, attempt }) => runRenderJob(renderJobDeps(deps), message.jobId, attempt));
 
 export const handler = makeHandler(awsDeps());

@@ -1,6 +1,5 @@
 // What GET /api says about each route of the manifest (keyed by route id). A test fails when a manifest route has
 // no entry here, so the description cannot fall behind the routes.
-import type { z } from 'zod';
 import { ConvertTextReq, ConvertUrlReq, DemoTryReq, fmtField, voiceField } from '../requests';
 import {
   AudioPending,
@@ -13,6 +12,7 @@ import {
   Voice,
 } from './schemas';
 import { z as zod } from 'zod';
+import { META_ROUTE_DOCS, type ParamDoc, type ResponseDoc, type RouteDoc } from '../../shared/http/openapi';
 import { AbEventReq } from '../handlers/ab-event';
 import { WaitlistReq } from '../handlers/waitlist';
 import {
@@ -22,31 +22,8 @@ import {
   SuccessResponse,
 } from '../../shared/billing/requests';
 
-export interface ResponseDoc {
-  description: string;
-  schema?: z.ZodType;
-  contentType?: string;
-  headers?: Record<string, string>;
-}
-
-export interface ParamDoc {
-  name: string;
-  in: 'query' | 'path' | 'header';
-  required?: boolean;
-  description: string;
-  schema?: Record<string, unknown>;
-}
-
-export interface RouteDoc {
-  summary: string;
-  description?: string;
-  tags: string[];
-  params?: ParamDoc[];
-  body?: { schema: z.ZodType; contentTypes: string[] };
-  responses: Record<number, ResponseDoc>;
-  /** Optional Bearer key (free tier without it). */
-  bearer?: 'optional' | 'required';
-}
+// The route-doc types are the shared builder's (lambdas/shared/http/openapi.ts); re-exported for this service's code.
+export type { ParamDoc, ResponseDoc, RouteDoc };
 
 const RATE_HEADERS = {
   'RateLimit-Limit': 'Requests allowed in the binding window',
@@ -351,26 +328,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       304: { description: 'Not modified: If-None-Match matched the ETag' },
     },
   },
-  ApiDocs: {
-    summary: 'This description',
-    tags: ['meta'],
-    description:
-      'OpenAPI 3.1 as JSON for `?format=json` or `Accept: application/json`; a readable HTML page otherwise.',
-    params: [
-      {
-        name: 'format',
-        in: 'query',
-        description: '`json` for the OpenAPI document',
-        schema: { enum: ['json', 'html'] },
-      },
-    ],
-    responses: { 200: { description: 'OpenAPI document or HTML page' } },
-  },
-  NotFound: {
-    summary: 'Anything else',
-    tags: ['meta'],
-    description:
-      '404 `{"detail": "Not Found"}`; 405 with `Allow` for a known path and another method; 204 for CORS preflights.',
-    responses: { 404: { description: 'Not Found', schema: ErrorDetail } },
-  },
+  ...META_ROUTE_DOCS,
 };

@@ -66,7 +66,4 @@ export const ValidationError = z.object({
   ),
 });
 
-export const ErrorDetail = z.object({
-  detail: z.string(),
-  request_id: z.string().optional().meta({ description: 'On 500: quote it to support' }),
-});
+export { ErrorDetail } from '../../shared/http/openapi';

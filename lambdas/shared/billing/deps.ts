@@ -17,8 +17,15 @@ export interface BillingSources {
   now(): Date;
 }
 
-/** `catalogue`: what the service sells (narration's when omitted). */
-export function billingDeps(src: BillingSources, catalogue?: BillingCatalogue): BillingDeps {
+/**
+ * `catalogue`: what the service sells (narration's when omitted). `abAttribution: false` (a service without A/B
+ * experiments): a purchase's ref is kept on the purchase only and the growth store is never read.
+ */
+export function billingDeps(
+  src: BillingSources,
+  catalogue?: BillingCatalogue,
+  opts: { abAttribution?: boolean } = {},
+): BillingDeps {
   // Getters: a store is made only if the use case touches it (an ignored event touches none).
   return {
     ...(catalogue ? { catalogue } : {}),
@@ -36,7 +43,7 @@ export function billingDeps(src: BillingSources, catalogue?: BillingCatalogue): 
       if (!purchase.ref?.startsWith('ab:')) return;
       try {
         // A service without A/B experiments passes no growth store: the ref stays on the purchase only.
-        const growth = src.growth;
+        const growth = opts.abAttribution === false ? undefined : src.growth;
         if (!growth) return;
         const { recordConversion } = await import('../growth/ab');
         // The session ref (a hash) makes a retried fulfilment count once; the session id itself stays secret.

@@ -52,22 +52,7 @@ const validatorOf = (p: PayRoutes) => p.validate ?? validate422;
 
 /** BillingDeps of a route, read lazily (getters) so a route builds only the stores it touches. */
 function billingOf(p: PayRoutes, deps: PayDeps) {
-  if (p.abAttribution !== false) return billingDeps(deps, p.catalogue);
-  return billingDeps(
-    {
-      get config() {
-        return deps.config;
-      },
-      get accounts() {
-        return deps.accounts;
-      },
-      get keys() {
-        return deps.keys;
-      },
-      now: () => deps.now(),
-    },
-    p.catalogue,
-  );
+  return billingDeps(deps, p.catalogue, { abAttribution: p.abAttribution !== false });
 }
 
 /** GET /pay/checkout/{plan}: 302 to Stripe Checkout, or 200 {plan, url, expires_at} for JSON clients. */

@@ -42,6 +42,38 @@ export interface ApiInfo {
   description: string;
 }
 
+/** `{"detail": "..."}`: every error that is not a validation list, in both services. */
+export const ErrorDetail = z.object({
+  detail: z.string(),
+  request_id: z.string().optional().meta({ description: 'On 500: quote it to support' }),
+});
+
+/** The routes every service's manifest has, described alike: GET /api (./api-docs.ts) and the $default route. */
+export const META_ROUTE_DOCS = {
+  ApiDocs: {
+    summary: 'This description',
+    tags: ['meta'],
+    description:
+      'OpenAPI 3.1 as JSON for `?format=json` or `Accept: application/json`; a readable HTML page otherwise.',
+    params: [
+      {
+        name: 'format',
+        in: 'query',
+        description: '`json` for the OpenAPI document',
+        schema: { enum: ['json', 'html'] },
+      },
+    ],
+    responses: { 200: { description: 'OpenAPI document or HTML page' } },
+  },
+  NotFound: {
+    summary: 'Anything else',
+    tags: ['meta'],
+    description:
+      '404 `{"detail": "Not Found"}`; 405 with `Allow` for a known path and another method; 204 for CORS preflights.',
+    responses: { 404: { description: 'Not Found', schema: ErrorDetail } },
+  },
+} satisfies Record<string, RouteDoc>;
+
 type Json = Record<string, unknown>;
 
 function jsonSchema(schema: z.ZodType): Json {

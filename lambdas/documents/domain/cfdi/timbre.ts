@@ -11,9 +11,7 @@
 // - The cadena original del complemento de certificación digital del SAT:
 //     ||1.1|UUID|FechaTimbrado|RfcProvCertif|[Leyenda|]SelloCFD|NoCertificadoSAT||
 //
-// The QR is drawn here as SVG (one <path>, crisp edges), from the `qrcode` package's encoder: no JavaScript in
-// the page and nothing fetched.
-import QRCode from 'qrcode';
+// The QR itself is drawn by ../qr.ts (SVG, no JavaScript in the page, nothing fetched).
 import { Dec, dec } from '../money';
 
 export const SAT_VERIFICATION_URL = 'https://verificacfdi.facturaelectronica.sat.gob.mx/default.aspx';
@@ -58,37 +56,4 @@ export function cadenaOriginalTimbre(t: Timbre): string {
   fields.push(t.selloCfd, t.noCertificadoSat);
   // Anexo 20 rule for cadenas originales: runs of spaces collapse to one.
   return `||${fields.map((f) => f.trim().replace(/\s+/g, ' ')).join('|')}||`;
-}
-
-/**
- * A QR code as a standalone SVG: dark modules as one path on a white square with the 4-module quiet zone the
- * standard asks for. `size` is the CSS size of the whole square (e.g. "30mm").
- */
-export function qrSvg(text: string, options: { size?: string; title?: string } = {}): string {
-  const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
-  const n = qr.modules.size;
-  const quiet = 4;
-  const dim = n + 2 * quiet;
-  let d = '';
-  for (let y = 0; y < n; y++) {
-    let x = 0;
-    while (x < n) {
-      if (!qr.modules.get(y, x)) {
-        x++;
-        continue;
-      }
-      const start = x;
-      while (x < n && qr.modules.get(y, x)) x++;
-      d += `M${start + quiet} ${y + quiet}h${x - start}v1h-${x - start}z`;
-    }
-  }
-  const size = options.size ?? '30mm';
-  const title = options.title
-    ? `<title>${options.title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</title>`
-    : '';
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" class="qr" role="img" width="${size}" height="${size}" ` +
-    `viewBox="0 0 ${dim} ${dim}" shape-rendering="crispEdges">${title}` +
-    `<rect width="${dim}" height="${dim}" fill="#fff"/><path fill="#000" d="${d}"/></svg>`
-  );
 }

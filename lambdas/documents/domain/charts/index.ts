@@ -8,4 +8,4 @@ export { barChart, type BarItem } from './bar';
 export { donutChart, ringSegment, type DonutSlice } from './donut';
 export { paretoChart } from './pareto';
 export { stackedBars, type StackedRow } from './stacked';
-export { cssString, fitText, textWidth } from './text';
+export { fitText, textWidth } from './text';

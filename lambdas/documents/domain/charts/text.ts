@@ -61,18 +61,3 @@ export function fitText(text: string, max: number, size: number, bold = false): 
   }
   return chars.slice(0, n).join('').trimEnd() + ELLIPSIS;
 }
-
-/**
- * `text` as the inside of a CSS string literal, for generated content such as a page footer
- * (`@bottom-left { content: "…" }`): every character but ASCII letters, digits and spaces becomes a 6-digit hex
- * escape, so nothing the caller wrote can end the string or the style sheet, and the template engine's HTML
- * escaping (which does not touch these characters) leaves it intact.
- */
-export function cssString(text: string): string {
-  let out = '';
-  for (const ch of text.replace(/\s+/g, ' ')) {
-    // The space after the escape ends it and is consumed by the CSS parser (a following space stays a space).
-    out += /[A-Za-z0-9 ]/.test(ch) ? ch : `\\${ch.codePointAt(0)!.toString(16).padStart(6, '0')} `;
-  }
-  return out;
-}

@@ -3,25 +3,15 @@
 // with an optional THH:MM time), "3 abr 2024", "3-abr-2024", "3 de abril de 2024", "el 15/09" (day/month after
 // el/del/al). The 1st is "primero" in Mexico and "uno" in Spain. Impossible dates are left alone, except a
 // month-first date that only makes sense swapped (04/13/2024), which is read as the writer meant it.
+import { MESES } from '../../../shared/text/fechas';
 import { LOCALES, type Lang } from './locale';
 import { cardinal } from './number-words';
 import type { Rule } from './rule';
 import { clockWords } from './times';
 
-export const MONTHS = [
-  'enero',
-  'febrero',
-  'marzo',
-  'abril',
-  'mayo',
-  'junio',
-  'julio',
-  'agosto',
-  'septiembre',
-  'octubre',
-  'noviembre',
-  'diciembre',
-];
+/** The month names (shared with the documents service). */
+export const MONTHS: readonly string[] = MESES;
+
 /** Abbreviations as written in Mexico and Spain (with or without a period); "set" is Spain's September. */
 const MONTH_ABBR: Record<string, number> = {
   ene: 1,

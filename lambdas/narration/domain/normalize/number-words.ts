@@ -1,155 +1,33 @@
-// Spanish numbers in words: cardinals (with gender and apocope: "un peso", "una página", "doscientas personas",
-// "veintiún mil"), ordinals ("primer", "vigésima primera", "decimotercero"), decimals and digit-by-digit reading.
-// Long scale as in both Spain and Mexico: 10^9 = "mil millones", 10^12 = "un billón", up to 10^24 - 1.
-//
-// Hand-written rather than a dependency: the npm candidates tried (to-words 5.7, n2words 4.0) print
-// "veintiuno mil", "veintiuno millones", "cienta una", "dos mil millones quinientos millones", "Millon", and have
-// no apocope or feminine hundreds, which a narrator reads aloud as errors. The rules below are the RAE's (DPD
-// "veintiuno", "ordinales").
+// Spanish numbers in words for reading aloud: cardinals (with gender and apocope: "un peso", "una página",
+// "doscientas personas", "veintiún mil") from the implementation both services share
+// (lambdas/shared/text/numero-a-letras.ts), read in words up to 10^24 - 1 and digit by digit beyond; ordinals
+// ("primer", "vigésima primera", "decimotercero"), decimals and digit-by-digit reading. Hand-written (the npm
+// candidates misread apocope and feminine hundreds, which a narrator reads aloud as errors); the ordinal rules are
+// the RAE's (DPD "ordinales").
+import {
+  cardinal as cardinalWords,
+  needsDe as needsDeWords,
+  spellDigits,
+  toDigits,
+  type CardinalOptions,
+  type Gender,
+} from '../../../shared/text/numero-a-letras';
 
-export type Gender = 'm' | 'f';
-
-/** How a final "1" is said: "uno" alone, "un" before a masculine noun, "una" before a feminine one. */
-type One = 'uno' | 'un' | 'una';
-
-const UNITS = [
-  'cero',
-  'uno',
-  'dos',
-  'tres',
-  'cuatro',
-  'cinco',
-  'seis',
-  'siete',
-  'ocho',
-  'nueve',
-  'diez',
-  'once',
-  'doce',
-  'trece',
-  'catorce',
-  'quince',
-  'dieciséis',
-  'diecisiete',
-  'dieciocho',
-  'diecinueve',
-  'veinte',
-  'veintiuno',
-  'veintidós',
-  'veintitrés',
-  'veinticuatro',
-  'veinticinco',
-  'veintiséis',
-  'veintisiete',
-  'veintiocho',
-  'veintinueve',
-];
-const TENS = ['', '', '', 'treinta', 'cuarenta', 'cincuenta', 'sesenta', 'setenta', 'ochenta', 'noventa'];
-const HUNDREDS_M = [
-  '',
-  'ciento',
-  'doscientos',
-  'trescientos',
-  'cuatrocientos',
-  'quinientos',
-  'seiscientos',
-  'setecientos',
-  'ochocientos',
-  'novecientos',
-];
-const HUNDREDS_F = HUNDREDS_M.map((w, i) => (i >= 2 ? w.slice(0, -2) + 'as' : w));
-/** Powers of a million: millón (10^6), billón (10^12), trillón (10^18). */
-const SCALES: readonly (readonly [string, string])[] = [
-  ['', ''],
-  ['millón', 'millones'],
-  ['billón', 'billones'],
-  ['trillón', 'trillones'],
-];
+export { spellDigits, type CardinalOptions, type Gender };
 
 /** Integers with more digits than this are read digit by digit. */
 export const MAX_CARDINAL_DIGITS = 24;
 
-function below100(n: number, one: One): string {
-  if (n === 1) return one;
-  if (n === 21) return one === 'uno' ? 'veintiuno' : one === 'un' ? 'veintiún' : 'veintiuna';
-  if (n < 30) return UNITS[n]!;
-  const u = n % 10;
-  const tens = TENS[Math.floor(n / 10)]!;
-  return u === 0 ? tens : `${tens} y ${u === 1 ? one : UNITS[u]!}`;
-}
-
-function below1000(n: number, g: Gender, one: One): string {
-  if (n === 100) return 'cien';
-  const h = Math.floor(n / 100);
-  const r = n % 100;
-  const parts: string[] = [];
-  if (h) parts.push((g === 'f' ? HUNDREDS_F : HUNDREDS_M)[h]!);
-  if (r) parts.push(below100(r, one));
-  return parts.join(' ');
-}
-
-function below1e6(n: number, g: Gender, one: One): string {
-  const th = Math.floor(n / 1000);
-  const r = n % 1000;
-  const parts: string[] = [];
-  // "mil" is a noun here: the 1 before it is apocopated whatever the gender ("veintiún mil personas").
-  if (th === 1) parts.push('mil');
-  else if (th > 1) parts.push(`${below1000(th, g, 'un')} mil`);
-  if (r) parts.push(below1000(r, g, one));
-  return parts.join(' ');
-}
-
-function toDigits(value: number | bigint | string): string {
-  if (typeof value === 'string') {
-    if (!/^\d+$/.test(value)) throw new RangeError(`not a digit string: ${JSON.stringify(value)}`);
-    return value;
-  }
-  if (typeof value === 'number' && !(Number.isSafeInteger(value) && value >= 0))
-    throw new RangeError(`not a non-negative safe integer: ${value}`);
-  if (typeof value === 'bigint' && value < 0n) throw new RangeError(`negative: ${value}`);
-  return String(value);
-}
-
-export interface CardinalOptions {
-  /** Gender of the counted noun: "una casa", "doscientas páginas". Default masculine. */
-  gender?: Gender;
-  /**
-   * A masculine noun (or "mil") follows: "un peso", "veintiún años", "veintiún mil personas" (instead of "uno",
-   * "veintiuno"). Wins over `gender` for the final 1; `gender` still makes "doscientas mil personas".
-   */
-  apocope?: boolean;
-}
-
-/** A non-negative integer in words: 1234 → "mil doscientos treinta y cuatro". */
+/** A non-negative integer in words: 1234 → "mil doscientos treinta y cuatro"; over 24 digits, digit by digit. */
 export function cardinal(value: number | bigint | string, opts: CardinalOptions = {}): string {
   const digits = toDigits(value).replace(/^0+/, '');
-  if (!digits) return 'cero';
   if (digits.length > MAX_CARDINAL_DIGITS) return spellDigits(digits);
-  const gender = opts.gender ?? 'm';
-  const one: One = opts.apocope ? 'un' : gender === 'f' ? 'una' : 'uno';
-  const groups: number[] = [];
-  for (let end = digits.length; end > 0; end -= 6)
-    groups.unshift(Number(digits.slice(Math.max(0, end - 6), end)));
-  const words: string[] = [];
-  groups.forEach((v, i) => {
-    const k = groups.length - 1 - i;
-    if (!v) return;
-    if (k === 0) words.push(below1e6(v, gender, one));
-    else if (v === 1) words.push(`un ${SCALES[k]![0]}`);
-    else words.push(`${below1e6(v, 'm', 'un')} ${SCALES[k]![1]}`);
-  });
-  return words.join(' ');
+  return cardinalWords(value, opts);
 }
 
 /** True when the number ends in "millón/millones/billones…" so a noun needs "de": "dos millones de pesos". */
 export function needsDe(value: number | bigint | string): boolean {
-  const digits = toDigits(value).replace(/^0+/, '');
-  return digits.length >= 7 && digits.length <= MAX_CARDINAL_DIGITS && /0{6}$/.test(digits);
-}
-
-/** Digits one by one: "0425" → "cero cuatro dos cinco". */
-export function spellDigits(digits: string): string {
-  return Array.from(digits.replace(/\D/g, ''), (d) => UNITS[Number(d)]!).join(' ');
+  return toDigits(value).replace(/^0+/, '').length <= MAX_CARDINAL_DIGITS && needsDeWords(value);
 }
 
 const ORD_UNITS = [
