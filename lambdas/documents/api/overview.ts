@@ -89,7 +89,7 @@ Invalid requests are **400** with every problem at once, in one shape: \`{"detai
 
 - 400 covers: missing or mistyped fields, malformed JSON (\`json_invalid\`), an unknown template, a format the template does not render to, data that fails the template's schema (per field), errors in custom_html/header_html/footer_html (\`template_syntax_error\`, \`template_render_error\`, \`template_include_refused\`, \`template_timeout\` after 500 ms, \`template_memory_limit\` at 64 MB, \`template_output_too_large\`), custom HTML that does not finish rendering in 15 s (a built-in template that does is our fault: **503**, retry), and bad parameters of the /pay routes.
 - Bodies over the endpoint's limit (2 MiB for \`POST /v1/render\`) are refused before parsing, also **400** in the same list shape (\`type: body_too_large\`).
-- Every other error is \`{"detail": "<message>"}\`: 401, 402 (with \`plan\`, \`status\`), 403, 404, 405 (with \`Allow\`), 409, 429, 503 (a backing service is down: retry after \`Retry-After\`).
+- Every other error is \`{"detail": "<message>"}\`: 401, 402 (with \`plan\`, \`status\`), 403, 404, 405 (with \`Allow\`), 409, 429, 503 (a backing service is down, or the request hit its time limit: retry after \`Retry-After\`; a request answered 503 is never counted).
 - **500** only for a real rendering fault on our side, with \`request_id\` in the body; it is not counted. Every answer carries \`X-Request-Id\`. CORS: any origin may call the API.
 
 ## Options: value types
@@ -122,7 +122,7 @@ Each file of the template's formats (the zip aside) in the template's order, the
 
 ## Billing: the /pay routes
 
-Same routes as the narration API, with this API's plans and prices; Stripe hosts every payment page. GET /pay/checkout/{plan} (\`pro\`, \`scale\` or \`lifetime\`; 302 to Stripe, or JSON with \`Accept: application/json\`) → after paying, Stripe sends the buyer to GET /pay/success?session_id=…, which shows the API key **once** (within 24 hours). GET /pay/status: plan, status and this month's usage (with or without a key). POST /pay/portal?email=… with the key: Stripe's portal (cancel, card, invoices). POST /pay/keys/rotate with the key: a new key, the old one stops working. POST /pay/webhook is for Stripe only. Pro and Scale renew monthly until canceled; when the subscription ends (Stripe's portal cancels at the end of the paid period) the key gets 402. Keys of this API work on this API only.
+Same routes as the narration API, with this API's plans and prices; Stripe hosts every payment page. GET /pay/checkout/{plan} (\`pro\`, \`scale\` or \`lifetime\`; 302 to Stripe, or JSON with \`Accept: application/json\`) → after paying, Stripe sends the buyer to GET /pay/success?session_id=…, which shows the API key **once** (within 24 hours). GET /pay/status: plan, status and this month's usage (with or without a key). POST /pay/portal?email=… with the key: Stripe's portal (cancel, card, invoices). POST /pay/keys/rotate with the key: a new key, the old one stops working. POST /pay/webhook is for Stripe only. Pro and Scale renew monthly until canceled; when the subscription ends (Stripe's portal cancels at the end of the paid period) the key gets 402. To switch between Pro and Scale use the portal (your keys follow the new plan at once); a second checkout for a subscription while one is active answers **409** pointing there. Keys of this API work on this API only.
 
 ## Versioning
 

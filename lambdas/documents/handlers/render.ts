@@ -7,7 +7,12 @@
 // rendered by the render worker (domain/jobs.ts), announced to the account's webhook endpoint.
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { HttpError, RequestValidationError, TooManyRequestsError } from '../../shared/http/errors';
+import {
+  HttpError,
+  RequestValidationError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+} from '../../shared/http/errors';
 import { logger } from '../../shared/logger';
 import { observeRender, recordQuotaRejection } from '../../shared/observability/events';
 import { rateLimitHeaders } from '../../shared/quota/windows';
@@ -27,6 +32,11 @@ export async function recordRender(deps: Pick<DocumentsDeps, 'growth'>, format: 
     .add('docs#stats', { documents: 1, [`format_${format}`]: 1 })
     .catch((err) => logger.warn('documents stats not recorded', { error: err as Error }));
 }
+
+/** Thrown when the caller was already answered 503 by the early timeout (ApiRequest.signal): refund, deliver nothing. */
+const ABANDONED = new ServiceUnavailableError(
+  'The request took too long and was stopped. Please retry; this attempt was not counted.',
+);
 
 export const makeHandler = (deps: DocumentsDeps) =>
   apiHandler(
@@ -75,9 +85,12 @@ export const makeHandler = (deps: DocumentsDeps) =>
       }
       let doc;
       try {
+        if (req.signal?.aborted) throw ABANDONED;
         doc = await observeRender(request.format, async () =>
           renderDocument(request, await deps.renderer(), { watermark: plan === 'free' }),
         );
+        // The route's deadline already answered 503 (retry): this document is not delivered, so not counted.
+        if (req.signal?.aborted) throw ABANDONED;
       } catch (err) {
         // Nothing was delivered: the document does not count.
         await deps.quotas

@@ -33,6 +33,7 @@ Texts up to 3,000 characters are narrated inside the request (**200**). Longer t
 - **422** \`{"detail": [{"loc": [...], "msg": "...", "type": "..."}]}\` for every validation problem, all at once —
   also for malformed JSON (\`json_invalid\`) and bodies over the endpoint's limit (\`body_too_large\`).
 - Everything else: \`{"detail": "<message>"}\` — 401, 404, 405 (with \`Allow\`), 409 (a failed conversion),
-  415 (unsupported Content-Type), 429, 503 (a backing service is down; retry). A 500 carries \`request_id\`.
+  415 (unsupported Content-Type), 429, 503 (a backing service is down, or the request hit its time limit; retry:
+  a request answered 503 is never counted and its audio is never kept). A 500 carries \`request_id\`.
 - Every answer has an \`X-Request-Id\` header. CORS: any origin may call the API.
 `;

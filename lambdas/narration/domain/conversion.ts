@@ -28,6 +28,19 @@ export interface ConversionInput {
   /** Limits for anonymous callers instead of the free tier's (the demo has its own counters, under its own
    * subject: pass a caller whose subject carries the demo prefix). Paid keys are never charged. */
   quota?: QuotaPolicy;
+  /** The request's abort signal (ApiRequest.signal): once aborted the caller has its 503, so nothing is kept. */
+  signal?: AbortSignal;
+}
+
+/** The caller was already answered 503 (route deadline): stop, give the charge back, deliver nothing. */
+class Abandoned extends ServiceUnavailableError {
+  constructor() {
+    super('The request took too long and was stopped. Please retry; this attempt was not counted.');
+  }
+}
+
+function throwIfAbandoned(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new Abandoned();
 }
 
 /** A per-subject limit and what its 429 says. */
@@ -126,8 +139,11 @@ export async function startConversion(
 
   let queuedRecord = false;
   try {
+    throwIfAbandoned(input.signal);
     if (chars <= deps.config.SYNC_MAX_CHARS) {
       const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt);
+      // Answered 503 meanwhile: no record, so the stored file is never served (the lifecycle rule removes it).
+      throwIfAbandoned(input.signal);
       const durationS = roundMs(result.durationS);
       await deps.audio.create({ ...record, status: 'done', progress: 1, durationS, bytes: result.bytes });
       // Public /stats counters; never throws (a stats failure must not fail the conversion).
@@ -142,6 +158,7 @@ export async function startConversion(
     await deps.store.putJobText(audioId, input.text);
     await deps.audio.create({ ...record, progress: 0 });
     queuedRecord = true;
+    throwIfAbandoned(input.signal);
     await deps.queue.enqueue({ audioId }, plan !== 'free');
   } catch (err) {
     // The caller is told to retry, so this job must never run: a record left `queued` would be re-queued by
@@ -155,6 +172,13 @@ export async function startConversion(
       await deps.quotas
         .refund(decision)
         .catch((e) => logger.error('quota refund failed', { error: e as Error }));
+    if (err instanceof Abandoned) {
+      logger.warn('conversion abandoned after the early-timeout answer; charge given back', {
+        audioId,
+        chars,
+      });
+      throw err;
+    }
     logger.error('conversion failed', { error: err as Error, audioId, chars });
     if (err instanceof ServiceUnavailableError) throw err;
     throw new ServiceUnavailableError(

@@ -79,7 +79,13 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
           }),
         );
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
-        startConversion(deps, { text: pdf.text, voice, fmt: body.fmt, caller }),
+        startConversion(deps, {
+          signal: req.signal,
+          text: pdf.text,
+          voice,
+          fmt: body.fmt,
+          caller,
+        }),
       );
       return json(out.statusCode, out.body, out.headers);
     },

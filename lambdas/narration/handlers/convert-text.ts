@@ -32,7 +32,13 @@ export const makeHandler = (deps: NarrationDeps) =>
           }),
         );
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
-        startConversion(deps, { text: body.text, voice, fmt: body.fmt, caller }),
+        startConversion(deps, {
+          signal: req.signal,
+          text: body.text,
+          voice,
+          fmt: body.fmt,
+          caller,
+        }),
       );
       return json(out.statusCode, out.body, out.headers);
     },

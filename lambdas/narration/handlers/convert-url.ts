@@ -117,6 +117,7 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
         });
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
+          signal: req.signal,
           text: narration.text,
           voice,
           fmt: body.fmt,

@@ -56,6 +56,7 @@ export const makeHandler = (deps: NarrationDeps) =>
       const caller: Caller = { kind: 'anonymous', subject: demoSubject(req.clientIp) };
       const out = await observeConversion(req.event.routeKey, 'mp3', () =>
         startConversion(deps, {
+          signal: req.signal,
           text: body.text,
           voice,
           fmt: 'mp3',

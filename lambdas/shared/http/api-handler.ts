@@ -71,7 +71,7 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
       })
       .use(tracingMiddleware())
       .use(metricsMiddleware())
-      .handler(async (event, context) => {
+      .handler(async (event, context, opts) => {
         const requestId = event.requestContext?.requestId ?? context.awsRequestId ?? 'unknown';
         // Temporary keys: injectLambdaContext's resetKeys clears them when the invocation ends.
         logger.appendKeys({ request_id: requestId, route: event.routeKey ?? 'unknown' });
@@ -94,7 +94,7 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
               options.invalidStatus,
             );
           }
-          result = await fn(toApiRequest(event), context);
+          result = await fn(toApiRequest(event, opts?.signal), context);
         } catch (err) {
           result = errorResponse(err, requestId);
         }

@@ -18,6 +18,11 @@ export interface ApiRequest {
   rawBody(): Buffer;
   /** JSON or form-urlencoded body as an object; see parseBody. */
   body(): unknown;
+  /**
+   * Aborted when the route's deadline answered 503 for this request (apiHandler's early timeout): work that finishes
+   * afterwards must not be charged or delivered, since the caller was told to retry.
+   */
+  signal?: AbortSignal;
 }
 
 export function bodyBytes(event: ApiEvent): Buffer {
@@ -68,7 +73,7 @@ export function lowerHeaders(
   return out;
 }
 
-export function toApiRequest(event: ApiEvent): ApiRequest {
+export function toApiRequest(event: ApiEvent, signal?: AbortSignal): ApiRequest {
   const headers = lowerHeaders(event.headers);
   let raw: Buffer | undefined;
   let parsed: { value: unknown } | undefined;
@@ -87,6 +92,7 @@ export function toApiRequest(event: ApiEvent): ApiRequest {
     clientIp: event.requestContext?.http?.sourceIp ?? '0.0.0.0',
     rawBody: () => (raw ??= bodyBytes(event)),
     body: () => (parsed ??= { value: parseBody(req.rawBody(), headers['content-type']) }).value,
+    ...(signal ? { signal } : {}),
   };
   return req;
 }

@@ -1,0 +1,94 @@
+// Requests the route's deadline already answered (503, "please retry"): work that finishes afterwards must not be
+// charged or delivered. apiHandler passes middy's abort signal (aborted at the early timeout) as ApiRequest.signal.
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { DocumentsDeps } from '../../lambdas/documents/deps';
+import { makeHandler as makeRenderHandler } from '../../lambdas/documents/handlers/render';
+import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
+import { config } from '../../lambdas/shared/config';
+import { slotsFor, type QuotaDecision, type QuotaStore } from '../../lambdas/shared/quota/windows';
+
+function event(body: unknown): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: 'POST /v1/render',
+    rawPath: '/v1/render',
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    isBase64Encoded: false,
+    requestContext: {
+      http: { method: 'POST', path: '/v1/render', protocol: 'HTTP/1.1', sourceIp: '203.0.113.7' },
+      requestId: 'req-abandoned',
+      routeKey: 'POST /v1/render',
+    },
+  } as unknown as APIGatewayProxyEventV2;
+}
+
+/** The Lambda has `ms` left: middy answers 503 500 ms before that. */
+const contextWith = (ms: number) =>
+  ({ functionName: 'f', awsRequestId: 'r', getRemainingTimeInMillis: () => ms }) as unknown as Context;
+
+function deps(renderMs: number) {
+  const charged: QuotaDecision[] = [];
+  const refunded: QuotaDecision[] = [];
+  const counted: string[] = [];
+  let finished!: () => void;
+  const renderDone = new Promise<void>((r) => (finished = r));
+  const quotas: QuotaStore = {
+    consume: async (subject, rules, now = new Date()) => {
+      const slots = slotsFor(subject, rules, now);
+      const all = slots.map((s) => ({ ...s, remaining: s.limit - 1 }));
+      const d = { allowed: true, charged: slots, binding: all[0]!, all, slots };
+      charged.push(d);
+      return d;
+    },
+    refund: async (d) => void refunded.push(d),
+    peek: async () => [],
+  };
+  const slow = async () => {
+    await new Promise((r) => setTimeout(r, renderMs));
+    finished();
+    return Buffer.from('%PDF-1.7 fake');
+  };
+  const d = {
+    config: config(),
+    quotas,
+    keys: { findByHash: async () => undefined },
+    growth: {
+      add: async (k: string) => void counted.push(k),
+      putIfAbsent: async () => true,
+      getMany: async () => new Map(),
+    },
+    results: { publish: async () => 'http://127.0.0.1/never' },
+    renderer: async () => ({ renderPdf: slow, renderPng: slow }),
+    now: () => new Date(),
+  } as unknown as DocumentsDeps;
+  return { d, charged, refunded, counted, renderDone };
+}
+
+const factura = TEMPLATES.find((t) => t.meta.slug === 'factura')!;
+const body = { template: 'factura', format: 'pdf', data: factura.sample };
+
+test('POST /v1/render answered 503 by the deadline: the render finishing later is refunded and not counted', async () => {
+  const { d, charged, refunded, counted, renderDone } = deps(800);
+  const res = (await makeRenderHandler(d)(event(body), contextWith(700))) as {
+    statusCode: number;
+    headers: Record<string, string>;
+  };
+  expect(res.statusCode).toBe(503);
+  expect(res.headers['retry-after']).toMatch(/^\d+$/);
+  expect(charged).toHaveLength(1);
+  await renderDone;
+  await new Promise((r) => setTimeout(r, 50));
+  expect(refunded).toEqual(charged);
+  expect(counted).toEqual([]);
+});
+
+test('within the deadline nothing changes: 200, charged once, counted, no refund', async () => {
+  const { d, charged, refunded, counted } = deps(10);
+  const res = (await makeRenderHandler(d)(event(body), contextWith(60_000))) as { statusCode: number };
+  expect(res.statusCode).toBe(200);
+  expect(charged).toHaveLength(1);
+  expect(refunded).toEqual([]);
+  expect(counted).toHaveLength(1);
+});
