@@ -9,21 +9,33 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '../config';
 import { observeAwsClient } from '../observability/aws-clients';
 
+// Socket-level limits (NodeHttpHandler: connectionTimeout = TCP connect, requestTimeout = socket idle), so a
+// dependency that stops answering fails the attempt (retried by the SDK, then a 503) instead of holding a worker
+// for its whole 15 minutes. Idle, not total: a long S3 upload that keeps sending is never cut.
+const DYNAMO_HTTP = { connectionTimeout: 2_000, requestTimeout: 5_000 };
+const S3_HTTP = { connectionTimeout: 3_000, requestTimeout: 30_000 };
+/** Above SQS's 20 s long poll (sqs-consumer's ReceiveMessage waits that long locally). */
+const SQS_HTTP = { connectionTimeout: 3_000, requestTimeout: 25_000 };
+
 let ddb: DynamoDBDocumentClient | undefined;
 let s3: S3Client | undefined;
 let sqs: SQSClient | undefined;
 
 export function dynamo(): DynamoDBDocumentClient {
   // The base client is instrumented: the document client shares its middleware stack.
-  return (ddb ??= DynamoDBDocumentClient.from(observeAwsClient(new DynamoDBClient({ maxAttempts: 4 })), {
-    marshallOptions: { removeUndefinedValues: true },
-  }));
+  return (ddb ??= DynamoDBDocumentClient.from(
+    observeAwsClient(new DynamoDBClient({ maxAttempts: 4, requestHandler: DYNAMO_HTTP })),
+    {
+      marshallOptions: { removeUndefinedValues: true },
+    },
+  ));
 }
 
 export function s3Client(): S3Client {
   return (s3 ??= observeAwsClient(
     new S3Client({
       forcePathStyle: config().S3_FORCE_PATH_STYLE,
+      requestHandler: S3_HTTP,
       // Checksums only where S3 requires them: streamed uploads with the default (WHEN_SUPPORTED) are stored
       // corrupted by the local S3 emulator, and S3 itself does not need them.
       requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -33,7 +45,7 @@ export function s3Client(): S3Client {
 }
 
 export function sqsClient(): SQSClient {
-  return (sqs ??= observeAwsClient(new SQSClient({})));
+  return (sqs ??= observeAwsClient(new SQSClient({ requestHandler: SQS_HTTP })));
 }
 
 /** Drops cached clients (the local runtime and tests change endpoints between runs). */
