@@ -83,7 +83,9 @@ export const documentsManifest: ServiceManifest = {
       handler: 'lambdas/documents/handlers/pay-checkout.ts',
       memoryMb: 256,
       timeoutS: 15,
+      // accounts 'r': a second subscription for an e-mail that already has one is refused (409, portal).
       access: {
+        tables: { accounts: 'r' },
         settings: [
           'STRIPE_SECRET_KEY',
           'DOCS_STRIPE_PRICE_PRO',
@@ -142,7 +144,13 @@ export const documentsManifest: ServiceManifest = {
       timeoutS: 20,
       maxBodyBytes: 256 * 1024,
       access: {
-        settings: ['DOCS_STRIPE_WEBHOOK_SECRET', 'KEY_PICKUP_HOURS'],
+        // The price ids map a portal plan switch (subscription updated) to our plan.
+        settings: [
+          'DOCS_STRIPE_WEBHOOK_SECRET',
+          'KEY_PICKUP_HOURS',
+          'DOCS_STRIPE_PRICE_PRO',
+          'DOCS_STRIPE_PRICE_SCALE',
+        ],
         tables: { accounts: 'rw', keys: 'rw' },
       },
     },

@@ -154,7 +154,9 @@ export const narrationManifest: ServiceManifest = {
       handler: 'lambdas/narration/handlers/pay-checkout.ts',
       memoryMb: 256,
       timeoutS: 15,
+      // accounts 'r': a second subscription for an e-mail that already has one is refused (409, portal).
       access: {
+        tables: { accounts: 'r' },
         settings: [
           'STRIPE_SECRET_KEY',
           'STRIPE_PRICE_PRO',
@@ -211,7 +213,8 @@ export const narrationManifest: ServiceManifest = {
       timeoutS: 20,
       maxBodyBytes: 256 * 1024,
       access: {
-        settings: ['STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'AB_EXPERIMENTS'],
+        // The price ids map a portal plan switch (subscription updated) to our plan.
+        settings: ['STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'AB_EXPERIMENTS', 'STRIPE_PRICE_PRO'],
         tables: { accounts: 'rw', keys: 'rw', growth: 'rw' },
       },
     },

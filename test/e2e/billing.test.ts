@@ -221,6 +221,21 @@ describe('the paid path: webhook → key picked up once → no limits → subscr
     expect(sent.form).toEqual({ customer, return_url: app.url('/pay/status') });
   });
 
+  test('a second Pro checkout for the same e-mail → 409 naming the portal (no second subscription); Lifetime is allowed', async () => {
+    const before = stripe.requests.length;
+    const again = await getJson(app.url(`/pay/checkout/pro?email=${encodeURIComponent(email)}`));
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/^You already have an active Pro subscription \(status active\)/);
+    expect(again.body.detail).toContain(`POST /pay/portal?email=${encodeURIComponent(email)}`);
+    expect(stripe.requests).toHaveLength(before);
+    // Validation still comes first, in narration's 422 shape.
+    expect((await fetch(app.url(`/pay/checkout/pro?email=x&ref=${'r'.repeat(200)}`))).status).toBe(422);
+    expect(
+      (await getJson(app.url(`/pay/checkout/lifetime?email=${email}`), { accept: 'application/json' }))
+        .status,
+    ).toBe(200);
+  });
+
   test('POST /pay/portal reveals nothing about e-mails: same 401 for a customer e-mail and an unknown one', async () => {
     const answers = await Promise.all(
       [email, 'nadie@example.com'].map(async (e) => {

@@ -280,6 +280,74 @@ describe('Pro and Lifetime on the documents API', () => {
   });
 });
 
+describe('changing plan: Pro → Scale', () => {
+  let pro: Awaited<ReturnType<typeof buy>>;
+  const email = 'cambio@example.com';
+  const t0 = Math.floor(Date.now() / 1000);
+  const updated = (
+    price: string,
+    created: number,
+    customer = pro.session.customer,
+    id = pro.session.subscription!,
+  ) =>
+    stripeEvent(
+      'customer.subscription.updated',
+      subscriptionObject({
+        id,
+        customer,
+        status: 'active',
+        metadata: { plan: 'pro', service: 'documents' },
+        price,
+      }),
+      created,
+    );
+
+  test('a second checkout for scale while Pro is active → 409 naming the portal; Stripe is not called', async () => {
+    pro = await buy('pro', email);
+    expect(await outcome(await webhook(updated(TEST_DOCS_PRICE_PRO, t0)))).toBe('processed');
+    const before = stripe.requests.length;
+    const res = await fetch(docs(`/pay/checkout/scale?email=${encodeURIComponent('Cambio@Example.com')}`), {
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(409);
+    const body = (await res.json()) as Json;
+    expect(body.detail).toMatch(/^You already have an active Pro subscription/);
+    expect(body.detail).toContain('POST /pay/portal?email=Cambio%40Example.com');
+    expect(stripe.requests).toHaveLength(before);
+    // The same e-mail may still buy narration (another service) and documents Lifetime (an upgrade).
+    expect((await fetch(app.url(`/pay/checkout/pro?email=${email}`), { redirect: 'manual' })).status).toBe(
+      302,
+    );
+    expect((await fetch(docs(`/pay/checkout/lifetime?email=${email}`), { redirect: 'manual' })).status).toBe(
+      302,
+    );
+  });
+
+  test('the portal switch arrives as customer.subscription.updated at the Scale price → the key renders with 10,000', async () => {
+    expect((await render(pro.key)).headers.get('ratelimit-limit')).toBe('1000');
+    expect(await outcome(await webhook(updated(TEST_DOCS_PRICE_SCALE, t0 + 10)))).toBe('processed');
+    const res = await render(pro.key);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ratelimit-limit')).toBe('10000');
+    expect(await status(pro.key)).toMatchObject({ plan: 'scale', status: 'active', paid_access: true });
+    // A price this service does not sell keeps the plan.
+    expect(await outcome(await webhook(updated('price_unknown', t0 + 20)))).toBe('processed');
+    expect((await render(pro.key)).headers.get('ratelimit-limit')).toBe('10000');
+    // Now the checkout names Scale.
+    const again = await getJson(docs(`/pay/checkout/pro?email=${email}`));
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/active Scale subscription/);
+  });
+
+  test('a lifetime account is never downgraded by a subscription event', async () => {
+    const life = await buy('lifetime', 'vida-cambio@example.com');
+    const sub = updated(TEST_DOCS_PRICE_PRO, t0 + 30, life.session.customer, 'sub_vida');
+    expect(await outcome(await webhook(sub))).toBe('processed');
+    expect(await status(life.key)).toMatchObject({ plan: 'lifetime', status: 'active' });
+    expect((await render(life.key)).headers.get('ratelimit-limit')).toBe('1000');
+  });
+});
+
 describe('one Stripe account, two services', () => {
   test('a narration checkout (no service stamp) is ignored by the documents webhook and not picked up there', async () => {
     const res = await fetch(app.url('/pay/checkout/pro'), { headers: { accept: 'application/json' } });

@@ -238,6 +238,8 @@ export function subscriptionObject(i: {
   cancelAtPeriodEnd?: boolean;
   /** What Checkout copied from subscription_data.metadata (plan, service). */
   metadata?: Record<string, string>;
+  /** The price billed (items.data[0].price.id); narration's Pro price unless told. */
+  price?: string;
 }): Record<string, unknown> {
   return {
     id: i.id,
@@ -253,7 +255,7 @@ export function subscriptionObject(i: {
           id: `si_${i.id}`,
           object: 'subscription_item',
           current_period_end: i.periodEnd ?? Math.floor(Date.now() / 1000) + 30 * 86400,
-          price: { id: TEST_PRICE_PRO, object: 'price' },
+          price: { id: i.price ?? TEST_PRICE_PRO, object: 'price' },
         },
       ],
     },

@@ -469,7 +469,7 @@ describe('deployment settings', () => {
     const withPrice = fns.filter(
       (f) => f.Properties.Environment?.Variables?.STRIPE_PRICE_PRO === 'price_pro_123',
     );
-    expect(withPrice).toHaveLength(1);
+    expect(withPrice).toHaveLength(2); // PayCheckout (the checkout) and PayWebhook (plan switches in the portal)
   });
 
   test('secretVersionId pins every secret reference to that version (one deploy after a rotation)', () => {

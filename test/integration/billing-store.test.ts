@@ -15,8 +15,11 @@ import {
   processEvent,
   replaceKeysForEmail,
   rotateKey,
+  subscriptionInGoodStanding,
   type BillingDeps,
 } from '../../lambdas/shared/billing/service';
+import { keyStateOf } from '../../lambdas/shared/billing/account';
+import { DOCUMENTS_BILLING } from '../../lambdas/shared/billing/catalogue';
 import { HttpError } from '../../lambdas/shared/http/errors';
 import { withEmulators } from '../helpers/env';
 
@@ -302,5 +305,98 @@ describe('replacing keys', () => {
     });
     const caller = await resolveCaller({ authorization: `Bearer ${replaced!.apiKey}` }, 'ip', keys);
     expect(caller).toMatchObject({ kind: 'key', key: { plan: 'pro', billingStatus: 'active' } });
+  });
+});
+
+describe('plan changes (documents: pro ↔ scale)', () => {
+  const docsConfig = parseConfig({
+    DOCS_STRIPE_PRICE_PRO: 'price_docs_pro',
+    DOCS_STRIPE_PRICE_SCALE: 'price_docs_scale',
+    DOCS_STRIPE_PRICE_LIFETIME: 'price_docs_life',
+  });
+  const docsDeps = () => deps({ config: docsConfig, catalogue: DOCUMENTS_BILLING });
+  const priced = (e: BillingEvent, priceId: string): BillingEvent =>
+    e.kind === 'subscription' ? { ...e, subscription: { ...e.subscription, priceId } } : e;
+
+  async function docsPurchase(plan: 'pro' | 'lifetime', email: string) {
+    const f = facts({
+      plan,
+      email,
+      service: 'documents',
+      mode: plan === 'lifetime' ? 'payment' : 'subscription',
+      subscriptionId: plan === 'lifetime' ? null : uid('sub'),
+    });
+    expect(await processEvent(docsDeps(), checkoutEvent(f, 1000))).toBe('processed');
+    const account = (await accounts.get(f.customerId!))!;
+    return { f, account, keyHash: account.keyHashes[0]! };
+  }
+
+  test('a subscription event at the Scale price moves the account and its key to scale; back to pro likewise', async () => {
+    const { f, account, keyHash } = await docsPurchase('pro', uid('p') + '@example.com');
+    expect(account).toMatchObject({ plan: 'pro', service: 'documents' });
+    const sub = (at: number, price: string) =>
+      priced(subEvent(f.customerId!, f.subscriptionId!, 'active', at), price);
+    expect(await processEvent(docsDeps(), sub(1100, 'price_docs_scale'))).toBe('processed');
+    const scaled = (await accounts.get(f.customerId!))!;
+    expect(scaled.plan).toBe('scale');
+    expect(await keys.findByHash(keyHash)).toMatchObject({
+      plan: 'scale',
+      billingStatus: 'active',
+      accountVersion: scaled.version,
+    });
+    // An older event at the old price is stale: the plan does not go back.
+    expect(await processEvent(docsDeps(), sub(1050, 'price_docs_pro'))).toBe('stale');
+    expect((await keys.findByHash(keyHash))!.plan).toBe('scale');
+    expect(await processEvent(docsDeps(), sub(1200, 'price_docs_pro'))).toBe('processed');
+    expect((await keys.findByHash(keyHash))!.plan).toBe('pro');
+  });
+
+  test('an unknown price (or the lifetime price) keeps the plan', async () => {
+    const { f, keyHash } = await docsPurchase('pro', uid('p') + '@example.com');
+    for (const [at, price] of [
+      [1100, 'price_someone_else'],
+      [1200, 'price_docs_life'],
+    ] as const)
+      expect(
+        await processEvent(
+          docsDeps(),
+          priced(subEvent(f.customerId!, f.subscriptionId!, 'active', at), price),
+        ),
+      ).toBe('processed');
+    expect((await accounts.get(f.customerId!))!.plan).toBe('pro');
+    expect((await keys.findByHash(keyHash))!.plan).toBe('pro');
+  });
+
+  test('a lifetime account is never downgraded by a subscription event', async () => {
+    const { f, keyHash } = await docsPurchase('lifetime', uid('l') + '@example.com');
+    const ev = priced(subEvent(f.customerId!, uid('sub'), 'active', 1100), 'price_docs_scale');
+    expect(await processEvent(docsDeps(), ev)).toBe('processed');
+    const ended = priced(subEvent(f.customerId!, uid('sub'), 'canceled', 1200), 'price_docs_pro');
+    await processEvent(docsDeps(), ended);
+    const account = (await accounts.get(f.customerId!))!;
+    expect(keyStateOf(account)).toMatchObject({ plan: 'lifetime', billingStatus: 'active' });
+    expect(await keys.findByHash(keyHash)).toMatchObject({ plan: 'lifetime', billingStatus: 'active' });
+  });
+
+  test('subscriptionInGoodStanding: this service’s live subscription of the e-mail only', async () => {
+    const email = uid('g') + '@example.com';
+    expect(await subscriptionInGoodStanding(docsDeps(), email)).toBeUndefined();
+    // The same e-mail bought narration Pro (locally both services share one table): not documents'.
+    await processEvent(deps(), checkoutEvent(facts({ email }), 1000));
+    expect(await subscriptionInGoodStanding(docsDeps(), email)).toBeUndefined();
+    expect(await subscriptionInGoodStanding(deps(), email.toUpperCase())).toMatchObject({
+      service: 'narration',
+    });
+    // Documents lifetime: not a subscription.
+    await docsPurchase('lifetime', email);
+    expect(await subscriptionInGoodStanding(docsDeps(), email)).toBeUndefined();
+    const { f } = await docsPurchase('pro', email);
+    expect(await subscriptionInGoodStanding(docsDeps(), email)).toMatchObject({
+      accountId: f.customerId,
+      plan: 'pro',
+    });
+    // Once it is canceled, a new checkout is welcome.
+    await processEvent(docsDeps(), subEvent(f.customerId!, f.subscriptionId!, 'canceled', 2000));
+    expect(await subscriptionInGoodStanding(docsDeps(), email)).toBeUndefined();
   });
 });

@@ -3,9 +3,15 @@
 // edges: 400 validation, 503 naming the DOCS_* setting that is missing.
 import type Stripe from 'stripe';
 import { parseConfig } from '../../lambdas/shared/config';
-import { DOCUMENTS_BILLING, NARRATION_BILLING, offeredPlans } from '../../lambdas/shared/billing/catalogue';
+import {
+  DOCUMENTS_BILLING,
+  NARRATION_BILLING,
+  offeredPlans,
+  subscriptionPlanOfPrice,
+} from '../../lambdas/shared/billing/catalogue';
+import type { Account } from '../../lambdas/shared/billing/account';
 import { checkoutMode, lapsedKeyDetail } from '../../lambdas/shared/billing/plans';
-import type { CheckoutFacts } from '../../lambdas/shared/billing/ports';
+import type { AccountStore, CheckoutFacts } from '../../lambdas/shared/billing/ports';
 import { planOf } from '../../lambdas/shared/billing/service';
 import { toBillingEvent } from '../../lambdas/shared/billing/stripe';
 import { makeHandler as checkout } from '../../lambdas/documents/handlers/pay-checkout';
@@ -157,4 +163,131 @@ test('validation comes first and is 400 with every problem', async () => {
   expect(res.json.detail).toEqual([
     { loc: ['path', 'plan'], msg: "Input should be 'pro', 'scale' or 'lifetime'", type: 'literal_error' },
   ]);
+});
+
+// ── Plan changes: the subscription's price names the plan; a second subscription checkout is refused ──
+
+describe('plan changes', () => {
+  const cfg = parseConfig({
+    STRIPE_PRICE_PRO: 'price_n_pro',
+    STRIPE_PRICE_LIFETIME: 'price_n_life',
+    DOCS_STRIPE_PRICE_PRO: 'price_d_pro',
+    DOCS_STRIPE_PRICE_SCALE: 'price_d_scale',
+    DOCS_STRIPE_PRICE_LIFETIME: 'price_d_life',
+  });
+
+  test('subscription events carry items.data[0].price.id', () => {
+    const ev = asEvent(
+      stripeEvent(
+        'customer.subscription.updated',
+        subscriptionObject({
+          id: 'sub_1',
+          customer: 'cus_1',
+          status: 'active',
+          metadata: { service: 'documents' },
+          price: 'price_d_scale',
+        }),
+      ),
+    );
+    expect(toBillingEvent(ev, DOCUMENTS_BILLING)).toMatchObject({
+      kind: 'subscription',
+      subscription: { priceId: 'price_d_scale' },
+    });
+  });
+
+  test.each([
+    [DOCUMENTS_BILLING, 'price_d_scale', 'scale'],
+    [DOCUMENTS_BILLING, 'price_d_pro', 'pro'],
+    [DOCUMENTS_BILLING, 'price_d_life', undefined], // one-time: never a subscription's plan
+    [DOCUMENTS_BILLING, 'price_n_pro', undefined], // the other service's price
+    [NARRATION_BILLING, 'price_n_pro', 'pro'],
+    [NARRATION_BILLING, 'price_d_scale', undefined],
+  ])('%# price %s → %s', (cat, price, plan) => {
+    expect(subscriptionPlanOfPrice(cat, cfg, price)).toBe(plan);
+  });
+
+  test('an unset price setting matches nothing', () => {
+    expect(subscriptionPlanOfPrice(DOCUMENTS_BILLING, parseConfig({}), '')).toBeUndefined();
+  });
+
+  /** An AccountStore holding the given accounts, reading only what the checkout check needs. */
+  const storeOf = (email: string, list: Partial<Account>[]) =>
+    untouchedDeps<AccountStore>({
+      accountsForEmail: async (e: string) => (e === email ? list.map((a) => a.accountId!) : []),
+      get: async (id: string) =>
+        ({
+          keyHashes: [],
+          createdAt: 'x',
+          updatedAt: 'x',
+          version: 1,
+          ...list.find((a) => a.accountId === id),
+        }) as Account,
+    });
+  const checkoutWith = (accounts: AccountStore, plan: string, email = 'Pro@Example.com') => {
+    const created: unknown[] = [];
+    const gateway = {
+      createCheckout: async (r: unknown) => {
+        created.push(r);
+        return { id: 'cs_test_1', url: 'http://127.0.0.1:9/c', expiresAt: 2_000_000_000 };
+      },
+    };
+    const deps = untouchedDeps<DocumentsDeps>({
+      config: parseConfig({
+        STRIPE_SECRET_KEY: 'sk_test_x',
+        DOCS_STRIPE_PRICE_PRO: 'price_d_pro',
+        DOCS_STRIPE_PRICE_SCALE: 'price_d_scale',
+        DOCS_STRIPE_PRICE_LIFETIME: 'price_d_life',
+      }),
+      payments: async () => gateway as unknown as Awaited<ReturnType<DocumentsDeps['payments']>>,
+      accounts,
+    });
+    return call(
+      checkout(deps),
+      event('GET', `/pay/checkout/${plan}`, {
+        params: { plan },
+        query: { email },
+        headers: { accept: 'application/json' },
+      }),
+    ).then((res) => ({ res, created }));
+  };
+  const proActive: Partial<Account> = {
+    accountId: 'cus_pro',
+    service: 'documents',
+    plan: 'pro',
+    subscriptionStatus: 'active',
+    currentPeriodEnd: Date.UTC(2026, 11, 1) / 1000,
+  };
+
+  test('scale for an e-mail with an active documents Pro subscription → 409 naming the portal, Stripe not called', async () => {
+    const { res, created } = await checkoutWith(storeOf('pro@example.com', [proActive]), 'scale');
+    expect(res.statusCode).toBe(409);
+    expect(res.json.detail).toMatch(/^You already have an active Pro subscription \(status active\)/);
+    expect(res.json.detail).toContain('POST /pay/portal?email=Pro%40Example.com');
+    expect(created).toEqual([]);
+  });
+
+  test.each<[string, Partial<Account>[], string]>([
+    ['lifetime (an upgrade) while Pro is active', [proActive], 'lifetime'],
+    [
+      'scale after the Pro subscription was canceled',
+      [{ ...proActive, subscriptionStatus: 'canceled' }],
+      'scale',
+    ],
+    ['scale while Pro has not been paid yet', [{ ...proActive, subscriptionStatus: 'incomplete' }], 'scale'],
+    ['scale for a lifetime account', [{ ...proActive, lifetime: true, plan: 'lifetime' }], 'scale'],
+    ['pro when the active subscription is narration’s', [{ ...proActive, service: 'narration' }], 'pro'],
+  ])('%s → checkout created', async (_name, list, plan) => {
+    const { res, created } = await checkoutWith(storeOf('pro@example.com', list), plan);
+    expect(res.statusCode).toBe(200);
+    expect(created).toHaveLength(1);
+  });
+
+  test('past_due still counts as in good standing (Stripe is retrying the card)', async () => {
+    const { res } = await checkoutWith(
+      storeOf('pro@example.com', [{ ...proActive, plan: 'scale', subscriptionStatus: 'past_due' }]),
+      'pro',
+    );
+    expect(res.statusCode).toBe(409);
+    expect(res.json.detail).toMatch(/active Scale subscription \(status past_due/);
+  });
 });

@@ -7,7 +7,7 @@ import { payCheckoutRoute } from '../../shared/billing/handlers';
 import { DOCUMENTS_PAY } from '../billing';
 import { awsDeps, type DocumentsDeps } from '../deps';
 
-export const makeHandler = (deps: Pick<DocumentsDeps, 'config' | 'payments'>) =>
+export const makeHandler = (deps: Pick<DocumentsDeps, 'config' | 'payments' | 'accounts'>) =>
   payCheckoutRoute(DOCUMENTS_PAY, deps);
 
 export const handler = makeHandler(awsDeps());

@@ -4,7 +4,7 @@
 import { NARRATION_PAY, payCheckoutRoute } from '../../shared/billing/handlers';
 import { awsDeps, type NarrationDeps } from '../deps';
 
-export const makeHandler = (deps: Pick<NarrationDeps, 'config' | 'payments'>) =>
+export const makeHandler = (deps: Pick<NarrationDeps, 'config' | 'payments' | 'accounts'>) =>
   payCheckoutRoute(NARRATION_PAY, deps);
 
 export const handler = makeHandler(awsDeps());

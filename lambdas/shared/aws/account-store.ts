@@ -1,5 +1,5 @@
 // DynamoDB AccountStore (table `accounts`, partition key `pk`). Item kinds, by key prefix:
-//   acct#<customer id>     the account: plan, subscription state, key hashes, version (lambdas/shared/billing)
+//   acct#<customer id>     the account: service, plan, subscription state, key hashes, version (lambdas/shared/billing)
 //   email#<e-mail>         pointer: the accounts bought with this e-mail (support's key replacement)
 //   evt#<event id>         a Stripe event being or done processed (idempotency); TTL 30 days
 //   purchase#<session ref> a completed checkout and its key's hash; kept (stops a second key for the session)
@@ -88,6 +88,11 @@ export class DynamoAccountStore implements AccountStore {
         values[':seed'] = u.seedStatus;
       }
     }
+    if (u.service) {
+      sets.push('#svc = if_not_exists(#svc, :svc)');
+      names['#svc'] = 'service';
+      values[':svc'] = u.service;
+    }
     if (u.ref) {
       sets.push('#ref = if_not_exists(#ref, :ref)');
       names['#ref'] = 'ref';
@@ -132,6 +137,19 @@ export class DynamoAccountStore implements AccountStore {
       sets.push('currentPeriodEnd = :cpe');
       values[':cpe'] = u.currentPeriodEnd;
     }
+    const names: Record<string, string> = {};
+    if (u.plan) {
+      // The price billed now names the plan (a switch in the customer portal). A lifetime account keeps
+      // reporting lifetime whatever this says (accountPlan reads `lifetime` first), so it is never downgraded.
+      sets.push('#plan = :plan');
+      names['#plan'] = 'plan';
+      values[':plan'] = u.plan;
+    }
+    if (u.service) {
+      sets.push('#svc = if_not_exists(#svc, :svc)');
+      names['#svc'] = 'service';
+      values[':svc'] = u.service;
+    }
     try {
       const out = await this.db.send(
         new UpdateCommand({
@@ -145,6 +163,7 @@ export class DynamoAccountStore implements AccountStore {
             'attribute_not_exists(subscriptionEventAt) OR (subscriptionEventAt <= :at AND (' +
             '(subscriptionId = :sid AND subscriptionStatus <> :e1 AND subscriptionStatus <> :e2) OR ' +
             '(subscriptionId <> :sid AND (subscriptionStatus = :e1 OR subscriptionStatus = :e2))))',
+          ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),

@@ -1,12 +1,21 @@
 // The billing account: one per Stripe customer (Checkout creates one per purchase). It is the source of truth
 // for paid access; its keys carry a copy of the derived state (see KeyBillingState) that the webhook refreshes.
 import type { KeyBillingState, PaidPlan } from '../auth/keys';
+import type { BillingServiceId } from './catalogue';
 
 export interface Account {
   /** The Stripe customer id (cus_…); `guest_…` if Checkout made no customer (not expected: we ask for one). */
   accountId: string;
   email?: string;
-  /** Set by a completed checkout; absent while only subscription events have arrived. */
+  /**
+   * The service whose checkout or subscription made it (catalogue.ts). Absent on accounts made before it was
+   * recorded: in the cloud each service has its own accounts table, so those are the table's service.
+   */
+  service?: BillingServiceId;
+  /**
+   * Set by a completed checkout, then by subscription events whose price maps to another subscription plan (a
+   * switch in the customer portal); absent while only subscription events with unknown prices have arrived.
+   */
   plan?: PaidPlan;
   /** A lifetime purchase was paid: paid access forever, whatever happens to any subscription. */
   lifetime?: boolean;

@@ -7,6 +7,7 @@
 // before this existed and never stamps its sessions, so a missing `service` means narration (LEGACY_SERVICE).
 import type { PaidPlan } from '../auth/keys';
 import type { Config } from '../config';
+import { checkoutMode } from './plans';
 
 /** Config settings whose value is a string (optional or not): price ids, secrets, URLs. */
 export type StringSetting = {
@@ -83,4 +84,18 @@ export function serviceStamp(cat: BillingCatalogue): string | undefined {
 export function setting(cfg: Config, name: StringSetting): string | undefined {
   const v = cfg[name];
   return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/**
+ * The subscription plan of this service billed at a Stripe price (its offers' price settings), or undefined for
+ * a price it does not sell as a subscription (another service's, a lifetime price, an unset setting).
+ */
+export function subscriptionPlanOfPrice(
+  cat: BillingCatalogue,
+  cfg: Config,
+  priceId: string,
+): PaidPlan | undefined {
+  return cat.offers.find(
+    (o) => checkoutMode(o.plan) === 'subscription' && setting(cfg, o.priceSetting) === priceId,
+  )?.plan;
 }

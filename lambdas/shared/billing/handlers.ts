@@ -19,7 +19,14 @@ import { billingDeps } from './deps';
 import { checkoutMode, hasPaidAccess } from './plans';
 import type { AccountStore, PaymentGateway } from './ports';
 import { CheckoutQuery, PortalQuery, SuccessQuery, catalogueSchemas } from './requests';
-import { lostKeyHelp, pickUpKey, processEvent, rotateKey } from './service';
+import {
+  SubscriptionExistsError,
+  lostKeyHelp,
+  pickUpKey,
+  processEvent,
+  rotateKey,
+  subscriptionInGoodStanding,
+} from './service';
 import { BillingNotConfiguredError, requireGateway, requirePriceId, verifyWebhook } from './stripe';
 import { NO_STORE, publicBase, returnUrl, wantsJson } from './web';
 
@@ -55,8 +62,16 @@ function billingOf(p: PayRoutes, deps: PayDeps) {
   return billingDeps(deps, p.catalogue, { abAttribution: p.abAttribution !== false });
 }
 
-/** GET /pay/checkout/{plan}: 302 to Stripe Checkout, or 200 {plan, url, expires_at} for JSON clients. */
-export function payCheckoutRoute(p: PayRoutes, deps: Pick<PayDeps, 'config' | 'payments'>) {
+/**
+ * GET /pay/checkout/{plan}: 302 to Stripe Checkout, or 200 {plan, url, expires_at} for JSON clients. A subscription
+ * plan for an e-mail whose subscription of this service is in good standing → 409 naming the portal (a second
+ * subscription would bill twice). That check reads `accounts` (the route needs read access to the accounts table);
+ * deps without an `accounts` property skip it.
+ */
+export function payCheckoutRoute(
+  p: PayRoutes,
+  deps: Pick<PayDeps, 'config' | 'payments'> & { readonly accounts?: AccountStore },
+) {
   const { PlanParam } = catalogueSchemas(p.catalogue);
   const validate = validatorOf(p);
   return apiHandler(async (req) => {
@@ -65,6 +80,13 @@ export function payCheckoutRoute(p: PayRoutes, deps: Pick<PayDeps, 'config' | 'p
     const cfg = deps.config;
     const gateway = requireGateway(await deps.payments());
     const priceId = requirePriceId(plan, cfg, p.catalogue);
+    if (query.email && checkoutMode(plan) === 'subscription' && deps.accounts) {
+      const existing = await subscriptionInGoodStanding(
+        { accounts: deps.accounts, catalogue: p.catalogue },
+        query.email,
+      );
+      if (existing) throw new SubscriptionExistsError(existing, query.email);
+    }
     const service = serviceStamp(p.catalogue);
     const session = await gateway.createCheckout({
       plan,

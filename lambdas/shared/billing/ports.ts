@@ -4,6 +4,7 @@
 // processing code (service.ts) is tested without Stripe types.
 import type { PaidPlan } from '../auth/keys';
 import type { Account } from './account';
+import type { BillingServiceId } from './catalogue';
 
 /** What billing reads from a Checkout Session. */
 export interface CheckoutFacts {
@@ -31,6 +32,8 @@ export interface SubscriptionFacts {
   cancelAtPeriodEnd: boolean;
   /** metadata.service copied from the checkout (subscription_data.metadata); absent on narration's. */
   service?: string;
+  /** items.data[0].price.id: the price billed now (changes when the plan is switched in the customer portal). */
+  priceId?: string;
 }
 
 interface EventBase {
@@ -85,12 +88,21 @@ export interface PurchaseUpdate {
   subscriptionId?: string;
   seedStatus?: string;
   ref?: string;
+  /** The service that sold it (catalogue.ts), kept on the account. */
+  service?: BillingServiceId;
   now: Date;
 }
 
-export interface SubscriptionUpdate extends SubscriptionFacts {
+export interface SubscriptionUpdate extends Omit<SubscriptionFacts, 'service'> {
   /** The event's `created`: an update older than the stored one is ignored. */
   eventAt: number;
+  /**
+   * The subscription plan its price maps to (catalogue price settings); absent when unknown (the plan is kept).
+   * Written with the status; a lifetime account still reports lifetime (accountPlan).
+   */
+  plan?: PaidPlan;
+  /** The service acting on the event (set on the account if it has none yet). */
+  service?: BillingServiceId;
   now: Date;
 }
 

@@ -8,10 +8,16 @@ import type { Config } from '../config';
 import { HttpError, NotFoundError } from '../http/errors';
 import { logger } from '../logger';
 import { generateKey, hashKey, type ApiKeyRecord, type KeyStore, type PaidPlan } from '../auth/keys';
-import { accountStatus, keyStateOf, normalizeEmail, type Account } from './account';
-import { NARRATION_BILLING, offeredPlans, ownsService, type BillingCatalogue } from './catalogue';
+import { accountPlan, accountStatus, keyStateOf, normalizeEmail, type Account } from './account';
+import {
+  NARRATION_BILLING,
+  offeredPlans,
+  ownsService,
+  subscriptionPlanOfPrice,
+  type BillingCatalogue,
+} from './catalogue';
 import { openKey, sealKey, sessionRef } from './pickup';
-import { checkoutMode, hasPaidAccess } from './plans';
+import { PLAN_NAMES, checkoutMode, hasPaidAccess } from './plans';
 import type { AccountStore, BillingEvent, CheckoutFacts, PaymentGateway, PurchaseRecord } from './ports';
 
 export interface BillingDeps {
@@ -106,8 +112,22 @@ async function applySubscription(
   deps: BillingDeps,
   event: Extract<BillingEvent, { kind: 'subscription' }>,
 ): Promise<EventOutcome> {
-  const s = event.subscription;
-  const updated = await deps.accounts.applySubscription({ ...s, eventAt: event.created, now: deps.now() });
+  const { service: _stamp, ...s } = event.subscription;
+  const cat = catalogueOf(deps);
+  // A plan switch in the customer portal changes the subscription's price: the price names the plan.
+  const plan = s.priceId ? subscriptionPlanOfPrice(cat, deps.config, s.priceId) : undefined;
+  if (s.priceId && !plan)
+    logger.warn('subscription price is not one of this service’s subscription plans; plan kept', {
+      subscriptionId: s.subscriptionId,
+      priceId: s.priceId,
+    });
+  const updated = await deps.accounts.applySubscription({
+    ...s,
+    ...(plan ? { plan } : {}),
+    service: cat.service,
+    eventAt: event.created,
+    now: deps.now(),
+  });
   // Stale or not, bring the keys in line with the account: repairs a crash between the two writes.
   const account = updated ?? (await deps.accounts.get(s.customerId));
   if (account) await syncKeys(deps, account);
@@ -149,6 +169,7 @@ export async function fulfilCheckout(deps: BillingDeps, facts: CheckoutFacts): P
         }
       : {}),
     ref: facts.ref,
+    service: catalogueOf(deps).service,
     now,
   });
 
@@ -191,6 +212,41 @@ export async function fulfilCheckout(deps: BillingDeps, facts: CheckoutFacts): P
   logger.info('checkout fulfilled', { accountId, plan, keyPrefix: pickup.keyPrefix });
   if (deps.onPurchase) await deps.onPurchase(purchase, facts.sessionId);
   return purchase;
+}
+
+/**
+ * The account of this service, bought with `email`, whose subscription keeps paid access (active, trialing,
+ * past_due): a second subscription checkout would bill the customer twice. Lifetime accounts are not counted.
+ */
+export async function subscriptionInGoodStanding(
+  deps: Pick<BillingDeps, 'accounts' | 'catalogue'>,
+  email: string,
+): Promise<Account | undefined> {
+  const service = catalogueOf(deps).service;
+  for (const id of await deps.accounts.accountsForEmail(normalizeEmail(email))) {
+    const a = await deps.accounts.get(id);
+    // Accounts without `service` predate it; in the cloud each service has its own accounts table.
+    if (!a || a.lifetime || (a.service ?? service) !== service) continue;
+    if (checkoutMode(accountPlan(a)) === 'subscription' && hasPaidAccess(accountStatus(a))) return a;
+  }
+  return undefined;
+}
+
+/**
+ * GET /pay/checkout of a subscription plan while `existing` is in good standing: change plan in the portal. Says
+ * only the plan and status (anyone may type an e-mail here): no customer id, dates or key prefixes.
+ */
+export class SubscriptionExistsError extends HttpError {
+  constructor(existing: Account, email: string) {
+    const plan = accountPlan(existing);
+    super(
+      409,
+      `You already have an active ${PLAN_NAMES[plan]} subscription (status ${accountStatus(existing)}); ` +
+        'a second checkout would bill you twice. To change plan open the customer portal: ' +
+        `POST /pay/portal?email=${encodeURIComponent(email)} with your API key as Bearer, and switch the plan there ` +
+        '(your keys follow the new plan). Lifetime can still be bought here; then cancel the subscription in the portal.',
+    );
+  }
 }
 
 export interface SuccessView {

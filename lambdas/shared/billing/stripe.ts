@@ -65,6 +65,8 @@ export function subscriptionFacts(s: Stripe.Subscription): SubscriptionFacts {
   // Since API 2025-03-31 the period lives on the items; a one-price subscription has one item.
   const ends = (s.items?.data ?? []).map((i) => i.current_period_end).filter((n) => typeof n === 'number');
   const service = s.metadata?.service || undefined;
+  // Our checkouts sell one price per subscription; a portal plan switch replaces that item's price.
+  const priceId = idOf(s.items?.data?.[0]?.price as string | { id: string } | null | undefined);
   return {
     subscriptionId: s.id,
     customerId: idOf(s.customer as string | { id: string })!,
@@ -72,6 +74,7 @@ export function subscriptionFacts(s: Stripe.Subscription): SubscriptionFacts {
     ...(ends.length ? { currentPeriodEnd: Math.max(...ends) } : {}),
     cancelAtPeriodEnd: !!s.cancel_at_period_end,
     ...(service ? { service } : {}),
+    ...(priceId ? { priceId } : {}),
   };
 }
 
