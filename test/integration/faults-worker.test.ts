@@ -7,7 +7,7 @@
 // - SQS failing the acknowledgement → the message comes back and the finished job is acknowledged, not redone;
 // - S3 failing every delivery → `failed` with the reason after 3 attempts, and the message in the DLQ.
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
 import { startConversion } from '../../lambdas/narration/domain/conversion';
 import type { AudioRecord, Synthesizer } from '../../lambdas/narration/domain/ports';
@@ -153,6 +153,22 @@ async function messagesIn(queueUrl: string, waitS = 1): Promise<unknown[]> {
   return (out.Messages ?? []).map((m) => JSON.parse(m.Body!));
 }
 
+/** Waits (bounded) until the queue holds no message, visible or in flight; true if it did. */
+async function drained(queueUrl: string, withinMs: number): Promise<boolean> {
+  for (const deadline = Date.now() + withinMs; Date.now() < deadline;) {
+    const { Attributes: a = {} } = await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: queueUrl,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
+    );
+    if (Number(a.ApproximateNumberOfMessages) === 0 && Number(a.ApproximateNumberOfMessagesNotVisible) === 0)
+      return true;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
 async function audioBytes(audioId: string): Promise<number | undefined> {
   const head = await s3
     .send(new HeadObjectCommand({ Bucket: emu.bucket, Key: `audio/${audioId}.mp3` }))
@@ -221,7 +237,10 @@ test('SQS fails the acknowledgement: the message comes back and the finished job
   expect(deliveries).toBeGreaterThanOrEqual(2); // delivered again after the failed acknowledgement…
   expect(synthCalls).toBe(1); // …and not narrated again
   expect((await awsDeps().audio.get(audioId))?.status).toBe('done');
-  expect(await messagesIn(emu.queues.standard, 2 * VISIBILITY_S)).toEqual([]);
+  // Every further delivery (a stale receipt may let one more through on a busy machine) is acknowledged without
+  // work: the queue drains with the poller still running, and nothing is narrated again.
+  expect(await drained(emu.queues.standard, 30_000)).toBe(true);
+  expect(synthCalls).toBe(1);
 });
 
 test('S3 fails every delivery: failed after 3 attempts with the reason, and the message in the DLQ', async () => {
