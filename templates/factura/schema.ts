@@ -38,7 +38,7 @@ import {
   type TrasladoInput,
 } from '../../lambdas/documents/domain/cfdi/calc';
 import { checkRfc } from '../../lambdas/documents/domain/cfdi/rfc';
-import { currencyDigits, dec, isCurrency, roundMoney } from '../../lambdas/documents/domain/money';
+import { currencyDigits, Dec, dec, isCurrency, roundMoney } from '../../lambdas/documents/domain/money';
 import {
   codigoPostal,
   customIssue,
@@ -59,6 +59,19 @@ function numero(description: string, opts: { positive?: boolean; max?: number } 
       (n) => dec(n).decimalPlaces() <= (opts.max ?? 6),
       issue(`At most ${opts.max ?? 6} decimals`, 'too_many_decimals'),
     )
+    .describe(description);
+}
+
+/**
+ * The contract's `cantidad` and `precio` are plain JSON numbers: a client computing them in binary floating point
+ * sends 0.30000000000000004 for 0.1 + 0.2. They are rounded half up to CFDI's 6 decimals (what the XML carries)
+ * instead of being refused.
+ */
+function numeroContrato(description: string, opts: { positive?: boolean } = {}) {
+  const base = opts.positive ? z.number().finite().positive() : z.number().finite().nonnegative();
+  return base
+    .transform((n) => Number(dec(n).toDecimalPlaces(6, Dec.ROUND_HALF_UP).toString()))
+    .refine((n) => !opts.positive || n > 0, issue('Must be at least 0.000001 (6 decimals)', 'too_small'))
     .describe(description);
 }
 
@@ -194,8 +207,8 @@ export const TASAS_IVA = [0, 0.08, 0.16] as const;
 
 export const item = z.object({
   concepto: texto('Descripción del producto o servicio', 1000),
-  cantidad: numero('Cantidad (mayor que cero; hasta 6 decimales)', { positive: true }),
-  precio: numero('Valor unitario antes de impuestos (hasta 6 decimales)'),
+  cantidad: numeroContrato('Cantidad (mayor que cero; se redondea a 6 decimales)', { positive: true }),
+  precio: numeroContrato('Valor unitario antes de impuestos (se redondea a 6 decimales)'),
   unidad: textoOpcional('Unidad de medida como se imprime (pieza, hora, servicio…)', 20),
   clave: z
     .string()

@@ -214,7 +214,7 @@ describe('schema', () => {
     ['importe off', { importe: 1234.57 }, ['importe'], 'arithmetic_mismatch'],
     ['descuento above importe', { descuento: 2000 }, ['descuento'], 'descuento_too_large'],
     ['clave of 7 digits', { clave: '8111150' }, ['clave'], 'clave_format'],
-    ['precio with 7 decimals', { precio: 1.1234567 }, ['precio'], 'too_many_decimals'],
+    ['cantidad that rounds to 0 at 6 decimals', { cantidad: 1e-7 }, ['cantidad'], 'too_small'],
   ])('item: %s → 400 at its field', (_name, extra, loc, type) => {
     const data = { ...MINIMAL, items: [{ ...MINIMAL.items[0], ...(extra as object) }] };
     expect(problem(data)).toMatchObject({ loc: ['body', 'data', 'items', 0, ...loc], type });
@@ -236,6 +236,18 @@ describe('schema', () => {
       ].sort(),
     );
     expect(new Set(stamped.map((p) => p.type))).toEqual(new Set(['missing']));
+  });
+
+  it("the contract's cantidad and precio are plain numbers: binary-float noise is rounded half up to 6 decimals", () => {
+    const d = parse({ ...MINIMAL, items: [{ concepto: 'x', cantidad: 3, precio: 0.1 + 0.2 }] });
+    expect(d.items[0]!.precio).toBe(0.3);
+    expect(calcFactura(d).items[0]!.importe).toBe('0.90');
+    expect(
+      parse({ ...MINIMAL, items: [{ concepto: 'x', cantidad: 1, precio: 1.1234565 }] }).items[0]!.precio,
+    ).toBe(1.123457);
+    expect(
+      parse({ ...MINIMAL, items: [{ concepto: 'x', cantidad: 1, precio: 1e-7 }] }).items[0]!.precio,
+    ).toBe(0);
   });
 
   it('the contract shape is valid in any currency; the XML then lists TipoCambio as missing', () => {
