@@ -1,5 +1,6 @@
-// Requests the route's deadline already answered (503, "please retry"): work that finishes afterwards must not be
-// charged or delivered. apiHandler passes middy's abort signal (aborted at the early timeout) as ApiRequest.signal.
+// Documents that never reach the caller are not counted: a request the route's deadline already answered (503,
+// "please retry") whose render finishes later, and a large document whose storing fails. apiHandler passes middy's
+// abort signal (aborted at the early timeout) as ApiRequest.signal.
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { DocumentsDeps } from '../../lambdas/documents/deps';
 import { makeHandler as makeRenderHandler } from '../../lambdas/documents/handlers/render';
@@ -91,4 +92,21 @@ test('within the deadline nothing changes: 200, charged once, counted, no refund
   expect(charged).toHaveLength(1);
   expect(refunded).toEqual([]);
   expect(counted).toHaveLength(1);
+});
+
+test('a large document whose storing fails (303 path) is refunded and not counted: the caller got no document', async () => {
+  const { d, charged, refunded, counted } = deps(1);
+  const failing = {
+    ...d,
+    config: { ...d.config, DOCUMENTS_INLINE_MAX_BYTES: 4 },
+    results: {
+      publish: async () => {
+        throw new Error('S3 unavailable');
+      },
+    },
+  } as unknown as DocumentsDeps;
+  const res = (await makeRenderHandler(failing)(event(body), contextWith(60_000))) as { statusCode: number };
+  expect(res.statusCode).toBe(500);
+  expect(refunded).toEqual(charged);
+  expect(counted).toEqual([]);
 });

@@ -84,26 +84,27 @@ export const makeHandler = (deps: DocumentsDeps) =>
         return json(accepted.statusCode, accepted.body, { ...headers, ...accepted.headers });
       }
       let doc;
+      let location: string | undefined;
       try {
         if (req.signal?.aborted) throw ABANDONED;
         doc = await observeRender(request.format, async () =>
           renderDocument(request, await deps.renderer(), { watermark: plan === 'free' }),
         );
+        // Too large for a Lambda response: stored, and answered 303 See Other to it (clients follow with a GET).
+        if (doc.bytes.length > deps.config.DOCUMENTS_INLINE_MAX_BYTES)
+          location = await deps.results.publish(doc.bytes, doc.contentType, doc.filename, 3600);
         // The route's deadline already answered 503 (retry): this document is not delivered, so not counted.
         if (req.signal?.aborted) throw ABANDONED;
       } catch (err) {
-        // Nothing was delivered: the document does not count.
+        // Nothing was delivered (render fault, storing the large result failed, or abandoned): it does not count.
         await deps.quotas
           .refund(decision)
           .catch((e) => logger.error('quota refund failed', { error: e as Error }));
         throw err;
       }
       await recordRender(deps, request.format);
-      if (doc.bytes.length > deps.config.DOCUMENTS_INLINE_MAX_BYTES) {
-        // Too large for a Lambda response: 303 See Other to the stored document (clients follow it with a GET).
-        const location = await deps.results.publish(doc.bytes, doc.contentType, doc.filename, 3600);
+      if (location)
         return { statusCode: 303, headers: { ...headers, location, 'cache-control': 'no-store' }, body: '' };
-      }
       return {
         statusCode: 200,
         headers: {
