@@ -137,6 +137,7 @@ describe('callback URL at registration (stub resolver: nothing leaves the machin
     ['https://93.184.216.34/docs', 'accepted'],
     ['http://hooks.example.com/docs', 'url_scheme'],
     ['https://hooks.example.com:8443/docs', 'url_port'],
+    ['https://hooks.example.com:80/docs', 'url_port'], // https on 80: refused too (safe-fetch alone allows 80)
     ['https://intranet.example.com/docs', 'url_not_public'],
     ['https://mixed.example.com/docs', 'url_not_public'],
     ['https://metadata.example.com/', 'url_not_public'],

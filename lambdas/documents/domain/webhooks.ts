@@ -151,6 +151,12 @@ export async function checkCallbackUrl(raw: string, policy: WebhookPolicy): Prom
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw urlProblem(`Webhook URLs must start with https:// (not ${url.protocol}//)`, 'url_scheme');
   if (url.hash) throw urlProblem('Remove the #fragment: it is never sent to a server', 'url_fragment');
+  // The URL parser drops a default port, so any port left on an https URL is not 443 (safe-fetch also allows 80).
+  if (url.protocol === 'https:' && url.port !== '')
+    throw urlProblem(
+      `Port ${url.port} is not allowed: callbacks go to the standard HTTPS port 443 only`,
+      'url_port',
+    );
   let target: Awaited<ReturnType<typeof checkDestination>>;
   try {
     target = await checkDestination(url, { allowlist: policy.allowlist, resolver: policy.resolver });
