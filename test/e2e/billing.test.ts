@@ -225,7 +225,7 @@ describe('the paid path: webhook → key picked up once → no limits → subscr
     const before = stripe.requests.length;
     const again = await getJson(app.url(`/pay/checkout/pro?email=${encodeURIComponent(email)}`));
     expect(again.status).toBe(409);
-    expect(again.body.detail).toMatch(/^You already have an active Pro subscription \(status active\)/);
+    expect(again.body.detail).toMatch(/^This e-mail already has an active subscription to this API/);
     expect(again.body.detail).toContain(`POST /pay/portal?email=${encodeURIComponent(email)}`);
     expect(stripe.requests).toHaveLength(before);
     // Validation still comes first, in narration's 422 shape.

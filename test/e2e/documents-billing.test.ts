@@ -311,7 +311,7 @@ describe('changing plan: Pro → Scale', () => {
     });
     expect(res.status).toBe(409);
     const body = (await res.json()) as Json;
-    expect(body.detail).toMatch(/^You already have an active Pro subscription/);
+    expect(body.detail).toMatch(/^This e-mail already has an active subscription to this API/);
     expect(body.detail).toContain('POST /pay/portal?email=Cambio%40Example.com');
     expect(stripe.requests).toHaveLength(before);
     // The same e-mail may still buy narration (another service) and documents Lifetime (an upgrade).
@@ -336,7 +336,7 @@ describe('changing plan: Pro → Scale', () => {
     // Now the checkout names Scale.
     const again = await getJson(docs(`/pay/checkout/pro?email=${email}`));
     expect(again.status).toBe(409);
-    expect(again.body.detail).toMatch(/active Scale subscription/);
+    expect(again.body.detail).toMatch(/already has an active subscription/); // the switched one still counts
   });
 
   test('a lifetime account is never downgraded by a subscription event', async () => {

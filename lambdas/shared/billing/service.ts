@@ -17,7 +17,7 @@ import {
   type BillingCatalogue,
 } from './catalogue';
 import { openKey, sealKey, sessionRef } from './pickup';
-import { PLAN_NAMES, checkoutMode, hasPaidAccess } from './plans';
+import { checkoutMode, hasPaidAccess } from './plans';
 import type { AccountStore, BillingEvent, CheckoutFacts, PaymentGateway, PurchaseRecord } from './ports';
 
 export interface BillingDeps {
@@ -233,18 +233,18 @@ export async function subscriptionInGoodStanding(
 }
 
 /**
- * GET /pay/checkout of a subscription plan while `existing` is in good standing: change plan in the portal. Says
- * only the plan and status (anyone may type an e-mail here): no customer id, dates or key prefixes.
+ * GET /pay/checkout of a subscription plan while the e-mail already has a subscription of this service in good
+ * standing: change plan in the portal. Anyone may type an e-mail here, so the answer says only that one exists — not
+ * the plan, its status, dates, customer id or key prefixes (docs/billing.md, "Changing plans").
  */
 export class SubscriptionExistsError extends HttpError {
-  constructor(existing: Account, email: string) {
-    const plan = accountPlan(existing);
+  constructor(_existing: Account, email: string) {
     super(
       409,
-      `You already have an active ${PLAN_NAMES[plan]} subscription (status ${accountStatus(existing)}); ` +
-        'a second checkout would bill you twice. To change plan open the customer portal: ' +
-        `POST /pay/portal?email=${encodeURIComponent(email)} with your API key as Bearer, and switch the plan there ` +
-        '(your keys follow the new plan). Lifetime can still be bought here; then cancel the subscription in the portal.',
+      'This e-mail already has an active subscription to this API; a second checkout would bill it twice. To change ' +
+        `plan open the customer portal: POST /pay/portal?email=${encodeURIComponent(email)} with your API key as ` +
+        'Bearer, and switch the plan there (your keys follow the new plan). Lifetime can still be bought here; then ' +
+        'cancel the subscription in the portal.',
     );
   }
 }
