@@ -20,20 +20,9 @@ import {
   TIPO_PERCEPCION,
   TIPO_REGIMEN,
 } from './catalogos';
+import { REGIMEN_FISCAL } from '../../lambdas/documents/domain/cfdi/catalogos';
 import { importePercepcion, schema, type NominaData } from './schema';
 import sample from './sample.json';
-
-/** c_RegimenFiscal of the employers that issue payroll most often (the code alone prints for the rest). */
-const REGIMEN_FISCAL: Record<string, string> = {
-  '601': 'General de Ley Personas Morales',
-  '603': 'Personas Morales con Fines no Lucrativos',
-  '612': 'Personas Físicas con Actividades Empresariales y Profesionales',
-  '620': 'Sociedades Cooperativas de Producción',
-  '622': 'Actividades Agrícolas, Ganaderas, Silvícolas y Pesqueras',
-  '623': 'Opcional para Grupos de Sociedades',
-  '624': 'Coordinados',
-  '626': 'Régimen Simplificado de Confianza',
-};
 
 const DAY = 86_400_000;
 const utc = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
@@ -134,7 +123,7 @@ export function calcNomina(data: NominaData) {
     tipo_jornada: codigo(TIPO_JORNADA, e.tipo_jornada),
     riesgo_puesto: codigo(RIESGO_PUESTO, e.riesgo_puesto),
     regimen_fiscal: data.regimen_fiscal
-      ? `${data.regimen_fiscal} ${REGIMEN_FISCAL[data.regimen_fiscal] ?? ''}`.trim()
+      ? `${data.regimen_fiscal} ${REGIMEN_FISCAL[data.regimen_fiscal]?.descripcion ?? ''}`.trim()
       : null,
     cuenta: e.cuenta ? `•••• ${e.cuenta.slice(-4)}` : null,
     /** Footer of every page (CSS string for the @page margin box). */
