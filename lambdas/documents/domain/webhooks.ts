@@ -151,12 +151,6 @@ export async function checkCallbackUrl(raw: string, policy: WebhookPolicy): Prom
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw urlProblem(`Webhook URLs must start with https:// (not ${url.protocol}//)`, 'url_scheme');
   if (url.hash) throw urlProblem('Remove the #fragment: it is never sent to a server', 'url_fragment');
-  // The URL parser drops a default port, so any port left on an https URL is not 443 (safe-fetch also allows 80).
-  if (url.protocol === 'https:' && url.port !== '')
-    throw urlProblem(
-      `Port ${url.port} is not allowed: callbacks go to the standard HTTPS port 443 only`,
-      'url_port',
-    );
   let target: Awaited<ReturnType<typeof checkDestination>>;
   try {
     target = await checkDestination(url, { allowlist: policy.allowlist, resolver: policy.resolver });
@@ -197,8 +191,15 @@ export async function checkCallbackUrl(raw: string, policy: WebhookPolicy): Prom
         throw urlProblem(err.message, 'url_refused');
     }
   }
-  if (url.protocol === 'http:' && !exempt(target.host, target.port, target.addresses, policy.allowlist))
+  const allowlisted = exempt(target.host, target.port, target.addresses, policy.allowlist);
+  if (url.protocol === 'http:' && !allowlisted)
     throw urlProblem('Webhook URLs must use https:// (plain http:// is not allowed)', 'url_scheme');
+  // The URL parser drops a default port, so a port left on an https URL is not 443 (safe-fetch also allows 80).
+  if (url.protocol === 'https:' && url.port !== '' && !allowlisted)
+    throw urlProblem(
+      `Port ${url.port} is not allowed: callbacks go to the standard HTTPS port 443 only`,
+      'url_port',
+    );
   return target.url.href;
 }
 
