@@ -2,7 +2,7 @@
 // worker-faults.test.ts (a worker killed mid-job; a speech engine that always fails). An accepted job is never lost
 // and never done twice:
 // - S3 failing a whole delivery (beyond the SDK's retries) → released, redelivered, finished: one audio object;
-// - DynamoDB throttling → absorbed by the SDK: finished on the first delivery;
+// - DynamoDB throttling → absorbed by the SDK's retries (or, its retry quota spent, by a redelivery): narrated once;
 // - SQS failing the poller's receives for a while → the job runs once SQS is back, exactly once;
 // - SQS failing the acknowledgement → the message comes back and the finished job is acknowledged, not redone;
 // - S3 failing every delivery → `failed` with the reason after 3 attempts, and the message in the DLQ.
@@ -190,13 +190,17 @@ test('S3 fails a whole delivery: the job is released, redelivered and finished �
   expect(await messagesIn(emu.queues.standard)).toEqual([]);
 });
 
-test('DynamoDB throttles the claim and progress writes: the SDK absorbs it, finished on the first delivery', async () => {
+// The SDK retries throttling within its retry quota (a token bucket shared by the process's client, drained by the
+// failures earlier tests inject): with tokens left it absorbs all three, else the claim fails and SQS redelivers.
+// Either way: finished, narrated once.
+test('DynamoDB throttles the claim and progress writes: absorbed by SDK retries or a redelivery, narrated once', async () => {
   const audioId = await queueJob();
   synthCalls = 0;
   proxies.dynamodb.fail({ match: dynamoOp('UpdateItem'), mode: AWS_FAULTS.dynamoThrottle, times: 3 });
   poll();
   const done = await settled(audioId);
-  expect(done).toMatchObject({ status: 'done', attempts: 1 });
+  expect(done.status).toBe('done');
+  expect(done.attempts).toBeLessThanOrEqual(2);
   expect(synthCalls).toBe(1);
   expect(proxies.dynamodb.log.filter((r) => r.outcome === 400)).toHaveLength(3);
 });
