@@ -6,6 +6,7 @@
 // - a failure after the free tier was charged → 503 and the charge given back; nothing half-made is left behind
 //   (no audio record, no job that will never run);
 // - a dependency that hangs → 503 in the contract's shape just before the route's time limit.
+import { resetClients } from '../../lambdas/shared/aws/clients';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
 import type { Synthesizer } from '../../lambdas/narration/domain/ports';
@@ -162,6 +163,8 @@ describe('DynamoDB', () => {
   });
 
   test('throttled twice: the SDK retries, the caller gets 200, the free tier is charged once', async () => {
+    // A fresh client: the test before took the proxy down and up (stale pooled sockets) and spent SDK retry tokens.
+    resetClients();
     const before = await used();
     proxies.dynamodb.fail({ match: dynamoOp('UpdateItem'), mode: AWS_FAULTS.dynamoThrottle, times: 2 });
     const { res } = await convert(SHORT);
@@ -171,6 +174,8 @@ describe('DynamoDB', () => {
   });
 
   test('throttled for good: 503 with Retry-After 2 (not a 500), nothing charged', async () => {
+    // A fresh client: the test before took the proxy down and up (stale pooled sockets) and spent SDK retry tokens.
+    resetClients();
     const before = await used();
     proxies.dynamodb.fail({ match: dynamoOp('UpdateItem'), mode: AWS_FAULTS.dynamoThrottle });
     const { res, body } = await convert(SHORT);
