@@ -30,15 +30,7 @@ import {
   Validations,
   type StackProps,
 } from 'aws-cdk-lib';
-import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import {
-  HttpApi,
-  HttpMethod,
-  HttpRoute,
-  HttpRouteKey,
-  HttpStage,
-  LogGroupLogDestination,
-} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { DockerImageAsset, Platform } from 'aws-cdk-lib/aws-ecr-assets';
@@ -59,6 +51,7 @@ import type {
 } from '../lambdas/shared/manifest';
 import { IMAGE_MIN_TMP_MB, ImageServiceFunction } from './constructs/image-function';
 import { ServiceAlarms } from './constructs/service-alarms';
+import { loggedHttpApi } from './constructs/logged-http-api';
 import { settingsBinder } from './constructs/settings';
 import { serviceTable } from './constructs/service-table';
 import { ServiceFunction } from './constructs/service-function';
@@ -290,45 +283,14 @@ export class DocumentsStack extends Stack {
     const bindSettings = settingsBinder(this, 'documents');
 
     // ---------------------------------------------------------------- HTTP API
-    this.api = new HttpApi(this, 'Api', {
+    // Stage-wide throttle (plan quotas are the handlers'), JSON access logs: lib/constructs/logged-http-api.ts.
+    const { api, stage } = loggedHttpApi(this, {
       apiName: manifest.service,
       description: 'Documents API (spec/documents-api.md)',
-      // Created below with access logging and throttling, which the implicit default stage cannot take.
-      createDefaultStage: false,
-    });
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
-      retention: logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    const stage = new HttpStage(this, 'DefaultStage', {
-      httpApi: this.api,
-      stageName: '$default',
-      autoDeploy: true,
-      // Stage-wide ceiling against floods (each render holds a Chromium for up to the route timeout); the plans'
-      // monthly allowances are enforced by the handler (quotas table).
+      logRetention,
       throttle: { rateLimit: ctx('throttleRate', 20), burstLimit: ctx('throttleBurst', 40) },
-      accessLogSettings: {
-        destination: new LogGroupLogDestination(accessLogs),
-        // HTTP API context variables; no bodies, no Authorization header.
-        format: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            ip: '$context.identity.sourceIp',
-            requestTime: '$context.requestTime',
-            routeKey: '$context.routeKey',
-            method: '$context.httpMethod',
-            path: '$context.path',
-            status: '$context.status',
-            responseLength: '$context.responseLength',
-            latencyMs: '$context.responseLatency',
-            integrationLatencyMs: '$context.integration.latency',
-            integrationStatus: '$context.integration.status',
-            integrationError: '$context.integrationErrorMessage',
-            userAgent: '$context.identity.userAgent',
-          }),
-        ),
-      },
     });
+    this.api = api;
 
     const makeFunction = (
       route: RouteSpec | WorkerSpec,

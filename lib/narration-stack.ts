@@ -15,15 +15,7 @@
 //   narration:secretVersionId     pin that secret's version: pass the new one after a rotation (lib/constructs/settings.ts)
 import * as path from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import {
-  HttpApi,
-  HttpMethod,
-  HttpRoute,
-  HttpRouteKey,
-  HttpStage,
-  LogGroupLogDestination,
-} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -34,6 +26,7 @@ import type { Construct } from 'constructs';
 import { narrationManifest } from '../lambdas/narration/routes';
 import type { Access, ServiceManifest, TableId } from '../lambdas/shared/manifest';
 import { ServiceAlarms } from './constructs/service-alarms';
+import { loggedHttpApi } from './constructs/logged-http-api';
 import { settingsBinder } from './constructs/settings';
 import { serviceTable } from './constructs/service-table';
 import { ServiceFunction } from './constructs/service-function';
@@ -208,44 +201,14 @@ export class NarrationStack extends Stack {
     const common = { projectRoot, serviceName: manifest.service, logLevel, logRetention };
 
     // ---------------------------------------------------------------- HTTP API
-    this.api = new HttpApi(this, 'Api', {
+    // Stage-wide throttle (plan quotas are the handlers'), JSON access logs: lib/constructs/logged-http-api.ts.
+    const { api, stage } = loggedHttpApi(this, {
       apiName: manifest.service,
       description: 'Narration API (spec/narration-api.md)',
-      // Created below with access logging and throttling, which the implicit default stage cannot take.
-      createDefaultStage: false,
-    });
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
-      retention: logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    const stage = new HttpStage(this, 'DefaultStage', {
-      httpApi: this.api,
-      stageName: '$default',
-      autoDeploy: true,
-      // Stage-wide ceiling against floods; per-IP free-tier quotas are enforced by the handlers (quotas table).
+      logRetention,
       throttle: { rateLimit: ctx('throttleRate', 50), burstLimit: ctx('throttleBurst', 100) },
-      accessLogSettings: {
-        destination: new LogGroupLogDestination(accessLogs),
-        // HTTP API context variables; no bodies, no Authorization header.
-        format: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            ip: '$context.identity.sourceIp',
-            requestTime: '$context.requestTime',
-            routeKey: '$context.routeKey',
-            method: '$context.httpMethod',
-            path: '$context.path',
-            status: '$context.status',
-            responseLength: '$context.responseLength',
-            latencyMs: '$context.responseLatency',
-            integrationLatencyMs: '$context.integration.latency',
-            integrationStatus: '$context.integration.status',
-            integrationError: '$context.integrationErrorMessage',
-            userAgent: '$context.identity.userAgent',
-          }),
-        ),
-      },
     });
+    this.api = api;
 
     for (const route of manifest.routes) {
       const fn = new ServiceFunction(this, route.id, {
