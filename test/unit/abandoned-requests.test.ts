@@ -5,7 +5,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { DocumentsDeps } from '../../lambdas/documents/deps';
 import { makeHandler as makeRenderHandler } from '../../lambdas/documents/handlers/render';
 import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
-import { config } from '../../lambdas/shared/config';
+import { config } from '../../lambdas/documents/config';
 import { slotsFor, type QuotaDecision, type QuotaStore } from '../../lambdas/shared/quota/windows';
 
 function event(body: unknown): APIGatewayProxyEventV2 {

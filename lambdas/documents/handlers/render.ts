@@ -14,7 +14,8 @@ import {
   TooManyRequestsError,
 } from '../../shared/http/errors';
 import { logger } from '../../shared/logger';
-import { observeRender, recordQuotaRejection } from '../../shared/observability/events';
+import { observeRender } from '../metrics';
+import { recordQuotaRejection } from '../../shared/observability/metrics';
 import { rateLimitHeaders } from '../../shared/quota/windows';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { DocumentRequestError } from '../domain/errors';
