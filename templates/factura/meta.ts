@@ -1,5 +1,5 @@
 // factura: printed representation of a CFDI 4.0 invoice, plus its unsigned CFDI XML in the zip.
-// Amounts come from lambdas/documents/domain/cfdi/calc.ts (exact decimals, SAT rounding): importe = cantidad ×
+// Amounts come from templates/kit/cfdi/calc.ts (exact decimals, SAT rounding): importe = cantidad ×
 // precio rounded to the currency; taxes per concept on importe − descuento; totals per impuesto and tasa; total =
 // subtotal − descuentos + trasladados − retenidos. The view hands the template every figure as exact decimal text
 // and every catalogue key with its description, so the Jinja2 source only lays out.
@@ -18,15 +18,15 @@ import {
   USO_CFDI,
   type ClaveImpuesto,
   type TipoFactor,
-} from '../../lambdas/documents/domain/cfdi/catalogos';
-import { calcularCfdi, type CfdiCalc } from '../../lambdas/documents/domain/cfdi/calc';
-import { cadenaOriginalTimbre, verificacionUrl } from '../../lambdas/documents/domain/cfdi/timbre';
-import { buildCfdiXml, type ComprobanteXml } from '../../lambdas/documents/domain/cfdi/xml';
-import { importeConLetra } from '../../lambdas/documents/domain/con-letra';
-import { cssString } from '../../lambdas/documents/domain/css-string';
-import { currencyDigits, Dec, dec, formatMoney, moneyText } from '../../lambdas/documents/domain/money';
-import { qrSvg } from '../../lambdas/documents/domain/qr';
-import { defineTemplate } from '../../lambdas/documents/domain/template-types';
+} from '../kit/cfdi/catalogos';
+import { calcularCfdi, type CfdiCalc } from '../kit/cfdi/calc';
+import { cadenaOriginalTimbre, verificacionUrl } from '../kit/cfdi/timbre';
+import { buildCfdiXml, type ComprobanteXml } from '../kit/cfdi/xml';
+import { importeConLetra } from '../kit/con-letra';
+import { cssString } from '../kit/css-string';
+import { currencyDigits, Dec, dec, formatMoney, moneyText } from '../kit/money';
+import { qrSvg } from '../kit/qr';
+import { defineTemplate } from '../kit/template-types';
 import { fechaLarga } from '../../lambdas/shared/text/fechas';
 import { conceptoInput, schema, type FacturaData } from './schema';
 import sample from './sample.json';

@@ -4,11 +4,11 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { unzipSync } from 'fflate';
 import jsQR from 'jsqr';
-import { calcularCfdi } from '../../lambdas/documents/domain/cfdi/calc';
-import { checkRfc } from '../../lambdas/documents/domain/cfdi/rfc';
-import { cadenaOriginalTimbre, totalQr, verificacionUrl } from '../../lambdas/documents/domain/cfdi/timbre';
-import { Dec } from '../../lambdas/documents/domain/money';
-import { qrSvg } from '../../lambdas/documents/domain/qr';
+import { calcularCfdi } from '../../templates/kit/cfdi/calc';
+import { checkRfc } from '../../templates/kit/cfdi/rfc';
+import { cadenaOriginalTimbre, totalQr, verificacionUrl } from '../../templates/kit/cfdi/timbre';
+import { Dec } from '../../templates/kit/money';
+import { qrSvg } from '../../templates/kit/qr';
 import {
   renderDocument,
   validateRenderRequest,

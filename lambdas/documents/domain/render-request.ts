@@ -34,7 +34,7 @@ import {
   loadSource,
   TEMPLATE_SLUGS,
 } from './template-registry';
-import type { BuiltInTemplate } from './template-types';
+import type { BuiltInTemplate } from '../../../templates/kit/template-types';
 
 // ---- request schema --------------------------------------------------------------------------------------
 

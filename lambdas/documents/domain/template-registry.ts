@@ -15,7 +15,7 @@ import { factura } from '../../../templates/factura/meta';
 import { nomina } from '../../../templates/nomina/meta';
 import { ventas } from '../../../templates/ventas/meta';
 import type { Format } from './formats';
-import type { BuiltInTemplate, TemplateMeta } from './template-types';
+import type { BuiltInTemplate, TemplateMeta } from '../../../templates/kit/template-types';
 
 export const TEMPLATES: readonly BuiltInTemplate[] = [
   factura,

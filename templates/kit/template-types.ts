@@ -2,7 +2,7 @@
 // is read by the registry; everything computed (totals, taxes, shares) is computed here in TypeScript with exact
 // decimals and handed to the template as `calc`, so the template only lays out and formats.
 import type { z } from 'zod';
-import type { SheetModel } from '../formats/types';
+import type { SheetModel } from './sheet-model';
 import type { Format } from './formats';
 
 export interface TemplateMeta {
