@@ -4,11 +4,11 @@
 // circulante, endeudamiento) and a 100 % stacked chart of the financial structure. The identity check is the
 // schema's. XLSX: one sheet in the same layout where every subtotal, total, percentage and variation is a formula.
 import { fechaLarga } from '../../lambdas/shared/text/fechas';
-import { defineTemplate } from '../../lambdas/documents/domain/template-types';
-import { currencyDigits, Dec, dec, sum } from '../../lambdas/documents/domain/money';
-import { fitText, stackedBars } from '../../lambdas/documents/domain/charts';
-import { cssString } from '../../lambdas/documents/domain/css-string';
-import type { Cell, Column, RowStyle, SheetModel } from '../../lambdas/documents/formats/types';
+import { defineTemplate } from '../kit/template-types';
+import { currencyDigits, Dec, dec, sum } from '../kit/money';
+import { fitText, stackedBars } from '../kit/charts';
+import { cssString } from '../kit/css-string';
+import type { Cell, Column, RowStyle, SheetModel } from '../kit/sheet-model';
 import { schema, type BalanceData, type Cuenta } from './schema';
 import sample from './sample.json';
 

@@ -1,5 +1,5 @@
 // factura: printed representation of a CFDI 4.0 invoice, plus its unsigned CFDI XML in the zip.
-// Amounts come from lambdas/documents/domain/cfdi/calc.ts (exact decimals, SAT rounding): importe = cantidad ×
+// Amounts come from templates/kit/cfdi/calc.ts (exact decimals, SAT rounding): importe = cantidad ×
 // precio rounded to the currency; taxes per concept on importe − descuento; totals per impuesto and tasa; total =
 // subtotal − descuentos + trasladados − retenidos. The view hands the template every figure as exact decimal text
 // and every catalogue key with its description, so the Jinja2 source only lays out.
@@ -18,15 +18,15 @@ import {
   USO_CFDI,
   type ClaveImpuesto,
   type TipoFactor,
-} from '../../lambdas/documents/domain/cfdi/catalogos';
-import { calcularCfdi, type CfdiCalc } from '../../lambdas/documents/domain/cfdi/calc';
-import { cadenaOriginalTimbre, verificacionUrl } from '../../lambdas/documents/domain/cfdi/timbre';
-import { buildCfdiXml, type ComprobanteXml } from '../../lambdas/documents/domain/cfdi/xml';
-import { importeConLetra } from '../../lambdas/documents/domain/con-letra';
-import { cssString } from '../../lambdas/documents/domain/css-string';
-import { currencyDigits, Dec, dec, formatMoney, moneyText } from '../../lambdas/documents/domain/money';
-import { qrSvg } from '../../lambdas/documents/domain/qr';
-import { defineTemplate } from '../../lambdas/documents/domain/template-types';
+} from '../kit/cfdi/catalogos';
+import { calcularCfdi, type CfdiCalc } from '../kit/cfdi/calc';
+import { cadenaOriginalTimbre, verificacionUrl } from '../kit/cfdi/timbre';
+import { buildCfdiXml, type ComprobanteXml } from '../kit/cfdi/xml';
+import { importeConLetra } from '../kit/con-letra';
+import { cssString } from '../kit/css-string';
+import { currencyDigits, Dec, dec, formatMoney, moneyText } from '../kit/money';
+import { qrSvg } from '../kit/qr';
+import { defineTemplate } from '../kit/template-types';
 import { fechaLarga } from '../../lambdas/shared/text/fechas';
 import { conceptoInput, schema, type FacturaData } from './schema';
 import sample from './sample.json';
@@ -204,13 +204,25 @@ export function calcFactura(data: FacturaData) {
   };
 }
 
-/** The unsigned CFDI 4.0 XML of the invoice, with what is missing to stamp it listed in a comment. */
-export function facturaXml(data: FacturaData, now = new Date()): string {
+/** A field CFDI 4.0 requires that the data lacks: the data's field and the XML attribute it fills. */
+export interface FaltaCfdi {
+  campo: string;
+  atributo: string;
+}
+
+/**
+ * The unsigned CFDI 4.0 XML of the invoice, or (without it) the fields it would need: an XML is written only when
+ * every attribute cfdv40.xsd requires has a value, so what leaves the service validates against SAT's schema.
+ */
+export function facturaCfdi(
+  data: FacturaData,
+  now = new Date(),
+): { xml: string; faltan: [] } | { xml: undefined; faltan: FaltaCfdi[] } {
   const calc = calcOf(data);
   const publico = !data.rfc_cliente;
-  const faltan: string[] = [];
-  const need = (v: string | undefined, what: string) => {
-    if (!v) faltan.push(what);
+  const faltan: FaltaCfdi[] = [];
+  const need = (v: string | undefined, campo: string, atributo: string) => {
+    if (!v) faltan.push({ campo, atributo });
     return v ?? '';
   };
   // Without a date the XML carries the moment it was generated, in Mexico City time (CFDI dates are local).
@@ -227,29 +239,31 @@ export function facturaXml(data: FacturaData, now = new Date()): string {
       })
         .format(now)
         .replace(' ', 'T');
-  const lugar = need(data.lugar_expedicion, 'LugarExpedicion (código postal del emisor)');
+  const lugar = need(data.lugar_expedicion, 'lugar_expedicion', 'LugarExpedicion');
   const comprobante: ComprobanteXml = {
     serie: data.serie,
     folio: data.folio,
     fecha,
-    formaPago: data.forma_pago ?? (faltan.push('FormaPago'), undefined),
-    noCertificado: data.no_certificado,
+    formaPago: need(data.forma_pago, 'forma_pago', 'FormaPago'),
+    noCertificado: need(data.no_certificado, 'no_certificado', 'NoCertificado'),
     condicionesDePago: data.condiciones_pago,
     moneda: data.moneda,
     tipoCambio:
       data.moneda === 'MXN'
         ? undefined
-        : data.tipo_cambio === undefined
-          ? (faltan.push('TipoCambio'), undefined)
-          : dec(data.tipo_cambio).toString(),
+        : need(
+            data.tipo_cambio === undefined ? undefined : dec(data.tipo_cambio).toString(),
+            'tipo_cambio',
+            'TipoCambio',
+          ),
     tipoDeComprobante: data.tipo_comprobante,
     exportacion: data.exportacion,
-    metodoPago: data.metodo_pago ?? (faltan.push('MetodoPago'), undefined),
+    metodoPago: need(data.metodo_pago, 'metodo_pago', 'MetodoPago'),
     lugarExpedicion: lugar,
     emisor: {
-      rfc: need(data.rfc_emisor, 'Emisor/@Rfc'),
+      rfc: need(data.rfc_emisor, 'rfc_emisor', 'Emisor/@Rfc'),
       nombre: data.empresa,
-      regimenFiscal: need(data.regimen_fiscal_emisor, 'Emisor/@RegimenFiscal'),
+      regimenFiscal: need(data.regimen_fiscal_emisor, 'regimen_fiscal_emisor', 'Emisor/@RegimenFiscal'),
     },
     receptor: publico
       ? {
@@ -262,9 +276,17 @@ export function facturaXml(data: FacturaData, now = new Date()): string {
       : {
           rfc: data.rfc_cliente!,
           nombre: data.cliente,
-          domicilioFiscalReceptor: need(data.domicilio_fiscal_receptor, 'Receptor/@DomicilioFiscalReceptor'),
-          regimenFiscalReceptor: need(data.regimen_fiscal_receptor, 'Receptor/@RegimenFiscalReceptor'),
-          usoCfdi: need(data.uso_cfdi, 'Receptor/@UsoCFDI'),
+          domicilioFiscalReceptor: need(
+            data.domicilio_fiscal_receptor,
+            'domicilio_fiscal_receptor',
+            'Receptor/@DomicilioFiscalReceptor',
+          ),
+          regimenFiscalReceptor: need(
+            data.regimen_fiscal_receptor,
+            'regimen_fiscal_receptor',
+            'Receptor/@RegimenFiscalReceptor',
+          ),
+          usoCfdi: need(data.uso_cfdi, 'uso_cfdi', 'Receptor/@UsoCFDI'),
         },
     conceptos: data.items.map((it, i) => {
       const claveUnidad = it.clave_unidad ?? claveUnidadDe(it.unidad);
@@ -293,10 +315,27 @@ export function facturaXml(data: FacturaData, now = new Date()): string {
       ...(data.fecha
         ? []
         : ['Sin fecha en los datos: Fecha es la de generación (hora del centro de México).']),
-      ...(faltan.length ? [`Faltan para poder timbrarlo: ${faltan.join(', ')}.`] : []),
     ],
   };
-  return buildCfdiXml(comprobante);
+  if (faltan.length) return { xml: undefined, faltan };
+  return { xml: buildCfdiXml(comprobante), faltan: [] };
+}
+
+/** The unsigned CFDI 4.0 XML of the invoice; throws when the data lacks a field CFDI requires (facturaCfdi). */
+export function facturaXml(data: FacturaData, now = new Date()): string {
+  const r = facturaCfdi(data, now);
+  if (r.xml === undefined)
+    throw new Error(`CFDI incompleto: faltan ${r.faltan.map((f) => f.campo).join(', ')}`);
+  return r.xml;
+}
+
+/** LEEME.txt's paragraph when the zip carries no XML: which data fields CFDI 4.0 needs. */
+function notaSinXml(faltan: FaltaCfdi[]): string[] {
+  return [
+    'No incluye el CFDI 4.0 (XML): los datos no traen todo lo que el esquema del SAT (cfdv40.xsd) exige,',
+    'y un XML incompleto lo rechazaría el PAC. Faltan estos campos de los datos:',
+    ...faltan.map((f) => `  - ${f.campo} (${f.atributo})`),
+  ];
 }
 
 export const factura = defineTemplate({
@@ -314,11 +353,25 @@ export const factura = defineTemplate({
     const f = folioCompleto(data);
     return `Factura${f ? ` ${f}` : ''} — ${data.empresa}`;
   },
-  attachments: (data) => [
-    {
-      name: 'factura.xml',
-      bytes: Buffer.from(facturaXml(data), 'utf8'),
-      description: 'el CFDI 4.0 sin sellar, para timbrarlo con su PAC (XML)',
-    },
-  ],
+  attachments: (data) => {
+    const { xml } = facturaCfdi(data);
+    return xml === undefined
+      ? []
+      : [
+          {
+            name: 'factura.xml',
+            bytes: Buffer.from(xml, 'utf8'),
+            description: 'el CFDI 4.0 sin sellar, para timbrarlo con su PAC (XML)',
+          },
+        ];
+  },
+  readmeNotes: (data) => {
+    const { faltan } = facturaCfdi(data);
+    return faltan.length ? notaSinXml(faltan) : [];
+  },
+  requiredAttachmentProblems: (data) =>
+    facturaCfdi(data).faltan.map((f) => ({
+      field: f.campo,
+      msg: `Field required for the CFDI 4.0 XML (${f.atributo}); options.require_xml asks for it`,
+    })),
 });

@@ -2,10 +2,10 @@
 // (exact decimals): TotalPercepciones = Σ importes (= TotalGravado + TotalExento), of which TotalSueldos excludes
 // separation and retirement payments; TotalDeducciones = TotalImpuestosRetenidos (ISR, 002) +
 // TotalOtrasDeducciones; TotalOtrosPagos; neto = percepciones + otros pagos − deducciones, written con letra.
-import { importeConLetra } from '../../lambdas/documents/domain/con-letra';
-import { dec, moneyText, sum, type Dec } from '../../lambdas/documents/domain/money';
-import { cssString } from '../../lambdas/documents/domain/css-string';
-import { defineTemplate } from '../../lambdas/documents/domain/template-types';
+import { importeConLetra } from '../kit/con-letra';
+import { dec, moneyText, sum, type Dec } from '../kit/money';
+import { cssString } from '../kit/css-string';
+import { defineTemplate } from '../kit/template-types';
 import {
   DEDUCCION_ISR,
   lookup,
@@ -20,7 +20,7 @@ import {
   TIPO_PERCEPCION,
   TIPO_REGIMEN,
 } from './catalogos';
-import { REGIMEN_FISCAL } from '../../lambdas/documents/domain/cfdi/catalogos';
+import { REGIMEN_FISCAL } from '../kit/cfdi/catalogos';
 import { importePercepcion, schema, type NominaData } from './schema';
 import sample from './sample.json';
 

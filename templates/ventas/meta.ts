@@ -1,21 +1,15 @@
 // ventas: sales report. Everything is computed here with exact decimals (calcVentas) and handed to the template:
 // summary figures (revenue, units, average price, leading product's share, target attainment), the products ranked
 // by revenue with share, cumulative share and ABC class, groups (group_by), and the charts as SVG scenes (bar chart
-// of the top products, share donut, Pareto curve for long reports; lambdas/documents/domain/charts).
+// of the top products, share donut, Pareto curve for long reports; templates/kit/charts).
 // XLSX: the ranked table with formulas (average price, share, cumulative, attainment, totals), a native bar chart of
 // the top products and, when grouped, a sheet per group with SUMIF/COUNTIF formulas and a native doughnut chart.
 // CSV: the ranked table's values (RFC 4180).
-import { defineTemplate } from '../../lambdas/documents/domain/template-types';
-import { currencyDigits, Dec, dec, formatMoney, sum } from '../../lambdas/documents/domain/money';
-import { cssString } from '../../lambdas/documents/domain/css-string';
-import {
-  barChart,
-  donutChart,
-  fitText,
-  paretoChart,
-  type Chart,
-} from '../../lambdas/documents/domain/charts';
-import type { Cell, Column, SheetModel } from '../../lambdas/documents/formats/types';
+import { defineTemplate } from '../kit/template-types';
+import { currencyDigits, Dec, dec, formatMoney, sum } from '../kit/money';
+import { cssString } from '../kit/css-string';
+import { barChart, donutChart, fitText, paretoChart, type Chart } from '../kit/charts';
+import type { Cell, Column, SheetModel } from '../kit/sheet-model';
 import { GROUP_FIELDS, schema, type VentasData } from './schema';
 import sample from './sample.json';
 

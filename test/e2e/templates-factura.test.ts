@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { unzipSync } from 'fflate';
-import { Dec } from '../../lambdas/documents/domain/money';
+import { Dec } from '../../templates/kit/money';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import { calcFactura } from '../../templates/factura/meta';
 import { schema } from '../../templates/factura/schema';
