@@ -23,7 +23,7 @@ export default tseslint.config(
   },
   {
     // Domain code talks to ports, never to the AWS SDK (DESIGN.md).
-    files: ['lambdas/*/domain/**/*.ts'],
+    files: ['lambdas/*/{domain,core,use-cases}/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

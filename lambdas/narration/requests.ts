@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { invalid } from '../shared/http/errors';
 import { chars } from '../shared/http/validation';
-import { FORMATS } from './domain/formats';
-import { DEFAULT_VOICE_ID, VOICES, findVoice, type Voice } from './domain/voices';
+import { FORMATS } from './core/formats';
+import { DEFAULT_VOICE_ID, VOICES, findVoice, type Voice } from './core/voices';
 
 export const MAX_TEXT_CHARS = 100_000;
 

@@ -5,7 +5,7 @@
 import type { Server } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stopPdfWorkers } from '../../lambdas/narration/domain/pdf/index';
+import { stopPdfWorkers } from '../../lambdas/narration/pdf/index';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import type { RouteSpec, ServiceManifest } from '../../lambdas/shared/manifest';
 import { createFront, listen } from '../../lib/local/front';

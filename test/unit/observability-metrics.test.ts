@@ -13,7 +13,7 @@ import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { makeHandler as makeConvertText } from '../../lambdas/narration/handlers/convert-text';
 import { makeHandler as makeWorker } from '../../lambdas/narration/handlers/worker';
 import type { NarrationDeps } from '../../lambdas/narration/deps';
-import type { AudioRecord, Synthesizer } from '../../lambdas/narration/domain/ports';
+import type { AudioRecord, Synthesizer } from '../../lambdas/narration/ports';
 import { pollyClient } from '../../lambdas/narration/adapters/polly';
 import { config as documentsConfig } from '../../lambdas/documents/config';
 import { config } from '../../lambdas/narration/config';
@@ -234,7 +234,7 @@ describe('the worker', () => {
         } as unknown as SQSEvent['Records'][number],
       ],
     });
-    const voice = (await import('../../lambdas/narration/domain/voices')).VOICES[0]!.id;
+    const voice = (await import('../../lambdas/narration/core/voices')).VOICES[0]!.id;
     records.get('job1')!.voice = voice;
     const ok = await worker(sqs('job1'), context);
     expect(ok.batchItemFailures).toEqual([]);

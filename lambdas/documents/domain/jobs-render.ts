@@ -15,6 +15,7 @@ import {
 } from './jobs';
 import { observeRender } from '../metrics';
 import { parseRenderRequest, renderDocument, type RenderDeps, type RenderedDocument } from './render-request';
+import { JobBusyError } from '../../shared/jobs/leased-job';
 
 export interface RenderJobDeps extends AcceptDeps {
   deliveryQueue: MessageQueue;
@@ -26,9 +27,6 @@ export interface RenderJobDeps extends AcceptDeps {
   leaseS: number;
   maxAttempts: number;
 }
-
-/** A job whose lease another worker still holds: retry later (SQS redelivers after the visibility timeout). */
-export class JobBusyError extends Error {}
 
 /** Gives back the windows a job was charged (QuotaStore.refund reads only `charged`). */
 function refundJob(quotas: QuotaStore, job: JobRecord): Promise<void> {

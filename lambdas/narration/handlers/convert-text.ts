@@ -7,8 +7,8 @@ import { observeConversion } from '../metrics';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { startConversion } from '../domain/conversion';
-import { isDryRun, previewConversion } from '../domain/preview';
+import { startConversion } from '../use-cases/conversion';
+import { isDryRun, previewConversion } from '../core/preview';
 import { narrationManifest } from '../routes';
 import { ConvertTextReq, assertSpeakable, resolveVoice } from '../requests';
 

@@ -9,13 +9,12 @@ import { logger } from '../../shared/logger';
 import { recordConversionStatsSafely } from '../../shared/growth/stats';
 import { rateLimitHeaders, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
-import type { AudioFormat } from './formats';
+import type { AudioFormat } from '../core/formats';
 import { narrate } from './narrate';
-import type { AudioRecord, Plan } from './ports';
-import type { Voice } from './voices';
-
-/** Spanish narration runs at roughly 15 characters per second: used only for estimates. */
-export const CHARS_PER_SECOND = 15;
+import type { AudioRecord, Plan } from '../ports';
+import type { Voice } from '../core/voices';
+import { JobBusyError } from '../../shared/jobs/leased-job';
+import { CHARS_PER_SECOND, countChars } from '../core/preview';
 
 export interface ConversionInput {
   text: string;
@@ -67,10 +66,6 @@ export function audioUrl(audioId: string, fmt: AudioFormat): string {
 /** Durations are reported to the millisecond. */
 export function roundMs(seconds: number): number {
   return Math.round(seconds * 1000) / 1000;
-}
-
-export function countChars(text: string): number {
-  return [...text].length;
 }
 
 export function freeRules(deps: Pick<NarrationDeps, 'config'>): WindowRule[] {
@@ -216,9 +211,6 @@ async function narrateToStore(
     await rm(outPath, { force: true });
   }
 }
-
-/** A job whose lease another worker still holds: retry later (SQS redelivers after the visibility timeout). */
-export class JobBusyError extends Error {}
 
 /**
  * Runs one queued job. Idempotent: SQS delivers at least once, so a finished or failed job is acknowledged
