@@ -22,7 +22,7 @@ export default tseslint.config(
     },
   },
   {
-    // Domain code talks to ports, never to the AWS SDK (DESIGN.md).
+    // Domain code talks to ports, never to the AWS SDK (docs/design-notes.md).
     files: ['lambdas/*/{domain,core,use-cases}/**/*.ts'],
     rules: {
       'no-restricted-imports': [
