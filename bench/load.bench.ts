@@ -24,7 +24,7 @@ import { dynamo } from '../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../lambdas/shared/aws/key-store';
 import { DynamoQuotaStore } from '../lambdas/shared/aws/quota-store';
 import { findTemplate } from '../lambdas/documents/domain/template-registry';
-import { monthlyRules } from '../lambdas/documents/domain/plans';
+import { monthlyRules } from '../lambdas/documents/core/plans';
 import { VOICES, publicVoice } from '../lambdas/narration/core/voices';
 import { windowBounds, type Period } from '../lambdas/shared/quota/windows';
 import { startLocal, type LocalRuntime } from '../lib/local/runtime';

@@ -19,7 +19,7 @@ import { generateKey, hashKey } from '../lambdas/shared/auth/keys';
 import { dynamo } from '../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../lambdas/shared/aws/key-store';
 import { findTemplate } from '../lambdas/documents/domain/template-registry';
-import { parseRenderRequest, renderDocument } from '../lambdas/documents/domain/render-request';
+import { parseRenderRequest, renderDocument } from '../lambdas/documents/use-cases/render-request';
 import { Renderer, type PdfOptions } from '../lambdas/documents/render/chromium';
 import { launchArgs } from '../lambdas/documents/render/containment';
 import { resolveFontsDir, writeFontconfig } from '../lambdas/documents/render/fonts';

@@ -14,7 +14,7 @@ import type { ServiceFunctionBase } from '../../lib/constructs/service-function-
 import { parseConfig } from '../../lambdas/documents/config';
 import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
 import { JOB_REQUEST_PREFIX, JOB_RESULT_PREFIX } from '../../lambdas/documents/adapters/job-files';
-import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/documents/domain/webhooks-schedule';
+import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/documents/core/webhooks-schedule';
 import {
   DOCUMENTS_DOCKERFILE,
   JOB_REQUESTS_PREFIX,

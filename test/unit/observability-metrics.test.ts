@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import type { APIGatewayProxyEventV2, Context, SQSEvent } from 'aws-lambda';
 import { makeHandler as makeRenderHandler } from '../../lambdas/documents/handlers/render';
 import type { DocumentsDeps } from '../../lambdas/documents/deps';
-import { parseRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { parseRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { makeHandler as makeConvertText } from '../../lambdas/narration/handlers/convert-text';
 import { makeHandler as makeWorker } from '../../lambdas/narration/handlers/worker';

@@ -18,10 +18,10 @@ import { observeRender } from '../metrics';
 import { recordQuotaRejection } from '../../shared/observability/metrics';
 import { rateLimitHeaders } from '../../shared/quota/windows';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { DocumentRequestError } from '../domain/errors';
-import { monthlyRules, planOf, quotaSubject } from '../domain/plans';
-import { parseRenderRequest, renderDocument } from '../domain/render-request';
-import { acceptAsyncRender, assertAsyncAllowed } from '../domain/jobs';
+import { DocumentRequestError } from '../errors';
+import { monthlyRules, planOf, quotaSubject } from '../core/plans';
+import { parseRenderRequest, renderDocument } from '../use-cases/render-request';
+import { acceptAsyncRender, assertAsyncAllowed } from '../use-cases/jobs';
 import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
 

@@ -4,7 +4,7 @@
 import { HttpError } from '../../shared/http/errors';
 import { logger } from '../../shared/logger';
 import type { QuotaStore } from '../../shared/quota/windows';
-import { DocumentRequestError, type DocumentProblem } from './errors';
+import { DocumentRequestError, type DocumentProblem } from '../errors';
 import {
   eventIdFor,
   type AcceptDeps,
