@@ -19,9 +19,9 @@ import type { AudioRepository, AudioStore, JobQueue, Synthesizer } from './domai
 const modules = {
   clients: () => require('../shared/aws/clients') as typeof import('../shared/aws/clients'),
   audioRepository: () =>
-    require('../shared/aws/audio-repository') as typeof import('../shared/aws/audio-repository'),
-  audioStore: () => require('../shared/aws/audio-store') as typeof import('../shared/aws/audio-store'),
-  jobQueue: () => require('../shared/aws/job-queue') as typeof import('../shared/aws/job-queue'),
+    require('./adapters/audio-repository') as typeof import('./adapters/audio-repository'),
+  audioStore: () => require('./adapters/audio-store') as typeof import('./adapters/audio-store'),
+  jobQueue: () => require('./adapters/job-queue') as typeof import('./adapters/job-queue'),
   quotaStore: () => require('../shared/aws/quota-store') as typeof import('../shared/aws/quota-store'),
   keyStore: () => require('../shared/aws/key-store') as typeof import('../shared/aws/key-store'),
   accountStore: () => require('../shared/aws/account-store') as typeof import('../shared/aws/account-store'),

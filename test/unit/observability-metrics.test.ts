@@ -14,7 +14,7 @@ import { makeHandler as makeConvertText } from '../../lambdas/narration/handlers
 import { makeHandler as makeWorker } from '../../lambdas/narration/handlers/worker';
 import type { NarrationDeps } from '../../lambdas/narration/deps';
 import type { AudioRecord, Synthesizer } from '../../lambdas/narration/domain/ports';
-import { pollyClient } from '../../lambdas/shared/aws/polly';
+import { pollyClient } from '../../lambdas/narration/adapters/polly';
 import { resetConfig, config } from '../../lambdas/shared/config';
 import {
   EmfMetrics,
