@@ -22,7 +22,7 @@ import { calcularCfdi, type CfdiCalc } from '../kit/cfdi/calc';
 import { cadenaOriginalTimbre, verificacionUrl } from '../kit/cfdi/timbre';
 import { importeConLetra } from '../kit/con-letra';
 import { cssString } from '../kit/css-string';
-import { currencyDigits, Dec, dec, formatMoney, moneyText } from '../kit/money';
+import { currencyDigits, Dec, dec, formatMoney, moneyText, numberFormat } from '../kit/money';
 import { qrSvg } from '../kit/qr';
 import { fechaLarga } from '../../lambdas/shared/text/fechas';
 import { conceptoInput, type FacturaData } from './schema';
@@ -50,15 +50,13 @@ function etiquetaRetencion(impuesto: ClaveImpuesto, tasas: string[]): string {
 
 /** A quantity as written, with es-MX grouping and up to its 6 decimals: 1234.5 → "1,234.5". */
 function cantidadTexto(n: number): string {
-  return new Intl.NumberFormat('es-MX', { maximumFractionDigits: 6 }).format(
-    dec(n).toFixed() as unknown as number,
-  );
+  return numberFormat('es-MX', { maximumFractionDigits: 6 }).format(dec(n).toFixed() as unknown as number);
 }
 
 /** A unit price with the currency's decimals, or more when it has them (up to 6): "$450.50", "$0.125". */
 function precioTexto(n: number, moneda: string): string {
   const digits = currencyDigits(moneda);
-  return new Intl.NumberFormat('es-MX', {
+  return numberFormat('es-MX', {
     style: 'currency',
     currency: moneda,
     minimumFractionDigits: digits,
