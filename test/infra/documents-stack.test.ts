@@ -11,9 +11,9 @@ import { documentsManifest } from '../../lambdas/documents/routes';
 import type { TableId } from '../../lambdas/shared/manifest';
 import { IMAGE_MIN_TMP_MB, imageCommand } from '../../lib/constructs/image-function';
 import type { ServiceFunctionBase } from '../../lib/constructs/service-function-base';
-import { parseConfig } from '../../lambdas/shared/config';
-import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from '../../lambdas/shared/aws/item-prefixes';
-import { JOB_REQUEST_PREFIX, JOB_RESULT_PREFIX } from '../../lambdas/shared/aws/job-files';
+import { parseConfig } from '../../lambdas/documents/config';
+import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
+import { JOB_REQUEST_PREFIX, JOB_RESULT_PREFIX } from '../../lambdas/documents/adapters/job-files';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/documents/domain/webhooks-schedule';
 import {
   DOCUMENTS_DOCKERFILE,

@@ -10,8 +10,8 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { JobFiles, JobResult } from '../../documents/domain/jobs';
-import type { RenderedDocument } from '../../documents/domain/render-request';
+import type { JobFiles, JobResult } from '../domain/jobs';
+import type { RenderedDocument } from '../domain/render-request';
 
 export const JOB_REQUEST_PREFIX = 'jobs/';
 export const JOB_RESULT_PREFIX = 'results/jobs/';

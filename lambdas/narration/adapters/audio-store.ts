@@ -10,8 +10,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { CONTENT_TYPE, type AudioFormat } from '../../narration/domain/formats';
-import type { AudioStore } from '../../narration/domain/ports';
+import { CONTENT_TYPE, type AudioFormat } from '../domain/formats';
+import type { AudioStore } from '../domain/ports';
 
 export const audioKey = (audioId: string, fmt: AudioFormat) => `audio/${audioId}.${fmt}`;
 const jobKey = (audioId: string) => `jobs/${audioId}.txt`;

@@ -2,7 +2,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AudioRecord, AudioRepository } from '../../narration/domain/ports';
+import type { AudioRecord, AudioRepository } from '../domain/ports';
 
 /**
  * How long a worker owns a job without a sign of life. Progress updates renew it, so a worker that dies (or is

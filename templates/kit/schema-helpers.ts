@@ -174,7 +174,7 @@ export function nss(description: string) {
 }
 
 /**
- * RFC as CFDI 4.0 takes it (lambdas/documents/domain/cfdi/rfc.ts): persona moral (12) or física (13) with a
+ * RFC as CFDI 4.0 takes it (templates/kit/cfdi/rfc.ts): persona moral (12) or física (13) with a
  * calendar date and homoclave, or a generic RFC (XAXX010101000, XEXX010101000). `tipo` restricts it to one kind.
  * Errors: type `rfc_format` (shape or date) or `rfc_tipo` (the other kind of taxpayer).
  */

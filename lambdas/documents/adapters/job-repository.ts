@@ -9,14 +9,14 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import type { DocumentProblem } from '../../documents/domain/errors';
+import type { DocumentProblem } from '../domain/errors';
 import {
   MAX_RECORDED_DELIVERIES,
   type DeliveryAttempt,
   type JobRecord,
   type JobRepository,
   type JobResult,
-} from '../../documents/domain/jobs';
+} from '../domain/jobs';
 import { JOB_ITEM_PREFIX } from './item-prefixes';
 
 const key = (jobId: string) => ({ pk: JOB_ITEM_PREFIX + jobId });

@@ -3,8 +3,8 @@
 // routes and the documents workers may read `webhook#` items (lambdas/documents/routes.ts, itemPrefixes).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { HttpError } from '../http/errors';
-import type { WebhookEndpoint, WebhookStore } from '../../documents/domain/webhooks';
+import { HttpError } from '../../shared/http/errors';
+import type { WebhookEndpoint, WebhookStore } from '../domain/webhooks';
 import { WEBHOOK_ITEM_PREFIX } from './item-prefixes';
 
 const key = (owner: string) => ({ pk: WEBHOOK_ITEM_PREFIX + owner });

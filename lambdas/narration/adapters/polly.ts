@@ -8,9 +8,9 @@ import {
   type PollyClientConfig,
   type VoiceId,
 } from '@aws-sdk/client-polly';
-import { observeAwsClient } from '../observability/aws-clients';
-import type { Pcm, Synthesizer } from '../../narration/domain/ports';
-import type { Voice } from '../../narration/domain/voices';
+import { observeAwsClient } from '../../shared/observability/aws-clients';
+import type { Pcm, Synthesizer } from '../domain/ports';
+import type { Voice } from '../domain/voices';
 
 export const POLLY_PCM_RATE = 16000;
 

@@ -14,7 +14,7 @@
 // - MXN ends with "M.N." (moneda nacional); other currencies with their ISO code: "… DÓLARES 56/100 USD".
 //   Currencies not in the table below take their Spanish name from Intl (CLDR), singular and plural.
 // - Feminine currencies (libra, corona, rupia…) agree: "UNA LIBRA", "VEINTIUNA LIBRAS", "DOSCIENTAS LIBRAS".
-import { cardinal, MAX_DIGITS, needsDe, type Gender } from '../../shared/text/numero-a-letras';
+import { cardinal, MAX_DIGITS, needsDe, type Gender } from '../../lambdas/shared/text/numero-a-letras';
 import { currencyDigits, Dec, dec } from './money';
 
 interface CurrencyWords {
