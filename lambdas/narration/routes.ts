@@ -1,10 +1,13 @@
 // The narration service's route manifest: read by lib/narration-stack.ts and bin/local.ts.
 import type { ServiceManifest } from '../shared/manifest';
+import { narrationBucket } from './bucket';
 
 const MiB = 1024 * 1024;
 
 export const narrationManifest: ServiceManifest = {
   service: 'narration',
+  bucket: narrationBucket,
+  throttle: { rate: 50, burst: 100 },
   routes: [
     {
       id: 'Voices',
@@ -28,7 +31,7 @@ export const narrationManifest: ServiceManifest = {
       access: {
         tables: { audio: 'rw', quotas: 'rw', keys: 'r' },
         bucket: 'rw',
-        sendJobs: true,
+        sendTo: ['priority', 'standard'],
         speech: true,
       },
     },
@@ -46,7 +49,7 @@ export const narrationManifest: ServiceManifest = {
       access: {
         tables: { audio: 'rw', quotas: 'rw', keys: 'r' },
         bucket: 'rw',
-        sendJobs: true,
+        sendTo: ['priority', 'standard'],
         speech: true,
       },
     },
@@ -62,7 +65,7 @@ export const narrationManifest: ServiceManifest = {
       access: {
         tables: { audio: 'rw', quotas: 'rw', keys: 'r' },
         bucket: 'rw',
-        sendJobs: true,
+        sendTo: ['priority', 'standard'],
         speech: true,
       },
     },
@@ -74,11 +77,11 @@ export const narrationManifest: ServiceManifest = {
       memoryMb: 1024,
       timeoutS: 15,
       maxBodyBytes: 16 * 1024,
-      // sendJobs only matters if SYNC_MAX_CHARS is ever set below the demo's 500 characters.
+      // sendTo only matters if SYNC_MAX_CHARS is ever set below the demo's 500 characters.
       access: {
         tables: { audio: 'rw', quotas: 'rw', growth: 'rw' },
         bucket: 'rw',
-        sendJobs: true,
+        sendTo: ['priority', 'standard'],
         speech: true,
       },
     },
@@ -259,12 +262,36 @@ export const narrationManifest: ServiceManifest = {
   workers: [
     {
       id: 'Worker',
+      description: 'Narrates queued long texts (priority and standard queues)',
+      queues: ['priority', 'standard'],
       handler: 'lambdas/narration/handlers/worker.ts',
       memoryMb: 2048,
       // 100,000 characters ≈ 2 h of speech: synthesis + encoding fits well inside 15 min.
       timeoutS: 900,
       tmpMb: 2048,
       access: { tables: { audio: 'rw', growth: 'rw' }, bucket: 'rw', speech: true },
+    },
+  ],
+  // How paid plans get priority: each event source scales its pollers independently, and maxConcurrency caps how
+  // many worker executions one may occupy. The standard (free-tier) queue gets a small cap, so a free backlog can
+  // never take more than that many executions; the rest stays available to the priority queue (Pro/Lifetime jobs),
+  // whose jobs therefore never wait behind free ones. Running jobs are not pre-empted. The caps also stop the
+  // pollers from pulling messages Lambda would throttle (a throttled delivery still counts towards maxReceiveCount).
+  queues: [
+    {
+      id: 'priority',
+      envVar: 'PRIORITY_QUEUE_URL',
+      maxReceiveCount: 3,
+      maxConcurrency: 10,
+      localPollers: 2,
+      description: 'Long texts of paid plans (one message per job)',
+    },
+    {
+      id: 'standard',
+      envVar: 'STANDARD_QUEUE_URL',
+      maxReceiveCount: 3,
+      maxConcurrency: 3,
+      description: 'Long texts of the free tier (one message per job)',
     },
   ],
 };
