@@ -31,7 +31,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['@aws-sdk/*'],
-              message: 'Domain code uses ports; AWS adapters live in lambdas/shared/aws.',
+              message:
+                'Domain code uses ports; AWS adapters live in lambdas/<service>/adapters and lambdas/shared/aws.',
             },
           ],
         },

@@ -14,8 +14,8 @@ import { JOB_REQUESTS_PREFIX, JOB_RESULT_PREFIX, RESULTS_PREFIX } from '../../la
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/documents/domain/webhooks-schedule';
 import { narrationManifest } from '../../lambdas/narration/routes';
-import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from '../../lambdas/shared/aws/item-prefixes';
-import { parseConfig } from '../../lambdas/shared/config';
+import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
+import { parseConfig } from '../../lambdas/documents/config';
 import type { RouteSpec, ServiceManifest, TableId, WorkerSpec } from '../../lambdas/shared/manifest';
 import { IMAGE_MIN_TMP_MB, imageCommand } from '../../lib/constructs/image-function';
 import { queueVisibilityTimeoutS, type ManifestStack } from '../../lib/constructs/manifest-service';

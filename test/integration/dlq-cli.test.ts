@@ -11,7 +11,7 @@ import {
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { main, peek, redrive, redriveNative, listDlqs, type DlqDeps } from '../../bin/dlq';
-import { DynamoAudioRepository } from '../../lambdas/shared/aws/audio-repository';
+import { DynamoAudioRepository } from '../../lambdas/narration/adapters/audio-repository';
 import { withEmulators } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
 

@@ -149,12 +149,29 @@ describe('reuse', () => {
       expect(text(await r.renderPdf(`<p>Render ${i}</p>`))).toContain(`Render ${i}`);
       pids.push(r.stats().browserPid ?? -1);
     }
-    // Renders 1-3 on the first browser, 4-6 on the second, 7 on the third (a retired browser closes when idle).
+    // Renders 1-3 on the first browser, 4-6 on the second, 7 on the third (a retired browser closes when idle); each
+    // browser's successor is started ahead (here at its first render), so a 4th is already waiting.
     const distinct = [...new Set(pids.filter((p) => p > 0))];
-    expect(r.stats()).toMatchObject({ launches: 3, renders: 7, crashes: 0 });
-    expect(distinct.length).toBeGreaterThanOrEqual(2);
+    expect(distinct).toHaveLength(3);
+    await waitFor(() => r.stats().launches === 4); // the spare finishes starting in the background
+    expect(r.stats()).toMatchObject({ renders: 7, crashes: 0 });
     const first = distinct[0]!;
     await waitFor(() => !alive(first));
+  });
+
+  it('the next browser is started ahead and takes over at the recycle without a new start', async () => {
+    // 20 renders per browser: the successor starts at render 12 (8 ahead).
+    const r = renderer({ maxRendersPerBrowser: 20 });
+    for (let i = 1; i <= 11; i++) await r.renderPdf(`<p>Render ${i}</p>`);
+    expect(r.stats().launches).toBe(1);
+    await r.renderPdf('<p>Render 12</p>');
+    await waitFor(() => r.stats().launches === 2); // started in the background
+    const first = r.stats().browserPid;
+    for (let i = 13; i <= 20; i++) await r.renderPdf(`<p>Render ${i}</p>`);
+    expect(text(await r.renderPdf('<p>Render 21</p>'))).toContain('Render 21');
+    // On the spare: a different browser, and no browser was started for this render.
+    expect(r.stats().browserPid).not.toBe(first);
+    expect(r.stats()).toMatchObject({ launches: 2, renders: 21, crashes: 0 });
   });
 
   it('pooled pages render concurrent documents without mixing them', async () => {

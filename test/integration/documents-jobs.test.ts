@@ -19,9 +19,9 @@ import {
 } from '../../lambdas/documents/domain/webhooks';
 import { verifySignature } from '../../lambdas/documents/domain/webhooks-signature';
 import { dynamo } from '../../lambdas/shared/aws/clients';
-import { DynamoJobRepository } from '../../lambdas/shared/aws/job-repository';
+import { DynamoJobRepository } from '../../lambdas/documents/adapters/job-repository';
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
-import { DynamoWebhookStore } from '../../lambdas/shared/aws/webhook-store';
+import { DynamoWebhookStore } from '../../lambdas/documents/adapters/webhook-store';
 import { parseAllowlist, stubResolver } from '../../lambdas/shared/net/safe-fetch';
 import { withEmulators } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';

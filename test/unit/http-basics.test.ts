@@ -2,7 +2,7 @@ import { bearerToken, generateKey, hashKey } from '../../lambdas/shared/auth/key
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
 import { matchPath } from '../../lambdas/shared/http/paths';
 import { apiHandler } from '../../lambdas/shared/http/api-handler';
-import { parseConfig } from '../../lambdas/shared/config';
+import { parseConfig } from '../../lambdas/narration/config';
 
 describe('path templates', () => {
   test.each([

@@ -14,8 +14,10 @@ import { makeHandler as makeConvertText } from '../../lambdas/narration/handlers
 import { makeHandler as makeWorker } from '../../lambdas/narration/handlers/worker';
 import type { NarrationDeps } from '../../lambdas/narration/deps';
 import type { AudioRecord, Synthesizer } from '../../lambdas/narration/domain/ports';
-import { pollyClient } from '../../lambdas/shared/aws/polly';
-import { resetConfig, config } from '../../lambdas/shared/config';
+import { pollyClient } from '../../lambdas/narration/adapters/polly';
+import { config as documentsConfig } from '../../lambdas/documents/config';
+import { config } from '../../lambdas/narration/config';
+import { resetConfig } from '../../lambdas/shared/config';
 import {
   EmfMetrics,
   InMemoryMetrics,
@@ -282,7 +284,7 @@ describe('EMF for a render (POST /v1/render)', () => {
   const pdfTemplate = TEMPLATES[0]!;
   const renderDeps = (renderPdf: () => Promise<Buffer>, allowed = true): DocumentsDeps =>
     ({
-      config: config(),
+      config: documentsConfig(),
       quotas: quotas(allowed),
       keys: { findByHash: async () => undefined },
       growth,
