@@ -1,5 +1,6 @@
-// The documents service's manifest, read by lib/documents-stack.ts and bin/local.ts (port RENDER_PORT). Each route is a spec next to its
-// handler (handlers/<name>.route.ts, from which the handler reads its limits); this file lists them.
+// The documents service's manifest, read by lib/documents-stack.ts and bin/local.ts (port RENDER_PORT). Each route
+// is a spec next to its handler (handlers/<name>.route.ts, from which the handler reads its limits); this file lists
+// them.
 import type { ServiceManifest } from '../shared/manifest';
 import { renderRoute } from './handlers/render.route';
 import { templateSampleRoute } from './handlers/template-sample.route';
