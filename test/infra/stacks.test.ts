@@ -13,6 +13,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { JOB_REQUESTS_PREFIX, JOB_RESULT_PREFIX, RESULTS_PREFIX } from '../../lambdas/documents/bucket';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/documents/domain/webhooks-schedule';
+import { REALM_BOOTSTRAP_FILE } from '../../lambdas/documents/templating/realm-sources';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
 import { parseConfig } from '../../lambdas/documents/config';
@@ -833,6 +834,11 @@ describe('documents only', () => {
       expect(fs.readdirSync(path.join(ROOT, 'lambdas/documents/fonts')).some((f) => f.endsWith('.ttf'))).toBe(
         true,
       );
+      // The template realm's bootstrap is read from beside the running code (realm-sources.ts): beside each bundle.
+      expect(dockerfile).toContain(
+        `for f in \${HANDLER_ENTRIES}; do cp lambdas/documents/templating/${REALM_BOOTSTRAP_FILE} "/build/dist/$(dirname "$f")/"; done`,
+      );
+      expect(fs.existsSync(path.join(ROOT, 'lambdas/documents/templating', REALM_BOOTSTRAP_FILE))).toBe(true);
     });
   });
 
