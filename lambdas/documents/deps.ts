@@ -1,5 +1,5 @@
 // What the documents handlers need. Chromium is launched lazily once per warm container and reused.
-import { config, required, type Config } from '../shared/config';
+import { config, required, type Config } from './config';
 import { dynamo, s3Client } from '../shared/aws/clients';
 import { S3ResultStore, type ResultStore } from '../shared/aws/result-store';
 import { DynamoQuotaStore } from '../shared/aws/quota-store';

@@ -34,6 +34,13 @@ export interface BuiltInTemplate<S extends z.ZodType = z.ZodType> {
    * template's own formats and before data.json; `description` is their line in LEEME.txt (Spanish).
    */
   attachments?(data: z.output<S>): TemplateAttachment[];
+  /** Paragraphs LEEME.txt adds after its file list (Spanish), e.g. why a file is not in the zip. */
+  readmeNotes?(data: z.output<S>): string[];
+  /**
+   * With `options.require_xml`: the data fields the template's attachments still need (each a 400 item at
+   * body.data.<field>) instead of a zip without them. Templates without it refuse the option.
+   */
+  requiredAttachmentProblems?(data: z.output<S>): { field: string; msg: string }[];
 }
 
 /** A file a template adds to its zip (see BuiltInTemplate.attachments). */

@@ -15,7 +15,9 @@ import { makeHandler as makeWorker } from '../../lambdas/narration/handlers/work
 import type { NarrationDeps } from '../../lambdas/narration/deps';
 import type { Synthesizer } from '../../lambdas/narration/domain/ports';
 import { pollyClient } from '../../lambdas/narration/adapters/polly';
-import { resetConfig, config } from '../../lambdas/shared/config';
+import { config as documentsConfig } from '../../lambdas/documents/config';
+import { config } from '../../lambdas/narration/config';
+import { resetConfig } from '../../lambdas/shared/config';
 import {
   EmfMetrics,
   InMemoryMetrics,
@@ -270,7 +272,7 @@ describe('EMF for a render (POST /v1/render)', () => {
   const pdfTemplate = TEMPLATES[0]!;
   const renderDeps = (renderPdf: () => Promise<Buffer>, allowed = true): DocumentsDeps =>
     ({
-      config: config(),
+      config: documentsConfig(),
       quotas: quotas(allowed),
       keys: { findByHash: async () => undefined },
       growth,

@@ -14,7 +14,7 @@ import {
   type MessageQueue,
   type WebhookEventType,
 } from './jobs';
-import { observeRender } from '../../shared/observability/events';
+import { observeRender } from '../metrics';
 import { parseRenderRequest, renderDocument, type RenderDeps, type RenderedDocument } from './render-request';
 
 export interface RenderJobDeps extends AcceptDeps {

@@ -20,7 +20,7 @@ export function renderJobDeps(deps: DocumentsDeps): RenderJobDeps {
     quotas: deps.quotas,
     subscribed: async (owner, type) => !!(await deps.webhooks.get(owner))?.events.includes(type),
     renderer: () => deps.renderer(),
-    recordRender: (format) => recordRender(deps, format),
+    recordRender: async (format) => void (await recordRender(deps, format)),
     now: () => deps.now(),
     maxAttempts: deps.config.MAX_RECEIVE_COUNT,
   };
