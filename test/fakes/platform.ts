@@ -1,6 +1,8 @@
 // In-memory fakes of the platform's ports (lambdas/shared): quota counters with the DynamoDB adapter's rules
 // (a window is charged only below its limit, a refused request charges nothing, a refund never goes below zero)
-// and the growth table's two primitives.
+// the growth table's two primitives, and API keys (created once, revoked once with onlyIfActive, billing copies
+// never older than the stored one).
+import type { ApiKeyRecord, KeyBillingState, KeyStore } from '../../lambdas/shared/auth/keys';
 import type { GrowthItem, GrowthStore } from '../../lambdas/shared/growth/ports';
 import {
   slotsFor,
@@ -81,5 +83,46 @@ export class FakeGrowthStore implements GrowthStore {
 
   async getMany(pks: string[]): Promise<Map<string, GrowthItem>> {
     return new Map(pks.filter((p) => this.items.has(p)).map((p) => [p, structuredClone(this.items.get(p)!)]));
+  }
+}
+
+export class FakeKeyStore implements KeyStore {
+  readonly keys = new Map<string, ApiKeyRecord>();
+
+  async put(record: ApiKeyRecord): Promise<void> {
+    if (!(await this.putIfAbsent(record)))
+      throw new Error(`conditional check failed: key ${record.keyHash} exists`);
+  }
+
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const k = this.keys.get(keyHash);
+    return k && structuredClone(k);
+  }
+
+  async listByEmail(email: string): Promise<ApiKeyRecord[]> {
+    // The byEmail index holds what was written: emails are stored lower-case by the callers.
+    return [...this.keys.values()]
+      .filter((k) => k.email === email.toLowerCase())
+      .map((k) => structuredClone(k));
+  }
+
+  async revoke(keyHash: string, at: Date, opts: { onlyIfActive?: boolean } = {}): Promise<boolean> {
+    const k = this.keys.get(keyHash);
+    if (!k || (opts.onlyIfActive && k.status !== 'active')) return false;
+    Object.assign(k, { status: 'revoked', revokedAt: at.toISOString() });
+    return true;
+  }
+
+  async putIfAbsent(record: ApiKeyRecord): Promise<boolean> {
+    if (this.keys.has(record.keyHash)) return false;
+    this.keys.set(record.keyHash, structuredClone(record));
+    return true;
+  }
+
+  async syncBilling(keyHash: string, state: KeyBillingState): Promise<boolean> {
+    const k = this.keys.get(keyHash);
+    if (!k || (k.accountVersion !== undefined && k.accountVersion >= state.accountVersion)) return false;
+    Object.assign(k, state);
+    return true;
   }
 }
