@@ -98,7 +98,12 @@ export function awsDeps(): DocumentsDeps {
     // Loaded on first use: the Stripe SDK stays out of the cold start of routes that never call Stripe.
     payments: () => import('../shared/billing/stripe').then((m) => m.stripeGateway(config())),
     get jobs() {
-      return new DynamoJobRepository(dynamo(), required('ACCOUNTS_TABLE'));
+      return new DynamoJobRepository(
+        dynamo(),
+        required('ACCOUNTS_TABLE'),
+        () => new Date(),
+        config().JOB_LEASE_S,
+      );
     },
     get jobFiles() {
       return new S3JobFiles(s3Client(), required('DOCUMENTS_BUCKET'));

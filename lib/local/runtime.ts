@@ -194,7 +194,7 @@ async function requeueDocumentJobs(log: (line: string) => void): Promise<void> {
   const deps = awsDeps();
   const jobs = await deps.jobs.listUnfinished(10_000);
   for (const job of jobs) {
-    if (job.status === 'rendering') await deps.jobs.release(job.jobId, new Date());
+    if (job.status === 'rendering') await deps.jobs.release(job.jobId);
     await deps.renderQueue.send({ jobId: job.jobId });
   }
   if (jobs.length) log(`re-queued ${jobs.length} unfinished document job(s) from the previous run`);
