@@ -13,6 +13,7 @@ export default tseslint.config(
       '**/*.js',
       '**/*.cjs',
       '**/*.mjs',
+      '!lambdas/documents/templating/realm-bootstrap.js',
     ],
   },
   ...tseslint.configs.recommended,
@@ -32,11 +33,19 @@ export default tseslint.config(
           patterns: [
             {
               group: ['@aws-sdk/*'],
-              message: 'Domain code uses ports; AWS adapters live in lambdas/shared/aws.',
+              message:
+                'Domain code uses ports; AWS adapters live in lambdas/<service>/adapters and lambdas/shared/aws.',
             },
           ],
         },
       ],
     },
+  },
+  {
+    // The template realm's bootstrap: a classic script evaluated inside the realm, where only the language's globals
+    // exist (no require, process, Buffer...). no-undef flags any reference to a host global.
+    files: ['lambdas/documents/templating/realm-bootstrap.js'],
+    languageOptions: { sourceType: 'script', ecmaVersion: 2022, globals: {} },
+    rules: { 'no-undef': 'error', 'no-var': 'off', '@typescript-eslint/no-require-imports': 'error' },
   },
 );

@@ -64,7 +64,7 @@ export const DOCUMENTS_DOCKERFILE = 'lambdas/documents/Dockerfile';
 /** S3 key prefixes the lifecycle rules expire: the runtime must store under these. */
 export const RESULTS_PREFIX = 'results/';
 export const SAMPLES_PREFIX = 'samples/';
-/** Render requests of queued async jobs (lambdas/shared/aws/job-files.ts); read once by the render worker. */
+/** Render requests of queued async jobs (lambdas/documents/adapters/job-files.ts); read once by the render worker. */
 export const JOB_REQUESTS_PREFIX = 'jobs/';
 export const JOB_REQUESTS_TTL_DAYS = 2;
 /** A result too large for a Lambda response is fetched once, right after the redirect; a day is plenty. */

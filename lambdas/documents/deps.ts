@@ -1,5 +1,5 @@
 // What the documents handlers need. Chromium is launched lazily once per warm container and reused.
-import { config, required, type Config } from '../shared/config';
+import { config, required, type Config } from './config';
 import { dynamo, s3Client } from '../shared/aws/clients';
 import { S3ResultStore, type ResultStore } from '../shared/aws/result-store';
 import { DynamoQuotaStore } from '../shared/aws/quota-store';
@@ -12,10 +12,10 @@ import type { GrowthStore } from '../shared/growth/ports';
 import type { QuotaStore } from '../shared/quota/windows';
 import type { RenderDeps } from './domain/render-request';
 import { sqsClient } from '../shared/aws/clients';
-import { DynamoJobRepository } from '../shared/aws/job-repository';
-import { S3JobFiles } from '../shared/aws/job-files';
-import { SqsMessageQueue } from '../shared/aws/message-queue';
-import { DynamoWebhookStore } from '../shared/aws/webhook-store';
+import { DynamoJobRepository } from './adapters/job-repository';
+import { S3JobFiles } from './adapters/job-files';
+import { SqsMessageQueue } from './adapters/message-queue';
+import { DynamoWebhookStore } from './adapters/webhook-store';
 import { allowlistFrom, stubResolver } from '../shared/net/safe-fetch';
 import type { JobFiles, JobRepository, MessageQueue } from './domain/jobs';
 import type { WebhookPolicy, WebhookStore } from './domain/webhooks';
@@ -98,7 +98,12 @@ export function awsDeps(): DocumentsDeps {
     // Loaded on first use: the Stripe SDK stays out of the cold start of routes that never call Stripe.
     payments: () => import('../shared/billing/stripe').then((m) => m.stripeGateway(config())),
     get jobs() {
-      return new DynamoJobRepository(dynamo(), required('ACCOUNTS_TABLE'));
+      return new DynamoJobRepository(
+        dynamo(),
+        required('ACCOUNTS_TABLE'),
+        () => new Date(),
+        config().JOB_LEASE_S,
+      );
     },
     get jobFiles() {
       return new S3JobFiles(s3Client(), required('DOCUMENTS_BUCKET'));

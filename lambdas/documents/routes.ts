@@ -1,6 +1,6 @@
 // The documents service's route manifest: read by lib/documents-stack.ts and bin/local.ts (port RENDER_PORT).
 import type { ServiceManifest } from '../shared/manifest';
-import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from '../shared/aws/item-prefixes';
+import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from './adapters/item-prefixes';
 import { DEFAULT_RETRY_SCHEDULE_S } from './domain/webhooks-schedule';
 
 const MiB = 1024 * 1024;

@@ -7,7 +7,7 @@
 // so e.g. GET /ab/assign, GET /api and GET /pay/checkout (no AWS resources) load no SDK client at all
 // (scripts/bundle-report.ts measures it). Locally every variable is set, so everything loads as before.
 import { tmpdir } from 'node:os';
-import { config, required, type Config } from '../shared/config';
+import { config, required, type Config } from './config';
 import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
 import type { GrowthStore } from '../shared/growth/ports';
 import type { KeyStore } from '../shared/auth/keys';
@@ -19,9 +19,9 @@ import type { AudioRepository, AudioStore, JobQueue, Synthesizer } from './domai
 const modules = {
   clients: () => require('../shared/aws/clients') as typeof import('../shared/aws/clients'),
   audioRepository: () =>
-    require('../shared/aws/audio-repository') as typeof import('../shared/aws/audio-repository'),
-  audioStore: () => require('../shared/aws/audio-store') as typeof import('../shared/aws/audio-store'),
-  jobQueue: () => require('../shared/aws/job-queue') as typeof import('../shared/aws/job-queue'),
+    require('./adapters/audio-repository') as typeof import('./adapters/audio-repository'),
+  audioStore: () => require('./adapters/audio-store') as typeof import('./adapters/audio-store'),
+  jobQueue: () => require('./adapters/job-queue') as typeof import('./adapters/job-queue'),
   quotaStore: () => require('../shared/aws/quota-store') as typeof import('../shared/aws/quota-store'),
   keyStore: () => require('../shared/aws/key-store') as typeof import('../shared/aws/key-store'),
   accountStore: () => require('../shared/aws/account-store') as typeof import('../shared/aws/account-store'),

@@ -1,5 +1,5 @@
 // Embedded AWS emulators for the local runtime and the tests. They speak the real wire protocols, so the AWS
-// adapters under lambdas/shared/aws run unchanged:
+// adapters under lambdas/shared/aws and lambdas/<service>/adapters run unchanged:
 //   DynamoDB: dynalite (on disk under DATA_DIR, or in memory), S3: s3rver (on disk), SQS: fauxqs (in memory).
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';

@@ -3,8 +3,8 @@
 // be empty. The accounting identity is checked for each period: activo = pasivo + capital, else 400 naming both
 // sides and the difference to the centavo (type balance_mismatch).
 import { z } from 'zod';
-import { dec, sum, type Dec } from '../../lambdas/documents/domain/money';
-import { fecha, moneda, rfc, texto, textoOpcional } from '../../lambdas/documents/domain/schema-helpers';
+import { dec, sum, type Dec } from '../kit/money';
+import { fecha, moneda, rfc, texto, textoOpcional } from '../kit/schema-helpers';
 
 const cuenta = z.object({
   concepto: texto('Nombre de la cuenta', 200),

@@ -2,8 +2,8 @@
 // position: fixed in print (it fills the page box whatever the page size), and long names or course titles step
 // down in size (classes computed here from their length) so nothing ever spills onto a second page. The
 // verification QR is SVG drawn here, server-side.
-import { qrSvg } from '../../lambdas/documents/domain/qr';
-import { defineTemplate } from '../../lambdas/documents/domain/template-types';
+import { qrSvg } from '../kit/qr';
+import { defineTemplate } from '../kit/template-types';
 import { schema, type CertificadoData } from './schema';
 import sample from './sample.json';
 

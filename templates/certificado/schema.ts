@@ -1,6 +1,6 @@
 // Data of the `certificado` template: a certificate of completion (landscape, one page in A4 and Letter).
 import { z } from 'zod';
-import { fecha, texto, textoOpcional } from '../../lambdas/documents/domain/schema-helpers';
+import { fecha, texto, textoOpcional } from '../kit/schema-helpers';
 
 export const firmante = z.object({
   nombre: texto('Nombre de quien firma, p. ej. "Dra. Elena Castañeda Ruiz"', 120),

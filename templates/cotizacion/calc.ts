@@ -4,8 +4,8 @@
 //   base      = subtotal − descuento global (descuento_global_monto, or subtotal × descuento_global)
 //   IVA       = base × tasa_iva;  retenciones = base × tasa (IVA, ISR)
 //   total     = base + IVA − retenciones, written con letra.
-import { importeConLetra } from '../../lambdas/documents/domain/con-letra';
-import { dec, moneyText, roundMoney, sum, type Dec } from '../../lambdas/documents/domain/money';
+import { importeConLetra } from '../kit/con-letra';
+import { dec, moneyText, roundMoney, sum, type Dec } from '../kit/money';
 import type { z } from 'zod';
 import type { item, schema } from './schema';
 

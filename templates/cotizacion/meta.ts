@@ -1,8 +1,8 @@
 // cotizacion: price quote / commercial proposal (Letter). The arithmetic lives in calc.ts (exact decimals); the
 // validity date is the given `vigencia` or `fecha` + `dias_vigencia`. Long quotes paginate: the items table's
 // header repeats on every page and each page's footer carries the folio and "Página x de y".
-import { cssString } from '../../lambdas/documents/domain/css-string';
-import { defineTemplate } from '../../lambdas/documents/domain/template-types';
+import { cssString } from '../kit/css-string';
+import { defineTemplate } from '../kit/template-types';
 import { calcCotizacion } from './calc';
 import { schema, sumaDias, type CotizacionData } from './schema';
 import sample from './sample.json';

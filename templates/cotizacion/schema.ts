@@ -3,15 +3,8 @@
 // or as a number of days from the quote's date. Problems are 400s on their own field, with English messages (the
 // API's error language) that name the fix; field descriptions stay Spanish for the end users of the JSON Schema.
 import { z } from 'zod';
-import { dec, sum } from '../../lambdas/documents/domain/money';
-import {
-  customIssue,
-  fecha,
-  moneda,
-  rfc,
-  texto,
-  textoOpcional,
-} from '../../lambdas/documents/domain/schema-helpers';
+import { dec, sum } from '../kit/money';
+import { customIssue, fecha, moneda, rfc, texto, textoOpcional } from '../kit/schema-helpers';
 import { partida } from './calc';
 
 const fraccion = (description: string, max = 1) => z.number().finite().min(0).max(max).describe(description);

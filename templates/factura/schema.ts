@@ -11,7 +11,7 @@
 // catalogue keys (c_RegimenFiscal, c_UsoCFDI, c_FormaPago, c_MetodoPago, c_Exportacion, c_ObjetoImp, c_Moneda,
 // c_Impuesto, c_TasaOCuota), UUID and certificate numbers, generic-RFC rules, tipo de cambio with a foreign
 // currency, PUE/PPD against forma de pago 99, the timbre's fields together, and the arithmetic: importes and totals
-// the caller sends must equal the computed ones to the centavo (lambdas/documents/domain/cfdi/calc.ts).
+// the caller sends must equal the computed ones to the centavo (templates/kit/cfdi/calc.ts).
 import { z } from 'zod';
 import {
   EXPORTACION,
@@ -30,22 +30,11 @@ import {
   USO_CFDI,
   type Catalog,
   type ClaveImpuesto,
-} from '../../lambdas/documents/domain/cfdi/catalogos';
-import {
-  calcularCfdi,
-  type ConceptoInput,
-  type RetencionInput,
-  type TrasladoInput,
-} from '../../lambdas/documents/domain/cfdi/calc';
-import { checkRfc } from '../../lambdas/documents/domain/cfdi/rfc';
-import { currencyDigits, Dec, dec, isCurrency, roundMoney } from '../../lambdas/documents/domain/money';
-import {
-  codigoPostal,
-  customIssue,
-  rfcCfdi,
-  texto,
-  textoOpcional,
-} from '../../lambdas/documents/domain/schema-helpers';
+} from '../kit/cfdi/catalogos';
+import { calcularCfdi, type ConceptoInput, type RetencionInput, type TrasladoInput } from '../kit/cfdi/calc';
+import { checkRfc } from '../kit/cfdi/rfc';
+import { currencyDigits, Dec, dec, isCurrency, roundMoney } from '../kit/money';
+import { codigoPostal, customIssue, rfcCfdi, texto, textoOpcional } from '../kit/schema-helpers';
 
 // ---- field builders ------------------------------------------------------------------------------------------
 

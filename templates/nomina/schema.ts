@@ -5,7 +5,7 @@
 // física), CURP (format, date and RENAPO check digit), NSS (11 digits), SAT catalogue codes, the order of the
 // dates, each line's importe = gravado + exento, the totals when the caller states them, and a net pay ≥ 0.
 import { z } from 'zod';
-import { dec, sum, type Dec } from '../../lambdas/documents/domain/money';
+import { dec, sum, type Dec } from '../kit/money';
 import {
   codigoPostal,
   curp,
@@ -17,7 +17,7 @@ import {
   rfcPersonaFisica,
   texto,
   textoOpcional,
-} from '../../lambdas/documents/domain/schema-helpers';
+} from '../kit/schema-helpers';
 import {
   DEDUCCION_MAX,
   lookup,

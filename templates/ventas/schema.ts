@@ -2,7 +2,7 @@
 // optional period, currency, company, notes, per-row SKU, category, region and target, grouping (`group_by`) and a
 // revenue target for the whole period.
 import { z } from 'zod';
-import { moneda, texto, textoOpcional } from '../../lambdas/documents/domain/schema-helpers';
+import { moneda, texto, textoOpcional } from '../kit/schema-helpers';
 
 export const row = z.object({
   product: texto('Producto o línea de producto', 200),

@@ -3,7 +3,7 @@
 // payroll with many lines paginates with the table headers and "Página x de y" on every page; the zip bundles it.
 import { execFileSync } from 'node:child_process';
 import { unzipSync } from 'fflate';
-import { curpCheckDigit } from '../../lambdas/documents/domain/schema-helpers';
+import { curpCheckDigit } from '../../templates/kit/schema-helpers';
 import { nomina } from '../../templates/nomina/meta';
 import { pdftotext } from '../helpers/pdftotext';
 import { flat, pdfInfo as info, pdfTextPages, templateRenderer } from '../helpers/template-render';

@@ -10,8 +10,8 @@
 import fc from 'fast-check';
 import { splitText } from '../../lambdas/narration/domain/chunking';
 import { normalizeForSpeech } from '../../lambdas/narration/domain/normalize';
-import { importeConLetra, numeroALetras } from '../../lambdas/documents/domain/con-letra';
-import { Dec, currencyDigits, dec, formatMoney, moneyText, sum } from '../../lambdas/documents/domain/money';
+import { importeConLetra, numeroALetras } from '../../templates/kit/con-letra';
+import { Dec, currencyDigits, dec, formatMoney, moneyText, sum } from '../../templates/kit/money';
 import {
   rateLimitHeaders,
   slotsFor,

@@ -11,7 +11,7 @@ import {
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { main, peek, redrive, redriveNative, listDlqs, type DlqDeps } from '../../bin/dlq';
-import { DynamoAudioRepository } from '../../lambdas/shared/aws/audio-repository';
+import { DynamoAudioRepository } from '../../lambdas/narration/adapters/audio-repository';
 import { withEmulators } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
 
@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   lines = [];
-  deps = { sqs, audio: { db, table: emu.tableNames.audio }, out: (l) => lines.push(l) };
+  deps = { sqs, audio: new DynamoAudioRepository(db, emu.tableNames.audio), out: (l) => lines.push(l) };
 });
 
 async function failedJob(audioId: string): Promise<void> {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { PollyClient } from '@aws-sdk/client-polly';
 import { narrate, PAUSE_S } from '../../lambdas/narration/domain/narrate';
 import { findVoice } from '../../lambdas/narration/domain/voices';
-import { PollySynthesizer, pollyClient } from '../../lambdas/shared/aws/polly';
+import { PollySynthesizer, pollyClient } from '../../lambdas/narration/adapters/polly';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const FFPROBE: string = require('@ffprobe-installer/ffprobe').path;

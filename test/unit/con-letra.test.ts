@@ -1,6 +1,6 @@
-// Importe con letra: Spanish words for amounts as Mexican invoices print them (lambdas/documents/domain/con-letra.ts).
-import { Dec } from '../../lambdas/documents/domain/money';
-import { importeConLetra, MAX_LETRAS, numeroALetras } from '../../lambdas/documents/domain/con-letra';
+// Importe con letra: Spanish words for amounts as Mexican invoices print them (templates/kit/con-letra.ts).
+import { Dec } from '../../templates/kit/money';
+import { importeConLetra, MAX_LETRAS, numeroALetras } from '../../templates/kit/con-letra';
 
 describe('importeConLetra (MXN)', () => {
   it.each<[number | string, string]>([

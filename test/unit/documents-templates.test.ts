@@ -1,7 +1,7 @@
 // The six built-in templates: every sample validates and renders to HTML with the right figures; amounts are exact
 // decimals (no float drift) formatted for es-MX; the contract's factura and ventas shapes are accepted as they are;
 // GET /templates' JSON Schemas come from the zod schemas; the sandbox and the in-process engine agree.
-import { Dec } from '../../lambdas/documents/domain/money';
+import { Dec } from '../../templates/kit/money';
 import { renderDocument, validateRenderRequest } from '../../lambdas/documents/domain/render-request';
 import {
   builtInPartials,
@@ -12,9 +12,9 @@ import {
 } from '../../lambdas/documents/domain/template-registry';
 import { TemplateSandbox } from '../../lambdas/documents/templating/sandbox';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
-import { calcFactura } from '../../templates/factura/meta';
+import { calcFactura } from '../../templates/factura/calc';
 import { schema as facturaSchema } from '../../templates/factura/schema';
-import { calcVentas } from '../../templates/ventas/meta';
+import { calcVentas } from '../../templates/ventas/calc';
 import { calcCotizacion } from '../../templates/cotizacion/meta';
 import { schema as cotizacionSchema } from '../../templates/cotizacion/schema';
 

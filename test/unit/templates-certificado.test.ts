@@ -6,7 +6,7 @@ import { validateRenderRequest } from '../../lambdas/documents/domain/render-req
 import { builtInPartials, loadSource } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
 import { calcCertificado, certificado } from '../../templates/certificado/meta';
-import { qrSvg } from '../../lambdas/documents/domain/qr';
+import { qrSvg } from '../../templates/kit/qr';
 import { schema } from '../../templates/certificado/schema';
 
 const base = {

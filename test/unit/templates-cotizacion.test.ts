@@ -5,7 +5,7 @@ import { validateRenderRequest } from '../../lambdas/documents/domain/render-req
 import { builtInPartials, loadSource } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
 import { calcCotizacion, cotizacion, viewCotizacion } from '../../templates/cotizacion/meta';
-import { cssString } from '../../lambdas/documents/domain/css-string';
+import { cssString } from '../../templates/kit/css-string';
 import { schema } from '../../templates/cotizacion/schema';
 
 const base = {

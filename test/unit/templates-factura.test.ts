@@ -4,11 +4,11 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { unzipSync } from 'fflate';
 import jsQR from 'jsqr';
-import { calcularCfdi } from '../../lambdas/documents/domain/cfdi/calc';
-import { checkRfc } from '../../lambdas/documents/domain/cfdi/rfc';
-import { cadenaOriginalTimbre, totalQr, verificacionUrl } from '../../lambdas/documents/domain/cfdi/timbre';
-import { Dec } from '../../lambdas/documents/domain/money';
-import { qrSvg } from '../../lambdas/documents/domain/qr';
+import { calcularCfdi } from '../../templates/kit/cfdi/calc';
+import { checkRfc } from '../../templates/kit/cfdi/rfc';
+import { cadenaOriginalTimbre, totalQr, verificacionUrl } from '../../templates/kit/cfdi/timbre';
+import { Dec } from '../../templates/kit/money';
+import { qrSvg } from '../../templates/kit/qr';
 import {
   renderDocument,
   validateRenderRequest,
@@ -16,7 +16,8 @@ import {
 } from '../../lambdas/documents/domain/render-request';
 import { builtInPartials, findTemplate, loadSource } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
-import { calcFactura, facturaXml } from '../../templates/factura/meta';
+import { calcFactura } from '../../templates/factura/calc';
+import { facturaCfdi, facturaXml } from '../../templates/factura/xml';
 import { schema, type FacturaData } from '../../templates/factura/schema';
 
 const factura = findTemplate('factura')!;
@@ -252,9 +253,10 @@ describe('schema', () => {
 
   it('the contract shape is valid in any currency; the XML then lists TipoCambio as missing', () => {
     expect(problems({ ...MINIMAL, moneda: 'EUR' })).toEqual([]);
-    expect(facturaXml(parse({ ...MINIMAL, moneda: 'EUR' }))).toMatch(
-      /Faltan para poder timbrarlo: .*TipoCambio/,
-    );
+    expect(facturaCfdi(parse({ ...MINIMAL, moneda: 'EUR' })).faltan).toContainEqual({
+      campo: 'tipo_cambio',
+      atributo: 'TipoCambio',
+    });
   });
 
   it('totals the caller sends that match are accepted, rounded to the centavo', () => {
@@ -586,6 +588,12 @@ describe('CFDI 4.0 XML', () => {
     const xml = facturaXml(
       parse({
         ...MINIMAL,
+        rfc_emisor: 'TNU0801015A3',
+        regimen_fiscal_emisor: '601',
+        lugar_expedicion: '64000',
+        no_certificado: '30001000000500003416',
+        forma_pago: '03',
+        metodo_pago: 'PUE',
         moneda: 'USD',
         tipo_cambio: 17.0512,
         retenciones: [{ impuesto: 'ISR', tasa_o_cuota: 0.1 }],
@@ -618,8 +626,20 @@ describe('CFDI 4.0 XML', () => {
     expect(honorarios).toMatchObject({ Importe: '2500.00', Descuento: '250.00' });
   });
 
-  it('minimal data: público en general, what is missing listed, names escaped', () => {
-    const xml = facturaXml(parse({ ...MINIMAL, cliente: 'A & B <"C">' }), new Date('2024-06-01T18:30:00Z'));
+  it('minimal data completed: público en general, names escaped', () => {
+    const xml = facturaXml(
+      parse({
+        ...MINIMAL,
+        cliente: 'A & B <"C">',
+        rfc_emisor: 'TNU0801015A3',
+        regimen_fiscal_emisor: '601',
+        lugar_expedicion: '64000',
+        no_certificado: '30001000000500003416',
+        forma_pago: '01',
+        metodo_pago: 'PUE',
+      }),
+      new Date('2024-06-01T18:30:00Z'),
+    );
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).toContain('Nombre="A &amp; B &lt;&quot;C&quot;&gt;"');
     const c = parser.parse(xml)['cfdi:Comprobante'] as Node;
@@ -628,10 +648,12 @@ describe('CFDI 4.0 XML', () => {
       Rfc: 'XAXX010101000',
       RegimenFiscalReceptor: '616',
       UsoCFDI: 'S01',
+      DomicilioFiscalReceptor: '64000',
     });
-    expect(xml).toMatch(
-      /Faltan para poder timbrarlo: LugarExpedicion .*FormaPago, MetodoPago, Emisor\/@Rfc, Emisor\/@RegimenFiscal\./,
-    );
+  });
+
+  it('minimal data: no XML (test/unit/cfdi-schema.test.ts covers the zip and LEEME.txt)', () => {
+    expect(() => facturaXml(parse(MINIMAL))).toThrow(/faltan lugar_expedicion, forma_pago/);
   });
 });
 

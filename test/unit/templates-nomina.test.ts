@@ -2,10 +2,11 @@
 // deductions, otros pagos, neto con letra); SAT catalogues (periodicidad by code or name); per-field 400s with
 // English messages for RFC, CURP (format, date, check digit), NSS, dates, amounts and stated totals.
 import { validateRenderRequest } from '../../lambdas/documents/domain/render-request';
-import { curpCheckDigit } from '../../lambdas/documents/domain/schema-helpers';
+import { curpCheckDigit } from '../../templates/kit/schema-helpers';
 import { builtInPartials, loadSource } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
-import { antiguedad, calcNomina, nomina } from '../../templates/nomina/meta';
+import { antiguedad, calcNomina } from '../../templates/nomina/calc';
+import { nomina } from '../../templates/nomina/meta';
 import { schema } from '../../templates/nomina/schema';
 
 type Data = Record<string, unknown> & { empleado: Record<string, unknown>; periodo: Record<string, unknown> };

@@ -2,13 +2,13 @@
 // integer-centavo arithmetic; ranking, shares, cumulative shares, ABC classes, groups and targets; the SVG charts
 // (geometry, truncation, no scripts, caller text escaped); the footer's CSS string; the spreadsheet model (formulas
 // with exact cached results, the group sheet, the native chart's ranges).
-import { Dec } from '../../lambdas/documents/domain/money';
+import { Dec } from '../../templates/kit/money';
 import { validateRenderRequest } from '../../lambdas/documents/domain/render-request';
 import { builtInPartials, loadSource, TEMPLATES } from '../../lambdas/documents/domain/template-registry';
-import { cssString } from '../../lambdas/documents/domain/css-string';
-import { barChart, donutChart, fitText, ringSegment, textWidth } from '../../lambdas/documents/domain/charts';
+import { cssString } from '../../templates/kit/css-string';
+import { barChart, donutChart, fitText, ringSegment, textWidth } from '../../templates/kit/charts';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
-import { calcVentas, TOP_BARS } from '../../templates/ventas/meta';
+import { calcVentas, TOP_BARS } from '../../templates/ventas/calc';
 import { largeVentas } from '../../templates/ventas/examples';
 import { schema, type VentasData } from '../../templates/ventas/schema';
 

@@ -101,6 +101,7 @@ Invalid requests are **400** with every problem at once, in one shape: \`{"detai
 | \`landscape\` | boolean | swaps width and height |
 | \`header_html\`, \`footer_html\` | string, ≤ 20,000 characters | Jinja2 with the same data; \`<span class="pageNumber"></span>\` and \`<span class="totalPages"></span>\` |
 | \`csv_bom\` | boolean | csv only: start with a UTF-8 BOM (Excel) |
+| \`require_xml\` | boolean | factura: the zip must carry the CFDI 4.0 XML; data lacking a field cfdv40.xsd requires is a 400 naming each field (without it, the zip leaves the XML out and LEEME.txt lists the fields) |
 
 A length L is a number of millimetres (0–500) or a string \`12mm\`, \`1cm\`, \`0.5in\`, \`20px\`. Page options apply to PDFs (also the PDF in a zip); other formats ignore them. Without them the template's page applies (${pageDefaults()}; custom HTML: its CSS \`@page\` size, else A4, margin 12 mm), a margin widened to 20 mm at the top/bottom where a header/footer is drawn. Unknown members of \`options\` are ignored.
 

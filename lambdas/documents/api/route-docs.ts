@@ -52,6 +52,10 @@ const RenderOptionsDoc = renderOptionsSchema
       description: 'csv: start with a UTF-8 byte order mark (for Excel). Default false',
     }),
     async: o.async.meta({ description: 'Scale plan: render in the background; see "Webhooks (Scale)"' }),
+    require_xml: o.require_xml.meta({
+      description:
+        'factura: the zip must carry the CFDI 4.0 XML (only schema-valid XML is written); data lacking a field CFDI requires is a 400 with one item per field. Default false: the zip leaves the XML out and LEEME.txt names the fields',
+    }),
   })
   .meta({
     description: 'Value types decided by this API (the contract shows none); unknown members are ignored',

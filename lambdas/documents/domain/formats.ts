@@ -1,7 +1,8 @@
-// The ten output formats of the contract, with the Content-Type and file extension each one is served with.
+// The ten output formats of the contract (listed in the template kit), with the Content-Type and file extension
+// each one is served with.
+import { FORMATS, type Format } from '../../../templates/kit/formats';
 
-export const FORMATS = ['pdf', 'xlsx', 'csv', 'html', 'json', 'md', 'txt', 'png', 'docx', 'zip'] as const;
-export type Format = (typeof FORMATS)[number];
+export { FORMATS, type Format };
 
 export const CONTENT_TYPES: Record<Format, string> = {
   pdf: 'application/pdf',

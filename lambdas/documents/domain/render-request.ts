@@ -34,7 +34,7 @@ import {
   loadSource,
   TEMPLATE_SLUGS,
 } from './template-registry';
-import type { BuiltInTemplate } from './template-types';
+import type { BuiltInTemplate } from '../../../templates/kit/template-types';
 
 // ---- request schema --------------------------------------------------------------------------------------
 
@@ -78,6 +78,11 @@ export const renderOptionsSchema = z.object({
   csv_bom: z.boolean().optional(),
   /** Scale plan: render in the background → 202 with a job (GET /v1/jobs/{id}) and a signed webhook when done. */
   async: z.boolean().optional(),
+  /**
+   * factura: the zip must carry the CFDI 4.0 XML. Without it a zip whose data lacks what CFDI requires carries no
+   * XML (LEEME.txt lists the fields); with it that request is a 400 naming each missing field.
+   */
+  require_xml: z.boolean().optional(),
 });
 
 export const renderRequestSchema = z.object({
@@ -207,6 +212,7 @@ export function validateRenderRequest(body: unknown): ValidationResult {
     }
   }
 
+  if (problems.length === 0 && template) problems.push(...requiredXmlProblems(template, data, raw.options));
   if (problems.length > 0) return { ok: false, problems };
   const options = renderOptionsSchema.parse(raw.options ?? {});
   const request: ValidRenderRequest = template
@@ -219,6 +225,25 @@ export function validateRenderRequest(body: unknown): ValidationResult {
         options,
       };
   return { ok: true, request };
+}
+
+/** options.require_xml: the fields the template's XML still needs, or the option refused where it has no XML. */
+function requiredXmlProblems(template: BuiltInTemplate, data: unknown, options: unknown): DocumentProblem[] {
+  const required = (options as { require_xml?: unknown } | undefined)?.require_xml === true;
+  if (!required) return [];
+  if (!template.requiredAttachmentProblems)
+    return [
+      {
+        loc: ['body', 'options', 'require_xml'],
+        msg: `Template '${template.meta.slug}' has no XML to require`,
+        type: 'unsupported_option',
+      },
+    ];
+  return template.requiredAttachmentProblems(data as never).map((p) => ({
+    loc: ['body', 'data', p.field],
+    msg: p.msg,
+    type: 'missing',
+  }));
 }
 
 /** validateRenderRequest that throws the 400 (DocumentRequestError) instead of returning the problems. */
@@ -355,6 +380,8 @@ async function headerFooter(
 }
 
 function readme(model: DocumentModel, entries: ZipEntry[], request: ValidRenderRequest): string {
+  const notes =
+    request.kind === 'template' ? (request.template.readmeNotes?.(request.data as never) ?? []) : [];
   const what: Record<string, string> = {
     pdf: 'el documento listo para imprimir (PDF)',
     html: 'el documento como página web, con los estilos incorporados (HTML)',
@@ -382,6 +409,7 @@ function readme(model: DocumentModel, entries: ZipEntry[], request: ValidRenderR
     ...lines,
     '  LEEME.txt              este archivo',
     '',
+    ...(notes.length ? [...notes, ''] : []),
   ].join('\r\n');
 }
 

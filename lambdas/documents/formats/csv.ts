@@ -6,17 +6,10 @@
 import { stringify } from 'csv-stringify/sync';
 import { CONTENT_TYPES } from '../domain/formats';
 import { DocumentRequestError } from '../domain/errors';
-import { currencyDigits, Dec, dec } from '../domain/money';
+import { currencyDigits, Dec, dec } from '../../../templates/kit/money';
 import { tablesFromHtml } from './html-tables';
-import {
-  cellValue,
-  type Cell,
-  type Column,
-  type DocumentModel,
-  type FormatOptions,
-  type RenderedFile,
-  type SheetModel,
-} from './types';
+import { cellValue, type Cell, type Column, type SheetModel } from '../../../templates/kit/sheet-model';
+import type { DocumentModel, FormatOptions, RenderedFile } from './types';
 
 function csvCell(cell: Cell | undefined, col: Column, digits: number): string {
   const value = cellValue(cell);

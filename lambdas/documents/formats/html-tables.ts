@@ -2,7 +2,7 @@
 // (callers' custom_html). Each <table> becomes a sheet; the first row with <th> cells (or the first row) is the
 // header; plain numbers ("1234.5", "1,234.50", "-3") become numbers, everything else stays text.
 import { parseDocument, type DomElement } from './dom';
-import type { Cell, SheetModel } from './types';
+import type { Cell, SheetModel } from '../../../templates/kit/sheet-model';
 
 const NUMBER = /^-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/;
 

@@ -6,7 +6,7 @@
 // charts of the sheet's own ranges (added after exceljs by xlsx-chart.ts: exceljs has no chart API).
 import Decimal from 'decimal.js';
 import ExcelJS from 'exceljs';
-import { currencyDigits } from '../domain/money';
+import { currencyDigits } from '../../../templates/kit/money';
 import { CONTENT_TYPES } from '../domain/formats';
 import { sheetsOf } from './csv';
 import { addCharts, sheetRef, type ChartPart, type SheetCharts } from './xlsx-chart';
@@ -14,11 +14,10 @@ import {
   cellValue,
   type Cell,
   type Column,
-  type DocumentModel,
-  type RenderedFile,
   type RowStyle,
   type SheetModel,
-} from './types';
+} from '../../../templates/kit/sheet-model';
+import type { DocumentModel, RenderedFile } from './types';
 
 const NAVY = 'FF1F3A5F';
 const ZEBRA = 'FFF3F6FA';

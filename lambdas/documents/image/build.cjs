@@ -5,7 +5,8 @@
 //   node lambdas/documents/image/build.cjs bundle <outDir> [entries...]
 //       One esbuild bundle per image handler, repository layout kept (<outDir>/lambdas/documents/handlers/render.js,
 //       whose CMD is lambdas/documents/handlers/render.handler), the EXTERNALS left out. Entries default to
-//       $HANDLER_ENTRIES (CDK passes the manifest's image handlers as that build arg).
+//       $HANDLER_ENTRIES (CDK passes the manifest's image handlers as that build arg). FILES_BESIDE_BUNDLES are
+//       copied into each bundle's folder.
 //   node lambdas/documents/image/build.cjs externals <outDir>
 //       <outDir>/package.json listing only the EXTERNALS, at the versions package-lock.json resolves, and
 //       <outDir>/package-lock.json: the repository lockfile cut to them and their dependencies, so `npm ci` installs
@@ -20,8 +21,8 @@
 'use strict';
 
 const { spawnSync } = require('node:child_process');
-const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
-const { join, resolve } = require('node:path');
+const { copyFileSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { basename, dirname, join, resolve } = require('node:path');
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -60,6 +61,12 @@ function esbuildArgs(entries, outDir) {
 /** Files the code resolves inside the externals at run time (realm-sources.ts). */
 const RUNTIME_RESOLVES = ['nunjucks/browser/nunjucks.js', 'decimal.js/decimal.js'];
 
+/**
+ * Read at run time from beside the running code, so copied into each handler bundle's folder: the template realm's
+ * bootstrap (lambdas/documents/templating/realm-sources.ts).
+ */
+const FILES_BESIDE_BUNDLES = ['lambdas/documents/templating/realm-bootstrap.js'];
+
 /** Read at run time, copied next to the bundles: template sources and partials, the fonts (with their licence). */
 const RUNTIME_FILES = [
   ['templates', 'templates'],
@@ -82,6 +89,9 @@ function bundle(outDir, entries) {
     stdio: 'inherit',
   });
   if (result.status !== 0) throw new Error(`esbuild failed (${result.status ?? result.error})`);
+  for (const entry of entries)
+    for (const file of FILES_BESIDE_BUNDLES)
+      copyFileSync(join(ROOT, file), join(resolve(outDir), dirname(entry), basename(file)));
 }
 
 /** Lockfile path of the package `name` as seen from the package at `from` (Node's lookup, nearest first). */

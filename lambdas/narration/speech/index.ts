@@ -8,7 +8,7 @@ export type SpeechEngineKind = 'polly' | 'espeak' | 'espeak-cli' | 'espeak-wasm'
 export async function createSynthesizer(kind: SpeechEngineKind): Promise<Synthesizer> {
   switch (kind) {
     case 'polly': {
-      const { PollySynthesizer, pollyClient } = await import('../../shared/aws/polly');
+      const { PollySynthesizer, pollyClient } = await import('../adapters/polly');
       return new PollySynthesizer(pollyClient());
     }
     case 'espeak-cli': {

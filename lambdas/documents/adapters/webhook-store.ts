@@ -1,0 +1,60 @@
+// DynamoDB WebhookStore: one endpoint per account in the accounts table, `pk = webhook#<owner>`. The signing secret
+// is stored as is (an HMAC key must be), protected by the table's encryption at rest and IAM: only the webhook
+// routes and the documents workers may read `webhook#` items (lambdas/documents/routes.ts, itemPrefixes).
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { HttpError } from '../../shared/http/errors';
+import type { WebhookEndpoint, WebhookStore } from '../domain/webhooks';
+import { WEBHOOK_ITEM_PREFIX } from './item-prefixes';
+
+const key = (owner: string) => ({ pk: WEBHOOK_ITEM_PREFIX + owner });
+
+export class DynamoWebhookStore implements WebhookStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async get(owner: string): Promise<WebhookEndpoint | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: key(owner), ConsistentRead: true }),
+    );
+    if (!out.Item) return undefined;
+    const { pk: _pk, ...rest } = out.Item;
+    return rest as WebhookEndpoint;
+  }
+
+  /**
+   * Writes the endpoint if nobody changed it since it was read: created only if absent, replaced only while it
+   * still has the secret it was read with. Two concurrent changes: the second gets 409 (and no secret is lost).
+   */
+  async put(endpoint: WebhookEndpoint, previousSecret?: string): Promise<void> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...key(endpoint.owner), ...endpoint },
+          ConditionExpression:
+            previousSecret === undefined ? 'attribute_not_exists(pk)' : 'secret = :previous',
+          ...(previousSecret === undefined
+            ? {}
+            : { ExpressionAttributeValues: { ':previous': previousSecret } }),
+        }),
+      );
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException)
+        throw new HttpError(
+          409,
+          'The webhook endpoint was changed by another request just now. Read it again (GET /v1/webhook) and retry.',
+        );
+      throw err;
+    }
+  }
+
+  async remove(owner: string): Promise<boolean> {
+    const out = await this.db.send(
+      new DeleteCommand({ TableName: this.table, Key: key(owner), ReturnValues: 'ALL_OLD' }),
+    );
+    return out.Attributes !== undefined;
+  }
+}

@@ -1,0 +1,80 @@
+// S3 implementation of AudioStore. Keys: audio/<id>.<fmt> (lifecycle: 30 days), jobs/<id>.txt (2 days).
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { CONTENT_TYPE, type AudioFormat } from '../domain/formats';
+import type { AudioStore } from '../domain/ports';
+
+export const audioKey = (audioId: string, fmt: AudioFormat) => `audio/${audioId}.${fmt}`;
+const jobKey = (audioId: string) => `jobs/${audioId}.txt`;
+
+export class S3AudioStore implements AudioStore {
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  async putAudioFile(audioId: string, fmt: AudioFormat, path: string): Promise<void> {
+    const { size } = await stat(path);
+    const params = {
+      Bucket: this.bucket,
+      Key: audioKey(audioId, fmt),
+      ContentType: CONTENT_TYPE[fmt],
+      ContentDisposition: `inline; filename="${audioId}.${fmt}"`,
+      CacheControl: 'private, max-age=86400, immutable',
+    };
+    if (size <= 8 * 1024 * 1024) {
+      // One PUT for the common short audio, from memory: the SDK cannot retry a streamed body, so one throttled
+      // or failed PUT (SlowDown, a 500) would fail the whole conversion (test/e2e/faults-api.test.ts).
+      await this.s3.send(
+        new PutObjectCommand({ ...params, Body: await readFile(path), ContentLength: size }),
+      );
+      return;
+    }
+    // Long narrations: multipart upload streamed from disk, memory stays flat.
+    await new Upload({
+      client: this.s3,
+      params: { ...params, Body: createReadStream(path) },
+      queueSize: 2,
+    }).done();
+  }
+
+  presignAudio(audioId: string, fmt: AudioFormat, expiresInS: number): Promise<string> {
+    return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: audioKey(audioId, fmt) }), {
+      expiresIn: expiresInS,
+    });
+  }
+
+  async putJobText(audioId: string, text: string): Promise<void> {
+    await this.s3.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: jobKey(audioId),
+        Body: text,
+        ContentType: 'text/plain; charset=utf-8',
+      }),
+    );
+  }
+
+  async getJobText(audioId: string): Promise<string | undefined> {
+    try {
+      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: jobKey(audioId) }));
+      return await out.Body!.transformToString('utf8');
+    } catch (err) {
+      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw err;
+    }
+  }
+
+  async deleteJobText(audioId: string): Promise<void> {
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: jobKey(audioId) }));
+  }
+}

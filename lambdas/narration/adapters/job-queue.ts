@@ -1,0 +1,19 @@
+// SQS implementation of JobQueue: paid plans' jobs go to the priority queue, free ones to the standard queue.
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { JobMessage, JobQueue } from '../domain/ports';
+
+export class SqsJobQueue implements JobQueue {
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly urls: { priority: string; standard: string },
+  ) {}
+
+  async enqueue(message: JobMessage, priority: boolean): Promise<void> {
+    await this.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: priority ? this.urls.priority : this.urls.standard,
+        MessageBody: JSON.stringify(message),
+      }),
+    );
+  }
+}
