@@ -9,7 +9,6 @@ import {
   conDescripcion,
   EXPORTACION,
   FORMA_PAGO,
-  IMPUESTO,
   METODO_PAGO,
   OBJETO_IMP,
   REGIMEN_FISCAL,
@@ -17,58 +16,20 @@ import {
   TIPO_COMPROBANTE,
   USO_CFDI,
   type ClaveImpuesto,
-  type TipoFactor,
 } from '../kit/cfdi/catalogos';
 import { calcularCfdi, type CfdiCalc } from '../kit/cfdi/calc';
 import { cadenaOriginalTimbre, verificacionUrl } from '../kit/cfdi/timbre';
 import { buildCfdiXml, type ComprobanteXml } from '../kit/cfdi/xml';
 import { importeConLetra } from '../kit/con-letra';
 import { cssString } from '../kit/css-string';
-import { currencyDigits, Dec, dec, formatMoney, moneyText } from '../kit/money';
+import { Dec, dec, formatMoney, moneyText } from '../kit/money';
 import { qrSvg } from '../kit/qr';
 import { defineTemplate } from '../kit/template-types';
 import { fechaLarga } from '../../lambdas/shared/text/fechas';
 import { conceptoInput, schema, type FacturaData } from './schema';
+import { avisoHeader, facturaDesdeXml } from './desde-xml';
+import { cantidadTexto, etiquetaRetencion, etiquetaTraslado, pct, precioTexto } from './textos';
 import sample from './sample.json';
-
-/** A rate as a percentage without trailing zeros: 0.16 → "16", 0.106667 → "10.6667", 0.265 → "26.5". */
-function pct(tasa: string): string {
-  return dec(tasa).times(100).toDecimalPlaces(4, Dec.ROUND_HALF_UP).toString();
-}
-
-function etiquetaTraslado(t: {
-  impuesto: ClaveImpuesto;
-  tipoFactor: TipoFactor;
-  tasaOCuota?: string;
-}): string {
-  const name = IMPUESTO[t.impuesto];
-  if (t.tipoFactor === 'Exento') return `${name} exento`;
-  if (t.tipoFactor === 'Cuota') return `${name} cuota ${dec(t.tasaOCuota!).toString()}`;
-  return `${name} ${pct(t.tasaOCuota!)} %`;
-}
-
-function etiquetaRetencion(impuesto: ClaveImpuesto, tasas: string[]): string {
-  const unique = [...new Set(tasas.map((t) => dec(t).toString()))];
-  return `Retención ${IMPUESTO[impuesto]}${unique.length === 1 ? ` ${pct(unique[0]!)} %` : ''}`;
-}
-
-/** A quantity as written, with es-MX grouping and up to its 6 decimals: 1234.5 → "1,234.5". */
-function cantidadTexto(n: number): string {
-  return new Intl.NumberFormat('es-MX', { maximumFractionDigits: 6 }).format(
-    dec(n).toFixed() as unknown as number,
-  );
-}
-
-/** A unit price with the currency's decimals, or more when it has them (up to 6): "$450.50", "$0.125". */
-function precioTexto(n: number, moneda: string): string {
-  const digits = currencyDigits(moneda);
-  return new Intl.NumberFormat('es-MX', {
-    style: 'currency',
-    currency: moneda,
-    minimumFractionDigits: digits,
-    maximumFractionDigits: Math.max(digits, 6),
-  }).format(dec(n).toFixed() as unknown as number); // Intl formats decimal strings exactly
-}
 
 export function folioCompleto(data: Pick<FacturaData, 'serie' | 'folio'>): string {
   return [data.serie, data.folio].filter(Boolean).join('-');
@@ -342,7 +303,8 @@ export const factura = defineTemplate({
   meta: {
     slug: 'factura',
     title: 'Factura',
-    purpose: 'Factura (representación impresa de un CFDI 4.0, con su XML sin sellar en el zip)',
+    purpose:
+      'Factura (representación impresa de un CFDI 4.0): desde datos, con su XML sin sellar en el zip, o desde el XML timbrado (cfdi_xml)',
     formats: ['pdf', 'html', 'zip'],
     page: { size: 'Letter', landscape: false, margin: '14mm' },
   },
@@ -364,6 +326,23 @@ export const factura = defineTemplate({
             description: 'el CFDI 4.0 sin sellar, para timbrarlo con su PAC (XML)',
           },
         ];
+  },
+  fromXml: (xml) => {
+    const f = facturaDesdeXml(xml);
+    return {
+      data: f.data,
+      view: f.view,
+      title: f.title,
+      warnings: f.discrepancias.length ? [avisoHeader(f.discrepancias)] : [],
+      attachments: [
+        {
+          name: 'factura.xml',
+          bytes: Buffer.from(xml, 'utf8'),
+          description: 'el CFDI 4.0 tal como se recibió (XML)',
+        },
+      ],
+      embedded: { name: 'factura.xml', bytes: Buffer.from(xml, 'utf8'), mimeType: 'text/xml' },
+    };
   },
   readmeNotes: (data) => {
     const { faltan } = facturaCfdi(data);
