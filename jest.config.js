@@ -9,7 +9,7 @@ const transformIgnorePatterns = ['/node_modules/(?!(@middy|espeak-ng|fauxqs|vali
 const moduleNameMapper = { '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js' };
 const common = {
   // cdk synth stages asset copies (with their own package.json) under cdk.out.
-  modulePathIgnorePatterns: ['<rootDir>/cdk.out/'],
+  modulePathIgnorePatterns: ['<rootDir>/cdk.out/', '<rootDir>/.cache/'],
   testEnvironment: 'node',
   transform,
   transformIgnorePatterns,
@@ -27,5 +27,14 @@ module.exports = {
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
     // Property and fuzz tests (fast-check); FUZZ_SEED / FUZZ_RUNS replay or lengthen them (`npm run fuzz`).
     { ...common, displayName: 'fuzz', testMatch: ['<rootDir>/test/fuzz/**/*.test.ts'] },
+    // What is deployed, run under Node 22 (test/artifact): `cdk synth` once, every zip bundle invoked from cdk.out,
+    // the documents image rebuilt without Docker (lambdas/documents/image/build.cjs) and invoked.
+    {
+      ...common,
+      displayName: 'artifact',
+      testMatch: ['<rootDir>/test/artifact/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/artifact/global-setup.ts',
+      globalTeardown: '<rootDir>/test/artifact/global-teardown.ts',
+    },
   ],
 };

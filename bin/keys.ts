@@ -15,7 +15,7 @@ import { dynamo, resetClients } from '../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../lambdas/shared/aws/key-store';
 import { DynamoAccountStore } from '../lambdas/shared/aws/account-store';
 import { replaceKeysForEmail } from '../lambdas/shared/billing/service';
-import { config, resetConfig } from '../lambdas/shared/config';
+import { resetConfig } from '../lambdas/shared/config';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -91,10 +91,7 @@ async function main(): Promise<number> {
       if (!email) throw new Error('--email is required');
       if (!local.accountsTable) throw new Error('ACCOUNTS_TABLE is not set (stack output)');
       const accounts = new DynamoAccountStore(dynamo(), local.accountsTable);
-      const replaced = await replaceKeysForEmail(
-        { config: config(), accounts, keys, now: () => new Date() },
-        email,
-      );
+      const replaced = await replaceKeysForEmail({ accounts, keys, now: () => new Date() }, email);
       if (replaced.length === 0) throw new Error(`no billing account for ${email}`);
       for (const r of replaced)
         console.log(

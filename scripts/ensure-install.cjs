@@ -1,55 +1,107 @@
-// Runs before `npm start` and `npm test`, so a fresh clone needs only those two commands:
+// Runs (through scripts/node22.cjs) before `npm start` and `npm test`, so a fresh clone needs only those two commands:
 // 1. installs npm dependencies when node_modules is missing or older than the lockfile;
-// 2. installs the Debian tools the tests use as independent checks (pdftotext, qpdf, LibreOffice Calc) and the
-//    faster local speech engine (espeak-ng) when they are missing and this is a root Debian machine; otherwise says
-//    what to install.
+// 2. when the Node ABI recorded in node_modules/.native-abi is not the running Node's, rebuilds the native addons
+//    (allowScripts packages with a binding.gyp: isolated-vm) that this Node cannot load, then records it;
+// 3. with --system: installs the Debian tools the tests use as independent checks when they are missing and this is
+//    a root Debian machine (an apt failure stops the run); otherwise says what to install, and in CI stops.
 // Plain CommonJS: it must run before anything is installed.
-const { existsSync, statSync } = require('node:fs');
+const { existsSync, statSync, readFileSync, writeFileSync } = require('node:fs');
 const { execSync, spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
-const marker = join(root, 'node_modules', '.package-lock.json');
-const lock = join(root, 'package-lock.json');
-const stale =
-  !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs + 1000);
-if (stale) {
+const inCi = !!process.env.CI && !/^(0|false)$/i.test(process.env.CI);
+
+// command → Debian package
+const TOOLS = {
+  python3: 'python3', // test helpers spawn python3 (three test files)
+  openssl: 'openssl', // the safe-fetch test makes its TLS certificates with it
+  xmllint: 'libxml2-utils', // CFDI XML checked against its schema
+  pdftotext: 'poppler-utils', // PDF text, fonts and attachments (pdftotext, pdffonts, pdfdetach, pdftoppm)
+  qpdf: 'qpdf', // PDF structure check
+  'espeak-ng': 'espeak-ng', // the local speech engine's CLI
+  // soffice opens the DOCX and XLSX outputs (converted to PDF/text); the no-GUI Writer and Calc packages are the
+  // smallest that convert both.
+  soffice: 'libreoffice-writer-nogui libreoffice-calc-nogui',
+};
+
+function die(message) {
+  console.error(`ensure-install: ${message}`);
+  process.exit(1);
+}
+
+function installDependencies() {
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  const lock = join(root, 'package-lock.json');
+  const stale =
+    !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs + 1000);
+  if (!stale) return;
   // `npm install`, not `npm ci`: the lockfile pins every version, but npm 11 leaves other platforms' optional
   // binaries (@swc/core-darwin-*, …) out of it, which `npm ci` then rejects as "out of sync".
   console.log('Installing dependencies (npm install, versions from package-lock.json)…');
   execSync('npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
 }
 
-const wantTools = process.argv.includes('--system');
-if (wantTools) {
-  // command → Debian package
-  // soffice: the ventas XLSX must open in LibreOffice (converted to PDF in test/e2e/templates-ventas.test.ts);
-  // the Calc-only, no-GUI package is the smallest that converts (~24 MB, ~25 s to install here).
-  const tools = {
-    pdftotext: 'poppler-utils',
-    qpdf: 'qpdf',
-    'espeak-ng': 'espeak-ng',
-    soffice: 'libreoffice-calc-nogui',
-  };
-  const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
-  const missing = Object.entries(tools).filter(([cmd]) => !has(cmd));
-  if (missing.length) {
-    const pkgs = [...new Set(missing.map(([, pkg]) => pkg))].join(' ');
-    const canApt = process.getuid?.() === 0 && has('apt-get');
-    if (canApt) {
-      console.log(`Installing ${pkgs} (apt-get)…`);
-      const r = spawnSync(
-        'sh',
-        ['-c', `apt-get update -qq && apt-get install -y -qq --no-install-recommends ${pkgs}`],
-        {
-          stdio: 'inherit',
-          env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-        },
-      );
-      if (r.status !== 0)
-        console.error(`Could not install ${pkgs}; install them yourself: apt-get install ${pkgs}`);
-    } else {
-      console.error(`Missing tools for the tests: ${pkgs}. Install them: sudo apt-get install ${pkgs}`);
-    }
-  }
+/** Packages allowed to run install scripts that build a native addon with node-gyp. */
+function nativeAddons() {
+  const { allowScripts = {} } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  return Object.keys(allowScripts).filter(
+    (name) => allowScripts[name] === true && existsSync(join(root, 'node_modules', name, 'binding.gyp')),
+  );
 }
+
+function rebuildForThisNode() {
+  const abiFile = join(root, 'node_modules', '.native-abi');
+  const abi = `${process.versions.modules}-${process.platform}-${process.arch}`;
+  const recorded = existsSync(abiFile) ? readFileSync(abiFile, 'utf8').trim() : '';
+  if (recorded === abi) return;
+  // No record or another ABI: rebuild the addons this Node cannot load (a fresh `npm install` on this Node built
+  // them already, so they load and are only recorded).
+  const loads = (name) =>
+    spawnSync(process.execPath, ['-e', `require(${JSON.stringify(name)})`], { cwd: root, stdio: 'ignore' })
+      .status === 0;
+  const broken = nativeAddons().filter((name) => !loads(name));
+  if (broken.length) {
+    console.log(
+      `Rebuilding ${broken.join(', ')} for Node ${process.version} (ABI ${process.versions.modules})…`,
+    );
+    const r = spawnSync('npm', ['rebuild', ...broken], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) die(`npm rebuild ${broken.join(' ')} failed (exit ${r.status}).`);
+    const still = broken.filter((name) => !loads(name));
+    if (still.length)
+      die(`${still.join(', ')} still cannot be loaded by Node ${process.version} after a rebuild.`);
+  }
+  writeFileSync(abiFile, `${abi}\n`);
+}
+
+function installTools() {
+  const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+  const missing = Object.keys(TOOLS).filter((cmd) => !has(cmd));
+  if (!missing.length) return;
+  const pkgs = [...new Set(missing.flatMap((cmd) => TOOLS[cmd].split(' ')))].join(' ');
+  const canApt = process.getuid?.() === 0 && has('apt-get');
+  if (!canApt) {
+    const message = `missing tools for the tests: ${missing.join(', ')}. Install them: sudo apt-get install ${pkgs}`;
+    if (inCi) die(message);
+    console.error(message);
+    return;
+  }
+  console.log(`Installing ${pkgs} (apt-get)…`);
+  const r = spawnSync(
+    'sh',
+    ['-c', `apt-get update -qq && apt-get install -y -qq --no-install-recommends ${pkgs}`],
+    { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
+  );
+  if (r.status !== 0) die(`apt-get install ${pkgs} failed (exit ${r.status}); the tests need them.`);
+  const still = missing.filter((cmd) => !has(cmd));
+  if (still.length) die(`still missing after apt-get: ${still.join(', ')}.`);
+}
+
+function ensureInstall({ system = false } = {}) {
+  installDependencies();
+  rebuildForThisNode();
+  if (system) installTools();
+}
+
+module.exports = { ensureInstall };
+if (require.main === module) ensureInstall({ system: process.argv.includes('--system') });

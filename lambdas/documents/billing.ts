@@ -3,12 +3,27 @@
 // and public address (DOCUMENTS_BILLING, DOCS_* settings); invalid requests are 400 in the house list shape
 // `{"detail": [{loc, msg, type}]}` like POST /v1/render; and it runs no A/B experiments, so a purchase's `ref` is only
 // kept on the purchase.
-import { DOCUMENTS_BILLING } from '../shared/billing/catalogue';
+import type { BillingCatalogue, StringSetting } from '../shared/billing/catalogue';
 import type { PayRoutes } from '../shared/billing/handlers';
 import { RequestValidationError } from '../shared/http/errors';
 import { validate } from '../shared/http/validation';
+import type { Config } from './config';
 import { DocumentRequestError } from './domain/errors';
 import type { z } from 'zod';
+
+export const DOCUMENTS_BILLING: BillingCatalogue<StringSetting<Config>> = {
+  service: 'documents',
+  offers: [
+    { plan: 'pro', priceSetting: 'DOCS_STRIPE_PRICE_PRO' },
+    { plan: 'scale', priceSetting: 'DOCS_STRIPE_PRICE_SCALE' },
+    { plan: 'lifetime', priceSetting: 'DOCS_STRIPE_PRICE_LIFETIME' },
+  ],
+  settings: {
+    webhookSecret: 'DOCS_STRIPE_WEBHOOK_SECRET',
+    publicBaseUrl: 'DOCS_PUBLIC_BASE_URL',
+    returnUrl: 'DOCS_BILLING_RETURN_URL',
+  },
+};
 
 /** The shared validation with this service's status: 400 instead of narration's 422, same items. */
 export function validate400<S extends z.ZodType>(

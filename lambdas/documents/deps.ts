@@ -1,5 +1,5 @@
 // What the documents handlers need. Chromium is launched lazily once per warm container and reused.
-import { config, required, type Config } from '../shared/config';
+import { config, required, type Config } from './config';
 import { dynamo, s3Client } from '../shared/aws/clients';
 import { S3ResultStore, type ResultStore } from '../shared/aws/result-store';
 import { DynamoQuotaStore } from '../shared/aws/quota-store';
@@ -98,7 +98,12 @@ export function awsDeps(): DocumentsDeps {
     // Loaded on first use: the Stripe SDK stays out of the cold start of routes that never call Stripe.
     payments: () => import('../shared/billing/stripe').then((m) => m.stripeGateway(config())),
     get jobs() {
-      return new DynamoJobRepository(dynamo(), required('ACCOUNTS_TABLE'));
+      return new DynamoJobRepository(
+        dynamo(),
+        required('ACCOUNTS_TABLE'),
+        () => new Date(),
+        config().JOB_LEASE_S,
+      );
     },
     get jobFiles() {
       return new S3JobFiles(s3Client(), required('DOCUMENTS_BUCKET'));

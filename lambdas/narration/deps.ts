@@ -7,7 +7,7 @@
 // so e.g. GET /ab/assign, GET /api and GET /pay/checkout (no AWS resources) load no SDK client at all
 // (scripts/bundle-report.ts measures it). Locally every variable is set, so everything loads as before.
 import { tmpdir } from 'node:os';
-import { config, required, type Config } from '../shared/config';
+import { config, required, type Config } from './config';
 import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
 import type { GrowthStore } from '../shared/growth/ports';
 import type { KeyStore } from '../shared/auth/keys';

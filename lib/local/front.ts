@@ -1,7 +1,7 @@
 // The local front: an HTTP server that does what API Gateway (HTTP API, payload 2.0) does in the cloud —
 // matches the manifest's routes, builds the event, invokes the route's handler with a Lambda-like context
 // (including the route's timeout), and writes the result back. Bodies over the route's limit are refused while
-// streaming, before they are buffered.
+// streaming, before they are buffered; the refusal reaches a client that is still sending (see drainThenClose).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +19,16 @@ export interface FrontOptions {
   /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
   trustProxy: boolean;
   log?: (line: string) => void;
+  /** How long and how much of a refused body is still read (and dropped) after the answer; defaults DRAIN. */
+  drain?: { maxMs: number; maxBytes: number };
 }
+
+/**
+ * After refusing a body that is still arriving, the front keeps reading it for up to 10 s / 64 MiB more, as API
+ * Gateway does: closing a socket with unread data makes the kernel send a reset, and a client still writing its
+ * upload then sees ECONNRESET instead of the 413/422 that was already sent.
+ */
+export const DRAIN = { maxMs: 10_000, maxBytes: 64 * 1024 * 1024 };
 
 /** Content types API Gateway passes as text; everything else arrives base64-encoded. */
 const TEXT_TYPES = /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded|xml|javascript))/i;
@@ -49,17 +58,13 @@ export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? NaN);
-    if (declared > limit) {
-      req.resume();
-      return resolve('too-large');
-    }
+    if (declared > limit) return resolve('too-large');
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > limit) {
         req.removeAllListeners('data');
-        req.resume();
         resolve('too-large');
         return;
       }
@@ -149,6 +154,32 @@ function lambdaContext(route: RouteSpec, requestId: string): Context {
   };
 }
 
+/**
+ * Once the early answer is written: half-close (FIN after the answer, so the client reads it whole and knows the
+ * connection ends), then drop what the client still sends until it closes its side or a bound is reached; only
+ * then is the socket destroyed.
+ */
+function drainThenClose(
+  req: IncomingMessage,
+  res: ServerResponse,
+  bounds: { maxMs: number; maxBytes: number },
+) {
+  const socket = req.socket;
+  let dropped = 0;
+  req.removeAllListeners('data');
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > bounds.maxBytes) socket.destroy();
+  });
+  req.resume();
+  res.once('finish', () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), bounds.maxMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  });
+}
+
 function writeResult(res: ServerResponse, result: unknown): void {
   // API Gateway's payload 2.0 rules: a result without statusCode is a 200 JSON body.
   const r: APIGatewayProxyStructuredResultV2 =
@@ -194,20 +225,16 @@ export function createFront(options: FrontOptions): Server {
       const limit = match.route.maxBodyBytes ?? DEFAULT_MAX_BODY;
       const body = await readBody(req, limit);
       if (body === 'too-large') {
-        return sendJson(
-          res,
-          options.manifest.invalidRequestStatus ?? 422,
-          {
-            detail: [
-              {
-                loc: ['body'],
-                msg: `Request body is larger than ${limit} bytes, the limit for this endpoint`,
-                type: 'body_too_large',
-              },
-            ],
-          },
-          { connection: 'close' },
-        );
+        drainThenClose(req, res, options.drain ?? DRAIN);
+        return sendJson(res, options.manifest.invalidRequestStatus ?? 422, {
+          detail: [
+            {
+              loc: ['body'],
+              msg: `Request body is larger than ${limit} bytes, the limit for this endpoint`,
+              type: 'body_too_large',
+            },
+          ],
+        });
       }
       const handler = options.handlers[match.route.id];
       if (!handler) throw new Error(`no handler loaded for route ${match.route.id}`);

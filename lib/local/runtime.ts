@@ -6,7 +6,8 @@ import type { Server } from 'node:http';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { resetClients } from '../../lambdas/shared/aws/clients';
-import { parseConfig, resetConfig } from '../../lambdas/shared/config';
+import { parseConfig as parseDocumentsConfig } from '../../lambdas/documents/config';
+import { resetConfig } from '../../lambdas/shared/config';
 import type { QueueSpec, ServiceManifest } from '../../lambdas/shared/manifest';
 import { startEmulators, type Emulators } from './emulators';
 import { createFront, listen, type LambdaHandler } from './front';
@@ -181,7 +182,7 @@ async function requeueUnfinished(log: (line: string) => void): Promise<void> {
  * WEBHOOK_RETRY_SCHEDULE_S (tests shorten the schedule), as attempts = delays + 1.
  */
 function documentsQueues(env: Record<string, string | undefined>): QueueSpec[] {
-  const attempts = parseConfig(env).WEBHOOK_RETRY_SCHEDULE_S.length + 1;
+  const attempts = parseDocumentsConfig(env).WEBHOOK_RETRY_SCHEDULE_S.length + 1;
   return (documentsManifest.queues ?? []).map((q) =>
     q.id === 'deliveries' ? { ...q, maxReceiveCount: attempts } : q,
   );
@@ -193,7 +194,7 @@ async function requeueDocumentJobs(log: (line: string) => void): Promise<void> {
   const deps = awsDeps();
   const jobs = await deps.jobs.listUnfinished(10_000);
   for (const job of jobs) {
-    if (job.status === 'rendering') await deps.jobs.release(job.jobId, new Date());
+    if (job.status === 'rendering') await deps.jobs.release(job.jobId);
     await deps.renderQueue.send({ jobId: job.jobId });
   }
   if (jobs.length) log(`re-queued ${jobs.length} unfinished document job(s) from the previous run`);

@@ -23,7 +23,7 @@ import { cssString } from '../kit/css-string';
 import { dec, formatMoney, moneyText } from '../kit/money';
 import { qrSvg } from '../kit/qr';
 import { fechaLarga } from '../../lambdas/shared/text/fechas';
-import { cantidadTexto, etiquetaRetencion, etiquetaTraslado, precioTexto } from './textos';
+import { cantidadTexto, etiquetaRetencion, etiquetaTraslado, precioTexto } from './calc';
 
 export const TIPO_RELACION: Readonly<Record<string, string>> = {
   '01': 'Nota de crédito de los documentos relacionados',

@@ -17,11 +17,23 @@ export function sum(values: Iterable<Dec>): Dec {
   return total;
 }
 
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An Intl.NumberFormat, built once per process for each locale and options (building one costs far more than
+ * formatting with it: it was a visible share of a factura render).
+ */
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}\0${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, options)));
+  return f;
+}
+
 /** Decimals the currency is written with (MXN/USD/EUR 2, JPY 0). */
 export function currencyDigits(code: string): number {
   return (
-    new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
-      .maximumFractionDigits ?? 2
+    numberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2
   );
 }
 
@@ -39,7 +51,7 @@ export function moneyText(value: Dec, currency = 'MXN'): string {
 export function formatMoney(value: Dec | number | string, currency = 'MXN'): string {
   const digits = currencyDigits(currency);
   const text = dec(value).toDecimalPlaces(digits, Dec.ROUND_HALF_UP).toFixed(digits);
-  return new Intl.NumberFormat('es-MX', {
+  return numberFormat('es-MX', {
     style: 'currency',
     currency,
     minimumFractionDigits: digits,

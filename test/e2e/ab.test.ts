@@ -386,8 +386,12 @@ describe('attribution', () => {
   });
 
   test('a checkout ref, recorded the way billing calls recordConversion, counts once per session', async () => {
-    const growth = awsDeps().growth;
-    const opts = { channel: 'checkout' as const, dedupeKey: 'cs_test_attr_1' };
+    const { growth, config } = awsDeps();
+    const opts = {
+      experiments: config.AB_EXPERIMENTS,
+      channel: 'checkout' as const,
+      dedupeKey: 'cs_test_attr_1',
+    };
     expect(await recordConversion(growth, 'ab:attribution:b', opts)).toEqual({
       counted: true,
       experiment: 'attribution',

@@ -11,7 +11,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { unzipSync } from 'fflate';
 import { Dec } from '../../templates/kit/money';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
-import { calcFactura } from '../../templates/factura/meta';
+import { calcFactura } from '../../templates/factura/calc';
 import { schema } from '../../templates/factura/schema';
 import { pdftotext } from '../helpers/pdftotext';
 import { flat, pdfInfo, pdfTextPages, templateRenderer } from '../helpers/template-render';

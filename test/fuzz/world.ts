@@ -12,7 +12,8 @@ import { renderRequestSchema } from '../../lambdas/documents/domain/render-reque
 import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
 import { dynamo } from '../../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
-import { parseConfig } from '../../lambdas/shared/config';
+import { parseConfig as parseDocumentsConfig } from '../../lambdas/documents/config';
+import { parseConfig as parseNarrationConfig } from '../../lambdas/narration/config';
 import type { ServiceManifest } from '../../lambdas/shared/manifest';
 import { stubResolver } from '../../lambdas/shared/net/safe-fetch';
 import type { LambdaHandler } from '../../lib/local/front';
@@ -77,7 +78,7 @@ export function settings(stripeBase: string): Record<string, string> {
 /** Settings named by a manifest that have no default and no value in `settings()`. */
 export function unconfiguredSettings(manifests: ServiceManifest[]): string[] {
   const given = settings('http://127.0.0.1:1');
-  const defaults = parseConfig({}) as Record<string, unknown>;
+  const defaults: Record<string, unknown> = { ...parseNarrationConfig({}), ...parseDocumentsConfig({}) };
   const named = new Set(manifests.flatMap((m) => m.routes.flatMap((r) => r.access.settings ?? [])));
   return [...named].filter((n) => !(n in given) && defaults[n] === undefined);
 }

@@ -11,10 +11,11 @@ import { documentsManifest } from '../../lambdas/documents/routes';
 import type { TableId } from '../../lambdas/shared/manifest';
 import { IMAGE_MIN_TMP_MB, imageCommand } from '../../lib/constructs/image-function';
 import type { ServiceFunctionBase } from '../../lib/constructs/service-function-base';
-import { parseConfig } from '../../lambdas/shared/config';
+import { parseConfig } from '../../lambdas/documents/config';
 import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
 import { JOB_REQUEST_PREFIX, JOB_RESULT_PREFIX } from '../../lambdas/documents/adapters/job-files';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/documents/domain/webhooks-schedule';
+import { REALM_BOOTSTRAP_FILE } from '../../lambdas/documents/templating/realm-sources';
 import {
   DOCUMENTS_DOCKERFILE,
   JOB_REQUESTS_PREFIX,
@@ -335,6 +336,11 @@ describe('Dockerfile (checked statically: Docker does not run here)', () => {
     expect(fs.readdirSync(path.join(ROOT, 'lambdas/documents/fonts')).some((f) => f.endsWith('.ttf'))).toBe(
       true,
     );
+    // The template realm's bootstrap is read from beside the running code (realm-sources.ts): beside each bundle.
+    expect(dockerfile).toContain(
+      `for f in \${HANDLER_ENTRIES}; do cp lambdas/documents/templating/${REALM_BOOTSTRAP_FILE} "/build/dist/$(dirname "$f")/"; done`,
+    );
+    expect(fs.existsSync(path.join(ROOT, 'lambdas/documents/templating', REALM_BOOTSTRAP_FILE))).toBe(true);
   });
 });
 

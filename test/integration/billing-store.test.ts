@@ -6,7 +6,8 @@ import { resolveCaller } from '../../lambdas/shared/auth/resolve-caller';
 import { DynamoAccountStore } from '../../lambdas/shared/aws/account-store';
 import { dynamo } from '../../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
-import { parseConfig } from '../../lambdas/shared/config';
+import { parseConfig as parseDocumentsConfig } from '../../lambdas/documents/config';
+import { parseConfig } from '../../lambdas/narration/config';
 import { sessionRef, sealKey } from '../../lambdas/shared/billing/pickup';
 import type { BillingEvent, CheckoutFacts } from '../../lambdas/shared/billing/ports';
 import {
@@ -19,7 +20,8 @@ import {
   type BillingDeps,
 } from '../../lambdas/shared/billing/service';
 import { keyStateOf } from '../../lambdas/shared/billing/account';
-import { DOCUMENTS_BILLING } from '../../lambdas/shared/billing/catalogue';
+import { DOCUMENTS_BILLING } from '../../lambdas/documents/billing';
+import { NARRATION_BILLING } from '../../lambdas/narration/billing';
 import { HttpError } from '../../lambdas/shared/http/errors';
 import { withEmulators } from '../helpers/env';
 
@@ -41,7 +43,7 @@ let n = 0;
 const uid = (p: string) => `${p}_${Date.now().toString(36)}${(n++).toString(36)}`;
 
 function deps(overrides: Partial<BillingDeps> = {}): BillingDeps {
-  return { config, accounts, keys, now: () => new Date(), ...overrides };
+  return { catalogue: NARRATION_BILLING, config, accounts, keys, now: () => new Date(), ...overrides };
 }
 
 function facts(over: Partial<CheckoutFacts> = {}): CheckoutFacts {
@@ -309,7 +311,7 @@ describe('replacing keys', () => {
 });
 
 describe('plan changes (documents: pro ↔ scale)', () => {
-  const docsConfig = parseConfig({
+  const docsConfig = parseDocumentsConfig({
     DOCS_STRIPE_PRICE_PRO: 'price_docs_pro',
     DOCS_STRIPE_PRICE_SCALE: 'price_docs_scale',
     DOCS_STRIPE_PRICE_LIFETIME: 'price_docs_life',

@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   lines = [];
-  deps = { sqs, audio: { db, table: emu.tableNames.audio }, out: (l) => lines.push(l) };
+  deps = { sqs, audio: new DynamoAudioRepository(db, emu.tableNames.audio), out: (l) => lines.push(l) };
 });
 
 async function failedJob(audioId: string): Promise<void> {

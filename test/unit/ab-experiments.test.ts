@@ -1,6 +1,7 @@
 // A/B experiments, pure parts: configuration, deterministic assignment, attribution refs, the z-test against
 // hand-computed values, results and attribution over an in-memory GrowthStore, and the dashboard token check.
-import { ConfigError, parseConfig } from '../../lambdas/shared/config';
+import { parseConfig } from '../../lambdas/narration/config';
+import { ConfigError } from '../../lambdas/shared/config';
 import { experimentResults, recordConversion, variantKey } from '../../lambdas/shared/growth/ab';
 import { assertDashboardToken } from '../../lambdas/shared/growth/dashboard-auth';
 import {

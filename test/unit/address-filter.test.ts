@@ -7,7 +7,7 @@ import {
   isAllowedHost,
   parseAllowlist,
 } from '../../lambdas/shared/net/safe-fetch';
-import { parseConfig } from '../../lambdas/shared/config';
+import { parseConfig } from '../../lambdas/narration/config';
 
 describe('classifyAddress / isAllowedAddress: only public unicast passes', () => {
   const refused: [string, string][] = [

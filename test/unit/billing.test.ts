@@ -4,9 +4,10 @@
 import type Stripe from 'stripe';
 import { hashKey, type ApiKeyRecord, type KeyStore } from '../../lambdas/shared/auth/keys';
 import { resolveCaller, resolveKeyHolder } from '../../lambdas/shared/auth/resolve-caller';
-import { parseConfig } from '../../lambdas/shared/config';
+import { parseConfig } from '../../lambdas/narration/config';
 import { openKey, sealKey, sessionRef } from '../../lambdas/shared/billing/pickup';
-import { hasPaidAccess, lapsedKeyDetail, planCatalogue } from '../../lambdas/shared/billing/plans';
+import { hasPaidAccess, lapsedKeyDetail } from '../../lambdas/shared/auth/paid-access';
+import { NARRATION_BILLING, planCatalogue } from '../../lambdas/narration/billing';
 import { clientReferenceId, toBillingEvent, verifyWebhook } from '../../lambdas/shared/billing/stripe';
 import { publicBase, wantsJson } from '../../lambdas/shared/billing/web';
 import { toApiRequest } from '../../lambdas/shared/http/request';
@@ -133,6 +134,7 @@ describe('Stripe objects → billing facts', () => {
     const session = checkoutObject({ mode: 'subscription', plan: 'pro', ref: 'ab:x:y', email: 'a@b.co' });
     const ev = toBillingEvent(
       JSON.parse(stripeEvent('checkout.session.completed', session, 77)) as Stripe.Event,
+      NARRATION_BILLING,
     );
     expect(ev).toMatchObject({
       kind: 'checkout',
@@ -146,6 +148,7 @@ describe('Stripe objects → billing facts', () => {
     };
     const ev2 = toBillingEvent(
       JSON.parse(stripeEvent('checkout.session.completed', expanded)) as Stripe.Event,
+      NARRATION_BILLING,
     );
     expect(ev2).toMatchObject({ session: { customerId: 'cus_X', plan: undefined } });
   });
@@ -153,7 +156,10 @@ describe('Stripe objects → billing facts', () => {
   test('subscriptions: status and period end (from the items); other types ignored', () => {
     const sub = subscriptionObject({ id: 'sub_1', customer: 'cus_1', status: 'past_due', periodEnd: 1234 });
     expect(
-      toBillingEvent(JSON.parse(stripeEvent('customer.subscription.deleted', sub)) as Stripe.Event),
+      toBillingEvent(
+        JSON.parse(stripeEvent('customer.subscription.deleted', sub)) as Stripe.Event,
+        NARRATION_BILLING,
+      ),
     ).toMatchObject({
       kind: 'subscription',
       subscription: {
@@ -164,7 +170,10 @@ describe('Stripe objects → billing facts', () => {
       },
     });
     expect(
-      toBillingEvent(JSON.parse(stripeEvent('charge.refunded', { id: 'ch_1' })) as Stripe.Event).kind,
+      toBillingEvent(
+        JSON.parse(stripeEvent('charge.refunded', { id: 'ch_1' })) as Stripe.Event,
+        NARRATION_BILLING,
+      ).kind,
     ).toBe('ignored');
   });
 
@@ -178,7 +187,9 @@ describe('webhook signatures (real stripe SDK)', () => {
   const payload = stripeEvent('invoice.paid', { id: 'in_1', object: 'invoice' });
 
   test('verifies over the exact bytes; anything else is 400', () => {
-    expect(verifyWebhook(Buffer.from(payload), sign(payload), TEST_WEBHOOK_SECRET).kind).toBe('ignored');
+    expect(
+      verifyWebhook(Buffer.from(payload), sign(payload), TEST_WEBHOOK_SECRET, NARRATION_BILLING).kind,
+    ).toBe('ignored');
     const reformatted = Buffer.from(JSON.stringify(JSON.parse(payload)));
     for (const [body, sig] of [
       [reformatted, sign(payload)],
@@ -186,7 +197,7 @@ describe('webhook signatures (real stripe SDK)', () => {
       [Buffer.from(payload), undefined],
       [Buffer.from(payload), 'garbage'],
     ] as const)
-      expect(() => verifyWebhook(body, sig, TEST_WEBHOOK_SECRET)).toThrow(
+      expect(() => verifyWebhook(body, sig, TEST_WEBHOOK_SECRET, NARRATION_BILLING)).toThrow(
         expect.objectContaining({ statusCode: 400 }),
       );
   });
@@ -267,11 +278,15 @@ describe('missing configuration → 503 naming the variable, never a crash', () 
 describe('where customers are sent', () => {
   test('PUBLIC_BASE_URL wins; else the request host, http only for loopback', () => {
     const req = (host: string) => toApiRequest(event('GET', '/pay/checkout/pro', { headers: { host } }));
-    expect(publicBase(req('api.example.com'), parseConfig({}))).toBe('https://api.example.com');
-    expect(publicBase(req('127.0.0.1:3000'), parseConfig({}))).toBe('http://127.0.0.1:3000');
-    expect(publicBase(req('x'), parseConfig({ PUBLIC_BASE_URL: 'https://voz.example/' }))).toBe(
-      'https://voz.example',
+    expect(publicBase(req('api.example.com'), parseConfig({}), NARRATION_BILLING)).toBe(
+      'https://api.example.com',
     );
+    expect(publicBase(req('127.0.0.1:3000'), parseConfig({}), NARRATION_BILLING)).toBe(
+      'http://127.0.0.1:3000',
+    );
+    expect(
+      publicBase(req('x'), parseConfig({ PUBLIC_BASE_URL: 'https://voz.example/' }), NARRATION_BILLING),
+    ).toBe('https://voz.example');
   });
 
   test('JSON only when asked for', () => {

@@ -9,7 +9,7 @@ import {
 } from '../../lambdas/documents/domain/render-request';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import { borradorUsd, largeFactura } from '../../templates/factura/examples';
-import { facturaCfdi } from '../../templates/factura/meta';
+import { facturaCfdi } from '../../templates/factura/xml';
 import { schema } from '../../templates/factura/schema';
 import sample from '../../templates/factura/sample.json';
 import { xmllintSchema } from '../helpers/sat-xml';

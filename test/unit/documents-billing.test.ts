@@ -2,15 +2,13 @@
 // Stripe account sends every event to both endpoints), the 402 wording per plan, and the documents /pay routes'
 // edges: 400 validation, 503 naming the DOCS_* setting that is missing.
 import type Stripe from 'stripe';
-import { parseConfig } from '../../lambdas/shared/config';
-import {
-  DOCUMENTS_BILLING,
-  NARRATION_BILLING,
-  offeredPlans,
-  subscriptionPlanOfPrice,
-} from '../../lambdas/shared/billing/catalogue';
+import { parseConfig } from '../../lambdas/documents/config';
+import { parseConfig as parseNarrationConfig } from '../../lambdas/narration/config';
+import { DOCUMENTS_BILLING } from '../../lambdas/documents/billing';
+import { NARRATION_BILLING } from '../../lambdas/narration/billing';
+import { offeredPlans, subscriptionPlanOfPrice } from '../../lambdas/shared/billing/catalogue';
 import type { Account } from '../../lambdas/shared/billing/account';
-import { checkoutMode, lapsedKeyDetail } from '../../lambdas/shared/billing/plans';
+import { checkoutMode, lapsedKeyDetail } from '../../lambdas/shared/auth/paid-access';
 import type { AccountStore, CheckoutFacts } from '../../lambdas/shared/billing/ports';
 import { planOf } from '../../lambdas/shared/billing/service';
 import { toBillingEvent } from '../../lambdas/shared/billing/stripe';
@@ -40,7 +38,6 @@ describe('which service acts on an event', () => {
       session: { plan: 'scale', service: 'documents' },
     });
     expect(toBillingEvent(docsEvent, NARRATION_BILLING).kind).toBe('ignored');
-    expect(toBillingEvent(docsEvent).kind).toBe('ignored'); // narration is the default
     expect(toBillingEvent(narrEvent, NARRATION_BILLING).kind).toBe('checkout');
     expect(toBillingEvent(narrEvent, DOCUMENTS_BILLING).kind).toBe('ignored');
   });
@@ -168,13 +165,15 @@ test('validation comes first and is 400 with every problem', async () => {
 // ── Plan changes: the subscription's price names the plan; a second subscription checkout is refused ──
 
 describe('plan changes', () => {
-  const cfg = parseConfig({
+  // One Stripe account, both services' settings (each service parses its own).
+  const env = {
     STRIPE_PRICE_PRO: 'price_n_pro',
     STRIPE_PRICE_LIFETIME: 'price_n_life',
     DOCS_STRIPE_PRICE_PRO: 'price_d_pro',
     DOCS_STRIPE_PRICE_SCALE: 'price_d_scale',
     DOCS_STRIPE_PRICE_LIFETIME: 'price_d_life',
-  });
+  };
+  const cfg = { ...parseNarrationConfig(env), ...parseConfig(env) };
 
   test('subscription events carry items.data[0].price.id', () => {
     const ev = asEvent(

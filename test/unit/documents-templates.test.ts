@@ -12,9 +12,9 @@ import {
 } from '../../lambdas/documents/domain/template-registry';
 import { TemplateSandbox } from '../../lambdas/documents/templating/sandbox';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
-import { calcFactura } from '../../templates/factura/meta';
+import { calcFactura } from '../../templates/factura/calc';
 import { schema as facturaSchema } from '../../templates/factura/schema';
-import { calcVentas } from '../../templates/ventas/meta';
+import { calcVentas } from '../../templates/ventas/calc';
 import { calcCotizacion } from '../../templates/cotizacion/meta';
 import { schema as cotizacionSchema } from '../../templates/cotizacion/schema';
 

@@ -37,7 +37,7 @@ import {
 } from '../../lambdas/documents/domain/webhooks-signature';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import type { ApiKeyRecord } from '../../lambdas/shared/auth/keys';
-import { parseConfig } from '../../lambdas/shared/config';
+import { parseConfig } from '../../lambdas/documents/config';
 import { parseAllowlist, stubResolver } from '../../lambdas/shared/net/safe-fetch';
 
 const SECRET = 'whsec_test_0123456789abcdefghijklmnopq';

@@ -6,7 +6,7 @@ import { validateRenderRequest } from '../../lambdas/documents/domain/render-req
 import { builtInPartials, loadSource, TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
 import type { FormulaCell } from '../../templates/kit/sheet-model';
-import { calcBalance } from '../../templates/balance/meta';
+import { calcBalance } from '../../templates/balance/calc';
 import { balanceSinComparativo } from '../../templates/balance/examples';
 import { schema } from '../../templates/balance/schema';
 

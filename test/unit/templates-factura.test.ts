@@ -16,7 +16,8 @@ import {
 } from '../../lambdas/documents/domain/render-request';
 import { builtInPartials, findTemplate, loadSource } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
-import { calcFactura, facturaCfdi, facturaXml } from '../../templates/factura/meta';
+import { calcFactura } from '../../templates/factura/calc';
+import { facturaCfdi, facturaXml } from '../../templates/factura/xml';
 import { schema, type FacturaData } from '../../templates/factura/schema';
 
 const factura = findTemplate('factura')!;

@@ -5,7 +5,8 @@ import { validateRenderRequest } from '../../lambdas/documents/domain/render-req
 import { curpCheckDigit } from '../../templates/kit/schema-helpers';
 import { builtInPartials, loadSource } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
-import { antiguedad, calcNomina, nomina } from '../../templates/nomina/meta';
+import { antiguedad, calcNomina } from '../../templates/nomina/calc';
+import { nomina } from '../../templates/nomina/meta';
 import { schema } from '../../templates/nomina/schema';
 
 type Data = Record<string, unknown> & { empleado: Record<string, unknown>; periodo: Record<string, unknown> };

@@ -8,7 +8,7 @@ import { builtInPartials, loadSource, TEMPLATES } from '../../lambdas/documents/
 import { cssString } from '../../templates/kit/css-string';
 import { barChart, donutChart, fitText, ringSegment, textWidth } from '../../templates/kit/charts';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
-import { calcVentas, TOP_BARS } from '../../templates/ventas/meta';
+import { calcVentas, TOP_BARS } from '../../templates/ventas/calc';
 import { largeVentas } from '../../templates/ventas/examples';
 import { schema, type VentasData } from '../../templates/ventas/schema';
 

@@ -2,7 +2,7 @@
 // (render-request.ts, shared/billing/requests.ts); test/unit/documents-openapi.test.ts checks that what the
 // handlers answer parses with these, so the description cannot drift from the answers.
 import { z } from 'zod';
-import { DOCUMENTS_BILLING } from '../../shared/billing/catalogue';
+import { DOCUMENTS_BILLING } from '../billing';
 import { catalogueSchemas } from '../../shared/billing/requests';
 import { FORMATS } from '../domain/formats';
 

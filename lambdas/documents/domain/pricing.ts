@@ -1,6 +1,7 @@
 // The documents plans as GET /pricing and GET /pay/status show them: the contract's four plans (plans.ts) with the
 // path where each paid one is bought (the plans DOCUMENTS_BILLING sells). Pure data, no Stripe.
-import { DOCUMENTS_BILLING, offeredPlans } from '../../shared/billing/catalogue';
+import { offeredPlans } from '../../shared/billing/catalogue';
+import { DOCUMENTS_BILLING } from '../billing';
 import type { PaidPlan } from '../../shared/auth/keys';
 import { PLANS, type PlanInfo } from './plans';
 

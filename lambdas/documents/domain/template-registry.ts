@@ -1,4 +1,4 @@
-// The six built-in templates (templates/<slug>/): metadata, zod schemas, sample data, view models, and their Jinja2
+// The six built-in templates (listed in templates/index.ts): metadata, zod schemas, sample data, view models, and their Jinja2
 // sources, plus the built-in partials (templates/_partials/*.j2) that both they and callers' templates may include.
 //
 // Sources are read from disk at first use. The directory is found by walking up from this file to the one holding
@@ -8,23 +8,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { balance } from '../../../templates/balance/meta';
-import { certificado } from '../../../templates/certificado/meta';
-import { cotizacion } from '../../../templates/cotizacion/meta';
-import { factura } from '../../../templates/factura/meta';
-import { nomina } from '../../../templates/nomina/meta';
-import { ventas } from '../../../templates/ventas/meta';
-import type { Format } from './formats';
+import { TEMPLATES } from '../../../templates';
 import type { BuiltInTemplate, TemplateMeta } from '../../../templates/kit/template-types';
+import type { Format } from './formats';
 
-export const TEMPLATES: readonly BuiltInTemplate[] = [
-  factura,
-  ventas,
-  balance,
-  certificado,
-  cotizacion,
-  nomina,
-] as unknown as BuiltInTemplate[];
+export { TEMPLATES };
 
 export const TEMPLATE_SLUGS = TEMPLATES.map((t) => t.meta.slug);
 

@@ -20,9 +20,8 @@ export function renderJobDeps(deps: DocumentsDeps): RenderJobDeps {
     quotas: deps.quotas,
     subscribed: async (owner, type) => !!(await deps.webhooks.get(owner))?.events.includes(type),
     renderer: () => deps.renderer(),
-    recordRender: (format) => recordRender(deps, format),
+    recordRender: async (format) => void (await recordRender(deps, format)),
     now: () => deps.now(),
-    leaseS: deps.config.JOB_LEASE_S,
     maxAttempts: deps.config.MAX_RECEIVE_COUNT,
   };
 }

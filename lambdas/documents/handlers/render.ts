@@ -5,7 +5,8 @@
 // DOCUMENTS_INLINE_MAX_BYTES (4 MiB) are answered with 303 to a presigned URL valid for an hour.
 // options.async (Scale plan; 403 for other plans): 202 {id, status: "queued", status_url} + Location, charged now,
 // rendered by the render worker (domain/jobs.ts), announced to the account's webhook endpoint.
-import { resolveCaller } from '../../shared/auth/resolve-caller';
+import { bearerToken, hashKey } from '../../shared/auth/keys';
+import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import {
   HttpError,
@@ -14,23 +15,99 @@ import {
   TooManyRequestsError,
 } from '../../shared/http/errors';
 import { logger } from '../../shared/logger';
-import { observeRender, recordQuotaRejection } from '../../shared/observability/events';
-import { rateLimitHeaders } from '../../shared/quota/windows';
+import { observeRender } from '../metrics';
+import { recordQuotaRejection } from '../../shared/observability/metrics';
+import { rateLimitHeaders, type QuotaDecision } from '../../shared/quota/windows';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { DocumentRequestError } from '../domain/errors';
-import { monthlyRules, planOf, quotaSubject } from '../domain/plans';
-import { parseRenderRequest, renderDocument } from '../domain/render-request';
+import { monthlyRules, planOf, quotaSubject, type DocumentsPlan } from '../domain/plans';
+import { parseRenderRequest, renderDocument, type ValidRenderRequest } from '../domain/render-request';
 import { acceptAsyncRender, assertAsyncAllowed } from '../domain/jobs';
 import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
 
 const route = documentsManifest.routes.find((r) => r.id === 'Render')!;
 
-/** Counters behind GET /stats (never fail a render over them). */
-export async function recordRender(deps: Pick<DocumentsDeps, 'growth'>, format: string): Promise<void> {
-  await deps.growth
-    .add('docs#stats', { documents: 1, [`format_${format}`]: 1 })
-    .catch((err) => logger.warn('documents stats not recorded', { error: err as Error }));
+/** Counters behind GET /stats (never fail a render over them). Resolves whether they were recorded. */
+export async function recordRender(
+  deps: Pick<DocumentsDeps, 'growth'>,
+  format: string,
+  delta: 1 | -1 = 1,
+): Promise<boolean> {
+  return deps.growth.add('docs#stats', { documents: delta, [`format_${format}`]: delta }).then(
+    () => true,
+    (err) => {
+      logger.warn('documents stats not recorded', { error: err as Error });
+      return false;
+    },
+  );
+}
+
+/**
+ * Plan and quota subject of the keys seen active in this container (keyed by key hash), so that a known key's quota
+ * charge runs while its record is read instead of after (one DynamoDB round trip instead of two). The read still
+ * decides: a key that changed plan or account is charged again as it is now, a revoked one gets its 401; either
+ * way the early charge is given back. Bounded: cleared when full.
+ */
+const knownKeys = new Map<string, { plan: DocumentsPlan; subject: string }>();
+const KNOWN_KEYS_MAX = 10_000;
+
+/** Only for tests: forget the keys seen so far. */
+export function forgetKnownKeys(): void {
+  knownKeys.clear();
+}
+
+function remember(caller: Caller, plan: DocumentsPlan): void {
+  if (caller.kind !== 'key') return;
+  if (knownKeys.size >= KNOWN_KEYS_MAX) knownKeys.clear();
+  knownKeys.set(caller.key.keyHash, { plan, subject: quotaSubject(caller) });
+}
+
+async function giveBack(deps: DocumentsDeps, charge: Promise<QuotaDecision> | undefined): Promise<void> {
+  const decision = await charge?.catch(() => undefined);
+  if (decision?.allowed)
+    await deps.quotas
+      .refund(decision)
+      .catch((e) => logger.error('quota refund failed', { error: e as Error }));
+}
+
+/**
+ * Who is calling and the quota charge for this render. Refusals come before anything stays charged: 401/402 (key),
+ * 403 (async on a plan without it, custom_html on the free plan); the decision may still be a denial (429).
+ */
+async function chargeCaller(
+  deps: DocumentsDeps,
+  headers: Record<string, string>,
+  clientIp: string,
+  request: ValidRenderRequest,
+): Promise<{ caller: Caller; plan: DocumentsPlan; decision: QuotaDecision; now: Date }> {
+  const now = deps.now();
+  const token = bearerToken(headers['authorization']);
+  const known = typeof token === 'string' ? knownKeys.get(hashKey(token)) : undefined;
+  const early = known ? deps.quotas.consume(known.subject, monthlyRules(known.plan), now) : undefined;
+  early?.catch(() => undefined); // awaited below; this only keeps a failure from being reported as unhandled
+  try {
+    const caller = await resolveCaller(headers, clientIp, deps.keys);
+    const plan = planOf(caller);
+    // Async (Scale): refused before anything is charged.
+    if (request.options.async) assertAsyncAllowed(plan);
+    if (request.kind === 'custom' && plan === 'free')
+      throw new HttpError(
+        403,
+        'custom_html (your own templates) is a Pro, Scale or Lifetime feature: send `Authorization: Bearer <key>`, ' +
+          'or use a built-in template (GET /templates).',
+      );
+    remember(caller, plan);
+    const subject = quotaSubject(caller);
+    if (early && known!.plan === plan && known!.subject === subject)
+      return { caller, plan, decision: await early, now };
+    await giveBack(deps, early);
+    return { caller, plan, decision: await deps.quotas.consume(subject, monthlyRules(plan), now), now };
+  } catch (err) {
+    if (err instanceof HttpError && typeof token === 'string') knownKeys.delete(hashKey(token));
+    await giveBack(deps, early);
+    throw err;
+  }
 }
 
 /** Thrown when the caller was already answered 503 by the early timeout (ApiRequest.signal): refund, deliver nothing. */
@@ -50,18 +127,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
         throw err;
       }
       const request = parseRenderRequest(body);
-      const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
-      const plan = planOf(caller);
-      // Async (Scale): refused before anything is charged.
-      if (request.options.async) assertAsyncAllowed(plan);
-      if (request.kind === 'custom' && plan === 'free')
-        throw new HttpError(
-          403,
-          'custom_html (your own templates) is a Pro, Scale or Lifetime feature: send `Authorization: Bearer <key>`, ' +
-            'or use a built-in template (GET /templates).',
-        );
-      const now = deps.now();
-      const decision = await deps.quotas.consume(quotaSubject(caller), monthlyRules(plan), now);
+      const { caller, plan, decision, now } = await chargeCaller(deps, req.headers, req.clientIp, request);
       const headers = rateLimitHeaders(decision, now);
       if (!decision.allowed) {
         recordQuotaRejection('documents', req.event.routeKey);
@@ -85,6 +151,8 @@ export const makeHandler = (deps: DocumentsDeps) =>
       }
       let doc;
       let location: string | undefined;
+      // The stats counter is written while the document renders (taken back if nothing is delivered).
+      const counted = recordRender(deps, request.format);
       try {
         if (req.signal?.aborted) throw ABANDONED;
         doc = await observeRender(request.format, async () =>
@@ -97,12 +165,15 @@ export const makeHandler = (deps: DocumentsDeps) =>
         if (req.signal?.aborted) throw ABANDONED;
       } catch (err) {
         // Nothing was delivered (render fault, storing the large result failed, or abandoned): it does not count.
-        await deps.quotas
-          .refund(decision)
-          .catch((e) => logger.error('quota refund failed', { error: e as Error }));
+        await Promise.all([
+          deps.quotas
+            .refund(decision)
+            .catch((e) => logger.error('quota refund failed', { error: e as Error })),
+          counted.then((done) => done && recordRender(deps, request.format, -1)),
+        ]);
         throw err;
       }
-      await recordRender(deps, request.format);
+      await counted;
       // An XML input whose figures do not add up (SAT's rules): said here and on the PDF, never corrected.
       if (doc.warnings?.length) headers['x-cfdi-avisos'] = doc.warnings.join('; ');
       if (location)

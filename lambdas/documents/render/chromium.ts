@@ -1,6 +1,7 @@
 // The Chromium renderer: HTML → PDF or PNG with one browser per process, reused across renders (and across Lambda
-// invocations of a warm container), a small page pool, a per-render timeout, and a fresh browser after a crash or
-// after N renders (Chromium's memory grows with use). Caller HTML is untrusted: see containment.ts for the layers and
+// invocations of a warm container), a page pool as large as the renders a process makes at once, a per-render
+// timeout, and a fresh browser after a crash or after N renders (Chromium's memory grows with use). The next browser
+// is started ahead, while the current one still renders, so a recycle does not stall renders. Caller HTML is untrusted: see containment.ts for the layers and
 // docs/documents-rendering.md for the security model, options, limits and measured behaviour.
 // Dependencies: @sparticuz/chromium (a Chromium build for Lambda's x86_64 Linux, brotli-packed in the npm package,
 // the same binary runs locally) driven by puppeteer-core (no bundled browser download). 147.0.0 pairs with
@@ -25,7 +26,10 @@ import { stampWatermark } from './watermark';
 export type { PdfOptions, PngOptions } from './page-options';
 
 export interface RendererOptions {
-  /** Pages rendering at once (default 2). More renders wait for a free page. */
+  /**
+   * Pages rendering at once (default 4). More renders wait for a free page. Pages are made on demand, so a Lambda
+   * container (one request at a time) makes one; the local runtime serves many requests at once.
+   */
   poolSize?: number;
   /** A fresh browser after this many renders (default 200). */
   maxRendersPerBrowser?: number;
@@ -129,6 +133,10 @@ export class Renderer {
   private readonly gate: Gate;
   private slot?: Slot;
   private launching?: Promise<Slot>;
+  /** The next browser, started before the current one retires (with one page ready). */
+  private spare?: Promise<Slot>;
+  /** The current browser's render count at which its successor is started. */
+  private readonly spareAt: number;
   private readonly slots = new Set<Slot>();
   private seq = 0;
   private closed = false;
@@ -141,8 +149,10 @@ export class Renderer {
   };
 
   constructor(private readonly options: RendererOptions = {}) {
-    this.poolSize = Math.max(1, options.poolSize ?? 2);
+    this.poolSize = Math.max(1, options.poolSize ?? 4);
     this.maxRenders = Math.max(1, options.maxRendersPerBrowser ?? 200);
+    // Far enough ahead that the start (~0.3 s, longer on a busy machine) ends before the last render of the current one.
+    this.spareAt = Math.max(1, this.maxRenders - Math.max(8, Math.ceil(this.maxRenders / 10)));
     this.timeoutMs = options.renderTimeoutMs ?? 15_000;
     this.launchTimeoutMs = options.launchTimeoutMs ?? 30_000;
     this.singleProcess = options.singleProcess ?? true;
@@ -177,6 +187,7 @@ export class Renderer {
   async close(): Promise<void> {
     this.closed = true;
     await this.launching?.catch(() => undefined);
+    await this.spare?.catch(() => undefined);
     await Promise.all([...this.slots].map((s) => this.closeSlot(s)));
   }
 
@@ -207,6 +218,7 @@ export class Renderer {
         s.inFlight++;
         s.renders++;
         this.counters.renders++;
+        if (s.renders >= this.spareAt) this.startSpare();
         if (s.renders >= this.maxRenders) this.retire(s);
         const started = performance.now();
         const result = await this.withTimeout(timeoutMs, s, held, async () => {
@@ -409,10 +421,42 @@ export class Renderer {
 
   private async acquireSlot(): Promise<Slot> {
     if (this.slot && !this.slot.dead && !this.slot.retiring) return this.slot;
-    this.launching ??= this.launch().finally(() => {
+    this.launching ??= this.nextSlot().finally(() => {
       this.launching = undefined;
     });
     return this.launching;
+  }
+
+  /** The spare browser when one was started and is alive (waiting for it if it is still starting), else a new one. */
+  private async nextSlot(): Promise<Slot> {
+    const spare = this.spare;
+    this.spare = undefined;
+    let slot = spare && (await spare.catch(() => undefined));
+    if (!slot || slot.dead) slot = await this.launch();
+    if (this.closed) {
+      await this.closeSlot(slot);
+      throw new RenderCrashError('The renderer is closed');
+    }
+    this.slot = slot;
+    return slot;
+  }
+
+  /** Starts the next browser in the background, with one page on an empty strict-CSP document ready to render. */
+  private startSpare(): void {
+    if (this.spare || this.closed) return;
+    this.spare = this.launch().then(async (slot) => {
+      try {
+        const pp = await this.newPage(slot);
+        await this.navigate(pp, '<!doctype html><title></title>', false);
+        pp.base = 'strict';
+        slot.idle.push(pp);
+      } catch (err) {
+        // A page failed, not the browser: the first render makes its own.
+        logger.warn('spare browser: page not prepared', { error: errorText(err) });
+      }
+      return slot;
+    });
+    this.spare.catch((err) => logger.warn('spare browser did not start', { error: errorText(err) }));
   }
 
   private async launch(): Promise<Slot> {
@@ -479,7 +523,6 @@ export class Renderer {
       await this.closeSlot(slot);
       throw new RenderCrashError('The renderer is closed');
     }
-    this.slot = slot;
     logger.info('browser started', {
       browser: slot.id,
       ms: Math.round(performance.now() - t),

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { observeConversion } from '../../shared/observability/events';
+import { observeConversion } from '../metrics';
 import { invalid } from '../../shared/http/errors';
 import { parseMultipart } from '../../shared/http/multipart';
 import { json } from '../../shared/http/response';

@@ -3,7 +3,7 @@
 // Longer: 202 with the same fields plus status/progress; the worker finishes it (GET /audio/{id}).
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { observeConversion } from '../../shared/observability/events';
+import { observeConversion } from '../metrics';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
 import { awsDeps, type NarrationDeps } from '../deps';

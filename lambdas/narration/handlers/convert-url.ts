@@ -6,7 +6,7 @@
 // page cannot be fetched or holds no article: those are 422 on body.url with the reason and what to do instead.
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { observeConversion } from '../../shared/observability/events';
+import { observeConversion } from '../metrics';
 import { ServiceUnavailableError, invalid, type HttpError } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';

@@ -10,7 +10,7 @@
 // here (/convert/text is unlimited for it) and the demo widget never sends one.
 import { ipSubject, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { observeConversion } from '../../shared/observability/events';
+import { observeConversion } from '../metrics';
 import { invalid } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';

@@ -4,7 +4,8 @@
 // a key gets the same 401 whatever the e-mail, so the endpoint reveals nothing about which e-mails are customers.
 // Customers without their key use Stripe's own portal login (STRIPE_PORTAL_LOGIN_URL, named in the 401).
 // 422 bad/missing e-mail; 503 Stripe not configured; 403 e-mail not the key's account; 409 key without account.
-import { NARRATION_PAY, payPortalRoute } from '../../shared/billing/handlers';
+import { payPortalRoute } from '../../shared/billing/handlers';
+import { NARRATION_PAY } from '../billing';
 import { awsDeps, type NarrationDeps } from '../deps';
 
 export const makeHandler = (deps: Pick<NarrationDeps, 'config' | 'keys' | 'accounts' | 'payments'>) =>

@@ -4,13 +4,13 @@
 // the free tier's usage for this IP (used, remaining, reset time per window) and the plans on offer.
 import { ipSubject } from '../../shared/auth/resolve-caller';
 import { payStatusRoute } from '../../shared/billing/handlers';
-import { planCatalogue } from '../../shared/billing/plans';
+import { planCatalogue } from '../billing';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { freeRules } from '../domain/conversion';
 
 export const makeHandler = (deps: Pick<NarrationDeps, 'config' | 'keys' | 'accounts' | 'quotas' | 'now'>) =>
   payStatusRoute(deps, {
-    plans: (cfg) => planCatalogue(cfg),
+    plans: () => planCatalogue(deps.config),
     // Paid keys have no limits; the free tier is counted per IP in fixed hour and day windows.
     usage: (key, req) => (key ? null : { subject: ipSubject(req.clientIp), rules: freeRules(deps) }),
   });

@@ -3,7 +3,8 @@
 // KEY_PICKUP_HOURS), null afterwards with a message on replacing a lost key. If the webhook has not arrived yet,
 // Stripe is asked and the purchase fulfilled here. Missing/malformed session_id → 422; unknown → 404; checkout
 // not completed or payment pending → 409.
-import { NARRATION_PAY, paySuccessRoute } from '../../shared/billing/handlers';
+import { paySuccessRoute } from '../../shared/billing/handlers';
+import { NARRATION_PAY } from '../billing';
 import { awsDeps, type NarrationDeps } from '../deps';
 
 export const makeHandler = (deps: NarrationDeps) => paySuccessRoute(NARRATION_PAY, deps);

@@ -5,7 +5,8 @@
 // 200 {received, event_id, outcome}: outcome processed | duplicate (replay: nothing changes) | ignored (other
 // event types) | stale (older than what is stored) | awaiting_payment. A failure answers 503 so Stripe retries;
 // another delivery of the same event in progress → 409 (Stripe retries later). Secret unset → 503 naming it.
-import { NARRATION_PAY, payWebhookRoute } from '../../shared/billing/handlers';
+import { payWebhookRoute } from '../../shared/billing/handlers';
+import { NARRATION_PAY } from '../billing';
 import { awsDeps, type NarrationDeps } from '../deps';
 
 export { WEBHOOK_MAX_BODY_BYTES } from '../../shared/billing/handlers';

@@ -3,10 +3,11 @@
 // those; after MAX_RECEIVE_COUNT attempts the job is marked failed and SQS moves the message to the DLQ. The middy
 // chain and batch handling are the shared sqsWorker's (lambdas/shared/sqs-worker.ts).
 import { z } from 'zod';
-import { recordJobDone, recordJobFailure } from '../../shared/observability/events';
+import { recordJobDone, recordJobFailure } from '../metrics';
 import { sqsWorker } from '../../shared/sqs-worker';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { JobBusyError, runJob } from '../domain/conversion';
+import { JobBusyError } from '../../shared/jobs/leased-job';
+import { runJob } from '../domain/conversion';
 import { findVoice } from '../domain/voices';
 
 const Message = z.object({ audioId: z.string().min(1).max(64) });

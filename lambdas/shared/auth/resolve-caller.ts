@@ -3,7 +3,7 @@
 // Stripe webhook, docs/billing.md) gets 402 pointing to the billing portal.
 import { createHash } from 'node:crypto';
 import { HttpError, UnauthorizedError } from '../http/errors';
-import { lapsedKeyDetail, hasPaidAccess } from '../billing/plans';
+import { lapsedKeyDetail, hasPaidAccess } from './paid-access';
 import { bearerToken, hashKey, type ApiKeyRecord, type KeyStore } from './keys';
 
 export type Caller =

@@ -6,7 +6,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { config } from '../config';
+import { platformConfig } from '../config';
 import { observeAwsClient } from '../observability/aws-clients';
 
 // Socket-level limits (NodeHttpHandler: connectionTimeout = TCP connect, requestTimeout = socket idle), so a
@@ -34,7 +34,7 @@ export function dynamo(): DynamoDBDocumentClient {
 export function s3Client(): S3Client {
   return (s3 ??= observeAwsClient(
     new S3Client({
-      forcePathStyle: config().S3_FORCE_PATH_STYLE,
+      forcePathStyle: platformConfig().S3_FORCE_PATH_STYLE,
       requestHandler: S3_HTTP,
       // Checksums only where S3 requires them: streamed uploads with the default (WHEN_SUPPORTED) are stored
       // corrupted by the local S3 emulator, and S3 itself does not need them.

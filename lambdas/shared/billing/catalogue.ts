@@ -1,70 +1,47 @@
 // What each service sells through Stripe: its paid plans, the settings that name their Stripe prices, and the
-// settings of its own webhook endpoint and public address. The billing code (service.ts, stripe.ts, routes.ts) is
-// one implementation; the service's catalogue is its parameter. Pure data: no I/O, no Stripe.
+// settings of its own webhook endpoint and public address. The billing code (service.ts, stripe.ts, handlers.ts) is
+// one implementation; the service's catalogue (lambdas/<service>/billing.ts) is its parameter. No I/O, no Stripe.
 //
 // Both services may sell from ONE Stripe account, so Stripe sends every event to both webhook endpoints. Checkouts
 // (and the subscriptions they create) carry `metadata.service`; a service acts only on its own. Narration sold
 // before this existed and never stamps its sessions, so a missing `service` means narration (LEGACY_SERVICE).
 import type { PaidPlan } from '../auth/keys';
-import type { Config } from '../config';
-import { checkoutMode } from './plans';
+import { checkoutMode } from '../auth/paid-access';
 
-/** Config settings whose value is a string (optional or not): price ids, secrets, URLs. */
-export type StringSetting = {
-  [K in keyof Config]-?: Config[K] extends string | undefined ? K : never;
-}[keyof Config];
+/** The settings of a service's config `C` whose value is a string (optional or not): price ids, secrets, URLs. */
+export type StringSetting<C> = {
+  [K in keyof C]-?: C[K] extends string | undefined ? K : never;
+}[keyof C] &
+  string;
 
 export type BillingServiceId = 'narration' | 'documents';
 
-export interface PaidOffer {
+export interface PaidOffer<S extends string = string> {
   plan: PaidPlan;
   /** Setting holding the Stripe price id: a recurring monthly price for subscriptions, one-time for lifetime. */
-  priceSetting: StringSetting;
+  priceSetting: S;
 }
 
-export interface BillingCatalogue {
+/**
+ * A service's catalogue (lambdas/<service>/billing.ts). `S`: the names of its settings, `StringSetting<its Config>`
+ * there, so a misspelt setting does not compile.
+ */
+export interface BillingCatalogue<S extends string = string> {
   service: BillingServiceId;
   /** The plans GET /pay/checkout/{plan} sells, in display order. */
-  offers: readonly PaidOffer[];
+  offers: readonly PaidOffer<S>[];
   settings: {
     /** Signing secret of this service's webhook endpoint. */
-    webhookSecret: StringSetting;
+    webhookSecret: S;
     /** Public address of this API (Checkout's success_url); unset → the request's host. */
-    publicBaseUrl: StringSetting;
+    publicBaseUrl: S;
     /** Where Checkout's back button and the portal return; unset → <public base>/pay/status. */
-    returnUrl: StringSetting;
+    returnUrl: S;
   };
 }
 
 /** The service of sessions and subscriptions without `metadata.service` (narration's, made before the stamp). */
 export const LEGACY_SERVICE: BillingServiceId = 'narration';
-
-export const NARRATION_BILLING: BillingCatalogue = {
-  service: 'narration',
-  offers: [
-    { plan: 'pro', priceSetting: 'STRIPE_PRICE_PRO' },
-    { plan: 'lifetime', priceSetting: 'STRIPE_PRICE_LIFETIME' },
-  ],
-  settings: {
-    webhookSecret: 'STRIPE_WEBHOOK_SECRET',
-    publicBaseUrl: 'PUBLIC_BASE_URL',
-    returnUrl: 'BILLING_RETURN_URL',
-  },
-};
-
-export const DOCUMENTS_BILLING: BillingCatalogue = {
-  service: 'documents',
-  offers: [
-    { plan: 'pro', priceSetting: 'DOCS_STRIPE_PRICE_PRO' },
-    { plan: 'scale', priceSetting: 'DOCS_STRIPE_PRICE_SCALE' },
-    { plan: 'lifetime', priceSetting: 'DOCS_STRIPE_PRICE_LIFETIME' },
-  ],
-  settings: {
-    webhookSecret: 'DOCS_STRIPE_WEBHOOK_SECRET',
-    publicBaseUrl: 'DOCS_PUBLIC_BASE_URL',
-    returnUrl: 'DOCS_BILLING_RETURN_URL',
-  },
-};
 
 export function offeredPlans(cat: BillingCatalogue): PaidPlan[] {
   return cat.offers.map((o) => o.plan);
@@ -81,8 +58,8 @@ export function serviceStamp(cat: BillingCatalogue): string | undefined {
 }
 
 /** A string setting's value; empty counts as unset. */
-export function setting(cfg: Config, name: StringSetting): string | undefined {
-  const v = cfg[name];
+export function setting(cfg: object, name: string): string | undefined {
+  const v = (cfg as Record<string, unknown>)[name];
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
@@ -92,7 +69,7 @@ export function setting(cfg: Config, name: StringSetting): string | undefined {
  */
 export function subscriptionPlanOfPrice(
   cat: BillingCatalogue,
-  cfg: Config,
+  cfg: object,
   priceId: string,
 ): PaidPlan | undefined {
   return cat.offers.find(

@@ -1,7 +1,7 @@
 // BillingDeps from a service's deps: the stores, the clock, and A/B attribution of a purchase's `ref` (a checkout
 // that started from an experiment's variant counts as that variant's conversion, once per Checkout Session).
 import type { KeyStore } from '../auth/keys';
-import type { Config } from '../config';
+import type { PlatformConfig as Config } from '../config';
 import type { GrowthStore } from '../growth/ports';
 import { logger } from '../logger';
 import type { BillingCatalogue } from './catalogue';
@@ -18,17 +18,17 @@ export interface BillingSources {
 }
 
 /**
- * `catalogue`: what the service sells (narration's when omitted). `abAttribution: false` (a service without A/B
+ * `catalogue`: what the service sells (its lambdas/<service>/billing.ts). `abAttribution: false` (a service without A/B
  * experiments): a purchase's ref is kept on the purchase only and the growth store is never read.
  */
 export function billingDeps(
   src: BillingSources,
-  catalogue?: BillingCatalogue,
+  catalogue: BillingCatalogue,
   opts: { abAttribution?: boolean } = {},
 ): BillingDeps {
   // Getters: a store is made only if the use case touches it (an ignored event touches none).
   return {
-    ...(catalogue ? { catalogue } : {}),
+    catalogue,
     get config() {
       return src.config;
     },
@@ -48,6 +48,7 @@ export function billingDeps(
         const { recordConversion } = await import('../growth/ab');
         // The session ref (a hash) makes a retried fulfilment count once; the session id itself stays secret.
         await recordConversion(growth, purchase.ref, {
+          experiments: src.config.AB_EXPERIMENTS,
           channel: 'checkout',
           dedupeKey: purchase.sessionRef,
         });

@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import { resolveKeyHolder } from '../auth/resolve-caller';
 import type { ApiKeyRecord, KeyStore } from '../auth/keys';
-import type { Config } from '../config';
+import type { PlatformConfig as Config } from '../config';
 import type { GrowthStore } from '../growth/ports';
 import { apiHandler } from '../http/api-handler';
 import { HttpError, ServiceUnavailableError, UnauthorizedError } from '../http/errors';
@@ -14,9 +14,9 @@ import { validate as validate422 } from '../http/validation';
 import { logger } from '../logger';
 import type { QuotaStore, WindowRule } from '../quota/windows';
 import { accountPlan, accountStatus, normalizeEmail } from './account';
-import { NARRATION_BILLING, serviceStamp, setting, type BillingCatalogue } from './catalogue';
+import { serviceStamp, setting, type BillingCatalogue } from './catalogue';
 import { billingDeps } from './deps';
-import { checkoutMode, hasPaidAccess } from './plans';
+import { checkoutMode, hasPaidAccess } from '../auth/paid-access';
 import type { AccountStore, PaymentGateway } from './ports';
 import { CheckoutQuery, PortalQuery, SuccessQuery, catalogueSchemas } from './requests';
 import {
@@ -41,9 +41,6 @@ export interface PayRoutes {
   /** Count purchases whose `ref` names an A/B variant as conversions (needs `growth`). Default true. */
   abAttribution?: boolean;
 }
-
-/** Narration: pro and lifetime, 422 validation (the shared default), A/B attribution of purchases. */
-export const NARRATION_PAY: PayRoutes = { catalogue: NARRATION_BILLING };
 
 /** What the /pay routes use from a service's deps (both NarrationDeps and DocumentsDeps provide it). */
 export interface PayDeps {

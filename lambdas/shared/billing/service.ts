@@ -4,25 +4,19 @@
 //   whoever fulfils it: the webhook or GET /pay/success), so a crash midway is repaired by Stripe's retry.
 // - Out-of-order tolerant: subscription state only moves forward (event `created`), an ended subscription never
 //   comes back, and copies of the state on keys carry the account's version so an older copy never wins.
-import type { Config } from '../config';
+import type { PlatformConfig as Config } from '../config';
 import { HttpError, NotFoundError } from '../http/errors';
 import { logger } from '../logger';
 import { generateKey, hashKey, type ApiKeyRecord, type KeyStore, type PaidPlan } from '../auth/keys';
 import { accountPlan, accountStatus, keyStateOf, normalizeEmail, type Account } from './account';
-import {
-  NARRATION_BILLING,
-  offeredPlans,
-  ownsService,
-  subscriptionPlanOfPrice,
-  type BillingCatalogue,
-} from './catalogue';
+import { offeredPlans, ownsService, subscriptionPlanOfPrice, type BillingCatalogue } from './catalogue';
 import { openKey, sealKey, sessionRef } from './pickup';
-import { checkoutMode, hasPaidAccess } from './plans';
+import { checkoutMode, hasPaidAccess } from '../auth/paid-access';
 import type { AccountStore, BillingEvent, CheckoutFacts, PaymentGateway, PurchaseRecord } from './ports';
 
 export interface BillingDeps {
-  /** What this service sells (catalogue.ts); narration's when absent. */
-  readonly catalogue?: BillingCatalogue;
+  /** What this service sells (its lambdas/<service>/billing.ts). */
+  readonly catalogue: BillingCatalogue;
   readonly config: Config;
   readonly accounts: AccountStore;
   readonly keys: KeyStore;
@@ -30,6 +24,9 @@ export interface BillingDeps {
   /** Called once per new purchase (A/B attribution of `ref`); must not throw. */
   onPurchase?(purchase: PurchaseRecord, sessionId: string): Promise<void>;
 }
+
+/** What issuing, rotating and replacing keys use: no catalogue (a key carries its account's plan). */
+export type KeyDeps = Pick<BillingDeps, 'accounts' | 'keys' | 'now'>;
 
 export type EventOutcome = 'processed' | 'duplicate' | 'ignored' | 'stale' | 'awaiting_payment';
 
@@ -68,17 +65,12 @@ export async function processEvent(deps: BillingDeps, event: BillingEvent): Prom
   }
 }
 
-const catalogueOf = (deps: Pick<BillingDeps, 'catalogue'>) => deps.catalogue ?? NARRATION_BILLING;
-
 /**
  * The plan a completed checkout bought: `metadata.plan` as GET /pay/checkout sets it, only if this service sold it
  * (`metadata.service`, one of its plans) and the session's mode matches. Anything else sold on the same Stripe
  * account (the other service, a payment link, a donation) grants nothing here.
  */
-export function planOf(
-  facts: CheckoutFacts,
-  cat: BillingCatalogue = NARRATION_BILLING,
-): PaidPlan | undefined {
+export function planOf(facts: CheckoutFacts, cat: BillingCatalogue): PaidPlan | undefined {
   const plan = facts.plan;
   if (!plan || !ownsService(cat, facts.service) || !offeredPlans(cat).includes(plan)) return undefined;
   return checkoutMode(plan) === facts.mode ? plan : undefined;
@@ -97,7 +89,7 @@ function readiness(
 }
 
 async function applyCheckout(deps: BillingDeps, facts: CheckoutFacts): Promise<EventOutcome> {
-  const ready = readiness(facts, catalogueOf(deps));
+  const ready = readiness(facts, deps.catalogue);
   if (ready === 'not_ours') {
     logger.warn('checkout without a plan of ours ignored', { mode: facts.mode, plan: facts.plan });
     return 'ignored';
@@ -113,7 +105,7 @@ async function applySubscription(
   event: Extract<BillingEvent, { kind: 'subscription' }>,
 ): Promise<EventOutcome> {
   const { service: _stamp, ...s } = event.subscription;
-  const cat = catalogueOf(deps);
+  const cat = deps.catalogue;
   // A plan switch in the customer portal changes the subscription's price: the price names the plan.
   const plan = s.priceId ? subscriptionPlanOfPrice(cat, deps.config, s.priceId) : undefined;
   if (s.priceId && !plan)
@@ -153,7 +145,7 @@ export async function fulfilCheckout(deps: BillingDeps, facts: CheckoutFacts): P
     return done;
   }
   const now = deps.now();
-  const plan = planOf(facts, catalogueOf(deps));
+  const plan = planOf(facts, deps.catalogue);
   if (!plan) throw new HttpError(409, 'This checkout did not buy a plan of this service.');
   const email = facts.email ? normalizeEmail(facts.email) : undefined;
   // Checkout is asked to always create a customer; a guest purchase still gets an account (without a portal).
@@ -169,7 +161,7 @@ export async function fulfilCheckout(deps: BillingDeps, facts: CheckoutFacts): P
         }
       : {}),
     ref: facts.ref,
-    service: catalogueOf(deps).service,
+    service: deps.catalogue.service,
     now,
   });
 
@@ -222,7 +214,7 @@ export async function subscriptionInGoodStanding(
   deps: Pick<BillingDeps, 'accounts' | 'catalogue'>,
   email: string,
 ): Promise<Account | undefined> {
-  const service = catalogueOf(deps).service;
+  const service = deps.catalogue.service;
   for (const id of await deps.accounts.accountsForEmail(normalizeEmail(email))) {
     const a = await deps.accounts.get(id);
     // Accounts without `service` predate it; in the cloud each service has its own accounts table.
@@ -283,7 +275,7 @@ export async function pickUpKey(
   const ref = sessionRef(sessionId);
   let purchase = await deps.accounts.getPurchase(ref);
   // Locally both services share one accounts table: another service's purchase is not picked up here.
-  if (purchase && !offeredPlans(catalogueOf(deps)).includes(purchase.plan))
+  if (purchase && !offeredPlans(deps.catalogue).includes(purchase.plan))
     throw new NotFoundError('This checkout session did not buy a plan of this service.');
   if (!purchase) {
     const facts = gateway ? await gateway.retrieveCheckout(sessionId) : undefined;
@@ -291,7 +283,7 @@ export async function pickUpKey(
       throw new NotFoundError(
         'Unknown checkout session. Use the link Stripe redirected you to after paying; if you paid a moment ago, retry in a few seconds.',
       );
-    const ready = readiness(facts, catalogueOf(deps));
+    const ready = readiness(facts, deps.catalogue);
     if (ready === 'not_ours')
       throw new NotFoundError('This checkout session did not buy a plan of this service.');
     if (ready === 'not_complete')
@@ -339,7 +331,7 @@ export async function pickUpKey(
  * the same key won, the new key is withdrawn and 409 returned, so one old key yields one new key.
  */
 export async function rotateKey(
-  deps: BillingDeps,
+  deps: KeyDeps,
   old: ApiKeyRecord,
 ): Promise<{ apiKey: string; record: ApiKeyRecord }> {
   if (!old.accountId)
@@ -360,7 +352,7 @@ export async function rotateKey(
 
 /** A new key for an account, carrying its current state. */
 export async function issueKey(
-  deps: BillingDeps,
+  deps: KeyDeps,
   accountId: string,
   emailHint?: string,
 ): Promise<{ apiKey: string; record: ApiKeyRecord }> {
@@ -390,7 +382,7 @@ export async function issueKey(
  * and issues one new key per account. Run only after checking the requester controls the e-mail.
  */
 export async function replaceKeysForEmail(
-  deps: BillingDeps,
+  deps: KeyDeps,
   email: string,
 ): Promise<{ accountId: string; apiKey: string; revoked: number }[]> {
   const out: { accountId: string; apiKey: string; revoked: number }[] = [];

@@ -3,12 +3,13 @@
 // compare, form encoding of nested params, idempotency keys on retried POSTs, API version pinning). Maps Stripe's
 // objects to the few facts billing uses (ports.ts). STRIPE_API_BASE points the SDK at a local stand-in in tests.
 import Stripe from 'stripe';
-import type { Config } from '../config';
+import type { PlatformConfig as Config } from '../config';
 import { HttpError, ServiceUnavailableError } from '../http/errors';
 import { logger } from '../logger';
 import type { PaidPlan } from '../auth/keys';
-import { NARRATION_BILLING, ownsService, setting, type BillingCatalogue } from './catalogue';
-import { ALL_PAID_PLANS, checkoutMode } from './plans';
+import { ownsService, setting, type BillingCatalogue } from './catalogue';
+import { checkoutMode } from '../auth/paid-access';
+import { ALL_PAID_PLANS } from './plans';
 import type {
   BillingEvent,
   CheckoutFacts,
@@ -82,7 +83,7 @@ export function subscriptionFacts(s: Stripe.Subscription): SubscriptionFacts {
  * The event as this service sees it. Events of the other service's checkouts and subscriptions (one Stripe account
  * sends every event to both endpoints) are `ignored` before anything is stored: not even their event id is claimed.
  */
-export function toBillingEvent(event: Stripe.Event, cat: BillingCatalogue = NARRATION_BILLING): BillingEvent {
+export function toBillingEvent(event: Stripe.Event, cat: BillingCatalogue): BillingEvent {
   const base = { id: event.id, type: event.type, created: event.created };
   if (CHECKOUT_EVENTS.has(event.type)) {
     const session = checkoutFacts(event.data.object as Stripe.Checkout.Session);
@@ -105,7 +106,7 @@ export function verifyWebhook(
   raw: Buffer,
   signature: string | undefined,
   secret: string,
-  cat: BillingCatalogue = NARRATION_BILLING,
+  cat: BillingCatalogue,
 ): BillingEvent {
   if (!signature)
     throw new HttpError(
@@ -247,11 +248,7 @@ export function requireGateway(gateway: PaymentGateway | undefined): PaymentGate
 }
 
 /** The Stripe price id of one of the service's plans, or 503 naming the setting. */
-export function requirePriceId(
-  plan: PaidPlan,
-  cfg: Config,
-  cat: BillingCatalogue = NARRATION_BILLING,
-): string {
+export function requirePriceId(plan: PaidPlan, cfg: Config, cat: BillingCatalogue): string {
   const offer = cat.offers.find((o) => o.plan === plan);
   if (!offer) throw new HttpError(404, `The ${plan} plan is not sold by this service.`);
   const id = setting(cfg, offer.priceSetting);

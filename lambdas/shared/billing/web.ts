@@ -1,8 +1,8 @@
 // HTTP details shared by the /pay handlers: where this API is reachable, where customers return to, and which
 // clients get JSON instead of a redirect.
-import type { Config } from '../config';
+import type { PlatformConfig as Config } from '../config';
 import type { ApiRequest } from '../http/request';
-import { NARRATION_BILLING, setting, type BillingCatalogue } from './catalogue';
+import { setting, type BillingCatalogue } from './catalogue';
 
 /** An explicit JSON preference (API clients); browsers (text/html, any type) get the redirect. */
 export function wantsJson(accept: string | undefined): boolean {
@@ -16,7 +16,7 @@ const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
  * on (API Gateway's domain in the cloud; the local front's address locally, over http). A forged Host header only
  * changes where the forger's own checkout returns to.
  */
-export function publicBase(req: ApiRequest, cfg: Config, cat: BillingCatalogue = NARRATION_BILLING): string {
+export function publicBase(req: ApiRequest, cfg: Config, cat: BillingCatalogue): string {
   const configured = setting(cfg, cat.settings.publicBaseUrl);
   if (configured) return configured.replace(/\/+$/, '');
   const host = req.headers['host'] ?? req.event.requestContext?.domainName ?? 'localhost';
@@ -25,7 +25,7 @@ export function publicBase(req: ApiRequest, cfg: Config, cat: BillingCatalogue =
 }
 
 /** Where Stripe's pages send the customer back (Checkout's back button, the portal's return link). */
-export function returnUrl(req: ApiRequest, cfg: Config, cat: BillingCatalogue = NARRATION_BILLING): string {
+export function returnUrl(req: ApiRequest, cfg: Config, cat: BillingCatalogue): string {
   return setting(cfg, cat.settings.returnUrl) ?? `${publicBase(req, cfg, cat)}/pay/status`;
 }
 

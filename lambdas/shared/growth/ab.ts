@@ -7,7 +7,6 @@
 // A conversion by a known visitor also counts their exposure if it was never recorded (an ad blocker may have
 // eaten it), so such conversions are always a subset of exposures.
 import { createHash } from 'node:crypto';
-import { config } from '../config';
 import { logger } from '../logger';
 import { assignVariant, parseAbRef, type Experiment, type Experiments } from './experiments';
 import type { GrowthStore } from './ports';
@@ -107,8 +106,8 @@ export interface AttributionOptions {
   channel?: Channel;
   /** Makes a conversion without a visitor id count once (checkout: the session id; waitlist: the email). */
   dedupeKey?: string;
-  /** @default the AB_EXPERIMENTS configuration */
-  experiments?: Experiments;
+  /** The configured experiments (AB_EXPERIMENTS). */
+  experiments: Experiments;
   now?: Date;
 }
 
@@ -121,14 +120,13 @@ export interface AttributionOptions {
 export async function recordConversion(
   store: GrowthStore,
   ref: string | null | undefined,
-  options: AttributionOptions = {},
+  options: AttributionOptions,
 ): Promise<AttributionResult> {
   const parsed = parseAbRef(ref);
   if (!parsed) return { counted: false, reason: 'no_ab_ref' };
   const { experiment: name, variant, visitor } = parsed;
   try {
-    const experiments = options.experiments ?? config().AB_EXPERIMENTS;
-    const experiment = experiments.get(name);
+    const experiment = options.experiments.get(name);
     if (!experiment) return { counted: false, reason: 'unknown_experiment', experiment: name, variant };
     if (!experiment.variants.some((v) => v.name === variant))
       return { counted: false, reason: 'unknown_variant', experiment: name, variant };

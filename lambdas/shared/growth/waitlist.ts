@@ -33,7 +33,7 @@ export async function joinWaitlist(
   store: GrowthStore,
   entry: WaitlistEntry,
   now: Date,
-  experiments?: Experiments,
+  experiments: Experiments,
 ): Promise<SignUpResult> {
   const created = await store.putIfAbsent(entryKey(entry.email), {
     email: entry.email,

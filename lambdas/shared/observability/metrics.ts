@@ -5,7 +5,7 @@
 // Sinks buffer until flushMetrics(): the API and worker middleware (metricsMiddleware) flushes after each invocation.
 import type { MiddlewareObj } from '@middy/core';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { METRICS_NAMESPACE, type MetricName, type ServiceName } from './names';
+import { METRICS_NAMESPACE, NARRATION_METRICS, type MetricName, type ServiceName } from './names';
 
 export type Unit = 'Count' | 'Milliseconds';
 /** Extra dimensions of one data point: keep them to a handful of values (format, route), never ids. */
@@ -117,4 +117,9 @@ export function flushMetrics(): void {
 /** middy: flush after every invocation, answered or failed. */
 export function metricsMiddleware(): MiddlewareObj {
   return { after: () => flushMetrics(), onError: () => flushMetrics() };
+}
+
+/** A 429 of a plan or free-tier limit (both services name it QuotaRejections). `route` is the route key ("POST /convert/text"). */
+export function recordQuotaRejection(service: ServiceName, route: string | undefined): void {
+  metricsFor(service).add(NARRATION_METRICS.QuotaRejections, 'Count', 1, { route: route ?? 'unknown' });
 }

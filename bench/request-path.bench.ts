@@ -1,0 +1,245 @@
+// The request path of POST /v1/render, end to end, in one run (issue #16 item 3): the factura over HTTP through the
+// local runtime (front → middy chain → key lookup → quota charge → template → format → stats counter → response,
+// with dynalite as DynamoDB) against the same work without the request path, measured in the same process:
+//   - factura html over HTTP vs renderDocument() in process (parse + template + CSS inlining, no HTTP, no DynamoDB);
+//   - factura pdf over HTTP vs raw Chromium (plain puppeteer setContent + pdf of the same HTML and page options, on
+//     a browser started from the same binary with the same flags and fonts), and the in-process pdf vs the same;
+//   - throughput at 4 concurrent renders: the renderer vs plain puppeteer with 4 pages on one browser, same HTML;
+//   - a browser recycle under load: the slowest render around a recycle vs the median render (a stall shows as a
+//     ratio far above 1×).
+// Then jsreport, if it is installed (it is not a dependency: `npm i --no-save @jsreport/jsreport-core
+// @jsreport/jsreport-chrome-pdf puppeteer-core` to include it), against plain puppeteer on the same HTML.
+// Loopback only (tripwire); every loop is bounded. Run: npm run bench -- request-path
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import chromium from '@sparticuz/chromium';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { generateKey, hashKey } from '../lambdas/shared/auth/keys';
+import { dynamo } from '../lambdas/shared/aws/clients';
+import { DynamoKeyStore } from '../lambdas/shared/aws/key-store';
+import { findTemplate } from '../lambdas/documents/domain/template-registry';
+import { parseRenderRequest, renderDocument } from '../lambdas/documents/domain/render-request';
+import { Renderer, type PdfOptions } from '../lambdas/documents/render/chromium';
+import { launchArgs } from '../lambdas/documents/render/containment';
+import { resolveFontsDir, writeFontconfig } from '../lambdas/documents/render/fonts';
+import { toPuppeteerPdfOptions } from '../lambdas/documents/render/page-options';
+import { startLocal } from '../lib/local/runtime';
+import { installLoopbackTripwire } from '../test/helpers/loopback-only';
+
+const REPS = Number(process.env.REQUEST_PATH_REPS ?? 60);
+const THROUGHPUT_RENDERS = 48;
+const RECYCLE_EVERY = 20;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number, d = 1) => n.toFixed(d);
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+function ratioLine(name: string, ours: number, baseName: string, base: number, extra = ''): void {
+  console.log(
+    `${name}: ${fmt(ours, 2)} ms vs baseline ${baseName} ${fmt(base, 2)} ms → ratio ${fmt(ours / base, 2)}×${extra}`,
+  );
+}
+
+async function rawBrowser(): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: await chromium.executablePath(),
+    headless: 'shell',
+    pipe: true,
+    args: launchArgs(chromium.args, { singleProcess: true }),
+    env: { ...process.env, FONTCONFIG_FILE: writeFontconfig(resolveFontsDir()) },
+  });
+}
+
+/** Renders per second with `concurrency` callers sharing `total` renders. */
+async function rate(concurrency: number, total: number, render: (worker: number) => Promise<unknown>) {
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, w) => {
+      while (next++ < total) await render(w);
+    }),
+  );
+  return (total * 1000) / (performance.now() - t);
+}
+
+/** jsreport (chrome-pdf recipe) if installed; undefined otherwise. */
+async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | undefined> {
+  let core: (o: unknown) => {
+    use(x: unknown): unknown;
+    init(): Promise<void>;
+    render(r: unknown): Promise<unknown>;
+  };
+  let chromePdf: (o: unknown) => unknown;
+  try {
+    core = (await import('@jsreport/jsreport-core' as string)).default;
+    chromePdf = (await import('@jsreport/jsreport-chrome-pdf' as string)).default;
+  } catch {
+    return undefined;
+  }
+  const jsreport = core({ store: { provider: 'memory' }, logger: { silent: true } });
+  jsreport.use(
+    chromePdf({
+      launchOptions: {
+        executablePath: await chromium.executablePath(),
+        args: launchArgs(chromium.args, { singleProcess: true }),
+      },
+    }),
+  );
+  await jsreport.init();
+  return (html) => jsreport.render({ template: { content: html, engine: 'none', recipe: 'chrome-pdf' } });
+}
+
+(async () => {
+  const tripwire = installLoopbackTripwire();
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-request-path-'));
+  const rt = await startLocal({ dataDir, persist: false, startWorker: false });
+  const raw = await rawBrowser();
+  try {
+    // Scale keys (10,000 documents a month): no watermark, and the quota never answers during the run.
+    const key = generateKey();
+    await new DynamoKeyStore(dynamo(), rt.emulators.tableNames.keys).put({
+      keyHash: hashKey(key),
+      keyPrefix: key.slice(0, 10),
+      plan: 'scale',
+      status: 'active',
+      email: 'bench@example.com',
+      createdAt: new Date().toISOString(),
+    });
+    const data = findTemplate('factura')!.sample;
+    const bodyOf = (format: 'html' | 'pdf') => JSON.stringify({ template: 'factura', format, data });
+    const overHttp = (format: 'html' | 'pdf') => async () => {
+      const res = await fetch(`${rt.documentsUrl}/v1/render`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: bodyOf(format),
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      if (res.status !== 200) throw new Error(`${format} over HTTP: ${res.status} ${bytes.toString()}`);
+      return bytes;
+    };
+    // In process: what the handler does minus HTTP, middy and DynamoDB (the body parsed as the handler does).
+    const inProcessRenderer = new Renderer();
+    const inProcess = (format: 'html' | 'pdf') => () =>
+      renderDocument(parseRenderRequest(JSON.parse(bodyOf(format))), {
+        renderPdf: (html, o) => inProcessRenderer.renderPdf(html, o),
+        renderPng: (html, o) => inProcessRenderer.renderPng(html, o),
+      });
+
+    // The exact HTML and page options the route hands to Chromium, for the raw baseline.
+    let captured: { html: string; options: PdfOptions } | undefined;
+    await renderDocument(parseRenderRequest(JSON.parse(bodyOf('pdf'))), {
+      renderPdf: async (html, options) => {
+        captured = { html, options };
+        return Buffer.alloc(0);
+      },
+      renderPng: async () => Buffer.alloc(0),
+    });
+    const rawPage = await raw.newPage();
+    const rawPdf = async () => {
+      await rawPage.setContent(captured!.html, { waitUntil: 'load' });
+      return rawPage.pdf(toPuppeteerPdfOptions(captured!.options));
+    };
+
+    // Warm-up: first imports, JIT, the browsers' start, compiled templates.
+    for (let i = 0; i < 10; i++) {
+      await overHttp('html')();
+      await inProcess('html')();
+      await overHttp('pdf')();
+      await inProcess('pdf')();
+      await rawPdf();
+    }
+
+    // Interleaved, so drift (other load on the machine) hits every series alike.
+    const s = { httpHtml: [] as number[], procHtml: [] as number[], httpPdf: [] as number[] };
+    const p = { procPdf: [] as number[], rawPdf: [] as number[] };
+    for (let i = 0; i < REPS; i++) {
+      s.httpHtml.push(await time(overHttp('html')));
+      s.procHtml.push(await time(inProcess('html')));
+      s.httpPdf.push(await time(overHttp('pdf')));
+      p.procPdf.push(await time(inProcess('pdf')));
+      p.rawPdf.push(await time(rawPdf));
+    }
+    const m = Object.fromEntries(Object.entries({ ...s, ...p }).map(([k, v]) => [k, median(v)])) as Record<
+      keyof typeof s | keyof typeof p,
+      number
+    >;
+    ratioLine('request-path factura html over HTTP (p50)', m.httpHtml, 'in-process render', m.procHtml);
+    ratioLine('request-path factura pdf over HTTP (p50)', m.httpPdf, 'raw Chromium', m.rawPdf);
+    ratioLine('request-path factura pdf in process (p50)', m.procPdf, 'raw Chromium', m.rawPdf);
+    console.log(
+      `# factura html over HTTP p50 ${fmt(m.httpHtml, 2)} ms (target ≤ 10 ms on a warm process), p90 ` +
+        `${fmt([...s.httpHtml].sort((a, b) => a - b)[Math.floor(REPS * 0.9)]!, 2)} ms; medians of ${REPS}`,
+    );
+
+    // Throughput at 4 concurrent renders: the renderer (its default pool) vs plain puppeteer, 4 pages, one browser.
+    const pages = await Promise.all(Array.from({ length: 4 }, () => raw.newPage()));
+    const plain = async (w: number) => {
+      await pages[w]!.setContent(captured!.html, { waitUntil: 'load' });
+      return pages[w]!.pdf(toPuppeteerPdfOptions(captured!.options));
+    };
+    const ours = () => inProcessRenderer.renderPdf(captured!.html, captured!.options);
+    await rate(4, 8, plain);
+    await rate(4, 8, ours);
+    const runs = { ours: [] as number[], plain: [] as number[] };
+    for (let r = 0; r < 3; r++) {
+      runs.ours.push(await rate(4, THROUGHPUT_RENDERS, ours));
+      runs.plain.push(await rate(4, THROUGHPUT_RENDERS, plain));
+    }
+    const [o, b] = [median(runs.ours), median(runs.plain)];
+    console.log(
+      `request-path pdf throughput at 4 concurrent: ${fmt(1000 / o)} ms per render vs baseline plain puppeteer ` +
+        `(4 pages, one browser) ${fmt(1000 / b)} ms → ratio ${fmt(b / o, 2)}× (${fmt(o)} vs ${fmt(b)} renders/s: ` +
+        `${fmt(o / b, 2)}× its throughput)`,
+    );
+    await Promise.all(pages.map((pg) => pg.close()));
+
+    // A browser recycle under load (every RECYCLE_EVERY renders): slowest render vs the median render.
+    const recycling = new Renderer({ maxRendersPerBrowser: RECYCLE_EVERY });
+    await recycling.renderPdf(captured!.html, captured!.options);
+    const lat: number[] = [];
+    await rate(4, RECYCLE_EVERY * 3, async () =>
+      lat.push(await time(() => recycling.renderPdf(captured!.html, captured!.options))),
+    );
+    const launches = recycling.stats().launches;
+    await recycling.close();
+    ratioLine(
+      `request-path slowest render across ${launches - 1} browser recycles (4 concurrent)`,
+      Math.max(...lat),
+      'median render',
+      median(lat),
+    );
+
+    const js = await jsreportPdf();
+    if (js) {
+      await js(captured!.html);
+      const jr: number[] = [];
+      const pr: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        jr.push(await time(() => js(captured!.html)));
+        pr.push(await time(rawPdf));
+      }
+      ratioLine('request-path jsreport chrome-pdf (p50)', median(jr), 'raw Chromium', median(pr));
+    } else console.log('# jsreport not installed: skipped (see the header of this file)');
+    await inProcessRenderer.close();
+  } finally {
+    await raw.close();
+    await rt.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    tripwire.uninstall();
+  }
+  if (tripwire.attempts.length) {
+    console.error(`request-path: ${tripwire.attempts.length} connection(s) outside loopback refused`);
+    process.exit(1);
+  }
+  process.exit(0); // Chromium and isolated-vm keep handles open by design.
+})().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

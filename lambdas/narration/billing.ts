@@ -1,0 +1,64 @@
+// What narration sells through Stripe (its catalogue: pro and lifetime, the settings naming their prices, its webhook
+// endpoint and public address), how its /pay routes behave (422 validation, A/B attribution of purchases), and its
+// plans as GET /pay/status shows them. The /pay routes and the billing engine are lambdas/shared/billing.
+import type { BillingCatalogue, StringSetting } from '../shared/billing/catalogue';
+import type { PayRoutes } from '../shared/billing/handlers';
+import type { PaidPlan } from '../shared/auth/keys';
+import type { Config } from './config';
+
+export const NARRATION_BILLING: BillingCatalogue<StringSetting<Config>> = {
+  service: 'narration',
+  offers: [
+    { plan: 'pro', priceSetting: 'STRIPE_PRICE_PRO' },
+    { plan: 'lifetime', priceSetting: 'STRIPE_PRICE_LIFETIME' },
+  ],
+  settings: {
+    webhookSecret: 'STRIPE_WEBHOOK_SECRET',
+    publicBaseUrl: 'PUBLIC_BASE_URL',
+    returnUrl: 'BILLING_RETURN_URL',
+  },
+};
+
+/** Narration: pro and lifetime, 422 validation (the shared default), A/B attribution of purchases. */
+export const NARRATION_PAY: PayRoutes = { catalogue: NARRATION_BILLING };
+
+export interface PlanInfo {
+  id: 'free' | PaidPlan;
+  name: string;
+  /** null for free. */
+  price: { amount_cents: number; currency: string; interval: 'month' | null } | null;
+  limits: { per_hour: number; per_day: number } | null;
+  priority_queue: boolean;
+  /** Where to buy it (relative path); null for free. */
+  checkout: string | null;
+}
+
+/** Narration's plans as its GET /pay/status shows them; prices from configuration (the Stripe prices decide the charge). */
+export function planCatalogue(cfg: Config): PlanInfo[] {
+  return [
+    {
+      id: 'free',
+      name: 'Free',
+      price: null,
+      limits: { per_hour: cfg.FREE_PER_HOUR, per_day: cfg.FREE_PER_DAY },
+      priority_queue: false,
+      checkout: null,
+    },
+    {
+      id: 'pro',
+      name: 'Pro',
+      price: { amount_cents: cfg.PRICE_PRO_CENTS, currency: cfg.PRICE_CURRENCY, interval: 'month' },
+      limits: null,
+      priority_queue: true,
+      checkout: '/pay/checkout/pro',
+    },
+    {
+      id: 'lifetime',
+      name: 'Lifetime',
+      price: { amount_cents: cfg.PRICE_LIFETIME_CENTS, currency: cfg.PRICE_CURRENCY, interval: null },
+      limits: null,
+      priority_queue: true,
+      checkout: '/pay/checkout/lifetime',
+    },
+  ];
+}

@@ -1,0 +1,70 @@
+// Narration's configuration: the platform's variables (lambdas/shared/config.ts) plus its own, parsed once per process.
+import { z } from 'zod';
+import { defineConfig, optionalUrl, platformVars, requiredVar } from '../shared/config';
+
+const { parse, config } = defineConfig({
+  ...platformVars,
+  AUDIO_TABLE: z.string().optional(),
+  AUDIO_BUCKET: z.string().optional(),
+  PRIORITY_QUEUE_URL: z.string().optional(),
+  STANDARD_QUEUE_URL: z.string().optional(),
+  /** polly in the cloud; espeak (CLI when installed, else WASM) locally. */
+  SPEECH_ENGINE: z.enum(['polly', 'espeak', 'espeak-cli', 'espeak-wasm']).default('polly'),
+  /** Days a finished audio stays downloadable (the bucket's lifecycle rule matches this). */
+  AUDIO_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** Texts up to this many characters are narrated inside the request; longer ones go through the queue. */
+  SYNC_MAX_CHARS: z.coerce.number().int().min(1).default(3000),
+  FREE_PER_HOUR: z.coerce.number().int().min(0).default(5),
+  FREE_PER_DAY: z.coerce.number().int().min(0).default(20),
+  /** Lifetime of the presigned URL GET /audio/{id} redirects to. */
+  PRESIGN_TTL_S: z.coerce.number().int().min(10).max(3600).default(300),
+  /** POST /demo/try: its own per-IP counters, separate from the free tier's. */
+  DEMO_PER_HOUR: z.coerce.number().int().min(0).default(10),
+  DEMO_PER_DAY: z.coerce.number().int().min(0).default(30),
+  /** Days a demo audio is kept (shorter than AUDIO_TTL_DAYS: the demo is a sample, not a free conversion). */
+  DEMO_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(1),
+  // ── Growth routes (docs/growth.md): waitlist, A/B experiments, public stats. ──
+  /**
+   * Secret guarding GET /ab/results/{experiment}; unset → that route answers 503. The stack passes it only to
+   * that function, from a Secrets Manager secret. At least 16 characters.
+   */
+  DASHBOARD_TOKEN: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.string().min(16, 'DASHBOARD_TOKEN must have at least 16 characters (use a random string)').optional(),
+  ),
+  /** POST /ab/event per IP (0 = no limit). Many visitors can share an address (NAT), so these are generous. */
+  AB_EVENTS_PER_HOUR: z.coerce.number().int().min(0).default(600),
+  AB_EVENTS_PER_DAY: z.coerce.number().int().min(0).default(5000),
+  /** POST /waitlist per IP (0 = no limit): keeps scripts from inflating the count. */
+  WAITLIST_PER_HOUR: z.coerce.number().int().min(0).default(10),
+  WAITLIST_PER_DAY: z.coerce.number().int().min(0).default(50),
+  // ── Billing (narration's /pay routes, docs/billing.md; the Stripe account's settings are the platform's). ──
+  /** Signing secret of the webhook endpoint (whsec_…). A secret, like STRIPE_SECRET_KEY. */
+  STRIPE_WEBHOOK_SECRET: z.string().trim().optional(),
+  /** Stripe price ids: Pro is a recurring monthly price, Lifetime a one-time price. They decide what is charged. */
+  STRIPE_PRICE_PRO: z.string().trim().optional(),
+  STRIPE_PRICE_LIFETIME: z.string().trim().optional(),
+  /** Displayed prices (minor units) in GET /pay/status; keep them equal to the Stripe prices above. */
+  PRICE_PRO_CENTS: z.coerce.number().int().min(0).default(700),
+  PRICE_LIFETIME_CENTS: z.coerce.number().int().min(0).default(4900),
+  PRICE_CURRENCY: z.string().trim().toLowerCase().length(3).default('usd'),
+  /** Public address of this API (success_url of Checkout); default: the address the request came in on. */
+  PUBLIC_BASE_URL: optionalUrl(/^https?$/),
+  /** Where Checkout's back button and the customer portal return to; default PUBLIC_BASE_URL + /pay/status. */
+  BILLING_RETURN_URL: optionalUrl(/^https?$/),
+});
+
+export type Config = ReturnType<typeof parse>;
+export { parse as parseConfig, config };
+
+type ResourceVar =
+  | 'AUDIO_TABLE'
+  | 'QUOTAS_TABLE'
+  | 'KEYS_TABLE'
+  | 'ACCOUNTS_TABLE'
+  | 'GROWTH_TABLE'
+  | 'AUDIO_BUCKET'
+  | 'PRIORITY_QUEUE_URL'
+  | 'STANDARD_QUEUE_URL';
+
+export const required = (name: ResourceVar, cfg: Config = config()): string => requiredVar(cfg, name);

@@ -1,0 +1,104 @@
+// The leased-job state machine, once for every queue-fed worker (narration's conversions, documents' async
+// renders) and for the DLQ CLI:
+//
+//   queued ──claim──▶ <active> ──complete──▶ done
+//     ▲                 │  │
+//     └────release──────┘  └──fail (last attempt, or a job that cannot succeed)──▶ failed ──requeueFailed──▶ queued
+//
+// A claim takes a lease (leaseUntil, epoch seconds); a job whose lease ran out (its worker crashed or timed out)
+// may be claimed again by the next delivery. Every transition is one conditional write, so duplicate deliveries
+// and a worker that lost its lease cannot move a job backwards, and `done`/`failed` are settled once.
+import { logger } from '../logger';
+
+/** The fields the engine reads and writes; a service's record adds its own. */
+export interface LeasedJob {
+  /** queued | <the store's active status, e.g. processing or rendering> | done | failed */
+  status: string;
+  /** 0..1 */
+  progress?: number;
+  /** Worker attempts so far (SQS receive count seen). */
+  attempts?: number;
+  /** Epoch seconds until which the current worker owns the job. */
+  leaseUntil?: number;
+  updatedAt: string;
+  /** Why it failed, in words the caller can act on. */
+  error?: string;
+}
+
+export type Requeued = { requeued: true; error: string } | { requeued: false; status: string };
+
+/**
+ * The port. The store has the clock and the lease length; a service's repository port extends it with its own
+ * extras. Transitions that may lose a race answer false (nothing changed) instead of throwing.
+ */
+export interface LeasedJobStore<T extends LeasedJob> {
+  /** Fails if a job with this id exists. */
+  create(job: T): Promise<void>;
+  get(id: string): Promise<T | undefined>;
+  /** queued → active (or active → active after a lost lease); undefined if another worker holds it or it is settled. */
+  claim(id: string, attempt: number): Promise<T | undefined>;
+  /** active → queued, so the next delivery can take it at once. */
+  release(id: string): Promise<void>;
+  /** While active only (late progress of a slow duplicate changes nothing). */
+  setProgress(id: string, progress: number): Promise<void>;
+  /** queued/active → done with `fields` (progress 1, lease and error cleared); false if already settled. */
+  complete(id: string, fields: Partial<T>): Promise<boolean>;
+  /** → failed with `reason` and `fields`, unless already done or failed; true when this call made the transition. */
+  fail(id: string, reason: string, fields?: Partial<T>): Promise<boolean>;
+  /** failed → queued (error, lease and progress cleared), for a redrive. Says the previous error, or why not. */
+  requeueFailed(id: string): Promise<Requeued>;
+  /** Undoes requeueFailed (queued → failed with `error`) while no worker took the job; false otherwise. */
+  restoreFailed(id: string, error: string): Promise<boolean>;
+  /** Jobs not settled (the local runtime re-queues them after a restart: its queues live in memory). */
+  listUnfinished(limit: number): Promise<T[]>;
+}
+
+export const isSettled = (job: Pick<LeasedJob, 'status'>) => job.status === 'done' || job.status === 'failed';
+
+/** A job whose lease another worker still holds: retry later (SQS redelivers after the visibility timeout). */
+export class JobBusyError extends Error {}
+
+export interface LeasedJobPolicy<T extends LeasedJob, R> {
+  /** The delivery that may fail for good (the queue's maxReceiveCount). */
+  maxAttempts: number;
+  /** The job is already settled, or gone: it is acknowledged without work after this (e.g. re-queue a lost event). */
+  onSettled?(current: T | undefined): Promise<void>;
+  /**
+   * The last attempt failed with `err`: record the failure (the store's fail()). Return an outcome to acknowledge
+   * the message, or throw to let it go to the DLQ.
+   */
+  giveUp(job: T, err: unknown, attempt: number): Promise<R>;
+}
+
+/**
+ * Runs one delivery of job `id`: claims it, runs `work` on the claimed record and returns its outcome. A settled
+ * or missing job is 'skipped'; a job another worker holds throws JobBusyError. When `work` throws, the job is
+ * released for the next delivery (and the error rethrown), or on the last attempt handed to `policy.giveUp`.
+ * `work` settles the job itself (complete, or fail for a job that cannot succeed).
+ */
+export async function runLeasedJob<T extends LeasedJob, R>(
+  store: LeasedJobStore<T>,
+  id: string,
+  attempt: number,
+  work: (job: T) => Promise<R>,
+  policy: LeasedJobPolicy<T, R>,
+): Promise<R | 'skipped'> {
+  const claimed = await store.claim(id, attempt);
+  if (!claimed) {
+    const current = await store.get(id);
+    if (!current || isSettled(current)) {
+      await policy.onSettled?.(current);
+      logger.info('job already settled, acknowledging', { status: current?.status ?? 'missing' });
+      return 'skipped';
+    }
+    throw new JobBusyError(`job ${id} is being worked on by another worker`);
+  }
+  try {
+    return await work(claimed);
+  } catch (err) {
+    logger.error('job attempt failed', { attempt, max: policy.maxAttempts, error: err as Error });
+    if (attempt >= policy.maxAttempts) return policy.giveUp(claimed, err, attempt);
+    await store.release(id);
+    throw err;
+  }
+}

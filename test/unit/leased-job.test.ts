@@ -1,0 +1,108 @@
+// runLeasedJob, the one worker loop of every queue-fed job, on the in-memory store (whose behaviour the contract in
+// test/integration/leased-job-store.test.ts pins to the DynamoDB adapter's).
+import {
+  JobBusyError,
+  runLeasedJob,
+  type LeasedJob,
+  type LeasedJobPolicy,
+} from '../../lambdas/shared/jobs/leased-job';
+import { FakeLeasedJobStore } from '../fakes/leased-job-store';
+
+interface Job extends LeasedJob {
+  id: string;
+}
+
+const T0 = new Date('2026-11-21T10:00:00Z');
+let clock: Date;
+let store: FakeLeasedJobStore<Job>;
+let settled: (Job | undefined)[];
+let givenUp: { job: Job; err: unknown; attempt: number }[];
+
+const policy: LeasedJobPolicy<Job, string> = {
+  maxAttempts: 3,
+  onSettled: async (current) => void settled.push(current),
+  giveUp: async (job, err, attempt) => {
+    givenUp.push({ job, err, attempt });
+    await store.fail(job.id, 'gave up');
+    return 'failed';
+  },
+};
+
+beforeEach(async () => {
+  clock = T0;
+  store = new FakeLeasedJobStore<Job>('id', 'processing', () => clock, 60);
+  settled = [];
+  givenUp = [];
+  await store.create({ id: 'a', status: 'queued', progress: 0, updatedAt: T0.toISOString() });
+});
+
+test('claims the job and runs the work on the claimed record; the work settles it', async () => {
+  const seen: Job[] = [];
+  const outcome = await runLeasedJob(
+    store,
+    'a',
+    1,
+    async (job) => {
+      seen.push(job);
+      await store.complete(job.id, {});
+      return 'done';
+    },
+    policy,
+  );
+  expect(outcome).toBe('done');
+  expect(seen).toEqual([expect.objectContaining({ id: 'a', status: 'processing', attempts: 1 })]);
+  expect((await store.get('a'))!.status).toBe('done');
+});
+
+test('a duplicate delivery of a settled job is acknowledged without work; so is a missing job', async () => {
+  await store.fail('a', 'earlier');
+  const work = jest.fn(async () => 'done');
+  expect(await runLeasedJob(store, 'a', 2, work, policy)).toBe('skipped');
+  expect(await runLeasedJob(store, 'gone', 1, work, policy)).toBe('skipped');
+  expect(work).not.toHaveBeenCalled();
+  expect(settled).toEqual([
+    expect.objectContaining({ id: 'a', status: 'failed', error: 'earlier' }),
+    undefined,
+  ]);
+});
+
+test('a job another worker holds throws JobBusyError and is left alone; after its lease it is taken over', async () => {
+  await store.claim('a', 1);
+  const work = jest.fn(async () => 'done');
+  await expect(runLeasedJob(store, 'a', 2, work, policy)).rejects.toBeInstanceOf(JobBusyError);
+  expect(work).not.toHaveBeenCalled();
+  expect(await store.get('a')).toMatchObject({ status: 'processing', attempts: 1 });
+  clock = new Date(T0.getTime() + 61_000);
+  expect(await runLeasedJob(store, 'a', 2, work, policy)).toBe('done');
+  expect(work).toHaveBeenCalledWith(expect.objectContaining({ attempts: 2 }));
+});
+
+test('a failed attempt before the last releases the job for the next delivery and rethrows', async () => {
+  const boom = new Error('engine down');
+  await expect(runLeasedJob(store, 'a', 2, () => Promise.reject(boom), policy)).rejects.toBe(boom);
+  expect(await store.get('a')).toMatchObject({ status: 'queued', attempts: 2 });
+  expect(givenUp).toEqual([]);
+  // The next delivery claims it at once (no lease to wait for).
+  expect(await store.claim('a', 3)).toBeDefined();
+});
+
+test('the last attempt hands the failure to giveUp, which settles the job and decides the outcome', async () => {
+  const boom = new Error('engine down');
+  expect(await runLeasedJob(store, 'a', 3, () => Promise.reject(boom), policy)).toBe('failed');
+  expect(givenUp).toEqual([
+    { job: expect.objectContaining({ id: 'a', attempts: 3 }), err: boom, attempt: 3 },
+  ]);
+  expect(await store.get('a')).toMatchObject({ status: 'failed', error: 'gave up' });
+
+  // A policy may also let the message go on to the DLQ by throwing.
+  await store.create({ id: 'b', status: 'queued', updatedAt: T0.toISOString() });
+  const rethrow: LeasedJobPolicy<Job, string> = {
+    maxAttempts: 1,
+    giveUp: async (job, err) => {
+      await store.fail(job.id, 'gave up');
+      throw err;
+    },
+  };
+  await expect(runLeasedJob(store, 'b', 1, () => Promise.reject(boom), rethrow)).rejects.toBe(boom);
+  expect((await store.get('b'))!.status).toBe('failed');
+});

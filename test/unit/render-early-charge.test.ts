@@ -1,0 +1,141 @@
+// POST /v1/render charges a key already seen in this container while its record is read (one DynamoDB round trip
+// instead of two). The read still decides: a revoked key gets 401 and nothing stays charged; a key whose plan changed
+// is charged against its new plan (the early charge given back); an over-limit key gets 429 either way.
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { DocumentsDeps } from '../../lambdas/documents/deps';
+import { forgetKnownKeys, makeHandler } from '../../lambdas/documents/handlers/render';
+import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
+import { hashKey, type ApiKeyRecord } from '../../lambdas/shared/auth/keys';
+import { config } from '../../lambdas/documents/config';
+import { slotsFor, type QuotaDecision, type QuotaStore } from '../../lambdas/shared/quota/windows';
+
+const TOKEN = 'key_early_charge_test_0123456789';
+const factura = TEMPLATES.find((t) => t.meta.slug === 'factura')!;
+
+function event(): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: 'POST /v1/render',
+    rawPath: '/v1/render',
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify({ template: 'factura', format: 'html', data: factura.sample }),
+    isBase64Encoded: false,
+    requestContext: {
+      http: { method: 'POST', path: '/v1/render', protocol: 'HTTP/1.1', sourceIp: '203.0.113.9' },
+      requestId: 'req-early',
+      routeKey: 'POST /v1/render',
+    },
+  } as unknown as APIGatewayProxyEventV2;
+}
+
+const context = {
+  functionName: 'f',
+  awsRequestId: 'r',
+  getRemainingTimeInMillis: () => 60_000,
+} as unknown as Context;
+
+/** An exact in-memory quota store (count per slot key; a charge over the limit is refused) and a key table. */
+function world(record: ApiKeyRecord) {
+  const counts = new Map<string, number>();
+  const consumed: { subject: string; limit: number }[] = [];
+  const quotas: QuotaStore = {
+    consume: async (subject, rules, now = new Date()) => {
+      const slots = slotsFor(subject, rules, now);
+      consumed.push({ subject, limit: rules[0]!.limit });
+      const used = counts.get(slots[0]!.key) ?? 0;
+      if (used >= slots[0]!.limit) {
+        const denied = { ...slots[0]!, remaining: 0 };
+        return { allowed: false, charged: [], binding: denied, all: [denied], slots };
+      }
+      counts.set(slots[0]!.key, used + 1);
+      const all = [{ ...slots[0]!, remaining: slots[0]!.limit - used - 1 }];
+      return { allowed: true, charged: slots, binding: all[0]!, all, slots } as QuotaDecision;
+    },
+    refund: async (d) => {
+      for (const s of d.charged) counts.set(s.key, (counts.get(s.key) ?? 0) - 1);
+    },
+    peek: async () => [],
+  };
+  const keys = { current: record as ApiKeyRecord | undefined };
+  const deps = {
+    config: config(),
+    quotas,
+    keys: { findByHash: async (h: string) => (h === record.keyHash ? keys.current : undefined) },
+    growth: { add: async () => ({}), putIfAbsent: async () => true, getMany: async () => new Map() },
+    results: { publish: async () => 'http://127.0.0.1/never' },
+    renderer: async () => ({
+      renderPdf: async () => Buffer.alloc(0),
+      renderPng: async () => Buffer.alloc(0),
+    }),
+    now: () => new Date(),
+  } as unknown as DocumentsDeps;
+  const total = () => [...counts.values()].reduce((a, b) => a + b, 0);
+  return { deps, keys, consumed, counts, total };
+}
+
+const baseKey: ApiKeyRecord = {
+  keyHash: hashKey(TOKEN),
+  keyPrefix: TOKEN.slice(0, 10),
+  plan: 'pro',
+  status: 'active',
+  email: 'early@example.com',
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
+
+const call = async (deps: DocumentsDeps) =>
+  (await makeHandler(deps)(event(), context)) as { statusCode: number; headers: Record<string, string> };
+
+beforeEach(() => forgetKnownKeys());
+
+test('a key seen before is charged once per render, against its plan', async () => {
+  const w = world(baseKey);
+  expect((await call(w.deps)).statusCode).toBe(200);
+  expect((await call(w.deps)).statusCode).toBe(200);
+  expect(w.total()).toBe(2);
+  expect(w.consumed.map((c) => c.limit)).toEqual([1000, 1000]);
+});
+
+test('a key revoked after it was seen: 401 and nothing stays charged', async () => {
+  const w = world(baseKey);
+  expect((await call(w.deps)).statusCode).toBe(200);
+  w.keys.current = { ...baseKey, status: 'revoked' };
+  expect((await call(w.deps)).statusCode).toBe(401);
+  expect(w.consumed).toHaveLength(2); // the early charge ran ...
+  expect(w.total()).toBe(1); // ... and was given back
+  // Forgotten: the next request with it is not charged before the read.
+  expect((await call(w.deps)).statusCode).toBe(401);
+  expect(w.consumed).toHaveLength(2);
+});
+
+test('a key whose plan changed is charged against the new plan (the early charge given back)', async () => {
+  const w = world(baseKey);
+  expect((await call(w.deps)).statusCode).toBe(200);
+  w.keys.current = { ...baseKey, plan: 'scale' };
+  const res = await call(w.deps);
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['ratelimit-limit']).toBe('10000');
+  expect(w.consumed.map((c) => c.limit)).toEqual([1000, 1000, 10000]);
+  expect(w.total()).toBe(2);
+});
+
+test('a key over its limit gets 429 whether charged early or not, and the counter stays at the limit', async () => {
+  const w = world(baseKey);
+  const slot = slotsFor(
+    `docs#key#${baseKey.keyHash.slice(0, 32)}`,
+    [{ period: 'month', limit: 1000 }],
+    new Date(),
+  )[0]!;
+  w.counts.set(slot.key, 999);
+  expect((await call(w.deps)).statusCode).toBe(200);
+  expect((await call(w.deps)).statusCode).toBe(429);
+  expect(w.counts.get(slot.key)).toBe(1000);
+});
+
+test('a lapsed subscription (402) after the key was seen leaves nothing charged', async () => {
+  const w = world({ ...baseKey, accountId: 'cus_1', billingStatus: 'active' });
+  expect((await call(w.deps)).statusCode).toBe(200);
+  w.keys.current = { ...baseKey, accountId: 'cus_1', billingStatus: 'canceled' };
+  expect((await call(w.deps)).statusCode).toBe(402);
+  expect(w.total()).toBe(1);
+});
