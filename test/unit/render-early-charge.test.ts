@@ -6,7 +6,7 @@ import type { DocumentsDeps } from '../../lambdas/documents/deps';
 import { forgetKnownKeys, makeHandler } from '../../lambdas/documents/handlers/render';
 import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { hashKey, type ApiKeyRecord } from '../../lambdas/shared/auth/keys';
-import { config } from '../../lambdas/shared/config';
+import { config } from '../../lambdas/documents/config';
 import { slotsFor, type QuotaDecision, type QuotaStore } from '../../lambdas/shared/quota/windows';
 
 const TOKEN = 'key_early_charge_test_0123456789';
