@@ -25,8 +25,7 @@ import { parseRenderRequest, renderDocument, type ValidRenderRequest } from '../
 import { acceptAsyncRender, assertAsyncAllowed } from '../domain/jobs';
 import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
-
-const route = documentsManifest.routes.find((r) => r.id === 'Render')!;
+import { renderRoute as route } from './render.route';
 
 /** Counters behind GET /stats (never fail a render over them). Resolves whether they were recorded. */
 export async function recordRender(
