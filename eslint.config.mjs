@@ -7,11 +7,13 @@ export default tseslint.config(
       '**/*.tmp.*',
       'node_modules/**',
       'cdk.out/**',
+      '.cache/**',
       '.data/**',
       'coverage/**',
       '**/*.js',
       '**/*.cjs',
       '**/*.mjs',
+      '!lambdas/documents/templating/realm-bootstrap.js',
     ],
   },
   ...tseslint.configs.recommended,
@@ -38,5 +40,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The template realm's bootstrap: a classic script evaluated inside the realm, where only the language's globals
+    // exist (no require, process, Buffer...). no-undef flags any reference to a host global.
+    files: ['lambdas/documents/templating/realm-bootstrap.js'],
+    languageOptions: { sourceType: 'script', ecmaVersion: 2022, globals: {} },
+    rules: { 'no-undef': 'error', 'no-var': 'off', '@typescript-eslint/no-require-imports': 'error' },
   },
 );

@@ -15,8 +15,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
@@ -28,6 +28,8 @@ import {
   StartMessageMoveTaskCommand,
   type Message,
 } from '@aws-sdk/client-sqs';
+import { DynamoAudioRepository } from '../lambdas/narration/adapters/audio-repository';
+import type { LeasedJob, LeasedJobStore } from '../lambdas/shared/jobs/leased-job';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -46,8 +48,11 @@ export interface DlqInfo {
 
 export interface DlqDeps {
   sqs: SQSClient;
-  /** Narration's audio table, to reset failed jobs before a redrive (optional: without it they stay failed). */
-  audio?: { db: DynamoDBDocumentClient; table: string };
+  /**
+   * Narration's jobs (the audio table's leased-job store), to reset failed jobs before a redrive (optional:
+   * without it they stay failed).
+   */
+  audio?: Pick<LeasedJobStore<LeasedJob>, 'get' | 'requeueFailed' | 'restoreFailed'>;
   out: (line: string) => void;
 }
 
@@ -132,64 +137,6 @@ function audioIdOf(m: Message): string | undefined {
   }
 }
 
-/**
- * failed → queued (error, lease and progress cleared), only if it is still failed. Returns the previous error when
- * it did (to put back if the message cannot be sent), else the job's current status.
- */
-async function requeueJob(
-  audio: NonNullable<DlqDeps['audio']>,
-  audioId: string,
-): Promise<{ requeued: true; error: string } | { requeued: false; status: string }> {
-  try {
-    const r = await audio.db.send(
-      new UpdateCommand({
-        TableName: audio.table,
-        Key: { audioId },
-        UpdateExpression: 'SET #s = :queued, progress = :zero, updatedAt = :now REMOVE #e, leaseUntil',
-        ConditionExpression: '#s = :failed',
-        ExpressionAttributeNames: { '#s': 'status', '#e': 'error' },
-        ExpressionAttributeValues: {
-          ':queued': 'queued',
-          ':failed': 'failed',
-          ':zero': 0,
-          ':now': new Date().toISOString(),
-        },
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
-    return { requeued: true, error: String(r.Attributes?.error ?? 'failed') };
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    const current = await audio.db.send(new GetCommand({ TableName: audio.table, Key: { audioId } }));
-    return { requeued: false, status: (current.Item?.status as string | undefined) ?? 'missing' };
-  }
-}
-
-/** Puts a job requeued by this command back to failed (its message could not be sent). */
-async function restoreFailed(
-  audio: NonNullable<DlqDeps['audio']>,
-  audioId: string,
-  error: string,
-): Promise<void> {
-  await audio.db
-    .send(
-      new UpdateCommand({
-        TableName: audio.table,
-        Key: { audioId },
-        UpdateExpression: 'SET #s = :failed, #e = :error, updatedAt = :now',
-        ConditionExpression: '#s = :queued',
-        ExpressionAttributeNames: { '#s': 'status', '#e': 'error' },
-        ExpressionAttributeValues: {
-          ':failed': 'failed',
-          ':queued': 'queued',
-          ':error': error,
-          ':now': new Date().toISOString(),
-        },
-      }),
-    )
-    .catch(() => undefined); // already picked up by a worker: nothing to restore
-}
-
 export async function peek(deps: DlqDeps, ref: string, max = 10): Promise<Message[]> {
   const dlq = await findDlq(deps.sqs, ref);
   const seen = new Map<string, Message>();
@@ -214,10 +161,8 @@ export async function peek(deps: DlqDeps, ref: string, max = 10): Promise<Messag
     const audioId = audioIdOf(m);
     let job = '';
     if (audioId && deps.audio) {
-      const rec = await deps.audio.db.send(new GetCommand({ TableName: deps.audio.table, Key: { audioId } }));
-      job = rec.Item
-        ? `  job ${rec.Item.status}${rec.Item.error ? `: ${rec.Item.error}` : ''}`
-        : '  job missing';
+      const rec = await deps.audio.get(audioId);
+      job = rec ? `  job ${rec.status}${rec.error ? `: ${rec.error}` : ''}` : '  job missing';
     }
     deps.out(`${m.MessageId}  first sent ${sent}  ${(m.Body ?? '').slice(0, 200)}${job}`);
   }
@@ -276,7 +221,7 @@ export async function redrive(
     for (const [i, m] of batch.entries()) {
       const audioId = audioIdOf(m);
       if (!audioId || !deps.audio) continue;
-      const outcome = await requeueJob(deps.audio, audioId);
+      const outcome = await deps.audio.requeueFailed(audioId);
       if (outcome.requeued) {
         result.requeued++;
         previous.set(i, outcome.error);
@@ -297,7 +242,8 @@ export async function redrive(
       const i = Number(f.Id);
       deps.out(`send failed for ${batch[i]!.MessageId} (left in the DLQ): ${f.Message}`);
       if (previous.has(i) && deps.audio) {
-        await restoreFailed(deps.audio, audioIdOf(batch[i]!)!, previous.get(i)!);
+        // Already picked up by a worker: nothing to restore.
+        await deps.audio.restoreFailed(audioIdOf(batch[i]!)!, previous.get(i)!).catch(() => undefined);
         result.requeued--;
       }
     }
@@ -398,7 +344,7 @@ export async function main(argv: string[], out: (line: string) => void = console
   const sqs = new SQSClient({});
   const table = process.env.AUDIO_TABLE;
   const ddb = table ? DynamoDBDocumentClient.from(new DynamoDBClient({})) : undefined;
-  const deps: DlqDeps = { sqs, audio: ddb && table ? { db: ddb, table } : undefined, out };
+  const deps: DlqDeps = { sqs, audio: ddb && table ? new DynamoAudioRepository(ddb, table) : undefined, out };
   try {
     if (command === 'list') {
       const dlqs = await listDlqs(sqs);

@@ -2,6 +2,7 @@
 import { config, required, type Config } from './config';
 import { dynamo, s3Client } from '../shared/aws/clients';
 import { S3ResultStore, type ResultStore } from '../shared/aws/result-store';
+import { RESULTS_PREFIX } from './bucket';
 import { DynamoQuotaStore } from '../shared/aws/quota-store';
 import { DynamoKeyStore } from '../shared/aws/key-store';
 import { DynamoGrowthStore } from '../shared/aws/growth-store';
@@ -88,7 +89,7 @@ export function awsDeps(): DocumentsDeps {
       return new DynamoGrowthStore(dynamo(), required('GROWTH_TABLE'));
     },
     get results() {
-      return new S3ResultStore(s3Client(), required('DOCUMENTS_BUCKET'));
+      return new S3ResultStore(s3Client(), required('DOCUMENTS_BUCKET'), RESULTS_PREFIX.prefix);
     },
     renderer: sharedRenderer,
     now: () => new Date(),
@@ -98,7 +99,12 @@ export function awsDeps(): DocumentsDeps {
     // Loaded on first use: the Stripe SDK stays out of the cold start of routes that never call Stripe.
     payments: () => import('../shared/billing/stripe').then((m) => m.stripeGateway(config())),
     get jobs() {
-      return new DynamoJobRepository(dynamo(), required('ACCOUNTS_TABLE'));
+      return new DynamoJobRepository(
+        dynamo(),
+        required('ACCOUNTS_TABLE'),
+        () => new Date(),
+        config().JOB_LEASE_S,
+      );
     },
     get jobFiles() {
       return new S3JobFiles(s3Client(), required('DOCUMENTS_BUCKET'));

@@ -5,6 +5,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as puppeteerCore from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { Renderer } from '../../lambdas/documents/render/chromium';
 import { RenderCrashError, RenderTimeoutError } from '../../lambdas/documents/render/errors';
 import { HttpError } from '../../lambdas/shared/http/errors';
@@ -51,6 +53,26 @@ const alive = (pid: number) => {
   }
 };
 
+// CdpPage (the class of every page puppeteer opens over CDP) is exported at run time, not in the types.
+const pagePrototype = (puppeteerCore as unknown as { CdpPage: { prototype: Page } }).CdpPage.prototype;
+/**
+ * Resolves when the renderer next starts printing a page (puppeteer's Page.pdf is called): from then on the runaway
+ * holds the browser's (single-process) renderer, so a kill or a second render lands mid-render on any machine speed.
+ */
+function nextPrint(): Promise<void> {
+  const original = pagePrototype.pdf;
+  return new Promise((resolve) => {
+    const spy = jest.spyOn(pagePrototype, 'pdf').mockImplementation(function (
+      this: Page,
+      ...args: Parameters<Page['pdf']>
+    ) {
+      spy.mockRestore();
+      resolve();
+      return original.apply(this, args);
+    });
+  });
+}
+
 async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
@@ -77,8 +99,9 @@ describe('timeouts', () => {
   it('a render caught behind a runaway on the same browser is retried on the next one and succeeds', async () => {
     const r = renderer({ renderTimeoutMs: 20_000, poolSize: 2 });
     await r.renderPdf('<p>calentar</p>');
+    const printing = nextPrint();
     const runaway = r.renderPdf(RUNAWAY, { timeoutMs: 1_500 }).catch((e: unknown) => e);
-    await new Promise((res) => setTimeout(res, 300)); // the runaway holds the (single-process) renderer now
+    await printing; // the runaway holds the (single-process) renderer now
     const bystander = r.renderPdf('<p>Inocente</p>');
     expect(await runaway).toBeInstanceOf(RenderTimeoutError);
     expect(text(await bystander)).toContain('Inocente');
@@ -102,9 +125,10 @@ describe('crashes', () => {
   it('a render in flight when the browser dies is retried once on a fresh browser', async () => {
     const r = renderer({});
     await r.renderPdf('<p>calentar</p>');
-    // The runaway cannot finish in 500 ms, so the kill lands mid-render; the retry runs it again (and it times out).
+    // The kill lands while the runaway prints; the retry runs it again (and it times out).
+    const printing = nextPrint();
     const pending = r.renderPdf(RUNAWAY, { timeoutMs: 2_500 }).catch((e: unknown) => e);
-    await new Promise((res) => setTimeout(res, 500));
+    await printing;
     r.browserProcess()!.kill('SIGKILL');
     expect(await pending).toBeInstanceOf(RenderTimeoutError);
     expect(r.stats()).toMatchObject({ launches: 2, crashes: 1, timeouts: 1 });
@@ -114,11 +138,13 @@ describe('crashes', () => {
     const r = renderer({});
     await r.renderPdf('<p>calentar</p>');
     const firstPid = r.stats().browserPid!;
+    let printing = nextPrint();
     const pending = r.renderPdf(RUNAWAY, { timeoutMs: 30_000 }).catch((e: unknown) => e);
-    await new Promise((res) => setTimeout(res, 500));
+    await printing;
+    printing = nextPrint(); // the retry, on the fresh browser
     r.browserProcess()!.kill('SIGKILL');
-    await waitFor(() => r.stats().browserPid !== undefined && r.stats().browserPid !== firstPid);
-    await new Promise((res) => setTimeout(res, 500));
+    await printing;
+    expect(r.stats().browserPid).not.toBe(firstPid);
     r.browserProcess()!.kill('SIGKILL');
     const err = await pending;
     expect(err).toBeInstanceOf(RenderCrashError);

@@ -33,9 +33,12 @@ let jobs: DynamoJobRepository;
 let webhooks: DynamoWebhookStore;
 let quotas: DynamoQuotaStore;
 let tripwire: Tripwire;
+const T0 = new Date('2026-03-01T12:00:00Z');
+/** The job store's clock (lease and updatedAt). */
+let clock = T0;
 beforeAll(async () => {
   emu = await withEmulators();
-  jobs = new DynamoJobRepository(dynamo(), emu.tableNames.accounts);
+  jobs = new DynamoJobRepository(dynamo(), emu.tableNames.accounts, () => clock, 60);
   webhooks = new DynamoWebhookStore(dynamo(), emu.tableNames.accounts);
   quotas = new DynamoQuotaStore(dynamo(), emu.tableNames.quotas);
   tripwire = installLoopbackTripwire();
@@ -44,10 +47,12 @@ afterAll(async () => {
   tripwire.uninstall();
   await emu.cleanup();
 });
-afterEach(() => expect(tripwire.attempts).toEqual([]));
+afterEach(() => {
+  clock = T0;
+  expect(tripwire.attempts).toEqual([]);
+});
 
 let seq = 0;
-const T0 = new Date('2026-03-01T12:00:00Z');
 async function newJob(extra: Partial<JobRecord> = {}): Promise<JobRecord> {
   const job: JobRecord = {
     jobId: `job_test${String(++seq).padStart(18, '0')}`,
@@ -71,33 +76,33 @@ describe('DynamoJobRepository', () => {
   test('create once; claim is exclusive until the lease runs out; release gives it back', async () => {
     const job = await newJob();
     await expect(jobs.create(job)).rejects.toThrow();
-    const claimed = await jobs.claim(job.jobId, 1, 60, T0);
+    const claimed = await jobs.claim(job.jobId, 1);
     expect(claimed).toMatchObject({ status: 'rendering', attempts: 1 });
-    expect(await jobs.claim(job.jobId, 2, 60, new Date(T0.getTime() + 30_000))).toBeUndefined();
+    clock = new Date(T0.getTime() + 30_000);
+    expect(await jobs.claim(job.jobId, 2)).toBeUndefined();
     // The first worker died: after its lease another delivery takes the job over.
-    expect(await jobs.claim(job.jobId, 2, 60, new Date(T0.getTime() + 61_000))).toMatchObject({
+    clock = new Date(T0.getTime() + 61_000);
+    expect(await jobs.claim(job.jobId, 2)).toMatchObject({
       attempts: 2,
     });
-    await jobs.release(job.jobId, T0);
+    await jobs.release(job.jobId);
     expect((await jobs.get(job.jobId))!.status).toBe('queued');
     expect((await jobs.get(job.jobId))!.leaseUntil).toBeUndefined();
   });
 
   test('complete and fail settle once; a failed job cannot complete and vice versa', async () => {
     const a = await newJob();
-    await jobs.claim(a.jobId, 1, 60, T0);
+    await jobs.claim(a.jobId, 1);
     const event = {
       id: eventIdFor(a.jobId, 'document.rendered'),
       type: 'document.rendered' as const,
       queued: false,
     };
-    await jobs.complete(
-      a.jobId,
-      { key: 'k', filename: 'v.csv', contentType: 'text/csv', bytes: 3 },
+    await jobs.complete(a.jobId, {
+      result: { key: 'k', filename: 'v.csv', contentType: 'text/csv', bytes: 3 },
       event,
-      T0,
-    );
-    expect(await jobs.fail(a.jobId, { reason: 'late' }, undefined, T0)).toBe(false);
+    });
+    expect(await jobs.fail(a.jobId, 'late')).toBe(false);
     expect(await jobs.get(a.jobId)).toMatchObject({
       status: 'done',
       progress: 1,
@@ -109,9 +114,9 @@ describe('DynamoJobRepository', () => {
 
     const b = await newJob();
     const problems = [{ loc: ['body', 'custom_html'], msg: 'bad', type: 'template_syntax_error' }];
-    expect(await jobs.fail(b.jobId, { reason: 'why', problems }, undefined, T0)).toBe(true);
-    expect(await jobs.fail(b.jobId, { reason: 'again' }, undefined, T0)).toBe(false);
-    await jobs.complete(b.jobId, { key: 'k', filename: 'f', contentType: 'c', bytes: 1 }, undefined, T0);
+    expect(await jobs.fail(b.jobId, 'why', { problems })).toBe(true);
+    expect(await jobs.fail(b.jobId, 'again')).toBe(false);
+    await jobs.complete(b.jobId, { result: { key: 'k', filename: 'f', contentType: 'c', bytes: 1 } });
     expect(await jobs.get(b.jobId)).toMatchObject({ status: 'failed', error: 'why', problems });
   });
 
@@ -136,9 +141,9 @@ describe('DynamoJobRepository', () => {
   test('listUnfinished finds queued and rendering jobs only', async () => {
     const q = await newJob();
     const r = await newJob();
-    await jobs.claim(r.jobId, 1, 60, T0);
+    await jobs.claim(r.jobId, 1);
     const d = await newJob();
-    await jobs.fail(d.jobId, { reason: 'x' }, undefined, T0);
+    await jobs.fail(d.jobId, 'x');
     const ids = (await jobs.listUnfinished(1000)).map((j) => j.jobId);
     expect(ids).toEqual(expect.arrayContaining([q.jobId, r.jobId]));
     expect(ids).not.toContain(d.jobId);
@@ -217,7 +222,6 @@ describe('runRenderJob', () => {
       }),
       recordRender: async () => undefined,
       now: () => T0,
-      leaseS: 60,
       maxAttempts: 3,
     };
     return { d, deliveries, stored };
@@ -310,12 +314,10 @@ describe('deliverEvent: one attempt, against a loopback receiver', () => {
       queued: true,
     };
     if (status === 'done')
-      await jobs.complete(
-        job.jobId,
-        { key: 'k', filename: 'v.csv', contentType: 'text/csv', bytes: 3 },
+      await jobs.complete(job.jobId, {
+        result: { key: 'k', filename: 'v.csv', contentType: 'text/csv', bytes: 3 },
         event,
-        T0,
-      );
+      });
     const secret = 'whsec_integration';
     await webhooks.put({
       owner: job.owner,

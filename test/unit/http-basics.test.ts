@@ -25,8 +25,14 @@ describe('API keys', () => {
     const b = generateKey();
     expect(a).not.toBe(b);
     expect(a).toMatch(/^key_[A-Za-z0-9_-]{43}$/);
-    expect(hashKey(a)).toBe(hashKey(a));
     expect(hashKey(a)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashKey(a)).not.toBe(hashKey(b));
+  });
+  test('the stored hash is SHA-256 of the UTF-8 key, hex (known answers: FIPS 180-2 "abc"; sha256sum)', () => {
+    // A stored key hash that changed with a refactor would lock every customer out: fixed vectors, not self-compares.
+    expect(hashKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    // printf 'nv_live_ñ' | sha256sum
+    expect(hashKey('nv_live_ñ')).toBe('d4e236a2190a72b2d0b1549afd5b8081dd98f873e99ecbdaa1846940ece9fd38');
   });
   test('Authorization parsing', () => {
     expect(bearerToken(undefined)).toBeUndefined();

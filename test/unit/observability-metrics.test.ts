@@ -13,7 +13,7 @@ import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { makeHandler as makeConvertText } from '../../lambdas/narration/handlers/convert-text';
 import { makeHandler as makeWorker } from '../../lambdas/narration/handlers/worker';
 import type { NarrationDeps } from '../../lambdas/narration/deps';
-import type { AudioRecord, Synthesizer } from '../../lambdas/narration/domain/ports';
+import type { Synthesizer } from '../../lambdas/narration/domain/ports';
 import { pollyClient } from '../../lambdas/narration/adapters/polly';
 import { config as documentsConfig } from '../../lambdas/documents/config';
 import { config } from '../../lambdas/narration/config';
@@ -34,6 +34,7 @@ import {
   type WindowRule,
 } from '../../lambdas/shared/quota/windows';
 import { SynthesizeSpeechCommand } from '@aws-sdk/client-polly';
+import { FakeAudioRepository } from '../fakes/narration';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -91,25 +92,11 @@ const silence: Synthesizer = {
   synthesize: async () => ({ samples: new Int16Array(16_000), sampleRate: 16_000 }),
 };
 
-function narrationDeps(opts: { allowed?: boolean; records?: Map<string, AudioRecord> } = {}): NarrationDeps {
-  const records = opts.records ?? new Map<string, AudioRecord>();
+function narrationDeps(opts: { allowed?: boolean; audio?: FakeAudioRepository } = {}): NarrationDeps {
+  const audio = opts.audio ?? new FakeAudioRepository();
   const deps: Partial<NarrationDeps> = {
     config: config(),
-    audio: {
-      create: async (r) => void records.set(r.audioId, r),
-      get: async (id) => records.get(id),
-      claim: async (id) => {
-        const r = records.get(id);
-        if (!r || r.status === 'done' || r.status === 'failed') return undefined;
-        r.status = 'processing';
-        return r;
-      },
-      release: async () => undefined,
-      setProgress: async () => undefined,
-      complete: async (id, result) => void Object.assign(records.get(id)!, { status: 'done', ...result }),
-      fail: async (id, reason) => void Object.assign(records.get(id)!, { status: 'failed', error: reason }),
-      listUnfinished: async () => [],
-    },
+    audio,
     store: {
       putAudioFile: async () => undefined,
       presignAudio: async () => 'http://127.0.0.1/never',
@@ -213,7 +200,8 @@ describe('the worker', () => {
   test('a finished job records its duration and characters; a failed attempt records JobFailures', async () => {
     const mem = new InMemoryMetrics();
     restore.push(useMetrics('narration', mem));
-    const records = new Map<string, AudioRecord>();
+    const audio = new FakeAudioRepository();
+    const records = audio.items;
     const now = new Date().toISOString();
     const base = { voice: 'es-MX-female', fmt: 'wav' as const, chars: 4000, plan: 'free' as const };
     records.set('job1', {
@@ -224,7 +212,7 @@ describe('the worker', () => {
       updatedAt: now,
       expiresAt: 0,
     });
-    const worker = makeWorker(narrationDeps({ records }));
+    const worker = makeWorker(narrationDeps({ audio }));
     const sqs = (audioId: string): SQSEvent => ({
       Records: [
         {
@@ -254,7 +242,7 @@ describe('the worker', () => {
       expiresAt: 0,
     });
     const failing = makeWorker({
-      ...narrationDeps({ records }),
+      ...narrationDeps({ audio }),
       synthesizer: async () => ({
         ...silence,
         synthesize: async () => Promise.reject(new Error('engine down')),

@@ -2,6 +2,7 @@
 // render it with the same renderDocument() as POST /v1/render, store the file, record the outcome and queue its
 // webhook event. Loaded only by the render worker (container image): it pulls in Chromium and the template sandbox.
 import { HttpError } from '../../shared/http/errors';
+import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
 import type { QuotaStore } from '../../shared/quota/windows';
 import { DocumentRequestError, type DocumentProblem } from './errors';
@@ -23,12 +24,8 @@ export interface RenderJobDeps extends AcceptDeps {
   renderer(): Promise<RenderDeps>;
   recordRender(format: string): Promise<void>;
   now(): Date;
-  leaseS: number;
   maxAttempts: number;
 }
-
-/** A job whose lease another worker still holds: retry later (SQS redelivers after the visibility timeout). */
-export class JobBusyError extends Error {}
 
 /** Gives back the windows a job was charged (QuotaStore.refund reads only `charged`). */
 function refundJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
@@ -67,7 +64,11 @@ async function failJob(
   failure: { reason: string; problems?: DocumentProblem[] },
 ): Promise<void> {
   const event = await outcomeEvent(deps, job, 'document.failed');
-  const moved = await deps.jobs.fail(job.jobId, failure, event, deps.now());
+  const moved = await deps.jobs.fail(job.jobId, failure.reason, {
+    problems: failure.problems?.length ? failure.problems : undefined,
+    event,
+    completedAt: deps.now().toISOString(),
+  });
   if (!moved) return;
   await refundJob(deps.quotas, job).catch((e) =>
     logger.error('quota refund failed', { error: e as Error, jobId: job.jobId }),
@@ -95,67 +96,63 @@ function callerFault(err: unknown): { reason: string; problems?: DocumentProblem
 }
 
 /**
- * Runs one queued render. Idempotent: SQS delivers at least once, so a finished job is acknowledged without work
- * (its event re-queued if that step was lost), and a retry overwrites the same result key.
+ * Runs one queued render (the shared leased-job engine claims, releases and gives up). Idempotent: SQS delivers at
+ * least once, so a finished job is acknowledged without work (its event re-queued if that step was lost), and a
+ * retry overwrites the same result key. After the last attempt the job is failed (quota given back, event queued)
+ * and the message acknowledged.
  */
-export async function runRenderJob(
+export function runRenderJob(
   deps: RenderJobDeps,
   jobId: string,
   attempt: number,
 ): Promise<'done' | 'failed' | 'skipped'> {
-  const claimed = await deps.jobs.claim(jobId, attempt, deps.leaseS, deps.now());
-  if (!claimed) {
-    const current = await deps.jobs.get(jobId);
-    if (!current || current.status === 'done' || current.status === 'failed') {
+  return runLeasedJob(deps.jobs, jobId, attempt, (claimed) => renderJob(deps, claimed), {
+    maxAttempts: deps.maxAttempts,
+    onSettled: async (current) => {
       if (current) await queueEvent(deps, current);
-      logger.info('job already settled, acknowledging', { jobId, status: current?.status ?? 'missing' });
-      return 'skipped';
-    }
-    throw new JobBusyError(`job ${jobId} is being rendered by another worker`);
+    },
+    async giveUp(claimed, _err, tried) {
+      await failJob(deps, claimed, {
+        reason: `Rendering failed on our side after ${tried} attempts. It was not counted against your limits; please submit it again.`,
+      });
+      return 'failed' as const;
+    },
+  });
+}
+
+async function renderJob(deps: RenderJobDeps, claimed: JobRecord): Promise<'done' | 'failed'> {
+  const { jobId } = claimed;
+  const text = await deps.jobFiles.getRequest(jobId);
+  if (text === undefined) {
+    await failJob(deps, claimed, {
+      reason: 'The job could not be read back (its request expired). Please submit it again.',
+    });
+    return 'failed';
   }
+  let doc: RenderedDocument;
   try {
-    const text = await deps.jobFiles.getRequest(jobId);
-    if (text === undefined) {
-      await failJob(deps, claimed, {
-        reason: 'The job could not be read back (its request expired). Please submit it again.',
-      });
-      return 'failed';
-    }
-    let doc: RenderedDocument;
-    try {
-      const request = parseRenderRequest(JSON.parse(text));
-      await deps.jobs.setProgress(jobId, 0.1, deps.now());
-      // Async is Scale-only: never watermarked.
-      const renderer = await deps.renderer();
-      // Counted like a synchronous render (DocumentsRendered, RenderDurationMs, RenderFailures).
-      doc = await observeRender(request.format, () =>
-        renderDocument(request, renderer, { watermark: claimed.plan === 'free' }),
-      );
-    } catch (err) {
-      const fault = callerFault(err);
-      if (!fault) throw err;
-      await failJob(deps, claimed, fault);
-      return 'failed';
-    }
-    await deps.jobs.setProgress(jobId, 0.9, deps.now());
-    const result = await deps.jobFiles.putResult(jobId, doc);
-    const event = await outcomeEvent(deps, claimed, 'document.rendered');
-    await deps.jobs.complete(jobId, result, event, deps.now());
-    await deps.recordRender(claimed.format);
-    await queueEvent(deps, { jobId, event });
-    await deps.jobFiles
-      .deleteRequest(jobId)
-      .catch((e) => logger.warn('job request cleanup failed', { error: e as Error }));
-    return 'done';
+    const request = parseRenderRequest(JSON.parse(text));
+    await deps.jobs.setProgress(jobId, 0.1);
+    // Async is Scale-only: never watermarked.
+    const renderer = await deps.renderer();
+    // Counted like a synchronous render (DocumentsRendered, RenderDurationMs, RenderFailures).
+    doc = await observeRender(request.format, () =>
+      renderDocument(request, renderer, { watermark: claimed.plan === 'free' }),
+    );
   } catch (err) {
-    logger.error('render job attempt failed', { jobId, attempt, max: deps.maxAttempts, error: err as Error });
-    if (attempt >= deps.maxAttempts) {
-      await failJob(deps, claimed, {
-        reason: `Rendering failed on our side after ${attempt} attempts. It was not counted against your limits; please submit it again.`,
-      });
-      return 'failed';
-    }
-    await deps.jobs.release(jobId, deps.now());
-    throw err;
+    const fault = callerFault(err);
+    if (!fault) throw err;
+    await failJob(deps, claimed, fault);
+    return 'failed';
   }
+  await deps.jobs.setProgress(jobId, 0.9);
+  const result = await deps.jobFiles.putResult(jobId, doc);
+  const event = await outcomeEvent(deps, claimed, 'document.rendered');
+  await deps.jobs.complete(jobId, { result, event, completedAt: deps.now().toISOString() });
+  await deps.recordRender(claimed.format);
+  await queueEvent(deps, { jobId, event });
+  await deps.jobFiles
+    .deleteRequest(jobId)
+    .catch((e) => logger.warn('job request cleanup failed', { error: e as Error }));
+  return 'done';
 }

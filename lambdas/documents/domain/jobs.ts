@@ -10,6 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../../shared/auth/keys';
 import { HttpError, ServiceUnavailableError } from '../../shared/http/errors';
+import type { LeasedJobStore } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
 import type { QuotaDecision, QuotaStore, WindowSlot } from '../../shared/quota/windows';
 import type { DocumentProblem } from './errors';
@@ -82,28 +83,14 @@ export interface JobRecord {
   deliveries?: DeliveryAttempt[];
 }
 
-export interface JobRepository {
-  /** Fails if a job with this id exists. */
-  create(job: JobRecord): Promise<void>;
-  get(jobId: string): Promise<JobRecord | undefined>;
-  /** queued → rendering (or rendering → rendering after a lost lease); undefined if another worker holds it or it is finished. */
-  claim(jobId: string, attempt: number, leaseS: number, now: Date): Promise<JobRecord | undefined>;
-  /** rendering → queued, for the next delivery of the message. */
-  release(jobId: string, now: Date): Promise<void>;
-  setProgress(jobId: string, progress: number, now: Date): Promise<void>;
-  complete(jobId: string, result: JobResult, event: JobRecord['event'], now: Date): Promise<void>;
-  /** → failed, unless already done or failed; true when this call made the transition (refund exactly once). */
-  fail(
-    jobId: string,
-    failure: { reason: string; problems?: DocumentProblem[] },
-    event: JobRecord['event'],
-    now: Date,
-  ): Promise<boolean>;
+/**
+ * Async render jobs: the leased-job store of the shared engine (claimed jobs are `rendering`; complete and fail
+ * are given completedAt, result, event, problems), plus the job's webhook event and delivery log.
+ */
+export interface JobRepository extends LeasedJobStore<JobRecord> {
   markEventQueued(jobId: string): Promise<void>;
   /** Appends a delivery attempt (bounded: at most MAX_RECORDED_DELIVERIES are kept). */
   addDelivery(jobId: string, attempt: DeliveryAttempt): Promise<void>;
-  /** Jobs not finished (the local runtime re-queues them after a restart: its queues live in memory). */
-  listUnfinished(limit: number): Promise<JobRecord[]>;
 }
 
 /** Render requests of queued jobs and finished documents (S3: jobs/ and results/ in the documents bucket). */
@@ -133,7 +120,7 @@ export interface DeliveryMessage {
 
 /** Keeps a redriven, repeatedly failing delivery from growing the job record without bound. */
 export const MAX_RECORDED_DELIVERIES = 50;
-/** A job and its result live one day (RESULTS_TTL_DAYS of lib/documents-stack.ts). */
+/** A job and its result live one day (RESULTS_PREFIX.days of lambdas/documents/bucket.ts). */
 export const JOB_TTL_S = 86400;
 
 // ---- identities ----------------------------------------------------------------------------------------------

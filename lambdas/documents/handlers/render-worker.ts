@@ -22,7 +22,6 @@ export function renderJobDeps(deps: DocumentsDeps): RenderJobDeps {
     renderer: () => deps.renderer(),
     recordRender: async (format) => void (await recordRender(deps, format)),
     now: () => deps.now(),
-    leaseS: deps.config.JOB_LEASE_S,
     maxAttempts: deps.config.MAX_RECEIVE_COUNT,
   };
 }

@@ -7,6 +7,7 @@ import type { Caller } from '../../shared/auth/resolve-caller';
 import { ServiceUnavailableError, TooManyRequestsError } from '../../shared/http/errors';
 import { logger } from '../../shared/logger';
 import { recordConversionStatsSafely } from '../../shared/growth/stats';
+import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { rateLimitHeaders, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
 import type { AudioFormat } from './formats';
@@ -217,12 +218,10 @@ async function narrateToStore(
   }
 }
 
-/** A job whose lease another worker still holds: retry later (SQS redelivers after the visibility timeout). */
-export class JobBusyError extends Error {}
-
 /**
- * Runs one queued job. Idempotent: SQS delivers at least once, so a finished or failed job is acknowledged
- * without work, and a retry overwrites the same object key (no duplicate audio).
+ * Runs one queued job (the shared leased-job engine claims, releases and gives up). Idempotent: SQS delivers at
+ * least once, so a finished or failed job is acknowledged without work, and a retry overwrites the same object key
+ * (no duplicate audio). After the last attempt the job is failed and the error rethrown (the message goes to the DLQ).
  */
 export async function runJob(
   deps: NarrationDeps,
@@ -230,59 +229,54 @@ export async function runJob(
   attempt: number,
   findVoice: (id: string) => Voice | undefined,
 ): Promise<'done' | 'skipped'> {
-  const claimed = await deps.audio.claim(audioId, attempt);
-  if (!claimed) {
-    const current = await deps.audio.get(audioId);
-    if (!current || current.status === 'done' || current.status === 'failed') {
-      logger.info('job already settled, acknowledging', { audioId, status: current?.status ?? 'missing' });
-      return 'skipped';
-    }
-    throw new JobBusyError(`job ${audioId} is being processed by another worker`);
-  }
-  try {
-    const voice = findVoice(claimed.voice);
-    const text = await deps.store.getJobText(audioId);
-    if (!voice || text === undefined) {
-      await deps.audio.fail(
-        audioId,
-        'The job could not be read back (its text expired or its voice was withdrawn). Please submit it again.',
-      );
-      return 'skipped';
-    }
-    let last = 0;
-    let lastAt = 0;
-    const result = await narrateToStore(deps, audioId, text, voice, claimed.fmt, async (fraction) => {
-      const t = Date.now();
-      if (fraction - last >= 0.05 || t - lastAt >= 2000) {
-        last = fraction;
-        lastAt = t;
-        await deps.audio.setProgress(audioId, Math.min(0.99, Math.round(fraction * 100) / 100));
-      }
-    });
-    await deps.audio.complete(audioId, { durationS: roundMs(result.durationS), bytes: result.bytes });
-    // Public /stats counters; never throws (a stats failure must not fail the job).
-    await recordConversionStatsSafely(() => deps.growth, {
-      chars: claimed.chars,
-      durationS: roundMs(result.durationS),
-      fmt: claimed.fmt,
-      voice: claimed.voice,
-    });
-    await deps.store
-      .deleteJobText(audioId)
-      .catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));
-    return 'done';
-  } catch (err) {
-    const max = deps.config.MAX_RECEIVE_COUNT;
-    logger.error('job attempt failed', { audioId, attempt, max, error: err as Error });
-    if (attempt >= max) {
+  return runLeasedJob(deps.audio, audioId, attempt, (claimed) => narrateJob(deps, claimed, findVoice), {
+    maxAttempts: deps.config.MAX_RECEIVE_COUNT,
+    async giveUp(_job, err, tried) {
       const why = err instanceof Error ? err.message.slice(0, 200) : 'unknown error';
       await deps.audio.fail(
         audioId,
-        `Narration failed after ${attempt} attempts (${why}). Please submit the text again.`,
+        `Narration failed after ${tried} attempts (${why}). Please submit the text again.`,
       );
-    } else {
-      await deps.audio.release(audioId);
-    }
-    throw err;
+      throw err;
+    },
+  });
+}
+
+async function narrateJob(
+  deps: NarrationDeps,
+  claimed: AudioRecord,
+  findVoice: (id: string) => Voice | undefined,
+): Promise<'done' | 'skipped'> {
+  const { audioId } = claimed;
+  const voice = findVoice(claimed.voice);
+  const text = await deps.store.getJobText(audioId);
+  if (!voice || text === undefined) {
+    await deps.audio.fail(
+      audioId,
+      'The job could not be read back (its text expired or its voice was withdrawn). Please submit it again.',
+    );
+    return 'skipped';
   }
+  let last = 0;
+  let lastAt = 0;
+  const result = await narrateToStore(deps, audioId, text, voice, claimed.fmt, async (fraction) => {
+    const t = Date.now();
+    if (fraction - last >= 0.05 || t - lastAt >= 2000) {
+      last = fraction;
+      lastAt = t;
+      await deps.audio.setProgress(audioId, Math.min(0.99, Math.round(fraction * 100) / 100));
+    }
+  });
+  await deps.audio.complete(audioId, { durationS: roundMs(result.durationS), bytes: result.bytes });
+  // Public /stats counters; never throws (a stats failure must not fail the job).
+  await recordConversionStatsSafely(() => deps.growth, {
+    chars: claimed.chars,
+    durationS: roundMs(result.durationS),
+    fmt: claimed.fmt,
+    voice: claimed.voice,
+  });
+  await deps.store
+    .deleteJobText(audioId)
+    .catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));
+  return 'done';
 }

@@ -1,5 +1,6 @@
 // Ports: the small interfaces domain code talks to. AWS implementations live in lambdas/shared/aws;
 // tests and the local runtime pass the same adapters pointed at emulators.
+import type { LeasedJobStore } from '../../shared/jobs/leased-job';
 import type { AudioFormat } from './formats';
 import type { Voice } from './voices';
 
@@ -50,19 +51,8 @@ export interface AudioRecord {
   title?: string;
 }
 
-export interface AudioRepository {
-  create(record: AudioRecord): Promise<void>;
-  get(audioId: string): Promise<AudioRecord | undefined>;
-  /** Moves queued → processing (or processing → processing after a lost lease); false if the job is already finished. */
-  claim(audioId: string, attempt: number): Promise<AudioRecord | undefined>;
-  /** Gives a claimed job back (processing → queued) so the next delivery can take it at once. */
-  release(audioId: string): Promise<void>;
-  setProgress(audioId: string, progress: number): Promise<void>;
-  complete(audioId: string, result: { durationS: number; bytes: number }): Promise<void>;
-  fail(audioId: string, reason: string): Promise<void>;
-  /** Jobs not finished yet (used by the local runtime to re-queue after a restart). */
-  listUnfinished(limit: number): Promise<AudioRecord[]>;
-}
+/** Conversions and their jobs: the leased-job store of the shared engine (claimed jobs are `processing`). */
+export type AudioRepository = LeasedJobStore<AudioRecord>;
 
 export interface AudioStore {
   /** Uploads a finished audio file (streamed from disk). */

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { recordJobDone, recordJobFailure } from '../metrics';
 import { sqsWorker } from '../../shared/sqs-worker';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { JobBusyError, runJob } from '../domain/conversion';
+import { JobBusyError } from '../../shared/jobs/leased-job';
+import { runJob } from '../domain/conversion';
 import { findVoice } from '../domain/voices';
 
 const Message = z.object({ audioId: z.string().min(1).max(64) });

@@ -1,7 +1,9 @@
 // JavaScript that runs INSIDE the template realm (an isolated-vm context for caller templates, a node:vm context for
-// the built-in ones), after the nunjucks browser bundle and decimal.js have been evaluated there. It is a string, not
-// a module, because it must not close over anything of the host: the realm receives only this source, the template
-// source, the data as JSON text and the built-in partials as strings, and hands back one JSON string.
+// the built-in ones), after the nunjucks browser bundle and decimal.js have been evaluated there. It is a classic
+// script, not a module, and never imported: it must not close over anything of the host. realm-sources.ts reads this
+// file's text at run time; the realm receives only that source, the template source, the data as JSON text and the
+// built-in partials as strings, and hands back one JSON string. Lint checks it as a script whose only globals are
+// the language's (eslint.config.mjs), so a reference to a host global (require, process...) fails `npm run lint`.
 //
 // It installs Jinja2 semantics where nunjucks differs (docs/documents-templates.md lists what is and is not covered):
 // keyword arguments for filters (`sum(attribute='precio')`), printf-style `format`, exact decimal `sum`/`round`,
@@ -14,7 +16,6 @@
 // `__njRender(inputJson)` → JSON `{"ok":true,"html":...}` or
 // `{"ok":false,"kind":"syntax"|"render"|"include"|"output","message":...,"line":n|null,"column":n|null}`.
 
-export const REALM_BOOTSTRAP = String.raw`
 (function (g) {
   'use strict';
   var nunjucks = g.nunjucks;
@@ -126,7 +127,7 @@ export const REALM_BOOTSTRAP = String.raw`
       return new D(String(v)); // shortest round-trip text: 0.1 stays 0.1, not 0.1000000000000000055...
     }
     var s = String(v).trim().replace(/,/g, '');
-    try { return new D(s); } catch (e) { throw new Error('"' + String(v) + '" is not a number'); }
+    try { return new D(s); } catch { throw new Error('"' + String(v) + '" is not a number'); }
   }
   function fromDecimal(d) { return Number(d.toString()); }
   function safe(s) { return runtime.markSafe(s); }
@@ -138,7 +139,7 @@ export const REALM_BOOTSTRAP = String.raw`
     var key = locale + JSON.stringify(options);
     return formatters[key] || (formatters[key] = new Intl.NumberFormat(locale, options));
   }
-  function number(value, a, b) {
+  function number(value, _a, _b) {
     var p = params(arguments.length > 1 ? Array.prototype.slice.call(arguments, 1) : [], ['decimals', 'locale'],
       { decimals: 2, locale: 'es-MX' });
     var d = toDecimal(value).toDecimalPlaces(p.decimals, D.ROUND_HALF_UP);
@@ -521,4 +522,3 @@ export const REALM_BOOTSTRAP = String.raw`
     return JSON.stringify({ ok: true, html: html });
   };
 })(globalThis);
-`;

@@ -1,0 +1,112 @@
+// The documents render worker under a fault on our side, against the emulators and the real SQS redrive (as
+// worker-faults.test.ts does for narration): the job is accepted through acceptAsyncRender onto the real render queue,
+// the worker's handler runs from the local poller, each failed attempt goes back to the queue by redelivery, the
+// attempt the queue counts as the last fails the job and gives the quota back, and SQS moves the message to the
+// render queue's DLQ.
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { awsDeps, type DocumentsDeps } from '../../lambdas/documents/deps';
+import { acceptAsyncRender } from '../../lambdas/documents/domain/jobs';
+import { parseRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { makeHandler } from '../../lambdas/documents/handlers/render-worker';
+import { documentsManifest } from '../../lambdas/documents/routes';
+import { sqsClient } from '../../lambdas/shared/aws/clients';
+import { resetConfig } from '../../lambdas/shared/config';
+import { startPoller, type Poller } from '../../lib/local/worker-poller';
+import { withEmulators } from '../helpers/env';
+
+jest.setTimeout(120_000);
+
+const MAX_RECEIVE_COUNT = documentsManifest.queues.find((q) => q.id === 'render')!.maxReceiveCount;
+
+let emu: Awaited<ReturnType<typeof withEmulators>>;
+const pollers: Poller[] = [];
+beforeAll(async () => {
+  emu = await withEmulators({ queueVisibilityS: 2 });
+  Object.assign(process.env, { MAX_RECEIVE_COUNT: String(MAX_RECEIVE_COUNT) });
+  resetConfig();
+});
+afterAll(async () => {
+  for (const p of pollers) p.kill();
+  await emu.cleanup();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+test(`a render that always fails on our side: ${MAX_RECEIVE_COUNT} deliveries, failed + refunded, message in the DLQ`, async () => {
+  const base = awsDeps();
+  let renders = 0;
+  // Chromium crashing on every attempt: a fault on our side (retried), not the caller's.
+  const deps = Object.assign(Object.create(base) as DocumentsDeps, {
+    renderer: async () => ({
+      renderPdf: async () => {
+        renders += 1;
+        throw new Error('chromium crashed');
+      },
+      renderPng: async () => Buffer.alloc(0),
+    }),
+  });
+  const queue = { url: emu.queues.render!, dlq: emu.queues.renderDlq! };
+
+  const now = new Date();
+  const rules = [{ period: 'month' as const, limit: 10 }];
+  const subject = 'docs#redrive';
+  const decision = await base.quotas.consume(subject, rules, now);
+  const body = { custom_html: '<p>{{ n }}</p>', format: 'pdf', data: { n: 1 } };
+  const accepted = await acceptAsyncRender(base, {
+    body,
+    request: parseRenderRequest(body),
+    key: {
+      keyHash: 'f'.repeat(64),
+      keyPrefix: 'key_redrive',
+      plan: 'scale',
+      status: 'active',
+      email: 'ops@example.com',
+      createdAt: now.toISOString(),
+    },
+    plan: 'scale',
+    decision,
+    now,
+  });
+  const jobId = accepted.body.id as string;
+  expect((await base.quotas.peek(subject, rules, now))[0]!.used).toBe(1);
+
+  const spec = documentsManifest.workers.find((w) => w.queues.includes('render'))!;
+  pollers.push(
+    startPoller({
+      worker: spec,
+      handler: makeHandler(deps),
+      queues: emu.queues,
+      endpoint: emu.env.AWS_ENDPOINT_URL_SQS!,
+      visibilityS: 2,
+      log: (l) => process.env.DEBUG_FAULTS && console.log(new Date().toISOString(), l),
+    }),
+  );
+  const failed = await until('the job to fail', async () => {
+    const job = await base.jobs.get(jobId);
+    return job?.status === 'failed' ? job : undefined;
+  });
+  for (const p of pollers.splice(0)) p.kill();
+
+  expect(failed.error).toMatch(new RegExp(`on our side after ${MAX_RECEIVE_COUNT} attempts`));
+  expect(renders).toBe(MAX_RECEIVE_COUNT); // one render per delivery, no retry inside a delivery
+  expect((await base.quotas.peek(subject, rules, now))[0]!.used).toBe(0); // the charge was given back
+
+  // As in SQS, the move to the DLQ happens when the message would be received once more.
+  const rest = await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: queue.url, WaitTimeSeconds: 4 }));
+  expect(rest.Messages ?? []).toHaveLength(0);
+  const dlq = await sqsClient().send(
+    new ReceiveMessageCommand({ QueueUrl: queue.dlq, WaitTimeSeconds: 1, AttributeNames: ['All'] }),
+  );
+  expect(dlq.Messages?.map((m) => JSON.parse(m.Body!))).toEqual([{ jobId }]);
+  expect(Number(dlq.Messages![0]!.Attributes!.ApproximateReceiveCount)).toBeGreaterThanOrEqual(
+    MAX_RECEIVE_COUNT,
+  );
+});
