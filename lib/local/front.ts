@@ -211,46 +211,57 @@ function sendJson(
   });
 }
 
+/**
+ * Idle keep-alive connections stay open for a minute, as API Gateway's front keeps them (Node's default is 5 s): with
+ * 5 s, a client that reuses a connection just as the server's idle timer fires (a busy or briefly blocked event
+ * loop makes both fire together) gets ECONNRESET on a request the server never read.
+ */
+export const KEEP_ALIVE_MS = 60_000;
+
 export function createFront(options: FrontOptions): Server {
   const log = options.log ?? (() => undefined);
-  return createServer(async (req, res) => {
-    const started = Date.now();
-    const method = req.method ?? 'GET';
-    let path = req.url ?? '/';
-    try {
+  const server = createServer(
+    { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1_000 },
+    async (req, res) => {
+      const started = Date.now();
+      const method = req.method ?? 'GET';
+      let path = req.url ?? '/';
       try {
-        path = requestUrl(req.url).pathname;
-      } catch {
-        return sendJson(res, 400, { detail: 'Bad request target: send a path such as /voices.' });
+        try {
+          path = requestUrl(req.url).pathname;
+        } catch {
+          return sendJson(res, 400, { detail: 'Bad request target: send a path such as /voices.' });
+        }
+        const match = resolveRoute(options.manifest, method, path);
+        if (!match) return sendJson(res, 404, { detail: 'Not Found' });
+        const limit = match.route.maxBodyBytes ?? DEFAULT_MAX_BODY;
+        const body = await readBody(req, limit);
+        if (body === 'too-large') {
+          drainThenClose(req, res, options.drain ?? DRAIN);
+          return sendJson(res, options.manifest.invalidRequestStatus ?? 422, {
+            detail: [
+              {
+                loc: ['body'],
+                msg: `Request body is larger than ${limit} bytes, the limit for this endpoint`,
+                type: 'body_too_large',
+              },
+            ],
+          });
+        }
+        const handler = options.handlers[match.route.id];
+        if (!handler) throw new Error(`no handler loaded for route ${match.route.id}`);
+        const event = buildEvent(req, match.route, match.params, body, clientIp(req, options.trustProxy));
+        const result = await handler(event, lambdaContext(match.route, event.requestContext.requestId));
+        writeResult(res, result);
+        log(`${method} ${path} → ${res.statusCode} ${Date.now() - started} ms`);
+      } catch (err) {
+        // What API Gateway does when the function itself crashes.
+        log(`${method} ${path} → 500 (${(err as Error).message})`);
+        if (!res.headersSent) sendJson(res, 500, { detail: 'Internal server error' });
       }
-      const match = resolveRoute(options.manifest, method, path);
-      if (!match) return sendJson(res, 404, { detail: 'Not Found' });
-      const limit = match.route.maxBodyBytes ?? DEFAULT_MAX_BODY;
-      const body = await readBody(req, limit);
-      if (body === 'too-large') {
-        drainThenClose(req, res, options.drain ?? DRAIN);
-        return sendJson(res, options.manifest.invalidRequestStatus ?? 422, {
-          detail: [
-            {
-              loc: ['body'],
-              msg: `Request body is larger than ${limit} bytes, the limit for this endpoint`,
-              type: 'body_too_large',
-            },
-          ],
-        });
-      }
-      const handler = options.handlers[match.route.id];
-      if (!handler) throw new Error(`no handler loaded for route ${match.route.id}`);
-      const event = buildEvent(req, match.route, match.params, body, clientIp(req, options.trustProxy));
-      const result = await handler(event, lambdaContext(match.route, event.requestContext.requestId));
-      writeResult(res, result);
-      log(`${method} ${path} → ${res.statusCode} ${Date.now() - started} ms`);
-    } catch (err) {
-      // What API Gateway does when the function itself crashes.
-      log(`${method} ${path} → 500 (${(err as Error).message})`);
-      if (!res.headersSent) sendJson(res, 500, { detail: 'Internal server error' });
-    }
-  });
+    },
+  );
+  return server;
 }
 
 export async function listen(server: Server, host: string, port: number): Promise<string> {
