@@ -18,6 +18,7 @@ const TOOLS = {
   python3: { check: onPath('python3'), pkgs: 'python3' }, // test helpers spawn python3 (three test files)
   openssl: { check: onPath('openssl'), pkgs: 'openssl' }, // the safe-fetch test makes its TLS certificates
   xmllint: { check: onPath('xmllint'), pkgs: 'libxml2-utils' }, // CFDI XML checked against its schema
+  xsltproc: { check: onPath('xsltproc'), pkgs: 'xsltproc' }, // SAT's XSLT gives the reference cadena original in the CFDI tests
   // PDF text, fonts and attachments (pdftotext, pdffonts, pdfdetach, pdftoppm)
   pdftotext: { check: onPath('pdftotext'), pkgs: 'poppler-utils' },
   qpdf: { check: onPath('qpdf'), pkgs: 'qpdf' }, // PDF structure check
