@@ -372,7 +372,7 @@ describe('retries with backoff', () => {
     expect(job.deliveries.map((d: { outcome: string }) => d.outcome)).toEqual(['failed', 'failed', 'failed']);
     expect(job.deliveries[2].next_attempt_at).toBeNull();
     // No fourth attempt can come: SQS moved the event's message to the deliveries DLQ (waited for, not slept on).
-    const dlq = rt.emulators.serviceQueues.deliveries!.dlq;
+    const dlq = rt.emulators.queues.deliveriesDlq!;
     const deadline = Date.now() + 30_000;
     let moved: string[] = [];
     while (!moved.some((body) => body.includes(r.json.id)) && Date.now() < deadline) {
