@@ -2,6 +2,7 @@
 // their local queues). Network rule: every connection goes to loopback — a tripwire refuses (and records) any other
 // connect, callback host names resolve only through WEBHOOK_DNS_STUB (no DNS query leaves the machine), and the
 // private/rebinding destinations are refused before a socket is opened. The retry schedule is shortened to 1 s.
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifySignature } from '../../lambdas/documents/core/webhooks-signature';
 import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
-import { dynamo } from '../../lambdas/shared/aws/clients';
+import { dynamo, sqsClient } from '../../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
 import { resetConfig } from '../../lambdas/shared/config';
 import { tempDir } from '../helpers/env';
@@ -370,8 +371,15 @@ describe('retries with backoff', () => {
     const job = await waitJob(r.json.id, keys.scaleC, (j) => j.deliveries.length >= 3);
     expect(job.deliveries.map((d: { outcome: string }) => d.outcome)).toEqual(['failed', 'failed', 'failed']);
     expect(job.deliveries[2].next_attempt_at).toBeNull();
-    // The message went to the DLQ: no fourth attempt arrives (bounded wait past the schedule).
-    await new Promise((res) => setTimeout(res, 3000));
+    // No fourth attempt can come: SQS moved the event's message to the deliveries DLQ (waited for, not slept on).
+    const dlq = rt.emulators.queues.deliveriesDlq!;
+    const deadline = Date.now() + 30_000;
+    let moved: string[] = [];
+    while (!moved.some((body) => body.includes(r.json.id)) && Date.now() < deadline) {
+      const got = await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: dlq, WaitTimeSeconds: 1 }));
+      moved = [...moved, ...(got.Messages ?? []).map((m) => m.Body ?? '')];
+    }
+    expect(moved.some((body) => body.includes(r.json.id))).toBe(true);
     expect(at('/down')).toHaveLength(3);
     const again = await call('GET', `/v1/jobs/${r.json.id}`, keys.scaleC);
     expect(again.json.deliveries).toHaveLength(3);

@@ -216,8 +216,13 @@ test('SQS fails the poller for a while: once it is back the job runs, exactly on
   synthCalls = 0;
   proxies.sqs.fail({ match: sqsOp('ReceiveMessage'), mode: AWS_FAULTS.sqsInternal });
   poll();
-  await new Promise((r) => setTimeout(r, 3000));
-  expect(proxies.sqs.log.filter((r) => r.outcome === 500).length).toBeGreaterThan(0);
+  // Event-driven: wait until the poller has had three receives refused (not a fixed sleep), then the job is
+  // still untouched.
+  const deadline = Date.now() + 30_000;
+  while (proxies.sqs.log.filter((r) => r.outcome === 500).length < 3) {
+    if (Date.now() > deadline) throw new Error('the poller never tried to receive through the failing proxy');
+    await new Promise((r) => setTimeout(r, 50));
+  }
   expect((await awsDeps().audio.get(audioId))?.status).toBe('queued');
   proxies.sqs.clear();
   const done = await settled(audioId);
