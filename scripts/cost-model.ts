@@ -126,7 +126,7 @@ export const ASSUMPTIONS = {
   pollsPerLongJob: 6,
   /** Every audio is downloaded this many times (presigned S3 GET + data transfer out). */
   downloadsPerAudio: 2,
-  /** Days audio is kept (lib/narration-stack.ts AUDIO_TTL_DAYS): storage is a GB-month share of that. */
+  /** Days audio is kept (AUDIO_PREFIX.days of lambdas/narration/bucket.ts): storage is a GB-month share of that. */
   audioDaysKept: 30,
   /** Log bytes per invocation (Powertools JSON line + START/END/REPORT; no texts are logged). */
   logBytesPerInvocation: 2048,
@@ -375,7 +375,7 @@ Formats without Chromium (csv, json, md, txt, xlsx, docx) cost less.
 | getAudioMemMb, getAudioS | ${a.getAudioMemMb} MB, ${a.getAudioS} s | manifest; one GetItem + presign |
 | pollsPerLongJob | ${a.pollsPerLongJob} | GET /audio while a long job is pending, then the redirect |
 | downloadsPerAudio | ${a.downloadsPerAudio} | each audio fetched twice through its presigned URL |
-| audioDaysKept | ${a.audioDaysKept} | AUDIO_TTL_DAYS (lib/narration-stack.ts lifecycle rule) |
+| audioDaysKept | ${a.audioDaysKept} | AUDIO_TTL_DAYS (lambdas/narration/bucket.ts lifecycle rule) |
 | logBytesPerInvocation | ${a.logBytesPerInvocation} | Powertools JSON line + Lambda START/END/REPORT; texts are never logged |
 | multipartPartBytes | ${a.multipartPartBytes} | @aws-sdk/lib-storage part size |
 | renderMemMb | ${a.renderMemMb} | lambdas/documents/routes.ts |

@@ -2,6 +2,7 @@
 import { config, required, type Config } from './config';
 import { dynamo, s3Client } from '../shared/aws/clients';
 import { S3ResultStore, type ResultStore } from '../shared/aws/result-store';
+import { RESULTS_PREFIX } from './bucket';
 import { DynamoQuotaStore } from '../shared/aws/quota-store';
 import { DynamoKeyStore } from '../shared/aws/key-store';
 import { DynamoGrowthStore } from '../shared/aws/growth-store';
@@ -88,7 +89,7 @@ export function awsDeps(): DocumentsDeps {
       return new DynamoGrowthStore(dynamo(), required('GROWTH_TABLE'));
     },
     get results() {
-      return new S3ResultStore(s3Client(), required('DOCUMENTS_BUCKET'));
+      return new S3ResultStore(s3Client(), required('DOCUMENTS_BUCKET'), RESULTS_PREFIX.prefix);
     },
     renderer: sharedRenderer,
     now: () => new Date(),

@@ -147,8 +147,8 @@ describe('S3AudioStore', () => {
 describe('SqsJobQueue', () => {
   test('paid jobs go to the priority queue, free ones to the standard queue', async () => {
     const queue = new SqsJobQueue(sqsClient(), {
-      priority: emu.queues.priority,
-      standard: emu.queues.standard,
+      priority: emu.queues.priority!,
+      standard: emu.queues.standard!,
     });
     await queue.enqueue({ audioId: 'p1' }, true);
     await queue.enqueue({ audioId: 's1' }, false);
@@ -156,8 +156,8 @@ describe('SqsJobQueue', () => {
       (
         await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 1 }))
       ).Messages?.map((m) => JSON.parse(m.Body!));
-    expect(await read(emu.queues.priority)).toEqual([{ audioId: 'p1' }]);
-    expect(await read(emu.queues.standard)).toEqual([{ audioId: 's1' }]);
+    expect(await read(emu.queues.priority!)).toEqual([{ audioId: 'p1' }]);
+    expect(await read(emu.queues.standard!)).toEqual([{ audioId: 's1' }]);
   });
 });
 

@@ -120,7 +120,7 @@ export interface DeliveryMessage {
 
 /** Keeps a redriven, repeatedly failing delivery from growing the job record without bound. */
 export const MAX_RECORDED_DELIVERIES = 50;
-/** A job and its result live one day (RESULTS_TTL_DAYS of lib/documents-stack.ts). */
+/** A job and its result live one day (RESULTS_PREFIX.days of lambdas/documents/bucket.ts). */
 export const JOB_TTL_S = 86400;
 
 // ---- identities ----------------------------------------------------------------------------------------------

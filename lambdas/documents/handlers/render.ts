@@ -25,8 +25,7 @@ import { parseRenderRequest, renderDocument, type ValidRenderRequest } from '../
 import { acceptAsyncRender, assertAsyncAllowed } from '../domain/jobs';
 import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
-
-const route = documentsManifest.routes.find((r) => r.id === 'Render')!;
+import { renderRoute as route } from './render.route';
 
 /** Counters behind GET /stats (never fail a render over them). Resolves whether they were recorded. */
 export async function recordRender(
@@ -174,6 +173,8 @@ export const makeHandler = (deps: DocumentsDeps) =>
         throw err;
       }
       await counted;
+      // An XML input whose figures do not add up (SAT's rules): said here and on the PDF, never corrected.
+      if (doc.warnings?.length) headers['x-cfdi-avisos'] = doc.warnings.join('; ');
       if (location)
         return { statusCode: 303, headers: { ...headers, location, 'cache-control': 'no-store' }, body: '' };
       return {

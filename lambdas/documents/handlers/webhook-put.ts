@@ -18,6 +18,7 @@ import {
   registerEndpoint,
   WebhookPutRequest,
 } from '../domain/webhooks';
+import { webhookPutRoute as route } from './webhook-put.route';
 
 export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'webhooks' | 'webhookPolicy' | 'now'>) =>
   apiHandler(
@@ -46,7 +47,7 @@ export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'webhooks' | 'web
         'cache-control': 'no-store',
       });
     },
-    { maxBodyBytes: 8 * 1024, invalidStatus: 400 },
+    { maxBodyBytes: route.maxBodyBytes, invalidStatus: 400 },
   );
 
 export const handler = makeHandler(awsDeps());
