@@ -96,7 +96,7 @@ test("the caller's fault fails at once with problems, a document.failed event an
 
 test('a fault on our side is retried (job released), and the last attempt fails the job and refunds', async () => {
   const s = await setup({
-    body: { custom_html: '<p>{{ n }}</p>', format: 'pdf', data: { n: 1 } },
+    body: { ...csv, format: 'pdf' },
     subscribed: false,
   });
   await expect(runRenderJob(s.deps, s.id, 1)).rejects.toThrow(/chromium crashed/);
