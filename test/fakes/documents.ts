@@ -116,3 +116,21 @@ export class FakeWebhookStore implements WebhookStore {
     return this.endpoints.delete(owner);
   }
 }
+
+/** A queued async render job as acceptAsyncRender() creates it (Scale plan, ventas as CSV, kept one day). */
+export function jobRecord(over: Partial<JobRecord> = {}, now = new Date('2026-03-01T12:00:00Z')): JobRecord {
+  return {
+    jobId: 'job_test0000000000000000001',
+    owner: 'acct:cus_1',
+    plan: 'scale',
+    status: 'queued',
+    progress: 0,
+    template: 'ventas',
+    format: 'csv',
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    expiresAt: Math.floor(now.getTime() / 1000) + 86400,
+    charged: [],
+    ...over,
+  };
+}

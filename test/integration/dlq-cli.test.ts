@@ -99,11 +99,12 @@ async function drain(queueUrl: string): Promise<string[]> {
   return bodies;
 }
 
-test('list finds both job DLQs with their source queue and depth', async () => {
+test('list finds every DLQ with its source queue and depth', async () => {
   await deadLetter('job-list', emu.queues.standard!);
   const dlqs = await listDlqs(sqs);
   const names = dlqs.map((d) => d.name).sort();
-  expect(names).toEqual(['test-priority-dlq', 'test-standard-dlq']);
+  // Every manifest queue with a DLQ: narration's two job queues, documents' render and delivery queues.
+  expect(names).toEqual(['test-deliveries-dlq', 'test-priority-dlq', 'test-render-dlq', 'test-standard-dlq']);
   const standard = dlqs.find((d) => d.name === 'test-standard-dlq')!;
   expect(standard.sources.map((s) => [s.name, s.maxReceiveCount])).toEqual([['test-standard', 3]]);
   expect(standard.visible).toBe(1);

@@ -23,6 +23,7 @@ import { DynamoJobRepository } from '../../lambdas/documents/adapters/job-reposi
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
 import { DynamoWebhookStore } from '../../lambdas/documents/adapters/webhook-store';
 import { parseAllowlist, stubResolver } from '../../lambdas/shared/net/safe-fetch';
+import { jobRecord } from '../fakes/documents';
 import { withEmulators } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
 
@@ -54,20 +55,7 @@ afterEach(() => {
 
 let seq = 0;
 async function newJob(extra: Partial<JobRecord> = {}): Promise<JobRecord> {
-  const job: JobRecord = {
-    jobId: `job_test${String(++seq).padStart(18, '0')}`,
-    owner: 'acct:cus_1',
-    plan: 'scale',
-    status: 'queued',
-    progress: 0,
-    template: 'ventas',
-    format: 'csv',
-    createdAt: T0.toISOString(),
-    updatedAt: T0.toISOString(),
-    expiresAt: Math.floor(T0.getTime() / 1000) + 86400,
-    charged: [],
-    ...extra,
-  };
+  const job = jobRecord({ jobId: `job_test${String(++seq).padStart(18, '0')}`, ...extra }, T0);
   await jobs.create(job);
   return job;
 }

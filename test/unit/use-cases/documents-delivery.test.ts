@@ -1,18 +1,20 @@
 // Webhook delivery scheduling (deliverEvent) against the in-memory fakes. The endpoint's name resolves (stub) to a
 // loopback address outside the allowlist, so the SSRF policy refuses every attempt before any connection: what is
 // tested is what the use case records and when it asks for the next try.
-import {
-  eventIdFor,
-  MAX_RECORDED_DELIVERIES,
-  type JobRecord,
-} from '../../../lambdas/documents/use-cases/jobs';
+import { eventIdFor, MAX_RECORDED_DELIVERIES } from '../../../lambdas/documents/use-cases/jobs';
 import {
   DeliveryFailedError,
   deliverEvent,
   type DeliveryDeps,
 } from '../../../lambdas/documents/use-cases/webhooks';
 import { parseAllowlist, stubResolver } from '../../../lambdas/shared/net/safe-fetch';
-import { FakeJobFiles, FakeJobRepository, FakeMessageQueue, FakeWebhookStore } from '../../fakes/documents';
+import {
+  FakeJobFiles,
+  FakeJobRepository,
+  FakeMessageQueue,
+  FakeWebhookStore,
+  jobRecord,
+} from '../../fakes/documents';
 
 const T0 = new Date('2026-03-01T12:00:00Z');
 const SCHEDULE = [60, 300];
@@ -27,19 +29,7 @@ async function setup(opts: { endpoint?: boolean } = {}) {
     type: 'document.rendered' as const,
     queued: true,
   };
-  const job: JobRecord = {
-    jobId,
-    owner: 'acct:cus_d',
-    plan: 'scale',
-    status: 'queued',
-    progress: 0,
-    template: 'ventas',
-    format: 'csv',
-    createdAt: T0.toISOString(),
-    updatedAt: T0.toISOString(),
-    expiresAt: Math.floor(T0.getTime() / 1000) + 86400,
-    charged: [],
-  };
+  const job = jobRecord({ jobId, owner: 'acct:cus_d' }, T0);
   await jobs.create(job);
   await jobs.complete(jobId, {
     result: { key: 'k', filename: 'v.csv', contentType: 'text/csv', bytes: 3 },

@@ -1,10 +1,10 @@
 // The render worker's use case (runRenderJob) against the in-memory fakes: a job is rendered once, its outcome
 // recorded and its webhook event queued once; the caller's own fault fails at once, ours is retried and the last
 // attempt fails the job; a failed job's quota is given back exactly once.
-import { eventIdFor, type JobRecord } from '../../../lambdas/documents/use-cases/jobs';
+import { eventIdFor } from '../../../lambdas/documents/use-cases/jobs';
 import { runRenderJob, type RenderJobDeps } from '../../../lambdas/documents/use-cases/jobs-render';
 import { JobBusyError } from '../../../lambdas/shared/jobs/leased-job';
-import { FakeJobFiles, FakeJobRepository, FakeMessageQueue } from '../../fakes/documents';
+import { FakeJobFiles, FakeJobRepository, FakeMessageQueue, jobRecord } from '../../fakes/documents';
 import { FakeQuotaStore } from '../../fakes/platform';
 
 const T0 = new Date('2026-03-01T12:00:00Z');
@@ -24,19 +24,7 @@ async function setup(over: { body?: unknown; subscribed?: boolean | Error } = {}
   const quotas = new FakeQuotaStore();
   const rendered: string[] = [];
   const decision = await quotas.consume('docs#s', MONTH, T0);
-  const job: JobRecord = {
-    jobId: 'job_test0000000000000000001',
-    owner: 'acct:cus_1',
-    plan: 'scale',
-    status: 'queued',
-    progress: 0,
-    template: 'ventas',
-    format: 'csv',
-    createdAt: T0.toISOString(),
-    updatedAt: T0.toISOString(),
-    expiresAt: Math.floor(T0.getTime() / 1000) + 86400,
-    charged: decision.charged,
-  };
+  const job = jobRecord({ charged: decision.charged }, T0);
   await jobs.create(job);
   if (over.body !== undefined || !('body' in over))
     await jobFiles.putRequest(job.jobId, JSON.stringify('body' in over ? over.body : csv));
@@ -108,7 +96,7 @@ test("the caller's fault fails at once with problems, a document.failed event an
 
 test('a fault on our side is retried (job released), and the last attempt fails the job and refunds', async () => {
   const s = await setup({
-    body: { custom_html: '<p>{{ n }}</p>', format: 'pdf', data: { n: 1 } },
+    body: { ...csv, format: 'pdf' },
     subscribed: false,
   });
   await expect(runRenderJob(s.deps, s.id, 1)).rejects.toThrow(/chromium crashed/);
