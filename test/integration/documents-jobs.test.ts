@@ -257,7 +257,7 @@ describe('runRenderJob', () => {
     expect((await jobs.get(job.jobId))!.status).toBe('queued');
     expect(await used('docs#s3')).toBe(1);
     await expect(runRenderJob(d, job.jobId, 2)).rejects.toThrow(/chromium crashed/);
-    expect(await runRenderJob(d, job.jobId, 3)).toBe('failed');
+    await expect(runRenderJob(d, job.jobId, 3)).rejects.toThrow(/chromium crashed/); // on to the DLQ
     const failed = (await jobs.get(job.jobId))!;
     expect(failed.error).toMatch(/on our side after 3 attempts/);
     expect(failed.event).toBeUndefined(); // no endpoint subscribed: no event

@@ -100,7 +100,7 @@ function callerFault(err: unknown): { reason: string; problems?: DocumentProblem
  * Runs one queued render (the shared leased-job engine claims, releases and gives up). Idempotent: SQS delivers at
  * least once, so a finished job is acknowledged without work (its event re-queued if that step was lost), and a
  * retry overwrites the same result key. After the last attempt the job is failed (quota given back, event queued)
- * and the message acknowledged.
+ * and the error rethrown, so SQS moves the message to the DLQ (its alarm tells the operator).
  */
 export function runRenderJob(
   deps: RenderJobDeps,
@@ -112,11 +112,11 @@ export function runRenderJob(
     onSettled: async (current) => {
       if (current) await queueEvent(deps, current);
     },
-    async giveUp(claimed, _err, tried) {
+    async giveUp(claimed, err, tried) {
       await failJob(deps, claimed, {
         reason: `Rendering failed on our side after ${tried} attempts. It was not counted against your limits; please submit it again.`,
       });
-      return 'failed' as const;
+      throw err; // the message goes on to the DLQ (its alarm), as narration's do
     },
   });
 }
