@@ -7,6 +7,7 @@ export default tseslint.config(
       '**/*.tmp.*',
       'node_modules/**',
       'cdk.out/**',
+      '.cache/**',
       '.data/**',
       'coverage/**',
       '**/*.js',

@@ -786,7 +786,14 @@ describe('documents only', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
-    const externals = /^ARG EXTERNALS="([^"]+)"/m.exec(dockerfile)![1]!.split(/\s+/);
+    // The build steps live in lambdas/documents/image/build.cjs, which the Dockerfile RUNs (and test/artifact runs).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const build = require('../../lambdas/documents/image/build.cjs') as {
+      EXTERNALS: string[];
+      FILES_BESIDE_BUNDLES: string[];
+      esbuildArgs(entries: string[], outDir: string): string[];
+    };
+    const externals = build.EXTERNALS;
     const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
 
     test('every stage: the Lambda Node.js 22 base image, x86_64', () => {
@@ -808,8 +815,12 @@ describe('documents only', () => {
       );
       expect(resolved.length).toBeGreaterThan(0);
       for (const name of resolved) expect(externals).toContain(name);
-      expect(dockerfile).toMatch(/--external:%s/);
-      expect(dockerfile).toMatch(/lock\.packages\["node_modules\/" \+ name\]\?\.version/);
+      expect(build.esbuildArgs([], '/out')).toEqual(
+        expect.arrayContaining(externals.map((p) => `--external:${p}`)),
+      );
+      expect(dockerfile).toMatch(/build\.cjs bundle \/build\/dist \$\{HANDLER_ENTRIES\}/);
+      expect(dockerfile).toMatch(/build\.cjs externals \/build\/externals/);
+      expect(dockerfile).toMatch(/npm ci --omit=dev/);
     });
 
     test('isolated-vm can be built (python3, make, g++) outside the final stage', () => {
@@ -826,7 +837,9 @@ describe('documents only', () => {
       expect(finalStage).toMatch(/NODE_OPTIONS="[^"]*--no-node-snapshot/);
       expect(finalStage).toMatch(/AWS_LAMBDA_JS_RUNTIME=nodejs22\.x/);
       // The bundle keeps the repository layout, so each function's CMD (imageCommand) names a file the image has.
-      expect(dockerfile).toMatch(/--outbase=\. --outdir=\/build\/dist/);
+      expect(build.esbuildArgs([], '/build/dist')).toEqual(
+        expect.arrayContaining(['--outbase=.', '--outdir=/build/dist']),
+      );
       expect(finalStage).toMatch(/COPY --from=bundle \/build\/dist\/ \.\//);
       // What the code reads from those folders exists in the repository (and so in the build context).
       for (const slug of ['factura', 'ventas', 'balance', 'certificado', 'cotizacion', 'nomina'])
@@ -835,9 +848,7 @@ describe('documents only', () => {
         true,
       );
       // The template realm's bootstrap is read from beside the running code (realm-sources.ts): beside each bundle.
-      expect(dockerfile).toContain(
-        `for f in \${HANDLER_ENTRIES}; do cp lambdas/documents/templating/${REALM_BOOTSTRAP_FILE} "/build/dist/$(dirname "$f")/"; done`,
-      );
+      expect(build.FILES_BESIDE_BUNDLES).toContain(`lambdas/documents/templating/${REALM_BOOTSTRAP_FILE}`);
       expect(fs.existsSync(path.join(ROOT, 'lambdas/documents/templating', REALM_BOOTSTRAP_FILE))).toBe(true);
     });
   });

@@ -54,7 +54,10 @@ test('every documents manifest route is described, with its method', () => {
 test('POST /v1/render: the request schema is the handler’s, with the value types of options written down', () => {
   const op = doc.paths['/v1/render']!.post!;
   const schema = op.requestBody!.content['application/json']!.schema;
-  expect(schema.required).toEqual(['format', 'data']);
+  // data is required unless cfdi_xml (factura from a CFDI XML) is sent: the handler checks that pair itself.
+  expect(schema.required).toEqual(['format']);
+  expect(schema.properties!.data!.description).toMatch(/Required unless cfdi_xml is sent/);
+  expect(schema.properties!.cfdi_xml!.description).toMatch(/CFDI 4\.0 XML/);
   expect(schema.properties!.format!.description).toMatch(
     /pdf, xlsx, csv, html, json, md, txt, png, docx, zip/,
   );

@@ -34,7 +34,8 @@ import {
   loadSource,
   TEMPLATE_SLUGS,
 } from './template-registry';
-import type { BuiltInTemplate } from '../../../templates/kit/template-types';
+import { CfdiXmlError } from '../../../templates/kit/cfdi/leer';
+import type { BuiltInTemplate, XmlDocument } from '../../../templates/kit/template-types';
 
 // ---- request schema --------------------------------------------------------------------------------------
 
@@ -85,11 +86,19 @@ export const renderOptionsSchema = z.object({
   require_xml: z.boolean().optional(),
 });
 
+/** cfdi_xml's length limit (characters): a CFDI with a few thousand conceptos; the route's body limit is 2 MiB. */
+export const CFDI_XML_MAX_CHARS = 1_500_000;
+
 export const renderRequestSchema = z.object({
   template: z.string().max(100).optional(),
   // string first, so a missing format reads "Field required" rather than "Input should be 'pdf', ...".
   format: z.string().pipe(z.enum(FORMATS)),
-  data: z.record(z.string(), z.unknown()),
+  data: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * factura: a CFDI 4.0 XML (stamped or not) to print instead of `data`. Its own figures are printed; SAT's
+   * arithmetic is re-checked and discrepancies reported (PDF band, X-CFDI-Avisos header), never corrected.
+   */
+  cfdi_xml: z.string().min(1).max(CFDI_XML_MAX_CHARS).optional(),
   custom_html: z.string().min(1).max(200_000).optional(),
   options: renderOptionsSchema.optional(),
 });
@@ -105,6 +114,8 @@ export type ValidRenderRequest =
       /** The data after the template's schema (defaults applied, unknown members dropped). */
       data: Record<string, unknown>;
       options: RenderOptions;
+      /** The document read from the caller's XML (cfdi_xml), when that is what was sent instead of data. */
+      xml?: XmlDocument;
     }
   | {
       kind: 'custom';
@@ -178,6 +189,16 @@ export function validateRenderRequest(body: unknown): ValidationResult {
   const dataIsObject = raw.data !== null && typeof raw.data === 'object' && !Array.isArray(raw.data);
   let template: BuiltInTemplate | undefined;
   let data: unknown = raw.data;
+  const xmlInput = typeof raw.cfdi_xml === 'string' && raw.cfdi_xml.length > 0;
+  let xml: XmlDocument | undefined;
+  if (raw.data === undefined && !xmlInput)
+    problems.push({ loc: ['body', 'data'], msg: 'Field required', type: 'missing' });
+  if (custom && xmlInput)
+    problems.push({
+      loc: ['body', 'cfdi_xml'],
+      msg: 'cfdi_xml is read by the factura template, not by custom_html',
+      type: 'unsupported_input',
+    });
 
   if (!custom) {
     if (raw.template === undefined || raw.template === null) {
@@ -205,18 +226,49 @@ export function validateRenderRequest(body: unknown): ValidationResult {
         ctx: { allowed: template.meta.formats },
       });
     }
-    if (template && dataIsObject) {
+    if (template && xmlInput) {
+      if (!template.fromXml)
+        problems.push({
+          loc: ['body', 'cfdi_xml'],
+          msg: `Template '${template.meta.slug}' does not read XML: send data, or use the factura template`,
+          type: 'unsupported_input',
+        });
+      else if (raw.data !== undefined)
+        problems.push({
+          loc: ['body', 'data'],
+          msg: 'Send either data or cfdi_xml, not both',
+          type: 'data_and_xml',
+        });
+      else if (problems.length === 0) {
+        try {
+          xml = template.fromXml(raw.cfdi_xml as string);
+        } catch (err) {
+          if (!(err instanceof CfdiXmlError)) throw err;
+          problems.push(
+            ...err.problems.map((p) => ({ loc: ['body', 'cfdi_xml'], msg: p.msg, type: p.type })),
+          );
+        }
+      }
+    } else if (template && dataIsObject) {
       const parsed = template.schema.safeParse(raw.data);
       if (parsed.success) data = parsed.data;
       else problems.push(...problemsOf(template.schema, raw.data, ['body', 'data']));
     }
   }
 
-  if (problems.length === 0 && template) problems.push(...requiredXmlProblems(template, data, raw.options));
+  if (problems.length === 0 && template && !xmlInput)
+    problems.push(...requiredXmlProblems(template, data, raw.options));
   if (problems.length > 0) return { ok: false, problems };
   const options = renderOptionsSchema.parse(raw.options ?? {});
   const request: ValidRenderRequest = template
-    ? { kind: 'template', template, format: format as Format, data: data as Record<string, unknown>, options }
+    ? {
+        kind: 'template',
+        template,
+        format: format as Format,
+        data: xml ? xml.data : (data as Record<string, unknown>),
+        options,
+        ...(xml ? { xml } : {}),
+      }
     : {
         kind: 'custom',
         source: raw.custom_html as string,
@@ -282,6 +334,8 @@ export interface RenderedDocument {
   contentType: string;
   /** For Content-Disposition, e.g. `factura.pdf`. */
   filename: string;
+  /** What the re-checks of an XML input found (the X-CFDI-Avisos header); absent when nothing. */
+  warnings?: string[];
 }
 
 function cssLength(v: number | string | undefined, fallback: string): string {
@@ -337,9 +391,9 @@ async function buildModel(request: ValidRenderRequest, deps: RenderDeps): Promis
     const t = request.template;
     const data = request.data as never;
     // A caller's footer_html replaces the template's own page footer (both would print in the bottom margin).
-    const view = { ...t.view(data), _pie_propio: !!request.options.footer_html };
+    const view = { ...(request.xml?.view ?? t.view(data)), _pie_propio: !!request.options.footer_html };
     const { source, hash } = loadSource(t.meta.slug);
-    const title = t.title(data);
+    const title = request.xml?.title ?? t.title(data);
     const html =
       deps.builtInEngine === 'sandbox'
         ? await sandbox.render(source, view, { partials, name: t.meta.slug, loc: ['template'] })
@@ -363,7 +417,10 @@ async function headerFooter(
   page: PdfOptions,
 ): Promise<PdfOptions> {
   const sandbox = deps.sandbox ?? sharedSandbox();
-  const data = request.kind === 'template' ? request.template.view(request.data as never) : request.data;
+  const data =
+    request.kind === 'template'
+      ? (request.xml?.view ?? request.template.view(request.data as never))
+      : request.data;
   const out = { ...page };
   // Caller-supplied: they render in the sandbox like custom_html (with the same data).
   if (request.options.header_html)
@@ -381,7 +438,9 @@ async function headerFooter(
 
 function readme(model: DocumentModel, entries: ZipEntry[], request: ValidRenderRequest): string {
   const notes =
-    request.kind === 'template' ? (request.template.readmeNotes?.(request.data as never) ?? []) : [];
+    request.kind === 'template' && !request.xml
+      ? (request.template.readmeNotes?.(request.data as never) ?? [])
+      : [];
   const what: Record<string, string> = {
     pdf: 'el documento listo para imprimir (PDF)',
     html: 'el documento como página web, con los estilos incorporados (HTML)',
@@ -465,7 +524,9 @@ async function renderFormat(
       }
       // Files the template builds from the same data (factura: the CFDI 4.0 XML).
       if (request.kind === 'template')
-        entries.push(...(request.template.attachments?.(request.data as never) ?? []));
+        entries.push(
+          ...(request.xml?.attachments ?? request.template.attachments?.(request.data as never) ?? []),
+        );
       entries.push({ name: 'data.json', bytes: dataJson(model.data) });
       const all = [...entries];
       entries.push({ name: 'LEEME.txt', bytes: Buffer.from(readme(model, all, request), 'utf8') });
@@ -501,10 +562,12 @@ export async function renderDocument(
       );
     throw err;
   }
+  const warnings = request.kind === 'template' ? request.xml?.warnings : undefined;
   return {
     bytes: file.bytes,
     contentType: file.contentType,
     filename: `${model.baseName}.${file.extension}`,
+    ...(warnings?.length ? { warnings } : {}),
   };
 }
 

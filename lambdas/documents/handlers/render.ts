@@ -173,6 +173,8 @@ export const makeHandler = (deps: DocumentsDeps) =>
         throw err;
       }
       await counted;
+      // An XML input whose figures do not add up (SAT's rules): said here and on the PDF, never corrected.
+      if (doc.warnings?.length) headers['x-cfdi-avisos'] = doc.warnings.join('; ');
       if (location)
         return { statusCode: 303, headers: { ...headers, location, 'cache-control': 'no-store' }, body: '' };
       return {
