@@ -8,8 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { documentsManifest } from '../lambdas/documents/routes';
-import { CHARS_PER_SECOND } from '../lambdas/narration/domain/conversion';
-import { normalizeForSpeech } from '../lambdas/narration/domain/normalize';
+import { CHARS_PER_SECOND } from '../lambdas/narration/core/preview';
+import { normalizeForSpeech } from '../lambdas/narration/core/normalize';
 import { narrationManifest } from '../lambdas/narration/routes';
 
 const ROOT = resolve(__dirname, '..');
@@ -102,7 +102,7 @@ const MB = 1024 * 1024;
 export const ASSUMPTIONS = {
   /** Characters per Polly call (SynthesizeSpeech bills ≤ 3,000): the narrate() chunk size. */
   chunkChars: 3000,
-  /** Speech rate, from lambdas/narration/domain/conversion.ts (used for estimates). */
+  /** Speech rate, from lambdas/narration/core/preview.ts (used for estimates). */
   charsPerSecond: CHARS_PER_SECOND,
   /** MP3 48 kbps CBR mono (lambdas/narration/audio/encode.ts, 16 kHz Polly PCM). */
   mp3BytesPerSecond: 48_000 / 8,
@@ -366,7 +366,7 @@ Formats without Chromium (csv, json, md, txt, xlsx, docx) cost less.
 | Name | Value | Where it comes from |
 | --- | --- | --- |
 | chunkChars | ${a.chunkChars} | Polly SynthesizeSpeech bills ≤ 3,000 characters per call; narrate() chunks to it |
-| charsPerSecond | ${a.charsPerSecond} | lambdas/narration/domain/conversion.ts (Spanish narration rate) |
+| charsPerSecond | ${a.charsPerSecond} | lambdas/narration/core/preview.ts (Spanish narration rate) |
 | mp3BytesPerSecond | ${a.mp3BytesPerSecond} | 48 kbps CBR mono (lambdas/narration/audio/encode.ts) |
 | encoderXRealtime | ${a.encoderXRealtime} | MP3 encoder at 16 kHz on one core: \`npm run cost -- --measure\` measured 286× here (2026-11-21); 200 leaves room for a slower Graviton core |
 | pollyXRealtime | ${a.pollyXRealtime} | **assumption** (Polly is not reachable from the test machines); see the sensitivity line |

@@ -11,15 +11,15 @@ import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
 import type { KeyStore } from '../shared/auth/keys';
 import type { GrowthStore } from '../shared/growth/ports';
 import type { QuotaStore } from '../shared/quota/windows';
-import type { RenderDeps } from './domain/render-request';
+import type { RenderDeps } from './use-cases/render-request';
 import { sqsClient } from '../shared/aws/clients';
 import { DynamoJobRepository } from './adapters/job-repository';
 import { S3JobFiles } from './adapters/job-files';
 import { SqsMessageQueue } from './adapters/message-queue';
 import { DynamoWebhookStore } from './adapters/webhook-store';
 import { allowlistFrom, stubResolver } from '../shared/net/safe-fetch';
-import type { JobFiles, JobRepository, MessageQueue } from './domain/jobs';
-import type { WebhookPolicy, WebhookStore } from './domain/webhooks';
+import type { JobFiles, JobRepository, MessageQueue } from './use-cases/jobs';
+import type { WebhookPolicy, WebhookStore } from './use-cases/webhooks';
 
 export interface DocumentsDeps {
   readonly config: Config;

@@ -2,8 +2,8 @@
 // handlers run after validation. Each body's schema is in its route spec (handlers/<name>.route.ts).
 import { z } from 'zod';
 import { invalid } from '../shared/http/errors';
-import { FORMATS } from './domain/formats';
-import { DEFAULT_VOICE_ID, VOICES, findVoice, type Voice } from './domain/voices';
+import { FORMATS } from './core/formats';
+import { DEFAULT_VOICE_ID, VOICES, findVoice, type Voice } from './core/voices';
 
 export const MAX_TEXT_CHARS = 100_000;
 

@@ -3,7 +3,7 @@
 // for oversize, non-PDF, encrypted and wrongly encoded uploads.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stopPdfWorkers } from '../../lambdas/narration/domain/pdf/index';
+import { stopPdfWorkers } from '../../lambdas/narration/pdf/index';
 import { tempDir } from '../helpers/env';
 import { ffprobe, startRuntime, type TestRuntime } from '../helpers/runtime';
 import { makeFixtures, type BrokenFixture, type CleanFixture } from '../fixtures/pdf/make-fixtures';

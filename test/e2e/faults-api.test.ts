@@ -9,7 +9,7 @@
 import { resetClients } from '../../lambdas/shared/aws/clients';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
-import type { Synthesizer } from '../../lambdas/narration/domain/ports';
+import type { Synthesizer } from '../../lambdas/narration/ports';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
 import type { RouteSpec } from '../../lambdas/shared/manifest';
 import type { LambdaHandler } from '../../lib/local/front';

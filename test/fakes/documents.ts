@@ -1,4 +1,4 @@
-// In-memory fakes of documents' ports (lambdas/documents/domain/jobs.ts, webhooks.ts), behaving like their
+// In-memory fakes of documents' ports (lambdas/documents/use-cases/jobs.ts, webhooks.ts), behaving like their
 // adapters: the job repository is the shared leased-job fake (claimed jobs are `rendering`) plus the event flag and
 // the bounded delivery log; files are kept by key; the webhook store answers 409 to a stale write like DynamoDB's
 // conditional put; the queue records what was sent and retried.
@@ -11,9 +11,9 @@ import {
   type JobRepository,
   type JobResult,
   type MessageQueue,
-} from '../../lambdas/documents/domain/jobs';
-import type { RenderedDocument } from '../../lambdas/documents/domain/render-request';
-import type { WebhookEndpoint, WebhookStore } from '../../lambdas/documents/domain/webhooks';
+} from '../../lambdas/documents/use-cases/jobs';
+import type { RenderedDocument } from '../../lambdas/documents/use-cases/render-request';
+import type { WebhookEndpoint, WebhookStore } from '../../lambdas/documents/use-cases/webhooks';
 import { Faults } from './faults';
 import { FakeLeasedJobStore } from './leased-job-store';
 

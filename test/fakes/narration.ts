@@ -1,4 +1,4 @@
-// In-memory fakes of narration's ports (lambdas/narration/domain/ports.ts), behaving like their adapters:
+// In-memory fakes of narration's ports (lambdas/narration/ports.ts), behaving like their adapters:
 // the audio repository is the shared leased-job fake (claimed jobs are `processing`), the store keeps bytes by
 // key, the queue records what was sent, the synthesizer returns silence.
 import { readFile } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import { config, type Config } from '../../lambdas/narration/config';
 import type { NarrationDeps } from '../../lambdas/narration/deps';
 import type { KeyStore } from '../../lambdas/shared/auth/keys';
 import type { AccountStore } from '../../lambdas/shared/billing/ports';
-import type { AudioFormat } from '../../lambdas/narration/domain/formats';
+import type { AudioFormat } from '../../lambdas/narration/core/formats';
 import type {
   AudioRecord,
   AudioRepository,
@@ -16,8 +16,8 @@ import type {
   JobQueue,
   Pcm,
   Synthesizer,
-} from '../../lambdas/narration/domain/ports';
-import type { Voice } from '../../lambdas/narration/domain/voices';
+} from '../../lambdas/narration/ports';
+import type { Voice } from '../../lambdas/narration/core/voices';
 import { Faults } from './faults';
 import { FakeLeasedJobStore } from './leased-job-store';
 import { FakeGrowthStore, FakeQuotaStore } from './platform';

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { renderDocument, validateRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { renderDocument, validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { Renderer } from '../../lambdas/documents/render/chromium';
 import { tempDir } from './env';
 import { pdftotext, requirePdftotext } from './pdftotext';

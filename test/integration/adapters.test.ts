@@ -11,7 +11,7 @@ import { SqsJobQueue } from '../../lambdas/narration/adapters/job-queue';
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
 import { hashKey } from '../../lambdas/shared/auth/keys';
-import type { AudioRecord } from '../../lambdas/narration/domain/ports';
+import type { AudioRecord } from '../../lambdas/narration/ports';
 import { withEmulators, tempDir } from '../helpers/env';
 
 let emu: Awaited<ReturnType<typeof withEmulators>>;

@@ -5,8 +5,8 @@
 // render queue's DLQ.
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { awsDeps, type DocumentsDeps } from '../../lambdas/documents/deps';
-import { acceptAsyncRender } from '../../lambdas/documents/domain/jobs';
-import { parseRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { acceptAsyncRender } from '../../lambdas/documents/use-cases/jobs';
+import { parseRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { makeHandler } from '../../lambdas/documents/handlers/render-worker';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { sqsClient } from '../../lambdas/shared/aws/clients';

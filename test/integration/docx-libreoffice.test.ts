@@ -3,7 +3,7 @@
 // order, escaped characters as characters. (documents-formats.test.ts checks the Word XML structures themselves.)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseRenderRequest, renderDocument } from '../../lambdas/documents/domain/render-request';
+import { parseRenderRequest, renderDocument } from '../../lambdas/documents/use-cases/render-request';
 import { tempDir } from '../helpers/env';
 import { requireSoffice, sofficeConvert } from '../helpers/office';
 

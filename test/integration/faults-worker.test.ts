@@ -9,9 +9,9 @@
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
-import { startConversion } from '../../lambdas/narration/domain/conversion';
-import type { AudioRecord, Synthesizer } from '../../lambdas/narration/domain/ports';
-import { findVoice } from '../../lambdas/narration/domain/voices';
+import { startConversion } from '../../lambdas/narration/use-cases/conversion';
+import type { AudioRecord, Synthesizer } from '../../lambdas/narration/ports';
+import { findVoice } from '../../lambdas/narration/core/voices';
 import { makeHandler as makeWorker } from '../../lambdas/narration/handlers/worker';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';

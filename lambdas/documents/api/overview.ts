@@ -3,7 +3,7 @@
 // disagree with the service. Markdown subset rendered by lambdas/shared/http/openapi.ts: paragraphs, `code`,
 // **bold**, tables, one-line bullets, `## ` headings (each its own paragraph).
 import { TEMPLATE_SLUGS, findTemplate } from '../domain/template-registry';
-import { pricedPlans } from '../domain/pricing';
+import { pricedPlans } from '../core/pricing';
 import { WEBHOOKS_OVERVIEW } from './webhooks-doc';
 
 const n = (x: number) => x.toLocaleString('en-US');

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { CheckoutQuery, PortalResponse, SuccessQuery } from '../../shared/billing/requests';
 import { META_ROUTE_DOCS, type ParamDoc, type ResponseDoc, type RouteDoc } from '../../shared/http/openapi';
-import { CONTENT_TYPES, FORMATS } from '../domain/formats';
-import { PAGE_SIZES, renderOptionsSchema, renderRequestSchema } from '../domain/render-request';
+import { CONTENT_TYPES, FORMATS } from '../core/formats';
+import { PAGE_SIZES, renderOptionsSchema, renderRequestSchema } from '../use-cases/render-request';
 import {
   Binary,
   CheckoutResponse,

@@ -11,8 +11,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { CONTENT_TYPE, type AudioFormat } from '../domain/formats';
-import type { AudioStore } from '../domain/ports';
+import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
+import type { AudioStore } from '../ports';
 import { audioKey, jobTextKey } from '../bucket';
 
 export class S3AudioStore implements AudioStore {

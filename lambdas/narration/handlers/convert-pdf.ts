@@ -15,9 +15,9 @@ import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
 import { logger } from '../../shared/logger';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { startConversion } from '../domain/conversion';
-import { isDryRun, previewConversion } from '../domain/preview';
-import { PdfRejected, extractPdf, type PdfLimits } from '../domain/pdf/index';
+import { startConversion } from '../use-cases/conversion';
+import { isDryRun, previewConversion } from '../core/preview';
+import { PdfRejected, extractPdf, type PdfLimits } from '../pdf/index';
 import { convertPdfRoute as route } from './convert-pdf.route';
 import { MAX_TEXT_CHARS, assertSpeakable, fmtField, resolveVoice, voiceField } from '../requests';
 

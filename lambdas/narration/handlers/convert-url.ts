@@ -18,9 +18,9 @@ import {
   type SafeFetchOptions,
 } from '../../shared/net/safe-fetch';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { NoArticleError, decodeHtml, extractArticle, fitForNarration } from '../domain/article';
-import { startConversion } from '../domain/conversion';
-import { isDryRun, previewConversion } from '../domain/preview';
+import { NoArticleError, decodeHtml, extractArticle, fitForNarration } from '../core/article';
+import { startConversion } from '../use-cases/conversion';
+import { isDryRun, previewConversion } from '../core/preview';
 import { convertUrlRoute as route, ConvertUrlReq } from './convert-url.route';
 import { MAX_TEXT_CHARS, assertSpeakable, resolveVoice } from '../requests';
 

@@ -15,7 +15,7 @@ import { invalid } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { startConversion, type QuotaPolicy } from '../domain/conversion';
+import { startConversion, type QuotaPolicy } from '../use-cases/conversion';
 import { demoTryRoute as route, DemoTryReq } from './demo-try.route';
 import { assertSpeakable, resolveVoice } from '../requests';
 

@@ -1,12 +1,16 @@
 // Webhook delivery scheduling (deliverEvent) against the in-memory fakes. The endpoint's name resolves (stub) to a
 // loopback address outside the allowlist, so the SSRF policy refuses every attempt before any connection: what is
 // tested is what the use case records and when it asks for the next try.
-import { eventIdFor, MAX_RECORDED_DELIVERIES, type JobRecord } from '../../../lambdas/documents/domain/jobs';
+import {
+  eventIdFor,
+  MAX_RECORDED_DELIVERIES,
+  type JobRecord,
+} from '../../../lambdas/documents/use-cases/jobs';
 import {
   DeliveryFailedError,
   deliverEvent,
   type DeliveryDeps,
-} from '../../../lambdas/documents/domain/webhooks';
+} from '../../../lambdas/documents/use-cases/webhooks';
 import { parseAllowlist, stubResolver } from '../../../lambdas/shared/net/safe-fetch';
 import { FakeJobFiles, FakeJobRepository, FakeMessageQueue, FakeWebhookStore } from '../../fakes/documents';
 

@@ -1,8 +1,8 @@
 // The render worker's use case (runRenderJob) against the in-memory fakes: a job is rendered once, its outcome
 // recorded and its webhook event queued once; the caller's own fault fails at once, ours is retried and the last
 // attempt fails the job; a failed job's quota is given back exactly once.
-import { eventIdFor, type JobRecord } from '../../../lambdas/documents/domain/jobs';
-import { runRenderJob, type RenderJobDeps } from '../../../lambdas/documents/domain/jobs-render';
+import { eventIdFor, type JobRecord } from '../../../lambdas/documents/use-cases/jobs';
+import { runRenderJob, type RenderJobDeps } from '../../../lambdas/documents/use-cases/jobs-render';
 import { JobBusyError } from '../../../lambdas/shared/jobs/leased-job';
 import { FakeJobFiles, FakeJobRepository, FakeMessageQueue } from '../../fakes/documents';
 import { FakeQuotaStore } from '../../fakes/platform';

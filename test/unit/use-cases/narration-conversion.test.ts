@@ -1,10 +1,10 @@
 // The conversion use case (startConversion) against the in-memory fakes: short texts are narrated in the request,
 // long ones stored and queued; the free tier is charged once and given back whenever nothing was delivered.
-import { startConversion, type ConversionInput } from '../../../lambdas/narration/domain/conversion';
-import { VOICES } from '../../../lambdas/narration/domain/voices';
+import { startConversion, type ConversionInput } from '../../../lambdas/narration/use-cases/conversion';
+import { VOICES } from '../../../lambdas/narration/core/voices';
 import type { ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
 import { ServiceUnavailableError, TooManyRequestsError } from '../../../lambdas/shared/http/errors';
-import { freeRules } from '../../../lambdas/narration/domain/conversion';
+import { freeRules } from '../../../lambdas/narration/use-cases/conversion';
 import { fakeNarrationDeps } from '../../fakes/narration';
 
 const T0 = new Date('2026-11-21T10:00:00Z');

@@ -25,15 +25,15 @@ import { buildZip, type ZipEntry } from '../formats/zip';
 import { ensureDocument, htmlTitle } from '../templating/html';
 import { sharedSandbox, type TemplateSandbox } from '../templating/sandbox';
 import { renderTrusted } from '../templating/trusted';
-import { DocumentRequestError, type DocumentProblem } from './errors';
-import { CONTENT_TYPES, FORMATS, type Format } from './formats';
+import { DocumentRequestError, type DocumentProblem } from '../errors';
+import { CONTENT_TYPES, FORMATS, type Format } from '../core/formats';
 import {
   builtInPartials,
   CUSTOM_FORMATS,
   findTemplate,
   loadSource,
   TEMPLATE_SLUGS,
-} from './template-registry';
+} from '../domain/template-registry';
 import { CfdiXmlError } from '../../../templates/kit/cfdi/leer';
 import type { BuiltInTemplate, XmlDocument } from '../../../templates/kit/template-types';
 

@@ -10,13 +10,12 @@ import { recordConversionStatsSafely } from '../../shared/growth/stats';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { rateLimitHeaders, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
-import type { AudioFormat } from './formats';
+import type { AudioFormat } from '../core/formats';
 import { narrate } from './narrate';
-import type { AudioRecord, Plan } from './ports';
-import type { Voice } from './voices';
-
-/** Spanish narration runs at roughly 15 characters per second: used only for estimates. */
-export const CHARS_PER_SECOND = 15;
+import type { AudioRecord, Plan } from '../ports';
+import type { Voice } from '../core/voices';
+import { JobBusyError } from '../../shared/jobs/leased-job';
+import { CHARS_PER_SECOND, countChars } from '../core/preview';
 
 export interface ConversionInput {
   text: string;
@@ -68,10 +67,6 @@ export function audioUrl(audioId: string, fmt: AudioFormat): string {
 /** Durations are reported to the millisecond. */
 export function roundMs(seconds: number): number {
   return Math.round(seconds * 1000) / 1000;
-}
-
-export function countChars(text: string): number {
-  return [...text].length;
 }
 
 export function freeRules(deps: Pick<NarrationDeps, 'config'>): WindowRule[] {

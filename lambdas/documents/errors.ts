@@ -3,7 +3,7 @@
 //   400 {"detail": [{"loc": ["body", "data", "items", 0, "precio"], "msg": "...", "type": "..."}]}
 // Template problems carry `ctx: {line, column}` when the engine knows where they are.
 // Anything else thrown while rendering is a real fault: the error middleware answers 500 with a request id.
-import { RequestValidationError, type ValidationItem } from '../../shared/http/errors';
+import { RequestValidationError, type ValidationItem } from '../shared/http/errors';
 
 export interface DocumentProblem extends ValidationItem {
   /** Extra facts about the problem (pydantic's `ctx`): allowed values, template line and column. */

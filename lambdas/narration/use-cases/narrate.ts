@@ -6,11 +6,11 @@
 // ... become words), so every input (text, PDF, URL) and every engine gets the same reading. Only the engine
 // sees the rewritten text: callers are billed and limited on the characters they sent.
 import { encodeToFile, type EncodedFile } from '../audio/encode';
-import { splitText } from './chunking';
-import { normalizeForSpeech } from './normalize';
-import type { AudioFormat } from './formats';
-import type { Pcm, Synthesizer } from './ports';
-import type { Voice } from './voices';
+import { splitText } from '../core/chunking';
+import { normalizeForSpeech } from '../core/normalize';
+import type { AudioFormat } from '../core/formats';
+import type { Pcm, Synthesizer } from '../ports';
+import type { Voice } from '../core/voices';
 
 /** Silence between chunks: a natural pause where the text was split (chunks end at paragraphs or sentences). */
 export const PAUSE_S = 0.25;

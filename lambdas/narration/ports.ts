@@ -1,8 +1,8 @@
 // Ports: the small interfaces domain code talks to. AWS implementations live in lambdas/shared/aws;
 // tests and the local runtime pass the same adapters pointed at emulators.
-import type { LeasedJobStore } from '../../shared/jobs/leased-job';
-import type { AudioFormat } from './formats';
-import type { Voice } from './voices';
+import type { LeasedJobStore } from '../shared/jobs/leased-job';
+import type { AudioFormat } from './core/formats';
+import type { Voice } from './core/voices';
 
 /** Mono 16-bit PCM as a speech engine returns it. */
 export interface Pcm {

@@ -7,7 +7,7 @@
 // One warm worker is kept between requests (Lambda runs one request per instance at a time).
 import { createRequire } from 'node:module';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { logger } from '../../../shared/logger';
+import { logger } from '../../shared/logger';
 import { PdfRejected, type PdfRejectionType } from './errors';
 import { extractInThisThread } from './extract';
 import { loadPdfjs, tooSlow } from './pdfjs';

@@ -31,7 +31,7 @@ import {
   type Allowlist,
   type Resolver,
 } from '../../shared/net/safe-fetch';
-import { DocumentRequestError } from './errors';
+import { DocumentRequestError } from '../errors';
 import {
   MAX_RECORDED_DELIVERIES,
   publicJob,
@@ -43,8 +43,8 @@ import {
   type MessageQueue,
   type WebhookEventType,
 } from './jobs';
-import type { DocumentsPlan } from './plans';
-import { SIGNATURE_HEADER, signatureHeader } from './webhooks-signature';
+import type { DocumentsPlan } from '../core/plans';
+import { SIGNATURE_HEADER, signatureHeader } from '../core/webhooks-signature';
 
 // ---- records and ports -------------------------------------------------------------------------------------
 

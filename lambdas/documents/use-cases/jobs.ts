@@ -13,8 +13,8 @@ import { HttpError, ServiceUnavailableError } from '../../shared/http/errors';
 import type { LeasedJobStore } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
 import type { QuotaDecision, QuotaStore, WindowSlot } from '../../shared/quota/windows';
-import type { DocumentProblem } from './errors';
-import type { DocumentsPlan } from './plans';
+import type { DocumentProblem } from '../errors';
+import type { DocumentsPlan } from '../core/plans';
 // Types only: this module is loaded by zip functions (no Chromium, no isolated-vm); the render worker's side, which
 // renders, is domain/jobs-render.ts.
 import type { RenderedDocument, ValidRenderRequest } from './render-request';

@@ -5,7 +5,7 @@ import { HttpError } from '../../shared/http/errors';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
 import type { QuotaStore } from '../../shared/quota/windows';
-import { DocumentRequestError, type DocumentProblem } from './errors';
+import { DocumentRequestError, type DocumentProblem } from '../errors';
 import {
   eventIdFor,
   type AcceptDeps,
@@ -16,6 +16,7 @@ import {
 } from './jobs';
 import { observeRender } from '../metrics';
 import { parseRenderRequest, renderDocument, type RenderDeps, type RenderedDocument } from './render-request';
+import { JobBusyError } from '../../shared/jobs/leased-job';
 
 export interface RenderJobDeps extends AcceptDeps {
   deliveryQueue: MessageQueue;
