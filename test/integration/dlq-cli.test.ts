@@ -12,6 +12,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { main, peek, redrive, redriveNative, listDlqs, type DlqDeps } from '../../bin/dlq';
 import { DynamoAudioRepository } from '../../lambdas/narration/adapters/audio-repository';
+import { narrationManifest } from '../../lambdas/narration/routes';
 import { withEmulators } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
 
@@ -26,7 +27,8 @@ let tripwire: Tripwire;
 
 beforeAll(async () => {
   tripwire = installLoopbackTripwire();
-  emu = await withEmulators({ queueVisibilityS: 1 });
+  // Narration's job queues only: the CLI lists every DLQ it finds.
+  emu = await withEmulators({ queueVisibilityS: 1, queues: narrationManifest.queues });
   sqs = new SQSClient({});
   db = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 });
