@@ -24,8 +24,8 @@ export default tseslint.config(
     },
   },
   {
-    // Domain code talks to ports, never to the AWS SDK (DESIGN.md).
-    files: ['lambdas/*/domain/**/*.ts'],
+    // Domain code talks to ports, never to the AWS SDK (docs/design-notes.md).
+    files: ['lambdas/*/{domain,core,use-cases}/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

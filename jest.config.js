@@ -1,4 +1,4 @@
-// Tests by layer (DESIGN.md): unit (pure), integration (adapters vs emulators), infra (CDK), e2e (HTTP vs local runtime).
+// Tests by layer (docs/design-notes.md): unit (pure), integration (adapters vs emulators), infra (CDK), e2e (HTTP vs local runtime).
 // TypeScript is transformed with swc (fast, no type check: `npm run typecheck` does that).
 // @middy/* ship ESM only, so they are transformed too.
 const transform = {

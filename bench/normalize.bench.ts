@@ -4,7 +4,7 @@
 // comments, the times for pathological inputs (long digit runs, dotted runs) that would expose backtracking.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { normalizeForSpeech } from '../lambdas/narration/domain/normalize';
+import { normalizeForSpeech } from '../lambdas/narration/core/normalize';
 
 const REPS = 7;
 const fixture = readFileSync(join(__dirname, '../test/fixtures/texto-2000.txt'), 'utf8');

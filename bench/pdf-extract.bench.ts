@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { extractPdf, stopPdfWorkers } from '../lambdas/narration/domain/pdf/index';
+import { extractPdf, stopPdfWorkers } from '../lambdas/narration/pdf/index';
 import { requirePdftotext } from '../test/helpers/pdftotext';
 import { informeLargo, makeFixtures, type CleanFixture } from '../test/fixtures/pdf/make-fixtures';
 

@@ -8,7 +8,7 @@ import {
   parseRenderRequest,
   renderDocument,
   type RenderDeps,
-} from '../lambdas/documents/domain/render-request';
+} from '../lambdas/documents/use-cases/render-request';
 import { TEMPLATES } from '../lambdas/documents/domain/template-registry';
 import { renderXlsx } from '../lambdas/documents/formats/xlsx';
 import { Renderer } from '../lambdas/documents/render/chromium';

@@ -7,9 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeToFile } from '../lambdas/narration/audio/encode';
-import { narrate } from '../lambdas/narration/domain/narrate';
-import type { Synthesizer } from '../lambdas/narration/domain/ports';
-import { findVoice } from '../lambdas/narration/domain/voices';
+import { narrate } from '../lambdas/narration/use-cases/narrate';
+import type { Synthesizer } from '../lambdas/narration/ports';
+import { findVoice } from '../lambdas/narration/core/voices';
 import { espeakCliAvailable } from '../lambdas/narration/speech/espeak-cli';
 import { createSynthesizer } from '../lambdas/narration/speech/index';
 

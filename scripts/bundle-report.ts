@@ -24,10 +24,6 @@ export const ROOT = resolve(__dirname, '..');
 
 /** Left out of every zip bundle (service-function.ts): the local speech engine, never loaded in the cloud. */
 const ZIP_EXTERNALS = ['espeak-ng'];
-/**
- * lib/documents-stack.ts RENDERER_ONLY_MODULES (not exported there): what its zip routes leave out. Keep in step.
- */
-const DOCUMENTS_ZIP_EXTERNALS = ['@sparticuz/chromium', 'puppeteer-core', 'isolated-vm'];
 /** lambdas/documents/Dockerfile ARG EXTERNALS: installed in the image, outside the bundle. */
 const IMAGE_EXTERNALS = ['@sparticuz/chromium', 'puppeteer-core', 'isolated-vm', 'nunjucks', 'decimal.js'];
 
@@ -70,20 +66,19 @@ export interface Target {
 }
 
 /**
- * The variables the stacks' bind* helpers set for `access` (lib/narration-stack.ts, lib/documents-stack.ts): a table
- * variable per granted table, the service's bucket variable, queue URLs for sendJobs/sendTo and a worker's own queue.
+ * The variables ManifestService's bind* helpers set for `access` (lib/constructs/manifest-service.ts): a table
+ * variable per granted table, the service's bucket variables, queue URLs for sendTo and a worker's own queues.
  */
-export function resourceEnv(m: ServiceManifest, access: Access, ownQueue?: string): Record<string, string> {
+export function resourceEnv(
+  m: ServiceManifest,
+  access: Access,
+  ownQueues: string[] = [],
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const id of Object.keys(access.tables ?? {}) as TableId[]) env[TABLES[id].envVar] = `t-${id}`;
-  if (access.bucket) env[m.service === 'documents' ? 'DOCUMENTS_BUCKET' : 'AUDIO_BUCKET'] = `b-${m.service}`;
-  if (access.sendJobs) {
-    env.PRIORITY_QUEUE_URL = 'http://127.0.0.1:9/q/priority';
-    env.STANDARD_QUEUE_URL = 'http://127.0.0.1:9/q/standard';
-  }
-  const queues = (m as ServiceManifest & { queues?: { id: string; envVar: string }[] }).queues ?? [];
-  for (const id of [...(access.sendTo ?? []), ...(ownQueue ? [ownQueue] : [])]) {
-    const q = queues.find((x) => x.id === id);
+  if (access.bucket) Object.assign(env, { [m.bucket.envVar]: `b-${m.service}` }, m.bucket.environment);
+  for (const id of [...(access.sendTo ?? []), ...ownQueues]) {
+    const q = m.queues.find((x) => x.id === id);
     if (q) env[q.envVar] = `http://127.0.0.1:9/q/${id}`;
   }
   return env;
@@ -105,13 +100,10 @@ export function targets(manifests: ServiceManifest[] = [narrationManifest, docum
         handler: e.handler,
         packaging,
         memoryMb: e.memoryMb,
-        externals:
-          packaging === 'image'
-            ? IMAGE_EXTERNALS
-            : [...ZIP_EXTERNALS, ...(m.service === 'documents' ? DOCUMENTS_ZIP_EXTERNALS : [])],
+        externals: packaging === 'image' ? IMAGE_EXTERNALS : [...ZIP_EXTERNALS, ...(m.externalModules ?? [])],
         nodeOptions:
           packaging === 'image' ? '--enable-source-maps --no-node-snapshot' : '--enable-source-maps',
-        env: resourceEnv(m, e.access, 'queue' in e ? e.queue : undefined),
+        env: resourceEnv(m, e.access, 'queues' in e ? e.queues : []),
       });
     }
   }

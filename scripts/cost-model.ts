@@ -8,8 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { documentsManifest } from '../lambdas/documents/routes';
-import { CHARS_PER_SECOND } from '../lambdas/narration/domain/conversion';
-import { normalizeForSpeech } from '../lambdas/narration/domain/normalize';
+import { CHARS_PER_SECOND } from '../lambdas/narration/core/preview';
+import { normalizeForSpeech } from '../lambdas/narration/core/normalize';
 import { narrationManifest } from '../lambdas/narration/routes';
 
 const ROOT = resolve(__dirname, '..');
@@ -102,7 +102,7 @@ const MB = 1024 * 1024;
 export const ASSUMPTIONS = {
   /** Characters per Polly call (SynthesizeSpeech bills ≤ 3,000): the narrate() chunk size. */
   chunkChars: 3000,
-  /** Speech rate, from lambdas/narration/domain/conversion.ts (used for estimates). */
+  /** Speech rate, from lambdas/narration/core/preview.ts (used for estimates). */
   charsPerSecond: CHARS_PER_SECOND,
   /** MP3 48 kbps CBR mono (lambdas/narration/audio/encode.ts, 16 kHz Polly PCM). */
   mp3BytesPerSecond: 48_000 / 8,
@@ -126,7 +126,7 @@ export const ASSUMPTIONS = {
   pollsPerLongJob: 6,
   /** Every audio is downloaded this many times (presigned S3 GET + data transfer out). */
   downloadsPerAudio: 2,
-  /** Days audio is kept (lib/narration-stack.ts AUDIO_TTL_DAYS): storage is a GB-month share of that. */
+  /** Days audio is kept (AUDIO_PREFIX.days of lambdas/narration/bucket.ts): storage is a GB-month share of that. */
   audioDaysKept: 30,
   /** Log bytes per invocation (Powertools JSON line + START/END/REPORT; no texts are logged). */
   logBytesPerInvocation: 2048,
@@ -366,7 +366,7 @@ Formats without Chromium (csv, json, md, txt, xlsx, docx) cost less.
 | Name | Value | Where it comes from |
 | --- | --- | --- |
 | chunkChars | ${a.chunkChars} | Polly SynthesizeSpeech bills ≤ 3,000 characters per call; narrate() chunks to it |
-| charsPerSecond | ${a.charsPerSecond} | lambdas/narration/domain/conversion.ts (Spanish narration rate) |
+| charsPerSecond | ${a.charsPerSecond} | lambdas/narration/core/preview.ts (Spanish narration rate) |
 | mp3BytesPerSecond | ${a.mp3BytesPerSecond} | 48 kbps CBR mono (lambdas/narration/audio/encode.ts) |
 | encoderXRealtime | ${a.encoderXRealtime} | MP3 encoder at 16 kHz on one core: \`npm run cost -- --measure\` measured 286× here (2026-11-21); 200 leaves room for a slower Graviton core |
 | pollyXRealtime | ${a.pollyXRealtime} | **assumption** (Polly is not reachable from the test machines); see the sensitivity line |
@@ -375,7 +375,7 @@ Formats without Chromium (csv, json, md, txt, xlsx, docx) cost less.
 | getAudioMemMb, getAudioS | ${a.getAudioMemMb} MB, ${a.getAudioS} s | manifest; one GetItem + presign |
 | pollsPerLongJob | ${a.pollsPerLongJob} | GET /audio while a long job is pending, then the redirect |
 | downloadsPerAudio | ${a.downloadsPerAudio} | each audio fetched twice through its presigned URL |
-| audioDaysKept | ${a.audioDaysKept} | AUDIO_TTL_DAYS (lib/narration-stack.ts lifecycle rule) |
+| audioDaysKept | ${a.audioDaysKept} | AUDIO_TTL_DAYS (lambdas/narration/bucket.ts lifecycle rule) |
 | logBytesPerInvocation | ${a.logBytesPerInvocation} | Powertools JSON line + Lambda START/END/REPORT; texts are never logged |
 | multipartPartBytes | ${a.multipartPartBytes} | @aws-sdk/lib-storage part size |
 | renderMemMb | ${a.renderMemMb} | lambdas/documents/routes.ts |

@@ -12,17 +12,26 @@ const { join } = require('node:path');
 const root = join(__dirname, '..');
 const inCi = !!process.env.CI && !/^(0|false)$/i.test(process.env.CI);
 
-// command → Debian package
+// What the tests need → how to check it is there, and the Debian packages that provide it.
+const onPath = (cmd) => `command -v ${cmd}`;
 const TOOLS = {
-  python3: 'python3', // test helpers spawn python3 (three test files)
-  openssl: 'openssl', // the safe-fetch test makes its TLS certificates with it
-  xmllint: 'libxml2-utils', // CFDI XML checked against its schema
-  pdftotext: 'poppler-utils', // PDF text, fonts and attachments (pdftotext, pdffonts, pdfdetach, pdftoppm)
-  qpdf: 'qpdf', // PDF structure check
-  'espeak-ng': 'espeak-ng', // the local speech engine's CLI
-  // soffice opens the DOCX and XLSX outputs (converted to PDF/text); the no-GUI Writer and Calc packages are the
-  // smallest that convert both.
-  soffice: 'libreoffice-writer-nogui libreoffice-calc-nogui',
+  python3: { check: onPath('python3'), pkgs: 'python3' }, // test helpers spawn python3 (three test files)
+  openssl: { check: onPath('openssl'), pkgs: 'openssl' }, // the safe-fetch test makes its TLS certificates
+  xmllint: { check: onPath('xmllint'), pkgs: 'libxml2-utils' }, // CFDI XML checked against its schema
+  xsltproc: { check: onPath('xsltproc'), pkgs: 'xsltproc' }, // SAT's XSLT gives the reference cadena original in the CFDI tests
+  // PDF text, fonts and attachments (pdftotext, pdffonts, pdfdetach, pdftoppm)
+  pdftotext: { check: onPath('pdftotext'), pkgs: 'poppler-utils' },
+  qpdf: { check: onPath('qpdf'), pkgs: 'qpdf' }, // PDF structure check
+  'espeak-ng': { check: onPath('espeak-ng'), pkgs: 'espeak-ng' }, // the local speech engine's CLI
+  // LibreOffice opens the XLSX (Calc) and DOCX (Writer) outputs; the no-GUI packages are the smallest that convert.
+  'LibreOffice Calc': {
+    check: `${onPath('soffice')} && test -e /usr/lib/libreoffice/program/libsclo.so`,
+    pkgs: 'libreoffice-calc-nogui',
+  },
+  'LibreOffice Writer': {
+    check: `${onPath('soffice')} && test -e /usr/lib/libreoffice/program/libswlo.so`,
+    pkgs: 'libreoffice-writer-nogui',
+  },
 };
 
 function die(message) {
@@ -75,11 +84,11 @@ function rebuildForThisNode() {
 }
 
 function installTools() {
-  const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
-  const missing = Object.keys(TOOLS).filter((cmd) => !has(cmd));
+  const has = (check) => spawnSync('sh', ['-c', check], { stdio: 'ignore' }).status === 0;
+  const missing = Object.keys(TOOLS).filter((name) => !has(TOOLS[name].check));
   if (!missing.length) return;
-  const pkgs = [...new Set(missing.flatMap((cmd) => TOOLS[cmd].split(' ')))].join(' ');
-  const canApt = process.getuid?.() === 0 && has('apt-get');
+  const pkgs = [...new Set(missing.flatMap((name) => TOOLS[name].pkgs.split(' ')))].join(' ');
+  const canApt = process.getuid?.() === 0 && has(onPath('apt-get'));
   if (!canApt) {
     const message = `missing tools for the tests: ${missing.join(', ')}. Install them: sudo apt-get install ${pkgs}`;
     if (inCi) die(message);
@@ -93,7 +102,7 @@ function installTools() {
     { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
   );
   if (r.status !== 0) die(`apt-get install ${pkgs} failed (exit ${r.status}); the tests need them.`);
-  const still = missing.filter((cmd) => !has(cmd));
+  const still = missing.filter((name) => !has(TOOLS[name].check));
   if (still.length) die(`still missing after apt-get: ${still.join(', ')}.`);
 }
 

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderDocument, validateRenderRequest } from '../lambdas/documents/domain/render-request';
+import { renderDocument, validateRenderRequest } from '../lambdas/documents/use-cases/render-request';
 import { findTemplate } from '../lambdas/documents/domain/template-registry';
 import { Renderer } from '../lambdas/documents/render/chromium';
 import { balanceLargo, balanceSinComparativo } from '../templates/balance/examples';

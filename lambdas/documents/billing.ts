@@ -8,7 +8,7 @@ import type { PayRoutes } from '../shared/billing/handlers';
 import { RequestValidationError } from '../shared/http/errors';
 import { validate } from '../shared/http/validation';
 import type { Config } from './config';
-import { DocumentRequestError } from './domain/errors';
+import { DocumentRequestError } from './errors';
 import type { z } from 'zod';
 
 export const DOCUMENTS_BILLING: BillingCatalogue<StringSetting<Config>> = {

@@ -81,7 +81,7 @@ const { parse, config } = defineConfig({
     }),
   // ── Billing (its /pay routes, docs/billing.md). Same Stripe account as narration (the platform's STRIPE_SECRET_KEY,
   // STRIPE_PORTAL_LOGIN_URL, KEY_PICKUP_HOURS); its own endpoint, prices and public address. Displayed prices come
-  // from the documents plans (lambdas/documents/domain/plans.ts, the contract's $9 / $29 / $49). ──
+  // from the documents plans (lambdas/documents/core/plans.ts, the contract's $9 / $29 / $49). ──
   /** Signing secret (whsec_…) of the documents API's own webhook endpoint. A secret, like STRIPE_SECRET_KEY. */
   DOCS_STRIPE_WEBHOOK_SECRET: z.string().trim().optional(),
   /** Stripe price ids of the documents plans: Pro and Scale recurring monthly, Lifetime one-time. */

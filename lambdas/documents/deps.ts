@@ -2,6 +2,7 @@
 import { config, required, type Config } from './config';
 import { dynamo, s3Client } from '../shared/aws/clients';
 import { S3ResultStore, type ResultStore } from '../shared/aws/result-store';
+import { RESULTS_PREFIX } from './bucket';
 import { DynamoQuotaStore } from '../shared/aws/quota-store';
 import { DynamoKeyStore } from '../shared/aws/key-store';
 import { DynamoGrowthStore } from '../shared/aws/growth-store';
@@ -10,15 +11,15 @@ import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
 import type { KeyStore } from '../shared/auth/keys';
 import type { GrowthStore } from '../shared/growth/ports';
 import type { QuotaStore } from '../shared/quota/windows';
-import type { RenderDeps } from './domain/render-request';
+import type { RenderDeps } from './use-cases/render-request';
 import { sqsClient } from '../shared/aws/clients';
 import { DynamoJobRepository } from './adapters/job-repository';
 import { S3JobFiles } from './adapters/job-files';
 import { SqsMessageQueue } from './adapters/message-queue';
 import { DynamoWebhookStore } from './adapters/webhook-store';
 import { allowlistFrom, stubResolver } from '../shared/net/safe-fetch';
-import type { JobFiles, JobRepository, MessageQueue } from './domain/jobs';
-import type { WebhookPolicy, WebhookStore } from './domain/webhooks';
+import type { JobFiles, JobRepository, MessageQueue } from './use-cases/jobs';
+import type { WebhookPolicy, WebhookStore } from './use-cases/webhooks';
 
 export interface DocumentsDeps {
   readonly config: Config;
@@ -88,7 +89,7 @@ export function awsDeps(): DocumentsDeps {
       return new DynamoGrowthStore(dynamo(), required('GROWTH_TABLE'));
     },
     get results() {
-      return new S3ResultStore(s3Client(), required('DOCUMENTS_BUCKET'));
+      return new S3ResultStore(s3Client(), required('DOCUMENTS_BUCKET'), RESULTS_PREFIX.prefix);
     },
     renderer: sharedRenderer,
     now: () => new Date(),

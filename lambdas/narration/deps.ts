@@ -12,7 +12,7 @@ import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
 import type { GrowthStore } from '../shared/growth/ports';
 import type { KeyStore } from '../shared/auth/keys';
 import type { QuotaStore } from '../shared/quota/windows';
-import type { AudioRepository, AudioStore, JobQueue, Synthesizer } from './domain/ports';
+import type { AudioRepository, AudioStore, JobQueue, Synthesizer } from './ports';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- synchronous lazy loading: esbuild bundles these modules
    but evaluates each only when its require() runs (the getters below are synchronous, so import() cannot serve) */

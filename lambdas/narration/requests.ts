@@ -1,10 +1,9 @@
-// Request bodies of the narration endpoints: the zod schemas the handlers validate with and GET /api documents.
-// Kept apart from the handlers so the API description does not pull every handler's code into its bundle.
+// What the narration request bodies share: the voice and format fields, the text limit, and the checks the convert
+// handlers run after validation. Each body's schema is in its route spec (handlers/<name>.route.ts).
 import { z } from 'zod';
 import { invalid } from '../shared/http/errors';
-import { chars } from '../shared/http/validation';
-import { FORMATS } from './domain/formats';
-import { DEFAULT_VOICE_ID, VOICES, findVoice, type Voice } from './domain/voices';
+import { FORMATS } from './core/formats';
+import { DEFAULT_VOICE_ID, VOICES, findVoice, type Voice } from './core/voices';
 
 export const MAX_TEXT_CHARS = 100_000;
 
@@ -14,12 +13,6 @@ const lower = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : 
 /** Shared by the three convert endpoints. */
 export const voiceField = z.preprocess(emptyToUndefined, z.string().max(64).optional());
 export const fmtField = z.preprocess((v) => lower(emptyToUndefined(v)), z.enum(FORMATS).default('mp3'));
-
-export const ConvertTextReq = z.object({
-  text: chars(1, MAX_TEXT_CHARS),
-  voice: voiceField,
-  fmt: fmtField,
-});
 
 /** Refuses texts a voice cannot read (only spaces, punctuation or symbols) before anything is charged. */
 export function assertSpeakable(text: string, loc: (string | number)[] = ['body', 'text']): void {
@@ -37,23 +30,3 @@ export function resolveVoice(id: string | undefined): Voice {
     );
   return voice;
 }
-
-/** Longer than any real article address; bounds what we parse and log. */
-export const MAX_URL_CHARS = 2048;
-
-export const ConvertUrlReq = z.object({
-  url: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), chars(1, MAX_URL_CHARS)),
-  voice: voiceField,
-  fmt: fmtField,
-});
-
-export const DEMO_MAX_CHARS = 500;
-
-const lowerOrUndefined = (v: unknown) =>
-  v === '' || v === null ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v;
-
-export const DemoTryReq = z.object({
-  text: chars(1, DEMO_MAX_CHARS),
-  voice: voiceField,
-  fmt: z.preprocess(lowerOrUndefined, z.string().optional()),
-});

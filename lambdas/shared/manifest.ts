@@ -8,8 +8,6 @@ export interface Access {
   tables?: Partial<Record<TableId, 'r' | 'rw'>>;
   /** The service's bucket. */
   bucket?: 'r' | 'rw';
-  /** May send conversion jobs to the queues (narration: its priority and standard queues). */
-  sendJobs?: boolean;
   /** Queues of the service's manifest (`ServiceManifest.queues` ids) this function may send messages to. */
   sendTo?: string[];
   /**
@@ -22,7 +20,7 @@ export interface Access {
   speech?: boolean;
   /**
    * Deployment settings (lambdas/shared/config.ts names) this function reads. The stack passes each from the
-   * CDK context (`-c narration:NAME=value`), secrets from Secrets Manager (see lib/narration-stack.ts).
+   * CDK context (`-c <service>:NAME=value`), secrets from Secrets Manager (lib/constructs/settings.ts).
    */
   settings?: string[];
 }
@@ -49,29 +47,45 @@ export interface WorkerSpec {
   handler: string;
   memoryMb: number;
   timeoutS: number;
-  /** Ephemeral storage for audio being assembled. */
+  /** Ephemeral storage (audio being assembled, Chromium). */
   tmpMb: number;
   access: Access;
-  /**
-   * The queue (a `ServiceManifest.queues` id) whose messages this worker handles, one per invocation. Narration's
-   * worker has none: it reads the service's priority and standard queues.
-   */
-  queue?: string;
+  /** The queues (`ServiceManifest.queues` ids) whose messages this worker handles, one per invocation. */
+  queues: string[];
   /** 'image': runs in the service's container image (Chromium); default a zip bundle. */
   packaging?: 'zip' | 'image';
-  /** Most concurrent executions the queue's event source may start. @default 5 */
-  maxConcurrency?: number;
-  description?: string;
+  description: string;
 }
 
 /** An SQS queue of the service (with its DLQ), fed by `sendTo` functions and read by the worker naming it. */
 export interface QueueSpec {
+  /** Also the local queue's name and, capitalized, the CDK construct id (`render` → RenderQueue, RenderQueueDlq). */
   id: string;
-  /** Environment variable holding the queue URL (lambdas/shared/config.ts). */
+  /** Environment variable holding the queue URL (the service's config). */
   envVar: string;
-  /** Receives of a message before SQS moves it to the queue's DLQ. */
+  /** Receives of a message before SQS moves it to the queue's DLQ (the worker reads it as MAX_RECEIVE_COUNT). */
   maxReceiveCount: number;
+  /** Most concurrent worker executions this queue's event source may start (`-c <service>:<id>Concurrency`). */
+  maxConcurrency: number;
+  /** Pollers of the local runtime (lib/local/worker-poller.ts). @default 1 */
+  localPollers?: number;
   description: string;
+}
+
+/** The service's S3 bucket: key prefixes come from lambdas/<service>/bucket.ts, which the adapters read too. */
+export interface BucketSpec {
+  /** CDK construct id (and output `<id>Name`). */
+  id: string;
+  /** Environment variable holding the bucket name. */
+  envVar: string;
+  /** Key prefix of this bucket's server access logs (in the service's access-log bucket). */
+  accessLogPrefix: string;
+  /** Lifecycle rules: objects under `prefix` expire after `days`. */
+  expire: { id: string; prefix: string; days: number }[];
+  /** GET/HEAD from any origin (presigned URLs); these headers. */
+  cors: { allowedHeaders?: string[]; exposedHeaders: string[] };
+  /** Set on every function with bucket access. */
+  environment?: Record<string, string>;
 }
 
 export interface ServiceManifest {
@@ -84,6 +98,15 @@ export interface ServiceManifest {
   invalidRequestStatus?: 400 | 422;
   routes: RouteSpec[];
   workers: WorkerSpec[];
-  /** Queues beyond narration's built-in job queues. */
-  queues?: QueueSpec[];
+  queues: QueueSpec[];
+  bucket: BucketSpec;
+  /** Stage-wide API throttle (plan quotas are the handlers'): `-c <service>:throttleRate|throttleBurst`. */
+  throttle: { rate: number; burst: number };
+  /** Dockerfile (relative to the repository root) of the image `packaging: 'image'` entries run from. */
+  dockerfile?: string;
+  /**
+   * Modules zip bundles leave out. Only modules they provably never load (a lazily imported renderer only image
+   * functions call): an external the code does load fails at run time.
+   */
+  externalModules?: string[];
 }

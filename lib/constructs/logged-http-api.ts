@@ -1,11 +1,12 @@
 // The HTTP API both stacks expose: an explicit `$default` stage (the implicit one cannot take access logs or
 // throttling) with a stage-wide throttle and JSON access logs of context variables only (no bodies, no
-// Authorization header). Built in the stack's own scope with the ids 'Api', 'ApiAccessLogs' and 'DefaultStage', so
+// Authorization header). Built in the scope given (the stack's, or its 'Default' ManifestService) with the ids 'Api', 'ApiAccessLogs' and 'DefaultStage', so
 // the logical ids of existing deployments do not change.
-import { RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import { RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
 
 export interface LoggedHttpApiProps {
   apiName: string;
@@ -15,7 +16,10 @@ export interface LoggedHttpApiProps {
   throttle: { rateLimit: number; burstLimit: number };
 }
 
-export function loggedHttpApi(scope: Stack, props: LoggedHttpApiProps): { api: HttpApi; stage: HttpStage } {
+export function loggedHttpApi(
+  scope: Construct,
+  props: LoggedHttpApiProps,
+): { api: HttpApi; stage: HttpStage } {
   const api = new HttpApi(scope, 'Api', {
     apiName: props.apiName,
     description: props.description,

@@ -1,4 +1,4 @@
-// ServiceFunction: the one place zip-packaged Lambda defaults are fixed (DESIGN.md "One construct fixes function
+// ServiceFunction: the one place zip-packaged Lambda defaults are fixed (docs/design-notes.md "One construct fixes function
 // defaults"): nodejs22.x on arm64, esbuild-minified bundle with source maps. What every function shares (log group
 // with retention, X-Ray tracing, a role that starts with nothing but "write my logs", the bind* helpers that grant
 // IAM and set the matching environment variable in one call) lives in ServiceFunctionBase; container-image functions
@@ -64,7 +64,7 @@ export class ServiceFunction extends ServiceFunctionBase<NodejsFunction> {
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'Runtime pinned on purpose to nodejs22.x (DESIGN.md), a supported Lambda runtime: the code is built and tested for Node 22; moving to a newer runtime is a one-line change here, made after the test suite passes on it.',
+        'Runtime pinned on purpose to nodejs22.x (docs/design-notes.md), a supported Lambda runtime: the code is built and tested for Node 22; moving to a newer runtime is a one-line change here, made after the test suite passes on it.',
     });
   }
 }

@@ -12,6 +12,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { TABLES } from '../tables';
+import { documentsManifest } from '../../lambdas/documents/routes';
+import { narrationManifest } from '../../lambdas/narration/routes';
 import type { QueueSpec, TableId } from '../../lambdas/shared/manifest';
 
 // These packages ship no types.
@@ -35,19 +37,21 @@ export interface EmulatorOptions {
   host?: string;
   /** Names, prefixed so two services can share one set of emulators. */
   prefix?: string;
-  /** Visibility timeout of the job queues (a failed attempt is retried after it). @default 10 */
+  /** Visibility timeout of the queues (a failed attempt is retried after it). @default 10 */
   queueVisibilityS?: number;
-  /** Extra queues (the documents manifest's), each with a DLQ; their URLs are set in `env` under `envVar`. */
-  serviceQueues?: QueueSpec[];
+  /**
+   * The queues to create, each with a DLQ, as the stacks make them; their URLs are set in `env` under `envVar`.
+   * @default every service manifest's queues
+   */
+  queues?: QueueSpec[];
 }
 
 export interface Emulators {
   env: Record<string, string>;
   tableNames: Record<TableId, string>;
   bucket: string;
-  queues: { priority: string; standard: string; priorityDlq: string; standardDlq: string };
-  /** The `serviceQueues` by id. */
-  serviceQueues: Record<string, { url: string; dlq: string }>;
+  /** Queue URLs: each manifest queue under its id, its DLQ under `<id>Dlq` (`priority`, `priorityDlq`, ...). */
+  queues: Record<string, string>;
   stop(): Promise<void>;
   /** Stops one emulator (fault-injection tests). */
   stopService(name: 'dynamodb' | 's3' | 'sqs'): Promise<void>;
@@ -97,7 +101,7 @@ async function ensureTables(endpoint: string, names: Record<TableId, string>): P
   }
 }
 
-async function createQueues(endpoint: string, prefix: string, visibilityS: number, extra: QueueSpec[] = []) {
+async function createQueues(endpoint: string, prefix: string, visibilityS: number, specs: QueueSpec[]) {
   const sqs = new SQSClient({ endpoint, region: REGION, credentials: CREDENTIALS });
   try {
     const make = async (name: string, attributes: Record<string, string> = {}) =>
@@ -106,29 +110,21 @@ async function createQueues(endpoint: string, prefix: string, visibilityS: numbe
     const arnOf = async (url: string) =>
       (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] })))
         .Attributes!.QueueArn!;
-    const priorityDlq = await make('priority-dlq');
-    const standardDlq = await make('standard-dlq');
-    // Same redrive as the cloud (maxReceiveCount 3); a short visibility timeout keeps local retries quick
-    // (the poller extends it while a job runs).
-    const redrive = async (dlq: string) => ({
-      VisibilityTimeout: String(visibilityS),
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: await arnOf(dlq), maxReceiveCount: 3 }),
-    });
-    const priority = await make('priority', await redrive(priorityDlq));
-    const standard = await make('standard', await redrive(standardDlq));
-    const service: Record<string, { url: string; dlq: string }> = {};
-    for (const spec of extra) {
+    const urls: Record<string, string> = {};
+    for (const spec of specs) {
       const dlq = await make(`${spec.id}-dlq`);
-      const url = await make(spec.id, {
+      // Same redrive as the cloud; a short visibility timeout keeps local retries quick (the poller extends it
+      // while a job runs).
+      urls[spec.id] = await make(spec.id, {
         VisibilityTimeout: String(visibilityS),
         RedrivePolicy: JSON.stringify({
           deadLetterTargetArn: await arnOf(dlq),
           maxReceiveCount: spec.maxReceiveCount,
         }),
       });
-      service[spec.id] = { url, dlq };
+      urls[`${spec.id}Dlq`] = dlq;
     }
-    return { priority, standard, priorityDlq, standardDlq, service };
+    return urls;
   } finally {
     sqs.destroy();
   }
@@ -183,12 +179,8 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     (Object.keys(TABLES) as TableId[]).map((id) => [id, `${prefix}${id}`]),
   ) as Record<TableId, string>;
   await ensureTables(ddbEndpoint, tableNames);
-  const { service: serviceQueues, ...queues } = await createQueues(
-    sqsEndpoint,
-    prefix,
-    options.queueVisibilityS ?? 10,
-    options.serviceQueues,
-  );
+  const queueSpecs = options.queues ?? [...narrationManifest.queues, ...documentsManifest.queues];
+  const queues = await createQueues(sqsEndpoint, prefix, options.queueVisibilityS ?? 10, queueSpecs);
 
   const env: Record<string, string> = {
     AWS_REGION: REGION,
@@ -203,11 +195,7 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     ...Object.fromEntries(
       (Object.keys(TABLES) as TableId[]).map((id) => [TABLES[id].envVar, tableNames[id]]),
     ),
-    PRIORITY_QUEUE_URL: queues.priority,
-    STANDARD_QUEUE_URL: queues.standard,
-    ...Object.fromEntries(
-      (options.serviceQueues ?? []).map((spec) => [spec.envVar, serviceQueues[spec.id]!.url]),
-    ),
+    ...Object.fromEntries(queueSpecs.map((spec) => [spec.envVar, queues[spec.id]!])),
   };
 
   const stopped = new Set<string>();
@@ -226,7 +214,6 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     tableNames,
     bucket,
     queues,
-    serviceQueues,
     stopService,
     stop: async () => {
       await Promise.all((Object.keys(stoppers) as (keyof typeof stoppers)[]).map(stopService));

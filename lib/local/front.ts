@@ -12,7 +12,8 @@ import type { RouteSpec, ServiceManifest } from '../../lambdas/shared/manifest';
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
 
 export interface FrontOptions {
-  manifest: ServiceManifest;
+  /** What the front reads of a service manifest: its routes and refusal status. */
+  manifest: FrontManifest;
   handlers: Record<string, LambdaHandler>;
   host: string;
   port: number;
@@ -34,7 +35,9 @@ export const DRAIN = { maxMs: 10_000, maxBytes: 64 * 1024 * 1024 };
 const TEXT_TYPES = /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded|xml|javascript))/i;
 const DEFAULT_MAX_BODY = 64 * 1024;
 
-export function resolveRoute(manifest: ServiceManifest, method: string, path: string) {
+export type FrontManifest = Pick<ServiceManifest, 'service' | 'routes' | 'invalidRequestStatus'>;
+
+export function resolveRoute(manifest: FrontManifest, method: string, path: string) {
   for (const route of manifest.routes) {
     if (route.path === '$default') continue;
     if (route.method !== 'ANY' && route.method !== method) continue;

@@ -61,7 +61,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
     host,
     persistDynamo: options.persist !== false,
     queueVisibilityS,
-    serviceQueues: documentsQueues({ ...process.env, ...options.env }),
+    queues: [...narrationManifest.queues, ...documentsQueues({ ...process.env, ...options.env })],
   });
   Object.assign(
     process.env,
@@ -109,18 +109,22 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
     documentsUrl = await listen(docsFront, host, options.renderPort ?? 0);
   }
 
-  let poller: { stop(): Promise<void> } | undefined;
-  const docPollers: { stop(): Promise<void> }[] = [];
-  if (options.startWorker !== false && options.documents !== false) {
-    // The documents workers, one poller per worker on its own queue (render jobs, webhook deliveries).
-    await requeueDocumentJobs(log);
-    for (const spec of documentsManifest.workers) {
+  // Every manifest worker polls its queues, as its event sources do in the cloud.
+  const pollers: { stop(): Promise<void> }[] = [];
+  if (options.startWorker !== false) {
+    const workers = [...narrationManifest.workers];
+    await requeueUnfinished(log);
+    if (options.documents !== false) {
+      await requeueDocumentJobs(log);
+      workers.push(...documentsManifest.workers);
+    }
+    for (const spec of workers) {
       const mod = (await import(resolve(ROOT, spec.handler))) as { handler: WorkerHandler };
-      docPollers.push(
+      pollers.push(
         startPoller({
           worker: spec,
           handler: mod.handler,
-          sources: [{ name: spec.queue!, url: emulators.serviceQueues[spec.queue!]!.url, concurrency: 1 }],
+          queues: emulators.queues,
           endpoint: emulators.env.AWS_ENDPOINT_URL_SQS!,
           visibilityS: queueVisibilityS,
           log,
@@ -128,27 +132,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
       );
     }
   }
-  if (options.startWorker !== false) {
-    const spec = narrationManifest.workers[0]!;
-    const mod = (await import(resolve(ROOT, spec.handler))) as { handler: WorkerHandler };
-    await requeueUnfinished(log);
-    poller = startPoller({
-      worker: spec,
-      handler: mod.handler,
-      queues: emulators.queues,
-      endpoint: emulators.env.AWS_ENDPOINT_URL_SQS!,
-      visibilityS: queueVisibilityS,
-      log,
-    });
-  }
 
   return {
     narrationUrl,
     documentsUrl,
     emulators,
     async stop() {
-      await poller?.stop();
-      await Promise.all(docPollers.map((p) => p.stop()));
+      await Promise.all(pollers.map((p) => p.stop()));
       await Promise.all(
         servers.map(
           (s) =>
@@ -183,7 +173,7 @@ async function requeueUnfinished(log: (line: string) => void): Promise<void> {
  */
 function documentsQueues(env: Record<string, string | undefined>): QueueSpec[] {
   const attempts = parseDocumentsConfig(env).WEBHOOK_RETRY_SCHEDULE_S.length + 1;
-  return (documentsManifest.queues ?? []).map((q) =>
+  return documentsManifest.queues.map((q) =>
     q.id === 'deliveries' ? { ...q, maxReceiveCount: attempts } : q,
   );
 }

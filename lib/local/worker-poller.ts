@@ -1,25 +1,28 @@
 // Feeds queued jobs to the worker handler locally, as the Lambda SQS event source does in the cloud:
 // one SQS event per message (batch size 1), ApproximateReceiveCount passed through, and a message reported in
 // batchItemFailures is left on the queue to reappear after its visibility timeout (then DLQ after 3 receives).
-// Priority jobs get more concurrent pollers than standard ones, like the event sources' maxConcurrency.
+// The pollers read the worker's queues (its manifest entry's `queues`), each with its own number of pollers (the
+// queue's `localPollers`): priority jobs get more than standard ones, like the event sources' maxConcurrency.
 import { SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { Consumer } from 'sqs-consumer';
-import type { WorkerSpec } from '../../lambdas/shared/manifest';
+import type { QueueSpec, WorkerSpec } from '../../lambdas/shared/manifest';
+import { documentsManifest } from '../../lambdas/documents/routes';
+import { narrationManifest } from '../../lambdas/narration/routes';
+
+const QUEUE_SPECS: QueueSpec[] = [...narrationManifest.queues, ...documentsManifest.queues];
 
 export type WorkerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
 export interface PollerOptions {
   worker: WorkerSpec;
   handler: WorkerHandler;
-  /** Narration's job queues; ignored when `sources` is given. */
-  queues?: { priority: string; standard: string };
-  /** The queues to poll and how many pollers each gets (the documents workers: one queue each). */
-  sources?: { name: string; url: string; concurrency: number }[];
+  /** Queue URLs by queue id (Emulators.queues): the poller reads those the worker names. */
+  queues: Record<string, string>;
   endpoint: string;
   log?: (line: string) => void;
-  /** Pollers per queue. */
-  concurrency?: { priority: number; standard: number };
+  /** Pollers per queue id. @default each queue's `localPollers`, else 1 */
+  concurrency?: Record<string, number>;
   /** The queues' visibility timeout; the poller extends it while a job runs. @default 10 */
   visibilityS?: number;
 }
@@ -78,17 +81,14 @@ export function startPoller(options: PollerOptions): Poller {
   const log = options.log ?? (() => undefined);
   const sqs = new SQSClient({ endpoint: options.endpoint });
   const consumers: Consumer[] = [];
-  const conc = options.concurrency ?? { priority: 2, standard: 1 };
   const inflight = new Set<Promise<unknown>>();
   const vis = options.visibilityS ?? 10;
-  const sources =
-    options.sources ??
-    (options.queues
-      ? [
-          { name: 'priority', url: options.queues.priority, concurrency: conc.priority },
-          { name: 'standard', url: options.queues.standard, concurrency: conc.standard },
-        ]
-      : []);
+  const sources = options.worker.queues.map((name) => {
+    const url = options.queues[name];
+    if (!url) throw new Error(`Worker ${options.worker.id}: no URL for its queue ${name}.`);
+    const pollers = QUEUE_SPECS.find((q) => q.id === name)?.localPollers ?? 1;
+    return { name, url, concurrency: options.concurrency?.[name] ?? pollers };
+  });
   for (const { name: kind, url, concurrency } of sources) {
     for (let i = 0; i < concurrency; i++) {
       const consumer = Consumer.create({

@@ -6,25 +6,12 @@
 //   total     = base + IVA − retenciones, written con letra.
 import { importeConLetra } from '../kit/con-letra';
 import { dec, moneyText, roundMoney, sum, type Dec } from '../kit/money';
-import type { z } from 'zod';
-import type { item, schema } from './schema';
-
-type Item = z.output<typeof item>;
-
-/** A line's gross amount, its discount and its net amount. */
-export function partida(it: Item, moneda: string): { bruto: Dec; descuento: Dec; importe: Dec } {
-  const bruto = roundMoney(dec(it.cantidad).times(dec(it.precio)), moneda);
-  const descuento =
-    it.descuento_monto !== undefined
-      ? roundMoney(dec(it.descuento_monto), moneda)
-      : roundMoney(bruto.times(dec(it.descuento)), moneda);
-  return { bruto, descuento, importe: bruto.minus(descuento) };
-}
+import { partida, type CotizacionData } from './schema';
 
 /** "16", "10.6667", "1.25": a fraction as a percentage without trailing zeros. */
 const pct = (f: number) => dec(f).times(100).toDecimalPlaces(4).toString();
 
-export function calcCotizacion(data: z.output<typeof schema>, vigencia?: string) {
+export function calcCotizacion(data: CotizacionData, vigencia?: string) {
   const m = data.moneda;
   const money = (v: Dec) => moneyText(v, m);
   const lines = data.items.map((it) => ({ it, ...partida(it, m) }));

@@ -3,9 +3,8 @@
 // or as a number of days from the quote's date. Problems are 400s on their own field, with English messages (the
 // API's error language) that name the fix; field descriptions stay Spanish for the end users of the JSON Schema.
 import { z } from 'zod';
-import { dec, sum } from '../kit/money';
+import { dec, roundMoney, sum, type Dec } from '../kit/money';
 import { customIssue, fecha, moneda, rfc, texto, textoOpcional } from '../kit/schema-helpers';
-import { partida } from './calc';
 
 const fraccion = (description: string, max = 1) => z.number().finite().min(0).max(max).describe(description);
 const monto = (description: string) => z.number().finite().nonnegative().describe(description);
@@ -22,6 +21,18 @@ export const item = z
     descuento_monto: monto('Descuento de la partida como importe fijo (en lugar de `descuento`)').optional(),
   })
   .describe('Partida cotizada');
+
+type Item = z.output<typeof item>;
+
+/** A line's gross amount, its discount and its net amount. */
+export function partida(it: Item, moneda: string): { bruto: Dec; descuento: Dec; importe: Dec } {
+  const bruto = roundMoney(dec(it.cantidad).times(dec(it.precio)), moneda);
+  const descuento =
+    it.descuento_monto !== undefined
+      ? roundMoney(dec(it.descuento_monto), moneda)
+      : roundMoney(bruto.times(dec(it.descuento)), moneda);
+  return { bruto, descuento, importe: bruto.minus(descuento) };
+}
 
 const firmante = z.object({
   nombre: texto('Nombre de quien firma por la empresa', 120),

@@ -28,11 +28,11 @@ import { fechaLarga } from '../../lambdas/shared/text/fechas';
 import { conceptoInput, type FacturaData } from './schema';
 
 /** A rate as a percentage without trailing zeros: 0.16 → "16", 0.106667 → "10.6667", 0.265 → "26.5". */
-function pct(tasa: string): string {
+export function pct(tasa: string): string {
   return dec(tasa).times(100).toDecimalPlaces(4, Dec.ROUND_HALF_UP).toString();
 }
 
-function etiquetaTraslado(t: {
+export function etiquetaTraslado(t: {
   impuesto: ClaveImpuesto;
   tipoFactor: TipoFactor;
   tasaOCuota?: string;
@@ -43,18 +43,18 @@ function etiquetaTraslado(t: {
   return `${name} ${pct(t.tasaOCuota!)} %`;
 }
 
-function etiquetaRetencion(impuesto: ClaveImpuesto, tasas: string[]): string {
+export function etiquetaRetencion(impuesto: ClaveImpuesto, tasas: string[]): string {
   const unique = [...new Set(tasas.map((t) => dec(t).toString()))];
   return `Retención ${IMPUESTO[impuesto]}${unique.length === 1 ? ` ${pct(unique[0]!)} %` : ''}`;
 }
 
 /** A quantity as written, with es-MX grouping and up to its 6 decimals: 1234.5 → "1,234.5". */
-function cantidadTexto(n: number): string {
+export function cantidadTexto(n: number | string): string {
   return numberFormat('es-MX', { maximumFractionDigits: 6 }).format(dec(n).toFixed() as unknown as number);
 }
 
 /** A unit price with the currency's decimals, or more when it has them (up to 6): "$450.50", "$0.125". */
-function precioTexto(n: number, moneda: string): string {
+export function precioTexto(n: number | string, moneda: string): string {
   const digits = currencyDigits(moneda);
   return numberFormat('es-MX', {
     style: 'currency',

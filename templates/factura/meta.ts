@@ -2,6 +2,7 @@
 // XML in the zip (xml.ts).
 import { defineTemplate } from '../kit/template-types';
 import { calcFactura, folioCompleto } from './calc';
+import { avisoHeader, facturaDesdeXml } from './desde-xml';
 import { schema, type FacturaData } from './schema';
 import { facturaCfdi, notaSinXml } from './xml';
 import sample from './sample.json';
@@ -10,7 +11,8 @@ export const factura = defineTemplate({
   meta: {
     slug: 'factura',
     title: 'Factura',
-    purpose: 'Factura (representación impresa de un CFDI 4.0, con su XML sin sellar en el zip)',
+    purpose:
+      'Factura (representación impresa de un CFDI 4.0): desde datos, con su XML sin sellar en el zip, o desde el XML timbrado (cfdi_xml)',
     formats: ['pdf', 'html', 'zip'],
     page: { size: 'Letter', landscape: false, margin: '14mm' },
   },
@@ -32,6 +34,23 @@ export const factura = defineTemplate({
             description: 'el CFDI 4.0 sin sellar, para timbrarlo con su PAC (XML)',
           },
         ];
+  },
+  fromXml: (xml) => {
+    const f = facturaDesdeXml(xml);
+    return {
+      data: f.data,
+      view: f.view,
+      title: f.title,
+      warnings: f.discrepancias.length ? [avisoHeader(f.discrepancias)] : [],
+      attachments: [
+        {
+          name: 'factura.xml',
+          bytes: Buffer.from(xml, 'utf8'),
+          description: 'el CFDI 4.0 tal como se recibió (XML)',
+        },
+      ],
+      embedded: { name: 'factura.xml', bytes: Buffer.from(xml, 'utf8'), mimeType: 'text/xml' },
+    };
   },
   readmeNotes: (data) => {
     const { faltan } = facturaCfdi(data);

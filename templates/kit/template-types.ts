@@ -41,6 +41,26 @@ export interface BuiltInTemplate<S extends z.ZodType = z.ZodType> {
    * body.data.<field>) instead of a zip without them. Templates without it refuse the option.
    */
   requiredAttachmentProblems?(data: z.output<S>): { field: string; msg: string }[];
+  /**
+   * The document from an XML the caller sends instead of `data` (factura: a CFDI 4.0, `cfdi_xml`). Throws
+   * CfdiXmlError (templates/kit/cfdi/leer.ts) with the problems when it cannot be printed.
+   */
+  fromXml?(xml: string): XmlDocument;
+}
+
+/** What a template makes of an XML input (BuiltInTemplate.fromXml). */
+export interface XmlDocument {
+  /** data.json of the zip. */
+  data: Record<string, unknown>;
+  /** Variables the template sees (the shape `view` gives). */
+  view: Record<string, unknown>;
+  title: string;
+  /** ASCII lines for the X-CFDI-Avisos response header: what the re-checks found (empty when nothing). */
+  warnings: string[];
+  /** Files for the zip besides the template's formats (the XML itself). */
+  attachments: TemplateAttachment[];
+  /** The file a PDF/A-3 carries as its source (AFRelationship Source). */
+  embedded: { name: string; bytes: Buffer; mimeType: string };
 }
 
 /** A file a template adds to its zip (see BuiltInTemplate.attachments). */

@@ -4,7 +4,6 @@
 // Prints one JSON line {env, pollyEndpoint, pollyRequests?}; stops when its stdin closes, or after MAX_LIFE_MS.
 import { createServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { documentsManifest } from '../../lambdas/documents/routes';
 import { startEmulators } from '../../lib/local/emulators';
 
 const MAX_LIFE_MS = 30 * 60_000;
@@ -25,7 +24,6 @@ async function main(): Promise<void> {
     dataDir,
     persistDynamo: false,
     prefix: 'art-',
-    serviceQueues: documentsManifest.queues,
   });
   let pollyRequests = 0;
   const polly = createServer((req: Http2ServerRequest, res: Http2ServerResponse) => {

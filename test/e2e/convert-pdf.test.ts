@@ -1,15 +1,9 @@
 // POST /convert/pdf over HTTP against the local runtime: multipart upload → extraction in the worker thread →
 // the same conversion as /convert/text (200 inline / 202 queued), free-tier limits included, and the 4xx answers
-// for oversize, non-PDF, encrypted and wrongly encoded uploads. Until the route is in the manifest, this file serves
-// it from a second local front built from the same manifest plus the route below.
-import type { Server } from 'node:http';
+// for oversize, non-PDF, encrypted and wrongly encoded uploads.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stopPdfWorkers } from '../../lambdas/narration/domain/pdf/index';
-import { narrationManifest } from '../../lambdas/narration/routes';
-import type { RouteSpec, ServiceManifest } from '../../lambdas/shared/manifest';
-import { createFront, listen } from '../../lib/local/front';
-import { loadHandlers } from '../../lib/local/runtime';
+import { stopPdfWorkers } from '../../lambdas/narration/pdf/index';
 import { tempDir } from '../helpers/env';
 import { ffprobe, startRuntime, type TestRuntime } from '../helpers/runtime';
 import { makeFixtures, type BrokenFixture, type CleanFixture } from '../fixtures/pdf/make-fixtures';
@@ -17,20 +11,8 @@ import { makeFixtures, type BrokenFixture, type CleanFixture } from '../fixtures
 jest.setTimeout(120_000);
 
 const MiB = 1024 * 1024;
-/** The manifest entry proposed for lambdas/narration/routes.ts. */
-const PDF_ROUTE: RouteSpec = {
-  id: 'ConvertPdf',
-  method: 'POST',
-  path: '/convert/pdf',
-  handler: 'lambdas/narration/handlers/convert-pdf.ts',
-  memoryMb: 2048,
-  timeoutS: 29,
-  maxBodyBytes: 21 * MiB,
-  access: { tables: { audio: 'rw', quotas: 'rw', keys: 'r' }, bucket: 'rw', sendJobs: true, speech: true },
-};
 
 let rt: TestRuntime;
-let extraFront: Server | undefined;
 let base: string;
 const files = tempDir('e2e-pdf-');
 let clean: CleanFixture[];
@@ -43,22 +25,10 @@ beforeAll(async () => {
     { startWorker: false },
   );
   ({ clean, broken } = await makeFixtures());
-  if (narrationManifest.routes.some((r) => r.id === PDF_ROUTE.id)) {
-    base = rt.narrationUrl;
-  } else {
-    const manifest: ServiceManifest = {
-      ...narrationManifest,
-      routes: [PDF_ROUTE, ...narrationManifest.routes],
-    };
-    const handlers = await loadHandlers({ ...manifest, routes: [PDF_ROUTE] });
-    extraFront = createFront({ manifest, handlers, host: '127.0.0.1', port: 0, trustProxy: false });
-    base = await listen(extraFront, '127.0.0.1', 0);
-  }
+  base = rt.narrationUrl;
 });
 
 afterAll(async () => {
-  await new Promise<void>((r) => (extraFront ? extraFront.close(() => r()) : r()));
-  extraFront?.closeAllConnections();
   await stopPdfWorkers();
   await rt.stop();
   files.cleanup();

@@ -9,7 +9,7 @@
 import { resetClients } from '../../lambdas/shared/aws/clients';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
-import type { Synthesizer } from '../../lambdas/narration/domain/ports';
+import type { Synthesizer } from '../../lambdas/narration/ports';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
 import type { RouteSpec } from '../../lambdas/shared/manifest';
 import type { LambdaHandler } from '../../lib/local/front';
@@ -42,8 +42,8 @@ beforeAll(async () => {
         AWS_ENDPOINT_URL_DYNAMODB: proxies.dynamodb.url,
         AWS_ENDPOINT_URL_S3: proxies.s3.url,
         AWS_ENDPOINT_URL_SQS: proxies.sqs.url,
-        PRIORITY_QUEUE_URL: viaSqsProxy(emu.queues.priority),
-        STANDARD_QUEUE_URL: viaSqsProxy(emu.queues.standard),
+        PRIORITY_QUEUE_URL: viaSqsProxy(emu.queues.priority!),
+        STANDARD_QUEUE_URL: viaSqsProxy(emu.queues.standard!),
         SYNC_MAX_CHARS: String(SYNC_MAX_CHARS),
         FREE_PER_HOUR: '1000',
         FREE_PER_DAY: '1000',

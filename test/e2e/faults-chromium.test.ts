@@ -4,7 +4,7 @@
 // delivered nothing is never counted against the monthly allowance. No network: Chromium renders our own HTML.
 import { join } from 'node:path';
 import { awsDeps, type DocumentsDeps } from '../../lambdas/documents/deps';
-import { monthlyRules } from '../../lambdas/documents/domain/plans';
+import { monthlyRules } from '../../lambdas/documents/core/plans';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import { Renderer } from '../../lambdas/documents/render/chromium';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';

@@ -4,14 +4,13 @@
 // loopback), so nothing in an HTTP client library hides a reset or retries.
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import type { ServiceManifest } from '../../lambdas/shared/manifest';
-import { createFront, listen, type FrontOptions } from '../../lib/local/front';
+import { createFront, listen, type FrontManifest, type FrontOptions } from '../../lib/local/front';
 
 jest.setTimeout(60_000);
 
 const MiB = 1024 * 1024;
 const LIMIT = 20 * MiB;
-const manifest: ServiceManifest = {
+const manifest: FrontManifest = {
   service: 'uploads',
   routes: [
     {
@@ -25,7 +24,6 @@ const manifest: ServiceManifest = {
       access: {},
     },
   ],
-  workers: [],
 };
 
 let handlerCalls = 0;

@@ -124,7 +124,7 @@ describe('queues: paid jobs go to the priority queue', () => {
     for (const q of ['priority', 'standard'] as const) {
       const out = await sqs.send(
         new ReceiveMessageCommand({
-          QueueUrl: rt.emulators.queues[q],
+          QueueUrl: rt.emulators.queues[q]!,
           WaitTimeSeconds: 0,
           MaxNumberOfMessages: 10,
         }),

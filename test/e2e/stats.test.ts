@@ -3,8 +3,8 @@
 // store that fails never fails a conversion, on either path.
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
-import { runJob, startConversion } from '../../lambdas/narration/domain/conversion';
-import { findVoice } from '../../lambdas/narration/domain/voices';
+import { runJob, startConversion } from '../../lambdas/narration/use-cases/conversion';
+import { findVoice } from '../../lambdas/narration/core/voices';
 import { makeHandler as makeConvertText } from '../../lambdas/narration/handlers/convert-text';
 import type { GrowthStore } from '../../lambdas/shared/growth/ports';
 import { postJson, waitForAudio } from '../helpers/runtime';

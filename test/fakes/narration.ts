@@ -1,8 +1,13 @@
-// In-memory fakes of narration's ports (lambdas/narration/domain/ports.ts), behaving like their adapters:
+// In-memory fakes of narration's ports (lambdas/narration/ports.ts), behaving like their adapters:
 // the audio repository is the shared leased-job fake (claimed jobs are `processing`), the store keeps bytes by
 // key, the queue records what was sent, the synthesizer returns silence.
 import { readFile } from 'node:fs/promises';
-import type { AudioFormat } from '../../lambdas/narration/domain/formats';
+import { tmpdir } from 'node:os';
+import { config, type Config } from '../../lambdas/narration/config';
+import type { NarrationDeps } from '../../lambdas/narration/deps';
+import type { KeyStore } from '../../lambdas/shared/auth/keys';
+import type { AccountStore } from '../../lambdas/shared/billing/ports';
+import type { AudioFormat } from '../../lambdas/narration/core/formats';
 import type {
   AudioRecord,
   AudioRepository,
@@ -11,10 +16,11 @@ import type {
   JobQueue,
   Pcm,
   Synthesizer,
-} from '../../lambdas/narration/domain/ports';
-import type { Voice } from '../../lambdas/narration/domain/voices';
+} from '../../lambdas/narration/ports';
+import type { Voice } from '../../lambdas/narration/core/voices';
 import { Faults } from './faults';
 import { FakeLeasedJobStore } from './leased-job-store';
+import { FakeGrowthStore, FakeQuotaStore } from './platform';
 
 export class FakeAudioRepository extends FakeLeasedJobStore<AudioRecord> implements AudioRepository {
   constructor(now: () => Date = () => new Date(), leaseS = 120) {
@@ -77,4 +83,34 @@ export class FakeSynthesizer implements Synthesizer {
     this.texts.push(text);
     return { samples: new Int16Array(1600), sampleRate: 16_000 };
   }
+}
+
+/** Every port of NarrationDeps as a fake (keys, accounts and payments are not used by the conversion use cases). */
+export function fakeNarrationDeps(
+  over: { config?: Partial<Config>; now?: () => Date; tmpDir?: string } = {},
+) {
+  const now = over.now ?? (() => new Date());
+  const fakes = {
+    audio: new FakeAudioRepository(now),
+    store: new FakeAudioStore(),
+    queue: new FakeJobQueue(),
+    quotas: new FakeQuotaStore(),
+    growth: new FakeGrowthStore(),
+    synth: new FakeSynthesizer(),
+  };
+  const deps: NarrationDeps = {
+    config: { ...config(), ...over.config },
+    audio: fakes.audio,
+    store: fakes.store,
+    queue: fakes.queue,
+    quotas: fakes.quotas,
+    growth: fakes.growth,
+    keys: {} as KeyStore,
+    accounts: {} as AccountStore,
+    payments: async () => undefined,
+    synthesizer: async () => fakes.synth,
+    now,
+    tmpDir: over.tmpDir ?? tmpdir(),
+  };
+  return { deps, ...fakes };
 }

@@ -8,8 +8,8 @@
 // - money (documents): formatting parses back to the amount rounded half up to the currency's decimals; sums exact;
 // - importe con letra (documents): the words parse back to the amount, the cents and the currency are right.
 import fc from 'fast-check';
-import { splitText } from '../../lambdas/narration/domain/chunking';
-import { normalizeForSpeech } from '../../lambdas/narration/domain/normalize';
+import { splitText } from '../../lambdas/narration/core/chunking';
+import { normalizeForSpeech } from '../../lambdas/narration/core/normalize';
 import { importeConLetra, numeroALetras } from '../../templates/kit/con-letra';
 import { Dec, currencyDigits, dec, formatMoney, moneyText, sum } from '../../templates/kit/money';
 import {

@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resetClients } from '../../lambdas/shared/aws/clients';
 import { resetConfig } from '../../lambdas/shared/config';
-import type { QueueSpec } from '../../lambdas/shared/manifest';
 import { startEmulators, type Emulators } from '../../lib/local/emulators';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 export async function withEmulators(
-  opts: { queueVisibilityS?: number; serviceQueues?: QueueSpec[] } = {},
+  opts: { queueVisibilityS?: number } = {},
 ): Promise<Emulators & { dataDir: string; cleanup(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'emu-'));
   const emulators = await startEmulators({ dataDir, persistDynamo: false, prefix: 'test-', ...opts });

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { renderDocument, validateRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { renderDocument, validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { Renderer } from '../../lambdas/documents/render/chromium';
 import { tempDir } from './env';
 import { pdftotext, requirePdftotext } from './pdftotext';
@@ -24,6 +24,8 @@ export interface TemplateRenderer {
   readonly dir: string;
   /** Validates (a 400 would throw with its problems) and renders; the bytes are also written to `file`. */
   render(data: unknown, format?: string, options?: unknown): Promise<{ file: string; bytes: Buffer }>;
+  /** Any POST /v1/render body for this template (e.g. with cfdi_xml instead of data). */
+  renderBody(body: Record<string, unknown>): Promise<{ file: string; bytes: Buffer; warnings?: string[] }>;
   /** `render`, answering only the file written. */
   renderFile(data: unknown, format?: string, options?: unknown): Promise<string>;
   /**
@@ -48,23 +50,25 @@ export function templateRenderer(slug: string): TemplateRenderer {
     dir?.cleanup();
   });
 
-  const render = async (data: unknown, format = 'pdf', options?: unknown) => {
-    const check = validateRenderRequest({ template: slug, format, data, options });
+  const renderBody = async (body: Record<string, unknown>) => {
+    const check = validateRenderRequest({ template: slug, format: 'pdf', ...body });
     if (!check.ok) throw new Error(JSON.stringify(check.problems));
     const doc = await renderDocument(check.request, {
       renderPdf: (html, o) => renderer.renderPdf(html, o),
       renderPng: (html, o) => renderer.renderPng(html, o),
     });
-    const file = join(dir!.path, `${slug}-${++n}.${format}`);
+    const file = join(dir!.path, `${slug}-${++n}.${check.request.format}`);
     writeFileSync(file, doc.bytes);
-    return { file, bytes: doc.bytes };
+    return { file, bytes: doc.bytes, warnings: doc.warnings };
   };
+  const render = (data: unknown, format = 'pdf', options?: unknown) => renderBody({ format, data, options });
 
   return {
     get dir() {
       return dir!.path;
     },
     render,
+    renderBody,
     renderFile: async (data, format, options) => (await render(data, format, options)).file,
     qrInPdf(file, { page = 1, dpi = 150, region = { x: 0, y: 0, w: 1, h: 1 } } = {}) {
       const { width, height } = pdfInfo(file);

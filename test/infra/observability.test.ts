@@ -1,7 +1,7 @@
 // Infra layer: the alarms, SNS topic and dashboard of each service (lib/constructs/service-alarms.ts), asserted on
 // the synthesized stacks, plus cdk-nag. Bundling is skipped: these assertions read the template, not the bundles.
-// The same checks run for every stack that has wired ServiceAlarms (construct id 'Observability'); a stack that has
-// not yet is listed as a todo naming the wiring.
+// The same checks run for every stack; each must wire ServiceAlarms (construct id 'Observability'), or the suite
+// fails.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { App, Stack, Validations, type CfnElement, type PolicyValidationPluginReport } from 'aws-cdk-lib';
@@ -16,6 +16,7 @@ import {
 import { MAX_METRICS_PER_ALARM, ServiceAlarms } from '../../lib/constructs/service-alarms';
 import { DocumentsStack } from '../../lib/documents-stack';
 import { NarrationStack } from '../../lib/narration-stack';
+import type { ManifestStack } from '../../lib/constructs/manifest-service';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const cdkJson = JSON.parse(fs.readFileSync(path.join(ROOT, 'cdk.json'), 'utf8')) as {
@@ -27,7 +28,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 interface Case {
   service: ServiceName;
-  make(app: App): Stack & { functions: Record<string, unknown> };
+  make(app: App): ManifestStack;
   /** The business alarm's metric. */
   businessMetric: string;
 }
@@ -46,7 +47,7 @@ const CASES: Case[] = [
 ];
 
 interface Built {
-  stack: Stack & { functions: Record<string, unknown> };
+  stack: ManifestStack;
   template: Template;
   resources: Record<string, Json>;
   observability?: ServiceAlarms;
@@ -73,19 +74,14 @@ function build(c: Case, extraContext: Record<string, unknown> = {}): Built {
     stack,
     template,
     resources: template.toJSON().Resources as Record<string, Json>,
-    observability: stack.node.tryFindChild('Observability') as ServiceAlarms | undefined,
+    observability: stack.observability,
     nag: report,
     nagSynthError,
   };
 }
 
-/** Whether a stack has wired ServiceAlarms (constructing it is cheap; synthesizing is not). */
-const isWired = (c: Case): boolean =>
-  c.make(new App({ context: baseContext })).node.tryFindChild('Observability') !== undefined;
-const WIRED = CASES.filter(isWired);
-
 beforeAll(() => {
-  for (const c of WIRED) built.set(c.service, build(c, { [`${c.service}:alarmEmail`]: 'ops@example.com' }));
+  for (const c of CASES) built.set(c.service, build(c, { [`${c.service}:alarmEmail`]: 'ops@example.com' }));
 }, 120_000);
 
 const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }): string =>
@@ -126,19 +122,12 @@ function metricsOf(alarm: Json): { namespace: string; name: string; dims: Json[]
 }
 
 for (const c of CASES) {
-  const wired = () => built.get(c.service)!.observability !== undefined;
-  if (!WIRED.includes(c)) {
-    test.todo(
-      `${c.service}: wire ServiceAlarms into lib/${c.service}-stack.ts (construct id 'Observability', see docs/operations/alarms.md)`,
-    );
-    continue;
-  }
-
   describe(`${c.service}: alarms, topic, dashboard`, () => {
     const b = () => built.get(c.service)!;
 
     test('the construct is wired under the id Observability', () => {
-      expect(wired()).toBe(true);
+      expect(b().observability).toBeInstanceOf(ServiceAlarms);
+      expect(b().observability!.node.id).toBe('Observability');
     });
 
     test('one SNS topic, KMS-encrypted with a rotating key CloudWatch may use, TLS-only, e-mail from context', () => {

@@ -11,7 +11,7 @@ import { SqsJobQueue } from '../../lambdas/narration/adapters/job-queue';
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
 import { hashKey } from '../../lambdas/shared/auth/keys';
-import type { AudioRecord } from '../../lambdas/narration/domain/ports';
+import type { AudioRecord } from '../../lambdas/narration/ports';
 import { withEmulators, tempDir } from '../helpers/env';
 
 let emu: Awaited<ReturnType<typeof withEmulators>>;
@@ -147,8 +147,8 @@ describe('S3AudioStore', () => {
 describe('SqsJobQueue', () => {
   test('paid jobs go to the priority queue, free ones to the standard queue', async () => {
     const queue = new SqsJobQueue(sqsClient(), {
-      priority: emu.queues.priority,
-      standard: emu.queues.standard,
+      priority: emu.queues.priority!,
+      standard: emu.queues.standard!,
     });
     await queue.enqueue({ audioId: 'p1' }, true);
     await queue.enqueue({ audioId: 's1' }, false);
@@ -156,8 +156,8 @@ describe('SqsJobQueue', () => {
       (
         await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 1 }))
       ).Messages?.map((m) => JSON.parse(m.Body!));
-    expect(await read(emu.queues.priority)).toEqual([{ audioId: 'p1' }]);
-    expect(await read(emu.queues.standard)).toEqual([{ audioId: 's1' }]);
+    expect(await read(emu.queues.priority!)).toEqual([{ audioId: 'p1' }]);
+    expect(await read(emu.queues.standard!)).toEqual([{ audioId: 's1' }]);
   });
 });
 

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeToFile } from '../../lambdas/narration/audio/encode';
-import { FORMATS } from '../../lambdas/narration/domain/formats';
+import { FORMATS } from '../../lambdas/narration/core/formats';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const FFPROBE: string = require('@ffprobe-installer/ffprobe').path;

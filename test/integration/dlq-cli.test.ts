@@ -100,21 +100,21 @@ async function drain(queueUrl: string): Promise<string[]> {
 }
 
 test('list finds both job DLQs with their source queue and depth', async () => {
-  await deadLetter('job-list', emu.queues.standard);
+  await deadLetter('job-list', emu.queues.standard!);
   const dlqs = await listDlqs(sqs);
   const names = dlqs.map((d) => d.name).sort();
   expect(names).toEqual(['test-priority-dlq', 'test-standard-dlq']);
   const standard = dlqs.find((d) => d.name === 'test-standard-dlq')!;
   expect(standard.sources.map((s) => [s.name, s.maxReceiveCount])).toEqual([['test-standard', 3]]);
   expect(standard.visible).toBe(1);
-  expect(await drain(emu.queues.standardDlq)).toEqual([JSON.stringify({ audioId: 'job-list' })]);
+  expect(await drain(emu.queues.standardDlq!)).toEqual([JSON.stringify({ audioId: 'job-list' })]);
 });
 
 test('redrive resets failed jobs to queued and moves their messages back; the worker can claim them again', async () => {
   await failedJob('job-a');
   await failedJob('job-b');
-  await deadLetter('job-a', emu.queues.priority);
-  await deadLetter('job-b', emu.queues.priority);
+  await deadLetter('job-a', emu.queues.priority!);
+  await deadLetter('job-b', emu.queues.priority!);
 
   const shown = await peek(deps, 'priority-dlq');
   expect(shown.map((m) => m.Body).sort()).toEqual(
@@ -124,8 +124,8 @@ test('redrive resets failed jobs to queued and moves their messages back; the wo
 
   const result = await redrive(deps, 'priority-dlq');
   expect(result).toEqual({ moved: 2, requeued: 2, untouched: {} });
-  expect(await drain(emu.queues.priorityDlq)).toEqual([]);
-  expect((await drain(emu.queues.priority)).sort()).toEqual(
+  expect(await drain(emu.queues.priorityDlq!)).toEqual([]);
+  expect((await drain(emu.queues.priority!)).sort()).toEqual(
     [JSON.stringify({ audioId: 'job-a' }), JSON.stringify({ audioId: 'job-b' })].sort(),
   );
   const job = (await db.send(new GetCommand({ TableName: emu.tableNames.audio, Key: { audioId: 'job-a' } })))
@@ -144,9 +144,9 @@ test('redrive leaves settled jobs alone and still returns their messages; --max 
       Item: { audioId: 'job-done', status: 'done', createdAt: '', updatedAt: '', expiresAt: 0 },
     }),
   );
-  await deadLetter('job-done', emu.queues.standard);
-  await deadLetter('job-missing', emu.queues.standard);
-  await deadLetter('job-later', emu.queues.standard);
+  await deadLetter('job-done', emu.queues.standard!);
+  await deadLetter('job-missing', emu.queues.standard!);
+  await deadLetter('job-later', emu.queues.standard!);
   const first = await redrive(deps, 'test-standard-dlq', { max: 2 });
   expect(first.moved).toBe(2);
   const second = await redrive(deps, 'test-standard-dlq');
@@ -155,7 +155,7 @@ test('redrive leaves settled jobs alone and still returns their messages; --max 
   for (const [k, n] of [...Object.entries(first.untouched), ...Object.entries(second.untouched)])
     untouched[k] = (untouched[k] ?? 0) + n;
   expect(untouched).toEqual({ done: 1, missing: 2 });
-  expect(await drain(emu.queues.standard)).toHaveLength(3);
+  expect(await drain(emu.queues.standard!)).toHaveLength(3);
   const done = (
     await db.send(new GetCommand({ TableName: emu.tableNames.audio, Key: { audioId: 'job-done' } }))
   ).Item!;
@@ -163,13 +163,13 @@ test('redrive leaves settled jobs alone and still returns their messages; --max 
 });
 
 test('--dry-run moves nothing; --native explains that this endpoint lacks StartMessageMoveTask', async () => {
-  await deadLetter('job-dry', emu.queues.standard);
+  await deadLetter('job-dry', emu.queues.standard!);
   await redrive(deps, 'standard-dlq', { dryRun: true });
   expect(lines.join('\n')).toMatch(/dry run: would move up to 1 of 1/);
   await expect(redriveNative(deps, 'standard-dlq')).rejects.toThrow(
     /does not implement StartMessageMoveTask/,
   );
-  expect(await drain(emu.queues.standardDlq)).toEqual([JSON.stringify({ audioId: 'job-dry' })]);
+  expect(await drain(emu.queues.standardDlq!)).toEqual([JSON.stringify({ audioId: 'job-dry' })]);
 });
 
 test('the command line: usage on bad input, ambiguous names refused, list output', async () => {

@@ -352,7 +352,7 @@ describe('each containment layer alone blocks the network', () => {
       await settle();
     }
     if (process.env.SHOW_SENTINEL) console.log(sentinel.seen.join('\n'));
-    // DevTools request interception never sees WebSocket handshakes: the other layers stop those (DESIGN.md).
+    // DevTools request interception never sees WebSocket handshakes: the other layers stop those (docs/design-notes.md).
     expect(sentinel.seen.filter((r) => !r.startsWith('WS '))).toEqual([]);
   });
 });

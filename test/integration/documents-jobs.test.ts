@@ -3,21 +3,21 @@
 // receiver (every other connect is refused and recorded by the tripwire; names resolve through a stub).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runRenderJob, type RenderJobDeps } from '../../lambdas/documents/domain/jobs-render';
+import { runRenderJob, type RenderJobDeps } from '../../lambdas/documents/use-cases/jobs-render';
 import {
   eventIdFor,
   MAX_RECORDED_DELIVERIES,
   type DeliveryAttempt,
   type JobRecord,
   type MessageQueue,
-} from '../../lambdas/documents/domain/jobs';
+} from '../../lambdas/documents/use-cases/jobs';
 import {
   DeliveryFailedError,
   deliverEvent,
   type DeliveryDeps,
   type WebhookEndpoint,
-} from '../../lambdas/documents/domain/webhooks';
-import { verifySignature } from '../../lambdas/documents/domain/webhooks-signature';
+} from '../../lambdas/documents/use-cases/webhooks';
+import { verifySignature } from '../../lambdas/documents/core/webhooks-signature';
 import { dynamo } from '../../lambdas/shared/aws/clients';
 import { DynamoJobRepository } from '../../lambdas/documents/adapters/job-repository';
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';

@@ -5,8 +5,8 @@
 // render queue's DLQ.
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { awsDeps, type DocumentsDeps } from '../../lambdas/documents/deps';
-import { acceptAsyncRender } from '../../lambdas/documents/domain/jobs';
-import { parseRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { acceptAsyncRender } from '../../lambdas/documents/use-cases/jobs';
+import { parseRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { makeHandler } from '../../lambdas/documents/handlers/render-worker';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { sqsClient } from '../../lambdas/shared/aws/clients';
@@ -16,12 +16,12 @@ import { withEmulators } from '../helpers/env';
 
 jest.setTimeout(120_000);
 
-const MAX_RECEIVE_COUNT = documentsManifest.queues!.find((q) => q.id === 'render')!.maxReceiveCount;
+const MAX_RECEIVE_COUNT = documentsManifest.queues.find((q) => q.id === 'render')!.maxReceiveCount;
 
 let emu: Awaited<ReturnType<typeof withEmulators>>;
 const pollers: Poller[] = [];
 beforeAll(async () => {
-  emu = await withEmulators({ queueVisibilityS: 2, serviceQueues: documentsManifest.queues });
+  emu = await withEmulators({ queueVisibilityS: 2 });
   Object.assign(process.env, { MAX_RECEIVE_COUNT: String(MAX_RECEIVE_COUNT) });
   resetConfig();
 });
@@ -53,7 +53,7 @@ test(`a render that always fails on our side: ${MAX_RECEIVE_COUNT} deliveries, f
       renderPng: async () => Buffer.alloc(0),
     }),
   });
-  const queue = emu.serviceQueues.render!;
+  const queue = { url: emu.queues.render!, dlq: emu.queues.renderDlq! };
 
   const now = new Date();
   const rules = [{ period: 'month' as const, limit: 10 }];
@@ -78,12 +78,12 @@ test(`a render that always fails on our side: ${MAX_RECEIVE_COUNT} deliveries, f
   const jobId = accepted.body.id as string;
   expect((await base.quotas.peek(subject, rules, now))[0]!.used).toBe(1);
 
-  const spec = documentsManifest.workers.find((w) => w.queue === 'render')!;
+  const spec = documentsManifest.workers.find((w) => w.queues.includes('render'))!;
   pollers.push(
     startPoller({
       worker: spec,
       handler: makeHandler(deps),
-      sources: [{ name: 'render', url: queue.url, concurrency: 1 }],
+      queues: emu.queues,
       endpoint: emu.env.AWS_ENDPOINT_URL_SQS!,
       visibilityS: 2,
       log: (l) => process.env.DEBUG_FAULTS && console.log(new Date().toISOString(), l),

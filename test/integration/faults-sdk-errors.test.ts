@@ -40,8 +40,8 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_DYNAMODB: proxies.dynamodb.url,
     AWS_ENDPOINT_URL_S3: proxies.s3.url,
     AWS_ENDPOINT_URL_SQS: proxies.sqs.url,
-    PRIORITY_QUEUE_URL: viaProxy(emu.queues.priority, proxies.sqs),
-    STANDARD_QUEUE_URL: viaProxy(emu.queues.standard, proxies.sqs),
+    PRIORITY_QUEUE_URL: viaProxy(emu.queues.priority!, proxies.sqs),
+    STANDARD_QUEUE_URL: viaProxy(emu.queues.standard!, proxies.sqs),
   });
   resetConfig();
   resetClients();

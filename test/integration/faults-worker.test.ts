@@ -9,10 +9,11 @@
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
-import { startConversion } from '../../lambdas/narration/domain/conversion';
-import type { AudioRecord, Synthesizer } from '../../lambdas/narration/domain/ports';
-import { findVoice } from '../../lambdas/narration/domain/voices';
+import { startConversion } from '../../lambdas/narration/use-cases/conversion';
+import type { AudioRecord, Synthesizer } from '../../lambdas/narration/ports';
+import { findVoice } from '../../lambdas/narration/core/voices';
 import { makeHandler as makeWorker } from '../../lambdas/narration/handlers/worker';
+import { narrationManifest } from '../../lambdas/narration/routes';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
 import { resetClients } from '../../lambdas/shared/aws/clients';
 import { resetConfig } from '../../lambdas/shared/config';
@@ -51,7 +52,7 @@ beforeAll(async () => {
     rewriteBody: (body) => body.replaceAll(proxies.sqs.url, sqsUpstream),
   });
   const viaSqsProxy = (url: string) => proxies.sqs.url + new URL(url).pathname;
-  queues = { priority: viaSqsProxy(emu.queues.priority), standard: viaSqsProxy(emu.queues.standard) };
+  queues = { priority: viaSqsProxy(emu.queues.priority!), standard: viaSqsProxy(emu.queues.standard!) };
   Object.assign(process.env, {
     AWS_ENDPOINT_URL_DYNAMODB: proxies.dynamodb.url,
     AWS_ENDPOINT_URL_S3: proxies.s3.url,
@@ -106,7 +107,12 @@ function countingDeps(): NarrationDeps {
 
 function poll(): Poller {
   const p = startPoller({
-    worker: { id: 'Worker', handler: '', memoryMb: 1024, timeoutS: 60, tmpMb: 512, access: {} },
+    worker: {
+      ...narrationManifest.workers[0]!,
+      memoryMb: 1024,
+      timeoutS: 60,
+      tmpMb: 512,
+    },
     handler: (() => {
       const worker = makeWorker(countingDeps());
       return (event: Parameters<typeof worker>[0], context: Parameters<typeof worker>[1]) => {
@@ -187,7 +193,7 @@ test('S3 fails a whole delivery: the job is released, redelivered and finished â
   expect(done.attempts).toBe(2);
   expect(synthCalls).toBe(2); // narrated once per delivery: the failed one and the good one
   expect(await audioBytes(audioId)).toBe(done.bytes);
-  expect(await messagesIn(emu.queues.standard)).toEqual([]);
+  expect(await messagesIn(emu.queues.standard!)).toEqual([]);
 });
 
 // The SDK retries throttling within its retry quota (a token bucket shared by the process's client, drained by the
@@ -243,7 +249,7 @@ test('SQS fails the acknowledgement: the message comes back and the finished job
   expect((await awsDeps().audio.get(audioId))?.status).toBe('done');
   // Every further delivery (a stale receipt may let one more through on a busy machine) is acknowledged without
   // work: the queue drains with the poller still running, and nothing is narrated again.
-  expect(await drained(emu.queues.standard, 30_000)).toBe(true);
+  expect(await drained(emu.queues.standard!, 30_000)).toBe(true);
   expect(synthCalls).toBe(1);
 });
 
@@ -258,6 +264,6 @@ test('S3 fails every delivery: failed after 3 attempts with the reason, and the 
   expect(await audioBytes(audioId)).toBeUndefined();
   for (const p of pollers.splice(0)) await p.stop();
   // As in SQS, the move to the DLQ happens when the message would be received a 4th time.
-  expect(await messagesIn(emu.queues.standard, 2 * VISIBILITY_S)).toEqual([]);
-  expect(await messagesIn(emu.queues.standardDlq)).toEqual([{ audioId }]);
+  expect(await messagesIn(emu.queues.standard!, 2 * VISIBILITY_S)).toEqual([]);
+  expect(await messagesIn(emu.queues.standardDlq!)).toEqual([{ audioId }]);
 });

@@ -8,7 +8,7 @@ import {
   PdfRejected,
   stopPdfWorkers,
   type PdfExtraction,
-} from '../../lambdas/narration/domain/pdf/index';
+} from '../../lambdas/narration/pdf/index';
 import { tempDir } from '../helpers/env';
 import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
 import { similarity, words } from '../helpers/text-similarity';

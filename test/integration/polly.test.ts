@@ -14,8 +14,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PollyClient } from '@aws-sdk/client-polly';
-import { narrate, PAUSE_S } from '../../lambdas/narration/domain/narrate';
-import { findVoice } from '../../lambdas/narration/domain/voices';
+import { narrate, PAUSE_S } from '../../lambdas/narration/use-cases/narrate';
+import { findVoice } from '../../lambdas/narration/core/voices';
 import { PollySynthesizer, pollyClient } from '../../lambdas/narration/adapters/polly';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

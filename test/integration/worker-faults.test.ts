@@ -4,10 +4,11 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { HeadObjectCommand as S3Head } from '@aws-sdk/client-s3';
 import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
-import { startConversion } from '../../lambdas/narration/domain/conversion';
-import type { Synthesizer } from '../../lambdas/narration/domain/ports';
-import { findVoice } from '../../lambdas/narration/domain/voices';
+import { startConversion } from '../../lambdas/narration/use-cases/conversion';
+import type { Synthesizer } from '../../lambdas/narration/ports';
+import { findVoice } from '../../lambdas/narration/core/voices';
 import { makeHandler as makeWorker } from '../../lambdas/narration/handlers/worker';
+import { narrationManifest } from '../../lambdas/narration/routes';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
 import { s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
 import { resetConfig } from '../../lambdas/shared/config';
@@ -42,7 +43,12 @@ function depsWith(synth: Synthesizer): NarrationDeps {
 
 function poller(deps: NarrationDeps): Poller {
   const p = startPoller({
-    worker: { id: 'Worker', handler: '', memoryMb: 1024, timeoutS: 60, tmpMb: 512, access: {} },
+    worker: {
+      ...narrationManifest.workers[0]!,
+      memoryMb: 1024,
+      timeoutS: 60,
+      tmpMb: 512,
+    },
     handler: makeWorker(deps),
     queues: emu.queues,
     endpoint: emu.env.AWS_ENDPOINT_URL_SQS!,
@@ -142,11 +148,11 @@ test('a job that always fails ends failed with its reason after 3 attempts, and 
 
   // As in SQS, the move to the DLQ happens when the message would be received a 4th time.
   const rest = await sqsClient().send(
-    new ReceiveMessageCommand({ QueueUrl: emu.queues.standard, WaitTimeSeconds: 4 }),
+    new ReceiveMessageCommand({ QueueUrl: emu.queues.standard!, WaitTimeSeconds: 4 }),
   );
   expect(rest.Messages ?? []).toHaveLength(0);
   const dlq = await sqsClient().send(
-    new ReceiveMessageCommand({ QueueUrl: emu.queues.standardDlq, WaitTimeSeconds: 1 }),
+    new ReceiveMessageCommand({ QueueUrl: emu.queues.standardDlq!, WaitTimeSeconds: 1 }),
   );
   expect(dlq.Messages?.map((m) => JSON.parse(m.Body!))).toEqual([{ audioId }]);
 });

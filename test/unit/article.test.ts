@@ -8,7 +8,7 @@ import {
   extractArticle,
   fitForNarration,
   type Article,
-} from '../../lambdas/narration/domain/article';
+} from '../../lambdas/narration/core/article';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'articles', name));
 /** The blog fixture is stored as UTF-8; the site it stands for serves windows-1252 bytes. */

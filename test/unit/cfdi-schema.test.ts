@@ -6,7 +6,7 @@ import {
   renderDocument,
   validateRenderRequest,
   type ValidRenderRequest,
-} from '../../lambdas/documents/domain/render-request';
+} from '../../lambdas/documents/use-cases/render-request';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import { borradorUsd, largeFactura } from '../../templates/factura/examples';
 import { facturaCfdi } from '../../templates/factura/xml';

@@ -1,4 +1,4 @@
-import { splitText } from '../../lambdas/narration/domain/chunking';
+import { splitText } from '../../lambdas/narration/core/chunking';
 
 const noSpace = (s: string) => s.replace(/\s+/gu, '');
 

@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import Papa from 'papaparse';
-import { DocumentRequestError } from '../../lambdas/documents/domain/errors';
-import { parseRenderRequest, renderDocument } from '../../lambdas/documents/domain/render-request';
+import { DocumentRequestError } from '../../lambdas/documents/errors';
+import { parseRenderRequest, renderDocument } from '../../lambdas/documents/use-cases/render-request';
 import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 
 const chromium = {

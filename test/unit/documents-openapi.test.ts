@@ -8,8 +8,8 @@ import { makeHandler as stats } from '../../lambdas/documents/handlers/stats';
 import { makeHandler as templates } from '../../lambdas/documents/handlers/templates';
 import { zipEntries } from '../../lambdas/documents/api/overview';
 import { PricingResponse, StatsResponse, TemplatesResponse } from '../../lambdas/documents/api/schemas';
-import { PLANS } from '../../lambdas/documents/domain/plans';
-import { parseRenderRequest, renderDocument } from '../../lambdas/documents/domain/render-request';
+import { PLANS } from '../../lambdas/documents/core/plans';
+import { parseRenderRequest, renderDocument } from '../../lambdas/documents/use-cases/render-request';
 import { TEMPLATE_SLUGS, findTemplate } from '../../lambdas/documents/domain/template-registry';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { renderHtml } from '../../lambdas/shared/http/openapi';
@@ -54,7 +54,10 @@ test('every documents manifest route is described, with its method', () => {
 test('POST /v1/render: the request schema is the handler’s, with the value types of options written down', () => {
   const op = doc.paths['/v1/render']!.post!;
   const schema = op.requestBody!.content['application/json']!.schema;
-  expect(schema.required).toEqual(['format', 'data']);
+  // data is required unless cfdi_xml (factura from a CFDI XML) is sent: the handler checks that pair itself.
+  expect(schema.required).toEqual(['format']);
+  expect(schema.properties!.data!.description).toMatch(/Required unless cfdi_xml is sent/);
+  expect(schema.properties!.cfdi_xml!.description).toMatch(/CFDI 4\.0 XML/);
   expect(schema.properties!.format!.description).toMatch(
     /pdf, xlsx, csv, html, json, md, txt, png, docx, zip/,
   );

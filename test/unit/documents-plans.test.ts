@@ -2,7 +2,7 @@
 // so two keys of one account share one monthly counter and rotating a key does not reset it.
 import type { Caller } from '../../lambdas/shared/auth/resolve-caller';
 import type { ApiKeyRecord } from '../../lambdas/shared/auth/keys';
-import { monthlyRules, planOf, quotaSubject } from '../../lambdas/documents/domain/plans';
+import { monthlyRules, planOf, quotaSubject } from '../../lambdas/documents/core/plans';
 
 function keyCaller(hash: string, extra: Partial<ApiKeyRecord> = {}): Caller {
   const key: ApiKeyRecord = {

@@ -4,14 +4,14 @@
 import { RenderTimeoutError } from '../../lambdas/documents/render/errors';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import JSZip from 'jszip';
-import { DocumentRequestError, TemplateError } from '../../lambdas/documents/domain/errors';
+import { DocumentRequestError, TemplateError } from '../../lambdas/documents/errors';
 import {
   parseRenderRequest,
   pdfOptions,
   renderDocument,
   validateRenderRequest,
   WATERMARK_TEXT,
-} from '../../lambdas/documents/domain/render-request';
+} from '../../lambdas/documents/use-cases/render-request';
 import {
   toPuppeteerPdfOptions,
   type PdfOptions,

@@ -4,7 +4,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TemplateError } from '../../lambdas/documents/domain/errors';
+import { TemplateError } from '../../lambdas/documents/errors';
 import { builtInPartials } from '../../lambdas/documents/domain/template-registry';
 import { TemplateSandbox } from '../../lambdas/documents/templating/sandbox';
 

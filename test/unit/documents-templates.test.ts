@@ -2,7 +2,7 @@
 // decimals (no float drift) formatted for es-MX; the contract's factura and ventas shapes are accepted as they are;
 // GET /templates' JSON Schemas come from the zod schemas; the sandbox and the in-process engine agree.
 import { Dec } from '../../templates/kit/money';
-import { renderDocument, validateRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { renderDocument, validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import {
   builtInPartials,
   listTemplates,

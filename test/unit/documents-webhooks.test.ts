@@ -10,7 +10,7 @@ import {
   WEBHOOK_ROUTE_DOCS,
 } from '../../lambdas/documents/api/webhooks-doc';
 import { webhookPolicyFrom } from '../../lambdas/documents/deps';
-import { DocumentRequestError } from '../../lambdas/documents/domain/errors';
+import { DocumentRequestError } from '../../lambdas/documents/errors';
 import {
   eventIdFor,
   JOB_ID_RE,
@@ -18,7 +18,7 @@ import {
   ownerOf,
   publicJob,
   type JobRecord,
-} from '../../lambdas/documents/domain/jobs';
+} from '../../lambdas/documents/use-cases/jobs';
 import {
   checkCallbackUrl,
   newSecret,
@@ -28,13 +28,13 @@ import {
   secretsFor,
   type WebhookEndpoint,
   type WebhookStore,
-} from '../../lambdas/documents/domain/webhooks';
-import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/documents/domain/webhooks-schedule';
+} from '../../lambdas/documents/use-cases/webhooks';
+import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/documents/core/webhooks-schedule';
 import {
   computeSignature,
   signatureHeader,
   verifySignature,
-} from '../../lambdas/documents/domain/webhooks-signature';
+} from '../../lambdas/documents/core/webhooks-signature';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import type { ApiKeyRecord } from '../../lambdas/shared/auth/keys';
 import { parseConfig } from '../../lambdas/documents/config';

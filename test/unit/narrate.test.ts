@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NothingToNarrateError, PAUSE_S, narrate } from '../../lambdas/narration/domain/narrate';
-import type { Pcm, Synthesizer } from '../../lambdas/narration/domain/ports';
-import { VOICES } from '../../lambdas/narration/domain/voices';
+import { NothingToNarrateError, PAUSE_S, narrate } from '../../lambdas/narration/use-cases/narrate';
+import type { Pcm, Synthesizer } from '../../lambdas/narration/ports';
+import { VOICES } from '../../lambdas/narration/core/voices';
 import { parseWavHeader } from '../../lambdas/narration/audio/wav';
 
 const RATE = 8000;

@@ -1,17 +1,17 @@
-// Reading rules (lambdas/narration/domain/normalize): table-driven cases per rule family and per voice locale,
+// Reading rules (lambdas/narration/core/normalize): table-driven cases per rule family and per voice locale,
 // then safety properties (prose unchanged, paragraphs kept, 100,000 characters, seeded random strings) and one
 // integration check that narrate() hands the engine the normalised text.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { narrate } from '../../lambdas/narration/domain/narrate';
-import { normalizeForSpeech, RULES } from '../../lambdas/narration/domain/normalize';
-import { cardinal, needsDe, ordinal } from '../../lambdas/narration/domain/normalize/number-words';
-import { detectNumberStyle, parseNumeral } from '../../lambdas/narration/domain/normalize/numerals';
-import { romanValue } from '../../lambdas/narration/domain/normalize/roman';
-import type { Pcm, Synthesizer } from '../../lambdas/narration/domain/ports';
-import { findVoice, type Lang } from '../../lambdas/narration/domain/voices';
+import { narrate } from '../../lambdas/narration/use-cases/narrate';
+import { normalizeForSpeech, RULES } from '../../lambdas/narration/core/normalize';
+import { cardinal, needsDe, ordinal } from '../../lambdas/narration/core/normalize/number-words';
+import { detectNumberStyle, parseNumeral } from '../../lambdas/narration/core/normalize/numerals';
+import { romanValue } from '../../lambdas/narration/core/normalize/roman';
+import type { Pcm, Synthesizer } from '../../lambdas/narration/ports';
+import { findVoice, type Lang } from '../../lambdas/narration/core/voices';
 
 const norm = (text: string, lang: Lang) => normalizeForSpeech(text, lang, { strict: true });
 

@@ -8,12 +8,12 @@ import { Readable } from 'node:stream';
 import type { APIGatewayProxyEventV2, Context, SQSEvent } from 'aws-lambda';
 import { makeHandler as makeRenderHandler } from '../../lambdas/documents/handlers/render';
 import type { DocumentsDeps } from '../../lambdas/documents/deps';
-import { parseRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { parseRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { makeHandler as makeConvertText } from '../../lambdas/narration/handlers/convert-text';
 import { makeHandler as makeWorker } from '../../lambdas/narration/handlers/worker';
 import type { NarrationDeps } from '../../lambdas/narration/deps';
-import type { Synthesizer } from '../../lambdas/narration/domain/ports';
+import type { Synthesizer } from '../../lambdas/narration/ports';
 import { pollyClient } from '../../lambdas/narration/adapters/polly';
 import { config as documentsConfig } from '../../lambdas/documents/config';
 import { config } from '../../lambdas/narration/config';
@@ -222,7 +222,7 @@ describe('the worker', () => {
         } as unknown as SQSEvent['Records'][number],
       ],
     });
-    const voice = (await import('../../lambdas/narration/domain/voices')).VOICES[0]!.id;
+    const voice = (await import('../../lambdas/narration/core/voices')).VOICES[0]!.id;
     records.get('job1')!.voice = voice;
     const ok = await worker(sqs('job1'), context);
     expect(ok.batchItemFailures).toEqual([]);

@@ -8,12 +8,12 @@ import {
   finishParagraph,
   isPageNumber,
   joinLines,
-} from '../../lambdas/narration/domain/pdf/clean';
-import { PdfRejected } from '../../lambdas/narration/domain/pdf/errors';
-import { locateHeadings } from '../../lambdas/narration/domain/pdf/extract';
-import { findGutters, joinRow, layoutPage, type Line } from '../../lambdas/narration/domain/pdf/layout';
-import { checkPdfBytes, describeContent } from '../../lambdas/narration/domain/pdf/sniff';
-import type { RawPage, TextRun } from '../../lambdas/narration/domain/pdf/types';
+} from '../../lambdas/narration/pdf/clean';
+import { PdfRejected } from '../../lambdas/narration/pdf/errors';
+import { locateHeadings } from '../../lambdas/narration/pdf/extract';
+import { findGutters, joinRow, layoutPage, type Line } from '../../lambdas/narration/pdf/layout';
+import { checkPdfBytes, describeContent } from '../../lambdas/narration/pdf/sniff';
+import type { RawPage, TextRun } from '../../lambdas/narration/pdf/types';
 
 const W = 612;
 const H = 792;

@@ -1,5 +1,5 @@
-import { detectHeadings, isDryRun, previewConversion } from '../../lambdas/narration/domain/preview';
-import { findVoice } from '../../lambdas/narration/domain/voices';
+import { detectHeadings, isDryRun, previewConversion } from '../../lambdas/narration/core/preview';
+import { findVoice } from '../../lambdas/narration/core/voices';
 
 const para = 'Este es un párrafo normal que termina con un punto y sigue un buen rato más. '
   .repeat(10)

@@ -2,7 +2,7 @@
 // centavo, or finer), the comparative period's rules, totals/percentages/variations against integer arithmetic,
 // the ratios, both layouts (report form when comparative, account form otherwise), and the spreadsheet model where
 // every subtotal and total is a formula over the right rows.
-import { validateRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { builtInPartials, loadSource, TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
 import type { FormulaCell } from '../../templates/kit/sheet-model';

@@ -2,7 +2,7 @@
 // es-MX long date, the size steps that keep long names on one page, escaping, and the verification QR drawn as SVG
 // from the URL (its module matrix is read back from the SVG and compared with the encoder's).
 import { create } from 'qrcode';
-import { validateRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { builtInPartials, loadSource } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
 import { calcCertificado, certificado } from '../../templates/certificado/meta';

@@ -1,7 +1,7 @@
 // cotizacion (pure, no Chromium): exact arithmetic of line and overall discounts (fraction or amount), IVA 16/8/0,
 // retenciones, total con letra; validity from a date or a number of days; per-field 400s with English messages;
 // what the HTML prints (totals, terms, acceptance block, repeated table header) and that caller text is escaped.
-import { validateRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { builtInPartials, loadSource } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
 import { calcCotizacion, cotizacion, viewCotizacion } from '../../templates/cotizacion/meta';

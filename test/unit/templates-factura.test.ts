@@ -13,7 +13,7 @@ import {
   renderDocument,
   validateRenderRequest,
   type ValidRenderRequest,
-} from '../../lambdas/documents/domain/render-request';
+} from '../../lambdas/documents/use-cases/render-request';
 import { builtInPartials, findTemplate, loadSource } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';
 import { calcFactura } from '../../templates/factura/calc';

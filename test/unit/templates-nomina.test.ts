@@ -1,7 +1,7 @@
 // nomina (pure, no Chromium): the CFDI nómina 1.2 totals with exact decimals (gravado/exento, ISR vs other
 // deductions, otros pagos, neto con letra); SAT catalogues (periodicidad by code or name); per-field 400s with
 // English messages for RFC, CURP (format, date, check digit), NSS, dates, amounts and stated totals.
-import { validateRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { curpCheckDigit } from '../../templates/kit/schema-helpers';
 import { builtInPartials, loadSource } from '../../lambdas/documents/domain/template-registry';
 import { renderTrusted } from '../../lambdas/documents/templating/trusted';

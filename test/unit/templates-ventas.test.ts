@@ -3,7 +3,7 @@
 // (geometry, truncation, no scripts, caller text escaped); the footer's CSS string; the spreadsheet model (formulas
 // with exact cached results, the group sheet, the native chart's ranges).
 import { Dec } from '../../templates/kit/money';
-import { validateRenderRequest } from '../../lambdas/documents/domain/render-request';
+import { validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { builtInPartials, loadSource, TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { cssString } from '../../templates/kit/css-string';
 import { barChart, donutChart, fitText, ringSegment, textWidth } from '../../templates/kit/charts';

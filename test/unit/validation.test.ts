@@ -1,4 +1,5 @@
-import { ConvertTextReq, resolveVoice } from '../../lambdas/narration/requests';
+import { ConvertTextReq } from '../../lambdas/narration/handlers/convert-text.route';
+import { resolveVoice } from '../../lambdas/narration/requests';
 import { RequestValidationError } from '../../lambdas/shared/http/errors';
 import { parseBody } from '../../lambdas/shared/http/request';
 import { validate } from '../../lambdas/shared/http/validation';

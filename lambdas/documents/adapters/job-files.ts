@@ -10,11 +10,11 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { JobFiles, JobResult } from '../domain/jobs';
-import type { RenderedDocument } from '../domain/render-request';
+import type { JobFiles, JobResult } from '../use-cases/jobs';
+import type { RenderedDocument } from '../use-cases/render-request';
+import { JOB_REQUESTS_PREFIX, JOB_RESULT_PREFIX } from '../bucket';
 
-export const JOB_REQUEST_PREFIX = 'jobs/';
-export const JOB_RESULT_PREFIX = 'results/jobs/';
+const JOB_REQUEST_PREFIX = JOB_REQUESTS_PREFIX.prefix;
 
 export class S3JobFiles implements JobFiles {
   constructor(

@@ -8,7 +8,7 @@ import {
   type DeliveryAttempt,
   type JobRecord,
   type JobRepository,
-} from '../domain/jobs';
+} from '../use-cases/jobs';
 import { JOB_ITEM_PREFIX } from './item-prefixes';
 
 export class DynamoJobRepository extends DynamoLeasedJobStore<JobRecord> implements JobRepository {

@@ -4,7 +4,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HttpError } from '../../shared/http/errors';
-import type { WebhookEndpoint, WebhookStore } from '../domain/webhooks';
+import type { WebhookEndpoint, WebhookStore } from '../use-cases/webhooks';
 import { WEBHOOK_ITEM_PREFIX } from './item-prefixes';
 
 const key = (owner: string) => ({ pk: WEBHOOK_ITEM_PREFIX + owner });

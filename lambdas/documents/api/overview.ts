@@ -3,7 +3,7 @@
 // disagree with the service. Markdown subset rendered by lambdas/shared/http/openapi.ts: paragraphs, `code`,
 // **bold**, tables, one-line bullets, `## ` headings (each its own paragraph).
 import { TEMPLATE_SLUGS, findTemplate } from '../domain/template-registry';
-import { pricedPlans } from '../domain/pricing';
+import { pricedPlans } from '../core/pricing';
 import { WEBHOOKS_OVERVIEW } from './webhooks-doc';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -91,6 +91,10 @@ Invalid requests are **400** with every problem at once, in one shape: \`{"detai
 - Bodies over the endpoint's limit (2 MiB for \`POST /v1/render\`) are refused before parsing, also **400** in the same list shape (\`type: body_too_large\`).
 - Every other error is \`{"detail": "<message>"}\`: 401, 402 (with \`plan\`, \`status\`), 403, 404, 405 (with \`Allow\`), 409, 429, 503 (a backing service is down, or the request hit its time limit: retry after \`Retry-After\`; a request answered 503 is never counted).
 - **500** only for a real rendering fault on our side, with \`request_id\` in the body; it is not counted. Every answer carries \`X-Request-Id\`. CORS: any origin may call the API.
+
+## CFDI XML as input (factura)
+
+Instead of \`data\`, send \`"cfdi_xml": "<cfdi:Comprobante …>"\` with \`"template": "factura"\`: a CFDI 4.0 (types I, E, T), usually the stamped XML your PAC returned. The PDF prints the XML's own figures, its CFDI relacionados and its TimbreFiscalDigital (UUID, fecha de timbrado, RFC del PAC, sellos, certificado del SAT, the cadena original built as SAT's cadenaoriginal_TFD_1_1.xslt defines it) with the verification QR (SAT's URL with id, re, rr, tt and fe = last 8 characters of the sello). The totals are re-checked against the conceptos with SAT's rounding rules; a mismatch is printed as a red band and returned in the \`X-CFDI-Avisos\` header, never corrected. The XML is parsed without any DTD processing: a DOCTYPE or entity, XML that is not well-formed, a root outside the namespace \`http://www.sat.gob.mx/cfd/4\` (CFDI 3.3 is named as such) and missing required attributes are a 400 at \`body.cfdi_xml\`; tipo P (Pagos 2.0) and N (Nómina 1.2) are a 400 \`cfdi_unsupported\` for now. A zip carries the XML byte for byte as \`factura.xml\`.
 
 ## Options: value types
 

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { CheckoutQuery, PortalResponse, SuccessQuery } from '../../shared/billing/requests';
 import { META_ROUTE_DOCS, type ParamDoc, type ResponseDoc, type RouteDoc } from '../../shared/http/openapi';
-import { CONTENT_TYPES, FORMATS } from '../domain/formats';
-import { PAGE_SIZES, renderOptionsSchema, renderRequestSchema } from '../domain/render-request';
+import { CONTENT_TYPES, FORMATS } from '../core/formats';
+import { PAGE_SIZES, renderOptionsSchema, renderRequestSchema } from '../use-cases/render-request';
 import {
   Binary,
   CheckoutResponse,
@@ -70,7 +70,12 @@ const RenderRequestDoc = renderRequestSchema.extend({
     description: `One of ${FORMATS.join(', ')}; must be one the template renders to`,
   }),
   data: renderRequestSchema.shape.data.meta({
-    description: "The template's data (JSON Schema in GET /templates → fields); custom_html: its variables",
+    description:
+      "The template's data (JSON Schema in GET /templates → fields); custom_html: its variables. Required unless cfdi_xml is sent",
+  }),
+  cfdi_xml: renderRequestSchema.shape.cfdi_xml.meta({
+    description:
+      'factura only, instead of data: a CFDI 4.0 XML (stamped or not; types I, E, T) as text, ≤ 1,500,000 characters. Printed with its own figures, TimbreFiscalDigital (cadena original per SAT’s XSLT) and SAT verification QR; SAT’s arithmetic is re-checked and a mismatch is a red band on the PDF and the X-CFDI-Avisos response header, never corrected. Refused (400 at body.cfdi_xml): not well-formed, any DOCTYPE/entity, a root other than {http://www.sat.gob.mx/cfd/4}Comprobante (CFDI 3.3 named), missing required attributes, tipo P and N (not supported yet). The zip carries the XML byte for byte as factura.xml',
   }),
   custom_html: renderRequestSchema.shape.custom_html.meta({
     description: 'Your Jinja2 HTML (Pro, Scale, Lifetime), rendered in an isolated sandbox; every format',

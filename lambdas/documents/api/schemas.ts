@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { DOCUMENTS_BILLING } from '../billing';
 import { catalogueSchemas } from '../../shared/billing/requests';
-import { FORMATS } from '../domain/formats';
+import { FORMATS } from '../core/formats';
 
 export const ValidationError = z.strictObject({
   detail: z.array(

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { TEMPLATES } from '../../../templates';
 import type { BuiltInTemplate, TemplateMeta } from '../../../templates/kit/template-types';
-import type { Format } from './formats';
+import type { Format } from '../core/formats';
 
 export { TEMPLATES };
 

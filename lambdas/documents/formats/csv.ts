@@ -4,8 +4,8 @@
 // decimals, percent as a fraction with 4 decimals 0.2542), dates ISO; a formula cell is written as its result.
 // csv-stringify (the `csv` project) does the quoting.
 import { stringify } from 'csv-stringify/sync';
-import { CONTENT_TYPES } from '../domain/formats';
-import { DocumentRequestError } from '../domain/errors';
+import { CONTENT_TYPES } from '../core/formats';
+import { DocumentRequestError } from '../errors';
 import { currencyDigits, Dec, dec } from '../../../templates/kit/money';
 import { tablesFromHtml } from './html-tables';
 import { cellValue, type Cell, type Column, type SheetModel } from '../../../templates/kit/sheet-model';

@@ -20,7 +20,7 @@ import {
   WidthType,
   type ParagraphChild,
 } from 'docx';
-import { CONTENT_TYPES } from '../domain/formats';
+import { CONTENT_TYPES } from '../core/formats';
 import { htmlTitle } from '../templating/html';
 import { nodeList, parseDocument, type DomElement, type DomNode } from './dom';
 import type { DocumentModel, RenderedFile } from './types';

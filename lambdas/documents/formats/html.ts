@@ -2,7 +2,7 @@
 // (juice) so it survives e-mail clients and editors that drop <style>. Style blocks are kept for @page,
 // @media and pseudo-class rules. juice's synchronous API never fetches <link>ed resources.
 import juice from 'juice';
-import { CONTENT_TYPES } from '../domain/formats';
+import { CONTENT_TYPES } from '../core/formats';
 import type { DocumentModel, RenderedFile } from './types';
 
 export function inlineCss(html: string): string {

@@ -1,5 +1,5 @@
 // json: the validated data, pretty-printed (2 spaces, trailing newline).
-import { CONTENT_TYPES } from '../domain/formats';
+import { CONTENT_TYPES } from '../core/formats';
 import type { DocumentModel, RenderedFile } from './types';
 
 export function dataJson(data: unknown): Buffer {

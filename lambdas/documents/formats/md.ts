@@ -2,7 +2,7 @@
 // the maintained fork of turndown-plugin-gfm). Headings ATX (#), bullets "-", fenced code.
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
-import { CONTENT_TYPES } from '../domain/formats';
+import { CONTENT_TYPES } from '../core/formats';
 import type { DocumentModel, RenderedFile } from './types';
 
 function service(): TurndownService {

@@ -1,7 +1,7 @@
 // txt: readable plain text of the rendered HTML (html-to-text): headings set apart, lists bulleted, tables laid
 // out in aligned columns, links as "text [url]", lines wrapped at 100 characters.
 import { convert } from 'html-to-text';
-import { CONTENT_TYPES } from '../domain/formats';
+import { CONTENT_TYPES } from '../core/formats';
 import type { DocumentModel, RenderedFile } from './types';
 
 export function htmlToText(html: string): string {

@@ -2,7 +2,7 @@
 // pdf, png, md, txt, docx), the validated data (json) and, for table-like templates, sheets built from the data
 // model (xlsx, csv; templates/kit/sheet-model.ts) so spreadsheet cells hold numbers, not text scraped from HTML.
 import type { SheetModel } from '../../../templates/kit/sheet-model';
-import type { Format } from '../domain/formats';
+import type { Format } from '../core/formats';
 
 export interface DocumentModel {
   /** Human title (document metadata, zip README, <title> fallback). */

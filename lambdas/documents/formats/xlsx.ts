@@ -7,7 +7,7 @@
 import Decimal from 'decimal.js';
 import ExcelJS from 'exceljs';
 import { currencyDigits } from '../../../templates/kit/money';
-import { CONTENT_TYPES } from '../domain/formats';
+import { CONTENT_TYPES } from '../core/formats';
 import { sheetsOf } from './csv';
 import { addCharts, sheetRef, type ChartPart, type SheetCharts } from './xlsx-chart';
 import {

@@ -8,7 +8,7 @@
 // What goes in the zip is decided by the orchestrator (domain/render-request.ts) and documented in
 // docs/documents-templates.md.
 import { zipSync, type Zippable } from 'fflate';
-import { CONTENT_TYPES } from '../domain/formats';
+import { CONTENT_TYPES } from '../core/formats';
 import type { RenderedFile } from './types';
 
 export interface ZipEntry {

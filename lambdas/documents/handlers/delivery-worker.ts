@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { sqsWorker } from '../../shared/sqs-worker';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { deliverEvent, type DeliveryDeps } from '../domain/webhooks';
+import { deliverEvent, type DeliveryDeps } from '../use-cases/webhooks';
 
 const Message = z.object({ jobId: z.string().min(1).max(64), eventId: z.string().min(1).max(64) });
 

@@ -7,8 +7,8 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { NotFoundError } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { JOB_ID_RE, ownerOf, publicJob } from '../domain/jobs';
-import { requireKeyHolder } from '../domain/webhooks';
+import { JOB_ID_RE, ownerOf, publicJob } from '../use-cases/jobs';
+import { requireKeyHolder } from '../use-cases/webhooks';
 
 export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'jobs' | 'jobFiles' | 'config' | 'now'>) =>
   apiHandler(async (req) => {

@@ -5,8 +5,8 @@
 import { ipSubject } from '../../shared/auth/resolve-caller';
 import { payStatusRoute } from '../../shared/billing/handlers';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { monthlyRules, quotaSubject } from '../domain/plans';
-import { pricedPlans } from '../domain/pricing';
+import { monthlyRules, quotaSubject } from '../core/plans';
+import { pricedPlans } from '../core/pricing';
 
 export const makeHandler = (deps: Pick<DocumentsDeps, 'config' | 'keys' | 'accounts' | 'quotas' | 'now'>) =>
   payStatusRoute(deps, {

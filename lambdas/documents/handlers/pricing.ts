@@ -2,7 +2,7 @@
 // buys it (`checkout`: GET /pay/checkout/{plan}; null for free), and when the monthly allowances reset.
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/response';
-import { pricedPlans, QUOTA_RESET } from '../domain/pricing';
+import { pricedPlans, QUOTA_RESET } from '../core/pricing';
 
 export const makeHandler = () =>
   apiHandler(async () =>

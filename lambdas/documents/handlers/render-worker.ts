@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { sqsWorker } from '../../shared/sqs-worker';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { runRenderJob, type RenderJobDeps } from '../domain/jobs-render';
+import { runRenderJob, type RenderJobDeps } from '../use-cases/jobs-render';
 import { recordRender } from './render';
 
 const Message = z.object({ jobId: z.string().min(1).max(64) });

@@ -4,7 +4,7 @@
 // only for a real rendering fault. Free-plan PDFs carry a subtle watermark. Documents over
 // DOCUMENTS_INLINE_MAX_BYTES (4 MiB) are answered with 303 to a presigned URL valid for an hour.
 // options.async (Scale plan; 403 for other plans): 202 {id, status: "queued", status_url} + Location, charged now,
-// rendered by the render worker (domain/jobs.ts), announced to the account's webhook endpoint.
+// rendered by the render worker (use-cases/jobs.ts), announced to the account's webhook endpoint.
 import { bearerToken, hashKey } from '../../shared/auth/keys';
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
@@ -19,14 +19,13 @@ import { observeRender } from '../metrics';
 import { recordQuotaRejection } from '../../shared/observability/metrics';
 import { rateLimitHeaders, type QuotaDecision } from '../../shared/quota/windows';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { DocumentRequestError } from '../domain/errors';
-import { monthlyRules, planOf, quotaSubject, type DocumentsPlan } from '../domain/plans';
-import { parseRenderRequest, renderDocument, type ValidRenderRequest } from '../domain/render-request';
-import { acceptAsyncRender, assertAsyncAllowed } from '../domain/jobs';
+import { DocumentRequestError } from '../errors';
+import { monthlyRules, planOf, quotaSubject, type DocumentsPlan } from '../core/plans';
+import { parseRenderRequest, renderDocument, type ValidRenderRequest } from '../use-cases/render-request';
+import { acceptAsyncRender, assertAsyncAllowed } from '../use-cases/jobs';
 import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
-
-const route = documentsManifest.routes.find((r) => r.id === 'Render')!;
+import { renderRoute as route } from './render.route';
 
 /** Counters behind GET /stats (never fail a render over them). Resolves whether they were recorded. */
 export async function recordRender(
@@ -138,7 +137,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
         );
       }
       if (request.options.async && caller.kind === 'key') {
-        // 202 + a job: rendered by the render worker, announced by webhook (domain/jobs.ts).
+        // 202 + a job: rendered by the render worker, announced by webhook (use-cases/jobs.ts).
         const accepted = await acceptAsyncRender(deps, {
           body,
           request,
@@ -174,6 +173,8 @@ export const makeHandler = (deps: DocumentsDeps) =>
         throw err;
       }
       await counted;
+      // An XML input whose figures do not add up (SAT's rules): said here and on the PDF, never corrected.
+      if (doc.warnings?.length) headers['x-cfdi-avisos'] = doc.warnings.join('; ');
       if (location)
         return { statusCode: 303, headers: { ...headers, location, 'cache-control': 'no-store' }, body: '' };
       return {

@@ -2,7 +2,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/response';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { FORMATS } from '../domain/formats';
+import { FORMATS } from '../core/formats';
 
 export const makeHandler = (deps: Pick<DocumentsDeps, 'growth'>) =>
   apiHandler(async () => {

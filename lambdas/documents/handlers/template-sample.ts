@@ -3,7 +3,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { NotFoundError } from '../../shared/http/errors';
 import { sharedRenderer } from '../deps';
-import { parseRenderRequest, renderDocument } from '../domain/render-request';
+import { parseRenderRequest, renderDocument } from '../use-cases/render-request';
 import { TEMPLATE_SLUGS, findTemplate } from '../domain/template-registry';
 
 export const makeHandler = (renderer = sharedRenderer) => {

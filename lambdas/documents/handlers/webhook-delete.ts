@@ -3,8 +3,8 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { NotFoundError } from '../../shared/http/errors';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { ownerOf } from '../domain/jobs';
-import { requireKeyHolder } from '../domain/webhooks';
+import { ownerOf } from '../use-cases/jobs';
+import { requireKeyHolder } from '../use-cases/webhooks';
 
 export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'webhooks'>) =>
   apiHandler(async (req) => {

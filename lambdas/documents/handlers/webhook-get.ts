@@ -4,8 +4,8 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { NotFoundError } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { ownerOf } from '../domain/jobs';
-import { publicEndpoint, requireKeyHolder } from '../domain/webhooks';
+import { ownerOf } from '../use-cases/jobs';
+import { publicEndpoint, requireKeyHolder } from '../use-cases/webhooks';
 
 export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'webhooks' | 'now'>) =>
   apiHandler(async (req) => {

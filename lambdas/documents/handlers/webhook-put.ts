@@ -9,15 +9,16 @@ import { RequestValidationError, UnauthorizedError } from '../../shared/http/err
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { DocumentRequestError } from '../domain/errors';
-import { ownerOf } from '../domain/jobs';
-import { planOf } from '../domain/plans';
+import { DocumentRequestError } from '../errors';
+import { ownerOf } from '../use-cases/jobs';
+import { planOf } from '../core/plans';
 import {
   assertWebhooksAllowed,
   publicEndpoint,
   registerEndpoint,
   WebhookPutRequest,
-} from '../domain/webhooks';
+} from '../use-cases/webhooks';
+import { webhookPutRoute as route } from './webhook-put.route';
 
 export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'webhooks' | 'webhookPolicy' | 'now'>) =>
   apiHandler(
@@ -46,7 +47,7 @@ export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'webhooks' | 'web
         'cache-control': 'no-store',
       });
     },
-    { maxBodyBytes: 8 * 1024, invalidStatus: 400 },
+    { maxBodyBytes: route.maxBodyBytes, invalidStatus: 400 },
   );
 
 export const handler = makeHandler(awsDeps());

@@ -6,9 +6,9 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { UnauthorizedError } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { ownerOf } from '../domain/jobs';
-import { planOf } from '../domain/plans';
-import { assertWebhooksAllowed, publicEndpoint, rotateSecret } from '../domain/webhooks';
+import { ownerOf } from '../use-cases/jobs';
+import { planOf } from '../core/plans';
+import { assertWebhooksAllowed, publicEndpoint, rotateSecret } from '../use-cases/webhooks';
 
 export const makeHandler = (
   deps: Pick<DocumentsDeps, 'keys' | 'webhooks' | 'webhookPolicy' | 'config' | 'now'>,

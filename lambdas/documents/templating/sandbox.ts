@@ -2,7 +2,7 @@
 //
 // Why isolated-vm (5.0.4, pinned: 6.x needs Node 22; 5.x builds on 20 and 22): nunjucks compiles templates to
 // JavaScript and runs them, and in-process `{{ range.constructor("return process...")() }}` reaches the host
-// (DESIGN.md). A V8 isolate is a separate heap with its own globals: the realm gets nothing from the host but
+// (docs/design-notes.md). A V8 isolate is a separate heap with its own globals: the realm gets nothing from the host but
 // strings (engine sources, the template, the data as JSON text, the built-in partials) and returns one string.
 // There is no process, require, fs, network or timer inside. CPU/wall time is bounded by isolated-vm's `timeout`
 // (V8 TerminateExecution) and memory by `memoryLimit` (the isolate is disposed, the host lives on).
@@ -18,7 +18,7 @@
 // Node ≥ 20 needs `--no-node-snapshot` for isolated-vm (laverdet/isolated-vm#420: isolates built from a different
 // snapshot than Node's can crash the process). Set NODE_OPTIONS=--no-node-snapshot on the Lambda and for jest.
 import ivm from 'isolated-vm';
-import { TemplateError } from '../domain/errors';
+import { TemplateError } from '../errors';
 import { realmScripts, type RealmInput, type RealmResult } from './realm-sources';
 import { precompilePartials } from './trusted';
 

@@ -6,7 +6,7 @@
 // Jinja2 compatibility patches that must not touch the host's nunjucks or prototypes). Never pass caller
 // templates here: they go to TemplateSandbox.
 import vm from 'node:vm';
-import { TemplateError } from '../domain/errors';
+import { TemplateError } from '../errors';
 import { realmScripts, type RealmInput, type RealmResult } from './realm-sources';
 
 interface Realm {

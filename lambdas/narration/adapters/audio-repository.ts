@@ -2,7 +2,7 @@
 // The job transitions are the shared leased-job engine's (lambdas/shared/jobs): claimed jobs are `processing`.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_LEASE_S, DynamoLeasedJobStore } from '../../shared/jobs/dynamo-leased-job-store';
-import type { AudioRecord, AudioRepository } from '../domain/ports';
+import type { AudioRecord, AudioRepository } from '../ports';
 
 export class DynamoAudioRepository extends DynamoLeasedJobStore<AudioRecord> implements AudioRepository {
   constructor(

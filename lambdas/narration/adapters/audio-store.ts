@@ -1,4 +1,5 @@
-// S3 implementation of AudioStore. Keys: audio/<id>.<fmt> (lifecycle: 30 days), jobs/<id>.txt (2 days).
+// S3 implementation of AudioStore. Keys (lambdas/narration/bucket.ts, whose prefixes the lifecycle rules expire):
+// audio/<id>.<fmt> (30 days), jobs/<id>.txt (2 days).
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import {
@@ -10,11 +11,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { CONTENT_TYPE, type AudioFormat } from '../domain/formats';
-import type { AudioStore } from '../domain/ports';
-
-export const audioKey = (audioId: string, fmt: AudioFormat) => `audio/${audioId}.${fmt}`;
-const jobKey = (audioId: string) => `jobs/${audioId}.txt`;
+import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
+import type { AudioStore } from '../ports';
+import { audioKey, jobTextKey } from '../bucket';
 
 export class S3AudioStore implements AudioStore {
   constructor(
@@ -57,7 +56,7 @@ export class S3AudioStore implements AudioStore {
     await this.s3.send(
       new PutObjectCommand({
         Bucket: this.bucket,
-        Key: jobKey(audioId),
+        Key: jobTextKey(audioId),
         Body: text,
         ContentType: 'text/plain; charset=utf-8',
       }),
@@ -66,7 +65,7 @@ export class S3AudioStore implements AudioStore {
 
   async getJobText(audioId: string): Promise<string | undefined> {
     try {
-      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: jobKey(audioId) }));
+      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: jobTextKey(audioId) }));
       return await out.Body!.transformToString('utf8');
     } catch (err) {
       if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
@@ -75,6 +74,6 @@ export class S3AudioStore implements AudioStore {
   }
 
   async deleteJobText(audioId: string): Promise<void> {
-    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: jobKey(audioId) }));
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: jobTextKey(audioId) }));
   }
 }

@@ -1,6 +1,6 @@
 // SQS implementation of JobQueue: paid plans' jobs go to the priority queue, free ones to the standard queue.
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { JobMessage, JobQueue } from '../domain/ports';
+import type { JobMessage, JobQueue } from '../ports';
 
 export class SqsJobQueue implements JobQueue {
   constructor(

@@ -9,8 +9,8 @@ import {
   type VoiceId,
 } from '@aws-sdk/client-polly';
 import { observeAwsClient } from '../../shared/observability/aws-clients';
-import type { Pcm, Synthesizer } from '../domain/ports';
-import type { Voice } from '../domain/voices';
+import type { Pcm, Synthesizer } from '../ports';
+import type { Voice } from '../core/voices';
 
 export const POLLY_PCM_RATE = 16000;
 

@@ -1,6 +1,9 @@
 // What GET /api says about each route of the manifest (keyed by route id). A test fails when a manifest route has
 // no entry here, so the description cannot fall behind the routes.
-import { ConvertTextReq, ConvertUrlReq, DemoTryReq, fmtField, voiceField } from '../requests';
+import { ConvertTextReq } from '../handlers/convert-text.route';
+import { ConvertUrlReq } from '../handlers/convert-url.route';
+import { DemoTryReq } from '../handlers/demo-try.route';
+import { fmtField, voiceField } from '../requests';
 import {
   AudioPending,
   AudioReady,
@@ -13,8 +16,8 @@ import {
 } from './schemas';
 import { z as zod } from 'zod';
 import { META_ROUTE_DOCS, type ParamDoc, type ResponseDoc, type RouteDoc } from '../../shared/http/openapi';
-import { AbEventReq } from '../handlers/ab-event';
-import { WaitlistReq } from '../handlers/waitlist';
+import { AbEventReq } from '../handlers/ab-event.route';
+import { WaitlistReq } from '../handlers/waitlist.route';
 import {
   CheckoutResponse,
   PortalResponse,

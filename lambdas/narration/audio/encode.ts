@@ -5,7 +5,7 @@
 // players and ffprobe show, not an estimate from the input.
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import type { WasmMediaEncoder } from 'wasm-media-encoders';
-import { CONTENT_TYPE, type AudioFormat } from '../domain/formats';
+import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
 import { Mp3FrameCounter, OggPageReader, wavDurationS } from './duration';
 import { WAV_HEADER_BYTES, wavHeader } from './wav';
 

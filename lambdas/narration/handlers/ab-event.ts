@@ -4,31 +4,16 @@
 // visitor per experiment (reloads don't inflate them), conversions once per visitor; a conversion also counts a
 // missing exposure. 200 {"status":"recorded"|"duplicate", experiment, variant, type}; 404 unknown experiment;
 // 429 with Retry-After and RateLimit-* past AB_EVENTS_PER_HOUR / AB_EVENTS_PER_DAY per IP. See docs/growth.md.
-import { z } from 'zod';
 import { apiHandler } from '../../shared/http/api-handler';
 import { invalid } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
 import { recordAbConversion, recordExposure } from '../../shared/growth/ab';
 import { assignVariant } from '../../shared/growth/experiments';
-import { experimentField, findExperiment, variantField, visitorField } from '../../shared/growth/http';
+import { findExperiment } from '../../shared/growth/http';
 import { abEventSubject, chargePerIp } from '../../shared/growth/limits';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { narrationManifest } from '../routes';
-
-export const EVENT_TYPES = ['exposure', 'conversion'] as const;
-export const MAX_BODY_BYTES = 4 * 1024;
-
-const absentIfEmpty = (v: unknown) => (v === '' || v === null ? undefined : v);
-
-export const AbEventReq = z.object({
-  experiment: experimentField,
-  visitor: visitorField,
-  type: z.enum(EVENT_TYPES),
-  variant: z.preprocess(absentIfEmpty, variantField.optional()),
-});
-
-const route = narrationManifest.routes.find((r) => r.id === 'AbEvent');
+import { abEventRoute as route, AbEventReq } from './ab-event.route';
 
 export const makeHandler = (deps: NarrationDeps) =>
   apiHandler(
@@ -79,7 +64,7 @@ export const makeHandler = (deps: NarrationDeps) =>
         { ...limits, 'cache-control': 'no-store' },
       );
     },
-    { maxBodyBytes: route?.maxBodyBytes ?? MAX_BODY_BYTES },
+    { maxBodyBytes: route.maxBodyBytes },
   );
 
 export const handler = makeHandler(awsDeps());

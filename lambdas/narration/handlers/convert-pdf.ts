@@ -15,22 +15,18 @@ import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
 import { logger } from '../../shared/logger';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { startConversion } from '../domain/conversion';
-import { isDryRun, previewConversion } from '../domain/preview';
-import { PdfRejected, extractPdf, type PdfLimits } from '../domain/pdf/index';
-import { narrationManifest } from '../routes';
+import { startConversion } from '../use-cases/conversion';
+import { isDryRun, previewConversion } from '../core/preview';
+import { PdfRejected, extractPdf, type PdfLimits } from '../pdf/index';
+import { convertPdfRoute as route } from './convert-pdf.route';
 import { MAX_TEXT_CHARS, assertSpeakable, fmtField, resolveVoice, voiceField } from '../requests';
 
 const MiB = 1024 * 1024;
 
 /** The contract's "at most 20 MB", read generously as MiB (what file managers show as "20 MB"). */
 export const MAX_PDF_BYTES = 20 * MiB;
-/** The file plus multipart framing and the small text fields. */
-export const MAX_BODY_BYTES = 21 * MiB;
 
 export const ConvertPdfFields = z.object({ voice: voiceField, fmt: fmtField });
-
-const route = narrationManifest.routes.find((r) => r.id === 'ConvertPdf');
 
 export interface ConvertPdfOptions {
   /** Extraction limits (tests lower the time budget). */
@@ -89,7 +85,7 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
       );
       return json(out.statusCode, out.body, out.headers);
     },
-    { maxBodyBytes: route?.maxBodyBytes ?? MAX_BODY_BYTES },
+    { maxBodyBytes: route.maxBodyBytes },
   );
 
 export const handler = makeHandler(awsDeps());

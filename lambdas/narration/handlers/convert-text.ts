@@ -7,12 +7,10 @@ import { observeConversion } from '../metrics';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { startConversion } from '../domain/conversion';
-import { isDryRun, previewConversion } from '../domain/preview';
-import { narrationManifest } from '../routes';
-import { ConvertTextReq, assertSpeakable, resolveVoice } from '../requests';
-
-const route = narrationManifest.routes.find((r) => r.id === 'ConvertText')!;
+import { startConversion } from '../use-cases/conversion';
+import { isDryRun, previewConversion } from '../core/preview';
+import { convertTextRoute as route, ConvertTextReq } from './convert-text.route';
+import { assertSpeakable, resolveVoice } from '../requests';
 
 export const makeHandler = (deps: NarrationDeps) =>
   apiHandler(

@@ -18,14 +18,11 @@ import {
   type SafeFetchOptions,
 } from '../../shared/net/safe-fetch';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { NoArticleError, decodeHtml, extractArticle, fitForNarration } from '../domain/article';
-import { startConversion } from '../domain/conversion';
-import { isDryRun, previewConversion } from '../domain/preview';
-import { narrationManifest } from '../routes';
-import { ConvertUrlReq, MAX_TEXT_CHARS, assertSpeakable, resolveVoice } from '../requests';
-
-/** A JSON body of a 2,048-character URL with every character escaped stays far below this. */
-export const MAX_BODY_BYTES = 16 * 1024;
+import { NoArticleError, decodeHtml, extractArticle, fitForNarration } from '../core/article';
+import { startConversion } from '../use-cases/conversion';
+import { isDryRun, previewConversion } from '../core/preview';
+import { convertUrlRoute as route, ConvertUrlReq } from './convert-url.route';
+import { MAX_TEXT_CHARS, assertSpeakable, resolveVoice } from '../requests';
 
 /** What one page fetch may cost: fits well inside the route's 29 s with narration of a short article after it. */
 export const FETCH_LIMITS = {
@@ -64,8 +61,6 @@ export function fetchErrorToHttp(err: SafeFetchError): HttpError {
 function withScheme(url: string): string {
   return /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`;
 }
-
-const route = narrationManifest.routes.find((r) => r.id === 'ConvertUrl');
 
 /** `fetchOptions` lets tests pass a resolver stub, an allowlist and short timeouts; production uses config. */
 export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions = {}) =>
@@ -129,7 +124,7 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
       const extra = narration.truncated ? { truncated: true, article_chars: narration.articleChars } : {};
       return json(out.statusCode, { ...out.body, ...extra }, out.headers);
     },
-    { maxBodyBytes: route?.maxBodyBytes ?? MAX_BODY_BYTES },
+    { maxBodyBytes: route.maxBodyBytes },
   );
 
 export const handler = makeHandler(awsDeps());

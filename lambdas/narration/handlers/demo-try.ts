@@ -15,12 +15,9 @@ import { invalid } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { startConversion, type QuotaPolicy } from '../domain/conversion';
-import { narrationManifest } from '../routes';
-import { DemoTryReq, assertSpeakable, resolveVoice } from '../requests';
-
-/** 500 characters, each escaped as a 12-byte surrogate pair in JSON at worst, plus the other fields. */
-export const MAX_BODY_BYTES = 16 * 1024;
+import { startConversion, type QuotaPolicy } from '../use-cases/conversion';
+import { demoTryRoute as route, DemoTryReq } from './demo-try.route';
+import { assertSpeakable, resolveVoice } from '../requests';
 
 /** The demo's counters: `demo#` + the free tier's hashed-IP subject, so the two never share a window. */
 export function demoSubject(clientIp: string): string {
@@ -38,8 +35,6 @@ export function demoPolicy(deps: Pick<NarrationDeps, 'config'>): QuotaPolicy {
       'or use POST /convert/text, which has its own free allowance and takes up to 100,000 characters.',
   };
 }
-
-const route = narrationManifest.routes.find((r) => r.id === 'DemoTry');
 
 export const makeHandler = (deps: NarrationDeps) =>
   apiHandler(
@@ -67,7 +62,7 @@ export const makeHandler = (deps: NarrationDeps) =>
       );
       return json(out.statusCode, out.body, out.headers);
     },
-    { maxBodyBytes: route?.maxBodyBytes ?? MAX_BODY_BYTES },
+    { maxBodyBytes: route.maxBodyBytes },
   );
 
 export const handler = makeHandler(awsDeps());

@@ -7,8 +7,8 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { HttpError, NotFoundError, invalid } from '../../shared/http/errors';
 import { json, redirect } from '../../shared/http/response';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { audioUrl } from '../domain/conversion';
-import type { AudioFormat } from '../domain/formats';
+import { audioUrl } from '../use-cases/conversion';
+import type { AudioFormat } from '../core/formats';
 
 /** Only an explicit JSON preference: browsers' <audio> and curl's default (*\/*) get the redirect. */
 function wantsJson(accept: string | undefined): boolean {

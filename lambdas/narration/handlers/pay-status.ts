@@ -6,7 +6,7 @@ import { ipSubject } from '../../shared/auth/resolve-caller';
 import { payStatusRoute } from '../../shared/billing/handlers';
 import { planCatalogue } from '../billing';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { freeRules } from '../domain/conversion';
+import { freeRules } from '../use-cases/conversion';
 
 export const makeHandler = (deps: Pick<NarrationDeps, 'config' | 'keys' | 'accounts' | 'quotas' | 'now'>) =>
   payStatusRoute(deps, {

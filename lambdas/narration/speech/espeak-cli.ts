@@ -4,8 +4,8 @@
 // taken to the end of the stream.
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import type { Pcm, Synthesizer } from '../domain/ports';
-import type { Voice } from '../domain/voices';
+import type { Pcm, Synthesizer } from '../ports';
+import type { Voice } from '../core/voices';
 import { parseWavHeader } from '../audio/wav';
 
 export interface EspeakCliOptions {

@@ -6,8 +6,8 @@
 // with `-w` from the same FS, with correct header sizes.
 import { readFile } from 'node:fs/promises';
 import type { EspeakModule, EspeakModuleOptions } from 'espeak-ng';
-import type { Pcm, Synthesizer } from '../domain/ports';
-import type { Voice } from '../domain/voices';
+import type { Pcm, Synthesizer } from '../ports';
+import type { Voice } from '../core/voices';
 import { parseWavHeader } from '../audio/wav';
 import { espeakVoiceName } from './espeak-cli';
 

@@ -1,6 +1,6 @@
 // Picks the speech engine named by SPEECH_ENGINE. Engines load lazily so a Lambda bundle using Polly never
 // evaluates the espeak code (and the espeak-ng WASM package is never bundled: see espeak-wasm.ts).
-import type { Synthesizer } from '../domain/ports';
+import type { Synthesizer } from '../ports';
 
 export type SpeechEngineKind = 'polly' | 'espeak' | 'espeak-cli' | 'espeak-wasm';
 

@@ -1,5 +1,5 @@
 // Spanish month names and long dates, as both services write them: narration reads dates aloud with the month
-// names (lambdas/narration/domain/normalize/dates.ts); documents print "15 de marzo de 2024" (templates' meta.ts,
+// names (lambdas/narration/core/normalize/dates.ts); documents print "15 de marzo de 2024" (templates' meta.ts,
 // and the `date("long")` filter of the template realm, lambdas/documents/templating/realm-bootstrap.js, which
 // keeps its own copy because the realm receives source text only).
 export const MESES = [

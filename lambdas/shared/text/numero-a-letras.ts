@@ -1,5 +1,5 @@
 // Spanish cardinal numbers in words, lowercase with accents, as both services write them: narration reads them
-// aloud (lambdas/narration/domain/normalize/number-words.ts) and documents print amounts in words on invoices
+// aloud (lambdas/narration/core/normalize/number-words.ts) and documents print amounts in words on invoices
 // (templates/kit/con-letra.ts, uppercase). Long scale as in Spain and Mexico: 10^6 millón, 10^9 mil
 // millones, 10^12 billón, 10^18 trillón, 10^24 cuatrillón, up to 10^30 - 1.
 //

@@ -52,8 +52,10 @@ export interface Timbre {
 /** ||1.1|UUID|FechaTimbrado|RfcProvCertif|[Leyenda|]SelloCFD|NoCertificadoSAT|| */
 export function cadenaOriginalTimbre(t: Timbre): string {
   const fields = ['1.1', t.uuid.toUpperCase(), t.fechaTimbrado, t.rfcProvCertif];
-  if (t.leyenda) fields.push(t.leyenda);
+  // The XSLT's "Opcional" tests the attribute node: a Leyenda present, even empty, is a field.
+  if (t.leyenda !== undefined) fields.push(t.leyenda);
   fields.push(t.selloCfd, t.noCertificadoSat);
-  // Anexo 20 rule for cadenas originales: runs of spaces collapse to one.
-  return `||${fields.map((f) => f.trim().replace(/\s+/g, ' ')).join('|')}||`;
+  // SAT's XSLT applies XPath normalize-space(): runs of XML whitespace (space, tab, CR, LF; not other Unicode
+  // spaces) collapse to one space, leading and trailing ones dropped.
+  return `||${fields.map((f) => f.replace(/[ \t\r\n]+/g, ' ').replace(/^ | $/g, '')).join('|')}||`;
 }

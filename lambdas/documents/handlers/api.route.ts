@@ -1,0 +1,15 @@
+// GET /api: the route's spec, next to its handler (api.ts reads its limits here); routes.ts lists it.
+import type { RouteSpec } from '../../shared/manifest';
+
+export const apiDocsRoute = {
+  id: 'ApiDocs',
+  method: 'GET',
+  path: '/api',
+  handler: 'lambdas/documents/handlers/api.ts',
+  // Image: the description includes POST /v1/render's own request schema, whose module loads the template
+  // sandbox (isolated-vm), which only the image carries.
+  packaging: 'image',
+  memoryMb: 512,
+  timeoutS: 10,
+  access: {},
+} satisfies RouteSpec;

@@ -1,0 +1,159 @@
+// The render worker's side of async renders (domain/jobs.ts has the records, ports and acceptance): claim the job,
+// render it with the same renderDocument() as POST /v1/render, store the file, record the outcome and queue its
+// webhook event. Loaded only by the render worker (container image): it pulls in Chromium and the template sandbox.
+import { HttpError } from '../../shared/http/errors';
+import { runLeasedJob } from '../../shared/jobs/leased-job';
+import { logger } from '../../shared/logger';
+import type { QuotaStore } from '../../shared/quota/windows';
+import { DocumentRequestError, type DocumentProblem } from '../errors';
+import {
+  eventIdFor,
+  type AcceptDeps,
+  type DeliveryMessage,
+  type JobRecord,
+  type MessageQueue,
+  type WebhookEventType,
+} from './jobs';
+import { observeRender } from '../metrics';
+import { parseRenderRequest, renderDocument, type RenderDeps, type RenderedDocument } from './render-request';
+import { JobBusyError } from '../../shared/jobs/leased-job';
+
+export interface RenderJobDeps extends AcceptDeps {
+  deliveryQueue: MessageQueue;
+  /** Is an endpoint of `owner` subscribed to `type`? (decides whether the outcome becomes an event) */
+  subscribed(owner: string, type: WebhookEventType): Promise<boolean>;
+  renderer(): Promise<RenderDeps>;
+  recordRender(format: string): Promise<void>;
+  now(): Date;
+  maxAttempts: number;
+}
+
+/** Gives back the windows a job was charged (QuotaStore.refund reads only `charged`). */
+function refundJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
+  if (!job.charged?.length) return Promise.resolve();
+  const binding = { ...job.charged[0]!, remaining: 0 };
+  return quotas.refund({ allowed: true, charged: job.charged, binding, all: [binding], slots: job.charged });
+}
+
+async function outcomeEvent(
+  deps: RenderJobDeps,
+  job: JobRecord,
+  type: WebhookEventType,
+): Promise<JobRecord['event']> {
+  try {
+    return (await deps.subscribed(job.owner, type))
+      ? { id: eventIdFor(job.jobId, type), type, queued: false }
+      : undefined;
+  } catch (err) {
+    // The outcome is recorded either way; a webhook lookup failure must not fail the job. Retrying the job would
+    // not help (it is finished), so this event is lost: say so loudly.
+    logger.error('webhook endpoint lookup failed; no event for this job', { error: err as Error });
+    return undefined;
+  }
+}
+
+/** Queues the job's event for the delivery worker (idempotent: the event id is deterministic). */
+async function queueEvent(deps: RenderJobDeps, job: Pick<JobRecord, 'jobId' | 'event'>): Promise<void> {
+  if (!job.event || job.event.queued) return;
+  await deps.deliveryQueue.send({ jobId: job.jobId, eventId: job.event.id } satisfies DeliveryMessage);
+  await deps.jobs.markEventQueued(job.jobId);
+}
+
+async function failJob(
+  deps: RenderJobDeps,
+  job: JobRecord,
+  failure: { reason: string; problems?: DocumentProblem[] },
+): Promise<void> {
+  const event = await outcomeEvent(deps, job, 'document.failed');
+  const moved = await deps.jobs.fail(job.jobId, failure.reason, {
+    problems: failure.problems?.length ? failure.problems : undefined,
+    event,
+    completedAt: deps.now().toISOString(),
+  });
+  if (!moved) return;
+  await refundJob(deps.quotas, job).catch((e) =>
+    logger.error('quota refund failed', { error: e as Error, jobId: job.jobId }),
+  );
+  await queueEvent(deps, { jobId: job.jobId, event });
+  await deps.jobFiles
+    .deleteRequest(job.jobId)
+    .catch((e) => logger.warn('job request cleanup failed', { error: e as Error }));
+}
+
+/** Errors that are the request's own: rendering it again cannot succeed (a synchronous render would answer 4xx). */
+function callerFault(err: unknown): { reason: string; problems?: DocumentProblem[] } | undefined {
+  if (err instanceof DocumentRequestError)
+    return {
+      reason:
+        `The document could not be rendered as requested: ${err.problems.map((p) => p.msg).join('; ')}`.slice(
+          0,
+          1000,
+        ),
+      problems: err.problems,
+    };
+  if (err instanceof HttpError && err.statusCode >= 400 && err.statusCode < 500)
+    return { reason: `The document could not be rendered as requested: ${err.detail}`.slice(0, 1000) };
+  return undefined;
+}
+
+/**
+ * Runs one queued render (the shared leased-job engine claims, releases and gives up). Idempotent: SQS delivers at
+ * least once, so a finished job is acknowledged without work (its event re-queued if that step was lost), and a
+ * retry overwrites the same result key. After the last attempt the job is failed (quota given back, event queued)
+ * and the message acknowledged.
+ */
+export function runRenderJob(
+  deps: RenderJobDeps,
+  jobId: string,
+  attempt: number,
+): Promise<'done' | 'failed' | 'skipped'> {
+  return runLeasedJob(deps.jobs, jobId, attempt, (claimed) => renderJob(deps, claimed), {
+    maxAttempts: deps.maxAttempts,
+    onSettled: async (current) => {
+      if (current) await queueEvent(deps, current);
+    },
+    async giveUp(claimed, _err, tried) {
+      await failJob(deps, claimed, {
+        reason: `Rendering failed on our side after ${tried} attempts. It was not counted against your limits; please submit it again.`,
+      });
+      return 'failed' as const;
+    },
+  });
+}
+
+async function renderJob(deps: RenderJobDeps, claimed: JobRecord): Promise<'done' | 'failed'> {
+  const { jobId } = claimed;
+  const text = await deps.jobFiles.getRequest(jobId);
+  if (text === undefined) {
+    await failJob(deps, claimed, {
+      reason: 'The job could not be read back (its request expired). Please submit it again.',
+    });
+    return 'failed';
+  }
+  let doc: RenderedDocument;
+  try {
+    const request = parseRenderRequest(JSON.parse(text));
+    await deps.jobs.setProgress(jobId, 0.1);
+    // Async is Scale-only: never watermarked.
+    const renderer = await deps.renderer();
+    // Counted like a synchronous render (DocumentsRendered, RenderDurationMs, RenderFailures).
+    doc = await observeRender(request.format, () =>
+      renderDocument(request, renderer, { watermark: claimed.plan === 'free' }),
+    );
+  } catch (err) {
+    const fault = callerFault(err);
+    if (!fault) throw err;
+    await failJob(deps, claimed, fault);
+    return 'failed';
+  }
+  await deps.jobs.setProgress(jobId, 0.9);
+  const result = await deps.jobFiles.putResult(jobId, doc);
+  const event = await outcomeEvent(deps, claimed, 'document.rendered');
+  await deps.jobs.complete(jobId, { result, event, completedAt: deps.now().toISOString() });
+  await deps.recordRender(claimed.format);
+  await queueEvent(deps, { jobId, event });
+  await deps.jobFiles
+    .deleteRequest(jobId)
+    .catch((e) => logger.warn('job request cleanup failed', { error: e as Error }));
+  return 'done';
+}

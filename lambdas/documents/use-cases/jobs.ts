@@ -1,0 +1,275 @@
+// Async renders (Scale plan): POST /v1/render with `options.async: true` → 202 {id, status: "queued", status_url}.
+// The request is stored (S3: a render body may be 2 MiB, an SQS message at most 256 KiB), a job record is created
+// and its id queued; the render worker (handlers/render-worker.ts) renders with the same renderDocument() as the
+// synchronous path, stores the file under results/, records the outcome and, when the account has a webhook
+// endpoint, queues the event for the delivery worker (domain/webhooks.ts). GET /v1/jobs/{id} shows the job to the
+// account that created it (404 to everyone else).
+//
+// Quota: charged at acceptance, like a synchronous render; given back when the job fails (nothing was delivered,
+// whatever the cause: the synchronous path does not count failed renders either). Talks only to ports.
+import { createHash, randomBytes } from 'node:crypto';
+import type { ApiKeyRecord } from '../../shared/auth/keys';
+import { HttpError, ServiceUnavailableError } from '../../shared/http/errors';
+import type { LeasedJobStore } from '../../shared/jobs/leased-job';
+import { logger } from '../../shared/logger';
+import type { QuotaDecision, QuotaStore, WindowSlot } from '../../shared/quota/windows';
+import type { DocumentProblem } from '../errors';
+import type { DocumentsPlan } from '../core/plans';
+// Types only: this module is loaded by zip functions (no Chromium, no isolated-vm); the render worker's side, which
+// renders, is domain/jobs-render.ts.
+import type { RenderedDocument, ValidRenderRequest } from './render-request';
+
+// ---- records and ports -------------------------------------------------------------------------------------
+
+export type JobStatus = 'queued' | 'rendering' | 'done' | 'failed';
+export type WebhookEventType = 'document.rendered' | 'document.failed';
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['document.rendered', 'document.failed'];
+
+/** Where a finished document is stored. */
+export interface JobResult {
+  key: string;
+  filename: string;
+  contentType: string;
+  bytes: number;
+}
+
+/** One webhook delivery attempt, as recorded on the job (GET /v1/jobs/{id} shows them). */
+export interface DeliveryAttempt {
+  eventId: string;
+  type: WebhookEventType;
+  /** 1 for the first try. */
+  attempt: number;
+  /** ISO time the attempt started. */
+  at: string;
+  /** delivered: 2xx; failed: another status, timeout or network error; refused: the SSRF policy refused the
+   * destination (no connection made); skipped: no endpoint subscribed any more. */
+  outcome: 'delivered' | 'failed' | 'refused' | 'skipped';
+  statusCode: number | null;
+  error?: string;
+  durationMs: number;
+  /** When the next attempt is due; null after the last one. */
+  nextAttemptAt?: string | null;
+}
+
+export interface JobRecord {
+  jobId: string;
+  /** The account (or, for keys without one, the key) the job belongs to: see ownerOf(). */
+  owner: string;
+  plan: DocumentsPlan;
+  status: JobStatus;
+  /** 0..1 */
+  progress: number;
+  /** Built-in template slug, or null for custom_html. */
+  template: string | null;
+  format: string;
+  createdAt: string;
+  updatedAt: string;
+  completedAt?: string;
+  /** Epoch seconds: the record goes (DynamoDB TTL) with its result (the bucket's results/ lifecycle). */
+  expiresAt: number;
+  /** Render attempts so far (SQS receive count seen). */
+  attempts?: number;
+  /** Epoch seconds until which the current render worker owns the job. */
+  leaseUntil?: number;
+  result?: JobResult;
+  /** Why it failed, in words the caller can act on. */
+  error?: string;
+  /** The caller's problems when the request could not be rendered as sent (like a synchronous 400's detail). */
+  problems?: DocumentProblem[];
+  /** The quota windows charged at acceptance (given back once if the job fails). */
+  charged: WindowSlot[];
+  /** The webhook event of this job's outcome (only when an endpoint subscribed to it when the job finished). */
+  event?: { id: string; type: WebhookEventType; queued: boolean };
+  deliveries?: DeliveryAttempt[];
+}
+
+/**
+ * Async render jobs: the leased-job store of the shared engine (claimed jobs are `rendering`; complete and fail
+ * are given completedAt, result, event, problems), plus the job's webhook event and delivery log.
+ */
+export interface JobRepository extends LeasedJobStore<JobRecord> {
+  markEventQueued(jobId: string): Promise<void>;
+  /** Appends a delivery attempt (bounded: at most MAX_RECORDED_DELIVERIES are kept). */
+  addDelivery(jobId: string, attempt: DeliveryAttempt): Promise<void>;
+}
+
+/** Render requests of queued jobs and finished documents (S3: jobs/ and results/ in the documents bucket). */
+export interface JobFiles {
+  putRequest(jobId: string, body: string): Promise<void>;
+  getRequest(jobId: string): Promise<string | undefined>;
+  deleteRequest(jobId: string): Promise<void>;
+  putResult(jobId: string, doc: RenderedDocument): Promise<JobResult>;
+  /** A URL that GETs the document for `expiresInS` seconds. */
+  presignResult(result: JobResult, expiresInS: number): Promise<string>;
+}
+
+/** An SQS queue as the domain sees it. */
+export interface MessageQueue {
+  send(message: Record<string, unknown>, delayS?: number): Promise<void>;
+  /** Makes a received message reappear after `delayS` seconds (its retry), instead of the queue's default. */
+  retryAfter(receiptHandle: string, delayS: number): Promise<void>;
+}
+
+export interface RenderMessage {
+  jobId: string;
+}
+export interface DeliveryMessage {
+  jobId: string;
+  eventId: string;
+}
+
+/** Keeps a redriven, repeatedly failing delivery from growing the job record without bound. */
+export const MAX_RECORDED_DELIVERIES = 50;
+/** A job and its result live one day (RESULTS_PREFIX.days of lambdas/documents/bucket.ts). */
+export const JOB_TTL_S = 86400;
+
+// ---- identities ----------------------------------------------------------------------------------------------
+
+export function newJobId(): string {
+  return 'job_' + randomBytes(16).toString('base64url');
+}
+
+export const JOB_ID_RE = /^job_[A-Za-z0-9_-]{22}$/;
+
+/**
+ * What jobs and webhook endpoints belong to: the billing account of the key (every key of the account, including
+ * one that replaced a rotated key, sees them), or the key itself for keys made without an account (admin CLI).
+ */
+export function ownerOf(key: ApiKeyRecord): string {
+  return key.accountId ? `acct:${key.accountId}` : `key:${key.keyHash.slice(0, 32)}`;
+}
+
+/** Deterministic per job and type: a duplicated worker run produces the same event id (receivers dedupe on it). */
+export function eventIdFor(jobId: string, type: WebhookEventType): string {
+  return 'evt_' + createHash('sha256').update(`${jobId}:${type}`).digest('base64url').slice(0, 24);
+}
+
+export function statusUrl(jobId: string): string {
+  return `/v1/jobs/${jobId}`;
+}
+
+// ---- acceptance (POST /v1/render, options.async) --------------------------------------------------------------
+
+export interface AcceptDeps {
+  jobs: JobRepository;
+  jobFiles: JobFiles;
+  renderQueue: MessageQueue;
+  quotas: QuotaStore;
+}
+
+/** Only Scale keys render in the background: 403 naming the caller's plan and the way to Scale. */
+export function assertAsyncAllowed(plan: DocumentsPlan): void {
+  if (plan === 'scale') return;
+  throw new HttpError(
+    403,
+    plan === 'free'
+      ? 'Async rendering (options.async) is a Scale plan feature: send `Authorization: Bearer <Scale key>` ' +
+          '(GET /pricing), or leave options.async out to get the document in the response.'
+      : `Async rendering (options.async) is a Scale plan feature; this key is on the ${plan} plan. Upgrade to ` +
+          'Scale (GET /pricing), or leave options.async out to get the document in the response.',
+    {},
+    { plan },
+  );
+}
+
+/**
+ * Creates and queues the job of an accepted async render. The quota was charged by the caller (`decision`); any
+ * failure here gives it back and answers 503 (nothing was queued).
+ */
+export async function acceptAsyncRender(
+  deps: AcceptDeps,
+  input: {
+    body: unknown;
+    request: ValidRenderRequest;
+    key: ApiKeyRecord;
+    plan: DocumentsPlan;
+    decision: QuotaDecision;
+    now: Date;
+  },
+): Promise<{ statusCode: 202; body: Record<string, unknown>; headers: Record<string, string> }> {
+  const { request, now } = input;
+  const jobId = newJobId();
+  const iso = now.toISOString();
+  const job: JobRecord = {
+    jobId,
+    owner: ownerOf(input.key),
+    plan: input.plan,
+    status: 'queued',
+    progress: 0,
+    template: request.kind === 'template' ? request.template.meta.slug : null,
+    format: request.format,
+    createdAt: iso,
+    updatedAt: iso,
+    expiresAt: Math.floor(now.getTime() / 1000) + JOB_TTL_S,
+    charged: input.decision.charged,
+  };
+  try {
+    await deps.jobFiles.putRequest(jobId, JSON.stringify(input.body));
+    await deps.jobs.create(job);
+    await deps.renderQueue.send({ jobId } satisfies RenderMessage);
+  } catch (err) {
+    await deps.quotas
+      .refund(input.decision)
+      .catch((e) => logger.error('quota refund failed', { error: e as Error }));
+    logger.error('async render not queued', { error: err as Error, jobId });
+    throw new ServiceUnavailableError(
+      'The render could not be queued because a backing service is unavailable. Please retry; this attempt was not counted against your limits.',
+    );
+  }
+  return {
+    statusCode: 202,
+    body: { id: jobId, object: 'job', status: 'queued', progress: 0, status_url: statusUrl(jobId) },
+    headers: { location: statusUrl(jobId), 'retry-after': '2' },
+  };
+}
+
+// ---- the caller's view ------------------------------------------------------------------------------------------
+
+/** The job as GET /v1/jobs/{id} and webhook payloads show it; `download` only for a finished job. */
+export function publicJob(
+  job: JobRecord,
+  download?: { url: string; expiresAt: Date },
+  opts: { deliveries?: boolean } = { deliveries: true },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: job.jobId,
+    object: 'job',
+    status: job.status,
+    progress: job.status === 'done' ? 1 : Math.round((job.progress ?? 0) * 100) / 100,
+    template: job.template,
+    format: job.format,
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
+    completed_at: job.completedAt ?? null,
+    expires_at: new Date(job.expiresAt * 1000).toISOString(),
+    status_url: statusUrl(job.jobId),
+  };
+  if (job.status === 'done' && job.result) {
+    out.filename = job.result.filename;
+    out.content_type = job.result.contentType;
+    out.bytes = job.result.bytes;
+    if (download) {
+      out.download_url = download.url;
+      out.download_expires_at = download.expiresAt.toISOString();
+    }
+  }
+  if (job.status === 'failed') {
+    out.reason = job.error ?? 'Rendering failed.';
+    if (job.problems?.length) out.problems = job.problems;
+  }
+  if (opts.deliveries !== false) {
+    out.event = job.event ? { id: job.event.id, type: job.event.type } : null;
+    out.deliveries = (job.deliveries ?? []).map((d) => ({
+      event_id: d.eventId,
+      type: d.type,
+      attempt: d.attempt,
+      at: d.at,
+      outcome: d.outcome,
+      status_code: d.statusCode,
+      ...(d.error ? { error: d.error } : {}),
+      duration_ms: d.durationMs,
+      next_attempt_at: d.nextAttemptAt ?? null,
+    }));
+  }
+  return out;
+}

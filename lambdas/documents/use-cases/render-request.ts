@@ -1,0 +1,579 @@
+// POST /v1/render: the request schema, its validation (every problem at once, 400) and the orchestrator that turns
+// a valid request into a file. Chromium (pdf, png) is injected, so this module and its tests run without a browser.
+//
+//   const check = validateRenderRequest(body);            // { ok: true, request } | { ok: false, problems }
+//   if (!check.ok) throw new DocumentRequestError(check.problems);      // or parseRenderRequest(body)
+//   const { bytes, contentType, filename } = await renderDocument(check.request, { renderPdf, renderPng });
+//
+// Request (contract): template (slug; optional when custom_html is present, and ignored then), format (one of
+// ten), data (object), custom_html (caller's Jinja2 HTML), options {page_size, margin, landscape, header_html,
+// footer_html} plus our csv_bom. Validation problems are pydantic-style items with loc ["body", ...].
+import { z } from 'zod';
+import { RequestValidationError, ServiceUnavailableError } from '../../shared/http/errors';
+import { validate } from '../../shared/http/validation';
+import { renderCsv } from '../formats/csv';
+import { renderDocx } from '../formats/docx';
+import { renderHtml } from '../formats/html';
+import { dataJson, renderJson } from '../formats/json';
+import { renderMd } from '../formats/md';
+import { renderTxt } from '../formats/txt';
+import type { DocumentModel, RenderedFile } from '../formats/types';
+import { PAGE_FORMATS, type PageFormat, type PdfOptions, type PngOptions } from '../render/page-options';
+import { RenderTimeoutError } from '../render/errors';
+import { renderXlsx } from '../formats/xlsx';
+import { buildZip, type ZipEntry } from '../formats/zip';
+import { ensureDocument, htmlTitle } from '../templating/html';
+import { sharedSandbox, type TemplateSandbox } from '../templating/sandbox';
+import { renderTrusted } from '../templating/trusted';
+import { DocumentRequestError, type DocumentProblem } from '../errors';
+import { CONTENT_TYPES, FORMATS, type Format } from '../core/formats';
+import {
+  builtInPartials,
+  CUSTOM_FORMATS,
+  findTemplate,
+  loadSource,
+  TEMPLATE_SLUGS,
+} from '../domain/template-registry';
+import { CfdiXmlError } from '../../../templates/kit/cfdi/leer';
+import type { BuiltInTemplate, XmlDocument } from '../../../templates/kit/template-types';
+
+// ---- request schema --------------------------------------------------------------------------------------
+
+/** Named page sizes: the renderer's (lambdas/documents/render/page-options.ts), accepted case-insensitively. */
+export const PAGE_SIZES = PAGE_FORMATS;
+export type PageSizeName = PageFormat;
+
+const LENGTH_RE = /^\d{1,4}(\.\d{1,3})?(mm|cm|in|px)$/;
+/** A CSS length ("12mm", "0.5in", "1cm", "20px") or a number of millimetres. */
+const length = z.union([
+  z.number().min(0).max(500),
+  z.string().trim().regex(LENGTH_RE, { message: "Use a length such as '12mm', '1cm', '0.5in' or '20px'" }),
+]);
+
+const pageSize = z.union([
+  z
+    .string()
+    .trim()
+    .transform((s) => PAGE_SIZES.find((p) => p.toLowerCase() === s.toLowerCase()) ?? s)
+    .pipe(z.enum(PAGE_SIZES as unknown as [PageFormat, ...PageFormat[]])),
+  z.object({ width: length, height: length }),
+]);
+
+const margin = z.union([
+  length,
+  z.object({
+    top: length.optional(),
+    right: length.optional(),
+    bottom: length.optional(),
+    left: length.optional(),
+  }),
+]);
+
+export const renderOptionsSchema = z.object({
+  page_size: pageSize.optional(),
+  margin: margin.optional(),
+  landscape: z.boolean().optional(),
+  header_html: z.string().max(20_000).optional(),
+  footer_html: z.string().max(20_000).optional(),
+  /** csv only: start the file with a UTF-8 byte order mark (Excel). */
+  csv_bom: z.boolean().optional(),
+  /** Scale plan: render in the background → 202 with a job (GET /v1/jobs/{id}) and a signed webhook when done. */
+  async: z.boolean().optional(),
+  /**
+   * factura: the zip must carry the CFDI 4.0 XML. Without it a zip whose data lacks what CFDI requires carries no
+   * XML (LEEME.txt lists the fields); with it that request is a 400 naming each missing field.
+   */
+  require_xml: z.boolean().optional(),
+});
+
+/** cfdi_xml's length limit (characters): a CFDI with a few thousand conceptos; the route's body limit is 2 MiB. */
+export const CFDI_XML_MAX_CHARS = 1_500_000;
+
+export const renderRequestSchema = z.object({
+  template: z.string().max(100).optional(),
+  // string first, so a missing format reads "Field required" rather than "Input should be 'pdf', ...".
+  format: z.string().pipe(z.enum(FORMATS)),
+  data: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * factura: a CFDI 4.0 XML (stamped or not) to print instead of `data`. Its own figures are printed; SAT's
+   * arithmetic is re-checked and discrepancies reported (PDF band, X-CFDI-Avisos header), never corrected.
+   */
+  cfdi_xml: z.string().min(1).max(CFDI_XML_MAX_CHARS).optional(),
+  custom_html: z.string().min(1).max(200_000).optional(),
+  options: renderOptionsSchema.optional(),
+});
+
+export type RenderRequestBody = z.input<typeof renderRequestSchema>;
+export type RenderOptions = z.output<typeof renderOptionsSchema>;
+
+export type ValidRenderRequest =
+  | {
+      kind: 'template';
+      template: BuiltInTemplate;
+      format: Format;
+      /** The data after the template's schema (defaults applied, unknown members dropped). */
+      data: Record<string, unknown>;
+      options: RenderOptions;
+      /** The document read from the caller's XML (cfdi_xml), when that is what was sent instead of data. */
+      xml?: XmlDocument;
+    }
+  | {
+      kind: 'custom';
+      source: string;
+      format: Format;
+      data: Record<string, unknown>;
+      options: RenderOptions;
+    };
+
+export type ValidationResult =
+  { ok: true; request: ValidRenderRequest } | { ok: false; problems: DocumentProblem[] };
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * zod issues → pydantic-style items (the shared mapper), with pydantic's wording where the shared mapper has none
+ * yet: exclusive bounds ("greater than 0") and list lengths ("at least 1 item").
+ */
+function problemsOf(schema: z.ZodType, input: unknown, prefix: (string | number)[]): DocumentProblem[] {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return [];
+  let items: DocumentProblem[] = [];
+  try {
+    validate(schema, input, prefix);
+  } catch (err) {
+    if (!(err instanceof RequestValidationError)) throw err;
+    items = err.items;
+  }
+  return items.map((item, i) => {
+    const issue = result.error.issues[i];
+    if (!issue || (issue.code !== 'too_small' && issue.code !== 'too_big')) return item;
+    const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
+    if (issue.origin === 'array') {
+      return issue.code === 'too_small'
+        ? { ...item, msg: `List should have at least ${plural(bound, 'item')}`, type: 'too_short' }
+        : { ...item, msg: `List should have at most ${plural(bound, 'item')}`, type: 'too_long' };
+    }
+    if (issue.origin === 'number' && !issue.inclusive) {
+      return issue.code === 'too_small'
+        ? { ...item, msg: `Input should be greater than ${bound}`, type: 'greater_than' }
+        : { ...item, msg: `Input should be less than ${bound}`, type: 'less_than' };
+    }
+    return item;
+  });
+}
+
+function listText(values: readonly string[]): string {
+  return values.length <= 1
+    ? values.join('')
+    : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+}
+
+/**
+ * Checks a POST /v1/render body and returns every problem at once: body shape and types, unknown template
+ * (naming the known slugs), a format the template does not render to (naming its formats), and data that fails
+ * the template's schema (per field, loc ["body", "data", ...]).
+ */
+export function validateRenderRequest(body: unknown): ValidationResult {
+  const problems = problemsOf(renderRequestSchema, body, ['body']);
+  const raw = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<
+    string,
+    unknown
+  >;
+  const custom = typeof raw.custom_html === 'string' && raw.custom_html.length > 0;
+  const format =
+    typeof raw.format === 'string' && (FORMATS as readonly string[]).includes(raw.format)
+      ? raw.format
+      : undefined;
+  const dataIsObject = raw.data !== null && typeof raw.data === 'object' && !Array.isArray(raw.data);
+  let template: BuiltInTemplate | undefined;
+  let data: unknown = raw.data;
+  const xmlInput = typeof raw.cfdi_xml === 'string' && raw.cfdi_xml.length > 0;
+  let xml: XmlDocument | undefined;
+  if (raw.data === undefined && !xmlInput)
+    problems.push({ loc: ['body', 'data'], msg: 'Field required', type: 'missing' });
+  if (custom && xmlInput)
+    problems.push({
+      loc: ['body', 'cfdi_xml'],
+      msg: 'cfdi_xml is read by the factura template, not by custom_html',
+      type: 'unsupported_input',
+    });
+
+  if (!custom) {
+    if (raw.template === undefined || raw.template === null) {
+      problems.push({
+        loc: ['body', 'template'],
+        msg: `Field required: give a template (${listText(TEMPLATE_SLUGS)}) or your own custom_html`,
+        type: 'missing',
+      });
+    } else if (typeof raw.template === 'string') {
+      template = findTemplate(raw.template);
+      if (!template) {
+        problems.push({
+          loc: ['body', 'template'],
+          msg: `Unknown template '${raw.template}': use one of ${listText(TEMPLATE_SLUGS)}, or send custom_html`,
+          type: 'unknown_template',
+          ctx: { allowed: TEMPLATE_SLUGS },
+        });
+      }
+    }
+    if (template && format && !template.meta.formats.includes(format as Format)) {
+      problems.push({
+        loc: ['body', 'format'],
+        msg: `Template '${template.meta.slug}' renders to ${listText(template.meta.formats)}; '${format}' is not one of them`,
+        type: 'unsupported_format',
+        ctx: { allowed: template.meta.formats },
+      });
+    }
+    if (template && xmlInput) {
+      if (!template.fromXml)
+        problems.push({
+          loc: ['body', 'cfdi_xml'],
+          msg: `Template '${template.meta.slug}' does not read XML: send data, or use the factura template`,
+          type: 'unsupported_input',
+        });
+      else if (raw.data !== undefined)
+        problems.push({
+          loc: ['body', 'data'],
+          msg: 'Send either data or cfdi_xml, not both',
+          type: 'data_and_xml',
+        });
+      else if (problems.length === 0) {
+        try {
+          xml = template.fromXml(raw.cfdi_xml as string);
+        } catch (err) {
+          if (!(err instanceof CfdiXmlError)) throw err;
+          problems.push(
+            ...err.problems.map((p) => ({ loc: ['body', 'cfdi_xml'], msg: p.msg, type: p.type })),
+          );
+        }
+      }
+    } else if (template && dataIsObject) {
+      const parsed = template.schema.safeParse(raw.data);
+      if (parsed.success) data = parsed.data;
+      else problems.push(...problemsOf(template.schema, raw.data, ['body', 'data']));
+    }
+  }
+
+  if (problems.length === 0 && template && !xmlInput)
+    problems.push(...requiredXmlProblems(template, data, raw.options));
+  if (problems.length > 0) return { ok: false, problems };
+  const options = renderOptionsSchema.parse(raw.options ?? {});
+  const request: ValidRenderRequest = template
+    ? {
+        kind: 'template',
+        template,
+        format: format as Format,
+        data: xml ? xml.data : (data as Record<string, unknown>),
+        options,
+        ...(xml ? { xml } : {}),
+      }
+    : {
+        kind: 'custom',
+        source: raw.custom_html as string,
+        format: format as Format,
+        data: raw.data as Record<string, unknown>,
+        options,
+      };
+  return { ok: true, request };
+}
+
+/** options.require_xml: the fields the template's XML still needs, or the option refused where it has no XML. */
+function requiredXmlProblems(template: BuiltInTemplate, data: unknown, options: unknown): DocumentProblem[] {
+  const required = (options as { require_xml?: unknown } | undefined)?.require_xml === true;
+  if (!required) return [];
+  if (!template.requiredAttachmentProblems)
+    return [
+      {
+        loc: ['body', 'options', 'require_xml'],
+        msg: `Template '${template.meta.slug}' has no XML to require`,
+        type: 'unsupported_option',
+      },
+    ];
+  return template.requiredAttachmentProblems(data as never).map((p) => ({
+    loc: ['body', 'data', p.field],
+    msg: p.msg,
+    type: 'missing',
+  }));
+}
+
+/** validateRenderRequest that throws the 400 (DocumentRequestError) instead of returning the problems. */
+export function parseRenderRequest(body: unknown): ValidRenderRequest {
+  const r = validateRenderRequest(body);
+  if (!r.ok) throw new DocumentRequestError(r.problems);
+  return r.request;
+}
+
+// ---- rendering -------------------------------------------------------------------------------------------
+
+export interface RenderDeps {
+  /** Chromium: HTML → PDF bytes (Renderer.renderPdf of lambdas/documents/render/chromium.ts). */
+  renderPdf(html: string, options: PdfOptions): Promise<Buffer>;
+  /** Chromium: HTML → PNG bytes (Renderer.renderPng). */
+  renderPng(html: string, options: PngOptions): Promise<Buffer>;
+  /** The sandbox for callers' templates; defaults to the process-wide one. */
+  sandbox?: TemplateSandbox;
+  /**
+   * How built-in templates render: 'trusted' (in-process node:vm realm, compiled once; default) or 'sandbox'
+   * (the same isolate as callers' templates). See bench/template-sandbox.bench.ts.
+   */
+  builtInEngine?: 'trusted' | 'sandbox';
+}
+
+export interface RenderContext {
+  /** Free plan: the renderer stamps WATERMARK_TEXT on every PDF page (also the PDF inside a zip). */
+  watermark?: boolean;
+}
+
+/** The free plan's watermark on PDFs (contract: "a subtle watermark"). */
+export const WATERMARK_TEXT = 'Generado con el plan gratuito';
+
+export interface RenderedDocument {
+  bytes: Buffer;
+  contentType: string;
+  /** For Content-Disposition, e.g. `factura.pdf`. */
+  filename: string;
+  /** What the re-checks of an XML input found (the X-CFDI-Avisos header); absent when nothing. */
+  warnings?: string[];
+}
+
+function cssLength(v: number | string | undefined, fallback: string): string {
+  if (v === undefined) return fallback;
+  return typeof v === 'number' ? `${v}mm` : v;
+}
+
+/**
+ * PDF page options for the renderer: the request's, over the template's defaults. Without an explicit margin, the
+ * template's margin applies, widened to 20 mm at the top/bottom where a header/footer is drawn.
+ */
+export function pdfOptions(
+  options: RenderOptions,
+  defaults: { size: PageSizeName; landscape: boolean; margin: string },
+): PdfOptions {
+  const header = !!options.header_html;
+  const footer = !!options.footer_html;
+  const base = {
+    top: header ? '20mm' : defaults.margin,
+    right: defaults.margin,
+    bottom: footer ? '20mm' : defaults.margin,
+    left: defaults.margin,
+  };
+  const m = options.margin;
+  const margin =
+    m === undefined
+      ? base
+      : typeof m === 'number' || typeof m === 'string'
+        ? { top: cssLength(m, ''), right: cssLength(m, ''), bottom: cssLength(m, ''), left: cssLength(m, '') }
+        : {
+            top: cssLength(m.top, base.top),
+            right: cssLength(m.right, base.right),
+            bottom: cssLength(m.bottom, base.bottom),
+            left: cssLength(m.left, base.left),
+          };
+  const size = options.page_size ?? defaults.size;
+  return {
+    pageSize:
+      typeof size === 'string'
+        ? size
+        : { width: cssLength(size.width, '210mm'), height: cssLength(size.height, '297mm') },
+    landscape: options.landscape ?? defaults.landscape,
+    margin,
+  };
+}
+
+const CUSTOM_PAGE = { size: 'A4' as const, landscape: false, margin: '12mm' };
+
+async function buildModel(request: ValidRenderRequest, deps: RenderDeps): Promise<DocumentModel> {
+  const sandbox = deps.sandbox ?? sharedSandbox();
+  const partials = builtInPartials();
+  if (request.kind === 'template') {
+    const t = request.template;
+    const data = request.data as never;
+    // A caller's footer_html replaces the template's own page footer (both would print in the bottom margin).
+    const view = { ...(request.xml?.view ?? t.view(data)), _pie_propio: !!request.options.footer_html };
+    const { source, hash } = loadSource(t.meta.slug);
+    const title = request.xml?.title ?? t.title(data);
+    const html =
+      deps.builtInEngine === 'sandbox'
+        ? await sandbox.render(source, view, { partials, name: t.meta.slug, loc: ['template'] })
+        : renderTrusted(source, view, partials, `${t.meta.slug}@${hash}`);
+    return {
+      title,
+      baseName: t.meta.slug,
+      html: ensureDocument(html, title),
+      data: request.data,
+      sheets: t.sheets?.(data),
+    };
+  }
+  const html = await sandbox.render(request.source, request.data, { partials, loc: ['body', 'custom_html'] });
+  const title = htmlTitle(html) ?? 'Documento';
+  return { title, baseName: 'documento', html: ensureDocument(html, title), data: request.data };
+}
+
+async function headerFooter(
+  request: ValidRenderRequest,
+  deps: RenderDeps,
+  page: PdfOptions,
+): Promise<PdfOptions> {
+  const sandbox = deps.sandbox ?? sharedSandbox();
+  const data =
+    request.kind === 'template'
+      ? (request.xml?.view ?? request.template.view(request.data as never))
+      : request.data;
+  const out = { ...page };
+  // Caller-supplied: they render in the sandbox like custom_html (with the same data).
+  if (request.options.header_html)
+    out.headerHtml = await sandbox.render(request.options.header_html, data, {
+      loc: ['body', 'options', 'header_html'],
+      partials: builtInPartials(),
+    });
+  if (request.options.footer_html)
+    out.footerHtml = await sandbox.render(request.options.footer_html, data, {
+      loc: ['body', 'options', 'footer_html'],
+      partials: builtInPartials(),
+    });
+  return out;
+}
+
+function readme(model: DocumentModel, entries: ZipEntry[], request: ValidRenderRequest): string {
+  const notes =
+    request.kind === 'template' && !request.xml
+      ? (request.template.readmeNotes?.(request.data as never) ?? [])
+      : [];
+  const what: Record<string, string> = {
+    pdf: 'el documento listo para imprimir (PDF)',
+    html: 'el documento como página web, con los estilos incorporados (HTML)',
+    xlsx: 'la tabla para Excel o LibreOffice, con formatos y totales (XLSX)',
+    csv: 'la tabla como texto separado por comas, UTF-8 (CSV, RFC 4180)',
+    docx: 'el documento editable para Word (DOCX)',
+    md: 'el texto en Markdown (MD)',
+    txt: 'el texto plano (TXT)',
+    png: 'una imagen del documento (PNG)',
+    json: 'los datos del documento (JSON)',
+  };
+  const lines = entries.map((e) => {
+    const ext = e.name.slice(e.name.lastIndexOf('.') + 1);
+    return `  ${e.name.padEnd(22)} ${e.name === 'data.json' ? 'los datos con los que se generó, validados (JSON)' : (e.description ?? what[ext] ?? '')}`;
+  });
+  const origin =
+    request.kind === 'template'
+      ? `la plantilla «${request.template.meta.slug}»`
+      : 'una plantilla propia (custom_html)';
+  return [
+    model.title,
+    '',
+    `Generado a partir de ${origin}. Contenido de este archivo:`,
+    '',
+    ...lines,
+    '  LEEME.txt              este archivo',
+    '',
+    ...(notes.length ? [...notes, ''] : []),
+  ].join('\r\n');
+}
+
+/** The formats bundled in a zip: the template's own (zip aside); a custom template's html and pdf. */
+export function zipFormats(request: ValidRenderRequest): Format[] {
+  const own = request.kind === 'template' ? request.template.meta.formats : (['html', 'pdf'] as const);
+  return own.filter((f) => f !== 'zip' && f !== 'json');
+}
+
+async function renderFormat(
+  format: Format,
+  model: DocumentModel,
+  request: ValidRenderRequest,
+  deps: RenderDeps,
+  ctx: RenderContext,
+  page: () => Promise<PdfOptions>,
+): Promise<RenderedFile> {
+  switch (format) {
+    case 'pdf': {
+      const options = { ...(await page()), ...(ctx.watermark ? { watermark: WATERMARK_TEXT } : {}) };
+      return {
+        bytes: await deps.renderPdf(model.html, options),
+        contentType: CONTENT_TYPES.pdf,
+        extension: 'pdf',
+      };
+    }
+    case 'png':
+      // A screenshot of the page as a browser shows it (the renderer's default viewport, full height).
+      return {
+        bytes: await deps.renderPng(model.html, {}),
+        contentType: CONTENT_TYPES.png,
+        extension: 'png',
+      };
+    case 'html':
+      return renderHtml(model);
+    case 'json':
+      return renderJson(model);
+    case 'md':
+      return renderMd(model);
+    case 'txt':
+      return renderTxt(model);
+    case 'docx':
+      return renderDocx(model);
+    case 'csv':
+      return renderCsv(model, { csvBom: request.options.csv_bom });
+    case 'xlsx':
+      return renderXlsx(model);
+    case 'zip': {
+      const entries: ZipEntry[] = [];
+      for (const f of zipFormats(request)) {
+        const file = await renderFormat(f, model, request, deps, ctx, page);
+        entries.push({ name: `${model.baseName}.${file.extension}`, bytes: file.bytes });
+      }
+      // Files the template builds from the same data (factura: the CFDI 4.0 XML).
+      if (request.kind === 'template')
+        entries.push(
+          ...(request.xml?.attachments ?? request.template.attachments?.(request.data as never) ?? []),
+        );
+      entries.push({ name: 'data.json', bytes: dataJson(model.data) });
+      const all = [...entries];
+      entries.push({ name: 'LEEME.txt', bytes: Buffer.from(readme(model, all, request), 'utf8') });
+      return buildZip(entries);
+    }
+  }
+}
+
+/**
+ * Renders a validated request to its file. Caller templates (custom_html, header_html, footer_html) run in the
+ * sandbox; their faults throw TemplateError (400). Chromium faults and bugs propagate (500 with a request id).
+ */
+export async function renderDocument(
+  request: ValidRenderRequest,
+  deps: RenderDeps,
+  ctx: RenderContext = {},
+): Promise<RenderedDocument> {
+  const model = await buildModel(request, deps);
+  const defaults = request.kind === 'template' ? request.template.meta.page : CUSTOM_PAGE;
+  let pagePromise: Promise<PdfOptions> | undefined;
+  const page = () => (pagePromise ??= headerFooter(request, deps, pdfOptions(request.options, defaults)));
+  let file;
+  try {
+    file = await renderFormat(request.format, model, request, deps, ctx, page);
+  } catch (err) {
+    // A built-in template (without caller HTML in header/footer) renders in well under a second even at its size
+    // limits: a timeout there is a stuck browser, not the caller's document. The renderer has already restarted the
+    // browser; say so and ask for a retry instead of blaming the request with a 400.
+    if (err instanceof RenderTimeoutError && request.kind === 'template' && !callerHtmlIn(request))
+      throw new ServiceUnavailableError(
+        'The renderer stopped responding and was restarted. Please retry this request.',
+        2,
+      );
+    throw err;
+  }
+  const warnings = request.kind === 'template' ? request.xml?.warnings : undefined;
+  return {
+    bytes: file.bytes,
+    contentType: file.contentType,
+    filename: `${model.baseName}.${file.extension}`,
+    ...(warnings?.length ? { warnings } : {}),
+  };
+}
+
+function callerHtmlIn(request: ValidRenderRequest): boolean {
+  return !!(request.options.header_html || request.options.footer_html);
+}
+
+/** Re-exported for handlers: the formats each kind of request may use. */
+export { CUSTOM_FORMATS };

@@ -1,0 +1,28 @@
+// The narration bucket's key layout, defined once (like lib/tables.ts): the stack's lifecycle rules (through the
+// manifest, lambdas/narration/routes.ts) expire these prefixes, and the S3 adapter stores under them.
+import type { BucketSpec } from '../shared/manifest';
+
+/** Finished audio, downloadable for `days` (the runtime reads the same number as AUDIO_TTL_DAYS). */
+export const AUDIO_PREFIX = { prefix: 'audio/', days: 30 } as const;
+/** Texts of queued jobs: they only live until the worker has read them (plus retries). */
+export const JOB_TEXT_PREFIX = { prefix: 'jobs/', days: 2 } as const;
+
+export const audioKey = (audioId: string, fmt: string): string => `${AUDIO_PREFIX.prefix}${audioId}.${fmt}`;
+export const jobTextKey = (audioId: string): string => `${JOB_TEXT_PREFIX.prefix}${audioId}.txt`;
+
+export const narrationBucket: BucketSpec = {
+  id: 'AudioBucket',
+  envVar: 'AUDIO_BUCKET',
+  accessLogPrefix: 'audio-bucket/',
+  expire: [
+    { id: 'expire-audio', ...AUDIO_PREFIX },
+    { id: 'expire-job-texts', ...JOB_TEXT_PREFIX },
+  ],
+  // The embeddable player (/embed.js on any site) fetches audio through the presigned URL GET /audio/{id}
+  // redirects to. Objects stay private: CORS only lets pages read what a presigned URL already grants.
+  cors: {
+    allowedHeaders: ['Range'],
+    exposedHeaders: ['Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag'],
+  },
+  environment: { AUDIO_TTL_DAYS: String(AUDIO_PREFIX.days) },
+};

@@ -1,0 +1,12 @@
+// GET /api: the route's spec, next to its handler (api.ts reads its limits here); routes.ts lists it.
+import type { RouteSpec } from '../../shared/manifest';
+
+export const apiDocsRoute = {
+  id: 'ApiDocs',
+  method: 'GET',
+  path: '/api',
+  handler: 'lambdas/narration/handlers/api.ts',
+  memoryMb: 256,
+  timeoutS: 5,
+  access: {},
+} satisfies RouteSpec;

@@ -1,0 +1,33 @@
+// POST /convert/url: the route's spec, next to its handler (convert-url.ts reads its limits here); routes.ts lists it.
+import { z } from 'zod';
+import { chars } from '../../shared/http/validation';
+import { fmtField, voiceField } from '../requests';
+import type { RouteSpec } from '../../shared/manifest';
+
+export const convertUrlRoute = {
+  id: 'ConvertUrl',
+  method: 'POST',
+  path: '/convert/url',
+  handler: 'lambdas/narration/handlers/convert-url.ts',
+  // Fetch + readability + (short articles) inline synthesis.
+  memoryMb: 1024,
+  timeoutS: 29,
+  // A JSON body of a 2,048-character URL with every character escaped stays far below this.
+  maxBodyBytes: 16 * 1024,
+  access: {
+    tables: { audio: 'rw', quotas: 'rw', keys: 'r' },
+    bucket: 'rw',
+    sendTo: ['priority', 'standard'],
+    speech: true,
+  },
+} satisfies RouteSpec;
+
+// The request body (validated by the handler; /api documents it).
+/** Longer than any real article address; bounds what we parse and log. */
+export const MAX_URL_CHARS = 2048;
+
+export const ConvertUrlReq = z.object({
+  url: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), chars(1, MAX_URL_CHARS)),
+  voice: voiceField,
+  fmt: fmtField,
+});

@@ -1,0 +1,277 @@
+// The conversion use case: charge the free tier, narrate short texts inside the request, queue long ones, and the
+// worker's side of a queued job. Talks only to ports.
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Caller } from '../../shared/auth/resolve-caller';
+import { ServiceUnavailableError, TooManyRequestsError } from '../../shared/http/errors';
+import { logger } from '../../shared/logger';
+import { recordConversionStatsSafely } from '../../shared/growth/stats';
+import { runLeasedJob } from '../../shared/jobs/leased-job';
+import { rateLimitHeaders, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
+import type { NarrationDeps } from '../deps';
+import type { AudioFormat } from '../core/formats';
+import { narrate } from './narrate';
+import type { AudioRecord, Plan } from '../ports';
+import type { Voice } from '../core/voices';
+import { JobBusyError } from '../../shared/jobs/leased-job';
+import { CHARS_PER_SECOND, countChars } from '../core/preview';
+
+export interface ConversionInput {
+  text: string;
+  voice: Voice;
+  fmt: AudioFormat;
+  caller: Caller;
+  title?: string;
+  /** Days the record (and its audio) are kept; default AUDIO_TTL_DAYS. The demo keeps its audio 1 day. */
+  ttlDays?: number;
+  /** Limits for anonymous callers instead of the free tier's (the demo has its own counters, under its own
+   * subject: pass a caller whose subject carries the demo prefix). Paid keys are never charged. */
+  quota?: QuotaPolicy;
+  /** The request's abort signal (ApiRequest.signal): once aborted the caller has its 503, so nothing is kept. */
+  signal?: AbortSignal;
+}
+
+/** The caller was already answered 503 (route deadline): stop, give the charge back, deliver nothing. */
+class Abandoned extends ServiceUnavailableError {
+  constructor() {
+    super('The request took too long and was stopped. Please retry; this attempt was not counted.');
+  }
+}
+
+function throwIfAbandoned(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new Abandoned();
+}
+
+/** A per-subject limit and what its 429 says. */
+export interface QuotaPolicy {
+  rules: WindowRule[];
+  /** The 429's detail: names the limit and the way out. */
+  refusal(limit: number, period: string, retryAfterS: string): string;
+}
+
+export interface ConversionOutcome {
+  statusCode: 200 | 202;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+export function newAudioId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+export function audioUrl(audioId: string, fmt: AudioFormat): string {
+  return `/audio/${audioId}.${fmt}`;
+}
+
+/** Durations are reported to the millisecond. */
+export function roundMs(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}
+
+export function freeRules(deps: Pick<NarrationDeps, 'config'>): WindowRule[] {
+  return [
+    { period: 'hour', limit: deps.config.FREE_PER_HOUR },
+    { period: 'day', limit: deps.config.FREE_PER_DAY },
+  ];
+}
+
+function planOf(caller: Caller): Plan {
+  return caller.kind === 'key' ? caller.key.plan : 'free';
+}
+
+/** Charges the free tier (paid keys are unlimited); throws 429 with Retry-After and RateLimit headers. */
+async function charge(
+  deps: NarrationDeps,
+  caller: Caller,
+  now: Date,
+  policy?: QuotaPolicy,
+): Promise<{ decision?: QuotaDecision; headers: Record<string, string> }> {
+  if (caller.kind === 'key') return { headers: {} };
+  const decision = await deps.quotas.consume(caller.subject, policy?.rules ?? freeRules(deps), now);
+  const headers = rateLimitHeaders(decision, now);
+  if (!decision.allowed) {
+    const per = decision.binding.period;
+    const retry = headers['retry-after']!;
+    throw new TooManyRequestsError(
+      policy
+        ? policy.refusal(decision.binding.limit, per, retry)
+        : `Free tier limit reached: ${decision.binding.limit} conversions per ${per} per IP address. ` +
+            `Try again in ${retry} seconds, or use an API key of a paid plan (no limits).`,
+      headers,
+    );
+  }
+  return { decision, headers };
+}
+
+export async function startConversion(
+  deps: NarrationDeps,
+  input: ConversionInput,
+): Promise<ConversionOutcome> {
+  const now = deps.now();
+  const chars = countChars(input.text);
+  const plan = planOf(input.caller);
+  const { decision, headers } = await charge(deps, input.caller, now, input.quota);
+  const audioId = newAudioId();
+  const base = {
+    audio_id: audioId,
+    audio_url: audioUrl(audioId, input.fmt),
+    voice: input.voice.id,
+    chars,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+  };
+  const record: AudioRecord = {
+    audioId,
+    status: 'queued',
+    voice: input.voice.id,
+    fmt: input.fmt,
+    chars,
+    plan,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    expiresAt: Math.floor(now.getTime() / 1000) + (input.ttlDays ?? deps.config.AUDIO_TTL_DAYS) * 86400,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+  };
+
+  let queuedRecord = false;
+  try {
+    throwIfAbandoned(input.signal);
+    if (chars <= deps.config.SYNC_MAX_CHARS) {
+      const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt);
+      // Answered 503 meanwhile: no record, so the stored file is never served (the lifecycle rule removes it).
+      throwIfAbandoned(input.signal);
+      const durationS = roundMs(result.durationS);
+      await deps.audio.create({ ...record, status: 'done', progress: 1, durationS, bytes: result.bytes });
+      // Public /stats counters; never throws (a stats failure must not fail the conversion).
+      await recordConversionStatsSafely(() => deps.growth, {
+        chars,
+        durationS,
+        fmt: input.fmt,
+        voice: input.voice.id,
+      });
+      return { statusCode: 200, body: { ...base, duration_s: durationS }, headers };
+    }
+    await deps.store.putJobText(audioId, input.text);
+    await deps.audio.create({ ...record, progress: 0 });
+    queuedRecord = true;
+    throwIfAbandoned(input.signal);
+    await deps.queue.enqueue({ audioId }, plan !== 'free');
+  } catch (err) {
+    // The caller is told to retry, so this job must never run: a record left `queued` would be re-queued by
+    // the next local start (lib/local/runtime.ts) and narrated for nobody, or picked up by a late delivery.
+    if (queuedRecord)
+      await deps.audio
+        .fail(audioId, 'Not accepted: the job could not be queued (the caller was answered 503).')
+        .catch((e) => logger.error('could not retire an unqueued job', { error: e as Error, audioId }));
+    // Nothing was delivered: give the free-tier allowance back and tell the caller to retry.
+    if (decision)
+      await deps.quotas
+        .refund(decision)
+        .catch((e) => logger.error('quota refund failed', { error: e as Error }));
+    if (err instanceof Abandoned) {
+      logger.warn('conversion abandoned after the early-timeout answer; charge given back', {
+        audioId,
+        chars,
+      });
+      throw err;
+    }
+    logger.error('conversion failed', { error: err as Error, audioId, chars });
+    if (err instanceof ServiceUnavailableError) throw err;
+    throw new ServiceUnavailableError(
+      'The conversion could not be completed because a backing service is unavailable. Please retry; this attempt was not counted against your limits.',
+    );
+  }
+  return {
+    statusCode: 202,
+    body: {
+      ...base,
+      duration_s: null,
+      estimated_duration_s: Math.round(chars / CHARS_PER_SECOND),
+      status: 'queued',
+      progress: 0,
+    },
+    headers: { ...headers, location: base.audio_url, 'retry-after': '5' },
+  };
+}
+
+async function narrateToStore(
+  deps: NarrationDeps,
+  audioId: string,
+  text: string,
+  voice: Voice,
+  fmt: AudioFormat,
+  onProgress?: (f: number) => Promise<void>,
+) {
+  const synthesizer = await deps.synthesizer();
+  const outPath = join(deps.tmpDir, `narration-${audioId}.${fmt}`);
+  try {
+    const result = await narrate({ text, voice, fmt, synthesizer, outPath, onProgress });
+    await deps.store.putAudioFile(audioId, fmt, outPath);
+    return result;
+  } finally {
+    await rm(outPath, { force: true });
+  }
+}
+
+/**
+ * Runs one queued job (the shared leased-job engine claims, releases and gives up). Idempotent: SQS delivers at
+ * least once, so a finished or failed job is acknowledged without work, and a retry overwrites the same object key
+ * (no duplicate audio). After the last attempt the job is failed and the error rethrown (the message goes to the DLQ).
+ */
+export async function runJob(
+  deps: NarrationDeps,
+  audioId: string,
+  attempt: number,
+  findVoice: (id: string) => Voice | undefined,
+): Promise<'done' | 'skipped'> {
+  return runLeasedJob(deps.audio, audioId, attempt, (claimed) => narrateJob(deps, claimed, findVoice), {
+    maxAttempts: deps.config.MAX_RECEIVE_COUNT,
+    async giveUp(_job, err, tried) {
+      const why = err instanceof Error ? err.message.slice(0, 200) : 'unknown error';
+      await deps.audio.fail(
+        audioId,
+        `Narration failed after ${tried} attempts (${why}). Please submit the text again.`,
+      );
+      throw err;
+    },
+  });
+}
+
+async function narrateJob(
+  deps: NarrationDeps,
+  claimed: AudioRecord,
+  findVoice: (id: string) => Voice | undefined,
+): Promise<'done' | 'skipped'> {
+  const { audioId } = claimed;
+  const voice = findVoice(claimed.voice);
+  const text = await deps.store.getJobText(audioId);
+  if (!voice || text === undefined) {
+    await deps.audio.fail(
+      audioId,
+      'The job could not be read back (its text expired or its voice was withdrawn). Please submit it again.',
+    );
+    return 'skipped';
+  }
+  let last = 0;
+  let lastAt = 0;
+  const result = await narrateToStore(deps, audioId, text, voice, claimed.fmt, async (fraction) => {
+    const t = Date.now();
+    if (fraction - last >= 0.05 || t - lastAt >= 2000) {
+      last = fraction;
+      lastAt = t;
+      await deps.audio.setProgress(audioId, Math.min(0.99, Math.round(fraction * 100) / 100));
+    }
+  });
+  await deps.audio.complete(audioId, { durationS: roundMs(result.durationS), bytes: result.bytes });
+  // Public /stats counters; never throws (a stats failure must not fail the job).
+  await recordConversionStatsSafely(() => deps.growth, {
+    chars: claimed.chars,
+    durationS: roundMs(result.durationS),
+    fmt: claimed.fmt,
+    voice: claimed.voice,
+  });
+  await deps.store
+    .deleteJobText(audioId)
+    .catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));
+  return 'done';
+}

@@ -1,0 +1,426 @@
+// ManifestService: the one interpreter of a service's route manifest (lambdas/<service>/routes.ts, the same data
+// bin/local.ts serves from) on AWS. One Lambda per manifest route behind one HTTP API; one worker per manifest worker
+// fed by its queues (each with a DLQ); the DynamoDB tables the manifest names (lib/tables.ts), the service's S3 bucket
+// (lambdas/<service>/bucket.ts) and, when an entry asks for `packaging: 'image'`, one container image. Permissions
+// are granted strictly from each entry's `access`. ManifestStack is a Stack holding one ManifestService under the id
+// 'Default', which CDK leaves out of logical ids: the resources keep the ids they had when each stack built them.
+//
+// Configuration (all optional; `cdk deploy -c <service>:key=value` or cdk.json "context"): docs/deploy.md.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  CfnOutput,
+  Duration,
+  IgnoreMode,
+  RemovalPolicy,
+  Stack,
+  Validations,
+  type StackProps,
+} from 'aws-cdk-lib';
+import { HttpMethod, HttpRoute, HttpRouteKey, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { DockerImageAsset, Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type {
+  Access,
+  QueueSpec,
+  RouteSpec,
+  ServiceManifest,
+  TableId,
+  WorkerSpec,
+} from '../../lambdas/shared/manifest';
+import { TABLES } from '../tables';
+import { IMAGE_MIN_TMP_MB, ImageServiceFunction } from './image-function';
+import { loggedHttpApi } from './logged-http-api';
+import type { ServiceName } from '../../lambdas/shared/observability/names';
+import { ServiceAlarms } from './service-alarms';
+import { ServiceFunction } from './service-function';
+import type { ServiceFunctionBase } from './service-function-base';
+import { serviceTable } from './service-table';
+import { settingsBinder } from './settings';
+
+/** SQS's maximum visibility timeout. */
+const MAX_VISIBILITY_S = 12 * 60 * 60;
+/**
+ * Item actions for a grant narrowed to partition-key prefixes (access.itemPrefixes). Only actions that carry the
+ * item's key, so dynamodb:LeadingKeys always applies: no Scan or Query (their requests name no partition key, and a
+ * ForAllValues condition over an absent key would allow them), no batch writes.
+ */
+const ITEM_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem'];
+const ITEM_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+
+/**
+ * Visibility timeout of a queue feeding a Lambda: AWS asks for at least 6 × the function timeout plus the batching
+ * window, so a message is not handed to a second invocation while throttled retries of the first are still pending.
+ * SQS caps it at 12 hours.
+ */
+export function queueVisibilityTimeoutS(workerTimeoutS: number, batchingWindowS = 0): number {
+  return Math.min(6 * workerTimeoutS + batchingWindowS, MAX_VISIBILITY_S);
+}
+
+const capitalize = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
+
+export interface ManifestServiceProps {
+  manifest: ServiceManifest;
+  /** Repository root: handler paths in the manifest are relative to it; the image's build context. */
+  projectRoot: string;
+  /** Description of the HTTP API. */
+  apiDescription: string;
+  /** Why the routes have no API Gateway authorizer (cdk-nag AwsSolutions-APIG4). */
+  publicApiReason: string;
+  /** Name of a queue in the alarms and dashboard. @default `<Id>Queue`, its construct id */
+  queueLabel?: (queueId: string) => string;
+}
+
+export class ManifestService extends Construct {
+  readonly api: HttpApi;
+  readonly apiUrl: string;
+  readonly functions: Record<string, ServiceFunctionBase> = {};
+  readonly bucket: s3.Bucket;
+  /** Only the tables some manifest entry names. */
+  readonly tables: Partial<Record<TableId, dynamodb.Table>>;
+  /** The one image every `packaging: 'image'` entry runs (undefined when the manifest has none). */
+  readonly image?: DockerImageAsset;
+  /** The manifest's queues by id, each with its DLQ. */
+  readonly queues: Record<string, { queue: sqs.Queue; dlq: sqs.Queue; spec: QueueSpec }> = {};
+  /** Alarms (→ SNS topic) and the dashboard: docs/operations/alarms.md. */
+  readonly observability: ServiceAlarms;
+
+  constructor(scope: Construct, id: string, props: ManifestServiceProps) {
+    super(scope, id);
+    const { manifest, projectRoot } = props;
+    const service = manifest.service;
+    const ctx = (key: string, fallback: number): number => {
+      const raw: unknown = this.node.tryGetContext(`${service}:${key}`);
+      if (raw === undefined) return fallback;
+      const n = Number(raw);
+      if (!Number.isFinite(n))
+        throw new Error(`Context ${service}:${key} must be a number (got ${String(raw)}).`);
+      return n;
+    };
+    const logLevel = String(this.node.tryGetContext(`${service}:logLevel`) ?? 'INFO');
+    const logRetention = ctx('logRetentionDays', 30) as logs.RetentionDays;
+    const entries: (RouteSpec | WorkerSpec)[] = [...manifest.routes, ...manifest.workers];
+
+    // ---------------------------------------------------------------- DynamoDB
+    // Shapes (keys, indexes, env var names) come from lib/tables.ts, which the local emulator setup reads too.
+    const tableIds = [
+      ...new Set(entries.flatMap((r) => Object.keys(r.access.tables ?? {}) as TableId[])),
+    ].sort();
+    this.tables = Object.fromEntries(tableIds.map((t) => [t, serviceTable(this, t)]));
+
+    // ---------------------------------------------------------------- S3
+    this.bucket = this.makeBucket(manifest);
+
+    // ---------------------------------------------------------------- Container image
+    const imageEntries = entries.filter((r) => r.packaging === 'image');
+    if (imageEntries.length > 0) {
+      const dockerfile = manifest.dockerfile;
+      if (!dockerfile) throw new Error(`${service}: image entries need the manifest's dockerfile.`);
+      // Without the allowlist the context would be the whole repository, node_modules and cdk.out included.
+      if (!fs.existsSync(path.join(projectRoot, '.dockerignore')))
+        throw new Error(
+          `${projectRoot}/.dockerignore is missing: it narrows the build context of ${dockerfile}.`,
+        );
+      // `cdk synth` only fingerprints and stages the context (no Docker, no network); `cdk deploy` builds and pushes.
+      this.image = new DockerImageAsset(this, 'RendererImage', {
+        directory: projectRoot,
+        file: dockerfile,
+        // /.dockerignore (an allowlist) is applied by Docker at build time and by CDK when it fingerprints and
+        // stages the context at synth: node_modules, cdk.out, .data and tests are never walked or hashed.
+        ignoreMode: IgnoreMode.DOCKER,
+        platform: Platform.LINUX_AMD64,
+        // The handlers to bundle come from the manifest, so a new one needs no Dockerfile change.
+        buildArgs: { HANDLER_ENTRIES: imageEntries.map((r) => r.handler).join(' ') },
+      });
+    }
+
+    // ---------------------------------------------------------------- SQS
+    // One queue per manifest queue, each with its DLQ: encrypted (SSE-SQS), TLS only. The visibility timeout follows
+    // the timeout of the worker reading it (AWS: at least 6 x); retries set their own delay per message.
+    for (const spec of manifest.queues) {
+      const reader = manifest.workers.find((w) => w.queues.includes(spec.id));
+      if (!reader) throw new Error(`Queue ${spec.id}: no worker of the manifest reads it.`);
+      const logical = `${capitalize(spec.id)}Queue`;
+      const dlq = new sqs.Queue(this, `${logical}Dlq`, {
+        // Longer than the source queue's (default 4 days) retention: a standard queue keeps a message's original
+        // enqueue time when it moves to the DLQ, so a shorter DLQ retention would drop failed jobs early.
+        retentionPeriod: Duration.days(14),
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      const queue = new sqs.Queue(this, logical, {
+        visibilityTimeout: Duration.seconds(queueVisibilityTimeoutS(reader.timeoutS)),
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        deadLetterQueue: { queue: dlq, maxReceiveCount: spec.maxReceiveCount },
+      });
+      this.queues[spec.id] = { queue, dlq, spec };
+    }
+
+    // ---------------------------------------------------------------- Grants
+    const bindSettings = settingsBinder(this, service);
+    const bind = (fn: ServiceFunctionBase, access: Access): void => {
+      for (const [tableId, mode] of Object.entries(access.tables ?? {}) as [
+        TableId,
+        'r' | 'rw' | undefined,
+      ][]) {
+        if (!mode) continue;
+        const table = this.tables[tableId]!;
+        const prefixes = access.itemPrefixes?.[tableId];
+        if (prefixes?.length) {
+          // A table grant narrowed to items whose partition key starts with one of the prefixes.
+          fn.role.addToPrincipalPolicy(
+            new iam.PolicyStatement({
+              actions: mode === 'rw' ? [...ITEM_READ, ...ITEM_WRITE] : ITEM_READ,
+              resources: [table.tableArn],
+              conditions: {
+                'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((p) => `${p}*`) },
+              },
+            }),
+          );
+          fn.fn.addEnvironment(TABLES[tableId].envVar, table.tableName);
+          continue;
+        }
+        const shape = TABLES[tableId];
+        fn.bindTable(
+          table,
+          mode,
+          shape.envVar,
+          (shape.indexes ?? []).map((i) => i.name),
+        );
+      }
+      if (access.bucket) {
+        fn.bindBucket(this.bucket, access.bucket, manifest.bucket.envVar);
+        for (const [k, v] of Object.entries(manifest.bucket.environment ?? {})) fn.fn.addEnvironment(k, v);
+      }
+      for (const queueId of access.sendTo ?? []) {
+        const q = this.queues[queueId];
+        if (!q) throw new Error(`access.sendTo names ${queueId}, which is not one of the manifest's queues.`);
+        fn.bindQueue(q.queue, q.spec.envVar);
+      }
+      if (access.speech) fn.allowSpeech();
+      bindSettings(fn.fn, access.settings);
+    };
+
+    const makeFunction = (
+      entry: RouteSpec | WorkerSpec,
+      description: string,
+      extra: { tmpMb?: number; environment?: Record<string, string> } = {},
+    ): ServiceFunctionBase => {
+      const common = {
+        handler: entry.handler,
+        serviceName: service,
+        logLevel,
+        logRetention,
+        memoryMb: entry.memoryMb,
+        timeoutS: entry.timeoutS,
+        description,
+        environment: extra.environment,
+      };
+      const fn =
+        entry.packaging === 'image'
+          ? new ImageServiceFunction(this, entry.id, {
+              ...common,
+              image: this.image!,
+              ...(extra.tmpMb !== undefined ? { tmpMb: Math.max(extra.tmpMb, IMAGE_MIN_TMP_MB) } : {}),
+            })
+          : new ServiceFunction(this, entry.id, {
+              ...common,
+              projectRoot,
+              tmpMb: extra.tmpMb,
+              externalModules: manifest.externalModules,
+            });
+      bind(fn, entry.access);
+      this.functions[entry.id] = fn;
+      return fn;
+    };
+
+    // ---------------------------------------------------------------- HTTP API
+    // Stage-wide throttle (plan quotas are the handlers'), JSON access logs: lib/constructs/logged-http-api.ts.
+    const { api, stage } = loggedHttpApi(this, {
+      apiName: service,
+      description: props.apiDescription,
+      logRetention,
+      throttle: {
+        rateLimit: ctx('throttleRate', manifest.throttle.rate),
+        burstLimit: ctx('throttleBurst', manifest.throttle.burst),
+      },
+    });
+    this.api = api;
+    this.apiUrl = stage.url;
+
+    for (const route of manifest.routes) {
+      const fn = makeFunction(route, `${route.method} ${route.path}`);
+      let routeKey: HttpRouteKey;
+      if (route.path === '$default') {
+        if (route.method !== 'ANY')
+          throw new Error(`Route ${route.id}: $default matches every method; declare it with method ANY.`);
+        routeKey = HttpRouteKey.DEFAULT;
+      } else {
+        routeKey = HttpRouteKey.with(route.path, HttpMethod[route.method]);
+      }
+      const httpRoute = new HttpRoute(this, `${route.id}Route`, {
+        httpApi: this.api,
+        routeKey,
+        // Payload format 2.0 (lambdas/shared/http/request.ts reads APIGatewayProxyEventV2).
+        integration: new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),
+      });
+      Validations.of(httpRoute).acknowledge({ id: 'AwsSolutions-APIG4', reason: props.publicApiReason });
+    }
+
+    // ---------------------------------------------------------------- Workers
+    // One function per manifest worker, fed by its queues: batch size 1 (a job, render or delivery per invocation,
+    // so timeouts and retries are per message) and partial batch failures (the worker reports a failed message,
+    // which SQS redelivers after the visibility the worker set). Each event source scales independently, capped by
+    // its queue's maxConcurrency: how narration serves paid plans first (lambdas/narration/routes.ts).
+    for (const spec of manifest.workers) {
+      const read = spec.queues.map((queueId) => {
+        const q = this.queues[queueId];
+        if (!q)
+          throw new Error(
+            `Worker ${spec.id}: it reads ${queueId}, which is not one of the manifest's queues.`,
+          );
+        return q;
+      });
+      if (read.length === 0) throw new Error(`Worker ${spec.id}: it must read at least one queue.`);
+      const receives = new Set(read.map((q) => q.spec.maxReceiveCount));
+      if (receives.size !== 1)
+        throw new Error(`Worker ${spec.id}: its queues must agree on maxReceiveCount (MAX_RECEIVE_COUNT).`);
+      const fn = makeFunction(spec, spec.description, {
+        tmpMb: spec.tmpMb,
+        environment: {
+          // The last attempt records the failure; SQS then moves the message to the DLQ.
+          MAX_RECEIVE_COUNT: String([...receives][0]),
+          // Its own queues' URLs: retries change the visibility of the message being handled.
+          ...Object.fromEntries(read.map((q) => [q.spec.envVar, q.queue.queueUrl])),
+        },
+      });
+      for (const { queue, spec: queueSpec } of read)
+        fn.fn.addEventSource(
+          new SqsEventSource(queue, {
+            batchSize: 1,
+            reportBatchItemFailures: true,
+            maxConcurrency: ctx(`${queueSpec.id}Concurrency`, queueSpec.maxConcurrency),
+          }),
+        );
+    }
+
+    // ---------------------------------------------------------------- Alarms and dashboard
+    // Runbook: docs/operations/alarms.md. Metric names are shared with the code (lambdas/<service>/metrics.ts).
+    const label = props.queueLabel ?? ((queueId: string) => `${capitalize(queueId)}Queue`);
+    this.observability = new ServiceAlarms(this, 'Observability', {
+      service: service as ServiceName,
+      api: this.api,
+      functions: this.functions,
+      queues: Object.fromEntries(Object.entries(this.queues).map(([qid, q]) => [label(qid), q.queue])),
+    });
+
+    // ---------------------------------------------------------------- Outputs
+    new CfnOutput(this, 'ApiUrl', {
+      value: stage.url,
+      description: `Base URL of the ${capitalize(service)} API`,
+    });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.topic.topicArn });
+    new CfnOutput(this, `${manifest.bucket.id}Name`, { value: this.bucket.bucketName });
+    for (const [qid, { queue, dlq }] of Object.entries(this.queues)) {
+      new CfnOutput(this, `${capitalize(qid)}QueueUrl`, { value: queue.queueUrl });
+      new CfnOutput(this, `${capitalize(qid)}DlqUrl`, { value: dlq.queueUrl });
+    }
+    for (const tableId of tableIds)
+      new CfnOutput(this, `${capitalize(tableId)}TableName`, { value: this.tables[tableId]!.tableName });
+  }
+
+  /** The service's bucket (private, SSE-S3, TLS only, retained) and the bucket its server access logs go to. */
+  private makeBucket(manifest: ServiceManifest): s3.Bucket {
+    const spec = manifest.bucket;
+    const secure = {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      // Server access log delivery supports SSE-S3 only.
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    };
+    const accessLogBucket = new s3.Bucket(this, 'AccessLogBucket', {
+      ...secure,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(90) }],
+    });
+    Validations.of(accessLogBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: `This bucket is the destination of the ${manifest.service} bucket's server access logs; logging it into itself would loop, and a second log bucket would only move the finding.`,
+    });
+    return new s3.Bucket(this, spec.id, {
+      ...secure,
+      // Versioning off on purpose: every object is written once under a fresh id and expires by lifecycle, and can
+      // be produced again (audio from its text, documents from templates). Versions would keep expired or
+      // overwritten bytes (and bill for them) and need noncurrent-version rules, for no recovery value.
+      versioned: false,
+      serverAccessLogsBucket: accessLogBucket,
+      serverAccessLogsPrefix: spec.accessLogPrefix,
+      lifecycleRules: [
+        ...spec.expire.map((e) => ({ id: e.id, prefix: e.prefix, expiration: Duration.days(e.days) })),
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      // Objects stay private: CORS only lets pages read what a presigned URL already grants.
+      cors: [
+        {
+          allowedOrigins: ['*'],
+          allowedMethods: [s3.HttpMethods.GET, s3.HttpMethods.HEAD],
+          ...(spec.cors.allowedHeaders ? { allowedHeaders: spec.cors.allowedHeaders } : {}),
+          exposedHeaders: spec.cors.exposedHeaders,
+          maxAge: 3600,
+        },
+      ],
+    });
+  }
+}
+
+export interface ManifestStackProps extends StackProps {
+  /** @default the service's own manifest (lambdas/<service>/routes.ts) */
+  manifest?: ServiceManifest;
+  /** Repository root (handler paths in the manifest are relative to it). @default this repository */
+  projectRoot?: string;
+}
+
+/** A stack of one manifest service; NarrationStack and DocumentsStack only supply their data. */
+export class ManifestStack extends Stack {
+  readonly service: ManifestService;
+  readonly api: HttpApi;
+  readonly functions: Record<string, ServiceFunctionBase>;
+  readonly bucket: s3.Bucket;
+  readonly tables: Partial<Record<TableId, dynamodb.Table>>;
+  readonly image?: DockerImageAsset;
+  readonly queues: ManifestService['queues'];
+  readonly observability: ServiceAlarms;
+
+  constructor(
+    scope: Construct,
+    id: string,
+    props: ManifestStackProps &
+      Omit<ManifestServiceProps, 'manifest' | 'projectRoot'> & { manifest: ServiceManifest },
+  ) {
+    super(scope, id, props);
+    // 'Default' is left out of logical ids: the resources keep the ids the stacks gave them before this construct.
+    this.service = new ManifestService(this, 'Default', {
+      ...props,
+      projectRoot: props.projectRoot ?? path.resolve(__dirname, '..', '..'),
+    });
+    ({
+      api: this.api,
+      functions: this.functions,
+      bucket: this.bucket,
+      tables: this.tables,
+      image: this.image,
+      queues: this.queues,
+      observability: this.observability,
+    } = this.service);
+  }
+}

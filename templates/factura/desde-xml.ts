@@ -1,0 +1,241 @@
+// factura from a CFDI 4.0 XML (POST /v1/render with `cfdi_xml`): the printed representation of the caller's own
+// (usually stamped) XML. Every figure printed is the XML's, as written; SAT's arithmetic is re-checked
+// (../kit/cfdi/verificar.ts) and a discrepancy is printed as a warning band and returned in `avisos` (the
+// X-CFDI-Avisos response header), never corrected. The view has the shape calcFactura gives template.html.j2.
+import {
+  CLAVE_UNIDAD,
+  conDescripcion,
+  EXPORTACION,
+  FORMA_PAGO,
+  METODO_PAGO,
+  OBJETO_IMP,
+  REGIMEN_FISCAL,
+  TIPO_COMPROBANTE,
+  USO_CFDI,
+  type ClaveImpuesto,
+  type TipoFactor,
+} from '../kit/cfdi/catalogos';
+import { CfdiXmlError, leerCfdi, NS_NOMINA12, NS_PAGOS20, type CfdiLeido } from '../kit/cfdi/leer';
+import { cadenaOriginalTimbre, verificacionUrl } from '../kit/cfdi/timbre';
+import { verificarTotales, type Discrepancia } from '../kit/cfdi/verificar';
+import { importeConLetra } from '../kit/con-letra';
+import { cssString } from '../kit/css-string';
+import { dec, formatMoney, moneyText } from '../kit/money';
+import { qrSvg } from '../kit/qr';
+import { fechaLarga } from '../../lambdas/shared/text/fechas';
+import { cantidadTexto, etiquetaRetencion, etiquetaTraslado, precioTexto } from './calc';
+
+export const TIPO_RELACION: Readonly<Record<string, string>> = {
+  '01': 'Nota de crédito de los documentos relacionados',
+  '02': 'Nota de débito de los documentos relacionados',
+  '03': 'Devolución de mercancía sobre facturas o traslados previos',
+  '04': 'Sustitución de los CFDI previos',
+  '05': 'Traslados de mercancías facturados previamente',
+  '06': 'Factura generada por los traslados previos',
+  '07': 'CFDI por aplicación de anticipo',
+};
+
+const IMPUESTOS = new Set(['001', '002', '003']);
+const impuestoDe = (s: string) => (IMPUESTOS.has(s) ? (s as ClaveImpuesto) : undefined);
+
+/** One line per discrepancy, in Spanish, for the PDF's band. */
+function avisoTexto(d: Discrepancia): string {
+  return `${d.donde}: el XML dice ${d.dice}; según sus conceptos, ${d.esperado}`;
+}
+
+/** The same in ASCII for an HTTP header. */
+export function avisoHeader(d: Discrepancia[]): string {
+  return d
+    .map((x) => `${x.donde}: XML ${x.dice}, expected ${x.esperado}`)
+    .join('; ')
+    .replace(/[^\x20-\x7e]/g, '?')
+    .slice(0, 1500);
+}
+
+export interface FacturaDesdeXml {
+  /** data.json of the zip: what was read from the XML. */
+  data: Record<string, unknown>;
+  view: Record<string, unknown>;
+  title: string;
+  discrepancias: Discrepancia[];
+  /** The caller's XML, as given (factura.xml in the zip, the PDF/A attachment). */
+  xml: string;
+}
+
+function rechazarComplementos(c: CfdiLeido): void {
+  if (c.tipoDeComprobante === 'P' || c.complementos.includes(NS_PAGOS20))
+    throw new CfdiXmlError([
+      {
+        msg: 'CFDI de tipo P (Complemento para recepción de Pagos 2.0) is not supported by the factura template yet',
+        type: 'cfdi_unsupported',
+      },
+    ]);
+  if (c.tipoDeComprobante === 'N' || c.complementos.includes(NS_NOMINA12))
+    throw new CfdiXmlError([
+      {
+        msg: 'CFDI de tipo N (Complemento de Nómina 1.2) is not supported from XML yet: render it from data with the nomina template',
+        type: 'cfdi_unsupported',
+      },
+    ]);
+}
+
+export function facturaDesdeXml(xml: string): FacturaDesdeXml {
+  const c = leerCfdi(xml);
+  rechazarComplementos(c);
+  const m = c.moneda;
+  const money = (s: string | undefined) => (s === undefined ? null : moneyText(dec(s), m));
+  const discrepancias = verificarTotales(c);
+
+  const items = c.conceptos.map((k) => ({
+    concepto: k.descripcion,
+    no_identificacion: k.noIdentificacion,
+    cantidad_texto: cantidadTexto(k.cantidad),
+    precio_texto: precioTexto(k.valorUnitario, m),
+    importe: money(k.importe),
+    descuento: k.descuento && !dec(k.descuento).isZero() ? money(k.descuento) : null,
+    clave_prod_serv: k.claveProdServ,
+    clave_unidad: k.claveUnidad,
+    unidad_texto: k.unidad ?? CLAVE_UNIDAD[k.claveUnidad] ?? '',
+    objeto_imp_texto: k.objetoImp === '02' ? '02' : (conDescripcion(OBJETO_IMP, k.objetoImp) ?? k.objetoImp),
+    impuestos: [
+      ...k.traslados.map((t) => ({
+        etiqueta: impuestoDe(t.impuesto)
+          ? etiquetaTraslado({
+              impuesto: impuestoDe(t.impuesto)!,
+              tipoFactor: t.tipoFactor as TipoFactor,
+              tasaOCuota: t.tasaOCuota,
+            })
+          : `Traslado ${t.impuesto}`,
+        base: t.base,
+        importe: t.importe ?? null,
+        retencion: false,
+      })),
+      ...k.retenciones.map((r) => ({
+        etiqueta: impuestoDe(r.impuesto)
+          ? etiquetaRetencion(impuestoDe(r.impuesto)!, r.tasaOCuota ? [r.tasaOCuota] : [])
+          : `Retención ${r.impuesto}`,
+        base: r.base ?? '0',
+        importe: r.importe,
+        retencion: true,
+      })),
+    ],
+  }));
+
+  const totales: { etiqueta: string; importe: string | null; nota?: string }[] = [
+    { etiqueta: 'Subtotal', importe: money(c.subTotal) },
+  ];
+  if (c.descuento && !dec(c.descuento).isZero())
+    totales.push({ etiqueta: 'Descuento', importe: moneyText(dec(c.descuento).neg(), m) });
+  for (const t of c.impuestos?.traslados ?? []) {
+    const imp = impuestoDe(t.impuesto);
+    totales.push({
+      etiqueta: imp
+        ? etiquetaTraslado({
+            impuesto: imp,
+            tipoFactor: t.tipoFactor as TipoFactor,
+            tasaOCuota: t.tasaOCuota,
+          })
+        : `Traslado ${t.impuesto}`,
+      importe: money(t.importe),
+      ...(t.importe ? {} : { nota: `base ${formatMoney(t.base, m)}` }),
+    });
+  }
+  for (const r of c.impuestos?.retenciones ?? []) {
+    const imp = impuestoDe(r.impuesto);
+    const tasas = c.conceptos.flatMap((k) =>
+      k.retenciones.filter((x) => x.impuesto === r.impuesto && x.tasaOCuota).map((x) => x.tasaOCuota!),
+    );
+    totales.push({
+      etiqueta: imp ? etiquetaRetencion(imp, tasas) : `Retención ${r.impuesto}`,
+      importe: moneyText(dec(r.importe).neg(), m),
+    });
+  }
+
+  const t = c.timbre;
+  const timbre = t
+    ? (() => {
+        const url = verificacionUrl({
+          uuid: t.uuid,
+          rfcEmisor: c.emisor.rfc,
+          rfcReceptor: c.receptor.rfc,
+          total: c.total,
+          selloCfdi: c.sello,
+        });
+        return {
+          uuid: t.uuid.toUpperCase(),
+          url,
+          qr_svg: qrSvg(url, { size: '31mm', label: 'Código QR de verificación del SAT' }),
+          cadena_original: cadenaOriginalTimbre({
+            uuid: t.uuid,
+            fechaTimbrado: t.fechaTimbrado,
+            rfcProvCertif: t.rfcProvCertif,
+            leyenda: t.leyenda,
+            selloCfd: t.selloCfd,
+            noCertificadoSat: t.noCertificadoSat,
+          }),
+          sello_cfdi: c.sello,
+          sello_sat: t.selloSat,
+          no_certificado_sat: t.noCertificadoSat,
+          fecha_timbrado: t.fechaTimbrado,
+          fecha_timbrado_texto: fechaLarga(t.fechaTimbrado),
+          rfc_prov_certif: t.rfcProvCertif,
+        };
+      })()
+    : null;
+
+  const folio = [c.serie, c.folio].filter(Boolean).join('-');
+  const tipo = conDescripcion(TIPO_COMPROBANTE, c.tipoDeComprobante) ?? c.tipoDeComprobante;
+  const data = {
+    empresa: c.emisor.nombre,
+    rfc_emisor: c.emisor.rfc,
+    cliente: c.receptor.nombre,
+    rfc_cliente: c.receptor.rfc,
+    moneda: m,
+    lugar_expedicion: c.lugarExpedicion,
+    domicilio_fiscal_receptor: c.receptor.domicilioFiscalReceptor,
+    no_certificado: c.noCertificado,
+    condiciones_pago: c.condicionesDePago,
+    cfdi: c,
+  };
+  const view = {
+    ...data,
+    cfdi: undefined,
+    calc: {
+      items,
+      hay_descuentos: items.some((i) => i.descuento !== null),
+      subtotal: money(c.subTotal),
+      totales,
+      total: money(c.total),
+      con_letra: importeConLetra(dec(c.total), m),
+      folio_completo: folio,
+      fecha_texto: fechaLarga(c.fecha),
+      tipo_comprobante: tipo,
+      regimen_emisor: conDescripcion(REGIMEN_FISCAL, c.emisor.regimenFiscal) ?? c.emisor.regimenFiscal,
+      regimen_receptor:
+        conDescripcion(REGIMEN_FISCAL, c.receptor.regimenFiscalReceptor) ?? c.receptor.regimenFiscalReceptor,
+      uso_cfdi: conDescripcion(USO_CFDI, c.receptor.usoCfdi) ?? c.receptor.usoCfdi,
+      forma_pago: c.formaPago ? (conDescripcion(FORMA_PAGO, c.formaPago) ?? c.formaPago) : null,
+      metodo_pago: c.metodoPago ? (conDescripcion(METODO_PAGO, c.metodoPago) ?? c.metodoPago) : null,
+      exportacion: conDescripcion(EXPORTACION, c.exportacion) ?? c.exportacion,
+      tipo_cambio: c.tipoCambio && m !== 'MXN' ? dec(c.tipoCambio).toString() : null,
+      total_mxn:
+        c.tipoCambio && m !== 'MXN' && m !== 'XXX'
+          ? moneyText(dec(c.total).times(c.tipoCambio), 'MXN')
+          : null,
+      timbre,
+      relacionados: c.relacionados.map((r) => ({
+        tipo: `${r.tipoRelacion} ${TIPO_RELACION[r.tipoRelacion] ?? ''}`.trim(),
+        uuids: r.uuids,
+      })),
+      avisos: discrepancias.map(avisoTexto),
+      pie_css: cssString([folio ? `Factura ${folio}` : 'Factura', c.emisor.rfc].join(' · ')),
+    },
+  };
+  return {
+    data,
+    view,
+    title: `Factura${folio ? ` ${folio}` : ''} — ${c.emisor.nombre}`,
+    discrepancias,
+    xml,
+  };
+}

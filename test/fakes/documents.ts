@@ -1,0 +1,118 @@
+// In-memory fakes of documents' ports (lambdas/documents/use-cases/jobs.ts, webhooks.ts), behaving like their
+// adapters: the job repository is the shared leased-job fake (claimed jobs are `rendering`) plus the event flag and
+// the bounded delivery log; files are kept by key; the webhook store answers 409 to a stale write like DynamoDB's
+// conditional put; the queue records what was sent and retried.
+import { HttpError } from '../../lambdas/shared/http/errors';
+import {
+  MAX_RECORDED_DELIVERIES,
+  type DeliveryAttempt,
+  type JobFiles,
+  type JobRecord,
+  type JobRepository,
+  type JobResult,
+  type MessageQueue,
+} from '../../lambdas/documents/use-cases/jobs';
+import type { RenderedDocument } from '../../lambdas/documents/use-cases/render-request';
+import type { WebhookEndpoint, WebhookStore } from '../../lambdas/documents/use-cases/webhooks';
+import { Faults } from './faults';
+import { FakeLeasedJobStore } from './leased-job-store';
+
+export class FakeJobRepository extends FakeLeasedJobStore<JobRecord> implements JobRepository {
+  constructor(now: () => Date = () => new Date(), leaseS = 120) {
+    super('jobId', 'rendering', now, leaseS);
+  }
+
+  async markEventQueued(jobId: string): Promise<void> {
+    this.transition(
+      jobId,
+      (j) => j.event !== undefined,
+      (j) => void (j.event!.queued = true),
+      false,
+    );
+  }
+
+  async addDelivery(jobId: string, attempt: DeliveryAttempt): Promise<void> {
+    this.transition(
+      jobId,
+      (j) => (j.deliveries?.length ?? 0) < MAX_RECORDED_DELIVERIES,
+      (j) => void (j.deliveries = [...(j.deliveries ?? []), structuredClone(attempt)]),
+      false,
+    );
+  }
+}
+
+export class FakeJobFiles implements JobFiles {
+  /** jobs/<id>.json and results/jobs/<id>/<filename>, as the S3 adapter keys them. */
+  readonly objects = new Map<string, Buffer>();
+  readonly faults = new Faults();
+
+  async putRequest(jobId: string, body: string): Promise<void> {
+    this.faults.check('putRequest');
+    this.objects.set(`jobs/${jobId}.json`, Buffer.from(body));
+  }
+
+  async getRequest(jobId: string): Promise<string | undefined> {
+    this.faults.check('getRequest');
+    return this.objects.get(`jobs/${jobId}.json`)?.toString('utf8');
+  }
+
+  async deleteRequest(jobId: string): Promise<void> {
+    this.objects.delete(`jobs/${jobId}.json`);
+  }
+
+  async putResult(jobId: string, doc: RenderedDocument): Promise<JobResult> {
+    this.faults.check('putResult');
+    const key = `results/jobs/${jobId}/${doc.filename}`;
+    this.objects.set(key, Buffer.from(doc.bytes));
+    return { key, filename: doc.filename, contentType: doc.contentType, bytes: doc.bytes.length };
+  }
+
+  async presignResult(result: JobResult, expiresInS: number): Promise<string> {
+    return `http://127.0.0.1:9/${result.key}?expires=${expiresInS}`;
+  }
+}
+
+export class FakeMessageQueue implements MessageQueue {
+  readonly sent: { message: Record<string, unknown>; delayS: number }[] = [];
+  readonly retries: { receiptHandle: string; delayS: number }[] = [];
+  readonly faults = new Faults();
+
+  async send(message: Record<string, unknown>, delayS = 0): Promise<void> {
+    this.faults.check('send');
+    this.sent.push({ message: structuredClone(message), delayS });
+  }
+
+  async retryAfter(receiptHandle: string, delayS: number): Promise<void> {
+    this.faults.check('retryAfter');
+    this.retries.push({ receiptHandle, delayS });
+  }
+
+  /** The message bodies sent so far. */
+  get messages(): Record<string, unknown>[] {
+    return this.sent.map((s) => s.message);
+  }
+}
+
+export class FakeWebhookStore implements WebhookStore {
+  readonly endpoints = new Map<string, WebhookEndpoint>();
+
+  async get(owner: string): Promise<WebhookEndpoint | undefined> {
+    const e = this.endpoints.get(owner);
+    return e && structuredClone(e);
+  }
+
+  async put(endpoint: WebhookEndpoint, previousSecret?: string): Promise<void> {
+    const current = this.endpoints.get(endpoint.owner);
+    const ok = previousSecret === undefined ? !current : current?.secret === previousSecret;
+    if (!ok)
+      throw new HttpError(
+        409,
+        'The webhook endpoint was changed by another request just now. Read it again (GET /v1/webhook) and retry.',
+      );
+    this.endpoints.set(endpoint.owner, structuredClone(endpoint));
+  }
+
+  async remove(owner: string): Promise<boolean> {
+    return this.endpoints.delete(owner);
+  }
+}

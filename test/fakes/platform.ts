@@ -1,0 +1,128 @@
+// In-memory fakes of the platform's ports (lambdas/shared): quota counters with the DynamoDB adapter's rules
+// (a window is charged only below its limit, a refused request charges nothing, a refund never goes below zero)
+// the growth table's two primitives, and API keys (created once, revoked once with onlyIfActive, billing copies
+// never older than the stored one).
+import type { ApiKeyRecord, KeyBillingState, KeyStore } from '../../lambdas/shared/auth/keys';
+import type { GrowthItem, GrowthStore } from '../../lambdas/shared/growth/ports';
+import {
+  slotsFor,
+  type QuotaDecision,
+  type QuotaStore,
+  type WindowRule,
+  type WindowSlot,
+} from '../../lambdas/shared/quota/windows';
+import { Faults } from './faults';
+
+export class FakeQuotaStore implements QuotaStore {
+  /** Counter per window key. */
+  readonly counts = new Map<string, number>();
+  readonly faults = new Faults();
+
+  async consume(subject: string, rules: WindowRule[], now = new Date()): Promise<QuotaDecision> {
+    this.faults.check('consume');
+    const slots = slotsFor(subject, rules, now);
+    const all: QuotaDecision['all'] = [];
+    const full = slots.find((s) => (this.counts.get(s.key) ?? 0) >= s.limit);
+    if (full) {
+      const denied = { ...full, remaining: 0 };
+      const before = slots
+        .slice(0, slots.indexOf(full))
+        .map((s) => ({ ...s, remaining: s.limit - this.used(s) - 1 }));
+      return { allowed: false, charged: [], binding: denied, all: [...before, denied], slots };
+    }
+    for (const s of slots) {
+      this.counts.set(s.key, this.used(s) + 1);
+      all.push({ ...s, remaining: s.limit - this.used(s) });
+    }
+    const binding = all.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    return { allowed: true, charged: slots, binding, all, slots };
+  }
+
+  async refund(decision: QuotaDecision): Promise<void> {
+    this.faults.check('refund');
+    for (const s of decision.charged) if (this.used(s) > 0) this.counts.set(s.key, this.used(s) - 1);
+  }
+
+  async peek(
+    subject: string,
+    rules: WindowRule[],
+    now = new Date(),
+  ): Promise<(WindowSlot & { used: number })[]> {
+    return slotsFor(subject, rules, now).map((s) => ({ ...s, used: this.used(s) }));
+  }
+
+  private used(slot: WindowSlot): number {
+    return this.counts.get(slot.key) ?? 0;
+  }
+}
+
+export class FakeGrowthStore implements GrowthStore {
+  readonly items = new Map<string, GrowthItem>();
+  readonly faults = new Faults();
+
+  async putIfAbsent(pk: string, item: GrowthItem): Promise<boolean> {
+    this.faults.check('putIfAbsent');
+    if (this.items.has(pk)) return false;
+    this.items.set(pk, structuredClone(item));
+    return true;
+  }
+
+  async add(
+    pk: string,
+    deltas: Record<string, number>,
+    setOnce: GrowthItem = {},
+  ): Promise<Record<string, number>> {
+    this.faults.check('add');
+    const item = this.items.get(pk) ?? {};
+    for (const [k, v] of Object.entries(setOnce)) if (!(k in item)) item[k] = structuredClone(v);
+    const out: Record<string, number> = {};
+    for (const [k, d] of Object.entries(deltas)) out[k] = item[k] = Number(item[k] ?? 0) + d;
+    this.items.set(pk, item);
+    return out;
+  }
+
+  async getMany(pks: string[]): Promise<Map<string, GrowthItem>> {
+    return new Map(pks.filter((p) => this.items.has(p)).map((p) => [p, structuredClone(this.items.get(p)!)]));
+  }
+}
+
+export class FakeKeyStore implements KeyStore {
+  readonly keys = new Map<string, ApiKeyRecord>();
+
+  async put(record: ApiKeyRecord): Promise<void> {
+    if (!(await this.putIfAbsent(record)))
+      throw new Error(`conditional check failed: key ${record.keyHash} exists`);
+  }
+
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const k = this.keys.get(keyHash);
+    return k && structuredClone(k);
+  }
+
+  async listByEmail(email: string): Promise<ApiKeyRecord[]> {
+    // The byEmail index holds what was written: emails are stored lower-case by the callers.
+    return [...this.keys.values()]
+      .filter((k) => k.email === email.toLowerCase())
+      .map((k) => structuredClone(k));
+  }
+
+  async revoke(keyHash: string, at: Date, opts: { onlyIfActive?: boolean } = {}): Promise<boolean> {
+    const k = this.keys.get(keyHash);
+    if (!k || (opts.onlyIfActive && k.status !== 'active')) return false;
+    Object.assign(k, { status: 'revoked', revokedAt: at.toISOString() });
+    return true;
+  }
+
+  async putIfAbsent(record: ApiKeyRecord): Promise<boolean> {
+    if (this.keys.has(record.keyHash)) return false;
+    this.keys.set(record.keyHash, structuredClone(record));
+    return true;
+  }
+
+  async syncBilling(keyHash: string, state: KeyBillingState): Promise<boolean> {
+    const k = this.keys.get(keyHash);
+    if (!k || (k.accountVersion !== undefined && k.accountVersion >= state.accountVersion)) return false;
+    Object.assign(k, state);
+    return true;
+  }
+}

@@ -1,0 +1,176 @@
+// POST /v1/render with cfdi_xml: hostile and wrong XML is refused in the contract's 400 shape (loc body.cfdi_xml),
+// by the parser's own defences (no DTD processing, strict well-formedness, namespace-checked root), and a valid one
+// is read field by field. The 2 MiB route limit (413) is covered by test/e2e/limits.test.ts.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CFDI_XML_MAX_CHARS, validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
+import { leerCfdi } from '../../templates/kit/cfdi/leer';
+import { cadenaOriginalTimbre } from '../../templates/kit/cfdi/timbre';
+import { cadenaTfdXslt } from '../helpers/sat-xml';
+
+const DIR = join(__dirname, '..', 'fixtures', 'cfdi');
+const BASICO = readFileSync(join(DIR, 'ingreso-basico.xml'), 'utf8');
+
+function problems(body: Record<string, unknown>) {
+  const r = validateRenderRequest({ template: 'factura', format: 'pdf', ...body });
+  return r.ok ? [] : r.problems;
+}
+const refused = (cfdi_xml: string) => problems({ cfdi_xml });
+
+describe('hostile or wrong XML → 400 at body.cfdi_xml', () => {
+  it('XXE (external entity to a local file)', () => {
+    const xml = BASICO.replace(
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<?xml version="1.0"?><!DOCTYPE c [<!ENTITY x SYSTEM "file:///etc/passwd">]>',
+    ).replace('Nombre="ESCUELA KEMPER URGATE"', 'Nombre="&x;"');
+    expect(refused(xml)).toEqual([
+      { loc: ['body', 'cfdi_xml'], msg: expect.stringMatching(/DOCTYPE/), type: 'xml_dtd' },
+    ]);
+  });
+
+  it('an entity reference without a DTD is a well-formedness error, never resolved', () => {
+    const xml = BASICO.replace('Nombre="ESCUELA KEMPER URGATE"', 'Nombre="&x;"');
+    expect(refused(xml)).toEqual([
+      {
+        loc: ['body', 'cfdi_xml'],
+        msg: expect.stringMatching(/^Not well-formed XML: .*undefined entity/i),
+        type: 'xml_syntax',
+      },
+    ]);
+  });
+
+  it('external DTD', () => {
+    const xml = BASICO.replace(
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<?xml version="1.0"?><!DOCTYPE cfdi:Comprobante SYSTEM "http://127.0.0.1:9/x.dtd">',
+    );
+    expect(refused(xml)[0]!.type).toBe('xml_dtd');
+  });
+
+  it('billion laughs', () => {
+    const lol = Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('');
+    const xml = `<?xml version="1.0"?><!DOCTYPE c [<!ENTITY l0 "lol">${lol}]><c>&l9;</c>`;
+    expect(refused(xml)[0]!.type).toBe('xml_dtd');
+  });
+
+  it('over the length limit (a 50 MB XML is also over the route body limit: 413)', () => {
+    const big = BASICO.replace(
+      '</cfdi:Comprobante>',
+      `<!--${'x'.repeat(CFDI_XML_MAX_CHARS)}--></cfdi:Comprobante>`,
+    );
+    expect(refused(big)).toEqual([
+      expect.objectContaining({ loc: ['body', 'cfdi_xml'], type: 'string_too_long' }),
+    ]);
+  });
+
+  it('wrong namespace', () => {
+    const xml = BASICO.replace(
+      'xmlns:cfdi="http://www.sat.gob.mx/cfd/4"',
+      'xmlns:cfdi="http://example.com/cfd/4"',
+    );
+    expect(refused(xml)).toEqual([
+      {
+        loc: ['body', 'cfdi_xml'],
+        msg: expect.stringMatching(/must be Comprobante in namespace http:\/\/www\.sat\.gob\.mx\/cfd\/4/),
+        type: 'cfdi_namespace',
+      },
+    ]);
+  });
+
+  it('CFDI 3.3', () => {
+    const xml = BASICO.replace(
+      'xmlns:cfdi="http://www.sat.gob.mx/cfd/4"',
+      'xmlns:cfdi="http://www.sat.gob.mx/cfd/3"',
+    ).replace('Version="4.0"', 'Version="3.3"');
+    expect(refused(xml)).toEqual([
+      {
+        loc: ['body', 'cfdi_xml'],
+        msg: expect.stringMatching(/^CFDI 3\.3 is not accepted/),
+        type: 'cfdi_version',
+      },
+    ]);
+  });
+
+  it('not XML at all, and truncated XML', () => {
+    expect(refused('{"not": "xml"}')[0]!.type).toBe('xml_syntax');
+    expect(refused(BASICO.slice(0, 600))[0]!.type).toBe('xml_syntax');
+  });
+
+  it('missing required attributes are all named', () => {
+    const xml = BASICO.replace(/ Rfc="EKU9003173C9"/, '').replace(/ LugarExpedicion="\d+"/, '');
+    expect(refused(xml).map((p) => p.msg)).toEqual([
+      'Comprobante@LugarExpedicion is required',
+      'Emisor@Rfc is required',
+    ]);
+  });
+
+  it('tipo P and nómina: a 400 naming what is unsupported', () => {
+    const p = BASICO.replace('TipoDeComprobante="I"', 'TipoDeComprobante="P"');
+    expect(refused(p)).toEqual([
+      {
+        loc: ['body', 'cfdi_xml'],
+        msg: expect.stringMatching(/Pagos 2\.0\) is not supported/),
+        type: 'cfdi_unsupported',
+      },
+    ]);
+    const n = BASICO.replace('TipoDeComprobante="I"', 'TipoDeComprobante="N"');
+    expect(refused(n)[0]!.msg).toMatch(/Nómina 1\.2\) is not supported from XML yet/);
+  });
+
+  it('data and cfdi_xml together, cfdi_xml with another template, neither', () => {
+    expect(problems({ cfdi_xml: BASICO, data: {} })[0]).toMatchObject({
+      loc: ['body', 'data'],
+      type: 'data_and_xml',
+    });
+    const other = validateRenderRequest({ template: 'cotizacion', format: 'pdf', cfdi_xml: BASICO });
+    expect(other.ok ? [] : other.problems).toEqual([expect.objectContaining({ type: 'unsupported_input' })]);
+    expect(problems({})).toEqual([{ loc: ['body', 'data'], msg: 'Field required', type: 'missing' }]);
+  });
+});
+
+describe('reading a CFDI', () => {
+  it('matches elements by namespace, not by prefix', () => {
+    const renamed = BASICO.replace(/cfdi:/g, 'x:').replace('xmlns:cfdi=', 'xmlns:x=');
+    expect(leerCfdi(renamed).emisor.rfc).toBe('EKU9003173C9');
+  });
+
+  it('reads relacionados, USD and the timbre', () => {
+    const nc = leerCfdi(readFileSync(join(DIR, 'egreso-nota-credito.xml'), 'utf8'));
+    expect(nc.relacionados).toEqual([
+      { tipoRelacion: '01', uuids: [expect.stringMatching(/^[0-9A-F-]{36}$/), expect.any(String)] },
+    ]);
+    const usd = leerCfdi(readFileSync(join(DIR, 'ingreso-usd.xml'), 'utf8'));
+    expect(usd).toMatchObject({
+      moneda: 'USD',
+      tipoCambio: '17.0512',
+      timbre: { version: '1.1', rfcProvCertif: 'SPR190613I52' },
+    });
+  });
+
+  it('cadena original del TFD equals xsltproc + SAT’s XSLT, whitespace rules included', () => {
+    const tfd = (leyenda: string) =>
+      `<tfd:TimbreFiscalDigital xmlns:tfd="http://www.sat.gob.mx/TimbreFiscalDigital" Version="1.1" UUID="5f3a9c1e-7b2d-4e8f-a6c4-19d0b7e2f835" FechaTimbrado="2024-01-01T10:00:00" RfcProvCertif="SAT970701NN3"${leyenda} SelloCFD=" ab  c== " NoCertificadoSAT="00001000000509846663" SelloSAT="x"/>`;
+    for (const leyenda of ['', ' Leyenda=""', ' Leyenda="  Hola&#9;&#10; mundo  "', ' Leyenda="a\u00a0 b"']) {
+      const xml = `<c xmlns:cfdi="http://www.sat.gob.mx/cfd/4">${tfd(leyenda)}</c>`;
+      const el = /<tfd:[^>]*\/>/.exec(xml)![0];
+      const attr = (n: string) => {
+        const m = new RegExp(` ${n}="([^"]*)"`).exec(el);
+        return m?.[1]?.replace(/&#9;/g, '\t').replace(/&#10;/g, '\n');
+      };
+      const ours = cadenaOriginalTimbre({
+        uuid: attr('UUID')!,
+        fechaTimbrado: attr('FechaTimbrado')!,
+        rfcProvCertif: attr('RfcProvCertif')!,
+        leyenda: attr('Leyenda'),
+        selloCfd: attr('SelloCFD')!,
+        noCertificadoSat: attr('NoCertificadoSAT')!,
+      });
+      expect(ours).toBe(
+        cadenaTfdXslt(el).replace(
+          /1\.1\|5f3a9c1e-7b2d-4e8f-a6c4-19d0b7e2f835/,
+          '1.1|5F3A9C1E-7B2D-4E8F-A6C4-19D0B7E2F835',
+        ),
+      );
+    }
+  });
+});

@@ -1,0 +1,90 @@
+// The conversion use case (startConversion) against the in-memory fakes: short texts are narrated in the request,
+// long ones stored and queued; the free tier is charged once and given back whenever nothing was delivered.
+import { startConversion, type ConversionInput } from '../../../lambdas/narration/use-cases/conversion';
+import { VOICES } from '../../../lambdas/narration/core/voices';
+import type { ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
+import { ServiceUnavailableError, TooManyRequestsError } from '../../../lambdas/shared/http/errors';
+import { freeRules } from '../../../lambdas/narration/use-cases/conversion';
+import { fakeNarrationDeps } from '../../fakes/narration';
+
+const T0 = new Date('2026-11-21T10:00:00Z');
+const voice = VOICES[0]!;
+const anonymous = { kind: 'anonymous' as const, subject: 'ip#test' };
+const paid = {
+  kind: 'key' as const,
+  subject: 'key#test',
+  key: { plan: 'pro' } as ApiKeyRecord,
+};
+
+function setup() {
+  const f = fakeNarrationDeps({ config: { SYNC_MAX_CHARS: 40, FREE_PER_HOUR: 2 }, now: () => T0 });
+  const input = (text: string, caller: ConversionInput['caller'] = anonymous): ConversionInput => ({
+    text,
+    voice,
+    fmt: 'wav',
+    caller,
+  });
+  const used = async () => (await f.quotas.peek(anonymous.subject, freeRules(f.deps), T0)).map((w) => w.used);
+  return { ...f, input, used };
+}
+
+test('a short text is narrated in the request: 200, audio stored, record done, one unit charged', async () => {
+  const s = setup();
+  const out = await startConversion(s.deps, s.input('Hola mundo.'));
+  expect(out.statusCode).toBe(200);
+  const id = out.body.audio_id as string;
+  expect(out.body).toMatchObject({ audio_url: `/audio/${id}.wav`, voice: voice.id, chars: 11 });
+  expect(out.body.duration_s).toBeGreaterThan(0);
+  expect(s.store.objects.get(`audio/${id}.wav`)!.subarray(0, 4).toString()).toBe('RIFF');
+  expect(await s.audio.get(id)).toMatchObject({ status: 'done', progress: 1, chars: 11, plan: 'free' });
+  expect(s.queue.sent).toEqual([]);
+  expect(await s.used()).toEqual([1, 1]);
+  expect(out.headers['ratelimit-remaining']).toBe('1');
+});
+
+test('a long text is stored and queued: 202, record queued, standard queue for free, priority for paid', async () => {
+  const s = setup();
+  const text = 'Un texto largo que no cabe en la petición. '.repeat(3);
+  const free = await startConversion(s.deps, s.input(text));
+  expect(free).toMatchObject({ statusCode: 202, body: { status: 'queued', progress: 0, duration_s: null } });
+  const id = free.body.audio_id as string;
+  expect(free.headers.location).toBe(`/audio/${id}.wav`);
+  expect(s.store.objects.get(`jobs/${id}.txt`)!.toString()).toBe(text);
+  expect(await s.audio.get(id)).toMatchObject({ status: 'queued', progress: 0 });
+  const byKey = await startConversion(s.deps, s.input(text, paid));
+  expect(s.queue.sent).toEqual([
+    { message: { audioId: id }, priority: false },
+    { message: { audioId: byKey.body.audio_id }, priority: true },
+  ]);
+  expect(s.synth.texts).toEqual([]); // nothing narrated in the request
+  expect(await s.used()).toEqual([1, 1]); // paid keys are not charged
+});
+
+test('the free tier refuses with 429 past its limit, charging nothing', async () => {
+  const s = setup();
+  await startConversion(s.deps, s.input('Uno.'));
+  await startConversion(s.deps, s.input('Dos.'));
+  await expect(startConversion(s.deps, s.input('Tres.'))).rejects.toBeInstanceOf(TooManyRequestsError);
+  expect(await s.used()).toEqual([2, 2]);
+  expect(s.audio.items.size).toBe(2);
+});
+
+test('a queue failure answers 503, gives the charge back and retires the record so it never runs', async () => {
+  const s = setup();
+  s.queue.faults.fail('enqueue');
+  await expect(startConversion(s.deps, s.input('x'.repeat(100)))).rejects.toBeInstanceOf(
+    ServiceUnavailableError,
+  );
+  expect(await s.used()).toEqual([0, 0]);
+  const [record] = s.audio.items.values();
+  expect(record).toMatchObject({ status: 'failed', error: expect.stringMatching(/Not accepted/) });
+  expect(await s.audio.listUnfinished(10)).toEqual([]);
+});
+
+test('a storage failure of a short text answers 503 and gives the charge back; no record is kept', async () => {
+  const s = setup();
+  s.store.faults.fail('putAudioFile');
+  await expect(startConversion(s.deps, s.input('Hola.'))).rejects.toBeInstanceOf(ServiceUnavailableError);
+  expect(await s.used()).toEqual([0, 0]);
+  expect(s.audio.items.size).toBe(0);
+});
