@@ -394,9 +394,20 @@ describe('routes', () => {
         );
         const context = `${id} — ${c.name}\nbundle logs:\n${bundle.logs().slice(-4000)}`;
         const answer = answerOf(fromBundle, context);
-        expect({ case: c.name, ...(summary(fromBundle) as object) }).toEqual({
+        const expected = answerOf(fromSource, source.logs().slice(-4000));
+        // On a difference, the failure shows both answers and the bundle's logs.
+        expect({
+          case: c.name,
+          ...(summary(fromBundle) as object),
+          ...(JSON.stringify(summary(fromBundle)) === JSON.stringify(summary(fromSource))
+            ? {}
+            : { bundleAnswer: `${bodyText(answer).slice(0, 600)}\n${context}` }),
+        }).toEqual({
           case: c.name,
           ...(summary(fromSource) as object),
+          ...(JSON.stringify(summary(fromBundle)) === JSON.stringify(summary(fromSource))
+            ? {}
+            : { sourceAnswer: bodyText(expected).slice(0, 600) }),
         });
         if (typeof c.status === 'number')
           expect({ case: c.name, status: answer.statusCode }).toEqual({ case: c.name, status: c.status });

@@ -177,6 +177,7 @@ function check(dir) {
 
 module.exports = {
   EXTERNALS,
+  FILES_BESIDE_BUNDLES,
   RUNTIME_FILES,
   RUNTIME_RESOLVES,
   esbuildArgs,
