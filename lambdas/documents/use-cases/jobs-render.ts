@@ -16,7 +16,6 @@ import {
 } from './jobs';
 import { observeRender } from '../metrics';
 import { parseRenderRequest, renderDocument, type RenderDeps, type RenderedDocument } from './render-request';
-import { JobBusyError } from '../../shared/jobs/leased-job';
 
 export interface RenderJobDeps extends AcceptDeps {
   deliveryQueue: MessageQueue;

@@ -14,7 +14,6 @@ import type { AudioFormat } from '../core/formats';
 import { narrate } from './narrate';
 import type { AudioRecord, Plan } from '../ports';
 import type { Voice } from '../core/voices';
-import { JobBusyError } from '../../shared/jobs/leased-job';
 import { CHARS_PER_SECOND, countChars } from '../core/preview';
 
 export interface ConversionInput {
