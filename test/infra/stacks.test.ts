@@ -615,6 +615,18 @@ describe('narration only', () => {
     expect(env.AUDIO_TTL_DAYS).toBe('30');
   });
 
+  test('every function that narrates updates the public /stats counters: it gets GROWTH_TABLE and may write it', () => {
+    // A narration finished inline (convert routes, demo) or by the worker adds to /stats; without the table the
+    // counters silently stay at zero in the cloud (the conversion still succeeds).
+    for (const id of ['ConvertText', 'ConvertPdf', 'ConvertUrl', 'DemoTry', 'Worker']) {
+      expect([id, s().envOf(id).GROWTH_TABLE]).toEqual([id, expect.anything()]);
+      expect([id, s().actionsOf(s().fnOf(id))]).toEqual([
+        id,
+        expect.arrayContaining(['dynamodb:UpdateItem']),
+      ]);
+    }
+  });
+
   describe('deployment settings', () => {
     test('secrets come from Secrets Manager only to the functions that read them; plain settings from context', () => {
       const app = new App({

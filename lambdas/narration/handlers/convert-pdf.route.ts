@@ -15,7 +15,7 @@ export const convertPdfRoute = {
   // see docs/architecture.md.
   maxBodyBytes: 21 * MiB,
   access: {
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r' },
+    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw' }, // growth: public /stats counters
     bucket: 'rw',
     sendTo: ['priority', 'standard'],
     speech: true,

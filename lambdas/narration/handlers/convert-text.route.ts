@@ -17,7 +17,7 @@ export const convertTextRoute = {
   // 100,000 characters escaped as JSON \u sequences or %XX form fields stay under 2 MiB.
   maxBodyBytes: 2 * MiB,
   access: {
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r' },
+    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw' }, // growth: public /stats counters
     bucket: 'rw',
     sendTo: ['priority', 'standard'],
     speech: true,

@@ -15,7 +15,7 @@ export const convertUrlRoute = {
   // A JSON body of a 2,048-character URL with every character escaped stays far below this.
   maxBodyBytes: 16 * 1024,
   access: {
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r' },
+    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw' }, // growth: public /stats counters
     bucket: 'rw',
     sendTo: ['priority', 'standard'],
     speech: true,
