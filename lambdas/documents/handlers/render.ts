@@ -7,7 +7,7 @@
 // rendered by the render worker (use-cases/jobs.ts), announced to the account's webhook endpoint.
 import { bearerToken, hashKey } from '../../shared/auth/keys';
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
-import { apiHandler } from '../../shared/http/api-handler';
+import { apiHandler, CORS_HEADERS } from '../../shared/http/api-handler';
 import {
   HttpError,
   RequestValidationError,
@@ -174,7 +174,12 @@ export const makeHandler = (deps: DocumentsDeps) =>
       }
       await counted;
       // An XML input whose figures do not add up (SAT's rules): said here and on the PDF, never corrected.
-      if (doc.warnings?.length) headers['x-cfdi-avisos'] = doc.warnings.join('; ');
+      if (doc.warnings?.length) {
+        headers['x-cfdi-avisos'] = doc.warnings.join('; ');
+        // Readable by browser callers too (the playground, customers' web apps).
+        headers['access-control-expose-headers'] =
+          `${CORS_HEADERS['access-control-expose-headers']}, x-cfdi-avisos`;
+      }
       if (location)
         return { statusCode: 303, headers: { ...headers, location, 'cache-control': 'no-store' }, body: '' };
       return {
