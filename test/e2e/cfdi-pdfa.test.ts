@@ -88,6 +88,20 @@ it('cfdi_xml → PDF/A-3b by default, the XML embedded byte for byte as its Sour
   checkPdfA(file, { name: 'factura.xml', bytes: XML, relationship: 'Source' });
 });
 
+it('free plan: the watermark of a PDF/A is drawn in an embedded font (PDF/A forbids unembedded ones)', async () => {
+  const { file } = await tpl.renderBody({ cfdi_xml: XML.toString('utf8') }, { watermark: true });
+  // The stamp's font (pdf-lib names it <PostScript name>-<n>; Chromium's subsets are ABCDEF+<name>): present only
+  // when watermarked, and embedded like every other font (checkPdfA).
+  const stampFont = (f: string) =>
+    execFileSync('pdffonts', [f], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => /^NotoSans-Bold-\d+\s/.test(l));
+  expect(stampFont(file)).toEqual([expect.stringMatching(/\byes\s+(yes|no)\s+yes\s+\d+\s+\d+\s*$/)]);
+  checkPdfA(file, { name: 'factura.xml', bytes: XML, relationship: 'Source' });
+  const plain = await tpl.renderBody({ cfdi_xml: XML.toString('utf8') });
+  expect(stampFont(plain.file)).toEqual([]);
+});
+
 it('cfdi_xml with options.pdfa false → a plain PDF, nothing embedded', async () => {
   const { file } = await tpl.renderBody({ cfdi_xml: XML.toString('utf8'), options: { pdfa: false } });
   expect(execFileSync('pdfdetach', ['-list', file], { encoding: 'utf8' })).toMatch(/^0 embedded files/);

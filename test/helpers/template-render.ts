@@ -6,7 +6,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { renderDocument, validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
+import {
+  renderDocument,
+  validateRenderRequest,
+  type RenderContext,
+} from '../../lambdas/documents/use-cases/render-request';
 import { Renderer } from '../../lambdas/documents/render/chromium';
 import { tempDir } from './env';
 import { pdftotext, requirePdftotext } from './pdftotext';
@@ -25,7 +29,10 @@ export interface TemplateRenderer {
   /** Validates (a 400 would throw with its problems) and renders; the bytes are also written to `file`. */
   render(data: unknown, format?: string, options?: unknown): Promise<{ file: string; bytes: Buffer }>;
   /** Any POST /v1/render body for this template (e.g. with cfdi_xml instead of data). */
-  renderBody(body: Record<string, unknown>): Promise<{ file: string; bytes: Buffer; warnings?: string[] }>;
+  renderBody(
+    body: Record<string, unknown>,
+    ctx?: RenderContext,
+  ): Promise<{ file: string; bytes: Buffer; warnings?: string[] }>;
   /** `render`, answering only the file written. */
   renderFile(data: unknown, format?: string, options?: unknown): Promise<string>;
   /**
@@ -50,13 +57,17 @@ export function templateRenderer(slug: string): TemplateRenderer {
     dir?.cleanup();
   });
 
-  const renderBody = async (body: Record<string, unknown>) => {
+  const renderBody = async (body: Record<string, unknown>, ctx?: RenderContext) => {
     const check = validateRenderRequest({ template: slug, format: 'pdf', ...body });
     if (!check.ok) throw new Error(JSON.stringify(check.problems));
-    const doc = await renderDocument(check.request, {
-      renderPdf: (html, o) => renderer.renderPdf(html, o),
-      renderPng: (html, o) => renderer.renderPng(html, o),
-    });
+    const doc = await renderDocument(
+      check.request,
+      {
+        renderPdf: (html, o) => renderer.renderPdf(html, o),
+        renderPng: (html, o) => renderer.renderPng(html, o),
+      },
+      ctx,
+    );
     const file = join(dir!.path, `${slug}-${++n}.${check.request.format}`);
     writeFileSync(file, doc.bytes);
     return { file, bytes: doc.bytes, warnings: doc.warnings };

@@ -4,7 +4,11 @@
 // swallow injected markup, header templates... The text is real PDF text (pdftotext finds it).
 // pdf-lib (MIT, pure JS, no native code, ~13M downloads a month) is the standard way to edit an existing PDF in
 // Node; it loads Chromium's compressed object streams and saves a PDF that `qpdf --check` accepts.
-import { degrees, PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fontkit from '@pdf-lib/fontkit';
+import { degrees, PDFDocument, rgb, StandardFonts, type PDFFont } from 'pdf-lib';
+import { resolveFontsDir } from './fonts';
 
 /** WinAnsi (the standard fonts' encoding) covers Spanish and €; anything else becomes '?'. */
 function winAnsiSafe(text: string): string {
@@ -13,9 +17,26 @@ function winAnsiSafe(text: string): string {
     .join('');
 }
 
-export async function stampWatermark(pdf: Uint8Array, text: string): Promise<Buffer> {
+let notoSansBold: Uint8Array | undefined;
+
+/**
+ * The watermark's font: Helvetica Bold (one of the 14 standard fonts, not embedded: nothing to add), or, for PDF/A
+ * (every font must be embedded), the bundled Noto Sans Bold embedded as a subset with pdf-lib's own fontkit.
+ */
+async function watermarkFont(doc: PDFDocument, embedded: boolean): Promise<PDFFont> {
+  if (!embedded) return doc.embedFont(StandardFonts.HelveticaBold);
+  doc.registerFontkit(fontkit);
+  notoSansBold ??= readFileSync(join(resolveFontsDir(), 'NotoSans-Bold.ttf'));
+  return doc.embedFont(notoSansBold, { subset: true });
+}
+
+export async function stampWatermark(
+  pdf: Uint8Array,
+  text: string,
+  options: { embeddedFont?: boolean } = {},
+): Promise<Buffer> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
-  const font = await doc.embedFont(StandardFonts.HelveticaBold);
+  const font = await watermarkFont(doc, options.embeddedFont ?? false);
   const label = winAnsiSafe(text);
   for (const page of doc.getPages()) {
     const { width, height } = page.getSize();

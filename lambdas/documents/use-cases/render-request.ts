@@ -21,6 +21,7 @@ import type { DocumentModel, RenderedFile } from '../formats/types';
 import { PAGE_FORMATS, type PageFormat, type PdfOptions, type PngOptions } from '../render/page-options';
 import { RenderTimeoutError } from '../render/errors';
 import { toPdfA3, type PdfAOptions } from '../render/pdfa';
+import { stampWatermark } from '../render/watermark';
 import { renderXlsx } from '../formats/xlsx';
 import { buildZip, type ZipEntry } from '../formats/zip';
 import { ensureDocument, htmlTitle } from '../templating/html';
@@ -500,10 +501,13 @@ async function renderFormat(
 ): Promise<RenderedFile> {
   switch (format) {
     case 'pdf': {
-      const options = { ...(await page()), ...(ctx.watermark ? { watermark: WATERMARK_TEXT } : {}) };
-      const pdf = await deps.renderPdf(model.html, options);
+      const pdfa = wantsPdfA(request);
+      // PDF/A wants every font embedded: its watermark is stamped here with an embedded font, not by the renderer.
+      const options = { ...(await page()), ...(ctx.watermark && !pdfa ? { watermark: WATERMARK_TEXT } : {}) };
+      let pdf = await deps.renderPdf(model.html, options);
+      if (pdfa && ctx.watermark) pdf = await stampWatermark(pdf, WATERMARK_TEXT, { embeddedFont: true });
       return {
-        bytes: wantsPdfA(request) ? await toPdfA3(pdf, pdfAOptions(model, request)) : pdf,
+        bytes: pdfa ? await toPdfA3(pdf, pdfAOptions(model, request)) : pdf,
         contentType: CONTENT_TYPES.pdf,
         extension: 'pdf',
       };
