@@ -19,11 +19,20 @@ import { resetClients } from '../../lambdas/shared/aws/clients';
 import { resetConfig } from '../../lambdas/shared/config';
 import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
+import { narrationDepsOn, testClock } from '../helpers/clock';
 import { AWS_FAULTS, dynamoOp, s3Op, sqsOp, startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 
 jest.setTimeout(120_000);
 
 const VISIBILITY_S = 2;
+/** Longer than the test: no lease runs out by real time passing (see `clock`). */
+const LEASE_S = 600;
+/**
+ * The workers' clock. A redelivery comes a visibility timeout later, which in the cloud is longer than the lease, so a
+ * delivery always finds the previous worker's lease run out: each delivery moves this clock past the lease, instead of
+ * a short real lease (1 s) having to run out between two deliveries 2 s apart.
+ */
+const clock = testClock();
 let emu: Awaited<ReturnType<typeof withEmulators>>;
 const proxies = {} as Record<'dynamodb' | 's3' | 'sqs', FaultProxy>;
 let queues: { priority: string; standard: string };
@@ -61,7 +70,7 @@ beforeAll(async () => {
     STANDARD_QUEUE_URL: queues.standard,
     SPEECH_ENGINE: 'espeak',
     SYNC_MAX_CHARS: '100',
-    JOB_LEASE_S: '1',
+    JOB_LEASE_S: String(LEASE_S),
     MAX_RECEIVE_COUNT: '3',
   });
   resetConfig();
@@ -89,7 +98,7 @@ const TEXT = 'El viento del norte trajo lluvia al valle durante toda la noche. '
 /** The real engine, counting calls (a finished job narrated again would show up here). */
 function countingDeps(): NarrationDeps {
   const base = awsDeps();
-  return Object.assign(Object.create(base) as NarrationDeps, {
+  return narrationDepsOn(clock, {
     synthesizer: async (): Promise<Synthesizer> => {
       const real = await base.synthesizer();
       return {
@@ -117,6 +126,7 @@ function poll(): Poller {
       const worker = makeWorker(countingDeps());
       return (event: Parameters<typeof worker>[0], context: Parameters<typeof worker>[1]) => {
         deliveries++;
+        clock.advance((LEASE_S + 1) * 1000);
         return worker(event, context);
       };
     })(),
