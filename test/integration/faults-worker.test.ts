@@ -19,6 +19,7 @@ import { resetClients } from '../../lambdas/shared/aws/clients';
 import { resetConfig } from '../../lambdas/shared/config';
 import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
+import { receiveUntilRedriven } from '../helpers/sqs-redrive';
 import { narrationDepsOn, testClock } from '../helpers/clock';
 import { AWS_FAULTS, dynamoOp, s3Op, sqsOp, startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 
@@ -279,6 +280,6 @@ test('S3 fails every delivery: failed after 3 attempts with the reason, and the 
   expect(await audioBytes(audioId)).toBeUndefined();
   for (const p of pollers.splice(0)) await p.stop();
   // As in SQS, the move to the DLQ happens when the message would be received a 4th time.
-  expect(await messagesIn(emu.queues.standard!, 2 * VISIBILITY_S)).toEqual([]);
+  expect(await receiveUntilRedriven(sqs, emu.queues.standard!, emu.queues.standardDlq!)).toEqual([]);
   expect(await messagesIn(emu.queues.standardDlq!)).toEqual([{ audioId }]);
 });
