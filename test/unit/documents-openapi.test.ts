@@ -71,6 +71,8 @@ test('POST /v1/render: the request schema is the handler’s, with the value typ
   expect(opts.page_size!.description).toMatch(/A4, Letter, Legal/);
   expect(opts.page_size!.anyOf!.map((s) => s.type)).toEqual(['string', 'object']);
   expect(opts.margin!.description).toMatch(/millimetres/);
+  expect(opts.pdfa!.type).toBe('boolean');
+  expect(opts.pdfa!.description).toMatch(/PDF\/A-3b.*Default true with cfdi_xml/);
   expect(Object.keys(op.responses)).toEqual(
     expect.arrayContaining(['200', '303', '400', '401', '402', '403', '429', '500']),
   );

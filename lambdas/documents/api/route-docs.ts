@@ -56,6 +56,10 @@ const RenderOptionsDoc = renderOptionsSchema
       description:
         'factura: the zip must carry the CFDI 4.0 XML (only schema-valid XML is written); data lacking a field CFDI requires is a 400 with one item per field. Default false: the zip leaves the XML out and LEEME.txt names the fields',
     }),
+    pdfa: o.pdfa.meta({
+      description:
+        'format pdf only (other formats: 400 at body.options.pdfa): a PDF/A-3b (XMP pdfaid 3/B, sRGB output intent, fonts embedded) carrying what it was printed from as an associated file (AFRelationship Source): the CFDI XML byte for byte as factura.xml for cfdi_xml, otherwise data.json (the validated data). Default true with cfdi_xml, false otherwise; the PDF inside a zip is never PDF/A',
+    }),
   })
   .meta({
     description: 'Value types decided by this API (the contract shows none); unknown members are ignored',

@@ -20,6 +20,7 @@ import { renderTxt } from '../formats/txt';
 import type { DocumentModel, RenderedFile } from '../formats/types';
 import { PAGE_FORMATS, type PageFormat, type PdfOptions, type PngOptions } from '../render/page-options';
 import { RenderTimeoutError } from '../render/errors';
+import { toPdfA3, type PdfAOptions } from '../render/pdfa';
 import { renderXlsx } from '../formats/xlsx';
 import { buildZip, type ZipEntry } from '../formats/zip';
 import { ensureDocument, htmlTitle } from '../templating/html';
@@ -84,6 +85,11 @@ export const renderOptionsSchema = z.object({
    * XML (LEEME.txt lists the fields); with it that request is a 400 naming each missing field.
    */
   require_xml: z.boolean().optional(),
+  /**
+   * format pdf: a PDF/A-3b carrying what it was made from as its associated file (the CFDI XML of a cfdi_xml
+   * request, otherwise data.json). Default: true for cfdi_xml, false otherwise.
+   */
+  pdfa: z.boolean().optional(),
 });
 
 /** cfdi_xml's length limit (characters): a CFDI with a few thousand conceptos; the route's body limit is 2 MiB. */
@@ -258,6 +264,12 @@ export function validateRenderRequest(body: unknown): ValidationResult {
 
   if (problems.length === 0 && template && !xmlInput)
     problems.push(...requiredXmlProblems(template, data, raw.options));
+  if ((raw.options as { pdfa?: unknown } | undefined)?.pdfa === true && format && format !== 'pdf')
+    problems.push({
+      loc: ['body', 'options', 'pdfa'],
+      msg: `PDF/A is a PDF: send format 'pdf' with options.pdfa, or drop options.pdfa for '${format}'`,
+      type: 'unsupported_option',
+    });
   if (problems.length > 0) return { ok: false, problems };
   const options = renderOptionsSchema.parse(raw.options ?? {});
   const request: ValidRenderRequest = template
@@ -489,8 +501,9 @@ async function renderFormat(
   switch (format) {
     case 'pdf': {
       const options = { ...(await page()), ...(ctx.watermark ? { watermark: WATERMARK_TEXT } : {}) };
+      const pdf = await deps.renderPdf(model.html, options);
       return {
-        bytes: await deps.renderPdf(model.html, options),
+        bytes: wantsPdfA(request) ? await toPdfA3(pdf, pdfAOptions(model, request)) : pdf,
         contentType: CONTENT_TYPES.pdf,
         extension: 'pdf',
       };
@@ -568,6 +581,29 @@ export async function renderDocument(
     contentType: file.contentType,
     filename: `${model.baseName}.${file.extension}`,
     ...(warnings?.length ? { warnings } : {}),
+  };
+}
+
+/** options.pdfa, by default true for a document printed from its CFDI XML (format pdf only, not in a zip). */
+export function wantsPdfA(request: ValidRenderRequest): boolean {
+  if (request.format !== 'pdf') return false;
+  return request.options.pdfa ?? (request.kind === 'template' && !!request.xml);
+}
+
+/** The PDF/A's associated file: the XML it was printed from, or the validated data (data.json). */
+function pdfAOptions(model: DocumentModel, request: ValidRenderRequest): PdfAOptions {
+  const xml = request.kind === 'template' ? request.xml?.embedded : undefined;
+  return {
+    title: model.title,
+    attachment: xml
+      ? { ...xml, relationship: 'Source', description: 'CFDI del que se imprimió este PDF' }
+      : {
+          name: 'data.json',
+          bytes: dataJson(model.data),
+          mimeType: 'application/json',
+          relationship: 'Source',
+          description: 'Datos con los que se generó este PDF',
+        },
   };
 }
 

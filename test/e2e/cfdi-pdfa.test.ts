@@ -1,0 +1,129 @@
+// PDF/A-3b out of real Chromium (options.pdfa; the default for cfdi_xml), read back by independent tools: poppler's
+// pdfdetach (the embedded XML, byte for byte) and pdffonts (every font embedded), qpdf (--check, and its JSON view of
+// the catalog: XMP metadata stream, OutputIntents with the ICC profile, /AF, the trailer's /ID). No PDF/A validator
+// runs here (veraPDF is Java): these are the structural requirements of ISO 19005-3 we can check with what is installed.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sample from '../../templates/factura/sample.json';
+import { dataJson } from '../../lambdas/documents/formats/json';
+import { validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
+import { templateRenderer } from '../helpers/template-render';
+
+jest.setTimeout(120_000);
+
+const tpl = templateRenderer('factura');
+const XML = readFileSync(join(__dirname, '..', 'fixtures', 'cfdi', 'descuadre.xml'));
+
+type Obj = { value?: Record<string, unknown>; stream?: { dict: Record<string, unknown>; data?: string } };
+/** qpdf's JSON (v2) of the file, with stream data: objects by "obj:N 0 R", the trailer as "trailer". */
+function qpdfObjects(file: string): Record<string, Obj> {
+  const out = execFileSync(
+    'qpdf',
+    ['--json=2', '--json-stream-data=inline', '--decode-level=generalized', file],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    },
+  );
+  return (JSON.parse(out) as { qpdf: [unknown, Record<string, Obj>] }).qpdf[1];
+}
+const dictOf = (o: Obj | undefined) => (o?.value ?? o?.stream?.dict ?? {}) as Record<string, unknown>;
+const deref = (objs: Record<string, Obj>, ref: unknown) => objs[`obj:${String(ref)}`];
+const streamText = (o: Obj | undefined) => Buffer.from(o?.stream?.data ?? '', 'base64').toString('utf8');
+
+function checkPdfA(file: string, attachment: { name: string; bytes: Buffer; relationship: string }) {
+  // qpdf: structurally sound, no warnings.
+  expect(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' })).toMatch(
+    /No syntax or stream encoding errors/,
+  );
+
+  // pdffonts: every font has "yes" in its emb column.
+  const fonts = execFileSync('pdffonts', [file], { encoding: 'utf8' }).split('\n').slice(2).filter(Boolean);
+  expect(fonts.length).toBeGreaterThan(0);
+  for (const line of fonts) expect(line).toMatch(/\byes\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+\s*$/);
+
+  // pdfdetach: listed, and saved back byte-identical.
+  expect(execFileSync('pdfdetach', ['-list', file], { encoding: 'utf8' })).toContain(`1: ${attachment.name}`);
+  const saved = join(tpl.dir, `detached-${Date.now()}-${attachment.name}`);
+  execFileSync('pdfdetach', ['-save', '1', '-o', saved, file]);
+  expect(readFileSync(saved).equals(attachment.bytes)).toBe(true);
+
+  // qpdf's JSON: catalog → Metadata (XMP), OutputIntents, AF; trailer → ID.
+  const objs = qpdfObjects(file);
+  const trailer = dictOf(objs.trailer);
+  expect(Array.isArray(trailer['/ID']) && (trailer['/ID'] as unknown[]).length).toBe(2);
+  const catalog = dictOf(deref(objs, trailer['/Root']));
+  const xmp = streamText(deref(objs, catalog['/Metadata']));
+  expect(xmp).toMatch(/<pdfaid:part>3<\/pdfaid:part>/);
+  expect(xmp).toMatch(/<pdfaid:conformance>B<\/pdfaid:conformance>/);
+  const info = dictOf(deref(objs, trailer['/Info']));
+  // The Info dictionary's dates equal the XMP's (D:YYYYMMDDHHmmSSZ vs ISO 8601).
+  const created = /^u:D:(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)Z/.exec(String(info['/CreationDate']))!;
+  expect(created).not.toBeNull();
+  const iso = `${created[1]}-${created[2]}-${created[3]}T${created[4]}:${created[5]}:${created[6]}Z`;
+  expect(xmp).toContain(`<xmp:CreateDate>${iso}</xmp:CreateDate>`);
+  expect(xmp).toContain(`<xmp:ModifyDate>${iso}</xmp:ModifyDate>`);
+  const title = String(info['/Title']).replace(/^u:/, '');
+  expect(xmp).toContain(`<rdf:li xml:lang="x-default">${title}</rdf:li>`);
+
+  const intents = catalog['/OutputIntents'] as string[];
+  expect(intents).toHaveLength(1);
+  const intent = dictOf(deref(objs, intents[0]));
+  expect(intent['/S']).toBe('/GTS_PDFA1');
+  const icc = deref(objs, intent['/DestOutputProfile']);
+  expect(icc?.stream?.dict['/N']).toBe(3);
+  expect(Buffer.from(icc!.stream!.data!, 'base64').subarray(36, 40).toString('latin1')).toBe('acsp'); // ICC magic
+
+  const af = catalog['/AF'] as string[];
+  expect(af).toHaveLength(1);
+  const spec = dictOf(deref(objs, af[0]));
+  expect(spec['/AFRelationship']).toBe(`/${attachment.relationship}`);
+  const ef = deref(objs, (spec['/EF'] as Record<string, unknown>)['/F']);
+  expect(ef?.stream?.dict['/Subtype']).toBeDefined();
+}
+
+it('cfdi_xml → PDF/A-3b by default, the XML embedded byte for byte as its Source', async () => {
+  const { file } = await tpl.renderBody({ cfdi_xml: XML.toString('utf8') });
+  checkPdfA(file, { name: 'factura.xml', bytes: XML, relationship: 'Source' });
+});
+
+it('cfdi_xml with options.pdfa false → a plain PDF, nothing embedded', async () => {
+  const { file } = await tpl.renderBody({ cfdi_xml: XML.toString('utf8'), options: { pdfa: false } });
+  expect(execFileSync('pdfdetach', ['-list', file], { encoding: 'utf8' })).toMatch(/^0 embedded files/);
+});
+
+it('JSON data with options.pdfa → PDF/A-3b carrying data.json (the validated data) as its Source', async () => {
+  const { file } = await tpl.renderBody({ data: sample, options: { pdfa: true } });
+  const check = validateRenderRequest({ template: 'factura', format: 'pdf', data: sample });
+  if (!check.ok) throw new Error('sample invalid');
+  checkPdfA(file, { name: 'data.json', bytes: dataJson(check.request.data), relationship: 'Source' });
+});
+
+it('options.pdfa with a format other than pdf → 400 at options.pdfa naming the fix', () => {
+  const r = validateRenderRequest({
+    template: 'factura',
+    format: 'html',
+    data: sample,
+    options: { pdfa: true },
+  });
+  expect(r.ok).toBe(false);
+  if (r.ok) return;
+  expect(r.problems).toEqual([
+    {
+      loc: ['body', 'options', 'pdfa'],
+      msg: "PDF/A is a PDF: send format 'pdf' with options.pdfa, or drop options.pdfa for 'html'",
+      type: 'unsupported_option',
+    },
+  ]);
+  const zip = validateRenderRequest({
+    template: 'factura',
+    format: 'zip',
+    data: sample,
+    options: { pdfa: true },
+  });
+  expect(zip.ok).toBe(false);
+  expect(
+    validateRenderRequest({ template: 'factura', format: 'html', data: sample, options: { pdfa: false } }).ok,
+  ).toBe(true);
+});
