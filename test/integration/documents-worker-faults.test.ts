@@ -13,6 +13,7 @@ import { sqsClient } from '../../lambdas/shared/aws/clients';
 import { resetConfig } from '../../lambdas/shared/config';
 import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
+import { receiveUntilRedriven } from '../helpers/sqs-redrive';
 
 jest.setTimeout(120_000);
 
@@ -100,8 +101,7 @@ test(`a render that always fails on our side: ${MAX_RECEIVE_COUNT} deliveries, f
   expect((await base.quotas.peek(subject, rules, now))[0]!.used).toBe(0); // the charge was given back
 
   // As in SQS, the move to the DLQ happens when the message would be received once more.
-  const rest = await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: queue.url, WaitTimeSeconds: 4 }));
-  expect(rest.Messages ?? []).toHaveLength(0);
+  expect(await receiveUntilRedriven(sqsClient(), queue.url, queue.dlq)).toEqual([]);
   const dlq = await sqsClient().send(
     new ReceiveMessageCommand({ QueueUrl: queue.dlq, WaitTimeSeconds: 1, AttributeNames: ['All'] }),
   );

@@ -19,11 +19,21 @@ import { resetClients } from '../../lambdas/shared/aws/clients';
 import { resetConfig } from '../../lambdas/shared/config';
 import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
+import { receiveUntilRedriven } from '../helpers/sqs-redrive';
+import { narrationDepsOn, testClock } from '../helpers/clock';
 import { AWS_FAULTS, dynamoOp, s3Op, sqsOp, startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 
 jest.setTimeout(120_000);
 
 const VISIBILITY_S = 2;
+/** Longer than the test: no lease runs out by real time passing (see `clock`). */
+const LEASE_S = 600;
+/**
+ * The workers' clock. A redelivery comes a visibility timeout later, which in the cloud is longer than the lease, so a
+ * delivery always finds the previous worker's lease run out: each delivery moves this clock past the lease, instead of
+ * a short real lease (1 s) having to run out between two deliveries 2 s apart.
+ */
+const clock = testClock();
 let emu: Awaited<ReturnType<typeof withEmulators>>;
 const proxies = {} as Record<'dynamodb' | 's3' | 'sqs', FaultProxy>;
 let queues: { priority: string; standard: string };
@@ -61,7 +71,7 @@ beforeAll(async () => {
     STANDARD_QUEUE_URL: queues.standard,
     SPEECH_ENGINE: 'espeak',
     SYNC_MAX_CHARS: '100',
-    JOB_LEASE_S: '1',
+    JOB_LEASE_S: String(LEASE_S),
     MAX_RECEIVE_COUNT: '3',
   });
   resetConfig();
@@ -89,7 +99,7 @@ const TEXT = 'El viento del norte trajo lluvia al valle durante toda la noche. '
 /** The real engine, counting calls (a finished job narrated again would show up here). */
 function countingDeps(): NarrationDeps {
   const base = awsDeps();
-  return Object.assign(Object.create(base) as NarrationDeps, {
+  return narrationDepsOn(clock, {
     synthesizer: async (): Promise<Synthesizer> => {
       const real = await base.synthesizer();
       return {
@@ -117,6 +127,7 @@ function poll(): Poller {
       const worker = makeWorker(countingDeps());
       return (event: Parameters<typeof worker>[0], context: Parameters<typeof worker>[1]) => {
         deliveries++;
+        clock.advance((LEASE_S + 1) * 1000);
         return worker(event, context);
       };
     })(),
@@ -269,6 +280,6 @@ test('S3 fails every delivery: failed after 3 attempts with the reason, and the 
   expect(await audioBytes(audioId)).toBeUndefined();
   for (const p of pollers.splice(0)) await p.stop();
   // As in SQS, the move to the DLQ happens when the message would be received a 4th time.
-  expect(await messagesIn(emu.queues.standard!, 2 * VISIBILITY_S)).toEqual([]);
+  expect(await receiveUntilRedriven(sqs, emu.queues.standard!, emu.queues.standardDlq!)).toEqual([]);
   expect(await messagesIn(emu.queues.standardDlq!)).toEqual([{ audioId }]);
 });

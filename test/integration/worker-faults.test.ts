@@ -14,8 +14,13 @@ import { s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
 import { resetConfig } from '../../lambdas/shared/config';
 import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
+import { receiveUntilRedriven } from '../helpers/sqs-redrive';
+import { narrationDepsOn, testClock, type TestClock } from '../helpers/clock';
 
 jest.setTimeout(120_000);
+
+/** Longer than the test: a lease runs out only when the test clock is moved past it, never by real time passing. */
+const LEASE_S = 600;
 
 let emu: Awaited<ReturnType<typeof withEmulators>>;
 const pollers: Poller[] = [];
@@ -24,7 +29,7 @@ beforeAll(async () => {
   Object.assign(process.env, {
     SPEECH_ENGINE: 'espeak',
     SYNC_MAX_CHARS: '100',
-    JOB_LEASE_S: '1',
+    JOB_LEASE_S: String(LEASE_S),
     MAX_RECEIVE_COUNT: '3',
   });
   resetConfig();
@@ -36,9 +41,8 @@ afterAll(async () => {
 
 const TEXT = 'Había una vez un pueblo junto al mar. '.repeat(140); // ~5,300 characters: three engine calls
 
-function depsWith(synth: Synthesizer): NarrationDeps {
-  const base = awsDeps();
-  return Object.assign(Object.create(base) as NarrationDeps, { synthesizer: async () => synth });
+function depsWith(synth: Synthesizer, clock: TestClock = testClock()): NarrationDeps {
+  return narrationDepsOn(clock, { synthesizer: async () => synth });
 }
 
 function poller(deps: NarrationDeps): Poller {
@@ -99,15 +103,22 @@ test('a worker killed mid-job: the next delivery takes over after the lease and 
   };
   const deps = awsDeps();
   const audioId = await queueJob(deps);
-  const first = poller(depsWith(hanging));
+  const clock = testClock();
+  const first = poller(depsWith(hanging, clock));
   // The first worker encodes chunk 1, reports progress, then hangs.
   await until('progress from the first worker', async () => {
     const r = await deps.audio.get(audioId);
     return r?.status === 'processing' && (r.progress ?? 0) > 0 ? r : undefined;
   });
   first.kill();
+  // Still held: the first worker's lease has not run out, so no other delivery may take the job over.
+  const held = await deps.audio.get(audioId);
+  expect(held?.status).toBe('processing');
+  expect(held?.leaseUntil).toBeGreaterThan(clock.now().getTime() / 1000);
 
-  poller(depsWith(real));
+  // The lease runs out (the clock moves past it instead of the test sleeping): the next delivery takes over.
+  clock.advance((LEASE_S + 1) * 1000);
+  poller(depsWith(real, clock));
   const done = await until('the job to finish', async () => {
     const r = await deps.audio.get(audioId);
     return r?.status === 'done' ? r : undefined;
@@ -146,11 +157,8 @@ test('a job that always fails ends failed with its reason after 3 attempts, and 
   expect(failed.error).toMatch(/after 3 attempts \(speech engine unavailable\)/);
   for (const p of pollers.splice(0)) p.kill();
 
-  // As in SQS, the move to the DLQ happens when the message would be received a 4th time.
-  const rest = await sqsClient().send(
-    new ReceiveMessageCommand({ QueueUrl: emu.queues.standard!, WaitTimeSeconds: 4 }),
-  );
-  expect(rest.Messages ?? []).toHaveLength(0);
+  // As in SQS, the move to the DLQ happens when the message would be received a 4th time: that receive gives nothing.
+  expect(await receiveUntilRedriven(sqsClient(), emu.queues.standard!, emu.queues.standardDlq!)).toEqual([]);
   const dlq = await sqsClient().send(
     new ReceiveMessageCommand({ QueueUrl: emu.queues.standardDlq!, WaitTimeSeconds: 1 }),
   );
