@@ -158,15 +158,13 @@ function lambdaContext(route: RouteSpec, requestId: string): Context {
 }
 
 /**
- * Once the early answer is written: half-close (FIN after the answer, so the client reads it whole and knows the
- * connection ends), then drop what the client still sends until it closes its side or a bound is reached; only
- * then is the socket destroyed.
+ * The early answer says `Connection: close` (a keep-alive client must not send its next request on this socket), so
+ * Node ends the connection with `socket.destroySoon()` once the answer is written. Destroying a socket with unread
+ * data makes the kernel send a reset, and a client still writing its upload would see ECONNRESET instead of the
+ * answer: here it only half-closes (FIN after the answer), then drops what the client still sends until it closes
+ * its side or a bound is reached; only then is the socket destroyed.
  */
-function drainThenClose(
-  req: IncomingMessage,
-  res: ServerResponse,
-  bounds: { maxMs: number; maxBytes: number },
-) {
+function drainThenClose(req: IncomingMessage, bounds: { maxMs: number; maxBytes: number }) {
   const socket = req.socket;
   let dropped = 0;
   req.removeAllListeners('data');
@@ -175,12 +173,12 @@ function drainThenClose(
     if (dropped > bounds.maxBytes) socket.destroy();
   });
   req.resume();
-  res.once('finish', () => {
+  (socket as unknown as { destroySoon(): void }).destroySoon = () => {
     socket.end();
     const timer = setTimeout(() => socket.destroy(), bounds.maxMs);
     timer.unref();
     socket.once('close', () => clearTimeout(timer));
-  });
+  };
 }
 
 function writeResult(res: ServerResponse, result: unknown): void {
@@ -237,16 +235,21 @@ export function createFront(options: FrontOptions): Server {
         const limit = match.route.maxBodyBytes ?? DEFAULT_MAX_BODY;
         const body = await readBody(req, limit);
         if (body === 'too-large') {
-          drainThenClose(req, res, options.drain ?? DRAIN);
-          return sendJson(res, options.manifest.invalidRequestStatus ?? 422, {
-            detail: [
-              {
-                loc: ['body'],
-                msg: `Request body is larger than ${limit} bytes, the limit for this endpoint`,
-                type: 'body_too_large',
-              },
-            ],
-          });
+          drainThenClose(req, options.drain ?? DRAIN);
+          return sendJson(
+            res,
+            options.manifest.invalidRequestStatus ?? 422,
+            {
+              detail: [
+                {
+                  loc: ['body'],
+                  msg: `Request body is larger than ${limit} bytes, the limit for this endpoint`,
+                  type: 'body_too_large',
+                },
+              ],
+            },
+            { connection: 'close' },
+          );
         }
         const handler = options.handlers[match.route.id];
         if (!handler) throw new Error(`no handler loaded for route ${match.route.id}`);

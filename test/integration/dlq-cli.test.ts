@@ -105,8 +105,8 @@ test('list finds every DLQ with its source queue and depth', async () => {
   await deadLetter('job-list', emu.queues.standard!);
   const dlqs = await listDlqs(sqs);
   const names = dlqs.map((d) => d.name).sort();
-  // Every manifest queue with a DLQ: narration's two job queues, documents' render and delivery queues.
-  expect(names).toEqual(['test-deliveries-dlq', 'test-priority-dlq', 'test-render-dlq', 'test-standard-dlq']);
+  // Every DLQ of the queues this test created (narration's two job queues), each found with its source queue.
+  expect(names).toEqual(['test-priority-dlq', 'test-standard-dlq']);
   const standard = dlqs.find((d) => d.name === 'test-standard-dlq')!;
   expect(standard.sources.map((s) => [s.name, s.maxReceiveCount])).toEqual([['test-standard', 3]]);
   expect(standard.visible).toBe(1);
