@@ -2,7 +2,7 @@
 // adapters: the job repository is the shared leased-job fake (claimed jobs are `rendering`) plus the event flag and
 // the bounded delivery log; files are kept by key; the webhook store answers 409 to a stale write like DynamoDB's
 // conditional put; the queue records what was sent and retried.
-import { HttpError } from '../../lambdas/shared/http/errors';
+import { Conflict } from '../../lambdas/shared/errors';
 import {
   MAX_RECORDED_DELIVERIES,
   type DeliveryAttempt,
@@ -105,8 +105,7 @@ export class FakeWebhookStore implements WebhookStore {
     const current = this.endpoints.get(endpoint.owner);
     const ok = previousSecret === undefined ? !current : current?.secret === previousSecret;
     if (!ok)
-      throw new HttpError(
-        409,
+      throw new Conflict(
         'The webhook endpoint was changed by another request just now. Read it again (GET /v1/webhook) and retry.',
       );
     this.endpoints.set(endpoint.owner, structuredClone(endpoint));

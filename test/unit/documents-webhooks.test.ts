@@ -39,6 +39,7 @@ import { documentsManifest } from '../../lambdas/documents/routes';
 import type { ApiKeyRecord } from '../../lambdas/shared/auth/keys';
 import { parseConfig } from '../../lambdas/documents/config';
 import { parseAllowlist, stubResolver } from '../../lambdas/shared/net/safe-fetch';
+import { rejectsAsHttp } from '../helpers/as-http';
 
 const SECRET = 'whsec_test_0123456789abcdefghijklmnopq';
 const BODY = '{"id":"evt_1","type":"document.rendered","data":{"job":{"id":"job_x"}}}';
@@ -190,7 +191,9 @@ describe('callback URL at registration (stub resolver: nothing leaves the machin
     now = new Date(now.getTime() + 3601_000);
     expect(secretsFor(rotated, now)).toEqual([rotated.secret]);
     expect(publicEndpoint(rotated, {}, now).previous_secret_expires_at).toBeNull();
-    await expect(rotateSecret(deps, 'acct:2', 'k', 60)).rejects.toMatchObject({ statusCode: 404 });
+    await expect(rejectsAsHttp(rotateSecret(deps, 'acct:2', 'k', 60))).resolves.toMatchObject({
+      statusCode: 404,
+    });
   });
 });
 

@@ -3,7 +3,7 @@
 // routes and the documents workers may read `webhook#` items (lambdas/documents/routes.ts, itemPrefixes).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { HttpError } from '../../shared/http/errors';
+import { Conflict } from '../../shared/errors';
 import type { WebhookEndpoint, WebhookStore } from '../use-cases/webhooks';
 import { WEBHOOK_ITEM_PREFIX } from './item-prefixes';
 
@@ -43,8 +43,7 @@ export class DynamoWebhookStore implements WebhookStore {
       );
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException)
-        throw new HttpError(
-          409,
+        throw new Conflict(
           'The webhook endpoint was changed by another request just now. Read it again (GET /v1/webhook) and retry.',
         );
       throw err;

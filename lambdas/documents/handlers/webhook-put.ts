@@ -5,11 +5,10 @@
 // POST /v1/webhook/rotate-secret).
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { RequestValidationError, UnauthorizedError } from '../../shared/http/errors';
+import { Unauthenticated } from '../../shared/errors';
 import { json } from '../../shared/http/response';
-import { validate } from '../../shared/http/validation';
+import { validate } from '../../shared/validation';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { DocumentRequestError } from '../errors';
 import { ownerOf } from '../use-cases/jobs';
 import { planOf } from '../core/plans';
 import {
@@ -25,18 +24,11 @@ export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'webhooks' | 'web
     async (req) => {
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
       if (caller.kind !== 'key')
-        throw new UnauthorizedError(
+        throw new Unauthenticated(
           'Send `Authorization: Bearer <Scale key>`: webhooks belong to a Scale account.',
         );
       assertWebhooksAllowed(planOf(caller));
-      let body;
-      try {
-        body = validate(WebhookPutRequest, req.body());
-      } catch (err) {
-        // The documents contract answers invalid requests with 400.
-        if (err instanceof RequestValidationError) throw new DocumentRequestError(err.items);
-        throw err;
-      }
+      const body = validate(WebhookPutRequest, req.body());
       const { created, endpoint } = await registerEndpoint(
         { webhooks: deps.webhooks, policy: deps.webhookPolicy, now: deps.now },
         ownerOf(caller.key),

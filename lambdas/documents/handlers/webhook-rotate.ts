@@ -3,7 +3,7 @@
 // so receivers can switch without losing events. Scale only (403); 404 without an endpoint; no key → 401.
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { UnauthorizedError } from '../../shared/http/errors';
+import { Unauthenticated } from '../../shared/errors';
 import { json } from '../../shared/http/response';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { ownerOf } from '../use-cases/jobs';
@@ -16,7 +16,7 @@ export const makeHandler = (
   apiHandler(async (req) => {
     const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
     if (caller.kind !== 'key')
-      throw new UnauthorizedError(
+      throw new Unauthenticated(
         'Send `Authorization: Bearer <Scale key>`: webhooks belong to a Scale account.',
       );
     assertWebhooksAllowed(planOf(caller));

@@ -9,7 +9,7 @@
 // whatever the cause: the synchronous path does not count failed renders either). Talks only to ports.
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../../shared/auth/keys';
-import { HttpError, ServiceUnavailableError } from '../../shared/http/errors';
+import { Forbidden, Unavailable } from '../../shared/errors';
 import type { LeasedJobStore } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
 import type { QuotaDecision, QuotaStore, WindowSlot } from '../../shared/quota/windows';
@@ -160,14 +160,12 @@ export interface AcceptDeps {
 /** Only Scale keys render in the background: 403 naming the caller's plan and the way to Scale. */
 export function assertAsyncAllowed(plan: DocumentsPlan): void {
   if (plan === 'scale') return;
-  throw new HttpError(
-    403,
+  throw new Forbidden(
     plan === 'free'
       ? 'Async rendering (options.async) is a Scale plan feature: send `Authorization: Bearer <Scale key>` ' +
           '(GET /pricing), or leave options.async out to get the document in the response.'
       : `Async rendering (options.async) is a Scale plan feature; this key is on the ${plan} plan. Upgrade to ` +
           'Scale (GET /pricing), or leave options.async out to get the document in the response.',
-    {},
     { plan },
   );
 }
@@ -212,7 +210,7 @@ export async function acceptAsyncRender(
       .refund(input.decision)
       .catch((e) => logger.error('quota refund failed', { error: e as Error }));
     logger.error('async render not queued', { error: err as Error, jobId });
-    throw new ServiceUnavailableError(
+    throw new Unavailable(
       'The render could not be queued because a backing service is unavailable. Please retry; this attempt was not counted against your limits.',
     );
   }

@@ -13,12 +13,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { ApiKeyRecord, KeyStore } from '../../shared/auth/keys';
 import { resolveKeyHolder } from '../../shared/auth/resolve-caller';
-import {
-  HttpError,
-  NotFoundError,
-  ServiceUnavailableError,
-  UnauthorizedError,
-} from '../../shared/http/errors';
+import { Forbidden, NotFound, Unavailable, Unauthenticated } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import {
   checkDestination,
@@ -112,11 +107,9 @@ export const WebhookPutRequest = z.object({
 /** Webhook registration is a Scale feature: 403 naming the caller's plan. */
 export function assertWebhooksAllowed(plan: DocumentsPlan): void {
   if (plan === 'scale') return;
-  throw new HttpError(
-    403,
+  throw new Forbidden(
     `Webhooks are a Scale plan feature; this key is on the ${plan} plan. Upgrade to Scale (GET /pricing) to ` +
       'register a callback URL.',
-    {},
     { plan },
   );
 }
@@ -184,7 +177,7 @@ export async function checkCallbackUrl(raw: string, policy: WebhookPolicy): Prom
           'url_unresolvable',
         );
       case 'dns_unavailable':
-        throw new ServiceUnavailableError(
+        throw new Unavailable(
           `The host name '${host}' could not be resolved just now. Please retry in a moment.`,
         );
       default:
@@ -213,7 +206,7 @@ export async function requireKeyHolder(
   what: string,
 ): Promise<ApiKeyRecord> {
   const key = await resolveKeyHolder(headers, keys);
-  if (!key) throw new UnauthorizedError(`Send \`Authorization: Bearer <API key>\`: ${what}`);
+  if (!key) throw new Unauthenticated(`Send \`Authorization: Bearer <API key>\`: ${what}`);
   return key;
 }
 
@@ -250,7 +243,7 @@ export async function rotateSecret(
 ): Promise<WebhookEndpoint> {
   const existing = await deps.webhooks.get(owner);
   if (!existing)
-    throw new NotFoundError(
+    throw new NotFound(
       'No webhook endpoint is registered for this account. Register one with PUT /v1/webhook.',
     );
   const now = deps.now();

@@ -5,7 +5,7 @@ import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { observeConversion } from '../metrics';
 import { json } from '../../shared/http/response';
-import { validate } from '../../shared/http/validation';
+import { validate } from '../../shared/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { startConversion } from '../use-cases/conversion';
 import { isDryRun, previewConversion } from '../core/preview';

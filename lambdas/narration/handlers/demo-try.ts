@@ -11,9 +11,9 @@
 import { ipSubject, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { observeConversion } from '../metrics';
-import { invalid } from '../../shared/http/errors';
+import { invalid } from '../../shared/errors';
 import { json } from '../../shared/http/response';
-import { validate } from '../../shared/http/validation';
+import { validate } from '../../shared/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { startConversion, type QuotaPolicy } from '../use-cases/conversion';
 import { demoTryRoute as route, DemoTryReq } from './demo-try.route';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Caller } from '../../shared/auth/resolve-caller';
-import { ServiceUnavailableError, TooManyRequestsError } from '../../shared/http/errors';
+import { Unavailable, QuotaExceeded } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { recordConversionStatsSafely } from '../../shared/growth/stats';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
@@ -32,7 +32,7 @@ export interface ConversionInput {
 }
 
 /** The caller was already answered 503 (route deadline): stop, give the charge back, deliver nothing. */
-class Abandoned extends ServiceUnavailableError {
+class Abandoned extends Unavailable {
   constructor() {
     super('The request took too long and was stopped. Please retry; this attempt was not counted.');
   }
@@ -92,7 +92,7 @@ async function charge(
   if (!decision.allowed) {
     const per = decision.binding.period;
     const retry = headers['retry-after']!;
-    throw new TooManyRequestsError(
+    throw new QuotaExceeded(
       policy
         ? policy.refusal(decision.binding.limit, per, retry)
         : `Free tier limit reached: ${decision.binding.limit} conversions per ${per} per IP address. ` +
@@ -175,8 +175,8 @@ export async function startConversion(
       throw err;
     }
     logger.error('conversion failed', { error: err as Error, audioId, chars });
-    if (err instanceof ServiceUnavailableError) throw err;
-    throw new ServiceUnavailableError(
+    if (err instanceof Unavailable) throw err;
+    throw new Unavailable(
       'The conversion could not be completed because a backing service is unavailable. Please retry; this attempt was not counted against your limits.',
     );
   }

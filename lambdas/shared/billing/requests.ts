@@ -3,7 +3,7 @@
 // name plans come per service (planSchemas); the plain exports are narration's.
 import { z } from 'zod';
 import type { PaidPlan } from '../auth/keys';
-import { chars } from '../http/validation';
+import { chars } from '../validation';
 import { offeredPlans, type BillingCatalogue } from './catalogue';
 import { PAID_PLANS } from './plans';
 

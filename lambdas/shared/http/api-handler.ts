@@ -10,14 +10,15 @@ import type { Context } from 'aws-lambda';
 import { logger } from '../logger';
 import { metricsMiddleware } from '../observability/metrics';
 import { tracingMiddleware } from '../observability/tracing';
-import { HttpError, RequestValidationError, toHttpError } from './errors';
+import { DomainError, InvalidInput, invalid } from '../errors';
+import { HttpError, toHttpError } from './errors';
 import { bodyBytes, toApiRequest, type ApiEvent, type ApiRequest } from './request';
 import { json, type ApiResult } from './response';
 
 export interface ApiHandlerOptions {
   /** Bodies above this many bytes are refused before any parsing. */
   maxBodyBytes?: number;
-  /** Status of that refusal, in the service's validation shape: narration 422 (default), documents 400. */
+  /** Status of invalid input (that refusal too) in the service's contract: narration 422 (default), documents 400. */
   invalidStatus?: 400 | 422;
 }
 
@@ -28,12 +29,12 @@ export const CORS_HEADERS: Record<string, string> = {
     'x-request-id, retry-after, location, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy',
 };
 
-export function errorResponse(err: unknown, requestId: string): ApiResult {
-  if (err instanceof RequestValidationError) return json(err.statusCode, { detail: err.items });
-  // HttpErrors as they are; a throttled/unavailable AWS dependency → 503 with Retry-After and the request id.
+export function errorResponse(err: unknown, requestId: string, invalidStatus: 400 | 422 = 422): ApiResult {
+  if (err instanceof InvalidInput) return json(invalidStatus, { detail: err.items });
+  // Domain and HTTP errors by class; a throttled/unavailable AWS dependency → 503 with Retry-After and the request id.
   const http = toHttpError(err, requestId);
   if (http) {
-    if (!(err instanceof HttpError))
+    if (!(err instanceof HttpError) && !(err instanceof DomainError))
       logger.warn('dependency unavailable', { error: err as Error, requestId });
     return json(http.statusCode, { ...http.extra, detail: http.detail }, http.headers);
   }
@@ -83,20 +84,15 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
               : Buffer.byteLength(event.body)
             : 0;
           if (size > maxBody && bodyBytes(event).length > maxBody) {
-            throw new RequestValidationError(
-              [
-                {
-                  loc: ['body'],
-                  msg: `Request body is larger than ${maxBody} bytes, the limit for this endpoint`,
-                  type: 'body_too_large',
-                },
-              ],
-              options.invalidStatus,
+            throw invalid(
+              ['body'],
+              `Request body is larger than ${maxBody} bytes, the limit for this endpoint`,
+              'body_too_large',
             );
           }
           result = await fn(toApiRequest(event, opts?.signal), context);
         } catch (err) {
-          result = errorResponse(err, requestId);
+          result = errorResponse(err, requestId, options.invalidStatus);
         }
         result.headers = { ...CORS_HEADERS, ...result.headers, 'x-request-id': requestId };
         return result;

@@ -2,14 +2,15 @@
 // another method, 204 for CORS preflights of known paths, else 404 — all as `{"detail": ...}`.
 import type { ServiceManifest } from '../manifest';
 import { apiHandler, CORS_HEADERS } from './api-handler';
-import { HttpError, NotFoundError } from './errors';
+import { NotFound } from '../errors';
+import { HttpError } from './errors';
 import { matchPath } from './paths';
 
 export function makeNotFoundHandler(manifest: ServiceManifest) {
   const routes = manifest.routes.filter((r) => r.path !== '$default');
   return apiHandler(async (req) => {
     const allowed = routes.filter((r) => matchPath(r.path, req.path)).map((r) => r.method);
-    if (allowed.length === 0) throw new NotFoundError('Not Found');
+    if (allowed.length === 0) throw new NotFound();
     const allow = [...new Set([...allowed, 'OPTIONS'])].join(', ');
     if (req.method === 'OPTIONS')
       return {

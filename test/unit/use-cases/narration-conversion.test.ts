@@ -3,7 +3,7 @@
 import { startConversion, type ConversionInput } from '../../../lambdas/narration/use-cases/conversion';
 import { VOICES } from '../../../lambdas/narration/core/voices';
 import type { ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
-import { ServiceUnavailableError, TooManyRequestsError } from '../../../lambdas/shared/http/errors';
+import { Unavailable, QuotaExceeded } from '../../../lambdas/shared/errors';
 import { freeRules } from '../../../lambdas/narration/use-cases/conversion';
 import { fakeNarrationDeps } from '../../fakes/narration';
 
@@ -64,7 +64,7 @@ test('the free tier refuses with 429 past its limit, charging nothing', async ()
   const s = setup();
   await startConversion(s.deps, s.input('Uno.'));
   await startConversion(s.deps, s.input('Dos.'));
-  await expect(startConversion(s.deps, s.input('Tres.'))).rejects.toBeInstanceOf(TooManyRequestsError);
+  await expect(startConversion(s.deps, s.input('Tres.'))).rejects.toBeInstanceOf(QuotaExceeded);
   expect(await s.used()).toEqual([2, 2]);
   expect(s.audio.items.size).toBe(2);
 });
@@ -72,9 +72,7 @@ test('the free tier refuses with 429 past its limit, charging nothing', async ()
 test('a queue failure answers 503, gives the charge back and retires the record so it never runs', async () => {
   const s = setup();
   s.queue.faults.fail('enqueue');
-  await expect(startConversion(s.deps, s.input('x'.repeat(100)))).rejects.toBeInstanceOf(
-    ServiceUnavailableError,
-  );
+  await expect(startConversion(s.deps, s.input('x'.repeat(100)))).rejects.toBeInstanceOf(Unavailable);
   expect(await s.used()).toEqual([0, 0]);
   const [record] = s.audio.items.values();
   expect(record).toMatchObject({ status: 'failed', error: expect.stringMatching(/Not accepted/) });
@@ -84,7 +82,7 @@ test('a queue failure answers 503, gives the charge back and retires the record 
 test('a storage failure of a short text answers 503 and gives the charge back; no record is kept', async () => {
   const s = setup();
   s.store.faults.fail('putAudioFile');
-  await expect(startConversion(s.deps, s.input('Hola.'))).rejects.toBeInstanceOf(ServiceUnavailableError);
+  await expect(startConversion(s.deps, s.input('Hola.'))).rejects.toBeInstanceOf(Unavailable);
   expect(await s.used()).toEqual([0, 0]);
   expect(s.audio.items.size).toBe(0);
 });
