@@ -18,7 +18,7 @@ import { S3JobFiles } from './adapters/job-files';
 import { SqsMessageQueue } from './adapters/message-queue';
 import { DynamoWebhookStore } from './adapters/webhook-store';
 import { allowlistFrom, stubResolver } from '../shared/net/safe-fetch';
-import type { JobFiles, JobRepository, MessageQueue } from './use-cases/jobs';
+import type { JobFiles, JobRepository, MessageQueue } from './ports';
 import type { WebhookPolicy, WebhookStore } from './use-cases/webhooks';
 
 export interface DocumentsDeps {

@@ -11,7 +11,7 @@ import {
   type JobRepository,
   type JobResult,
   type MessageQueue,
-} from '../../lambdas/documents/use-cases/jobs';
+} from '../../lambdas/documents/ports';
 import type { RenderedDocument } from '../../lambdas/documents/use-cases/render-request';
 import type { WebhookEndpoint, WebhookStore } from '../../lambdas/documents/use-cases/webhooks';
 import { Faults } from './faults';

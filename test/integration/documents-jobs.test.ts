@@ -4,13 +4,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runRenderJob, type RenderJobDeps } from '../../lambdas/documents/use-cases/jobs-render';
+import { eventIdFor } from '../../lambdas/documents/use-cases/jobs';
 import {
-  eventIdFor,
   MAX_RECORDED_DELIVERIES,
   type DeliveryAttempt,
   type JobRecord,
   type MessageQueue,
-} from '../../lambdas/documents/use-cases/jobs';
+} from '../../lambdas/documents/ports';
 import {
   DeliveryFailedError,
   deliverEvent,

@@ -11,14 +11,8 @@ import {
 } from '../../lambdas/documents/api/webhooks-doc';
 import { webhookPolicyFrom } from '../../lambdas/documents/deps';
 import { DocumentRequestError } from '../../lambdas/documents/errors';
-import {
-  eventIdFor,
-  JOB_ID_RE,
-  newJobId,
-  ownerOf,
-  publicJob,
-  type JobRecord,
-} from '../../lambdas/documents/use-cases/jobs';
+import { eventIdFor, JOB_ID_RE, newJobId, ownerOf, publicJob } from '../../lambdas/documents/use-cases/jobs';
+import { type JobRecord } from '../../lambdas/documents/ports';
 import {
   checkCallbackUrl,
   newSecret,

@@ -3,7 +3,7 @@
 // batch item failure) with its visibility set to the retry delay (SQS allows up to 12 hours), so each retry is a
 // redelivery that counts towards the queue's maxReceiveCount and the last one ends in the DLQ.
 import { ChangeMessageVisibilityCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { MessageQueue } from '../use-cases/jobs';
+import type { MessageQueue } from '../ports';
 
 const MAX_DELAY_S = 900;
 const MAX_VISIBILITY_S = 12 * 3600;

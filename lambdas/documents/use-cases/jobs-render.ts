@@ -1,4 +1,4 @@
-// The render worker's side of async renders (domain/jobs.ts has the records, ports and acceptance): claim the job,
+// The render worker's side of async renders (use-cases/jobs.ts has the acceptance, ../ports.ts the records and ports): claim the job,
 // render it with the same renderDocument() as POST /v1/render, store the file, record the outcome and queue its
 // webhook event. Loaded only by the render worker (container image): it pulls in Chromium and the template sandbox.
 import { DomainError, Unavailable } from '../../shared/errors';
@@ -6,14 +6,8 @@ import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
 import type { QuotaStore } from '../../shared/quota/windows';
 import { DocumentRequestError, type DocumentProblem } from '../errors';
-import {
-  eventIdFor,
-  type AcceptDeps,
-  type DeliveryMessage,
-  type JobRecord,
-  type MessageQueue,
-  type WebhookEventType,
-} from './jobs';
+import { eventIdFor, type AcceptDeps, type DeliveryMessage } from './jobs';
+import type { JobRecord, MessageQueue, WebhookEventType } from '../ports';
 import { observeRender } from '../metrics';
 import { parseRenderRequest, renderDocument, type RenderDeps, type RenderedDocument } from './render-request';
 

@@ -27,17 +27,15 @@ import {
   type Resolver,
 } from '../../shared/net/safe-fetch';
 import { DocumentRequestError } from '../errors';
+import { publicJob, WEBHOOK_EVENT_TYPES, type DeliveryMessage } from './jobs';
 import {
   MAX_RECORDED_DELIVERIES,
-  publicJob,
-  WEBHOOK_EVENT_TYPES,
   type DeliveryAttempt,
-  type DeliveryMessage,
   type JobFiles,
   type JobRepository,
   type MessageQueue,
   type WebhookEventType,
-} from './jobs';
+} from '../ports';
 import type { DocumentsPlan } from '../core/plans';
 import { SIGNATURE_HEADER, signatureHeader } from '../core/webhooks-signature';
 
