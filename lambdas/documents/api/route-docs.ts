@@ -85,6 +85,10 @@ const RenderRequestDoc = renderRequestSchema.extend({
     description: 'Your Jinja2 HTML (Pro, Scale, Lifetime), rendered in an isolated sandbox; every format',
   }),
   options: RenderOptionsDoc.optional(),
+  metadata: renderRequestSchema.shape.metadata.meta({
+    description:
+      'Your own JSON object (order ids, references), at most 50 keys and 4096 bytes as JSON (otherwise 400 metadata_too_large at body.metadata). Not rendered; an async job (options.async) shows it as sent in GET /v1/jobs/{id} and in its webhook events (data.job.metadata)',
+  }),
 });
 
 const invalid400: ResponseDoc = {

@@ -93,6 +93,10 @@ export const renderOptionsSchema = z.object({
   pdfa: z.boolean().optional(),
 });
 
+/** metadata's limits: a small JSON object of the caller's own (ids, references), echoed on async jobs and events. */
+export const METADATA_MAX_BYTES = 4096;
+export const METADATA_MAX_KEYS = 50;
+
 /** cfdi_xml's length limit (characters): a CFDI with a few thousand conceptos; the route's body limit is 2 MiB. */
 export const CFDI_XML_MAX_CHARS = 1_500_000;
 
@@ -108,6 +112,11 @@ export const renderRequestSchema = z.object({
   cfdi_xml: z.string().min(1).max(CFDI_XML_MAX_CHARS).optional(),
   custom_html: z.string().min(1).max(200_000).optional(),
   options: renderOptionsSchema.optional(),
+  /**
+   * The caller's own JSON object (order ids, references), at most METADATA_MAX_KEYS keys and METADATA_MAX_BYTES
+   * bytes as JSON: not rendered; echoed back on async jobs (GET /v1/jobs/{id}) and their webhook events.
+   */
+  metadata: z.record(z.string().min(1).max(100), z.unknown()).optional(),
 });
 
 export type RenderRequestBody = z.input<typeof renderRequestSchema>;
@@ -123,6 +132,7 @@ export type ValidRenderRequest =
       options: RenderOptions;
       /** The document read from the caller's XML (cfdi_xml), when that is what was sent instead of data. */
       xml?: XmlDocument;
+      metadata?: Record<string, unknown>;
     }
   | {
       kind: 'custom';
@@ -130,6 +140,7 @@ export type ValidRenderRequest =
       format: Format;
       data: Record<string, unknown>;
       options: RenderOptions;
+      metadata?: Record<string, unknown>;
     };
 
 export type ValidationResult =
@@ -271,8 +282,10 @@ export function validateRenderRequest(body: unknown): ValidationResult {
       msg: `PDF/A is a PDF: send format 'pdf' with options.pdfa, or drop options.pdfa for '${format}'`,
       type: 'unsupported_option',
     });
+  problems.push(...metadataProblems(raw.metadata));
   if (problems.length > 0) return { ok: false, problems };
   const options = renderOptionsSchema.parse(raw.options ?? {});
+  const metadata = raw.metadata as Record<string, unknown> | undefined;
   const request: ValidRenderRequest = template
     ? {
         kind: 'template',
@@ -281,6 +294,7 @@ export function validateRenderRequest(body: unknown): ValidationResult {
         data: xml ? xml.data : (data as Record<string, unknown>),
         options,
         ...(xml ? { xml } : {}),
+        ...(metadata ? { metadata } : {}),
       }
     : {
         kind: 'custom',
@@ -288,8 +302,32 @@ export function validateRenderRequest(body: unknown): ValidationResult {
         format: format as Format,
         data: raw.data as Record<string, unknown>,
         options,
+        ...(metadata ? { metadata } : {}),
       };
   return { ok: true, request };
+}
+
+/** metadata beyond its limits (its type is the schema's): the size as JSON and the number of keys. */
+function metadataProblems(metadata: unknown): DocumentProblem[] {
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return [];
+  const keys = Object.keys(metadata).length;
+  const bytes = Buffer.byteLength(JSON.stringify(metadata), 'utf8');
+  const out: DocumentProblem[] = [];
+  if (keys > METADATA_MAX_KEYS)
+    out.push({
+      loc: ['body', 'metadata'],
+      msg: `metadata has ${keys} keys; at most ${METADATA_MAX_KEYS}: keep ids and references, store the rest on your side`,
+      type: 'metadata_too_large',
+      ctx: { max_keys: METADATA_MAX_KEYS },
+    });
+  if (bytes > METADATA_MAX_BYTES)
+    out.push({
+      loc: ['body', 'metadata'],
+      msg: `metadata is ${bytes} bytes as JSON; at most ${METADATA_MAX_BYTES}: keep ids and references, store the rest on your side`,
+      type: 'metadata_too_large',
+      ctx: { max_bytes: METADATA_MAX_BYTES },
+    });
+  return out;
 }
 
 /** options.require_xml: the fields the template's XML still needs, or the option refused where it has no XML. */
@@ -506,11 +544,8 @@ async function renderFormat(
       const options = { ...(await page()), ...(ctx.watermark && !pdfa ? { watermark: WATERMARK_TEXT } : {}) };
       let pdf = await deps.renderPdf(model.html, options);
       if (pdfa && ctx.watermark) pdf = await stampWatermark(pdf, WATERMARK_TEXT, { embeddedFont: true });
-      return {
-        bytes: pdfa ? await toPdfA3(pdf, pdfAOptions(model, request)) : pdf,
-        contentType: CONTENT_TYPES.pdf,
-        extension: 'pdf',
-      };
+      if (pdfa) pdf = await toPdfA3(pdf, pdfAOptions(model, request));
+      return { bytes: pdf, contentType: CONTENT_TYPES.pdf, extension: 'pdf' };
     }
     case 'png':
       // A screenshot of the page as a browser shows it (the renderer's default viewport, full height).
