@@ -7,6 +7,8 @@ import { convertPdfRoute } from './handlers/convert-pdf.route';
 import { convertUrlRoute } from './handlers/convert-url.route';
 import { demoTryRoute } from './handlers/demo-try.route';
 import { getAudioRoute } from './handlers/get-audio.route';
+import { audioStreamRoute } from './handlers/audio-stream.route';
+import { audioSegmentRoute } from './handlers/audio-segment.route';
 import { waitlistRoute } from './handlers/waitlist.route';
 import { waitlistCountRoute } from './handlers/waitlist-count.route';
 import { abAssignRoute } from './handlers/ab-assign.route';
@@ -35,6 +37,8 @@ export const narrationManifest: ServiceManifest = {
     convertUrlRoute,
     demoTryRoute,
     getAudioRoute,
+    audioStreamRoute,
+    audioSegmentRoute,
     waitlistRoute,
     waitlistCountRoute,
     abAssignRoute,
