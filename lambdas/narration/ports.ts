@@ -18,7 +18,8 @@ export interface Synthesizer {
   readonly maxChars: number;
   /** How many calls may run at once (Polly neural: 8 TPS per account). */
   readonly concurrency: number;
-  synthesize(text: string, voice: Voice): Promise<Pcm>;
+  /** `ssml`: `text` is SSML in this engine's dialect (core/speech.ts renders it), else plain text. */
+  synthesize(text: string, voice: Voice, opts?: { ssml?: boolean }): Promise<Pcm>;
 }
 
 export type JobStatus = 'queued' | 'processing' | 'done' | 'failed';
@@ -49,6 +50,8 @@ export interface AudioRecord {
   error?: string;
   /** Optional article title (URL conversions). */
   title?: string;
+  /** The job text is a JSON envelope `{text, speech}` (SSML and/or lexicon entries, core/speech.ts). */
+  speechOptions?: true;
 }
 
 /** Conversions and their jobs: the leased-job store of the shared engine (claimed jobs are `processing`). */
