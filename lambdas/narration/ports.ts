@@ -36,7 +36,8 @@ export interface Synthesizer {
   readonly maxChars: number;
   /** How many calls may run at once (Polly neural: 8 TPS per account). */
   readonly concurrency: number;
-  synthesize(text: string, voice: Voice): Promise<Synthesis>;
+  /** `ssml`: `text` is SSML in this engine's dialect (core/speech.ts renders it), else plain text. */
+  synthesize(text: string, voice: Voice, opts?: { ssml?: boolean }): Promise<Synthesis>;
 }
 
 export type JobStatus = 'queued' | 'processing' | 'done' | 'failed';
@@ -71,6 +72,8 @@ export interface AudioRecord {
   segments?: { n: number; start_s: number; duration_s: number }[];
   /** True once the timings object (GET /audio/{id}/timings) is stored. */
   timings?: true;
+  /** The job text is a JSON envelope `{text, speech}` (SSML and/or lexicon entries, core/speech.ts). */
+  speechOptions?: true;
 }
 
 /** Conversions and their jobs: the leased-job store of the shared engine (claimed jobs are `processing`). */

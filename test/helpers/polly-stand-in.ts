@@ -123,15 +123,18 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
   // The same text is often asked twice (audio, then marks): speak it once.
   const cache = new Map<string, Promise<Spoken>>();
 
-  async function speak(text: string, voice: Voice): Promise<Spoken> {
-    const key = `${voice.id}\n${text}`;
+  async function speak(text: string, voice: Voice, ssml: boolean): Promise<Spoken> {
+    const key = `${voice.id}\n${ssml}\n${text}`;
     let hit = cache.get(key);
     if (!hit) {
       hit = (async () => {
         engine ??= await createSynthesizer('espeak');
-        const spans = sentencesOf(text);
+        // SSML is spoken whole by espeak's own SSML reader (marks then cover it as one sentence).
+        const spans = ssml ? [{ start: 0, end: text.length }] : sentencesOf(text);
         const parts = await Promise.all(
-          spans.map((s) => engine!.synthesize(text.slice(s.start, s.end), voice)),
+          spans.map((s) =>
+            engine!.synthesize(text.slice(s.start, s.end), voice, ssml ? { ssml } : undefined),
+          ),
         );
         const rate = parts[0]?.sampleRate ?? 22050;
         let at = 0;
@@ -165,7 +168,7 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
         return error(400, 'ValidationException', 'SpeechMarkTypes must be sentence and/or word here');
       if (body.SampleRate !== undefined)
         return error(400, 'ValidationException', 'SampleRate is not used with speech marks');
-      const spoken = await speak(text, voice);
+      const spoken = await speak(text, voice, body.TextType === 'ssml');
       const lines: string[] = [];
       for (const s of spoken.sentences) {
         const ms = (samples: number) => Math.round((samples / spoken.rate) * 1000);
@@ -204,7 +207,7 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
     const rate = body.SampleRate === undefined ? DEFAULT_RATE[format]![kind] : String(body.SampleRate);
     if (!allowed[kind].includes(rate))
       return error(400, 'ValidationException', `SampleRate ${rate} is not supported for ${format} (${kind})`);
-    const spoken = await speak(text, voice);
+    const spoken = await speak(text, voice, body.TextType === 'ssml');
     const pcm = resample(spoken.samples, spoken.rate, Number(rate));
     let audio: Buffer;
     if (format === 'pcm') audio = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);

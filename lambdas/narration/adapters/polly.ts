@@ -67,10 +67,12 @@ export class PollySynthesizer implements Synthesizer {
     this.speechMarks = opts.speechMarks ?? true;
   }
 
-  async synthesize(text: string, voice: Voice): Promise<Synthesis> {
+  async synthesize(text: string, voice: Voice, opts: { ssml?: boolean } = {}): Promise<Synthesis> {
     const base: SynthesizeSpeechCommandInput = {
       Text: text,
-      TextType: 'text',
+      // SSML (core/speech.ts): the caller's markup, and lexicon phonemes as inline <phoneme alphabet="ipa">.
+      // Speech-mark offsets then point into this SSML string, as Polly documents.
+      TextType: opts.ssml ? 'ssml' : 'text',
       OutputFormat: 'ogg_vorbis',
       VoiceId: voice.polly.voiceId as VoiceId,
       Engine: voice.polly.engine,
