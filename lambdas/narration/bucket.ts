@@ -16,6 +16,11 @@ export const UPLOAD_PREFIX = { prefix: 'uploads/', days: 1 } as const;
 export const audioKey = (audioId: string, fmt: string): string => `${AUDIO_PREFIX.prefix}${audioId}.${fmt}`;
 export const jobTextKey = (audioId: string): string => `${JOB_TEXT_PREFIX.prefix}${audioId}.txt`;
 export const uploadKey = (uploadId: string): string => `${UPLOAD_PREFIX.prefix}${uploadId}.pdf`;
+/** Segment n (from 0) of a job's audio, written as it lands (MP3 for the HLS playlist); expires with the audio. */
+export const segmentKey = (audioId: string, n: number, fmt = 'mp3'): string =>
+  `${AUDIO_PREFIX.prefix}${audioId}/seg/${n}.${fmt}`;
+/** The job's word/sentence timings (GET /audio/{id}/timings). */
+export const timingsKey = (audioId: string): string => `${AUDIO_PREFIX.prefix}${audioId}/timings.json`;
 
 export const narrationBucket: BucketSpec = {
   id: 'AudioBucket',

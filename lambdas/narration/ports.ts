@@ -10,6 +10,24 @@ export interface Pcm {
   sampleRate: number;
 }
 
+/**
+ * Where a word or sentence starts in the speech an engine returned (Polly speech marks `word` / `sentence`).
+ * `start`/`end` are UTF-16 offsets into the text passed to `synthesize` (end exclusive); `time_s` is seconds from
+ * the start of that call's audio.
+ */
+export interface SpeechMark {
+  type: 'word' | 'sentence';
+  time_s: number;
+  start: number;
+  end: number;
+}
+
+/** What one synthesis call returns: the speech, and its marks when the engine gives them. */
+export interface Synthesis extends Pcm {
+  /** Word and sentence marks in time order; absent when the engine has none (espeak-ng). */
+  marks?: SpeechMark[];
+}
+
 /** A speech engine (Polly in the cloud, espeak-ng locally). */
 export interface Synthesizer {
   /** 'polly' | 'espeak-cli' | 'espeak-wasm' */
@@ -18,7 +36,8 @@ export interface Synthesizer {
   readonly maxChars: number;
   /** How many calls may run at once (Polly neural: 8 TPS per account). */
   readonly concurrency: number;
-  synthesize(text: string, voice: Voice): Promise<Pcm>;
+  /** `ssml`: `text` is SSML in this engine's dialect (core/speech.ts renders it), else plain text. */
+  synthesize(text: string, voice: Voice, opts?: { ssml?: boolean }): Promise<Synthesis>;
 }
 
 export type JobStatus = 'queued' | 'processing' | 'done' | 'failed';
@@ -49,6 +68,12 @@ export interface AudioRecord {
   error?: string;
   /** Optional article title (URL conversions). */
   title?: string;
+  /** Playable parts of the audio, in order, written as each lands (GET /audio/{id}/stream.m3u8 lists them). */
+  segments?: { n: number; start_s: number; duration_s: number }[];
+  /** True once the timings object (GET /audio/{id}/timings) is stored. */
+  timings?: true;
+  /** The job text is a JSON envelope `{text, speech}` (SSML and/or lexicon entries, core/speech.ts). */
+  speechOptions?: true;
 }
 
 /** Conversions and their jobs: the leased-job store of the shared engine (claimed jobs are `processing`). */
@@ -59,6 +84,8 @@ export interface AudioStore {
   putAudioFile(audioId: string, fmt: AudioFormat, path: string): Promise<void>;
   /** A short-lived URL the caller is redirected to. */
   presignAudio(audioId: string, fmt: AudioFormat, expiresInS: number): Promise<string>;
+  /** A short-lived URL of segment n (from 0) of a job's MP3 segments. */
+  presignSegment(audioId: string, n: number, expiresInS: number): Promise<string>;
   /** Texts of queued jobs: too large for a queue message. */
   putJobText(audioId: string, text: string): Promise<void>;
   getJobText(audioId: string): Promise<string | undefined>;

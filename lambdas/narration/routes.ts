@@ -8,6 +8,8 @@ import { convertPdfUploadRoute } from './handlers/convert-pdf-upload.route';
 import { convertUrlRoute } from './handlers/convert-url.route';
 import { demoTryRoute } from './handlers/demo-try.route';
 import { getAudioRoute } from './handlers/get-audio.route';
+import { audioStreamRoute } from './handlers/audio-stream.route';
+import { audioSegmentRoute } from './handlers/audio-segment.route';
 import { waitlistRoute } from './handlers/waitlist.route';
 import { waitlistCountRoute } from './handlers/waitlist-count.route';
 import { abAssignRoute } from './handlers/ab-assign.route';
@@ -37,6 +39,8 @@ export const narrationManifest: ServiceManifest = {
     convertUrlRoute,
     demoTryRoute,
     getAudioRoute,
+    audioStreamRoute,
+    audioSegmentRoute,
     waitlistRoute,
     waitlistCountRoute,
     abAssignRoute,

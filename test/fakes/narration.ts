@@ -47,6 +47,10 @@ export class FakeAudioStore implements AudioStore {
     return `http://127.0.0.1:9/audio/${audioId}.${fmt}?expires=${expiresInS}`;
   }
 
+  async presignSegment(audioId: string, n: number, expiresInS: number): Promise<string> {
+    return `http://127.0.0.1:9/audio/${audioId}/seg/${n}.mp3?expires=${expiresInS}`;
+  }
+
   async putJobText(audioId: string, text: string): Promise<void> {
     this.faults.check('putJobText');
     this.objects.set(`jobs/${audioId}.txt`, Buffer.from(text));

@@ -12,7 +12,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { JOB_REQUESTS_PREFIX, JOB_RESULT_PREFIX, RESULTS_PREFIX } from '../../lambdas/documents/bucket';
 import { documentsManifest } from '../../lambdas/documents/routes';
-import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/documents/core/webhooks-schedule';
+import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/shared/webhooks/schedule';
 import { REALM_BOOTSTRAP_FILE } from '../../lambdas/documents/templating/realm-sources';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { UPLOAD_PREFIX } from '../../lambdas/narration/bucket';

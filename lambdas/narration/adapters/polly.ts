@@ -49,11 +49,12 @@ export class PollySynthesizer implements Synthesizer {
     this.concurrency = opts.concurrency ?? 6;
   }
 
-  async synthesize(text: string, voice: Voice): Promise<Pcm> {
+  async synthesize(text: string, voice: Voice, opts: { ssml?: boolean } = {}): Promise<Pcm> {
     const res = await this.client.send(
       new SynthesizeSpeechCommand({
         Text: text,
-        TextType: 'text',
+        // SSML (core/speech.ts): the caller's markup, and lexicon phonemes as inline <phoneme alphabet="ipa">.
+        TextType: opts.ssml ? 'ssml' : 'text',
         OutputFormat: 'pcm',
         SampleRate: String(POLLY_PCM_RATE),
         VoiceId: voice.polly.voiceId as VoiceId,

@@ -215,6 +215,52 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       422: common[422],
     },
   },
+  AudioStream: {
+    summary: 'Listen while it is made (HLS playlist)',
+    tags: ['narration'],
+    description:
+      'An HLS (version 3) EVENT playlist of the audio in MP3 segments: while a long conversion runs it lists the ' +
+      'segments ready so far, in order, each with its `#EXTINF` duration; players reload it (about every ' +
+      '`#EXT-X-TARGETDURATION` seconds) and find `#EXT-X-ENDLIST` once the audio is complete. Segment URIs are ' +
+      'relative (`seg/<n>.mp3`). The target duration is the longest segment seen so far (4 before the first ' +
+      'lands), so it may grow while the job runs. A short MP3 made in one go is listed as its single file ' +
+      '(`../<id>.mp3`). Safari plays it natively; elsewhere use the embeddable player (`/embed.js`), which plays ' +
+      'the segments in order.',
+    params: [{ name: 'audio_id', in: 'path', required: true, description: 'audio_id (no extension)' }],
+    responses: {
+      200: {
+        description: 'The playlist (`Cache-Control: no-store` while pending)',
+        contentType: 'application/vnd.apple.mpegurl',
+        schema: zod.string(),
+      },
+      404: {
+        description: 'Unknown or expired, or an OGG/WAV audio made in one go (no MP3 segments)',
+        schema: ErrorDetail,
+      },
+      409: { description: 'The conversion failed; the body says why. Submit again.', schema: ErrorDetail },
+      422: common[422],
+    },
+  },
+  AudioSegment: {
+    summary: 'One segment of the playlist',
+    tags: ['narration'],
+    description:
+      '302 to a presigned URL (valid 5 minutes) of MP3 segment n (from 0) of a long conversion, as listed in ' +
+      "`stream.m3u8`. Segments are CBR MP3 at the audio's sample rate; played in order they make the whole audio.",
+    params: [
+      { name: 'audio_id', in: 'path', required: true, description: 'audio_id (no extension)' },
+      { name: 'segment', in: 'path', required: true, description: '`<n>.mp3`, n from 0' },
+    ],
+    responses: {
+      302: { description: 'Redirect to the segment file', headers: { Location: 'Presigned URL' } },
+      404: {
+        description: 'Unknown audio, or no such segment (yet: the detail says so; reload the playlist)',
+        schema: ErrorDetail,
+      },
+      409: { description: 'The conversion failed', schema: ErrorDetail },
+      422: { description: 'Malformed audio_id or segment name', schema: ValidationError },
+    },
+  },
   Waitlist: {
     summary: 'Join the waitlist',
     tags: ['growth'],
