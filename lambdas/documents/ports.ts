@@ -1,7 +1,8 @@
 // Ports of the documents service: the records and stores its use cases talk to (adapters in ./adapters, in-memory
-// fakes in test/fakes/documents.ts). The webhook store's port is with the webhook machinery (use-cases/webhooks.ts).
+// fakes in test/fakes/documents.ts). The queue and webhook-store ports are the platform's (lambdas/shared/webhooks).
 import type { LeasedJobStore } from '../shared/jobs/leased-job';
 import type { WindowSlot } from '../shared/quota/windows';
+import type { DeliveryAttempt as SharedDeliveryAttempt } from '../shared/webhooks/delivery';
 import type { DocumentsPlan } from './core/plans';
 import type { DocumentProblem } from './errors';
 import type { RenderedDocument } from './use-cases/render-request';
@@ -18,22 +19,7 @@ export interface JobResult {
 }
 
 /** One webhook delivery attempt, as recorded on the job (GET /v1/jobs/{id} shows them). */
-export interface DeliveryAttempt {
-  eventId: string;
-  type: WebhookEventType;
-  /** 1 for the first try. */
-  attempt: number;
-  /** ISO time the attempt started. */
-  at: string;
-  /** delivered: 2xx; failed: another status, timeout or network error; refused: the SSRF policy refused the
-   * destination (no connection made); skipped: no endpoint subscribed any more. */
-  outcome: 'delivered' | 'failed' | 'refused' | 'skipped';
-  statusCode: number | null;
-  error?: string;
-  durationMs: number;
-  /** When the next attempt is due; null after the last one. */
-  nextAttemptAt?: string | null;
-}
+export type DeliveryAttempt = SharedDeliveryAttempt<WebhookEventType>;
 
 export interface JobRecord {
   jobId: string;
@@ -65,6 +51,11 @@ export interface JobRecord {
   /** The webhook event of this job's outcome (only when an endpoint subscribed to it when the job finished). */
   event?: { id: string; type: WebhookEventType; queued: boolean };
   deliveries?: DeliveryAttempt[];
+  /**
+   * The caller's `metadata` of the render request as JSON text, echoed on the job and its webhook events. Text, not
+   * a map: DynamoDB numbers cannot hold every JSON number (1e200, integers beyond 2^53 lose digits or fail).
+   */
+  metadata?: string;
 }
 
 /**
@@ -85,13 +76,6 @@ export interface JobFiles {
   putResult(jobId: string, doc: RenderedDocument): Promise<JobResult>;
   /** A URL that GETs the document for `expiresInS` seconds. */
   presignResult(result: JobResult, expiresInS: number): Promise<string>;
-}
-
-/** An SQS queue as the domain sees it. */
-export interface MessageQueue {
-  send(message: Record<string, unknown>, delayS?: number): Promise<void>;
-  /** Makes a received message reappear after `delayS` seconds (its retry), instead of the queue's default. */
-  retryAfter(receiptHandle: string, delayS: number): Promise<void>;
 }
 
 /** Keeps a redriven, repeatedly failing delivery from growing the job record without bound. */

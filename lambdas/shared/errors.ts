@@ -48,6 +48,8 @@ export class NotFound extends DomainError {
   }
 }
 export class Conflict extends DomainError {}
+/** It existed but is no longer available (an expired id). */
+export class Gone extends DomainError {}
 
 /** A quota is spent; `rateLimit` holds its RateLimit-* fields and retry-after (lambdas/shared/quota/windows.ts). */
 export class QuotaExceeded extends DomainError {

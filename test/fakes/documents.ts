@@ -1,4 +1,4 @@
-// In-memory fakes of documents' ports (lambdas/documents/use-cases/jobs.ts, webhooks.ts), behaving like their
+// In-memory fakes of documents' ports (lambdas/documents/ports.ts, use-cases/webhooks.ts), behaving like their
 // adapters: the job repository is the shared leased-job fake (claimed jobs are `rendering`) plus the event flag and
 // the bounded delivery log; files are kept by key; the webhook store answers 409 to a stale write like DynamoDB's
 // conditional put; the queue records what was sent and retried.
@@ -10,8 +10,8 @@ import {
   type JobRecord,
   type JobRepository,
   type JobResult,
-  type MessageQueue,
 } from '../../lambdas/documents/ports';
+import type { MessageQueue } from '../../lambdas/documents/use-cases/jobs';
 import type { RenderedDocument } from '../../lambdas/documents/use-cases/render-request';
 import type { WebhookEndpoint, WebhookStore } from '../../lambdas/documents/use-cases/webhooks';
 import { Faults } from './faults';

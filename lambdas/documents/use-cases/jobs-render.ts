@@ -7,7 +7,8 @@ import { logger } from '../../shared/logger';
 import type { QuotaStore } from '../../shared/quota/windows';
 import { DocumentRequestError, type DocumentProblem } from '../errors';
 import { eventIdFor, type AcceptDeps, type DeliveryMessage } from './jobs';
-import type { JobRecord, MessageQueue, WebhookEventType } from '../ports';
+import type { MessageQueue } from '../../shared/webhooks/delivery';
+import type { JobRecord, WebhookEventType } from '../ports';
 import { observeRender } from '../metrics';
 import { parseRenderRequest, renderDocument, type RenderDeps, type RenderedDocument } from './render-request';
 

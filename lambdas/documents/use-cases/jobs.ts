@@ -9,6 +9,8 @@
 // whatever the cause: the synchronous path does not count failed renders either). Talks only to ports.
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../../shared/auth/keys';
+import type { MessageQueue } from '../../shared/webhooks/delivery';
+import { ownerOf } from '../../shared/webhooks/endpoints';
 import { Forbidden, Unavailable } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import type { QuotaDecision, QuotaStore } from '../../shared/quota/windows';
@@ -16,9 +18,12 @@ import type { DocumentsPlan } from '../core/plans';
 // Types only: this module is loaded by zip functions (no Chromium, no isolated-vm); the render worker's side, which
 // renders, is domain/jobs-render.ts.
 import type { ValidRenderRequest } from './render-request';
-import type { JobFiles, JobRecord, JobRepository, MessageQueue, WebhookEventType } from '../ports';
+import type { JobFiles, JobRecord, JobRepository, WebhookEventType } from '../ports';
 
 // ---- messages ------------------------------------------------------------------------------------------------
+
+// The platform's, re-exported for documents' modules: what jobs belong to, and the queue port.
+export { ownerOf, type MessageQueue };
 
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['document.rendered', 'document.failed'];
 
@@ -40,14 +45,6 @@ export function newJobId(): string {
 }
 
 export const JOB_ID_RE = /^job_[A-Za-z0-9_-]{22}$/;
-
-/**
- * What jobs and webhook endpoints belong to: the billing account of the key (every key of the account, including
- * one that replaced a rotated key, sees them), or the key itself for keys made without an account (admin CLI).
- */
-export function ownerOf(key: ApiKeyRecord): string {
-  return key.accountId ? `acct:${key.accountId}` : `key:${key.keyHash.slice(0, 32)}`;
-}
 
 /** Deterministic per job and type: a duplicated worker run produces the same event id (receivers dedupe on it). */
 export function eventIdFor(jobId: string, type: WebhookEventType): string {
@@ -110,6 +107,7 @@ export async function acceptAsyncRender(
     updatedAt: iso,
     expiresAt: Math.floor(now.getTime() / 1000) + JOB_TTL_S,
     charged: input.decision.charged,
+    ...(request.metadata ? { metadata: JSON.stringify(request.metadata) } : {}),
   };
   try {
     await deps.jobFiles.putRequest(jobId, JSON.stringify(input.body));
@@ -151,6 +149,7 @@ export function publicJob(
     completed_at: job.completedAt ?? null,
     expires_at: new Date(job.expiresAt * 1000).toISOString(),
     status_url: statusUrl(job.jobId),
+    metadata: job.metadata ? (JSON.parse(job.metadata) as unknown) : {},
   };
   if (job.status === 'done' && job.result) {
     out.filename = job.result.filename;

@@ -5,6 +5,7 @@ import {
   Conflict,
   DomainError,
   Forbidden,
+  Gone,
   InvalidRequest,
   NotFound,
   PaymentRequired,
@@ -33,6 +34,7 @@ const STATUS: [new (...args: never[]) => DomainError, number][] = [
   [Forbidden, 403],
   [NotFound, 404],
   [Conflict, 409],
+  [Gone, 410],
   [QuotaExceeded, 429],
   [Unavailable, 503],
 ];
