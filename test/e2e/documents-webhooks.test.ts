@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { verifySignature } from '../../lambdas/documents/core/webhooks-signature';
+import { verifySignature } from '../../lambdas/shared/webhooks/signature';
 import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
 import { dynamo, sqsClient } from '../../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';

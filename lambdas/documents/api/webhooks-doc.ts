@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ResponseDoc, RouteDoc } from '../../shared/http/openapi';
 import { WEBHOOK_EVENT_TYPES } from '../use-cases/jobs';
-import { DEFAULT_RETRY_SCHEDULE_S } from '../core/webhooks-schedule';
+import { DEFAULT_RETRY_SCHEDULE_S } from '../../shared/webhooks/schedule';
 import { WebhookPutRequest } from '../use-cases/webhooks';
 
 // ---- schemas -------------------------------------------------------------------------------------------------------
@@ -132,7 +132,7 @@ export const WEBHOOKS_OVERVIEW: string = `
 
 The body is \`{"id": "evt_…", "object": "event", "type": "document.rendered", "created": 1767225600, "api_version": "v1", "data": {"job": {…}}}\` (the job as \`GET /v1/jobs/{id}\` shows it, without the delivery log). Headers: \`Content-Type: application/json\`, \`Docs-Signature\`, \`Docs-Event-Id\` (= \`id\`), \`Docs-Event-Type\`, \`Docs-Delivery-Attempt\` (1, 2, …). Deliveries are at least once: deduplicate on the event id.
 
-**Verifying the signature.** \`Docs-Signature: t=<unix seconds>,v1=<hex>\` where \`<hex>\` is HMAC-SHA256 keyed with your whole secret string (\`whsec_…\`) over \`<t>.<raw body>\` — Stripe's scheme. Compute it over the raw bytes received (before parsing JSON), compare in constant time with every \`v1\` (two during a rotation) and reject timestamps more than 5 minutes from your clock. Node.js (the function this service exports as \`verifySignature\`, lambdas/documents/core/webhooks-signature.ts):
+**Verifying the signature.** \`Docs-Signature: t=<unix seconds>,v1=<hex>\` where \`<hex>\` is HMAC-SHA256 keyed with your whole secret string (\`whsec_…\`) over \`<t>.<raw body>\` — Stripe's scheme. Compute it over the raw bytes received (before parsing JSON), compare in constant time with every \`v1\` (two during a rotation) and reject timestamps more than 5 minutes from your clock. Node.js (the function this service exports as \`verifySignature\`, lambdas/shared/webhooks/signature.ts):
 
 \`\`\`js
 const { createHmac, timingSafeEqual } = require('node:crypto');
