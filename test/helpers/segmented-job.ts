@@ -154,6 +154,8 @@ export async function fabricateJob(
           sentences,
           words: [],
           chapters: [],
+          // What the pipeline stores beside them: each sentence's text (WebVTT cues).
+          cues: sentences.map((s) => text.slice(s.start, s.end)),
         }),
         'application/json',
       );
