@@ -99,3 +99,58 @@ export interface JobMessage {
 export interface JobQueue {
   enqueue(message: JobMessage, priority: boolean): Promise<void>;
 }
+
+/**
+ * A PDF upload slot (POST /convert/pdf/upload): the caller sends the file straight to S3 with a presigned POST, then
+ * converts it once with POST /convert/pdf {upload_id}. Stored in the audio table under `upload#<id>`.
+ */
+export interface PdfUpload {
+  uploadId: string;
+  /** The caller that asked for it (Caller.subject: `key#…` or, free tier, `ip#…`); only it may convert it. */
+  owner: string;
+  /** pending: waiting for its conversion; used: converted once (single use). */
+  status: 'pending' | 'used';
+  createdAt: string;
+  /** Epoch seconds: the presigned POST stops working then. */
+  uploadBy: number;
+  /** Epoch seconds: after this the id is expired (410). */
+  convertBy: number;
+  /** Epoch seconds: DynamoDB's TTL removes the record then (after convertBy, so late callers still learn why). */
+  expiresAt: number;
+  /** The audio it became (status used). Not `audioId`: that is the audio table's key attribute. */
+  convertedTo?: string;
+}
+
+export interface UploadRepository {
+  create(upload: PdfUpload): Promise<void>;
+  get(uploadId: string): Promise<PdfUpload | undefined>;
+  /**
+   * pending → used, only for `owner` and before convertBy (one conditional write: of two concurrent conversions of
+   * one id exactly one wins). False when the condition did not hold.
+   */
+  claim(uploadId: string, owner: string, nowS: number): Promise<boolean>;
+  /** used → pending: the conversion failed before anything was charged or delivered, so the caller may retry. */
+  release(uploadId: string): Promise<void>;
+  /** Notes the audio the upload became. */
+  complete(uploadId: string, audioId: string): Promise<void>;
+}
+
+/** A presigned POST: the form `fields` to send with the file (last, as `file`) to `url`. */
+export interface PresignedPost {
+  url: string;
+  fields: Record<string, string>;
+}
+
+export type UploadedPdf =
+  { kind: 'missing' } | { kind: 'too-large'; bytes: number } | { kind: 'ok'; data: Buffer };
+
+export interface UploadStore {
+  /** A POST form for exactly the key of `uploadId`: Content-Type application/pdf, 1..maxBytes bytes, expiring. */
+  presignPdfUpload(
+    uploadId: string,
+    limits: { maxBytes: number; expiresInS: number },
+  ): Promise<PresignedPost>;
+  /** The uploaded file, read only when it is at most maxBytes (S3's own size first, then counted while reading). */
+  getPdfUpload(uploadId: string, maxBytes: number): Promise<UploadedPdf>;
+  deletePdfUpload(uploadId: string): Promise<void>;
+}

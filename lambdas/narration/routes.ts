@@ -4,6 +4,7 @@ import type { ServiceManifest } from '../shared/manifest';
 import { voicesRoute } from './handlers/voices.route';
 import { convertTextRoute } from './handlers/convert-text.route';
 import { convertPdfRoute } from './handlers/convert-pdf.route';
+import { convertPdfUploadRoute } from './handlers/convert-pdf-upload.route';
 import { convertUrlRoute } from './handlers/convert-url.route';
 import { demoTryRoute } from './handlers/demo-try.route';
 import { getAudioRoute } from './handlers/get-audio.route';
@@ -34,6 +35,7 @@ export const narrationManifest: ServiceManifest = {
     voicesRoute,
     convertTextRoute,
     convertPdfRoute,
+    convertPdfUploadRoute,
     convertUrlRoute,
     demoTryRoute,
     getAudioRoute,
