@@ -149,9 +149,9 @@ const ROOT = `document.querySelector('voz-player').shadowRoot`;
 const NOW = `(() => {
   const els = [...${ROOT}.querySelectorAll('audio')];
   const a = els.find((e) => !e.paused) || els.find((e) => e.getAttribute('src')) || els[0];
-  const hl = CSS.highlights.get('voz-frase');
+  const hl = CSS.highlights.get('voz-frase'); const w = CSS.highlights.get('voz-palabra');
   return { src: a.currentSrc, t: a.currentTime, paused: a.paused, error: a.error ? a.error.code : null,
-    ready: a.readyState, hl: hl ? [...hl][0].toString().replace(/\\s+/g, ' ') : null, scrollY: window.scrollY,
+    ready: a.readyState, hl: hl ? [...hl][0].toString().replace(/\\s+/g, ' ') : null, word: w ? [...w][0].toString() : null, scrollY: window.scrollY,
     status: ${ROOT}.querySelector('[part=estado]').textContent };
 })()`;
 interface Now {
@@ -161,6 +161,7 @@ interface Now {
   error: number | null;
   ready: number;
   hl: string | null;
+  word: string | null;
   scrollY: number;
   status: string;
 }
@@ -222,6 +223,9 @@ test('plays a job from its first segment while it is made, then the whole file; 
   await page.waitForFunction(`${NOW}.paused`);
   let n = await now(page);
   expect(n.hl).toBe(sentenceAt(n.t));
+  // And the word, when the timings have words (here: a word or the gap between two).
+  const word = job.words.find((w) => w.start_s <= n.t && n.t < w.end_s);
+  expect(n.word).toBe(word ? narrated.slice(word.start, word.end) : null);
 
   // 5. A click on a sentence of the article jumps there (and plays); the highlight follows.
   const target = job.sentences[job.sentences.length - 2]!;
