@@ -8,6 +8,11 @@ export const AUDIO_PREFIX = { prefix: 'audio/', days: 30 } as const;
 export const JOB_TEXT_PREFIX = { prefix: 'jobs/', days: 2 } as const;
 
 export const audioKey = (audioId: string, fmt: string): string => `${AUDIO_PREFIX.prefix}${audioId}.${fmt}`;
+/** Playable part n (from 0) of job id, written while it runs (served to players as HLS segments). */
+export const segmentKey = (audioId: string, n: number, fmt = 'mp3'): string =>
+  `${AUDIO_PREFIX.prefix}${audioId}/seg/${n}.${fmt}`;
+/** Sentence/word timings of a finished audio (GET /audio/{id}/timings). */
+export const timingsKey = (audioId: string): string => `${AUDIO_PREFIX.prefix}${audioId}/timings.json`;
 export const jobTextKey = (audioId: string): string => `${JOB_TEXT_PREFIX.prefix}${audioId}.txt`;
 
 export const narrationBucket: BucketSpec = {

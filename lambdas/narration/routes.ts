@@ -7,6 +7,7 @@ import { convertPdfRoute } from './handlers/convert-pdf.route';
 import { convertUrlRoute } from './handlers/convert-url.route';
 import { demoTryRoute } from './handlers/demo-try.route';
 import { getAudioRoute } from './handlers/get-audio.route';
+import { getTimingsRoute } from './handlers/get-timings.route';
 import { waitlistRoute } from './handlers/waitlist.route';
 import { waitlistCountRoute } from './handlers/waitlist-count.route';
 import { abAssignRoute } from './handlers/ab-assign.route';
@@ -35,6 +36,7 @@ export const narrationManifest: ServiceManifest = {
     convertUrlRoute,
     demoTryRoute,
     getAudioRoute,
+    getTimingsRoute,
     waitlistRoute,
     waitlistCountRoute,
     abAssignRoute,

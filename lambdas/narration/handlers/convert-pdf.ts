@@ -35,7 +35,7 @@ export interface ConvertPdfOptions {
 
 export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}) =>
   apiHandler(
-    async (req) => {
+    async (req, context) => {
       const form = await parseMultipart(req.rawBody(), req.headers['content-type'], {
         file: { field: 'file', maxBytes: MAX_PDF_BYTES, label: '20 MB' },
         fields: ['voice', 'fmt'],
@@ -77,6 +77,8 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
           signal: req.signal,
+          remainingMs: () => context.getRemainingTimeInMillis(),
+          headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),
           text: pdf.text,
           voice,
           fmt: body.fmt,
