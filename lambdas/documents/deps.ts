@@ -15,10 +15,10 @@ import type { RenderDeps } from './use-cases/render-request';
 import { sqsClient } from '../shared/aws/clients';
 import { DynamoJobRepository } from './adapters/job-repository';
 import { S3JobFiles } from './adapters/job-files';
-import { SqsMessageQueue } from './adapters/message-queue';
-import { DynamoWebhookStore } from './adapters/webhook-store';
-import { allowlistFrom, stubResolver } from '../shared/net/safe-fetch';
-import type { JobFiles, JobRepository, MessageQueue } from './use-cases/jobs';
+import { SqsMessageQueue } from '../shared/aws/message-queue';
+import { DynamoWebhookStore } from '../shared/aws/webhook-store';
+import { webhookPolicyFrom } from '../shared/webhooks/config';
+import type { JobFiles, JobRepository, MessageQueue, WebhookEventType } from './use-cases/jobs';
 import type { WebhookPolicy, WebhookStore } from './use-cases/webhooks';
 
 export interface DocumentsDeps {
@@ -46,21 +46,7 @@ export interface DocumentsDeps {
   readonly webhookPolicy: WebhookPolicy;
 }
 
-/**
- * The callback policy from config. WEBHOOK_URL_ALLOWLIST and WEBHOOK_DNS_STUB exist for local tests: inside Lambda
- * (AWS_LAMBDA_FUNCTION_NAME is set by the runtime) they are ignored even if someone sets them.
- */
-export function webhookPolicyFrom(
-  cfg: Config,
-  env: Record<string, string | undefined> = process.env,
-): WebhookPolicy {
-  const inLambda = !!env.AWS_LAMBDA_FUNCTION_NAME;
-  return {
-    allowlist: inLambda ? [] : allowlistFrom(cfg.WEBHOOK_URL_ALLOWLIST),
-    resolver: !inLambda && cfg.WEBHOOK_DNS_STUB ? stubResolver(cfg.WEBHOOK_DNS_STUB) : undefined,
-    timeoutMs: cfg.WEBHOOK_TIMEOUT_MS,
-  };
-}
+export { webhookPolicyFrom };
 
 let renderer: Promise<RenderDeps> | undefined;
 
@@ -116,7 +102,7 @@ export function awsDeps(): DocumentsDeps {
       return new SqsMessageQueue(sqsClient(), required('DOCUMENTS_DELIVERY_QUEUE_URL'));
     },
     get webhooks() {
-      return new DynamoWebhookStore(dynamo(), required('ACCOUNTS_TABLE'));
+      return new DynamoWebhookStore<WebhookEventType>(dynamo(), required('ACCOUNTS_TABLE'));
     },
     get webhookPolicy() {
       return webhookPolicyFrom(config());

@@ -81,6 +81,12 @@ export class S3AudioStore implements AudioStore {
     return text === undefined ? undefined : (JSON.parse(text) as object);
   }
 
+  presignSegment(audioId: string, n: number, expiresInS: number): Promise<string> {
+    return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: segmentKey(audioId, n) }), {
+      expiresIn: expiresInS,
+    });
+  }
+
   async putJobText(audioId: string, text: string): Promise<void> {
     await this.s3.send(
       new PutObjectCommand({

@@ -5,9 +5,21 @@
 // engine takes in one call. So every piece of spoken text knows the span of the ORIGINAL text it came from, and
 // timings point there (a highlighted date is "15/03", not the words it was read as).
 // The first chunk is small (a sentence or two): it is the first playable segment of a long job, ready in about a
-// second; later chunks double in size up to the engine's limit (fewer calls, fewer segments).
-import { sentenceSpans, splitText } from './chunking';
-import { normalizeForSpeech, numberStyleOf, type Lang } from './normalize';
+// second; later chunks double in size up to the engine's limit (fewer calls, fewer segments). A lexicon applies
+// per sentence too (core/speech.ts), and a chunk needing markup is rendered as SSML in the engine's dialect.
+import { sentenceSpans } from './chunking';
+import { numberStyleOf } from './normalize';
+import {
+  chunkPieces,
+  engineInputs,
+  lower,
+  markupFor,
+  preparePieces,
+  renderChunk,
+  type Piece,
+  type SpeechOptions,
+} from './speech';
+import type { Voice } from './voices';
 
 /** A sentence of the caller's text: UTF-16 [start, end) and how it is spoken. */
 export interface PlannedSentence {
@@ -26,8 +38,9 @@ export interface ChunkPart {
 }
 
 export interface PlannedChunk {
-  /** What the engine is given. */
+  /** What the engine is given: plain text, or SSML in its dialect (then `at` offsets do not apply). */
   text: string;
+  ssml: boolean;
   parts: ChunkPart[];
 }
 
@@ -37,46 +50,101 @@ export interface ReadingPlan {
 }
 
 export interface PlanOptions {
-  /** Most characters per engine call. */
+  /** The engine's name and most characters per call. */
+  engine: string;
   maxChars: number;
   /** Budget of the first chunk (default 200, at most maxChars). */
   firstChars?: number;
+  /** SSML and lexicon (core/speech.ts). SSML input is read as the lexicon's chunks, without sentence timings. */
+  speech?: SpeechOptions;
   onRuleError?: (rule: string, error: unknown) => void;
 }
 
-export function planReading(text: string, lang: Lang, opts: PlanOptions): ReadingPlan {
-  const style = numberStyleOf(text, lang);
+/** Markup an engine needs around a piece (conservative, like core/speech.ts), so SSML chunks stay within a call. */
+const markupCost = (p: Piece) =>
+  p.kind === 'break'
+    ? 40
+    : (p.lang ? 40 : 0) + (p.emphasis ? 40 : 0) + (p.kind === 'word' && p.phoneme ? 60 : 0);
+const plain = (pieces: readonly Piece[]) => pieces.map((p) => (p.kind === 'break' ? ' ' : p.text)).join('');
+
+export function planReading(text: string, voice: Voice, opts: PlanOptions): ReadingPlan {
+  const normalize = opts.onRuleError ? { onRuleError: opts.onRuleError } : {};
+  if (opts.speech?.textType === 'ssml')
+    return {
+      sentences: [],
+      chunks: engineInputs(text, voice, opts.engine, opts.maxChars, opts.speech, normalize).map((c) => ({
+        ...c,
+        parts: [],
+      })),
+    };
+  const markup = markupFor(opts.engine, voice);
+  const style = numberStyleOf(text, voice.lang);
   const sentences: PlannedSentence[] = [];
   const chunks: PlannedChunk[] = [];
   let budget = Math.min(opts.maxChars, opts.firstChars ?? 200);
-  let current: PlannedChunk | undefined;
+  let pieces: Piece[] = [];
+  let parts: ChunkPart[] = [];
+  let length = 0; // plain characters in `pieces`
+  let cost = 0; // plus markup
   const close = () => {
-    if (current) chunks.push(current);
-    current = undefined;
+    if (parts.length > 0) chunks.push({ ...renderChunk(pieces, markup), parts });
+    pieces = [];
+    parts = [];
+    length = cost = 0;
     budget = Math.min(opts.maxChars, budget * 2);
   };
   for (const span of sentenceSpans(text)) {
-    const spoken = normalizeForSpeech(text.slice(span.start, span.end), lang, {
-      style,
-      ...(opts.onRuleError ? { onRuleError: opts.onRuleError } : {}),
-    }).trim();
+    const prepared = trimPieces(
+      lower(
+        preparePieces(
+          [{ kind: 'text', text: text.slice(span.start, span.end) }],
+          voice.lang,
+          opts.speech?.lexicon,
+          {
+            ...normalize,
+            style,
+          },
+        ),
+        markup,
+      ),
+    );
+    const spoken = plain(prepared);
     if (!/[\p{L}\p{N}]/u.test(spoken)) continue; // nothing to say (a lone symbol or rule line)
     const index = sentences.push({ start: span.start, end: span.end, spoken }) - 1;
-    const pieces = spoken.length <= opts.maxChars ? [spoken] : splitText(spoken, opts.maxChars);
+    const whole = spoken.length + prepared.reduce((a, p) => a + markupCost(p), 0);
+    const groups =
+      whole <= opts.maxChars ? [prepared] : chunkPieces(prepared, markup, opts.maxChars).map(trimPieces);
     let from = 0;
-    pieces.forEach((piece, k) => {
-      from = spoken.indexOf(piece, from);
+    groups.forEach((group, k) => {
+      const piece = plain(group);
+      from = Math.max(0, spoken.indexOf(piece, from));
       const sep = k > 0 || span.breaks === 0 ? ' ' : span.breaks === 2 ? '\n\n' : '\n';
-      if (current && current.text.length + sep.length + piece.length > budget) close();
-      if (!current) current = { text: '', parts: [] };
-      const at = current.text.length === 0 ? 0 : current.text.length + sep.length;
-      current.text = current.text.length === 0 ? piece : current.text + sep + piece;
-      current.parts.push({ sentence: index, at, length: piece.length, from });
+      const extra = group.reduce((a, p) => a + markupCost(p), 0);
+      if (parts.length > 0 && cost + sep.length + piece.length + extra > budget) close();
+      if (parts.length > 0) {
+        pieces.push({ kind: 'text', text: sep });
+        length += sep.length;
+        cost += sep.length;
+      }
+      parts.push({ sentence: index, at: length, length: piece.length, from });
+      pieces.push(...group);
+      length += piece.length;
+      cost += piece.length + extra;
       from += piece.length;
     });
   }
   close();
   return { sentences, chunks };
+}
+
+/** Without whitespace at the edges (so a chunk's plain text is exactly its parts and separators). */
+function trimPieces(pieces: Piece[]): Piece[] {
+  const out = pieces.filter((p) => p.kind === 'break' || p.text.length > 0);
+  const first = out[0];
+  if (first && first.kind !== 'break') out[0] = { ...first, text: first.text.replace(/^\s+/, '') };
+  const last = out[out.length - 1];
+  if (last && last.kind !== 'break') out[out.length - 1] = { ...last, text: last.text.replace(/\s+$/, '') };
+  return out.filter((p) => p.kind === 'break' || p.text.length > 0);
 }
 
 // ─── Where sentences start inside a chunk's audio ─────────────────────────────────────────────────────────────

@@ -16,6 +16,7 @@ import { narrate } from './narrate';
 import type { AudioRecord, Plan, Segment, StoredTimings, Timings } from '../ports';
 import type { Voice } from '../core/voices';
 import { CHARS_PER_SECOND, countChars } from '../core/preview';
+import type { SpeechOptions } from '../core/speech';
 
 export interface ConversionInput {
   text: string;
@@ -34,6 +35,10 @@ export interface ConversionInput {
   remainingMs?: () => number;
   /** Chapter headings found by the input's parser (code-point offsets); plain text: detected. */
   headings?: { text: string; offset: number }[];
+  /** SSML and lexicon entries (core/speech.ts); kept with a queued job's text. */
+  speech?: SpeechOptions;
+  /** Characters billed when not the text's length (SSML: its text content, as Polly bills). */
+  chars?: number;
 }
 
 /** The wait for a queued job ends this long before the route's deadline (the early-timeout 503 comes at 500 ms). */
@@ -118,7 +123,7 @@ export async function startConversion(
   input: ConversionInput,
 ): Promise<ConversionOutcome> {
   const now = deps.now();
-  const chars = countChars(input.text);
+  const chars = input.chars ?? countChars(input.text);
   const plan = planOf(input.caller);
   const { decision, headers } = await charge(deps, input.caller, now, input.quota);
   const audioId = newAudioId();
@@ -148,6 +153,7 @@ export async function startConversion(
     if (chars <= deps.config.SYNC_MAX_CHARS) {
       const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt, {
         headings: input.headings,
+        speech: input.speech,
       });
       // Answered 503 meanwhile: no record, so the stored file is never served (the lifecycle rule removes it).
       throwIfAbandoned(input.signal);
@@ -171,8 +177,16 @@ export async function startConversion(
       });
       return { statusCode: 200, body: doneBody(base, durationS, result.timings), headers };
     }
-    await deps.store.putJobText(audioId, input.text);
-    await deps.audio.create({ ...record, progress: 0 });
+    // With SSML or a lexicon, the job text is a JSON envelope (the record says so): the worker reads it the same way.
+    await deps.store.putJobText(
+      audioId,
+      input.speech ? JSON.stringify({ text: input.text, speech: input.speech }) : input.text,
+    );
+    await deps.audio.create({
+      ...record,
+      progress: 0,
+      ...(input.speech ? { speechOptions: true as const } : {}),
+    });
     queuedRecord = true;
     throwIfAbandoned(input.signal);
     await deps.queue.enqueue({ audioId }, plan !== 'free');
@@ -315,6 +329,7 @@ async function narrateToStore(
     onProgress?: (f: number) => Promise<void>;
     onSegment?: (segment: Segment, mp3: Uint8Array) => Promise<void>;
     headings?: { text: string; offset: number }[] | undefined;
+    speech?: SpeechOptions | undefined;
   } = {},
 ) {
   const synthesizer = await deps.synthesizer();
@@ -329,6 +344,7 @@ async function narrateToStore(
       ...(extra.onProgress ? { onProgress: extra.onProgress } : {}),
       ...(extra.onSegment ? { onSegment: extra.onSegment } : {}),
       ...(extra.headings ? { headings: extra.headings } : {}),
+      ...(extra.speech ? { speech: extra.speech } : {}),
     });
     await deps.store.putAudioFile(audioId, fmt, outPath);
     // The cues' text rides along for WebVTT (GET /audio/{id}/timings?format=vtt): the caller's text is not kept.
@@ -370,7 +386,11 @@ async function narrateJob(
 ): Promise<'done' | 'skipped'> {
   const { audioId } = claimed;
   const voice = findVoice(claimed.voice);
-  const text = await deps.store.getJobText(audioId);
+  const stored = await deps.store.getJobText(audioId);
+  const { text, speech } =
+    stored !== undefined && claimed.speechOptions
+      ? (JSON.parse(stored) as { text: string; speech: SpeechOptions })
+      : { text: stored, speech: undefined };
   if (!voice || text === undefined) {
     await deps.audio.fail(
       audioId,
@@ -398,6 +418,7 @@ async function narrateJob(
       segments.push(segment);
       await deps.audio.setSegments(audioId, segments, Math.min(0.99, Math.round(fraction * 100) / 100));
     },
+    speech,
   });
   const durationS = roundMs(result.durationS);
   const completed = await deps.audio.complete(audioId, {

@@ -27,7 +27,8 @@ import {
   type Pause,
   type PlannedChunk,
 } from '../core/reading';
-import type { Pcm, Segment, SpeechMark, Synthesizer, TimedSpan, Timings } from '../ports';
+import type { Segment, SpeechMark, Synthesis, Synthesizer, TimedSpan, Timings } from '../ports';
+import type { SpeechOptions } from '../core/speech';
 import type { Voice } from '../core/voices';
 import { TokenBucket } from './token-bucket';
 
@@ -53,6 +54,8 @@ export interface NarrateOptions {
   onSegment?: (segment: Segment, mp3: Uint8Array) => void | Promise<void>;
   /** Worker threads encoding MP3 (default: the cores; 0 encodes in this thread). */
   encoderThreads?: number;
+  /** SSML (`text_type: "ssml"`) and the lexicon entries to apply (core/speech.ts); default plain text. */
+  speech?: SpeechOptions;
   /** Chapter headings with their offsets in code points (default: detected in plain text). */
   headings?: { text: string; offset: number }[];
 }
@@ -82,8 +85,10 @@ interface ChunkAudio {
 
 export async function narrate(opts: NarrateOptions): Promise<Narration> {
   const { synthesizer, voice, onProgress, onSegment } = opts;
-  const plan = planReading(opts.text, voice.lang, {
+  const plan = planReading(opts.text, voice, {
+    engine: synthesizer.engine,
     maxChars: synthesizer.maxChars,
+    ...(opts.speech ? { speech: opts.speech } : {}),
     // A reading rule that fails is skipped (the text is still narrated); say so in the logs.
     onRuleError: (rule, error) =>
       console.warn(
@@ -100,16 +105,16 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
   const last = chunks.length - 1;
 
   const work = async (chunk: PlannedChunk, i: number): Promise<ChunkAudio> => {
-    const speech: Pcm = bucket
-      ? await bucket.run(() => synthesizer.synthesize(chunk.text, voice))
-      : await synthesizer.synthesize(chunk.text, voice);
+    const call = () => synthesizer.synthesize(chunk.text, voice, chunk.ssml ? { ssml: true } : undefined);
+    const speech: Synthesis = bucket ? await bucket.run(call) : await call();
     const rate = speech.sampleRate;
     let body = speech.samples;
     if (i < last) {
       body = new Int16Array(speech.samples.length + Math.round(rate * PAUSE_S));
       body.set(speech.samples);
     }
-    const marks = speech.marks?.length ? speech.marks : undefined;
+    // Marks index the text sent: usable for plain chunks (SSML offsets count the markup).
+    const marks = speech.marks?.length && !chunk.ssml ? speech.marks : undefined;
     return {
       rate,
       speechS: speech.samples.length / rate,
@@ -153,7 +158,7 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
       const s = plan.sentences[p.sentence]!;
       const toSource = sourceMapper(opts.text, s);
       const [a, b] = toSource(m.start - p.at + p.from, m.end - p.at + p.from);
-      words.push({ start_s: round3(fileS + lead + m.timeS), end_s: 0, start: a, end: b });
+      words.push({ start_s: round3(fileS + lead + m.time_s), end_s: 0, start: a, end: b });
     }
     if (part.mp3) {
       const seg = { n: i, start_s: round3(segS), duration_s: round3(part.mp3.durationS) };
@@ -237,7 +242,7 @@ function startsFromMarks(chunk: PlannedChunk, marks: SpeechMark[]): number[] {
   return chunk.parts.map((p, k) => {
     if (k === 0) return 0;
     const m = sentenceMarks.find((x) => x.start >= p.at && x.start < p.at + p.length);
-    return m ? m.timeS : Number.NaN;
+    return m ? m.time_s : Number.NaN;
   });
 }
 

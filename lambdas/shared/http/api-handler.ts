@@ -19,6 +19,8 @@ export interface ApiHandlerOptions {
   maxBodyBytes?: number;
   /** Status of that refusal, in the service's validation shape: narration 422 (default), documents 400. */
   invalidStatus?: 400 | 422;
+  /** Instead of that refusal: this status with `{"detail": detail}` (a route's RouteSpec.tooLarge). */
+  tooLarge?: { status: number; detail: string };
 }
 
 /** Headers every answer carries; browsers (the embeddable player) call the API cross-origin. */
@@ -83,6 +85,7 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
               : Buffer.byteLength(event.body)
             : 0;
           if (size > maxBody && bodyBytes(event).length > maxBody) {
+            if (options.tooLarge) throw new HttpError(options.tooLarge.status, options.tooLarge.detail);
             throw new RequestValidationError(
               [
                 {
