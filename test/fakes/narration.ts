@@ -21,6 +21,9 @@ import type { Voice } from '../../lambdas/narration/core/voices';
 import { Faults } from './faults';
 import { FakeLeasedJobStore } from './leased-job-store';
 import { FakeGrowthStore, FakeQuotaStore } from './platform';
+import { FakeMessageQueue, FakeWebhookStore } from './documents';
+import type { AudioEventType } from '../../lambdas/narration/core/audio-events';
+import type { IdempotencyStore } from '../../lambdas/shared/idempotency/idempotency';
 
 export class FakeAudioRepository extends FakeLeasedJobStore<AudioRecord> implements AudioRepository {
   constructor(now: () => Date = () => new Date(), leaseS = 120) {
@@ -97,6 +100,8 @@ export function fakeNarrationDeps(
     quotas: new FakeQuotaStore(),
     growth: new FakeGrowthStore(),
     synth: new FakeSynthesizer(),
+    webhooks: new FakeWebhookStore<AudioEventType>(),
+    deliveryQueue: new FakeMessageQueue(),
   };
   const deps: NarrationDeps = {
     config: { ...config(), ...over.config },
@@ -111,6 +116,10 @@ export function fakeNarrationDeps(
     synthesizer: async () => fakes.synth,
     now,
     tmpDir: over.tmpDir ?? tmpdir(),
+    idempotency: {} as IdempotencyStore,
+    webhooks: fakes.webhooks,
+    webhookPolicy: { allowlist: [], timeoutMs: 1000 },
+    deliveryQueue: fakes.deliveryQueue,
   };
   return { deps, ...fakes };
 }

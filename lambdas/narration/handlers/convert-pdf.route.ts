@@ -1,5 +1,6 @@
 // POST /convert/pdf: the route's spec, next to its handler (convert-pdf.ts reads its limits here); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
+import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 
 const MiB = 1024 * 1024;
 
@@ -14,10 +15,14 @@ export const convertPdfRoute = {
   // 20 MiB file + multipart framing. In the cloud API Gateway (10 MB) and Lambda (6 MB) cap below this:
   // see docs/architecture.md.
   maxBodyBytes: 21 * MiB,
+  // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
+  idempotent: true,
   access: {
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw' }, // growth: public /stats counters
+    // growth: public /stats counters; accounts: webhook endpoints only (a finished conversion's event)
+    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
+    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
     bucket: 'rw',
-    sendTo: ['priority', 'standard'],
+    sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },
 } satisfies RouteSpec;

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { invalid } from '../../shared/http/errors';
 import { parseMultipart } from '../../shared/http/multipart';
@@ -85,7 +86,7 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
       );
       return json(out.statusCode, out.body, out.headers);
     },
-    { maxBodyBytes: route.maxBodyBytes },
+    { maxBodyBytes: route.maxBodyBytes, ...idempotency(route, deps) },
   );
 
 export const handler = makeHandler(awsDeps());
