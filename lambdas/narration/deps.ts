@@ -12,7 +12,14 @@ import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
 import type { GrowthStore } from '../shared/growth/ports';
 import type { KeyStore } from '../shared/auth/keys';
 import type { QuotaStore } from '../shared/quota/windows';
-import type { AudioRepository, AudioStore, JobQueue, Synthesizer } from './ports';
+import type {
+  AudioRepository,
+  AudioStore,
+  JobQueue,
+  Synthesizer,
+  UploadRepository,
+  UploadStore,
+} from './ports';
 import type { IdempotencyStore } from '../shared/idempotency/idempotency';
 import type { MessageQueue } from '../shared/webhooks/delivery';
 import type { WebhookPolicy, WebhookStore } from '../shared/webhooks/endpoints';
@@ -27,6 +34,9 @@ const modules = {
     require('./adapters/audio-repository') as typeof import('./adapters/audio-repository'),
   audioStore: () => require('./adapters/audio-store') as typeof import('./adapters/audio-store'),
   jobQueue: () => require('./adapters/job-queue') as typeof import('./adapters/job-queue'),
+  uploadStore: () => require('./adapters/upload-store') as typeof import('./adapters/upload-store'),
+  uploadRepository: () =>
+    require('./adapters/upload-repository') as typeof import('./adapters/upload-repository'),
   quotaStore: () => require('../shared/aws/quota-store') as typeof import('../shared/aws/quota-store'),
   keyStore: () => require('../shared/aws/key-store') as typeof import('../shared/aws/key-store'),
   accountStore: () => require('../shared/aws/account-store') as typeof import('../shared/aws/account-store'),
@@ -61,6 +71,9 @@ export interface NarrationDeps {
   readonly audio: AudioRepository;
   readonly store: AudioStore;
   readonly queue: JobQueue;
+  /** PDFs sent with a presigned POST (bucket, uploads/) and their upload slots (audio table, upload#). */
+  readonly uploads: UploadStore;
+  readonly uploadRecords: UploadRepository;
   readonly quotas: QuotaStore;
   readonly keys: KeyStore;
   /** Billing accounts, Stripe event ids, key pick-ups (table `accounts`). */
@@ -101,6 +114,10 @@ export function awsDeps(): NarrationDeps {
       priority: required('PRIORITY_QUEUE_URL'),
       standard: required('STANDARD_QUEUE_URL'),
     });
+  const uploads = () =>
+    new (modules.uploadStore().S3UploadStore)(modules.clients().s3Client(), required('AUDIO_BUCKET'));
+  const uploadRecords = () =>
+    new (modules.uploadRepository().DynamoUploadRepository)(dynamo(), required('AUDIO_TABLE'));
   const quotas = () => new (modules.quotaStore().DynamoQuotaStore)(dynamo(), required('QUOTAS_TABLE'));
   const keys = () => new (modules.keyStore().DynamoKeyStore)(dynamo(), required('KEYS_TABLE'));
   const accounts = () =>
@@ -140,6 +157,12 @@ export function awsDeps(): NarrationDeps {
     },
     get queue() {
       return queue();
+    },
+    get uploads() {
+      return uploads();
+    },
+    get uploadRecords() {
+      return uploadRecords();
     },
     get quotas() {
       return quotas();

@@ -4,9 +4,12 @@ import type { ServiceManifest } from '../shared/manifest';
 import { voicesRoute } from './handlers/voices.route';
 import { convertTextRoute } from './handlers/convert-text.route';
 import { convertPdfRoute } from './handlers/convert-pdf.route';
+import { convertPdfUploadRoute } from './handlers/convert-pdf-upload.route';
 import { convertUrlRoute } from './handlers/convert-url.route';
 import { demoTryRoute } from './handlers/demo-try.route';
 import { getAudioRoute } from './handlers/get-audio.route';
+import { audioStreamRoute } from './handlers/audio-stream.route';
+import { audioSegmentRoute } from './handlers/audio-segment.route';
 import { waitlistRoute } from './handlers/waitlist.route';
 import { waitlistCountRoute } from './handlers/waitlist-count.route';
 import { abAssignRoute } from './handlers/ab-assign.route';
@@ -38,9 +41,12 @@ export const narrationManifest: ServiceManifest = {
     voicesRoute,
     convertTextRoute,
     convertPdfRoute,
+    convertPdfUploadRoute,
     convertUrlRoute,
     demoTryRoute,
     getAudioRoute,
+    audioStreamRoute,
+    audioSegmentRoute,
     waitlistRoute,
     waitlistCountRoute,
     abAssignRoute,

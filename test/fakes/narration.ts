@@ -15,7 +15,12 @@ import type {
   JobMessage,
   JobQueue,
   Pcm,
+  PdfUpload,
+  PresignedPost,
   Synthesizer,
+  UploadRepository,
+  UploadStore,
+  UploadedPdf,
 } from '../../lambdas/narration/ports';
 import type { Voice } from '../../lambdas/narration/core/voices';
 import { Faults } from './faults';
@@ -45,6 +50,10 @@ export class FakeAudioStore implements AudioStore {
     return `http://127.0.0.1:9/audio/${audioId}.${fmt}?expires=${expiresInS}`;
   }
 
+  async presignSegment(audioId: string, n: number, expiresInS: number): Promise<string> {
+    return `http://127.0.0.1:9/audio/${audioId}/seg/${n}.mp3?expires=${expiresInS}`;
+  }
+
   async putJobText(audioId: string, text: string): Promise<void> {
     this.faults.check('putJobText');
     this.objects.set(`jobs/${audioId}.txt`, Buffer.from(text));
@@ -67,6 +76,63 @@ export class FakeJobQueue implements JobQueue {
   async enqueue(message: JobMessage, priority: boolean): Promise<void> {
     this.faults.check('enqueue');
     this.sent.push({ message: { ...message }, priority });
+  }
+}
+
+/** Upload slots by id, with the adapter's conditions (claim: pending, owner, before convertBy). */
+export class FakeUploadRepository implements UploadRepository {
+  readonly items = new Map<string, PdfUpload>();
+
+  async create(upload: PdfUpload): Promise<void> {
+    if (this.items.has(upload.uploadId)) throw new Error('ConditionalCheckFailedException');
+    this.items.set(upload.uploadId, { ...upload });
+  }
+
+  async get(uploadId: string): Promise<PdfUpload | undefined> {
+    const u = this.items.get(uploadId);
+    return u && { ...u };
+  }
+
+  async claim(uploadId: string, owner: string, nowS: number): Promise<boolean> {
+    const u = this.items.get(uploadId);
+    if (!u || u.status !== 'pending' || u.owner !== owner || u.convertBy <= nowS) return false;
+    u.status = 'used';
+    return true;
+  }
+
+  async release(uploadId: string): Promise<void> {
+    const u = this.items.get(uploadId);
+    if (u && u.status === 'used' && u.convertedTo === undefined) u.status = 'pending';
+  }
+
+  async complete(uploadId: string, audioId: string): Promise<void> {
+    const u = this.items.get(uploadId);
+    if (u && u.status === 'used') u.convertedTo = audioId;
+  }
+}
+
+/** Uploaded PDFs by upload id (what a caller POSTed to the presigned form). */
+export class FakeUploadStore implements UploadStore {
+  readonly files = new Map<string, Buffer>();
+  readonly presigned: { uploadId: string; maxBytes: number; expiresInS: number }[] = [];
+
+  async presignPdfUpload(
+    uploadId: string,
+    limits: { maxBytes: number; expiresInS: number },
+  ): Promise<PresignedPost> {
+    this.presigned.push({ uploadId, ...limits });
+    return { url: 'http://127.0.0.1:9/bucket', fields: { key: `uploads/${uploadId}.pdf` } };
+  }
+
+  async getPdfUpload(uploadId: string, maxBytes: number): Promise<UploadedPdf> {
+    const data = this.files.get(uploadId);
+    if (!data) return { kind: 'missing' };
+    if (data.length > maxBytes) return { kind: 'too-large', bytes: data.length };
+    return { kind: 'ok', data };
+  }
+
+  async deletePdfUpload(uploadId: string): Promise<void> {
+    this.files.delete(uploadId);
   }
 }
 
@@ -102,12 +168,16 @@ export function fakeNarrationDeps(
     synth: new FakeSynthesizer(),
     webhooks: new FakeWebhookStore<AudioEventType>(),
     deliveryQueue: new FakeMessageQueue(),
+    uploads: new FakeUploadStore(),
+    uploadRecords: new FakeUploadRepository(),
   };
   const deps: NarrationDeps = {
     config: { ...config(), ...over.config },
     audio: fakes.audio,
     store: fakes.store,
     queue: fakes.queue,
+    uploads: fakes.uploads,
+    uploadRecords: fakes.uploadRecords,
     quotas: fakes.quotas,
     growth: fakes.growth,
     keys: {} as KeyStore,

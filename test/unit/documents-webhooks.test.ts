@@ -30,11 +30,7 @@ import {
   type WebhookStore,
 } from '../../lambdas/documents/use-cases/webhooks';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/shared/webhooks/schedule';
-import {
-  computeSignature,
-  signatureHeader,
-  verifySignature,
-} from '../../lambdas/shared/webhooks/signature';
+import { computeSignature, signatureHeader, verifySignature } from '../../lambdas/shared/webhooks/signature';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import type { ApiKeyRecord } from '../../lambdas/shared/auth/keys';
 import { parseConfig } from '../../lambdas/documents/config';

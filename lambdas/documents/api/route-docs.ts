@@ -60,6 +60,14 @@ const RenderOptionsDoc = renderOptionsSchema
       description:
         'format pdf only (other formats: 400 at body.options.pdfa): a PDF/A-3b (XMP pdfaid 3/B, sRGB output intent, fonts embedded) carrying what it was printed from as an associated file (AFRelationship Source): the CFDI XML byte for byte as factura.xml for cfdi_xml, otherwise data.json (the validated data). Default true with cfdi_xml, false otherwise; the PDF inside a zip is never PDF/A',
     }),
+    password: o.password.meta({
+      description:
+        'format pdf only: the PDF opens only with this password (AES-256, ISO 32000-2 /V 5 /R 6), 1–127 bytes as UTF-8. Not with options.pdfa true (PDF/A forbids encryption: 400 option_conflict); with cfdi_xml the PDF/A default gives way. A free-plan watermark is drawn before encryption. Other formats: 400 at body.options.password',
+    }),
+    permissions: o.permissions.meta({
+      description:
+        'format pdf only: {"print", "copy", "modify", "annotate"} booleans, each true when left out; false is enforced by readers that honour PDF permissions (Acrobat, pdf.js, qpdf). copy false still lets screen readers extract text. Alone (no password) the PDF opens freely with these restrictions; the owner password that would lift them is random and not kept. Unknown members: 400',
+    }),
   })
   .meta({
     description: 'Value types decided by this API (the contract shows none); unknown members are ignored',
@@ -85,6 +93,10 @@ const RenderRequestDoc = renderRequestSchema.extend({
     description: 'Your Jinja2 HTML (Pro, Scale, Lifetime), rendered in an isolated sandbox; every format',
   }),
   options: RenderOptionsDoc.optional(),
+  metadata: renderRequestSchema.shape.metadata.meta({
+    description:
+      'Your own JSON object (order ids, references), at most 50 keys and 4096 bytes as JSON (otherwise 400 metadata_too_large at body.metadata). Not rendered; an async job (options.async) shows it as sent in GET /v1/jobs/{id} and in its webhook events (data.job.metadata)',
+  }),
 });
 
 const invalid400: ResponseDoc = {

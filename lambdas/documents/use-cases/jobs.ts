@@ -71,6 +71,11 @@ export interface JobRecord {
   /** The webhook event of this job's outcome (only when an endpoint subscribed to it when the job finished). */
   event?: { id: string; type: WebhookEventType; queued: boolean };
   deliveries?: DeliveryAttempt[];
+  /**
+   * The caller's `metadata` of the render request as JSON text, echoed on the job and its webhook events. Text, not
+   * a map: DynamoDB numbers cannot hold every JSON number (1e200, integers beyond 2^53 lose digits or fail).
+   */
+  metadata?: string;
 }
 
 /**
@@ -177,6 +182,7 @@ export async function acceptAsyncRender(
     updatedAt: iso,
     expiresAt: Math.floor(now.getTime() / 1000) + JOB_TTL_S,
     charged: input.decision.charged,
+    ...(request.metadata ? { metadata: JSON.stringify(request.metadata) } : {}),
   };
   try {
     await deps.jobFiles.putRequest(jobId, JSON.stringify(input.body));
@@ -218,6 +224,7 @@ export function publicJob(
     completed_at: job.completedAt ?? null,
     expires_at: new Date(job.expiresAt * 1000).toISOString(),
     status_url: statusUrl(job.jobId),
+    metadata: job.metadata ? (JSON.parse(job.metadata) as unknown) : {},
   };
   if (job.status === 'done' && job.result) {
     out.filename = job.result.filename;

@@ -21,6 +21,7 @@ import type { DocumentModel, RenderedFile } from '../formats/types';
 import { PAGE_FORMATS, type PageFormat, type PdfOptions, type PngOptions } from '../render/page-options';
 import { RenderTimeoutError } from '../render/errors';
 import { toPdfA3, type PdfAOptions } from '../render/pdfa';
+import { protectPdf, type PdfProtection } from '../render/protect';
 import { stampWatermark } from '../render/watermark';
 import { renderXlsx } from '../formats/xlsx';
 import { buildZip, type ZipEntry } from '../formats/zip';
@@ -91,7 +92,25 @@ export const renderOptionsSchema = z.object({
    * request, otherwise data.json). Default: true for cfdi_xml, false otherwise.
    */
   pdfa: z.boolean().optional(),
+  /** format pdf: the password that opens the PDF (AES-256), 1–127 bytes as UTF-8. */
+  password: z.string().min(1).optional(),
+  /** format pdf: what a reader may do with it (each defaults to true); alone, the PDF opens without a password. */
+  permissions: z
+    .strictObject({
+      print: z.boolean().optional(),
+      copy: z.boolean().optional(),
+      modify: z.boolean().optional(),
+      annotate: z.boolean().optional(),
+    })
+    .optional(),
 });
+
+/** options.password's limit: the AES-256 security handler reads at most 127 bytes of UTF-8. */
+export const PASSWORD_MAX_BYTES = 127;
+
+/** metadata's limits: a small JSON object of the caller's own (ids, references), echoed on async jobs and events. */
+export const METADATA_MAX_BYTES = 4096;
+export const METADATA_MAX_KEYS = 50;
 
 /** cfdi_xml's length limit (characters): a CFDI with a few thousand conceptos; the route's body limit is 2 MiB. */
 export const CFDI_XML_MAX_CHARS = 1_500_000;
@@ -108,6 +127,11 @@ export const renderRequestSchema = z.object({
   cfdi_xml: z.string().min(1).max(CFDI_XML_MAX_CHARS).optional(),
   custom_html: z.string().min(1).max(200_000).optional(),
   options: renderOptionsSchema.optional(),
+  /**
+   * The caller's own JSON object (order ids, references), at most METADATA_MAX_KEYS keys and METADATA_MAX_BYTES
+   * bytes as JSON: not rendered; echoed back on async jobs (GET /v1/jobs/{id}) and their webhook events.
+   */
+  metadata: z.record(z.string().min(1).max(100), z.unknown()).optional(),
 });
 
 export type RenderRequestBody = z.input<typeof renderRequestSchema>;
@@ -123,6 +147,7 @@ export type ValidRenderRequest =
       options: RenderOptions;
       /** The document read from the caller's XML (cfdi_xml), when that is what was sent instead of data. */
       xml?: XmlDocument;
+      metadata?: Record<string, unknown>;
     }
   | {
       kind: 'custom';
@@ -130,6 +155,7 @@ export type ValidRenderRequest =
       format: Format;
       data: Record<string, unknown>;
       options: RenderOptions;
+      metadata?: Record<string, unknown>;
     };
 
 export type ValidationResult =
@@ -271,8 +297,11 @@ export function validateRenderRequest(body: unknown): ValidationResult {
       msg: `PDF/A is a PDF: send format 'pdf' with options.pdfa, or drop options.pdfa for '${format}'`,
       type: 'unsupported_option',
     });
+  problems.push(...protectionProblems(raw.options, format));
+  problems.push(...metadataProblems(raw.metadata));
   if (problems.length > 0) return { ok: false, problems };
   const options = renderOptionsSchema.parse(raw.options ?? {});
+  const metadata = raw.metadata as Record<string, unknown> | undefined;
   const request: ValidRenderRequest = template
     ? {
         kind: 'template',
@@ -281,6 +310,7 @@ export function validateRenderRequest(body: unknown): ValidationResult {
         data: xml ? xml.data : (data as Record<string, unknown>),
         options,
         ...(xml ? { xml } : {}),
+        ...(metadata ? { metadata } : {}),
       }
     : {
         kind: 'custom',
@@ -288,8 +318,75 @@ export function validateRenderRequest(body: unknown): ValidationResult {
         format: format as Format,
         data: raw.data as Record<string, unknown>,
         options,
+        ...(metadata ? { metadata } : {}),
       };
   return { ok: true, request };
+}
+
+/**
+ * options.password / options.permissions: only for format pdf, a password of at most 127 UTF-8 bytes, and never with
+ * options.pdfa true (PDF/A forbids encryption; the cfdi_xml default of PDF/A gives way to an explicit protection).
+ */
+function protectionProblems(options: unknown, format: string | undefined): DocumentProblem[] {
+  if (options === null || typeof options !== 'object') return [];
+  const o = options as { password?: unknown; permissions?: unknown; pdfa?: unknown };
+  const asked = (['password', 'permissions'] as const).filter((k) => o[k] !== undefined);
+  if (asked.length === 0) return [];
+  const out: DocumentProblem[] = [];
+  if (typeof o.password === 'string' && Buffer.byteLength(o.password, 'utf8') > PASSWORD_MAX_BYTES)
+    out.push({
+      loc: ['body', 'options', 'password'],
+      msg: `The password is ${Buffer.byteLength(o.password, 'utf8')} bytes as UTF-8; PDF readers use at most ${PASSWORD_MAX_BYTES}: choose a shorter one`,
+      type: 'string_too_long',
+      ctx: { max_bytes: PASSWORD_MAX_BYTES },
+    });
+  if (format && format !== 'pdf')
+    for (const k of asked)
+      out.push({
+        loc: ['body', 'options', k],
+        msg: `options.${k} protects a PDF: send format 'pdf', or drop options.${k} for '${format}'`,
+        type: 'unsupported_option',
+      });
+  if (o.pdfa === true)
+    out.push({
+      loc: ['body', 'options', 'pdfa'],
+      msg: `PDF/A forbids encryption, so a PDF/A cannot carry options.${asked.join(' or options.')}: drop options.pdfa (or send false) to protect the PDF, or drop the protection to get a PDF/A`,
+      type: 'option_conflict',
+      ctx: { conflicts_with: asked.map((k) => `options.${k}`) },
+    });
+  return out;
+}
+
+/** The protection asked for (options.password, options.permissions), if any. */
+export function protectionOf(options: RenderOptions): PdfProtection | undefined {
+  if (options.password === undefined && options.permissions === undefined) return undefined;
+  return {
+    ...(options.password !== undefined ? { password: options.password } : {}),
+    ...(options.permissions ? { permissions: options.permissions } : {}),
+  };
+}
+
+/** metadata beyond its limits (its type is the schema's): the size as JSON and the number of keys. */
+function metadataProblems(metadata: unknown): DocumentProblem[] {
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return [];
+  const keys = Object.keys(metadata).length;
+  const bytes = Buffer.byteLength(JSON.stringify(metadata), 'utf8');
+  const out: DocumentProblem[] = [];
+  if (keys > METADATA_MAX_KEYS)
+    out.push({
+      loc: ['body', 'metadata'],
+      msg: `metadata has ${keys} keys; at most ${METADATA_MAX_KEYS}: keep ids and references, store the rest on your side`,
+      type: 'metadata_too_large',
+      ctx: { max_keys: METADATA_MAX_KEYS },
+    });
+  if (bytes > METADATA_MAX_BYTES)
+    out.push({
+      loc: ['body', 'metadata'],
+      msg: `metadata is ${bytes} bytes as JSON; at most ${METADATA_MAX_BYTES}: keep ids and references, store the rest on your side`,
+      type: 'metadata_too_large',
+      ctx: { max_bytes: METADATA_MAX_BYTES },
+    });
+  return out;
 }
 
 /** options.require_xml: the fields the template's XML still needs, or the option refused where it has no XML. */
@@ -506,11 +603,11 @@ async function renderFormat(
       const options = { ...(await page()), ...(ctx.watermark && !pdfa ? { watermark: WATERMARK_TEXT } : {}) };
       let pdf = await deps.renderPdf(model.html, options);
       if (pdfa && ctx.watermark) pdf = await stampWatermark(pdf, WATERMARK_TEXT, { embeddedFont: true });
-      return {
-        bytes: pdfa ? await toPdfA3(pdf, pdfAOptions(model, request)) : pdf,
-        contentType: CONTENT_TYPES.pdf,
-        extension: 'pdf',
-      };
+      if (pdfa) pdf = await toPdfA3(pdf, pdfAOptions(model, request));
+      // Last, over the finished file (watermark included); validation allows it only for format pdf.
+      const protection = request.format === 'pdf' ? protectionOf(request.options) : undefined;
+      if (protection) pdf = await protectPdf(pdf, protection);
+      return { bytes: pdf, contentType: CONTENT_TYPES.pdf, extension: 'pdf' };
     }
     case 'png':
       // A screenshot of the page as a browser shows it (the renderer's default viewport, full height).
@@ -591,7 +688,10 @@ export async function renderDocument(
 /** options.pdfa, by default true for a document printed from its CFDI XML (format pdf only, not in a zip). */
 export function wantsPdfA(request: ValidRenderRequest): boolean {
   if (request.format !== 'pdf') return false;
-  return request.options.pdfa ?? (request.kind === 'template' && !!request.xml);
+  // An explicit password or permissions wins over the cfdi_xml default (PDF/A forbids encryption).
+  return (
+    request.options.pdfa ?? (request.kind === 'template' && !!request.xml && !protectionOf(request.options))
+  );
 }
 
 /** The PDF/A's associated file: the XML it was printed from, or the validated data (data.json). */

@@ -13,7 +13,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
 import type { AudioStore } from '../ports';
-import { audioKey, jobTextKey } from '../bucket';
+import { audioKey, jobTextKey, segmentKey } from '../bucket';
 
 export class S3AudioStore implements AudioStore {
   constructor(
@@ -48,6 +48,12 @@ export class S3AudioStore implements AudioStore {
 
   presignAudio(audioId: string, fmt: AudioFormat, expiresInS: number): Promise<string> {
     return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: audioKey(audioId, fmt) }), {
+      expiresIn: expiresInS,
+    });
+  }
+
+  presignSegment(audioId: string, n: number, expiresInS: number): Promise<string> {
+    return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: segmentKey(audioId, n) }), {
       expiresIn: expiresInS,
     });
   }

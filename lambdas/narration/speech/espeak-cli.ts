@@ -33,9 +33,9 @@ export class EspeakCliSynthesizer implements Synthesizer {
     this.timeoutMs = opts.timeoutMs ?? 120_000;
   }
 
-  async synthesize(text: string, voice: Voice): Promise<Pcm> {
-    // -b 1: the input is UTF-8 whatever the locale (Lambda and CI run with LANG=C).
-    const args = ['-b', '1', '-v', espeakVoiceName(voice), '--stdout'];
+  async synthesize(text: string, voice: Voice, opts: { ssml?: boolean } = {}): Promise<Pcm> {
+    // -b 1: the input is UTF-8 whatever the locale (Lambda and CI run with LANG=C). -m: espeak's own SSML.
+    const args = ['-b', '1', ...(opts.ssml ? ['-m'] : []), '-v', espeakVoiceName(voice), '--stdout'];
     const { stdout, stderr, code } = await run(this.bin, args, text, this.timeoutMs);
     if (code !== 0) throw new Error(`espeak-ng failed (exit ${code}): ${stderr.trim().slice(0, 300)}`);
     return pcmFromWavStream(stdout);

@@ -15,6 +15,7 @@ import { narrate } from './narrate';
 import type { AudioRecord, Plan } from '../ports';
 import type { Voice } from '../core/voices';
 import { CHARS_PER_SECOND, countChars } from '../core/preview';
+import type { SpeechOptions } from '../core/speech';
 
 export interface ConversionInput {
   text: string;
@@ -29,6 +30,10 @@ export interface ConversionInput {
   quota?: QuotaPolicy;
   /** The request's abort signal (ApiRequest.signal): once aborted the caller has its 503, so nothing is kept. */
   signal?: AbortSignal;
+  /** SSML and lexicon entries (core/speech.ts); kept with a queued job's text. */
+  speech?: SpeechOptions;
+  /** Characters billed when not the text's length (SSML: its text content, as Polly bills). */
+  chars?: number;
 }
 
 /** The caller was already answered 503 (route deadline): stop, give the charge back, deliver nothing. */
@@ -108,7 +113,7 @@ export async function startConversion(
   input: ConversionInput,
 ): Promise<ConversionOutcome> {
   const now = deps.now();
-  const chars = countChars(input.text);
+  const chars = input.chars ?? countChars(input.text);
   const plan = planOf(input.caller);
   const { decision, headers } = await charge(deps, input.caller, now, input.quota);
   const audioId = newAudioId();
@@ -136,7 +141,15 @@ export async function startConversion(
   try {
     throwIfAbandoned(input.signal);
     if (chars <= deps.config.SYNC_MAX_CHARS) {
-      const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt);
+      const result = await narrateToStore(
+        deps,
+        audioId,
+        input.text,
+        input.voice,
+        input.fmt,
+        undefined,
+        input.speech,
+      );
       // Answered 503 meanwhile: no record, so the stored file is never served (the lifecycle rule removes it).
       throwIfAbandoned(input.signal);
       const durationS = roundMs(result.durationS);
@@ -150,8 +163,16 @@ export async function startConversion(
       });
       return { statusCode: 200, body: { ...base, duration_s: durationS }, headers };
     }
-    await deps.store.putJobText(audioId, input.text);
-    await deps.audio.create({ ...record, progress: 0 });
+    // With SSML or a lexicon, the job text is a JSON envelope (the record says so): the worker reads it the same way.
+    await deps.store.putJobText(
+      audioId,
+      input.speech ? JSON.stringify({ text: input.text, speech: input.speech }) : input.text,
+    );
+    await deps.audio.create({
+      ...record,
+      progress: 0,
+      ...(input.speech ? { speechOptions: true as const } : {}),
+    });
     queuedRecord = true;
     throwIfAbandoned(input.signal);
     await deps.queue.enqueue({ audioId }, plan !== 'free');
@@ -200,11 +221,12 @@ async function narrateToStore(
   voice: Voice,
   fmt: AudioFormat,
   onProgress?: (f: number) => Promise<void>,
+  speech?: SpeechOptions,
 ) {
   const synthesizer = await deps.synthesizer();
   const outPath = join(deps.tmpDir, `narration-${audioId}.${fmt}`);
   try {
-    const result = await narrate({ text, voice, fmt, synthesizer, outPath, onProgress });
+    const result = await narrate({ text, voice, fmt, synthesizer, outPath, onProgress, speech });
     await deps.store.putAudioFile(audioId, fmt, outPath);
     return result;
   } finally {
@@ -243,7 +265,11 @@ async function narrateJob(
 ): Promise<'done' | 'skipped'> {
   const { audioId } = claimed;
   const voice = findVoice(claimed.voice);
-  const text = await deps.store.getJobText(audioId);
+  const stored = await deps.store.getJobText(audioId);
+  const { text, speech } =
+    stored !== undefined && claimed.speechOptions
+      ? (JSON.parse(stored) as { text: string; speech: SpeechOptions })
+      : { text: stored, speech: undefined };
   if (!voice || text === undefined) {
     await deps.audio.fail(
       audioId,
@@ -253,14 +279,22 @@ async function narrateJob(
   }
   let last = 0;
   let lastAt = 0;
-  const result = await narrateToStore(deps, audioId, text, voice, claimed.fmt, async (fraction) => {
-    const t = Date.now();
-    if (fraction - last >= 0.05 || t - lastAt >= 2000) {
-      last = fraction;
-      lastAt = t;
-      await deps.audio.setProgress(audioId, Math.min(0.99, Math.round(fraction * 100) / 100));
-    }
-  });
+  const result = await narrateToStore(
+    deps,
+    audioId,
+    text,
+    voice,
+    claimed.fmt,
+    async (fraction) => {
+      const t = Date.now();
+      if (fraction - last >= 0.05 || t - lastAt >= 2000) {
+        last = fraction;
+        lastAt = t;
+        await deps.audio.setProgress(audioId, Math.min(0.99, Math.round(fraction * 100) / 100));
+      }
+    },
+    speech,
+  );
   await deps.audio.complete(audioId, { durationS: roundMs(result.durationS), bytes: result.bytes });
   // Public /stats counters; never throws (a stats failure must not fail the job).
   await recordConversionStatsSafely(() => deps.growth, {

@@ -6,8 +6,7 @@
 // ... become words), so every input (text, PDF, URL) and every engine gets the same reading. Only the engine
 // sees the rewritten text: callers are billed and limited on the characters they sent.
 import { encodeToFile, type EncodedFile } from '../audio/encode';
-import { splitText } from '../core/chunking';
-import { normalizeForSpeech } from '../core/normalize';
+import { engineInputs, type SpeechOptions } from '../core/speech';
 import type { AudioFormat } from '../core/formats';
 import type { Pcm, Synthesizer } from '../ports';
 import type { Voice } from '../core/voices';
@@ -27,6 +26,8 @@ export interface NarrateOptions {
    * complete. Awaited: a slow callback slows the pipeline; a throwing one fails the narration.
    */
   onProgress?: (fraction: number) => void | Promise<void>;
+  /** SSML (`text_type: "ssml"`) and the lexicon entries to apply (core/speech.ts); default plain text. */
+  speech?: SpeechOptions;
 }
 
 export class NothingToNarrateError extends Error {
@@ -38,18 +39,18 @@ export class NothingToNarrateError extends Error {
 
 export async function narrate(opts: NarrateOptions): Promise<EncodedFile> {
   const { synthesizer, voice, onProgress } = opts;
-  const spoken = normalizeForSpeech(opts.text, voice.lang, {
+  // Reading rules, then the lexicon; chunks as the engine receives them (plain text, or SSML where needed).
+  const chunks = engineInputs(opts.text, voice, synthesizer.engine, synthesizer.maxChars, opts.speech, {
     // A reading rule that fails is skipped (the text is still narrated); say so in the logs.
     onRuleError: (rule, error) =>
       console.warn(
         JSON.stringify({ level: 'WARN', message: 'reading rule skipped', rule, error: String(error) }),
       ),
   });
-  const chunks = splitText(spoken, synthesizer.maxChars);
   if (chunks.length === 0) throw new NothingToNarrateError();
   const speech = new OrderedSynthesis(
     chunks,
-    (t) => synthesizer.synthesize(t, voice),
+    (c) => synthesizer.synthesize(c.text, voice, c.ssml ? { ssml: true } : undefined),
     synthesizer.concurrency,
   );
   try {
@@ -83,7 +84,7 @@ export async function narrate(opts: NarrateOptions): Promise<EncodedFile> {
  * Runs `synthesize` over `texts` with at most `concurrency` calls in flight and at most `window` results held
  * ahead of the consumer, who takes results in order with take(0), take(1), ...
  */
-class OrderedSynthesis {
+class OrderedSynthesis<T> {
   private readonly results = new Map<number, Promise<Pcm>>();
   private readonly window: number;
   private nextToStart = 0;
@@ -92,8 +93,8 @@ class OrderedSynthesis {
   private stopped = false;
 
   constructor(
-    private readonly texts: string[],
-    private readonly synthesize: (text: string) => Promise<Pcm>,
+    private readonly texts: T[],
+    private readonly synthesize: (text: T) => Promise<Pcm>,
     private readonly concurrency: number,
   ) {
     this.concurrency = Math.max(1, Math.floor(concurrency) || 1);

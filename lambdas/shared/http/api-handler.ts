@@ -22,6 +22,8 @@ export interface ApiHandlerOptions {
   invalidStatus?: 400 | 422;
   /** Idempotency-Key handling (routes with `idempotent: true`; see lambdas/shared/idempotency). */
   idempotency?: IdempotencyOptions;
+  /** Instead of that refusal: this status with `{"detail": detail}` (a route's RouteSpec.tooLarge). */
+  tooLarge?: { status: number; detail: string };
 }
 
 /** Headers every answer carries; browsers (the embeddable player) call the API cross-origin. */
@@ -86,6 +88,7 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
               : Buffer.byteLength(event.body)
             : 0;
           if (size > maxBody && bodyBytes(event).length > maxBody) {
+            if (options.tooLarge) throw new HttpError(options.tooLarge.status, options.tooLarge.detail);
             throw new RequestValidationError(
               [
                 {
