@@ -93,6 +93,10 @@ const RenderRequestDoc = renderRequestSchema.extend({
     description: 'Your Jinja2 HTML (Pro, Scale, Lifetime), rendered in an isolated sandbox; every format',
   }),
   options: RenderOptionsDoc.optional(),
+  documents: renderRequestSchema.shape.documents.meta({
+    description:
+      'Merge several documents into one PDF, in order (1–20 parts): each part is {"template", "data"} or {"template": "factura", "cfdi_xml"} or {"custom_html", "data"} (paid plans), validated like a single request (problems at body.documents[i]…). Instead of the top-level template/data/cfdi_xml/custom_html; format must be pdf. options apply to every part (page, margins, header/footer) and to the merged file (pdfa: each part’s source attached as 01-factura.xml, 02-data.json…; password; permissions); one bookmark per part; warnings of a cfdi_xml part come in X-CFDI-Avisos prefixed "documento i:". Counts one document per part, all or nothing (429 when the month has fewer left). Answered as documentos.pdf',
+  }),
   metadata: renderRequestSchema.shape.metadata.meta({
     description:
       'Your own JSON object (order ids, references), at most 50 keys and 4096 bytes as JSON (otherwise 400 metadata_too_large at body.metadata). Not rendered; an async job (options.async) shows it as sent in GET /v1/jobs/{id} and in its webhook events (data.job.metadata)',

@@ -17,6 +17,7 @@ import {
   TooManyRequestsError,
 } from '../../../lambdas/shared/http/errors';
 import type { ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
+import type { Caller } from '../../../lambdas/shared/auth/resolve-caller';
 import { fakeNarrationDeps } from '../../fakes/narration';
 
 const MiB = 1024 * 1024;
@@ -30,7 +31,7 @@ function setup() {
   let now = T0;
   const f = fakeNarrationDeps({ config: { SYNC_MAX_CHARS: 100, FREE_PER_HOUR: 5 }, now: () => now });
   const convert =
-    (caller = anonymous) =>
+    (caller: Caller = anonymous) =>
     () =>
       startConversion(f.deps, { text: 'Hola mundo.', voice: VOICES[0]!, fmt: 'wav', caller });
   return {
