@@ -19,6 +19,11 @@ const { parse, config } = defineConfig({
   AUDIO_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Texts up to this many characters are narrated inside the request; longer ones go through the queue. */
   SYNC_MAX_CHARS: z.coerce.number().int().min(1).default(3000),
+  /**
+   * Seconds a convert request (and GET /audio of a pending job) waits for a queued job before answering 202 (or
+   * redirecting to itself): below API Gateway's 30 s, inside the route's deadline. 0 = answer 202 at once.
+   */
+  WAIT_WINDOW_S: z.coerce.number().min(0).max(28).default(25),
   FREE_PER_HOUR: z.coerce.number().int().min(0).default(5),
   FREE_PER_DAY: z.coerce.number().int().min(0).default(20),
   /** Lifetime of the presigned URL GET /audio/{id} redirects to. */

@@ -8,6 +8,7 @@ import { convertPdfUploadRoute } from './handlers/convert-pdf-upload.route';
 import { convertUrlRoute } from './handlers/convert-url.route';
 import { demoTryRoute } from './handlers/demo-try.route';
 import { getAudioRoute } from './handlers/get-audio.route';
+import { getTimingsRoute } from './handlers/get-timings.route';
 import { audioStreamRoute } from './handlers/audio-stream.route';
 import { audioSegmentRoute } from './handlers/audio-segment.route';
 import { waitlistRoute } from './handlers/waitlist.route';
@@ -45,6 +46,7 @@ export const narrationManifest: ServiceManifest = {
     convertUrlRoute,
     demoTryRoute,
     getAudioRoute,
+    getTimingsRoute,
     audioStreamRoute,
     audioSegmentRoute,
     waitlistRoute,

@@ -90,7 +90,7 @@ async function fromRequest(req: ApiRequest, deps: NarrationDeps): Promise<PdfSou
 
 export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}) =>
   apiHandler(
-    async (req): Promise<ApiResult> => {
+    async (req, context): Promise<ApiResult> => {
       const src = await fromRequest(req, deps);
       let pdf;
       try {
@@ -128,6 +128,8 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
         observeConversion(req.event.routeKey, src.fmt, () =>
           startConversion(deps, {
             signal: req.signal,
+            remainingMs: () => context.getRemainingTimeInMillis(),
+            headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),
             text: pdf.text,
             voice: src.voice,
             fmt: src.fmt,

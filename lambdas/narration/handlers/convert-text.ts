@@ -15,7 +15,7 @@ import { assertSpeakable, resolveVoice } from '../requests';
 
 export const makeHandler = (deps: NarrationDeps) =>
   apiHandler(
-    async (req) => {
+    async (req, context) => {
       const body = validate(ConvertTextReq, req.body());
       assertSpeakable(body.text);
       const voice = resolveVoice(body.voice);
@@ -33,6 +33,7 @@ export const makeHandler = (deps: NarrationDeps) =>
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
           signal: req.signal,
+          remainingMs: () => context.getRemainingTimeInMillis(),
           text: body.text,
           voice,
           fmt: body.fmt,

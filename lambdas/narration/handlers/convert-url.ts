@@ -66,7 +66,7 @@ function withScheme(url: string): string {
 /** `fetchOptions` lets tests pass a resolver stub, an allowlist and short timeouts; production uses config. */
 export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions = {}) =>
   apiHandler(
-    async (req) => {
+    async (req, context) => {
       const body = validate(ConvertUrlReq, req.body());
       const voice = resolveVoice(body.voice);
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
@@ -114,6 +114,8 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
           signal: req.signal,
+          remainingMs: () => context.getRemainingTimeInMillis(),
+          headings: narration.headings.map((h) => ({ text: h.text, offset: h.offset })),
           text: narration.text,
           voice,
           fmt: body.fmt,

@@ -39,7 +39,7 @@ export function demoPolicy(deps: Pick<NarrationDeps, 'config'>): QuotaPolicy {
 
 export const makeHandler = (deps: NarrationDeps) =>
   apiHandler(
-    async (req) => {
+    async (req, context) => {
       const body = validate(DemoTryReq, req.body());
       if (body.fmt !== undefined && body.fmt !== 'mp3')
         throw invalid(
@@ -53,6 +53,7 @@ export const makeHandler = (deps: NarrationDeps) =>
       const out = await observeConversion(req.event.routeKey, 'mp3', () =>
         startConversion(deps, {
           signal: req.signal,
+          remainingMs: () => context.getRemainingTimeInMillis(),
           text: body.text,
           voice,
           fmt: 'mp3',
