@@ -56,6 +56,27 @@ export const Preview = z.object({
     .meta({ description: 'After the Spanish reading rules (dates, money, abbreviations…)' }),
 });
 
+export const UploadSlot = z.object({
+  upload_id: z.string().meta({ example: 'upl_q3Jv0mXk2c1m9yVbQeLr7A' }),
+  upload: z.object({
+    method: z.literal('POST'),
+    url: z.string().meta({ description: 'The S3 bucket URL to POST the form to' }),
+    fields: z.record(z.string(), z.string()).meta({
+      description: 'Form fields to send unchanged, before the file (key, Content-Type, Policy, X-Amz-*)',
+    }),
+    file_field: z.literal('file').meta({ description: 'The form field carrying the PDF, sent last' }),
+  }),
+  max_bytes: z.int().meta({ description: 'Largest file S3 accepts for this slot (20 MiB)' }),
+  content_type: z.literal('application/pdf'),
+  upload_expires_at: z.string().meta({ description: 'The form works until then (15 minutes)' }),
+  convert_by: z.string().meta({ description: 'The upload_id converts until then (1 hour); later: 410' }),
+  convert: z.object({
+    method: z.literal('POST'),
+    path: z.literal('/convert/pdf'),
+    body: z.object({ upload_id: z.string() }),
+  }),
+});
+
 export const ValidationError = z.object({
   detail: z.array(
     z.object({

@@ -11,7 +11,7 @@ import { parseWavHeader } from '../audio/wav';
 export interface EspeakCliOptions {
   /** Program to run (default `espeak-ng` on PATH). */
   bin?: string;
-  /** Parallel processes (default: one per CPU, at most 4). */
+  /** Parallel processes (default: one per CPU). */
   concurrency?: number;
   /** Characters per call (default 2,000: ~2.5 min of speech, ~9 MB of PCM). */
   maxChars?: number;
@@ -29,13 +29,13 @@ export class EspeakCliSynthesizer implements Synthesizer {
   constructor(opts: EspeakCliOptions = {}) {
     this.bin = opts.bin ?? 'espeak-ng';
     this.maxChars = opts.maxChars ?? 2000;
-    this.concurrency = opts.concurrency ?? Math.max(1, Math.min(4, availableParallelism()));
+    this.concurrency = opts.concurrency ?? Math.max(1, availableParallelism());
     this.timeoutMs = opts.timeoutMs ?? 120_000;
   }
 
-  async synthesize(text: string, voice: Voice): Promise<Pcm> {
-    // -b 1: the input is UTF-8 whatever the locale (Lambda and CI run with LANG=C).
-    const args = ['-b', '1', '-v', espeakVoiceName(voice), '--stdout'];
+  async synthesize(text: string, voice: Voice, opts: { ssml?: boolean } = {}): Promise<Pcm> {
+    // -b 1: the input is UTF-8 whatever the locale (Lambda and CI run with LANG=C). -m: espeak's own SSML.
+    const args = ['-b', '1', ...(opts.ssml ? ['-m'] : []), '-v', espeakVoiceName(voice), '--stdout'];
     const { stdout, stderr, code } = await run(this.bin, args, text, this.timeoutMs);
     if (code !== 0) throw new Error(`espeak-ng failed (exit ${code}): ${stderr.trim().slice(0, 300)}`);
     return pcmFromWavStream(stdout);

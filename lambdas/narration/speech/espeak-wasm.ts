@@ -35,11 +35,21 @@ export class EspeakWasmSynthesizer implements Synthesizer {
     this.maxChars = opts.maxChars ?? 3000;
   }
 
-  async synthesize(text: string, voice: Voice): Promise<Pcm> {
+  async synthesize(text: string, voice: Voice, opts: { ssml?: boolean } = {}): Promise<Pcm> {
     const [factory, wasm] = await load();
     const messages: string[] = [];
     const mod = await factory({
-      arguments: ['-b', '1', '-v', espeakVoiceName(voice), '-f', '/input.txt', '-w', '/output.wav'],
+      arguments: [
+        '-b',
+        '1',
+        ...(opts.ssml ? ['-m'] : []), // espeak's own SSML
+        '-v',
+        espeakVoiceName(voice),
+        '-f',
+        '/input.txt',
+        '-w',
+        '/output.wav',
+      ],
       preRun: [(m) => m.FS.writeFile('/input.txt', text)],
       instantiateWasm(imports, done) {
         wasmApi.instantiate(wasm, imports).then(
