@@ -61,11 +61,9 @@ export const UploadSlot = z.object({
   upload: z.object({
     method: z.literal('POST'),
     url: z.string().meta({ description: 'The S3 bucket URL to POST the form to' }),
-    fields: z
-      .record(z.string(), z.string())
-      .meta({
-        description: 'Form fields to send unchanged, before the file (key, Content-Type, Policy, X-Amz-*)',
-      }),
+    fields: z.record(z.string(), z.string()).meta({
+      description: 'Form fields to send unchanged, before the file (key, Content-Type, Policy, X-Amz-*)',
+    }),
     file_field: z.literal('file').meta({ description: 'The form field carrying the PDF, sent last' }),
   }),
   max_bytes: z.int().meta({ description: 'Largest file S3 accepts for this slot (20 MiB)' }),
