@@ -9,6 +9,7 @@ export const ROUTE_INDEX: RouteIndex = [
   ['POST', '/convert/url'],
   ['POST', '/demo/try'],
   ['GET', '/audio/{audio_id}'],
+  ['GET', '/audio/{audio_id}/timings'],
   ['GET', '/audio/{audio_id}/stream.m3u8'],
   ['GET', '/audio/{audio_id}/seg/{segment}'],
   ['POST', '/waitlist'],
@@ -25,4 +26,8 @@ export const ROUTE_INDEX: RouteIndex = [
   ['POST', '/pay/keys/rotate'],
   ['GET', '/embed.js'],
   ['GET', '/api'],
+  ['PUT', '/v1/webhook'],
+  ['GET', '/v1/webhook'],
+  ['DELETE', '/v1/webhook'],
+  ['POST', '/v1/webhook/rotate-secret'],
 ];

@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { invalid } from '../../shared/errors';
 import { HttpError } from '../../shared/http/errors';
@@ -90,7 +91,7 @@ async function fromRequest(req: ApiRequest, deps: NarrationDeps): Promise<PdfSou
 
 export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}) =>
   apiHandler(
-    async (req): Promise<ApiResult> => {
+    async (req, context): Promise<ApiResult> => {
       const src = await fromRequest(req, deps);
       let pdf;
       try {
@@ -128,6 +129,8 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
         observeConversion(req.event.routeKey, src.fmt, () =>
           startConversion(deps, {
             signal: req.signal,
+            remainingMs: () => context.getRemainingTimeInMillis(),
+            headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),
             text: pdf.text,
             voice: src.voice,
             fmt: src.fmt,
@@ -139,7 +142,11 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
         : await convert();
       return json(out.statusCode, out.body, out.headers);
     },
-    { maxBodyBytes: route.maxBodyBytes, ...(route.tooLarge ? { tooLarge: route.tooLarge } : {}) },
+    {
+      maxBodyBytes: route.maxBodyBytes,
+      ...(route.tooLarge ? { tooLarge: route.tooLarge } : {}),
+      ...idempotency(route, deps),
+    },
   );
 
 export const handler = makeHandler(awsDeps());

@@ -144,6 +144,11 @@ export async function loadUploadedPdf(
   const refused = refusal(upload, caller.subject, nowS);
   if (refused) throw refused;
   const file = await deps.uploads.getPdfUpload(uploadId, maxBytes);
+  if (file.kind === 'missing' && upload!.uploadBy <= nowS)
+    throw new Gone(
+      `Nothing was uploaded for this upload_id, and its upload form expired at ${iso(upload!.uploadBy)}. Ask ` +
+        `POST ${UPLOAD_PATH} for a new one and send the file within ${UPLOAD_WINDOW_S / 60} minutes.`,
+    );
   if (file.kind === 'missing')
     throw new Conflict(
       `Nothing was uploaded for this upload_id yet. POST the file to the upload url with the fields returned by ` +
