@@ -83,24 +83,9 @@ export function chars(min: number, max: number) {
     .string()
     .superRefine((s, ctx) => {
       const n = [...s].length;
-      if (n < min)
-        ctx.addIssue({
-          code: 'too_small',
-          origin: 'string',
-          minimum: min,
-          inclusive: true,
-          input: s,
-          message: '',
-        });
-      else if (n > max)
-        ctx.addIssue({
-          code: 'too_big',
-          origin: 'string',
-          maximum: max,
-          inclusive: true,
-          input: s,
-          message: '',
-        });
+      const issue = { origin: 'string', inclusive: true, input: s, message: '' } as const;
+      if (n < min) ctx.addIssue({ ...issue, code: 'too_small', minimum: min });
+      else if (n > max) ctx.addIssue({ ...issue, code: 'too_big', maximum: max });
     })
     .meta({ minLength: min, maxLength: max });
 }
