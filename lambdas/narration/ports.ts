@@ -36,6 +36,8 @@ export interface Synthesizer {
   readonly maxChars: number;
   /** How many calls may run at once (Polly neural: 8 TPS per account). */
   readonly concurrency: number;
+  /** Most calls started per second (Polly: its transactions-per-second quota); unset = no limit. */
+  readonly maxPerSecond?: number;
   /** `ssml`: `text` is SSML in this engine's dialect (core/speech.ts renders it), else plain text. */
   synthesize(text: string, voice: Voice, opts?: { ssml?: boolean }): Promise<Synthesis>;
 }
@@ -52,6 +54,8 @@ export interface AudioRecord {
   /** Characters of the caller's text. */
   chars: number;
   plan: Plan;
+  /** Who may delete it and whose webhook hears of it: `acct:<customer>`/`key:<hash>` (ownerOf), or `ip#<hash>`. */
+  owner?: string;
   createdAt: string;
   updatedAt: string;
   /** Epoch seconds: the record (and its audio) expire then. */
@@ -69,21 +73,55 @@ export interface AudioRecord {
   /** Optional article title (URL conversions). */
   title?: string;
   /** Playable parts of the audio, in order, written as each lands (GET /audio/{id}/stream.m3u8 lists them). */
-  segments?: { n: number; start_s: number; duration_s: number }[];
+  segments?: Segment[];
   /** True once the timings object (GET /audio/{id}/timings) is stored. */
   timings?: true;
   /** The job text is a JSON envelope `{text, speech}` (SSML and/or lexicon entries, core/speech.ts). */
   speechOptions?: true;
 }
 
+/** One playable part of a job's audio: MP3, audio/<id>/seg/<n>.mp3 (lambdas/narration/bucket.ts). */
+export interface Segment {
+  n: number;
+  start_s: number;
+  duration_s: number;
+}
+
+/** Where the audio says what (GET /audio/{id}/timings); offsets are UTF-16 [start, end) into the caller's text. */
+export interface Timings {
+  sentences: TimedSpan[];
+  /** Empty when the engine gives no word marks (espeak). */
+  words: TimedSpan[];
+  chapters: { title: string; offset: number; start_s: number }[];
+}
+
+/** What timings.json holds: the timings plus each sentence's text (for WebVTT cues). */
+export interface StoredTimings extends Timings {
+  cues: string[];
+}
+
+export interface TimedSpan {
+  start_s: number;
+  end_s: number;
+  start: number;
+  end: number;
+}
+
 /** Conversions and their jobs: the leased-job store of the shared engine (claimed jobs are `processing`). */
-export type AudioRepository = LeasedJobStore<AudioRecord>;
+export interface AudioRepository extends LeasedJobStore<AudioRecord> {
+  /** While active only: the segments written so far (the whole list: a retried job starts again from 0). */
+  setSegments(id: string, segments: Segment[], progress: number): Promise<void>;
+}
 
 export interface AudioStore {
   /** Uploads a finished audio file (streamed from disk). */
   putAudioFile(audioId: string, fmt: AudioFormat, path: string): Promise<void>;
   /** A short-lived URL the caller is redirected to. */
   presignAudio(audioId: string, fmt: AudioFormat, expiresInS: number): Promise<string>;
+  /** One playable segment of a job (MP3), written as it is made. */
+  putSegment(audioId: string, n: number, mp3: Uint8Array): Promise<void>;
+  putTimings(audioId: string, timings: object): Promise<void>;
+  getTimings(audioId: string): Promise<object | undefined>;
   /** A short-lived URL of segment n (from 0) of a job's MP3 segments. */
   presignSegment(audioId: string, n: number, expiresInS: number): Promise<string>;
   /** Texts of queued jobs: too large for a queue message. */

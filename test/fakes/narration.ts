@@ -15,6 +15,7 @@ import type {
   JobMessage,
   JobQueue,
   Pcm,
+  Segment,
   PdfUpload,
   PresignedPost,
   Synthesizer,
@@ -26,10 +27,21 @@ import type { Voice } from '../../lambdas/narration/core/voices';
 import { Faults } from './faults';
 import { FakeLeasedJobStore } from './leased-job-store';
 import { FakeGrowthStore, FakeQuotaStore } from './platform';
+import { FakeMessageQueue, FakeWebhookStore } from './documents';
+import type { AudioEventType } from '../../lambdas/narration/core/audio-events';
+import type { IdempotencyStore } from '../../lambdas/shared/idempotency/idempotency';
 
 export class FakeAudioRepository extends FakeLeasedJobStore<AudioRecord> implements AudioRepository {
   constructor(now: () => Date = () => new Date(), leaseS = 120) {
     super('audioId', 'processing', now, leaseS);
+  }
+
+  async setSegments(id: string, segments: Segment[], progress: number): Promise<void> {
+    this.transition(
+      id,
+      (j) => j.status === this.activeStatus,
+      (j) => Object.assign(j, { segments: structuredClone(segments), progress }),
+    );
   }
 }
 
@@ -45,6 +57,21 @@ export class FakeAudioStore implements AudioStore {
 
   async presignAudio(audioId: string, fmt: AudioFormat, expiresInS: number): Promise<string> {
     return `http://127.0.0.1:9/audio/${audioId}.${fmt}?expires=${expiresInS}`;
+  }
+
+  async putSegment(audioId: string, n: number, mp3: Uint8Array): Promise<void> {
+    this.faults.check('putSegment');
+    this.objects.set(`audio/${audioId}/seg/${n}.mp3`, Buffer.from(mp3));
+  }
+
+  async putTimings(audioId: string, timings: object): Promise<void> {
+    this.faults.check('putTimings');
+    this.objects.set(`audio/${audioId}/timings.json`, Buffer.from(JSON.stringify(timings)));
+  }
+
+  async getTimings(audioId: string): Promise<object | undefined> {
+    const b = this.objects.get(`audio/${audioId}/timings.json`);
+    return b && (JSON.parse(b.toString()) as object);
   }
 
   async presignSegment(audioId: string, n: number, expiresInS: number): Promise<string> {
@@ -163,6 +190,8 @@ export function fakeNarrationDeps(
     quotas: new FakeQuotaStore(),
     growth: new FakeGrowthStore(),
     synth: new FakeSynthesizer(),
+    webhooks: new FakeWebhookStore<AudioEventType>(),
+    deliveryQueue: new FakeMessageQueue(),
     uploads: new FakeUploadStore(),
     uploadRecords: new FakeUploadRepository(),
   };
@@ -181,6 +210,10 @@ export function fakeNarrationDeps(
     synthesizer: async () => fakes.synth,
     now,
     tmpDir: over.tmpDir ?? tmpdir(),
+    idempotency: {} as IdempotencyStore,
+    webhooks: fakes.webhooks,
+    webhookPolicy: { allowlist: [], timeoutMs: 1000 },
+    deliveryQueue: fakes.deliveryQueue,
   };
   return { deps, ...fakes };
 }

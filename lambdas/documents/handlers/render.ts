@@ -8,6 +8,7 @@
 import { bearerToken, hashKey } from '../../shared/auth/keys';
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler, CORS_HEADERS } from '../../shared/http/api-handler';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import {
   HttpError,
   RequestValidationError,
@@ -238,7 +239,11 @@ export const makeHandler = (deps: DocumentsDeps) =>
         isBase64Encoded: true,
       };
     },
-    { maxBodyBytes: route.maxBodyBytes, invalidStatus: documentsManifest.invalidRequestStatus },
+    {
+      maxBodyBytes: route.maxBodyBytes,
+      invalidStatus: documentsManifest.invalidRequestStatus,
+      ...idempotency(route, deps),
+    },
   );
 
 export const handler = makeHandler(awsDeps());

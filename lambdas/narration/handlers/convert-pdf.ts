@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { HttpError, invalid } from '../../shared/http/errors';
 import { parseMultipart } from '../../shared/http/multipart';
@@ -89,7 +90,7 @@ async function fromRequest(req: ApiRequest, deps: NarrationDeps): Promise<PdfSou
 
 export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}) =>
   apiHandler(
-    async (req): Promise<ApiResult> => {
+    async (req, context): Promise<ApiResult> => {
       const src = await fromRequest(req, deps);
       let pdf;
       try {
@@ -127,6 +128,8 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
         observeConversion(req.event.routeKey, src.fmt, () =>
           startConversion(deps, {
             signal: req.signal,
+            remainingMs: () => context.getRemainingTimeInMillis(),
+            headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),
             text: pdf.text,
             voice: src.voice,
             fmt: src.fmt,
@@ -138,7 +141,11 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
         : await convert();
       return json(out.statusCode, out.body, out.headers);
     },
-    { maxBodyBytes: route.maxBodyBytes, ...(route.tooLarge ? { tooLarge: route.tooLarge } : {}) },
+    {
+      maxBodyBytes: route.maxBodyBytes,
+      ...(route.tooLarge ? { tooLarge: route.tooLarge } : {}),
+      ...idempotency(route, deps),
+    },
   );
 
 export const handler = makeHandler(awsDeps());
