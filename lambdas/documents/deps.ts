@@ -4,6 +4,8 @@ import { dynamo, s3Client } from '../shared/aws/clients';
 import { S3ResultStore, type ResultStore } from '../shared/aws/result-store';
 import { RESULTS_PREFIX } from './bucket';
 import { DynamoQuotaStore } from '../shared/aws/quota-store';
+import { DynamoIdempotencyStore } from '../shared/aws/idempotency-store';
+import type { IdempotencyStore } from '../shared/idempotency/idempotency';
 import { DynamoKeyStore } from '../shared/aws/key-store';
 import { DynamoGrowthStore } from '../shared/aws/growth-store';
 import { DynamoAccountStore } from '../shared/aws/account-store';
@@ -44,6 +46,8 @@ export interface DocumentsDeps {
   readonly webhooks: WebhookStore;
   /** Where webhook callbacks may go (the SSRF policy of lambdas/shared/net/safe-fetch.ts). */
   readonly webhookPolicy: WebhookPolicy;
+  /** Idempotency-Key records (quotas table, `idem#` items): lambdas/shared/idempotency. */
+  readonly idempotency: IdempotencyStore;
 }
 
 export { webhookPolicyFrom };
@@ -67,6 +71,9 @@ export function awsDeps(): DocumentsDeps {
     },
     get quotas() {
       return new DynamoQuotaStore(dynamo(), required('QUOTAS_TABLE'));
+    },
+    get idempotency() {
+      return new DynamoIdempotencyStore(dynamo(), required('QUOTAS_TABLE'));
     },
     get keys() {
       return new DynamoKeyStore(dynamo(), required('KEYS_TABLE'));

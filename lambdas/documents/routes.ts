@@ -110,6 +110,7 @@ export const documentsManifest: ServiceManifest = {
       envVar: 'DOCUMENTS_DELIVERY_QUEUE_URL',
       // Every delivery attempt is a receive: attempts = retry delays + 1 (WEBHOOK_RETRY_SCHEDULE_S).
       maxReceiveCount: DEFAULT_RETRY_SCHEDULE_S.length + 1,
+      webhookDeliveries: true,
       maxConcurrency: 10,
       description: 'Webhook events to deliver (one message per event; retries are redeliveries)',
     },

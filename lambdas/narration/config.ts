@@ -1,6 +1,7 @@
 // Narration's configuration: the platform's variables (lambdas/shared/config.ts) plus its own, parsed once per process.
 import { z } from 'zod';
 import { defineConfig, optionalUrl, platformVars, requiredVar } from '../shared/config';
+import { webhookVars } from '../shared/webhooks/config';
 
 const { parse, config } = defineConfig({
   ...platformVars,
@@ -8,6 +9,10 @@ const { parse, config } = defineConfig({
   AUDIO_BUCKET: z.string().optional(),
   PRIORITY_QUEUE_URL: z.string().optional(),
   STANDARD_QUEUE_URL: z.string().optional(),
+  /** Completion webhook events (audio.completed / audio.failed) read by the delivery worker. */
+  DELIVERY_QUEUE_URL: z.string().optional(),
+  /** WEBHOOK_RETRY_SCHEDULE_S, WEBHOOK_TIMEOUT_MS, WEBHOOK_SECRET_OVERLAP_S and the local-test settings. */
+  ...webhookVars,
   /** polly in the cloud; espeak (CLI when installed, else WASM) locally. */
   SPEECH_ENGINE: z.enum(['polly', 'espeak', 'espeak-cli', 'espeak-wasm']).default('polly'),
   /** Days a finished audio stays downloadable (the bucket's lifecycle rule matches this). */
@@ -70,6 +75,7 @@ type ResourceVar =
   | 'GROWTH_TABLE'
   | 'AUDIO_BUCKET'
   | 'PRIORITY_QUEUE_URL'
-  | 'STANDARD_QUEUE_URL';
+  | 'STANDARD_QUEUE_URL'
+  | 'DELIVERY_QUEUE_URL';
 
 export const required = (name: ResourceVar, cfg: Config = config()): string => requiredVar(cfg, name);

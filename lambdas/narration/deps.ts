@@ -20,6 +20,11 @@ import type {
   UploadRepository,
   UploadStore,
 } from './ports';
+import type { IdempotencyStore } from '../shared/idempotency/idempotency';
+import type { MessageQueue } from '../shared/webhooks/delivery';
+import type { WebhookPolicy, WebhookStore } from '../shared/webhooks/endpoints';
+import { webhookPolicyFrom } from '../shared/webhooks/config';
+import type { AudioEventType } from './core/audio-events';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- synchronous lazy loading: esbuild bundles these modules
    but evaluates each only when its require() runs (the getters below are synchronous, so import() cannot serve) */
@@ -36,19 +41,24 @@ const modules = {
   keyStore: () => require('../shared/aws/key-store') as typeof import('../shared/aws/key-store'),
   accountStore: () => require('../shared/aws/account-store') as typeof import('../shared/aws/account-store'),
   growthStore: () => require('../shared/aws/growth-store') as typeof import('../shared/aws/growth-store'),
+  idempotencyStore: () =>
+    require('../shared/aws/idempotency-store') as typeof import('../shared/aws/idempotency-store'),
+  webhookStore: () => require('../shared/aws/webhook-store') as typeof import('../shared/aws/webhook-store'),
+  messageQueue: () => require('../shared/aws/message-queue') as typeof import('../shared/aws/message-queue'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Which adapter modules each resource variable (set by the stack only where access is granted) calls for. */
 const PRELOAD: [string, (keyof typeof modules)[]][] = [
   ['AUDIO_TABLE', ['clients', 'audioRepository']],
-  ['QUOTAS_TABLE', ['clients', 'quotaStore']],
+  ['QUOTAS_TABLE', ['clients', 'quotaStore', 'idempotencyStore']],
   ['KEYS_TABLE', ['clients', 'keyStore']],
   ['ACCOUNTS_TABLE', ['clients', 'accountStore']],
   ['GROWTH_TABLE', ['clients', 'growthStore']],
   ['AUDIO_BUCKET', ['clients', 'audioStore']],
   ['PRIORITY_QUEUE_URL', ['clients', 'jobQueue']],
   ['STANDARD_QUEUE_URL', ['clients', 'jobQueue']],
+  ['DELIVERY_QUEUE_URL', ['clients', 'messageQueue']],
 ];
 
 /** Evaluates, now (the init phase), the adapters this function's resources call for; the rest stay unloaded. */
@@ -75,6 +85,15 @@ export interface NarrationDeps {
   synthesizer(): Promise<Synthesizer>;
   now(): Date;
   readonly tmpDir: string;
+  /** Idempotency-Key records (quotas table, `idem#` items): lambdas/shared/idempotency. */
+  readonly idempotency: IdempotencyStore;
+  // ── Completion webhooks (paid plans): use-cases/webhooks.ts, the platform's lambdas/shared/webhooks. ──
+  /** Account webhook endpoints (accounts table, `webhook#` items). */
+  readonly webhooks: WebhookStore<AudioEventType>;
+  /** Where callbacks may go (the SSRF policy of lambdas/shared/net/safe-fetch.ts). */
+  readonly webhookPolicy: WebhookPolicy;
+  /** audio.completed / audio.failed events to deliver (the delivery worker's queue). */
+  readonly deliveryQueue: MessageQueue;
 }
 
 // Adapters are thin (a client and a name); the clients and the config they use are created once per process.
@@ -104,8 +123,29 @@ export function awsDeps(): NarrationDeps {
   const accounts = () =>
     new (modules.accountStore().DynamoAccountStore)(dynamo(), required('ACCOUNTS_TABLE'));
   const growth = () => new (modules.growthStore().DynamoGrowthStore)(dynamo(), required('GROWTH_TABLE'));
+  const idempotency = () =>
+    new (modules.idempotencyStore().DynamoIdempotencyStore)(dynamo(), required('QUOTAS_TABLE'));
+  const webhooks = () =>
+    new (modules.webhookStore().DynamoWebhookStore<AudioEventType>)(dynamo(), required('ACCOUNTS_TABLE'));
+  const deliveryQueue = () =>
+    new (modules.messageQueue().SqsMessageQueue)(
+      modules.clients().sqsClient(),
+      required('DELIVERY_QUEUE_URL'),
+    );
   let synth: Promise<Synthesizer> | undefined;
   return {
+    get idempotency() {
+      return idempotency();
+    },
+    get webhooks() {
+      return webhooks();
+    },
+    get webhookPolicy() {
+      return webhookPolicyFrom(config());
+    },
+    get deliveryQueue() {
+      return deliveryQueue();
+    },
     get config() {
       return config();
     },

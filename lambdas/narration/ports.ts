@@ -54,6 +54,8 @@ export interface AudioRecord {
   /** Characters of the caller's text. */
   chars: number;
   plan: Plan;
+  /** Who may delete it and whose webhook hears of it: `acct:<customer>`/`key:<hash>` (ownerOf), or `ip#<hash>`. */
+  owner?: string;
   createdAt: string;
   updatedAt: string;
   /** Epoch seconds: the record (and its audio) expire then. */

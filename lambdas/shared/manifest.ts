@@ -45,6 +45,11 @@ export interface RouteSpec {
   /** Bodies larger than this are refused before parsing (422 in the contract's shape). */
   maxBodyBytes?: number;
   /**
+   * Honours `Idempotency-Key` (lambdas/shared/idempotency): POSTs that create something or charge. The route needs
+   * `quotas: 'rw'` (keys are items of the quotas table, `idem#` prefix).
+   */
+  idempotent?: boolean;
+  /**
    * How a body over maxBodyBytes is refused instead of the service's validation status: e.g. 413 whose detail names
    * the way to send more (`{"detail": "..."}`, the contract's error shape).
    */
@@ -77,6 +82,11 @@ export interface QueueSpec {
   maxReceiveCount: number;
   /** Most concurrent worker executions this queue's event source may start (`-c <service>:<id>Concurrency`). */
   maxConcurrency: number;
+  /**
+   * Webhook deliveries (lambdas/shared/webhooks): every attempt is a receive, so maxReceiveCount = the retry
+   * schedule's delays + 1 (locally it follows WEBHOOK_RETRY_SCHEDULE_S, which tests shorten).
+   */
+  webhookDeliveries?: boolean;
   /** Pollers of the local runtime (lib/local/worker-poller.ts). @default 1 */
   localPollers?: number;
   description: string;

@@ -27,6 +27,9 @@ import type { Voice } from '../../lambdas/narration/core/voices';
 import { Faults } from './faults';
 import { FakeLeasedJobStore } from './leased-job-store';
 import { FakeGrowthStore, FakeQuotaStore } from './platform';
+import { FakeMessageQueue, FakeWebhookStore } from './documents';
+import type { AudioEventType } from '../../lambdas/narration/core/audio-events';
+import type { IdempotencyStore } from '../../lambdas/shared/idempotency/idempotency';
 
 export class FakeAudioRepository extends FakeLeasedJobStore<AudioRecord> implements AudioRepository {
   constructor(now: () => Date = () => new Date(), leaseS = 120) {
@@ -187,6 +190,8 @@ export function fakeNarrationDeps(
     quotas: new FakeQuotaStore(),
     growth: new FakeGrowthStore(),
     synth: new FakeSynthesizer(),
+    webhooks: new FakeWebhookStore<AudioEventType>(),
+    deliveryQueue: new FakeMessageQueue(),
     uploads: new FakeUploadStore(),
     uploadRecords: new FakeUploadRepository(),
   };
@@ -205,6 +210,10 @@ export function fakeNarrationDeps(
     synthesizer: async () => fakes.synth,
     now,
     tmpDir: over.tmpDir ?? tmpdir(),
+    idempotency: {} as IdempotencyStore,
+    webhooks: fakes.webhooks,
+    webhookPolicy: { allowlist: [], timeoutMs: 1000 },
+    deliveryQueue: fakes.deliveryQueue,
   };
   return { deps, ...fakes };
 }

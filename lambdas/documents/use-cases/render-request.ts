@@ -20,7 +20,8 @@ import { renderTxt } from '../formats/txt';
 import type { DocumentModel, RenderedFile } from '../formats/types';
 import { PAGE_FORMATS, type PageFormat, type PdfOptions, type PngOptions } from '../render/page-options';
 import { RenderTimeoutError } from '../render/errors';
-import { toPdfA3, type PdfAOptions } from '../render/pdfa';
+import { mergePdfs, type MergePart } from '../render/merge';
+import { toPdfA3, type PdfAAttachment, type PdfAOptions } from '../render/pdfa';
 import { protectPdf, type PdfProtection } from '../render/protect';
 import { stampWatermark } from '../render/watermark';
 import { renderXlsx } from '../formats/xlsx';
@@ -112,6 +113,9 @@ export const PASSWORD_MAX_BYTES = 127;
 export const METADATA_MAX_BYTES = 4096;
 export const METADATA_MAX_KEYS = 50;
 
+/** At most this many parts per merge (documents): about 20 Chromium renders fit the route's 29 s comfortably. */
+export const MERGE_MAX_DOCUMENTS = 20;
+
 /** cfdi_xml's length limit (characters): a CFDI with a few thousand conceptos; the route's body limit is 2 MiB. */
 export const CFDI_XML_MAX_CHARS = 1_500_000;
 
@@ -132,7 +136,16 @@ export const renderRequestSchema = z.object({
    * bytes as JSON: not rendered; echoed back on async jobs (GET /v1/jobs/{id}) and their webhook events.
    */
   metadata: z.record(z.string().min(1).max(100), z.unknown()).optional(),
+  /**
+   * Several documents merged into one PDF, in order: each {template, data | cfdi_xml} or {custom_html, data}.
+   * Instead of the single document's template/data/cfdi_xml/custom_html; format pdf; options apply to every part
+   * (page, header, footer) and to the merged file (pdfa, password, permissions). Counts one document per part.
+   */
+  documents: z.array(z.record(z.string(), z.unknown())).min(1).max(MERGE_MAX_DOCUMENTS).optional(),
 });
+
+/** What a part of a merge may carry; everything else belongs to the request. */
+const PART_KEYS = ['template', 'data', 'cfdi_xml', 'custom_html'] as const;
 
 export type RenderRequestBody = z.input<typeof renderRequestSchema>;
 export type RenderOptions = z.output<typeof renderOptionsSchema>;
@@ -156,7 +169,30 @@ export type ValidRenderRequest =
       data: Record<string, unknown>;
       options: RenderOptions;
       metadata?: Record<string, unknown>;
+    }
+  | {
+      kind: 'merge';
+      format: 'pdf';
+      /** Each part as a single-document pdf request (options: the request's page options, no pdfa/protection). */
+      parts: SingleRenderRequest[];
+      options: RenderOptions;
+      metadata?: Record<string, unknown>;
     };
+
+/** One document (not a merge). */
+export type SingleRenderRequest = Exclude<ValidRenderRequest, { kind: 'merge' }>;
+
+/** How many documents a request counts for (quota): one, or one per part of a merge. */
+export function documentUnits(request: ValidRenderRequest): number {
+  return request.kind === 'merge' ? request.parts.length : 1;
+}
+
+/** Does the request render the caller's own HTML (custom_html, paid plans) anywhere? */
+export function usesCustomHtml(request: ValidRenderRequest): boolean {
+  return request.kind === 'merge'
+    ? request.parts.some((p) => p.kind === 'custom')
+    : request.kind === 'custom';
+}
 
 export type ValidationResult =
   { ok: true; request: ValidRenderRequest } | { ok: false; problems: DocumentProblem[] };
@@ -214,6 +250,7 @@ export function validateRenderRequest(body: unknown): ValidationResult {
     string,
     unknown
   >;
+  if (raw.documents !== undefined) return validateMerge(raw, problems);
   const custom = typeof raw.custom_html === 'string' && raw.custom_html.length > 0;
   const format =
     typeof raw.format === 'string' && (FORMATS as readonly string[]).includes(raw.format)
@@ -263,7 +300,7 @@ export function validateRenderRequest(body: unknown): ValidationResult {
       if (!template.fromXml)
         problems.push({
           loc: ['body', 'cfdi_xml'],
-          msg: `Template '${template.meta.slug}' does not read XML: send data, or use the factura template`,
+          msg: `Template '${template.meta.slug}' does not read XML: send data, or use the factura or nomina template`,
           type: 'unsupported_input',
         });
       else if (raw.data !== undefined)
@@ -321,6 +358,81 @@ export function validateRenderRequest(body: unknown): ValidationResult {
         ...(metadata ? { metadata } : {}),
       };
   return { ok: true, request };
+}
+
+/**
+ * A merge (`documents`): the request-level checks (format pdf, options, metadata, no single-document members), then
+ * each part as a single pdf request, its problems at ["body", "documents", i, ...].
+ */
+function validateMerge(raw: Record<string, unknown>, problems: DocumentProblem[]): ValidationResult {
+  const format = raw.format;
+  if (typeof format === 'string' && format !== 'pdf' && (FORMATS as readonly string[]).includes(format))
+    problems.push({
+      loc: ['body', 'format'],
+      msg: `documents are merged into one PDF: send format 'pdf' (a merge of '${format}' files is not offered)`,
+      type: 'unsupported_format',
+      ctx: { allowed: ['pdf'] },
+    });
+  for (const k of PART_KEYS)
+    if (raw[k] !== undefined)
+      problems.push({
+        loc: ['body', k],
+        msg: `With documents, each part carries its own ${k}: move it into documents[i], or drop documents to render one document`,
+        type: 'documents_conflict',
+      });
+  problems.push(...protectionProblems(raw.options, 'pdf'));
+  if (typeof raw.options === 'object' && raw.options !== null) {
+    const o = raw.options as Record<string, unknown>;
+    if (o.require_xml !== undefined)
+      problems.push({
+        loc: ['body', 'options', 'require_xml'],
+        msg: 'require_xml is about a zip with the CFDI XML; a merge is one PDF: drop options.require_xml',
+        type: 'unsupported_option',
+      });
+  }
+  problems.push(...metadataProblems(raw.metadata));
+  const items = Array.isArray(raw.documents) ? raw.documents : [];
+  const options = renderOptionsSchema.safeParse(raw.options ?? {});
+  // What each part is rendered with: the page options; the file-level ones apply to the merged PDF.
+  const partOptions = options.success
+    ? (({ pdfa: _a, password: _p, permissions: _m, async: _s, require_xml: _r, csv_bom: _c, ...page }) =>
+        page)(options.data)
+    : {};
+  const parts: SingleRenderRequest[] = [];
+  items.forEach((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return; // the schema said so
+    const at = (loc: (string | number)[]) => ['body', 'documents', i, ...loc.slice(1)];
+    for (const k of Object.keys(item))
+      if (!(PART_KEYS as readonly string[]).includes(k))
+        problems.push({
+          loc: ['body', 'documents', i, k],
+          msg:
+            k === 'format' || k === 'options' || k === 'metadata'
+              ? `${k} belongs to the request (it applies to the whole merge), not to a part: move it out of documents[${i}]`
+              : `Unknown member of a part: a part has ${listText(PART_KEYS)}`,
+          type: 'extra_forbidden',
+        });
+    const part = item as Record<string, unknown>;
+    const check = validateRenderRequest({
+      ...Object.fromEntries(PART_KEYS.filter((k) => part[k] !== undefined).map((k) => [k, part[k]])),
+      format: 'pdf',
+      options: { ...partOptions, pdfa: false },
+    });
+    if (!check.ok) problems.push(...check.problems.map((p) => ({ ...p, loc: at(p.loc) })));
+    else parts.push(check.request as SingleRenderRequest);
+  });
+  if (problems.length > 0) return { ok: false, problems };
+  const metadata = raw.metadata as Record<string, unknown> | undefined;
+  return {
+    ok: true,
+    request: {
+      kind: 'merge',
+      format: 'pdf',
+      parts,
+      options: options.success ? options.data : {},
+      ...(metadata ? { metadata } : {}),
+    },
+  };
 }
 
 /**
@@ -494,7 +606,7 @@ export function pdfOptions(
 
 const CUSTOM_PAGE = { size: 'A4' as const, landscape: false, margin: '12mm' };
 
-async function buildModel(request: ValidRenderRequest, deps: RenderDeps): Promise<DocumentModel> {
+async function buildModel(request: SingleRenderRequest, deps: RenderDeps): Promise<DocumentModel> {
   const sandbox = deps.sandbox ?? sharedSandbox();
   const partials = builtInPartials();
   if (request.kind === 'template') {
@@ -522,7 +634,7 @@ async function buildModel(request: ValidRenderRequest, deps: RenderDeps): Promis
 }
 
 async function headerFooter(
-  request: ValidRenderRequest,
+  request: SingleRenderRequest,
   deps: RenderDeps,
   page: PdfOptions,
 ): Promise<PdfOptions> {
@@ -546,7 +658,7 @@ async function headerFooter(
   return out;
 }
 
-function readme(model: DocumentModel, entries: ZipEntry[], request: ValidRenderRequest): string {
+function readme(model: DocumentModel, entries: ZipEntry[], request: SingleRenderRequest): string {
   const notes =
     request.kind === 'template' && !request.xml
       ? (request.template.readmeNotes?.(request.data as never) ?? [])
@@ -583,7 +695,7 @@ function readme(model: DocumentModel, entries: ZipEntry[], request: ValidRenderR
 }
 
 /** The formats bundled in a zip: the template's own (zip aside); a custom template's html and pdf. */
-export function zipFormats(request: ValidRenderRequest): Format[] {
+export function zipFormats(request: SingleRenderRequest): Format[] {
   const own = request.kind === 'template' ? request.template.meta.formats : (['html', 'pdf'] as const);
   return own.filter((f) => f !== 'zip' && f !== 'json');
 }
@@ -591,7 +703,7 @@ export function zipFormats(request: ValidRenderRequest): Format[] {
 async function renderFormat(
   format: Format,
   model: DocumentModel,
-  request: ValidRenderRequest,
+  request: SingleRenderRequest,
   deps: RenderDeps,
   ctx: RenderContext,
   page: () => Promise<PdfOptions>,
@@ -658,6 +770,7 @@ export async function renderDocument(
   deps: RenderDeps,
   ctx: RenderContext = {},
 ): Promise<RenderedDocument> {
+  if (request.kind === 'merge') return renderMerge(request, deps, ctx);
   const model = await buildModel(request, deps);
   const defaults = request.kind === 'template' ? request.template.meta.page : CUSTOM_PAGE;
   let pagePromise: Promise<PdfOptions> | undefined;
@@ -685,9 +798,49 @@ export async function renderDocument(
   };
 }
 
+/**
+ * A merge: each part rendered as its own PDF (sequentially: one browser), merged in order with a bookmark per part,
+ * then what applies to the whole file: the free plan's watermark (once, in an embedded font for PDF/A), PDF/A-3b
+ * with every part's source as an associated file, and the protection last. Warnings name their part.
+ */
+async function renderMerge(
+  request: Extract<ValidRenderRequest, { kind: 'merge' }>,
+  deps: RenderDeps,
+  ctx: RenderContext,
+): Promise<RenderedDocument> {
+  const parts: MergePart[] = [];
+  const warnings: string[] = [];
+  const attachments: PdfAAttachment[] = [];
+  const pdfa = wantsPdfA(request);
+  for (const [i, part] of request.parts.entries()) {
+    const doc = await renderDocument(part, deps, {});
+    const title =
+      part.kind === 'template' ? (part.xml?.title ?? part.template.title(part.data as never)) : 'Documento';
+    parts.push({ bytes: doc.bytes, title });
+    warnings.push(...(doc.warnings ?? []).map((w) => `documento ${i + 1}: ${w}`));
+    if (pdfa) {
+      const source = pdfASource(part, part.data);
+      attachments.push({ ...source, name: `${String(i + 1).padStart(2, '0')}-${source.name}` });
+    }
+  }
+  const title = `${parts.length} documentos: ${parts.map((p) => p.title).join(', ')}`.slice(0, 200);
+  let pdf: Buffer = await mergePdfs(parts, title);
+  if (ctx.watermark) pdf = await stampWatermark(pdf, WATERMARK_TEXT, { embeddedFont: pdfa });
+  if (pdfa) pdf = await toPdfA3(pdf, { title, attachments });
+  const protection = protectionOf(request.options);
+  if (protection) pdf = await protectPdf(pdf, protection);
+  return {
+    bytes: pdf,
+    contentType: CONTENT_TYPES.pdf,
+    filename: 'documentos.pdf',
+    ...(warnings.length ? { warnings } : {}),
+  };
+}
+
 /** options.pdfa, by default true for a document printed from its CFDI XML (format pdf only, not in a zip). */
 export function wantsPdfA(request: ValidRenderRequest): boolean {
   if (request.format !== 'pdf') return false;
+  if (request.kind === 'merge') return request.options.pdfa ?? false;
   // An explicit password or permissions wins over the cfdi_xml default (PDF/A forbids encryption).
   return (
     request.options.pdfa ?? (request.kind === 'template' && !!request.xml && !protectionOf(request.options))
@@ -695,23 +848,24 @@ export function wantsPdfA(request: ValidRenderRequest): boolean {
 }
 
 /** The PDF/A's associated file: the XML it was printed from, or the validated data (data.json). */
-function pdfAOptions(model: DocumentModel, request: ValidRenderRequest): PdfAOptions {
+function pdfASource(request: SingleRenderRequest, data: unknown): PdfAAttachment {
   const xml = request.kind === 'template' ? request.xml?.embedded : undefined;
-  return {
-    title: model.title,
-    attachment: xml
-      ? { ...xml, relationship: 'Source', description: 'CFDI del que se imprimió este PDF' }
-      : {
-          name: 'data.json',
-          bytes: dataJson(model.data),
-          mimeType: 'application/json',
-          relationship: 'Source',
-          description: 'Datos con los que se generó este PDF',
-        },
-  };
+  return xml
+    ? { ...xml, relationship: 'Source', description: 'CFDI del que se imprimió este PDF' }
+    : {
+        name: 'data.json',
+        bytes: dataJson(data),
+        mimeType: 'application/json',
+        relationship: 'Source',
+        description: 'Datos con los que se generó este PDF',
+      };
 }
 
-function callerHtmlIn(request: ValidRenderRequest): boolean {
+function pdfAOptions(model: DocumentModel, request: SingleRenderRequest): PdfAOptions {
+  return { title: model.title, attachments: [pdfASource(request, model.data)] };
+}
+
+function callerHtmlIn(request: SingleRenderRequest): boolean {
   return !!(request.options.header_html || request.options.footer_html);
 }
 

@@ -152,7 +152,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         schema: ErrorDetail.extend({ audio_id: zod.string().optional() }),
       },
       410: {
-        description: 'upload_id: expired (converts within an hour); ask for a new one',
+        description:
+          'upload_id: expired (converts within an hour), or its 15-minute form expired with nothing uploaded; ask for a new one',
         schema: ErrorDetail,
       },
       413: {

@@ -1,6 +1,7 @@
 // POST /convert/pdf: the route's spec, next to its handler (convert-pdf.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
+import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 import { UPLOAD_ID_PATTERN, fmtField, voiceField } from '../requests';
 
 /**
@@ -30,10 +31,14 @@ export const convertPdfRoute = {
       'presigned upload form, send the file there, then POST /convert/pdf with {"upload_id": "<id>"} ' +
       '(and voice/fmt as usual).',
   },
+  // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
+  idempotent: true,
   access: {
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw' }, // growth: public /stats counters
+    // growth: public /stats counters; accounts: webhook endpoints only (a finished conversion's event)
+    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
+    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
     bucket: 'rw',
-    sendTo: ['priority', 'standard'],
+    sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },
 } satisfies RouteSpec;

@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { HttpError, invalid } from '../../shared/http/errors';
 import { parseMultipart } from '../../shared/http/multipart';
@@ -140,7 +141,11 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
         : await convert();
       return json(out.statusCode, out.body, out.headers);
     },
-    { maxBodyBytes: route.maxBodyBytes, ...(route.tooLarge ? { tooLarge: route.tooLarge } : {}) },
+    {
+      maxBodyBytes: route.maxBodyBytes,
+      ...(route.tooLarge ? { tooLarge: route.tooLarge } : {}),
+      ...idempotency(route, deps),
+    },
   );
 
 export const handler = makeHandler(awsDeps());

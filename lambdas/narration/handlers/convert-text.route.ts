@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { chars } from '../../shared/http/validation';
 import { MAX_TEXT_CHARS, fmtField, voiceField } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
+import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 
 const MiB = 1024 * 1024;
 
@@ -16,10 +17,14 @@ export const convertTextRoute = {
   timeoutS: 29,
   // 100,000 characters escaped as JSON \u sequences or %XX form fields stay under 2 MiB.
   maxBodyBytes: 2 * MiB,
+  // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
+  idempotent: true,
   access: {
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw' }, // growth: public /stats counters
+    // growth: public /stats counters; accounts: webhook endpoints only (a finished conversion's event)
+    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
+    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
     bucket: 'rw',
-    sendTo: ['priority', 'standard'],
+    sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },
 } satisfies RouteSpec;

@@ -3,6 +3,7 @@
 // Longer: 202 with the same fields plus status/progress; the worker finishes it (GET /audio/{id}).
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
@@ -41,7 +42,7 @@ export const makeHandler = (deps: NarrationDeps) =>
       );
       return json(out.statusCode, out.body, out.headers);
     },
-    { maxBodyBytes: route.maxBodyBytes },
+    { maxBodyBytes: route.maxBodyBytes, ...idempotency(route, deps) },
   );
 
 export const handler = makeHandler(awsDeps());

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { chars } from '../../shared/http/validation';
 import { fmtField, voiceField } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
+import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 
 export const convertUrlRoute = {
   id: 'ConvertUrl',
@@ -14,10 +15,14 @@ export const convertUrlRoute = {
   timeoutS: 29,
   // A JSON body of a 2,048-character URL with every character escaped stays far below this.
   maxBodyBytes: 16 * 1024,
+  // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
+  idempotent: true,
   access: {
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw' }, // growth: public /stats counters
+    // growth: public /stats counters; accounts: webhook endpoints only (a finished conversion's event)
+    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
+    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
     bucket: 'rw',
-    sendTo: ['priority', 'standard'],
+    sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },
 } satisfies RouteSpec;

@@ -6,6 +6,7 @@
 // page cannot be fetched or holds no article: those are 422 on body.url with the reason and what to do instead.
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { ServiceUnavailableError, invalid, type HttpError } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
@@ -126,7 +127,7 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
       const extra = narration.truncated ? { truncated: true, article_chars: narration.articleChars } : {};
       return json(out.statusCode, { ...out.body, ...extra }, out.headers);
     },
-    { maxBodyBytes: route.maxBodyBytes },
+    { maxBodyBytes: route.maxBodyBytes, ...idempotency(route, deps) },
   );
 
 export const handler = makeHandler(awsDeps());

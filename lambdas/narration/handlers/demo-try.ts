@@ -10,6 +10,7 @@
 // here (/convert/text is unlimited for it) and the demo widget never sends one.
 import { ipSubject, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { invalid } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
@@ -63,7 +64,7 @@ export const makeHandler = (deps: NarrationDeps) =>
       );
       return json(out.statusCode, out.body, out.headers);
     },
-    { maxBodyBytes: route.maxBodyBytes },
+    { maxBodyBytes: route.maxBodyBytes, ...idempotency(route, deps) },
   );
 
 export const handler = makeHandler(awsDeps());

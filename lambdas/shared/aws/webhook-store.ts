@@ -5,7 +5,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HttpError } from '../http/errors';
-import { WEBHOOK_ITEM_PREFIX, type WebhookEndpoint, type WebhookStore } from '../webhooks/endpoints';
+import type { WebhookEndpoint, WebhookStore } from '../webhooks/endpoints';
+import { WEBHOOK_ITEM_PREFIX } from '../webhooks/item-prefix';
 
 const key = (owner: string) => ({ pk: WEBHOOK_ITEM_PREFIX + owner });
 

@@ -79,8 +79,6 @@ export interface WebhookBrand {
 export type InvalidRequest = (items: ValidationItem[]) => Error;
 const invalid422: InvalidRequest = (items) => new RequestValidationError(items);
 
-/** Partition-key prefix of endpoint items in a service's accounts table (the manifests narrow IAM grants to it). */
-export const WEBHOOK_ITEM_PREFIX = 'webhook#';
 export const SECRET_PREFIX = 'whsec_';
 const MAX_URL_LENGTH = 2048;
 

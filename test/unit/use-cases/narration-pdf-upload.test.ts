@@ -17,6 +17,7 @@ import {
   TooManyRequestsError,
 } from '../../../lambdas/shared/http/errors';
 import type { ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
+import type { Caller } from '../../../lambdas/shared/auth/resolve-caller';
 import { fakeNarrationDeps } from '../../fakes/narration';
 
 const MiB = 1024 * 1024;
@@ -30,7 +31,7 @@ function setup() {
   let now = T0;
   const f = fakeNarrationDeps({ config: { SYNC_MAX_CHARS: 100, FREE_PER_HOUR: 5 }, now: () => now });
   const convert =
-    (caller = anonymous) =>
+    (caller: Caller = anonymous) =>
     () =>
       startConversion(f.deps, { text: 'Hola mundo.', voice: VOICES[0]!, fmt: 'wav', caller });
   return {
@@ -82,6 +83,15 @@ test('expired: 410 after the hour, even with the file there; refusals come in or
   // The claim itself re-checks the expiry (a request that passed the first check just before the hour ends).
   expect(await status(convertUploadOnce(s.deps, body.upload_id, anonymous, s.convert()))).toBe(410);
   expect((await s.quotas.peek('ip#a', [{ period: 'hour', limit: 5 }], T0))[0]!.used).toBe(0);
+});
+
+test('nothing uploaded: 409 while the form still works, 410 once it expired', async () => {
+  const s = setup();
+  const { body } = await createPdfUpload(s.deps, anonymous, MiB);
+  const load = () => status(loadUploadedPdf(s.deps, body.upload_id, anonymous, MiB, '1 MB'));
+  expect(await load()).toBe(409);
+  s.advance(UPLOAD_WINDOW_S);
+  expect(await load()).toBe(410);
 });
 
 test('a conversion that fails gives the id back (nothing charged); the retry converts it once', async () => {
