@@ -12,7 +12,7 @@ import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
 import type { GrowthStore } from '../shared/growth/ports';
 import type { KeyStore } from '../shared/auth/keys';
 import type { QuotaStore } from '../shared/quota/windows';
-import type { AudioRepository, AudioStore, JobQueue, Synthesizer } from './ports';
+import type { AudioRepository, AudioStore, JobQueue, LexiconStore, Synthesizer } from './ports';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- synchronous lazy loading: esbuild bundles these modules
    but evaluates each only when its require() runs (the getters below are synchronous, so import() cannot serve) */
@@ -26,6 +26,7 @@ const modules = {
   keyStore: () => require('../shared/aws/key-store') as typeof import('../shared/aws/key-store'),
   accountStore: () => require('../shared/aws/account-store') as typeof import('../shared/aws/account-store'),
   growthStore: () => require('../shared/aws/growth-store') as typeof import('../shared/aws/growth-store'),
+  lexiconStore: () => require('./adapters/lexicon-store') as typeof import('./adapters/lexicon-store'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -34,7 +35,7 @@ const PRELOAD: [string, (keyof typeof modules)[]][] = [
   ['AUDIO_TABLE', ['clients', 'audioRepository']],
   ['QUOTAS_TABLE', ['clients', 'quotaStore']],
   ['KEYS_TABLE', ['clients', 'keyStore']],
-  ['ACCOUNTS_TABLE', ['clients', 'accountStore']],
+  ['ACCOUNTS_TABLE', ['clients', 'accountStore', 'lexiconStore']],
   ['GROWTH_TABLE', ['clients', 'growthStore']],
   ['AUDIO_BUCKET', ['clients', 'audioStore']],
   ['PRIORITY_QUEUE_URL', ['clients', 'jobQueue']],
@@ -59,6 +60,8 @@ export interface NarrationDeps {
   payments(): Promise<PaymentGateway | undefined>;
   /** Waitlist, A/B counters, public stats (table `growth`). */
   readonly growth: GrowthStore;
+  /** Accounts' pronunciation lexicons (table `accounts`, `lexicons#` items). */
+  readonly lexicons: LexiconStore;
   synthesizer(): Promise<Synthesizer>;
   now(): Date;
   readonly tmpDir: string;
@@ -87,6 +90,8 @@ export function awsDeps(): NarrationDeps {
   const accounts = () =>
     new (modules.accountStore().DynamoAccountStore)(dynamo(), required('ACCOUNTS_TABLE'));
   const growth = () => new (modules.growthStore().DynamoGrowthStore)(dynamo(), required('GROWTH_TABLE'));
+  const lexicons = () =>
+    new (modules.lexiconStore().DynamoLexiconStore)(dynamo(), required('ACCOUNTS_TABLE'));
   let synth: Promise<Synthesizer> | undefined;
   return {
     get config() {
@@ -114,6 +119,9 @@ export function awsDeps(): NarrationDeps {
     payments: () => import('../shared/billing/stripe').then((m) => m.stripeGateway(config())),
     get growth() {
       return growth();
+    },
+    get lexicons() {
+      return lexicons();
     },
     synthesizer() {
       synth ??= import('./speech/index').then((m) => m.createSynthesizer(config().SPEECH_ENGINE));

@@ -22,6 +22,12 @@ import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { embedRoute } from './handlers/embed.route';
 import { apiDocsRoute } from './handlers/api.route';
 import { notFoundRoute } from './handlers/not-found.route';
+import {
+  lexiconDeleteRoute,
+  lexiconGetRoute,
+  lexiconListRoute,
+  lexiconPutRoute,
+} from './handlers/lexicons.route';
 import { narrationBucket } from './bucket';
 
 export const narrationManifest: ServiceManifest = {
@@ -49,6 +55,10 @@ export const narrationManifest: ServiceManifest = {
     payKeysRotateRoute,
     embedRoute,
     apiDocsRoute,
+    lexiconListRoute,
+    lexiconGetRoute,
+    lexiconPutRoute,
+    lexiconDeleteRoute,
     notFoundRoute,
   ],
   workers: [

@@ -8,7 +8,7 @@
 // Quota: charged at acceptance, like a synchronous render; given back when the job fails (nothing was delivered,
 // whatever the cause: the synchronous path does not count failed renders either). Talks only to ports.
 import { createHash, randomBytes } from 'node:crypto';
-import type { ApiKeyRecord } from '../../shared/auth/keys';
+import { ownerOf, type ApiKeyRecord } from '../../shared/auth/keys';
 import { HttpError, ServiceUnavailableError } from '../../shared/http/errors';
 import type { LeasedJobStore } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
@@ -131,13 +131,8 @@ export function newJobId(): string {
 
 export const JOB_ID_RE = /^job_[A-Za-z0-9_-]{22}$/;
 
-/**
- * What jobs and webhook endpoints belong to: the billing account of the key (every key of the account, including
- * one that replaced a rotated key, sees them), or the key itself for keys made without an account (admin CLI).
- */
-export function ownerOf(key: ApiKeyRecord): string {
-  return key.accountId ? `acct:${key.accountId}` : `key:${key.keyHash.slice(0, 32)}`;
-}
+/** What jobs and webhook endpoints belong to (the platform's rule, shared with narration's lexicons). */
+export { ownerOf };
 
 /** Deterministic per job and type: a duplicated worker run produces the same event id (receivers dedupe on it). */
 export function eventIdFor(jobId: string, type: WebhookEventType): string {

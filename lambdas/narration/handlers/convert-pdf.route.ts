@@ -1,5 +1,6 @@
 // POST /convert/pdf: the route's spec, next to its handler (convert-pdf.ts reads its limits here); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
+import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 
 const MiB = 1024 * 1024;
 
@@ -15,7 +16,9 @@ export const convertPdfRoute = {
   // see docs/architecture.md.
   maxBodyBytes: 21 * MiB,
   access: {
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw' }, // growth: public /stats counters
+    // growth: public /stats counters; accounts: the caller's lexicons (read only, `lexicons#` items)
+    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
+    itemPrefixes: { accounts: [LEXICON_ITEM_PREFIX] },
     bucket: 'rw',
     sendTo: ['priority', 'standard'],
     speech: true,

@@ -19,14 +19,28 @@ import { startConversion } from '../use-cases/conversion';
 import { isDryRun, previewConversion } from '../core/preview';
 import { PdfRejected, extractPdf, type PdfLimits } from '../pdf/index';
 import { convertPdfRoute as route } from './convert-pdf.route';
-import { MAX_TEXT_CHARS, assertSpeakable, fmtField, resolveVoice, voiceField } from '../requests';
+import {
+  MAX_TEXT_CHARS,
+  assertSpeakable,
+  fmtField,
+  lexiconsField,
+  resolveVoice,
+  voiceField,
+} from '../requests';
+import { speechFields, speechRequest } from '../use-cases/speech-request';
+import { spokenText } from '../core/speech';
 
 const MiB = 1024 * 1024;
 
 /** The contract's "at most 20 MB", read generously as MiB (what file managers show as "20 MB"). */
 export const MAX_PDF_BYTES = 20 * MiB;
 
-export const ConvertPdfFields = z.object({ voice: voiceField, fmt: fmtField });
+export const ConvertPdfFields = z.object({
+  voice: voiceField,
+  fmt: fmtField,
+  /** Comma-separated lexicon names, first wins (else the account's default). Paid keys. */
+  lexicons: lexiconsField,
+});
 
 export interface ConvertPdfOptions {
   /** Extraction limits (tests lower the time budget). */
@@ -38,7 +52,7 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
     async (req) => {
       const form = await parseMultipart(req.rawBody(), req.headers['content-type'], {
         file: { field: 'file', maxBytes: MAX_PDF_BYTES, label: '20 MB' },
-        fields: ['voice', 'fmt'],
+        fields: ['voice', 'fmt', 'lexicons'],
       });
       const body = validate(ConvertPdfFields, form.fields);
       const voice = resolveVoice(body.voice);
@@ -62,18 +76,20 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
         outlineSource: pdf.outlineSource,
         ...pdf.removed,
       });
+      const how = await speechRequest(deps, caller, { text: pdf.text, lexicons: body.lexicons }, voice);
       if (isDryRun(req.query))
-        return json(
-          200,
-          previewConversion({
+        return json(200, {
+          ...previewConversion({
             text: pdf.text,
             voice,
             fmt: body.fmt,
             syncMaxChars: deps.config.SYNC_MAX_CHARS,
             ...(pdf.title !== undefined ? { title: pdf.title } : {}),
             headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),
+            ...(how.speech ? { spoken: spokenText(how.pieces()) } : {}),
           }),
-        );
+          ...speechFields(how),
+        });
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
           signal: req.signal,
@@ -81,9 +97,10 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
           voice,
           fmt: body.fmt,
           caller,
+          ...(how.speech ? { speech: how.speech } : {}),
         }),
       );
-      return json(out.statusCode, out.body, out.headers);
+      return json(out.statusCode, { ...out.body, ...speechFields(how) }, out.headers);
     },
     { maxBodyBytes: route.maxBodyBytes },
   );

@@ -1,8 +1,9 @@
 // POST /convert/text: the route's spec, next to its handler (convert-text.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
 import { chars } from '../../shared/http/validation';
-import { MAX_TEXT_CHARS, fmtField, voiceField } from '../requests';
+import { MAX_TEXT_CHARS, fmtField, lexiconsField, textTypeField, voiceField } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
+import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 
 const MiB = 1024 * 1024;
 
@@ -17,7 +18,9 @@ export const convertTextRoute = {
   // 100,000 characters escaped as JSON \u sequences or %XX form fields stay under 2 MiB.
   maxBodyBytes: 2 * MiB,
   access: {
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw' }, // growth: public /stats counters
+    // growth: public /stats counters; accounts: the caller's lexicons (read only, `lexicons#` items)
+    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
+    itemPrefixes: { accounts: [LEXICON_ITEM_PREFIX] },
     bucket: 'rw',
     sendTo: ['priority', 'standard'],
     speech: true,
@@ -29,4 +32,8 @@ export const ConvertTextReq = z.object({
   text: chars(1, MAX_TEXT_CHARS),
   voice: voiceField,
   fmt: fmtField,
+  /** "ssml": `text` is the SSML subset of core/ssml.ts. */
+  text_type: textTypeField,
+  /** Lexicons to apply, first wins (else the account's default). Paid keys. */
+  lexicons: lexiconsField,
 });

@@ -1,7 +1,8 @@
 // POST /convert/url: the route's spec, next to its handler (convert-url.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
 import { chars } from '../../shared/http/validation';
-import { fmtField, voiceField } from '../requests';
+import { fmtField, lexiconsField, voiceField } from '../requests';
+import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import type { RouteSpec } from '../../shared/manifest';
 
 export const convertUrlRoute = {
@@ -15,7 +16,9 @@ export const convertUrlRoute = {
   // A JSON body of a 2,048-character URL with every character escaped stays far below this.
   maxBodyBytes: 16 * 1024,
   access: {
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw' }, // growth: public /stats counters
+    // growth: public /stats counters; accounts: the caller's lexicons (read only, `lexicons#` items)
+    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
+    itemPrefixes: { accounts: [LEXICON_ITEM_PREFIX] },
     bucket: 'rw',
     sendTo: ['priority', 'standard'],
     speech: true,
@@ -30,4 +33,6 @@ export const ConvertUrlReq = z.object({
   url: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), chars(1, MAX_URL_CHARS)),
   voice: voiceField,
   fmt: fmtField,
+  /** Lexicons to apply, first wins (else the account's default). Paid keys. */
+  lexicons: lexiconsField,
 });
