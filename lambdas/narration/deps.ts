@@ -124,7 +124,9 @@ export function awsDeps(): NarrationDeps {
       return lexicons();
     },
     synthesizer() {
-      synth ??= import('./speech/index').then((m) => m.createSynthesizer(config().SPEECH_ENGINE));
+      synth ??= import('./speech/index').then((m) =>
+        m.createSynthesizer(config().SPEECH_ENGINE, { espeakBin: config().ESPEAK_BIN }),
+      );
       synth.catch(() => (synth = undefined));
       return synth;
     },
