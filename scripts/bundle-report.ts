@@ -3,7 +3,7 @@
 //   zip functions  (lib/constructs/service-function.ts → NodejsFunction): --bundle --platform=node --target=node22
 //                  --format=cjs --minify --sourcemap --sources-content=false, the AWS SDK bundled, externals
 //                  espeak-ng + the stack's per-function externalModules (documents zip routes: the renderer's).
-//   image functions (lambdas/documents/Dockerfile): the same plus --keep-names, externals = the image's EXTERNALS
+//   image functions (lambdas/documents/Dockerfile): the same plus --keep-names, externals = build.cjs's EXTERNALS
 //                  (installed in the image's node_modules, so their size is not in the bundle: see `externals`).
 // Init time: `node -e` requiring the bundle in a fresh process (the handler module runs `makeHandler(awsDeps())`, as a
 // Lambda cold start does), median of N, against an empty module measured the same way in the same run. The child
@@ -15,6 +15,8 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
+// The image's externals: the image build's own list (installed in the image, outside the bundle).
+import { EXTERNALS } from '../lambdas/documents/image/build.cjs';
 import { documentsManifest } from '../lambdas/documents/routes';
 import { narrationManifest } from '../lambdas/narration/routes';
 import type { Access, ServiceManifest, TableId } from '../lambdas/shared/manifest';
@@ -24,8 +26,6 @@ export const ROOT = resolve(__dirname, '..');
 
 /** Left out of every zip bundle (service-function.ts): the local speech engine, never loaded in the cloud. */
 const ZIP_EXTERNALS = ['espeak-ng'];
-/** lambdas/documents/Dockerfile ARG EXTERNALS: installed in the image, outside the bundle. */
-const IMAGE_EXTERNALS = ['@sparticuz/chromium', 'puppeteer-core', 'isolated-vm', 'nunjucks', 'decimal.js'];
 
 /** Packages that have no business in a light API handler's cold start. */
 export const HEAVY_PACKAGES = [
@@ -100,7 +100,7 @@ export function targets(manifests: ServiceManifest[] = [narrationManifest, docum
         handler: e.handler,
         packaging,
         memoryMb: e.memoryMb,
-        externals: packaging === 'image' ? IMAGE_EXTERNALS : [...ZIP_EXTERNALS, ...(m.externalModules ?? [])],
+        externals: packaging === 'image' ? EXTERNALS : [...ZIP_EXTERNALS, ...(m.externalModules ?? [])],
         nodeOptions:
           packaging === 'image' ? '--enable-source-maps --no-node-snapshot' : '--enable-source-maps',
         env: resourceEnv(m, e.access, 'queues' in e ? e.queues : []),

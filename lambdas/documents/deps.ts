@@ -4,6 +4,8 @@ import { dynamo, s3Client } from '../shared/aws/clients';
 import { S3ResultStore, type ResultStore } from '../shared/aws/result-store';
 import { RESULTS_PREFIX } from './bucket';
 import { DynamoQuotaStore } from '../shared/aws/quota-store';
+import { DynamoIdempotencyStore } from '../shared/aws/idempotency-store';
+import type { IdempotencyStore } from '../shared/idempotency/idempotency';
 import { DynamoKeyStore } from '../shared/aws/key-store';
 import { DynamoGrowthStore } from '../shared/aws/growth-store';
 import { DynamoAccountStore } from '../shared/aws/account-store';
@@ -15,10 +17,10 @@ import type { RenderDeps } from './use-cases/render-request';
 import { sqsClient } from '../shared/aws/clients';
 import { DynamoJobRepository } from './adapters/job-repository';
 import { S3JobFiles } from './adapters/job-files';
-import { SqsMessageQueue } from './adapters/message-queue';
-import { DynamoWebhookStore } from './adapters/webhook-store';
-import { allowlistFrom, stubResolver } from '../shared/net/safe-fetch';
-import type { JobFiles, JobRepository, MessageQueue } from './use-cases/jobs';
+import { SqsMessageQueue } from '../shared/aws/message-queue';
+import { DynamoWebhookStore } from '../shared/aws/webhook-store';
+import { webhookPolicyFrom } from '../shared/webhooks/config';
+import type { JobFiles, JobRepository, MessageQueue, WebhookEventType } from './use-cases/jobs';
 import type { WebhookPolicy, WebhookStore } from './use-cases/webhooks';
 
 export interface DocumentsDeps {
@@ -44,23 +46,11 @@ export interface DocumentsDeps {
   readonly webhooks: WebhookStore;
   /** Where webhook callbacks may go (the SSRF policy of lambdas/shared/net/safe-fetch.ts). */
   readonly webhookPolicy: WebhookPolicy;
+  /** Idempotency-Key records (quotas table, `idem#` items): lambdas/shared/idempotency. */
+  readonly idempotency: IdempotencyStore;
 }
 
-/**
- * The callback policy from config. WEBHOOK_URL_ALLOWLIST and WEBHOOK_DNS_STUB exist for local tests: inside Lambda
- * (AWS_LAMBDA_FUNCTION_NAME is set by the runtime) they are ignored even if someone sets them.
- */
-export function webhookPolicyFrom(
-  cfg: Config,
-  env: Record<string, string | undefined> = process.env,
-): WebhookPolicy {
-  const inLambda = !!env.AWS_LAMBDA_FUNCTION_NAME;
-  return {
-    allowlist: inLambda ? [] : allowlistFrom(cfg.WEBHOOK_URL_ALLOWLIST),
-    resolver: !inLambda && cfg.WEBHOOK_DNS_STUB ? stubResolver(cfg.WEBHOOK_DNS_STUB) : undefined,
-    timeoutMs: cfg.WEBHOOK_TIMEOUT_MS,
-  };
-}
+export { webhookPolicyFrom };
 
 let renderer: Promise<RenderDeps> | undefined;
 
@@ -81,6 +71,9 @@ export function awsDeps(): DocumentsDeps {
     },
     get quotas() {
       return new DynamoQuotaStore(dynamo(), required('QUOTAS_TABLE'));
+    },
+    get idempotency() {
+      return new DynamoIdempotencyStore(dynamo(), required('QUOTAS_TABLE'));
     },
     get keys() {
       return new DynamoKeyStore(dynamo(), required('KEYS_TABLE'));
@@ -116,7 +109,7 @@ export function awsDeps(): DocumentsDeps {
       return new SqsMessageQueue(sqsClient(), required('DOCUMENTS_DELIVERY_QUEUE_URL'));
     },
     get webhooks() {
-      return new DynamoWebhookStore(dynamo(), required('ACCOUNTS_TABLE'));
+      return new DynamoWebhookStore<WebhookEventType>(dynamo(), required('ACCOUNTS_TABLE'));
     },
     get webhookPolicy() {
       return webhookPolicyFrom(config());

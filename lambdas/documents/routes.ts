@@ -22,7 +22,7 @@ import { webhookDeleteRoute } from './handlers/webhook-delete.route';
 import { webhookRotateSecretRoute } from './handlers/webhook-rotate.route';
 import { notFoundRoute } from './handlers/not-found.route';
 import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from './adapters/item-prefixes';
-import { DEFAULT_RETRY_SCHEDULE_S } from './core/webhooks-schedule';
+import { DEFAULT_RETRY_SCHEDULE_S } from '../shared/webhooks/schedule';
 import { documentsBucket } from './bucket';
 
 export const documentsManifest: ServiceManifest = {
@@ -110,6 +110,7 @@ export const documentsManifest: ServiceManifest = {
       envVar: 'DOCUMENTS_DELIVERY_QUEUE_URL',
       // Every delivery attempt is a receive: attempts = retry delays + 1 (WEBHOOK_RETRY_SCHEDULE_S).
       maxReceiveCount: DEFAULT_RETRY_SCHEDULE_S.length + 1,
+      webhookDeliveries: true,
       maxConcurrency: 10,
       description: 'Webhook events to deliver (one message per event; retries are redeliveries)',
     },

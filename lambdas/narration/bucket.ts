@@ -7,8 +7,20 @@ export const AUDIO_PREFIX = { prefix: 'audio/', days: 30 } as const;
 /** Texts of queued jobs: they only live until the worker has read them (plus retries). */
 export const JOB_TEXT_PREFIX = { prefix: 'jobs/', days: 2 } as const;
 
+/**
+ * PDFs sent with a presigned POST (POST /convert/pdf/upload), read once by POST /convert/pdf {upload_id}, which
+ * deletes them; whatever is never converted goes after a day.
+ */
+export const UPLOAD_PREFIX = { prefix: 'uploads/', days: 1 } as const;
+
 export const audioKey = (audioId: string, fmt: string): string => `${AUDIO_PREFIX.prefix}${audioId}.${fmt}`;
 export const jobTextKey = (audioId: string): string => `${JOB_TEXT_PREFIX.prefix}${audioId}.txt`;
+export const uploadKey = (uploadId: string): string => `${UPLOAD_PREFIX.prefix}${uploadId}.pdf`;
+/** Segment n (from 0) of a job's audio, written as it lands (MP3 for the HLS playlist); expires with the audio. */
+export const segmentKey = (audioId: string, n: number, fmt = 'mp3'): string =>
+  `${AUDIO_PREFIX.prefix}${audioId}/seg/${n}.${fmt}`;
+/** The job's word/sentence timings (GET /audio/{id}/timings). */
+export const timingsKey = (audioId: string): string => `${AUDIO_PREFIX.prefix}${audioId}/timings.json`;
 
 export const narrationBucket: BucketSpec = {
   id: 'AudioBucket',
@@ -17,12 +29,15 @@ export const narrationBucket: BucketSpec = {
   expire: [
     { id: 'expire-audio', ...AUDIO_PREFIX },
     { id: 'expire-job-texts', ...JOB_TEXT_PREFIX },
+    { id: 'expire-uploads', ...UPLOAD_PREFIX },
   ],
   // The embeddable player (/embed.js on any site) fetches audio through the presigned URL GET /audio/{id}
-  // redirects to. Objects stay private: CORS only lets pages read what a presigned URL already grants.
+  // redirects to. Objects stay private: CORS only lets pages read what a presigned URL already grants, and (uploads)
+  // send the presigned POST of POST /convert/pdf/upload from a browser.
   cors: {
     allowedHeaders: ['Range'],
     exposedHeaders: ['Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag'],
+    uploads: true,
   },
   environment: { AUDIO_TTL_DAYS: String(AUDIO_PREFIX.days) },
 };

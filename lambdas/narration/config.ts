@@ -1,6 +1,7 @@
 // Narration's configuration: the platform's variables (lambdas/shared/config.ts) plus its own, parsed once per process.
 import { z } from 'zod';
 import { defineConfig, optionalUrl, platformVars, requiredVar } from '../shared/config';
+import { webhookVars } from '../shared/webhooks/config';
 
 const { parse, config } = defineConfig({
   ...platformVars,
@@ -8,6 +9,10 @@ const { parse, config } = defineConfig({
   AUDIO_BUCKET: z.string().optional(),
   PRIORITY_QUEUE_URL: z.string().optional(),
   STANDARD_QUEUE_URL: z.string().optional(),
+  /** Completion webhook events (audio.completed / audio.failed) read by the delivery worker. */
+  DELIVERY_QUEUE_URL: z.string().optional(),
+  /** WEBHOOK_RETRY_SCHEDULE_S, WEBHOOK_TIMEOUT_MS, WEBHOOK_SECRET_OVERLAP_S and the local-test settings. */
+  ...webhookVars,
   /** polly in the cloud; espeak (CLI when installed, else WASM) locally. */
   SPEECH_ENGINE: z.enum(['polly', 'espeak', 'espeak-cli', 'espeak-wasm']).default('polly'),
   /** The espeak-ng program (espeak-cli): a name on PATH or a path (tests record its input through a wrapper). */
@@ -16,6 +21,11 @@ const { parse, config } = defineConfig({
   AUDIO_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Texts up to this many characters are narrated inside the request; longer ones go through the queue. */
   SYNC_MAX_CHARS: z.coerce.number().int().min(1).default(3000),
+  /**
+   * Seconds a convert request (and GET /audio of a pending job) waits for a queued job before answering 202 (or
+   * redirecting to itself): below API Gateway's 30 s, inside the route's deadline. 0 = answer 202 at once.
+   */
+  WAIT_WINDOW_S: z.coerce.number().min(0).max(28).default(25),
   FREE_PER_HOUR: z.coerce.number().int().min(0).default(5),
   FREE_PER_DAY: z.coerce.number().int().min(0).default(20),
   /** Lifetime of the presigned URL GET /audio/{id} redirects to. */
@@ -67,6 +77,7 @@ type ResourceVar =
   | 'GROWTH_TABLE'
   | 'AUDIO_BUCKET'
   | 'PRIORITY_QUEUE_URL'
-  | 'STANDARD_QUEUE_URL';
+  | 'STANDARD_QUEUE_URL'
+  | 'DELIVERY_QUEUE_URL';
 
 export const required = (name: ResourceVar, cfg: Config = config()): string => requiredVar(cfg, name);

@@ -12,7 +12,20 @@ import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
 import type { GrowthStore } from '../shared/growth/ports';
 import type { KeyStore } from '../shared/auth/keys';
 import type { QuotaStore } from '../shared/quota/windows';
-import type { AudioRepository, AudioStore, JobQueue, LexiconStore, Synthesizer } from './ports';
+import type {
+  AudioRepository,
+  AudioStore,
+  JobQueue,
+  LexiconStore,
+  Synthesizer,
+  UploadRepository,
+  UploadStore,
+} from './ports';
+import type { IdempotencyStore } from '../shared/idempotency/idempotency';
+import type { MessageQueue } from '../shared/webhooks/delivery';
+import type { WebhookPolicy, WebhookStore } from '../shared/webhooks/endpoints';
+import { webhookPolicyFrom } from '../shared/webhooks/config';
+import type { AudioEventType } from './core/audio-events';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- synchronous lazy loading: esbuild bundles these modules
    but evaluates each only when its require() runs (the getters below are synchronous, so import() cannot serve) */
@@ -22,10 +35,17 @@ const modules = {
     require('./adapters/audio-repository') as typeof import('./adapters/audio-repository'),
   audioStore: () => require('./adapters/audio-store') as typeof import('./adapters/audio-store'),
   jobQueue: () => require('./adapters/job-queue') as typeof import('./adapters/job-queue'),
+  uploadStore: () => require('./adapters/upload-store') as typeof import('./adapters/upload-store'),
+  uploadRepository: () =>
+    require('./adapters/upload-repository') as typeof import('./adapters/upload-repository'),
   quotaStore: () => require('../shared/aws/quota-store') as typeof import('../shared/aws/quota-store'),
   keyStore: () => require('../shared/aws/key-store') as typeof import('../shared/aws/key-store'),
   accountStore: () => require('../shared/aws/account-store') as typeof import('../shared/aws/account-store'),
   growthStore: () => require('../shared/aws/growth-store') as typeof import('../shared/aws/growth-store'),
+  idempotencyStore: () =>
+    require('../shared/aws/idempotency-store') as typeof import('../shared/aws/idempotency-store'),
+  webhookStore: () => require('../shared/aws/webhook-store') as typeof import('../shared/aws/webhook-store'),
+  messageQueue: () => require('../shared/aws/message-queue') as typeof import('../shared/aws/message-queue'),
   lexiconStore: () => require('./adapters/lexicon-store') as typeof import('./adapters/lexicon-store'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -33,13 +53,14 @@ const modules = {
 /** Which adapter modules each resource variable (set by the stack only where access is granted) calls for. */
 const PRELOAD: [string, (keyof typeof modules)[]][] = [
   ['AUDIO_TABLE', ['clients', 'audioRepository']],
-  ['QUOTAS_TABLE', ['clients', 'quotaStore']],
+  ['QUOTAS_TABLE', ['clients', 'quotaStore', 'idempotencyStore']],
   ['KEYS_TABLE', ['clients', 'keyStore']],
   ['ACCOUNTS_TABLE', ['clients', 'accountStore', 'lexiconStore']],
   ['GROWTH_TABLE', ['clients', 'growthStore']],
   ['AUDIO_BUCKET', ['clients', 'audioStore']],
   ['PRIORITY_QUEUE_URL', ['clients', 'jobQueue']],
   ['STANDARD_QUEUE_URL', ['clients', 'jobQueue']],
+  ['DELIVERY_QUEUE_URL', ['clients', 'messageQueue']],
 ];
 
 /** Evaluates, now (the init phase), the adapters this function's resources call for; the rest stay unloaded. */
@@ -52,6 +73,9 @@ export interface NarrationDeps {
   readonly audio: AudioRepository;
   readonly store: AudioStore;
   readonly queue: JobQueue;
+  /** PDFs sent with a presigned POST (bucket, uploads/) and their upload slots (audio table, upload#). */
+  readonly uploads: UploadStore;
+  readonly uploadRecords: UploadRepository;
   readonly quotas: QuotaStore;
   readonly keys: KeyStore;
   /** Billing accounts, Stripe event ids, key pick-ups (table `accounts`). */
@@ -65,6 +89,15 @@ export interface NarrationDeps {
   synthesizer(): Promise<Synthesizer>;
   now(): Date;
   readonly tmpDir: string;
+  /** Idempotency-Key records (quotas table, `idem#` items): lambdas/shared/idempotency. */
+  readonly idempotency: IdempotencyStore;
+  // ── Completion webhooks (paid plans): use-cases/webhooks.ts, the platform's lambdas/shared/webhooks. ──
+  /** Account webhook endpoints (accounts table, `webhook#` items). */
+  readonly webhooks: WebhookStore<AudioEventType>;
+  /** Where callbacks may go (the SSRF policy of lambdas/shared/net/safe-fetch.ts). */
+  readonly webhookPolicy: WebhookPolicy;
+  /** audio.completed / audio.failed events to deliver (the delivery worker's queue). */
+  readonly deliveryQueue: MessageQueue;
 }
 
 // Adapters are thin (a client and a name); the clients and the config they use are created once per process.
@@ -85,15 +118,40 @@ export function awsDeps(): NarrationDeps {
       priority: required('PRIORITY_QUEUE_URL'),
       standard: required('STANDARD_QUEUE_URL'),
     });
+  const uploads = () =>
+    new (modules.uploadStore().S3UploadStore)(modules.clients().s3Client(), required('AUDIO_BUCKET'));
+  const uploadRecords = () =>
+    new (modules.uploadRepository().DynamoUploadRepository)(dynamo(), required('AUDIO_TABLE'));
   const quotas = () => new (modules.quotaStore().DynamoQuotaStore)(dynamo(), required('QUOTAS_TABLE'));
   const keys = () => new (modules.keyStore().DynamoKeyStore)(dynamo(), required('KEYS_TABLE'));
   const accounts = () =>
     new (modules.accountStore().DynamoAccountStore)(dynamo(), required('ACCOUNTS_TABLE'));
   const growth = () => new (modules.growthStore().DynamoGrowthStore)(dynamo(), required('GROWTH_TABLE'));
+  const idempotency = () =>
+    new (modules.idempotencyStore().DynamoIdempotencyStore)(dynamo(), required('QUOTAS_TABLE'));
+  const webhooks = () =>
+    new (modules.webhookStore().DynamoWebhookStore<AudioEventType>)(dynamo(), required('ACCOUNTS_TABLE'));
+  const deliveryQueue = () =>
+    new (modules.messageQueue().SqsMessageQueue)(
+      modules.clients().sqsClient(),
+      required('DELIVERY_QUEUE_URL'),
+    );
   const lexicons = () =>
     new (modules.lexiconStore().DynamoLexiconStore)(dynamo(), required('ACCOUNTS_TABLE'));
   let synth: Promise<Synthesizer> | undefined;
   return {
+    get idempotency() {
+      return idempotency();
+    },
+    get webhooks() {
+      return webhooks();
+    },
+    get webhookPolicy() {
+      return webhookPolicyFrom(config());
+    },
+    get deliveryQueue() {
+      return deliveryQueue();
+    },
     get config() {
       return config();
     },
@@ -105,6 +163,12 @@ export function awsDeps(): NarrationDeps {
     },
     get queue() {
       return queue();
+    },
+    get uploads() {
+      return uploads();
+    },
+    get uploadRecords() {
+      return uploadRecords();
     },
     get quotas() {
       return quotas();

@@ -11,6 +11,24 @@ export interface Pcm {
   sampleRate: number;
 }
 
+/**
+ * Where a word or sentence starts in the speech an engine returned (Polly speech marks `word` / `sentence`).
+ * `start`/`end` are UTF-16 offsets into the text passed to `synthesize` (end exclusive); `time_s` is seconds from
+ * the start of that call's audio.
+ */
+export interface SpeechMark {
+  type: 'word' | 'sentence';
+  time_s: number;
+  start: number;
+  end: number;
+}
+
+/** What one synthesis call returns: the speech, and its marks when the engine gives them. */
+export interface Synthesis extends Pcm {
+  /** Word and sentence marks in time order; absent when the engine has none (espeak-ng). */
+  marks?: SpeechMark[];
+}
+
 /** A speech engine (Polly in the cloud, espeak-ng locally). */
 export interface Synthesizer {
   /** 'polly' | 'espeak-cli' | 'espeak-wasm' */
@@ -19,8 +37,10 @@ export interface Synthesizer {
   readonly maxChars: number;
   /** How many calls may run at once (Polly neural: 8 TPS per account). */
   readonly concurrency: number;
+  /** Most calls started per second (Polly: its transactions-per-second quota); unset = no limit. */
+  readonly maxPerSecond?: number;
   /** `ssml`: `text` is SSML in this engine's dialect (core/speech.ts renders it), else plain text. */
-  synthesize(text: string, voice: Voice, opts?: { ssml?: boolean }): Promise<Pcm>;
+  synthesize(text: string, voice: Voice, opts?: { ssml?: boolean }): Promise<Synthesis>;
 }
 
 export type JobStatus = 'queued' | 'processing' | 'done' | 'failed';
@@ -35,6 +55,8 @@ export interface AudioRecord {
   /** Characters of the caller's text. */
   chars: number;
   plan: Plan;
+  /** Who may delete it and whose webhook hears of it: `acct:<customer>`/`key:<hash>` (ownerOf), or `ip#<hash>`. */
+  owner?: string;
   createdAt: string;
   updatedAt: string;
   /** Epoch seconds: the record (and its audio) expire then. */
@@ -51,18 +73,58 @@ export interface AudioRecord {
   error?: string;
   /** Optional article title (URL conversions). */
   title?: string;
+  /** Playable parts of the audio, in order, written as each lands (GET /audio/{id}/stream.m3u8 lists them). */
+  segments?: Segment[];
+  /** True once the timings object (GET /audio/{id}/timings) is stored. */
+  timings?: true;
   /** The job text is a JSON envelope `{text, speech}` (SSML and/or lexicon entries, core/speech.ts). */
   speechOptions?: true;
 }
 
+/** One playable part of a job's audio: MP3, audio/<id>/seg/<n>.mp3 (lambdas/narration/bucket.ts). */
+export interface Segment {
+  n: number;
+  start_s: number;
+  duration_s: number;
+}
+
+/** Where the audio says what (GET /audio/{id}/timings); offsets are UTF-16 [start, end) into the caller's text. */
+export interface Timings {
+  sentences: TimedSpan[];
+  /** Empty when the engine gives no word marks (espeak). */
+  words: TimedSpan[];
+  chapters: { title: string; offset: number; start_s: number }[];
+}
+
+/** What timings.json holds: the timings plus each sentence's text (for WebVTT cues). */
+export interface StoredTimings extends Timings {
+  cues: string[];
+}
+
+export interface TimedSpan {
+  start_s: number;
+  end_s: number;
+  start: number;
+  end: number;
+}
+
 /** Conversions and their jobs: the leased-job store of the shared engine (claimed jobs are `processing`). */
-export type AudioRepository = LeasedJobStore<AudioRecord>;
+export interface AudioRepository extends LeasedJobStore<AudioRecord> {
+  /** While active only: the segments written so far (the whole list: a retried job starts again from 0). */
+  setSegments(id: string, segments: Segment[], progress: number): Promise<void>;
+}
 
 export interface AudioStore {
   /** Uploads a finished audio file (streamed from disk). */
   putAudioFile(audioId: string, fmt: AudioFormat, path: string): Promise<void>;
   /** A short-lived URL the caller is redirected to. */
   presignAudio(audioId: string, fmt: AudioFormat, expiresInS: number): Promise<string>;
+  /** One playable segment of a job (MP3), written as it is made. */
+  putSegment(audioId: string, n: number, mp3: Uint8Array): Promise<void>;
+  putTimings(audioId: string, timings: object): Promise<void>;
+  getTimings(audioId: string): Promise<object | undefined>;
+  /** A short-lived URL of segment n (from 0) of a job's MP3 segments. */
+  presignSegment(audioId: string, n: number, expiresInS: number): Promise<string>;
   /** Texts of queued jobs: too large for a queue message. */
   putJobText(audioId: string, text: string): Promise<void>;
   getJobText(audioId: string): Promise<string | undefined>;
@@ -85,4 +147,59 @@ export interface LexiconStore {
    * may throw (nothing is written); it returns the new list and what update() resolves to.
    */
   update<T>(owner: string, change: (current: Lexicon[]) => { next: Lexicon[]; result: T }): Promise<T>;
+}
+
+/**
+ * A PDF upload slot (POST /convert/pdf/upload): the caller sends the file straight to S3 with a presigned POST, then
+ * converts it once with POST /convert/pdf {upload_id}. Stored in the audio table under `upload#<id>`.
+ */
+export interface PdfUpload {
+  uploadId: string;
+  /** The caller that asked for it (Caller.subject: `key#…` or, free tier, `ip#…`); only it may convert it. */
+  owner: string;
+  /** pending: waiting for its conversion; used: converted once (single use). */
+  status: 'pending' | 'used';
+  createdAt: string;
+  /** Epoch seconds: the presigned POST stops working then. */
+  uploadBy: number;
+  /** Epoch seconds: after this the id is expired (410). */
+  convertBy: number;
+  /** Epoch seconds: DynamoDB's TTL removes the record then (after convertBy, so late callers still learn why). */
+  expiresAt: number;
+  /** The audio it became (status used). Not `audioId`: that is the audio table's key attribute. */
+  convertedTo?: string;
+}
+
+export interface UploadRepository {
+  create(upload: PdfUpload): Promise<void>;
+  get(uploadId: string): Promise<PdfUpload | undefined>;
+  /**
+   * pending → used, only for `owner` and before convertBy (one conditional write: of two concurrent conversions of
+   * one id exactly one wins). False when the condition did not hold.
+   */
+  claim(uploadId: string, owner: string, nowS: number): Promise<boolean>;
+  /** used → pending: the conversion failed before anything was charged or delivered, so the caller may retry. */
+  release(uploadId: string): Promise<void>;
+  /** Notes the audio the upload became. */
+  complete(uploadId: string, audioId: string): Promise<void>;
+}
+
+/** A presigned POST: the form `fields` to send with the file (last, as `file`) to `url`. */
+export interface PresignedPost {
+  url: string;
+  fields: Record<string, string>;
+}
+
+export type UploadedPdf =
+  { kind: 'missing' } | { kind: 'too-large'; bytes: number } | { kind: 'ok'; data: Buffer };
+
+export interface UploadStore {
+  /** A POST form for exactly the key of `uploadId`: Content-Type application/pdf, 1..maxBytes bytes, expiring. */
+  presignPdfUpload(
+    uploadId: string,
+    limits: { maxBytes: number; expiresInS: number },
+  ): Promise<PresignedPost>;
+  /** The uploaded file, read only when it is at most maxBytes (S3's own size first, then counted while reading). */
+  getPdfUpload(uploadId: string, maxBytes: number): Promise<UploadedPdf>;
+  deletePdfUpload(uploadId: string): Promise<void>;
 }

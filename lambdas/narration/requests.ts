@@ -8,6 +8,13 @@ import { DEFAULT_VOICE_ID, VOICES, findVoice, type Voice } from './core/voices';
 
 export const MAX_TEXT_CHARS = 100_000;
 
+/** The contract's "at most 20 MB" PDF, read generously as MiB (what file managers show as "20 MB"). */
+export const MAX_PDF_BYTES = 20 * 1024 * 1024;
+export const MAX_PDF_LABEL = '20 MB';
+
+/** An upload slot's id (POST /convert/pdf/upload): upl_ + 128 random bits, base64url. */
+export const UPLOAD_ID_PATTERN = /^upl_[A-Za-z0-9_-]{22}$/;
+
 const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 const lower = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v);
 

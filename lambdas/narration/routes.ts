@@ -4,9 +4,13 @@ import type { ServiceManifest } from '../shared/manifest';
 import { voicesRoute } from './handlers/voices.route';
 import { convertTextRoute } from './handlers/convert-text.route';
 import { convertPdfRoute } from './handlers/convert-pdf.route';
+import { convertPdfUploadRoute } from './handlers/convert-pdf-upload.route';
 import { convertUrlRoute } from './handlers/convert-url.route';
 import { demoTryRoute } from './handlers/demo-try.route';
 import { getAudioRoute } from './handlers/get-audio.route';
+import { getTimingsRoute } from './handlers/get-timings.route';
+import { audioStreamRoute } from './handlers/audio-stream.route';
+import { audioSegmentRoute } from './handlers/audio-segment.route';
 import { waitlistRoute } from './handlers/waitlist.route';
 import { waitlistCountRoute } from './handlers/waitlist-count.route';
 import { abAssignRoute } from './handlers/ab-assign.route';
@@ -22,6 +26,12 @@ import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { embedRoute } from './handlers/embed.route';
 import { apiDocsRoute } from './handlers/api.route';
 import { notFoundRoute } from './handlers/not-found.route';
+import { webhookPutRoute } from './handlers/webhook-put.route';
+import { webhookGetRoute } from './handlers/webhook-get.route';
+import { webhookDeleteRoute } from './handlers/webhook-delete.route';
+import { webhookRotateSecretRoute } from './handlers/webhook-rotate.route';
+import { DEFAULT_RETRY_SCHEDULE_S } from '../shared/webhooks/schedule';
+import { WEBHOOK_ITEM_PREFIX } from '../shared/webhooks/item-prefix';
 import {
   lexiconDeleteRoute,
   lexiconGetRoute,
@@ -38,9 +48,13 @@ export const narrationManifest: ServiceManifest = {
     voicesRoute,
     convertTextRoute,
     convertPdfRoute,
+    convertPdfUploadRoute,
     convertUrlRoute,
     demoTryRoute,
     getAudioRoute,
+    getTimingsRoute,
+    audioStreamRoute,
+    audioSegmentRoute,
     waitlistRoute,
     waitlistCountRoute,
     abAssignRoute,
@@ -55,6 +69,11 @@ export const narrationManifest: ServiceManifest = {
     payKeysRotateRoute,
     embedRoute,
     apiDocsRoute,
+    // ── Completion webhooks (paid plans): use-cases/webhooks.ts on the platform's lambdas/shared/webhooks. ──
+    webhookPutRoute,
+    webhookGetRoute,
+    webhookDeleteRoute,
+    webhookRotateSecretRoute,
     lexiconListRoute,
     lexiconGetRoute,
     lexiconPutRoute,
@@ -71,7 +90,29 @@ export const narrationManifest: ServiceManifest = {
       // 100,000 characters ≈ 2 h of speech: synthesis + encoding fits well inside 15 min.
       timeoutS: 900,
       tmpMb: 2048,
-      access: { tables: { audio: 'rw', growth: 'rw' }, bucket: 'rw', speech: true },
+      // accounts: reads webhook endpoints only (is one subscribed?); webhooks: queues completion events.
+      access: {
+        tables: { audio: 'rw', growth: 'rw', accounts: 'r' },
+        itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
+        bucket: 'rw',
+        speech: true,
+        sendTo: ['webhooks'],
+      },
+    },
+    {
+      id: 'DeliveryWorker',
+      description: 'Delivers signed audio.completed / audio.failed webhook events, with retries',
+      queues: ['webhooks'],
+      handler: 'lambdas/narration/handlers/delivery-worker.ts',
+      memoryMb: 256,
+      // WEBHOOK_TIMEOUT_MS (10 s) per attempt plus the bookkeeping around it.
+      timeoutS: 30,
+      tmpMb: 512,
+      access: {
+        tables: { audio: 'r', accounts: 'r' },
+        itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
+        settings: ['WEBHOOK_TIMEOUT_MS', 'WEBHOOK_SECRET_OVERLAP_S'],
+      },
     },
   ],
   // How paid plans get priority: each event source scales its pollers independently, and maxConcurrency caps how
@@ -94,6 +135,15 @@ export const narrationManifest: ServiceManifest = {
       maxReceiveCount: 3,
       maxConcurrency: 3,
       description: 'Long texts of the free tier (one message per job)',
+    },
+    {
+      id: 'webhooks',
+      envVar: 'DELIVERY_QUEUE_URL',
+      // Every delivery attempt is a receive: attempts = retry delays + 1 (WEBHOOK_RETRY_SCHEDULE_S).
+      maxReceiveCount: DEFAULT_RETRY_SCHEDULE_S.length + 1,
+      webhookDeliveries: true,
+      maxConcurrency: 5,
+      description: 'Completion webhook events to deliver (one message per event; retries are redeliveries)',
     },
   ],
 };

@@ -6,8 +6,13 @@ export type TableId = 'audio' | 'quotas' | 'keys' | 'accounts' | 'growth';
 export interface Access {
   /** DynamoDB tables this function may touch, read-only or read-write. */
   tables?: Partial<Record<TableId, 'r' | 'rw'>>;
-  /** The service's bucket. */
-  bucket?: 'r' | 'rw';
+  /**
+   * The service's bucket: read, read-write, or 'put' (s3:PutObject only: a function that only signs uploads, which
+   * S3 then runs with its role's permissions).
+   */
+  bucket?: 'r' | 'rw' | 'put';
+  /** Narrows the bucket grant to object keys under these prefixes (e.g. `uploads/`); default every key. */
+  bucketPrefixes?: string[];
   /** Queues of the service's manifest (`ServiceManifest.queues` ids) this function may send messages to. */
   sendTo?: string[];
   /**
@@ -39,6 +44,16 @@ export interface RouteSpec {
   packaging?: 'zip' | 'image';
   /** Bodies larger than this are refused before parsing (422 in the contract's shape). */
   maxBodyBytes?: number;
+  /**
+   * Honours `Idempotency-Key` (lambdas/shared/idempotency): POSTs that create something or charge. The route needs
+   * `quotas: 'rw'` (keys are items of the quotas table, `idem#` prefix).
+   */
+  idempotent?: boolean;
+  /**
+   * How a body over maxBodyBytes is refused instead of the service's validation status: e.g. 413 whose detail names
+   * the way to send more (`{"detail": "..."}`, the contract's error shape).
+   */
+  tooLarge?: { status: 413; detail: string };
   access: Access;
 }
 
@@ -67,6 +82,11 @@ export interface QueueSpec {
   maxReceiveCount: number;
   /** Most concurrent worker executions this queue's event source may start (`-c <service>:<id>Concurrency`). */
   maxConcurrency: number;
+  /**
+   * Webhook deliveries (lambdas/shared/webhooks): every attempt is a receive, so maxReceiveCount = the retry
+   * schedule's delays + 1 (locally it follows WEBHOOK_RETRY_SCHEDULE_S, which tests shorten).
+   */
+  webhookDeliveries?: boolean;
   /** Pollers of the local runtime (lib/local/worker-poller.ts). @default 1 */
   localPollers?: number;
   description: string;
@@ -82,8 +102,11 @@ export interface BucketSpec {
   accessLogPrefix: string;
   /** Lifecycle rules: objects under `prefix` expire after `days`. */
   expire: { id: string; prefix: string; days: number }[];
-  /** GET/HEAD from any origin (presigned URLs); these headers. */
-  cors: { allowedHeaders?: string[]; exposedHeaders: string[] };
+  /**
+   * GET/HEAD from any origin (presigned URLs); these headers. `uploads`: also POST from any origin, for browsers
+   * sending a file straight to S3 with a presigned POST (the policy, not CORS, decides what may be stored).
+   */
+  cors: { allowedHeaders?: string[]; exposedHeaders: string[]; uploads?: boolean };
   /** Set on every function with bucket access. */
   environment?: Record<string, string>;
 }

@@ -197,7 +197,7 @@ export class ManifestService extends Construct {
         );
       }
       if (access.bucket) {
-        fn.bindBucket(this.bucket, access.bucket, manifest.bucket.envVar);
+        fn.bindBucket(this.bucket, access.bucket, manifest.bucket.envVar, access.bucketPrefixes);
         for (const [k, v] of Object.entries(manifest.bucket.environment ?? {})) fn.fn.addEnvironment(k, v);
       }
       for (const queueId of access.sendTo ?? []) {
@@ -378,6 +378,19 @@ export class ManifestService extends Construct {
           exposedHeaders: spec.cors.exposedHeaders,
           maxAge: 3600,
         },
+        // Browsers POST a file straight to S3 with a presigned POST: the signed policy (key, size range, content
+        // type, expiry), not CORS, decides what may be stored; CORS only lets the page send the form and read ETag.
+        ...(spec.cors.uploads
+          ? [
+              {
+                allowedOrigins: ['*'],
+                allowedMethods: [s3.HttpMethods.POST],
+                allowedHeaders: ['*'],
+                exposedHeaders: ['ETag', 'Location'],
+                maxAge: 3600,
+              },
+            ]
+          : []),
       ],
     });
   }

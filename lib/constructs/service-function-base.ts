@@ -111,22 +111,39 @@ export abstract class ServiceFunctionBase<F extends lambda.Function = lambda.Fun
     return this;
   }
 
-  /** Grants object read (or read-write) access to `bucket`, and sets `envVar` to its name. */
-  bindBucket(bucket: s3.IBucket, mode: AccessMode, envVar: string): this {
+  /**
+   * Grants object access to `bucket` and sets `envVar` to its name: read, read-write, or 'put' (s3:PutObject only,
+   * for a function that signs uploads S3 then runs with its role). `prefixes` narrows the grant to those keys.
+   */
+  bindBucket(bucket: s3.IBucket, mode: AccessMode | 'put', envVar: string, prefixes?: string[]): this {
     const policy = this.policy('Bucket');
-    const objectActions = mode === 'rw' ? [...S3_READ_OBJECTS, ...S3_WRITE_OBJECTS] : S3_READ_OBJECTS;
+    const objectActions =
+      mode === 'put'
+        ? ['s3:PutObject']
+        : mode === 'rw'
+          ? [...S3_READ_OBJECTS, ...S3_WRITE_OBJECTS]
+          : S3_READ_OBJECTS;
+    const patterns = prefixes?.length ? prefixes.map((p) => `${p}*`) : ['*'];
     policy.addStatements(
-      new iam.PolicyStatement({ actions: S3_READ_BUCKET, resources: [bucket.bucketArn] }),
-      new iam.PolicyStatement({ actions: objectActions, resources: [bucket.arnForObjects('*')] }),
+      ...(mode === 'put'
+        ? []
+        : [new iam.PolicyStatement({ actions: S3_READ_BUCKET, resources: [bucket.bucketArn] })]),
+      new iam.PolicyStatement({
+        actions: objectActions,
+        resources: patterns.map((p) => bucket.arnForObjects(p)),
+      }),
     );
     // cdk-nag names the finding after the bucket's logical id, e.g. Resource::<AudioBucket96BEECBA.Arn>/*.
     const bucketLogicalId = logicalIdOf(bucket);
     if (bucketLogicalId) {
-      Validations.of(policy).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,
-        reason:
-          'Object keys are generated per request (audio, job and document ids), so the grant covers the objects of this one bucket; the actions are listed one by one (no s3:* or GetObject*).',
-      });
+      for (const p of patterns)
+        Validations.of(policy).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/${p}]`,
+          reason:
+            p === '*'
+              ? 'Object keys are generated per request (audio, job and document ids), so the grant covers the objects of this one bucket; the actions are listed one by one (no s3:* or GetObject*).'
+              : `Object keys under ${p.slice(0, -1)} are generated per request (one per upload id), so the grant covers that prefix of this one bucket; the actions are listed one by one.`,
+        });
     }
     this.fn.addEnvironment(envVar, bucket.bucketName);
     return this;

@@ -236,6 +236,9 @@ export function createFront(options: FrontOptions): Server {
         const body = await readBody(req, limit);
         if (body === 'too-large') {
           drainThenClose(req, options.drain ?? DRAIN);
+          const tooLarge = match.route.tooLarge;
+          if (tooLarge)
+            return sendJson(res, tooLarge.status, { detail: tooLarge.detail }, { connection: 'close' });
           return sendJson(
             res,
             options.manifest.invalidRequestStatus ?? 422,

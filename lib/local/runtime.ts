@@ -6,7 +6,8 @@ import type { Server } from 'node:http';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { resetClients } from '../../lambdas/shared/aws/clients';
-import { parseConfig as parseDocumentsConfig } from '../../lambdas/documents/config';
+import { z } from 'zod';
+import { webhookVars } from '../../lambdas/shared/webhooks/config';
 import { resetConfig } from '../../lambdas/shared/config';
 import type { QueueSpec, ServiceManifest } from '../../lambdas/shared/manifest';
 import { startEmulators, type Emulators } from './emulators';
@@ -61,7 +62,10 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
     host,
     persistDynamo: options.persist !== false,
     queueVisibilityS,
-    queues: [...narrationManifest.queues, ...documentsQueues({ ...process.env, ...options.env })],
+    queues: localQueues([...narrationManifest.queues, ...documentsManifest.queues], {
+      ...process.env,
+      ...options.env,
+    }),
   });
   Object.assign(
     process.env,
@@ -168,14 +172,12 @@ async function requeueUnfinished(log: (line: string) => void): Promise<void> {
 }
 
 /**
- * The documents queues as the stack makes them; locally the delivery queue's maxReceiveCount follows
+ * The queues as the stacks make them; locally a webhook delivery queue's maxReceiveCount follows
  * WEBHOOK_RETRY_SCHEDULE_S (tests shorten the schedule), as attempts = delays + 1.
  */
-function documentsQueues(env: Record<string, string | undefined>): QueueSpec[] {
-  const attempts = parseDocumentsConfig(env).WEBHOOK_RETRY_SCHEDULE_S.length + 1;
-  return documentsManifest.queues.map((q) =>
-    q.id === 'deliveries' ? { ...q, maxReceiveCount: attempts } : q,
-  );
+function localQueues(queues: QueueSpec[], env: Record<string, string | undefined>): QueueSpec[] {
+  const attempts = z.object(webhookVars).parse(env).WEBHOOK_RETRY_SCHEDULE_S.length + 1;
+  return queues.map((q) => (q.webhookDeliveries ? { ...q, maxReceiveCount: attempts } : q));
 }
 
 /** Async render jobs left queued or rendering by a previous run (the local queues live in memory). */

@@ -16,12 +16,11 @@ import {
   type TipoFactor,
 } from '../kit/cfdi/catalogos';
 import { CfdiXmlError, leerCfdi, NS_NOMINA12, NS_PAGOS20, type CfdiLeido } from '../kit/cfdi/leer';
-import { cadenaOriginalTimbre, verificacionUrl } from '../kit/cfdi/timbre';
+import { vistaTimbre } from '../kit/cfdi/timbre';
 import { verificarTotales, type Discrepancia } from '../kit/cfdi/verificar';
 import { importeConLetra } from '../kit/con-letra';
 import { cssString } from '../kit/css-string';
 import { dec, formatMoney, moneyText } from '../kit/money';
-import { qrSvg } from '../kit/qr';
 import { fechaLarga } from '../../lambdas/shared/text/fechas';
 import { cantidadTexto, etiquetaRetencion, etiquetaTraslado, precioTexto } from './calc';
 
@@ -41,15 +40,6 @@ const impuestoDe = (s: string) => (IMPUESTOS.has(s) ? (s as ClaveImpuesto) : und
 /** One line per discrepancy, in Spanish, for the PDF's band. */
 function avisoTexto(d: Discrepancia): string {
   return `${d.donde}: el XML dice ${d.dice}; según sus conceptos, ${d.esperado}`;
-}
-
-/** The same in ASCII for an HTTP header. */
-export function avisoHeader(d: Discrepancia[]): string {
-  return d
-    .map((x) => `${x.donde}: XML ${x.dice}, expected ${x.esperado}`)
-    .join('; ')
-    .replace(/[^\x20-\x7e]/g, '?')
-    .slice(0, 1500);
 }
 
 export interface FacturaDesdeXml {
@@ -73,7 +63,7 @@ function rechazarComplementos(c: CfdiLeido): void {
   if (c.tipoDeComprobante === 'N' || c.complementos.includes(NS_NOMINA12))
     throw new CfdiXmlError([
       {
-        msg: 'CFDI de tipo N (Complemento de Nómina 1.2) is not supported from XML yet: render it from data with the nomina template',
+        msg: "A CFDI de tipo N (Complemento de Nómina 1.2) is a payroll receipt: send it with template 'nomina'",
         type: 'cfdi_unsupported',
       },
     ]);
@@ -151,37 +141,7 @@ export function facturaDesdeXml(xml: string): FacturaDesdeXml {
     });
   }
 
-  const t = c.timbre;
-  const timbre = t
-    ? (() => {
-        const url = verificacionUrl({
-          uuid: t.uuid,
-          rfcEmisor: c.emisor.rfc,
-          rfcReceptor: c.receptor.rfc,
-          total: c.total,
-          selloCfdi: c.sello,
-        });
-        return {
-          uuid: t.uuid.toUpperCase(),
-          url,
-          qr_svg: qrSvg(url, { size: '31mm', label: 'Código QR de verificación del SAT' }),
-          cadena_original: cadenaOriginalTimbre({
-            uuid: t.uuid,
-            fechaTimbrado: t.fechaTimbrado,
-            rfcProvCertif: t.rfcProvCertif,
-            leyenda: t.leyenda,
-            selloCfd: t.selloCfd,
-            noCertificadoSat: t.noCertificadoSat,
-          }),
-          sello_cfdi: c.sello,
-          sello_sat: t.selloSat,
-          no_certificado_sat: t.noCertificadoSat,
-          fecha_timbrado: t.fechaTimbrado,
-          fecha_timbrado_texto: fechaLarga(t.fechaTimbrado),
-          rfc_prov_certif: t.rfcProvCertif,
-        };
-      })()
-    : null;
+  const timbre = vistaTimbre(c);
 
   const folio = [c.serie, c.folio].filter(Boolean).join('-');
   const tipo = conDescripcion(TIPO_COMPROBANTE, c.tipoDeComprobante) ?? c.tipoDeComprobante;

@@ -100,7 +100,19 @@ const CASES: Record<string, Case[]> = {
       request: (c) => multipartPdf(c.pdf, { sourceIp: ipOf(c) }),
       status: 200,
     },
-    { name: 'not multipart', request: () => json('POST', '/convert/pdf', {}), status: 415 },
+    { name: 'JSON without upload_id', request: () => json('POST', '/convert/pdf', {}), status: 422 },
+    {
+      name: 'an upload_id never issued',
+      request: () => json('POST', '/convert/pdf', { upload_id: 'upl_AAAAAAAAAAAAAAAAAAAAAA' }),
+      status: 404,
+    },
+  ],
+  'narration/ConvertPdfUpload': [
+    {
+      name: 'an upload slot (presigned POST)',
+      request: (c) => ({ method: 'POST', path: '/convert/pdf/upload', headers: {}, sourceIp: ipOf(c) }),
+      status: 201,
+    },
   ],
   'narration/ConvertUrl': [
     {

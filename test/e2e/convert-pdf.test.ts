@@ -1,6 +1,7 @@
 // POST /convert/pdf over HTTP against the local runtime: multipart upload → extraction in the worker thread →
 // the same conversion as /convert/text (200 inline / 202 queued), free-tier limits included, and the 4xx answers
-// for oversize, non-PDF, encrypted and wrongly encoded uploads.
+// for oversize (413 naming the upload path: test/e2e/convert-pdf-upload.test.ts), non-PDF, encrypted and wrongly
+// encoded uploads.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stopPdfWorkers } from '../../lambdas/narration/pdf/index';
@@ -53,17 +54,14 @@ async function expect422(res: Response, loc: (string | number)[], type: string):
 }
 
 describe('refusals (none of them counts against the free tier)', () => {
-  test('a file over 20 MB: 422 file_too_large at body.file', async () => {
-    const msg = await expect422(
-      await upload(Buffer.alloc(20 * MiB + 1, 0x25)),
-      ['body', 'file'],
-      'file_too_large',
-    );
-    expect(msg).toMatch(/20 MB/);
-  });
-
-  test('a body over the route limit is refused before it is read: 422 body_too_large', async () => {
-    await expect422(await upload(Buffer.alloc(22 * MiB, 0x25)), ['body'], 'body_too_large');
+  test('a body over what one request carries in AWS (about 4.5 MB): 413 naming the upload path, before it is read', async () => {
+    for (const size of [5 * MiB, 22 * MiB]) {
+      const res = await upload(Buffer.alloc(size, 0x25));
+      expect(res.status).toBe(413);
+      const body = (await res.json()) as { detail: string };
+      expect(body.detail).toMatch(/POST \/convert\/pdf\/upload/);
+      expect(body.detail).toMatch(/upload_id/);
+    }
   });
 
   test('not a PDF (a PNG renamed): 422 not_pdf saying what it is', async () => {
@@ -80,14 +78,23 @@ describe('refusals (none of them counts against the free tier)', () => {
     );
   });
 
-  test('JSON instead of multipart: 415; unknown voice: 422 at body.voice', async () => {
+  test('plain text instead of multipart: 415 naming both ways; JSON without upload_id: 422; unknown voice: 422 at body.voice', async () => {
     const res = await fetch(`${base}/convert/pdf`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"file":"x"}',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x',
     });
     expect(res.status).toBe(415);
-    expect(((await res.json()) as { detail: string }).detail).toMatch(/multipart\/form-data/);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/multipart\/form-data.*upload_id/s);
+    await expect422(
+      await fetch(`${base}/convert/pdf`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"file":"x"}',
+      }),
+      ['body', 'upload_id'],
+      'missing',
+    );
     await expect422(
       await upload(fixture('carta'), { voice: 'es-AR-Nadie' }),
       ['body', 'voice'],

@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { verifySignature } from '../../lambdas/documents/core/webhooks-signature';
+import { verifySignature } from '../../lambdas/shared/webhooks/signature';
 import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
 import { dynamo, sqsClient } from '../../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
@@ -192,7 +192,11 @@ describe('async render (Scale) → 202 → job → signed callback', () => {
     const res = await fetch(url('/v1/render'), {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...auth(keys.scaleA) },
-      body: JSON.stringify({ ...factura, options: { async: true } }),
+      body: JSON.stringify({
+        ...factura,
+        options: { async: true },
+        metadata: { pedido: 'A-17', lote: [1, 2] },
+      }),
     });
     expect(res.status).toBe(202);
     const accepted = (await res.json()) as { id: string; status: string; status_url: string };
@@ -211,6 +215,7 @@ describe('async render (Scale) → 202 → job → signed callback', () => {
       format: 'pdf',
       content_type: 'application/pdf',
       filename: 'factura.pdf',
+      metadata: { pedido: 'A-17', lote: [1, 2] },
     });
     expect(Date.parse(job.download_expires_at)).toBeGreaterThan(Date.now());
     const doc = await fetch(job.download_url);
@@ -242,7 +247,9 @@ describe('async render (Scale) → 202 → job → signed callback', () => {
     expect(event).toMatchObject({
       object: 'event',
       type: 'document.rendered',
-      data: { job: { id: accepted.id, status: 'done', format: 'pdf' } },
+      data: {
+        job: { id: accepted.id, status: 'done', format: 'pdf', metadata: { pedido: 'A-17', lote: [1, 2] } },
+      },
     });
     expect(event.id).toMatch(/^evt_/);
     expect(cb.headers['docs-event-id']).toBe(event.id);
@@ -276,6 +283,7 @@ describe('async render (Scale) → 202 → job → signed callback', () => {
       format: 'html',
       data: {},
       options: { async: true },
+      metadata: { ref: 'falla-1' },
     });
     expect(bad.status).toBe(202);
     expect(Number(bad.res.headers.get('ratelimit-remaining'))).toBe(remaining - 1);
@@ -297,6 +305,7 @@ describe('async render (Scale) → 202 → job → signed callback', () => {
     await waitFor(() => at('/a').some((r) => JSON.parse(r.body.toString('utf8')).type === 'document.failed'));
     const cb = at('/a').find((r) => JSON.parse(r.body.toString('utf8')).type === 'document.failed')!;
     expect(verifySignature(secretA, String(cb.headers['docs-signature']), cb.body)).toBe(true);
+    expect(JSON.parse(cb.body.toString('utf8')).data.job.metadata).toEqual({ ref: 'falla-1' });
     expect(JSON.parse(cb.body.toString('utf8')).data.job).toMatchObject({
       id: bad.json.id,
       status: 'failed',

@@ -13,7 +13,8 @@ import {
   type MessageQueue,
 } from '../../lambdas/documents/use-cases/jobs';
 import type { RenderedDocument } from '../../lambdas/documents/use-cases/render-request';
-import type { WebhookEndpoint, WebhookStore } from '../../lambdas/documents/use-cases/webhooks';
+import type { WebhookEventType } from '../../lambdas/documents/use-cases/jobs';
+import type { WebhookEndpoint, WebhookStore } from '../../lambdas/shared/webhooks/endpoints';
 import { Faults } from './faults';
 import { FakeLeasedJobStore } from './leased-job-store';
 
@@ -93,15 +94,16 @@ export class FakeMessageQueue implements MessageQueue {
   }
 }
 
-export class FakeWebhookStore implements WebhookStore {
-  readonly endpoints = new Map<string, WebhookEndpoint>();
+/** Also narration's (E = its event types): the store is the platform's (lambdas/shared/webhooks). */
+export class FakeWebhookStore<E extends string = WebhookEventType> implements WebhookStore<E> {
+  readonly endpoints = new Map<string, WebhookEndpoint<E>>();
 
-  async get(owner: string): Promise<WebhookEndpoint | undefined> {
+  async get(owner: string): Promise<WebhookEndpoint<E> | undefined> {
     const e = this.endpoints.get(owner);
     return e && structuredClone(e);
   }
 
-  async put(endpoint: WebhookEndpoint, previousSecret?: string): Promise<void> {
+  async put(endpoint: WebhookEndpoint<E>, previousSecret?: string): Promise<void> {
     const current = this.endpoints.get(endpoint.owner);
     const ok = previousSecret === undefined ? !current : current?.secret === previousSecret;
     if (!ok)

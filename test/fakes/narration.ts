@@ -16,17 +16,34 @@ import type {
   JobQueue,
   LexiconStore,
   Pcm,
+  Segment,
+  PdfUpload,
+  PresignedPost,
   Synthesizer,
+  UploadRepository,
+  UploadStore,
+  UploadedPdf,
 } from '../../lambdas/narration/ports';
 import type { Voice } from '../../lambdas/narration/core/voices';
 import type { Lexicon } from '../../lambdas/narration/core/lexicon';
 import { Faults } from './faults';
 import { FakeLeasedJobStore } from './leased-job-store';
 import { FakeGrowthStore, FakeQuotaStore } from './platform';
+import { FakeMessageQueue, FakeWebhookStore } from './documents';
+import type { AudioEventType } from '../../lambdas/narration/core/audio-events';
+import type { IdempotencyStore } from '../../lambdas/shared/idempotency/idempotency';
 
 export class FakeAudioRepository extends FakeLeasedJobStore<AudioRecord> implements AudioRepository {
   constructor(now: () => Date = () => new Date(), leaseS = 120) {
     super('audioId', 'processing', now, leaseS);
+  }
+
+  async setSegments(id: string, segments: Segment[], progress: number): Promise<void> {
+    this.transition(
+      id,
+      (j) => j.status === this.activeStatus,
+      (j) => Object.assign(j, { segments: structuredClone(segments), progress }),
+    );
   }
 }
 
@@ -42,6 +59,25 @@ export class FakeAudioStore implements AudioStore {
 
   async presignAudio(audioId: string, fmt: AudioFormat, expiresInS: number): Promise<string> {
     return `http://127.0.0.1:9/audio/${audioId}.${fmt}?expires=${expiresInS}`;
+  }
+
+  async putSegment(audioId: string, n: number, mp3: Uint8Array): Promise<void> {
+    this.faults.check('putSegment');
+    this.objects.set(`audio/${audioId}/seg/${n}.mp3`, Buffer.from(mp3));
+  }
+
+  async putTimings(audioId: string, timings: object): Promise<void> {
+    this.faults.check('putTimings');
+    this.objects.set(`audio/${audioId}/timings.json`, Buffer.from(JSON.stringify(timings)));
+  }
+
+  async getTimings(audioId: string): Promise<object | undefined> {
+    const b = this.objects.get(`audio/${audioId}/timings.json`);
+    return b && (JSON.parse(b.toString()) as object);
+  }
+
+  async presignSegment(audioId: string, n: number, expiresInS: number): Promise<string> {
+    return `http://127.0.0.1:9/audio/${audioId}/seg/${n}.mp3?expires=${expiresInS}`;
   }
 
   async putJobText(audioId: string, text: string): Promise<void> {
@@ -66,6 +102,63 @@ export class FakeJobQueue implements JobQueue {
   async enqueue(message: JobMessage, priority: boolean): Promise<void> {
     this.faults.check('enqueue');
     this.sent.push({ message: { ...message }, priority });
+  }
+}
+
+/** Upload slots by id, with the adapter's conditions (claim: pending, owner, before convertBy). */
+export class FakeUploadRepository implements UploadRepository {
+  readonly items = new Map<string, PdfUpload>();
+
+  async create(upload: PdfUpload): Promise<void> {
+    if (this.items.has(upload.uploadId)) throw new Error('ConditionalCheckFailedException');
+    this.items.set(upload.uploadId, { ...upload });
+  }
+
+  async get(uploadId: string): Promise<PdfUpload | undefined> {
+    const u = this.items.get(uploadId);
+    return u && { ...u };
+  }
+
+  async claim(uploadId: string, owner: string, nowS: number): Promise<boolean> {
+    const u = this.items.get(uploadId);
+    if (!u || u.status !== 'pending' || u.owner !== owner || u.convertBy <= nowS) return false;
+    u.status = 'used';
+    return true;
+  }
+
+  async release(uploadId: string): Promise<void> {
+    const u = this.items.get(uploadId);
+    if (u && u.status === 'used' && u.convertedTo === undefined) u.status = 'pending';
+  }
+
+  async complete(uploadId: string, audioId: string): Promise<void> {
+    const u = this.items.get(uploadId);
+    if (u && u.status === 'used') u.convertedTo = audioId;
+  }
+}
+
+/** Uploaded PDFs by upload id (what a caller POSTed to the presigned form). */
+export class FakeUploadStore implements UploadStore {
+  readonly files = new Map<string, Buffer>();
+  readonly presigned: { uploadId: string; maxBytes: number; expiresInS: number }[] = [];
+
+  async presignPdfUpload(
+    uploadId: string,
+    limits: { maxBytes: number; expiresInS: number },
+  ): Promise<PresignedPost> {
+    this.presigned.push({ uploadId, ...limits });
+    return { url: 'http://127.0.0.1:9/bucket', fields: { key: `uploads/${uploadId}.pdf` } };
+  }
+
+  async getPdfUpload(uploadId: string, maxBytes: number): Promise<UploadedPdf> {
+    const data = this.files.get(uploadId);
+    if (!data) return { kind: 'missing' };
+    if (data.length > maxBytes) return { kind: 'too-large', bytes: data.length };
+    return { kind: 'ok', data };
+  }
+
+  async deletePdfUpload(uploadId: string): Promise<void> {
+    this.files.delete(uploadId);
   }
 }
 
@@ -113,12 +206,18 @@ export function fakeNarrationDeps(
     growth: new FakeGrowthStore(),
     synth: new FakeSynthesizer(),
     lexicons: new FakeLexiconStore(),
+    webhooks: new FakeWebhookStore<AudioEventType>(),
+    deliveryQueue: new FakeMessageQueue(),
+    uploads: new FakeUploadStore(),
+    uploadRecords: new FakeUploadRepository(),
   };
   const deps: NarrationDeps = {
     config: { ...config(), ...over.config },
     audio: fakes.audio,
     store: fakes.store,
     queue: fakes.queue,
+    uploads: fakes.uploads,
+    uploadRecords: fakes.uploadRecords,
     quotas: fakes.quotas,
     growth: fakes.growth,
     keys: {} as KeyStore,
@@ -128,6 +227,10 @@ export function fakeNarrationDeps(
     synthesizer: async () => fakes.synth,
     now,
     tmpDir: over.tmpDir ?? tmpdir(),
+    idempotency: {} as IdempotencyStore,
+    webhooks: fakes.webhooks,
+    webhookPolicy: { allowlist: [], timeoutMs: 1000 },
+    deliveryQueue: fakes.deliveryQueue,
   };
   return { deps, ...fakes };
 }

@@ -12,9 +12,11 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { JOB_REQUESTS_PREFIX, JOB_RESULT_PREFIX, RESULTS_PREFIX } from '../../lambdas/documents/bucket';
 import { documentsManifest } from '../../lambdas/documents/routes';
-import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/documents/core/webhooks-schedule';
+import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/shared/webhooks/schedule';
 import { REALM_BOOTSTRAP_FILE } from '../../lambdas/documents/templating/realm-sources';
 import { narrationManifest } from '../../lambdas/narration/routes';
+import { UPLOAD_PREFIX } from '../../lambdas/narration/bucket';
+import { UPLOAD_ITEM_PREFIX } from '../../lambdas/narration/adapters/upload-repository';
 import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
 import { parseConfig } from '../../lambdas/documents/config';
 import type { RouteSpec, ServiceManifest, TableId, WorkerSpec } from '../../lambdas/shared/manifest';
@@ -64,6 +66,7 @@ const SERVICES: Service[] = [
     expires: [
       ['audio/', 30],
       ['jobs/', 2],
+      ['uploads/', 1],
     ],
     tables: [
       ['audio', 'audioId'],
@@ -305,11 +308,13 @@ describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s stack', (_nam
       if (Object.keys(tables).length === 0)
         expect(actions.filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
 
-      // S3: only with access.bucket; writes only where 'rw'; the bucket variable set exactly then.
+      // S3: only with access.bucket; writes only where 'rw' ('put': PutObject and nothing else); the bucket
+      // variable set exactly then.
       const s3Actions = actions.filter((a) => a.startsWith('s3:'));
       if (!bucket) expect(s3Actions).toEqual([]);
+      else if (bucket === 'put') expect(s3Actions).toEqual(['s3:PutObject']);
       else expect(s3Actions).toContain('s3:GetObject');
-      expect(s3Actions.includes('s3:PutObject')).toBe(bucket === 'rw');
+      expect(s3Actions.includes('s3:PutObject')).toBe(bucket === 'rw' || bucket === 'put');
       expect(s3Actions.every((a) => !a.includes('*'))).toBe(true);
       expect(svc.bucketEnv in env).toBe(bucket !== undefined);
 
@@ -408,9 +413,12 @@ describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s stack', (_nam
       );
     });
 
-    test('CORS lets pages GET/HEAD what a presigned URL grants, from any origin', () => {
+    test('CORS lets pages GET/HEAD what a presigned URL grants (and POST presigned uploads where the manifest says), from any origin', () => {
       expect(bucketJson().Properties.CorsConfiguration.CorsRules).toEqual([
         expect.objectContaining({ AllowedOrigins: ['*'], AllowedMethods: ['GET', 'HEAD'] }),
+        ...(m.bucket.cors.uploads
+          ? [expect.objectContaining({ AllowedOrigins: ['*'], AllowedMethods: ['POST'] })]
+          : []),
       ]);
     });
   });
@@ -595,6 +603,49 @@ describe('narration only', () => {
       expect(actions).not.toContain(write);
     }
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 's3:GetObject']));
+  });
+
+  test('PDF uploads: ConvertPdfUpload may only PutObject under uploads/ and touch upload# items; browsers may POST; uploads/ expires in a day', () => {
+    const { stack, logicalId, fnOf, statementsOf, envOf } = s();
+    const bucketId = logicalId(stack.bucket);
+    const s3 = statementsOf(fnOf('ConvertPdfUpload')).filter((st) =>
+      [st.Action].flat().some((a) => a.startsWith('s3:')),
+    );
+    expect(s3).toEqual([
+      expect.objectContaining({
+        Effect: 'Allow',
+        Action: 's3:PutObject',
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/uploads/*']] },
+      }),
+    ]);
+    const audioTable = logicalId(stack.tables.audio!);
+    const onAudio = statementsOf(fnOf('ConvertPdfUpload')).filter((st) =>
+      JSON.stringify(st.Resource).includes(audioTable),
+    );
+    expect(onAudio).toHaveLength(1);
+    expect(onAudio[0]!.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${UPLOAD_ITEM_PREFIX}*`] },
+    });
+    expect([onAudio[0]!.Action].flat().filter((a) => /Scan|Query/.test(a))).toEqual([]);
+    expect(Object.keys(envOf('ConvertPdfUpload'))).toEqual(
+      expect.arrayContaining(['AUDIO_TABLE', 'AUDIO_BUCKET', 'QUOTAS_TABLE', 'KEYS_TABLE']),
+    );
+    // ConvertPdf reads, then deletes, the uploaded file.
+    expect(s().actionsOf(fnOf('ConvertPdf'))).toEqual(
+      expect.arrayContaining(['s3:GetObject', 's3:DeleteObject']),
+    );
+    const bucket = s().resources[bucketId]!.Properties;
+    expect(bucket.CorsConfiguration.CorsRules).toContainEqual(
+      expect.objectContaining({
+        AllowedOrigins: ['*'],
+        AllowedMethods: ['POST'],
+        ExposedHeaders: expect.arrayContaining(['ETag']),
+      }),
+    );
+    expect(bucket.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ Prefix: UPLOAD_PREFIX.prefix, ExpirationInDays: 1, Status: 'Enabled' }),
+    );
+    expect(UPLOAD_PREFIX.prefix).toBe('uploads/');
   });
 
   test('ConvertText gets every variable the runtime reads, with the exact names', () => {

@@ -10,6 +10,7 @@ import {
   type DeliveryAttempt,
   type JobRecord,
   type MessageQueue,
+  type WebhookEventType,
 } from '../../lambdas/documents/use-cases/jobs';
 import {
   DeliveryFailedError,
@@ -17,11 +18,11 @@ import {
   type DeliveryDeps,
   type WebhookEndpoint,
 } from '../../lambdas/documents/use-cases/webhooks';
-import { verifySignature } from '../../lambdas/documents/core/webhooks-signature';
+import { verifySignature } from '../../lambdas/shared/webhooks/signature';
 import { dynamo } from '../../lambdas/shared/aws/clients';
 import { DynamoJobRepository } from '../../lambdas/documents/adapters/job-repository';
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
-import { DynamoWebhookStore } from '../../lambdas/documents/adapters/webhook-store';
+import { DynamoWebhookStore } from '../../lambdas/shared/aws/webhook-store';
 import { parseAllowlist, stubResolver } from '../../lambdas/shared/net/safe-fetch';
 import { jobRecord } from '../fakes/documents';
 import { withEmulators } from '../helpers/env';
@@ -31,7 +32,7 @@ jest.setTimeout(60_000);
 
 let emu: Awaited<ReturnType<typeof withEmulators>>;
 let jobs: DynamoJobRepository;
-let webhooks: DynamoWebhookStore;
+let webhooks: DynamoWebhookStore<WebhookEventType>;
 let quotas: DynamoQuotaStore;
 let tripwire: Tripwire;
 const T0 = new Date('2026-03-01T12:00:00Z');
@@ -40,7 +41,7 @@ let clock = T0;
 beforeAll(async () => {
   emu = await withEmulators();
   jobs = new DynamoJobRepository(dynamo(), emu.tableNames.accounts, () => clock, 60);
-  webhooks = new DynamoWebhookStore(dynamo(), emu.tableNames.accounts);
+  webhooks = new DynamoWebhookStore<WebhookEventType>(dynamo(), emu.tableNames.accounts);
   quotas = new DynamoQuotaStore(dynamo(), emu.tableNames.quotas);
   tripwire = installLoopbackTripwire();
 });

@@ -104,7 +104,7 @@ describe('hostile or wrong XML → 400 at body.cfdi_xml', () => {
     ]);
   });
 
-  it('tipo P and nómina: a 400 naming what is unsupported', () => {
+  it('tipo P: a 400 naming what is unsupported; nómina to factura: a 400 naming the nomina template', () => {
     const p = BASICO.replace('TipoDeComprobante="I"', 'TipoDeComprobante="P"');
     expect(refused(p)).toEqual([
       {
@@ -114,7 +114,7 @@ describe('hostile or wrong XML → 400 at body.cfdi_xml', () => {
       },
     ]);
     const n = BASICO.replace('TipoDeComprobante="I"', 'TipoDeComprobante="N"');
-    expect(refused(n)[0]!.msg).toMatch(/Nómina 1\.2\) is not supported from XML yet/);
+    expect(refused(n)[0]!.msg).toMatch(/Nómina 1\.2\) is a payroll receipt: send it with template 'nomina'/);
   });
 
   it('data and cfdi_xml together, cfdi_xml with another template, neither', () => {

@@ -177,7 +177,7 @@ describe('ventas', () => {
     });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const calc = calcVentas(r.request.data as never);
+    const calc = calcVentas((r.request as { data: unknown }).data as never);
     expect(calc.total_revenue).toBe('0.30');
     expect(calc.total_units).toBe('4');
     expect(calc.ranked.map((x) => x.product)).toEqual(['B', 'A']);

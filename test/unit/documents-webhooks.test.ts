@@ -29,12 +29,8 @@ import {
   type WebhookEndpoint,
   type WebhookStore,
 } from '../../lambdas/documents/use-cases/webhooks';
-import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/documents/core/webhooks-schedule';
-import {
-  computeSignature,
-  signatureHeader,
-  verifySignature,
-} from '../../lambdas/documents/core/webhooks-signature';
+import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/shared/webhooks/schedule';
+import { computeSignature, signatureHeader, verifySignature } from '../../lambdas/shared/webhooks/signature';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import type { ApiKeyRecord } from '../../lambdas/shared/auth/keys';
 import { parseConfig } from '../../lambdas/documents/config';

@@ -85,11 +85,21 @@ describe('narrate', () => {
       expected.push(...new Array<number>(100 + k).fill(k));
     }
     expect(Array.from(samples)).toEqual(expected);
-    expect(result).toEqual({
+    expect(result).toMatchObject({
       bytes: wav.length,
       durationS: expected.length / RATE,
       contentType: 'audio/wav',
     });
+    // Timings: each paragraph is a chunk, so each sentence starts exactly where its chunk's samples start, and
+    // its offsets are the paragraph's in the text.
+    const text = paragraphs(20);
+    let at = 0;
+    result.timings.sentences.forEach((s, i) => {
+      expect(text.slice(s.start, s.end)).toBe(`c${i + 1} xx`);
+      expect(Math.abs(s.start_s - at / RATE)).toBeLessThanOrEqual(0.0005 + 1e-9); // reported to the ms
+      at += 100 + (i + 1) + pause;
+    });
+    expect(result.timings.words).toEqual([]);
 
     expect(engine.maxInFlight).toBe(3);
     expect(engine.maxAhead).toBeLessThanOrEqual(3 + 2); // concurrency + 1 buffered, + the one being encoded

@@ -100,9 +100,13 @@ function narrationDeps(opts: { allowed?: boolean; audio?: FakeAudioRepository } 
     store: {
       putAudioFile: async () => undefined,
       presignAudio: async () => 'http://127.0.0.1/never',
+      presignSegment: async () => 'http://127.0.0.1/never',
       putJobText: async () => undefined,
       getJobText: async () => 'Un texto largo que el trabajador narra en segundo plano.',
       deleteJobText: async () => undefined,
+      putSegment: async () => undefined,
+      putTimings: async () => undefined,
+      getTimings: async () => undefined,
     },
     queue: { enqueue: async () => undefined },
     quotas: quotas(opts.allowed ?? true),

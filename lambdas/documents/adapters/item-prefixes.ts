@@ -2,4 +2,4 @@
 // email#, purchase#, pickup#). The manifest (lambdas/documents/routes.ts) narrows IAM grants to them
 // (`access.itemPrefixes`, dynamodb:LeadingKeys), so a function that handles jobs cannot touch billing items.
 export const JOB_ITEM_PREFIX = 'docjob#';
-export const WEBHOOK_ITEM_PREFIX = 'webhook#';
+export { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ResponseDoc, RouteDoc } from '../../shared/http/openapi';
 import { WEBHOOK_EVENT_TYPES } from '../use-cases/jobs';
-import { DEFAULT_RETRY_SCHEDULE_S } from '../core/webhooks-schedule';
+import { DEFAULT_RETRY_SCHEDULE_S } from '../../shared/webhooks/schedule';
 import { WebhookPutRequest } from '../use-cases/webhooks';
 
 // ---- schemas -------------------------------------------------------------------------------------------------------
@@ -57,6 +57,9 @@ const jobShape = {
   completed_at: z.string().nullable(),
   expires_at: z.string().meta({ description: 'The job and its document are kept one day' }),
   status_url: z.string(),
+  metadata: z.record(z.string(), z.unknown()).meta({
+    description: 'The `metadata` object of the render request, as sent ({} without one)',
+  }),
   filename: z.string().optional().meta({ description: 'done: e.g. factura.pdf' }),
   content_type: z.string().optional(),
   bytes: z.int().optional(),
@@ -116,7 +119,7 @@ const schedule = DEFAULT_RETRY_SCHEDULE_S.map((s) => (s < 3600 ? `${s / 60} min`
 export const WEBHOOKS_OVERVIEW: string = `
 ## Webhooks (Scale)
 
-**Async renders.** With a Scale key, \`POST /v1/render\` with \`"options": {"async": true}\` answers **202** \`{"id": "job_…", "object": "job", "status": "queued", "progress": 0, "status_url": "/v1/jobs/job_…"}\` with a \`Location\` header instead of the file. The request is validated exactly like a synchronous one (400 with every problem) and counted when it is accepted (RateLimit-* headers on the 202); a job that fails is given back, whatever the cause. Other plans asking for async get **403** \`{"detail": "…", "plan": "pro"}\`. Poll \`GET /v1/jobs/{id}\` (any key of the same account; everyone else gets 404) until \`status\` is \`done\` (with \`download_url\`, a presigned link valid one hour, signed afresh at each GET) or \`failed\` (with \`reason\`, and \`problems\` when the request itself could not be rendered). Jobs and their documents are kept one day.
+**Async renders.** With a Scale key, \`POST /v1/render\` with \`"options": {"async": true}\` answers **202** \`{"id": "job_…", "object": "job", "status": "queued", "progress": 0, "status_url": "/v1/jobs/job_…"}\` with a \`Location\` header instead of the file. The request is validated exactly like a synchronous one (400 with every problem) and counted when it is accepted (RateLimit-* headers on the 202); a job that fails is given back, whatever the cause. Other plans asking for async get **403** \`{"detail": "…", "plan": "pro"}\`. Poll \`GET /v1/jobs/{id}\` (any key of the same account; everyone else gets 404) until \`status\` is \`done\` (with \`download_url\`, a presigned link valid one hour, signed afresh at each GET) or \`failed\` (with \`reason\`, and \`problems\` when the request itself could not be rendered). Jobs and their documents are kept one day. A \`metadata\` object sent with the render (your own ids and references, at most 50 keys and 4096 bytes as JSON, else a 400 \`metadata_too_large\`) is echoed as sent on the job and in its webhook events (\`data.job.metadata\`; \`{}\` without one).
 
 **Endpoint.** One per account: \`PUT /v1/webhook\` \`{"url": "https://…", "events": [...]}\` (events default to all) answers 201 with the signing secret \`whsec_…\`, shown that once; a later PUT changes the URL or events and keeps the secret (200). \`GET /v1/webhook\` shows it without the secret, \`DELETE /v1/webhook\` removes it, \`POST /v1/webhook/rotate-secret\` issues a new secret, while the previous one keeps signing for 24 hours. The URL must be \`https://\` on port 443 and resolve only to public addresses; it is checked when registered and again, on the addresses actually connected to, at every delivery (a name that later resolves to a private address is not contacted; the attempt is recorded as \`refused\`). Redirects are not followed.
 
@@ -129,7 +132,7 @@ export const WEBHOOKS_OVERVIEW: string = `
 
 The body is \`{"id": "evt_…", "object": "event", "type": "document.rendered", "created": 1767225600, "api_version": "v1", "data": {"job": {…}}}\` (the job as \`GET /v1/jobs/{id}\` shows it, without the delivery log). Headers: \`Content-Type: application/json\`, \`Docs-Signature\`, \`Docs-Event-Id\` (= \`id\`), \`Docs-Event-Type\`, \`Docs-Delivery-Attempt\` (1, 2, …). Deliveries are at least once: deduplicate on the event id.
 
-**Verifying the signature.** \`Docs-Signature: t=<unix seconds>,v1=<hex>\` where \`<hex>\` is HMAC-SHA256 keyed with your whole secret string (\`whsec_…\`) over \`<t>.<raw body>\` — Stripe's scheme. Compute it over the raw bytes received (before parsing JSON), compare in constant time with every \`v1\` (two during a rotation) and reject timestamps more than 5 minutes from your clock. Node.js (the function this service exports as \`verifySignature\`, lambdas/documents/core/webhooks-signature.ts):
+**Verifying the signature.** \`Docs-Signature: t=<unix seconds>,v1=<hex>\` where \`<hex>\` is HMAC-SHA256 keyed with your whole secret string (\`whsec_…\`) over \`<t>.<raw body>\` — Stripe's scheme. Compute it over the raw bytes received (before parsing JSON), compare in constant time with every \`v1\` (two during a rotation) and reject timestamps more than 5 minutes from your clock. Node.js (the function this service exports as \`verifySignature\`, lambdas/shared/webhooks/signature.ts):
 
 \`\`\`js
 const { createHmac, timingSafeEqual } = require('node:crypto');

@@ -1,13 +1,11 @@
-// html: the rendered template as a standalone file, with its <style> rules also copied onto the elements
-// (juice) so it survives e-mail clients and editors that drop <style>. Style blocks are kept for @page,
-// @media and pseudo-class rules. juice's synchronous API never fetches <link>ed resources.
-import juice from 'juice';
+// html: the rendered template as a standalone file, with its <style> rules also copied onto the elements (juice's
+// inlining, run by ./inline-css.ts) so it survives e-mail clients and editors that drop <style>. Style blocks are
+// kept for @page, @media and pseudo-class rules. Nothing is fetched: <link>ed stylesheets are left as they are.
 import { CONTENT_TYPES } from '../core/formats';
+import { inlineCss } from './inline-css';
 import type { DocumentModel, RenderedFile } from './types';
 
-export function inlineCss(html: string): string {
-  return juice(html, { removeStyleTags: false, preserveImportant: true, applyStyleTags: true });
-}
+export { inlineCss };
 
 export async function renderHtml(model: DocumentModel): Promise<RenderedFile> {
   return {

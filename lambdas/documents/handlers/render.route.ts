@@ -15,6 +15,8 @@ export const renderRoute = {
   timeoutS: 29,
   maxBodyBytes: 2 * MiB,
   // accounts: only job items (options.async creates one); render: queues async jobs.
+  // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
+  idempotent: true,
   access: {
     tables: { quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'rw' },
     itemPrefixes: { accounts: [JOB_ITEM_PREFIX] },

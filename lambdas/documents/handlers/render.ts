@@ -8,6 +8,7 @@
 import { bearerToken, hashKey } from '../../shared/auth/keys';
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler, CORS_HEADERS } from '../../shared/http/api-handler';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import {
   HttpError,
   RequestValidationError,
@@ -21,7 +22,13 @@ import { rateLimitHeaders, type QuotaDecision } from '../../shared/quota/windows
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { DocumentRequestError } from '../errors';
 import { monthlyRules, planOf, quotaSubject, type DocumentsPlan } from '../core/plans';
-import { parseRenderRequest, renderDocument, type ValidRenderRequest } from '../use-cases/render-request';
+import {
+  documentUnits,
+  parseRenderRequest,
+  renderDocument,
+  usesCustomHtml,
+  type ValidRenderRequest,
+} from '../use-cases/render-request';
 import { acceptAsyncRender, assertAsyncAllowed } from '../use-cases/jobs';
 import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
@@ -83,14 +90,14 @@ async function chargeCaller(
   const now = deps.now();
   const token = bearerToken(headers['authorization']);
   const known = typeof token === 'string' ? knownKeys.get(hashKey(token)) : undefined;
-  const early = known ? deps.quotas.consume(known.subject, monthlyRules(known.plan), now) : undefined;
+  let early = known ? deps.quotas.consume(known.subject, monthlyRules(known.plan), now) : undefined;
   early?.catch(() => undefined); // awaited below; this only keeps a failure from being reported as unhandled
   try {
     const caller = await resolveCaller(headers, clientIp, deps.keys);
     const plan = planOf(caller);
     // Async (Scale): refused before anything is charged.
     if (request.options.async) assertAsyncAllowed(plan);
-    if (request.kind === 'custom' && plan === 'free')
+    if (usesCustomHtml(request) && plan === 'free')
       throw new HttpError(
         403,
         'custom_html (your own templates) is a Pro, Scale or Lifetime feature: send `Authorization: Bearer <key>`, ' +
@@ -98,15 +105,50 @@ async function chargeCaller(
       );
     remember(caller, plan);
     const subject = quotaSubject(caller);
-    if (early && known!.plan === plan && known!.subject === subject)
-      return { caller, plan, decision: await early, now };
-    await giveBack(deps, early);
-    return { caller, plan, decision: await deps.quotas.consume(subject, monthlyRules(plan), now), now };
+    const rules = monthlyRules(plan);
+    let first: QuotaDecision;
+    if (early && known!.plan === plan && known!.subject === subject) first = await early;
+    else {
+      await giveBack(deps, early);
+      first = await deps.quotas.consume(subject, rules, now);
+    }
+    early = undefined; // from here on chargeRest owns the charge (and gives all of it back if it fails)
+    return { caller, plan, decision: await chargeRest(deps, first, subject, rules, now, request), now };
   } catch (err) {
     if (err instanceof HttpError && typeof token === 'string') knownKeys.delete(hashKey(token));
     await giveBack(deps, early);
     throw err;
   }
+}
+
+/**
+ * A merge (documents) counts one document per part: the other units are charged one conditional write each, all or
+ * nothing (a denial gives back what this request charged and is the answer: 429).
+ */
+async function chargeRest(
+  deps: DocumentsDeps,
+  first: QuotaDecision,
+  subject: string,
+  rules: ReturnType<typeof monthlyRules>,
+  now: Date,
+  request: ValidRenderRequest,
+): Promise<QuotaDecision> {
+  let combined = first;
+  for (let i = 1; i < documentUnits(request) && combined.allowed; i++) {
+    let next: QuotaDecision;
+    try {
+      next = await deps.quotas.consume(subject, rules, now);
+    } catch (err) {
+      await giveBack(deps, Promise.resolve(combined));
+      throw err;
+    }
+    if (!next.allowed) {
+      await giveBack(deps, Promise.resolve(combined));
+      return next;
+    }
+    combined = { ...next, charged: [...combined.charged, ...next.charged] };
+  }
+  return combined;
 }
 
 /** Thrown when the caller was already answered 503 by the early timeout (ApiRequest.signal): refund, deliver nothing. */
@@ -132,7 +174,10 @@ export const makeHandler = (deps: DocumentsDeps) =>
         recordQuotaRejection('documents', req.event.routeKey);
         throw new TooManyRequestsError(
           `Monthly limit reached: ${decision.binding.limit} documents per calendar month (UTC) on the ${plan} plan. ` +
-            `It resets in ${headers['retry-after']} seconds; a paid plan raises it (GET /pricing).`,
+            `It resets in ${headers['retry-after']} seconds; a paid plan raises it (GET /pricing).` +
+            (documentUnits(request) > 1
+              ? ` This request merges ${documentUnits(request)} documents and counts as ${documentUnits(request)}.`
+              : ''),
           headers,
         );
       }
@@ -194,7 +239,11 @@ export const makeHandler = (deps: DocumentsDeps) =>
         isBase64Encoded: true,
       };
     },
-    { maxBodyBytes: route.maxBodyBytes, invalidStatus: documentsManifest.invalidRequestStatus },
+    {
+      maxBodyBytes: route.maxBodyBytes,
+      invalidStatus: documentsManifest.invalidRequestStatus,
+      ...idempotency(route, deps),
+    },
   );
 
 export const handler = makeHandler(awsDeps());

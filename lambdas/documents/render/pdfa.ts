@@ -3,7 +3,7 @@
 //   - the XMP metadata stream (uncompressed) declaring pdfaid:part 3 / conformance B, with dc:title, producer and
 //     dates equal to the Info dictionary's;
 //   - an sRGB output intent (/GTS_PDFA1, ICC's sRGB2014 profile, srgb-icc.ts);
-//   - the source file (the CFDI XML) as an associated file: an embedded file with its MIME type and dates, its
+//   - the source file (the CFDI XML; one per document of a merge) as an associated file: an embedded file with its MIME type and dates, its
 //     file specification with /AFRelationship and the catalog's /AF array (pdf-lib's attach does both);
 //   - a document ID in the trailer.
 // Not checked here by a PDF/A validator (veraPDF is Java); the tests read the result back with qpdf and poppler.
@@ -22,7 +22,8 @@ export interface PdfAAttachment {
 
 export interface PdfAOptions {
   title: string;
-  attachment?: PdfAAttachment;
+  /** Its associated files (a merge of several documents carries each one's source). */
+  attachments?: PdfAAttachment[];
   /** The document's dates (Info and XMP); now by default. */
   date?: Date;
 }
@@ -60,7 +61,7 @@ function xmp(title: string, date: Date): string {
 <?xpacket end="w"?>`;
 }
 
-/** Chromium's PDF → PDF/A-3b, with `attachment` (if any) embedded as its associated file. */
+/** Chromium's PDF → PDF/A-3b, with `attachments` (if any) embedded as its associated files. */
 export async function toPdfA3(pdf: Uint8Array, options: PdfAOptions): Promise<Buffer> {
   // Whole seconds: the Info dictionary's dates carry no fractions, and the XMP must say the same.
   const date = new Date(Math.floor((options.date ?? new Date()).getTime() / 1000) * 1000);
@@ -91,8 +92,7 @@ export async function toPdfA3(pdf: Uint8Array, options: PdfAOptions): Promise<Bu
   });
   catalog.set(PDFName.of('OutputIntents'), context.obj([context.register(intent)]));
 
-  if (options.attachment) {
-    const a = options.attachment;
+  for (const a of options.attachments ?? []) {
     await doc.attach(a.bytes, a.name, {
       mimeType: a.mimeType,
       description: a.description,

@@ -8,7 +8,9 @@
 // Quota: charged at acceptance, like a synchronous render; given back when the job fails (nothing was delivered,
 // whatever the cause: the synchronous path does not count failed renders either). Talks only to ports.
 import { createHash, randomBytes } from 'node:crypto';
-import { ownerOf, type ApiKeyRecord } from '../../shared/auth/keys';
+import type { ApiKeyRecord } from '../../shared/auth/keys';
+import type { DeliveryAttempt as SharedDeliveryAttempt, MessageQueue } from '../../shared/webhooks/delivery';
+import { ownerOf } from '../../shared/webhooks/endpoints';
 import { HttpError, ServiceUnavailableError } from '../../shared/http/errors';
 import type { LeasedJobStore } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
@@ -20,6 +22,9 @@ import type { DocumentsPlan } from '../core/plans';
 import type { RenderedDocument, ValidRenderRequest } from './render-request';
 
 // ---- records and ports -------------------------------------------------------------------------------------
+
+// The platform's, re-exported for documents' modules: what jobs belong to, and the queue port.
+export { ownerOf, type MessageQueue };
 
 export type JobStatus = 'queued' | 'rendering' | 'done' | 'failed';
 export type WebhookEventType = 'document.rendered' | 'document.failed';
@@ -34,22 +39,7 @@ export interface JobResult {
 }
 
 /** One webhook delivery attempt, as recorded on the job (GET /v1/jobs/{id} shows them). */
-export interface DeliveryAttempt {
-  eventId: string;
-  type: WebhookEventType;
-  /** 1 for the first try. */
-  attempt: number;
-  /** ISO time the attempt started. */
-  at: string;
-  /** delivered: 2xx; failed: another status, timeout or network error; refused: the SSRF policy refused the
-   * destination (no connection made); skipped: no endpoint subscribed any more. */
-  outcome: 'delivered' | 'failed' | 'refused' | 'skipped';
-  statusCode: number | null;
-  error?: string;
-  durationMs: number;
-  /** When the next attempt is due; null after the last one. */
-  nextAttemptAt?: string | null;
-}
+export type DeliveryAttempt = SharedDeliveryAttempt<WebhookEventType>;
 
 export interface JobRecord {
   jobId: string;
@@ -81,6 +71,11 @@ export interface JobRecord {
   /** The webhook event of this job's outcome (only when an endpoint subscribed to it when the job finished). */
   event?: { id: string; type: WebhookEventType; queued: boolean };
   deliveries?: DeliveryAttempt[];
+  /**
+   * The caller's `metadata` of the render request as JSON text, echoed on the job and its webhook events. Text, not
+   * a map: DynamoDB numbers cannot hold every JSON number (1e200, integers beyond 2^53 lose digits or fail).
+   */
+  metadata?: string;
 }
 
 /**
@@ -103,13 +98,6 @@ export interface JobFiles {
   presignResult(result: JobResult, expiresInS: number): Promise<string>;
 }
 
-/** An SQS queue as the domain sees it. */
-export interface MessageQueue {
-  send(message: Record<string, unknown>, delayS?: number): Promise<void>;
-  /** Makes a received message reappear after `delayS` seconds (its retry), instead of the queue's default. */
-  retryAfter(receiptHandle: string, delayS: number): Promise<void>;
-}
-
 export interface RenderMessage {
   jobId: string;
 }
@@ -130,9 +118,6 @@ export function newJobId(): string {
 }
 
 export const JOB_ID_RE = /^job_[A-Za-z0-9_-]{22}$/;
-
-/** What jobs and webhook endpoints belong to (the platform's rule, shared with narration's lexicons). */
-export { ownerOf };
 
 /** Deterministic per job and type: a duplicated worker run produces the same event id (receivers dedupe on it). */
 export function eventIdFor(jobId: string, type: WebhookEventType): string {
@@ -197,6 +182,7 @@ export async function acceptAsyncRender(
     updatedAt: iso,
     expiresAt: Math.floor(now.getTime() / 1000) + JOB_TTL_S,
     charged: input.decision.charged,
+    ...(request.metadata ? { metadata: JSON.stringify(request.metadata) } : {}),
   };
   try {
     await deps.jobFiles.putRequest(jobId, JSON.stringify(input.body));
@@ -238,6 +224,7 @@ export function publicJob(
     completed_at: job.completedAt ?? null,
     expires_at: new Date(job.expiresAt * 1000).toISOString(),
     status_url: statusUrl(job.jobId),
+    metadata: job.metadata ? (JSON.parse(job.metadata) as unknown) : {},
   };
   if (job.status === 'done' && job.result) {
     out.filename = job.result.filename;

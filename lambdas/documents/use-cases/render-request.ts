@@ -20,7 +20,9 @@ import { renderTxt } from '../formats/txt';
 import type { DocumentModel, RenderedFile } from '../formats/types';
 import { PAGE_FORMATS, type PageFormat, type PdfOptions, type PngOptions } from '../render/page-options';
 import { RenderTimeoutError } from '../render/errors';
-import { toPdfA3, type PdfAOptions } from '../render/pdfa';
+import { mergePdfs, type MergePart } from '../render/merge';
+import { toPdfA3, type PdfAAttachment, type PdfAOptions } from '../render/pdfa';
+import { protectPdf, type PdfProtection } from '../render/protect';
 import { stampWatermark } from '../render/watermark';
 import { renderXlsx } from '../formats/xlsx';
 import { buildZip, type ZipEntry } from '../formats/zip';
@@ -91,7 +93,28 @@ export const renderOptionsSchema = z.object({
    * request, otherwise data.json). Default: true for cfdi_xml, false otherwise.
    */
   pdfa: z.boolean().optional(),
+  /** format pdf: the password that opens the PDF (AES-256), 1–127 bytes as UTF-8. */
+  password: z.string().min(1).optional(),
+  /** format pdf: what a reader may do with it (each defaults to true); alone, the PDF opens without a password. */
+  permissions: z
+    .strictObject({
+      print: z.boolean().optional(),
+      copy: z.boolean().optional(),
+      modify: z.boolean().optional(),
+      annotate: z.boolean().optional(),
+    })
+    .optional(),
 });
+
+/** options.password's limit: the AES-256 security handler reads at most 127 bytes of UTF-8. */
+export const PASSWORD_MAX_BYTES = 127;
+
+/** metadata's limits: a small JSON object of the caller's own (ids, references), echoed on async jobs and events. */
+export const METADATA_MAX_BYTES = 4096;
+export const METADATA_MAX_KEYS = 50;
+
+/** At most this many parts per merge (documents): about 20 Chromium renders fit the route's 29 s comfortably. */
+export const MERGE_MAX_DOCUMENTS = 20;
 
 /** cfdi_xml's length limit (characters): a CFDI with a few thousand conceptos; the route's body limit is 2 MiB. */
 export const CFDI_XML_MAX_CHARS = 1_500_000;
@@ -108,7 +131,21 @@ export const renderRequestSchema = z.object({
   cfdi_xml: z.string().min(1).max(CFDI_XML_MAX_CHARS).optional(),
   custom_html: z.string().min(1).max(200_000).optional(),
   options: renderOptionsSchema.optional(),
+  /**
+   * The caller's own JSON object (order ids, references), at most METADATA_MAX_KEYS keys and METADATA_MAX_BYTES
+   * bytes as JSON: not rendered; echoed back on async jobs (GET /v1/jobs/{id}) and their webhook events.
+   */
+  metadata: z.record(z.string().min(1).max(100), z.unknown()).optional(),
+  /**
+   * Several documents merged into one PDF, in order: each {template, data | cfdi_xml} or {custom_html, data}.
+   * Instead of the single document's template/data/cfdi_xml/custom_html; format pdf; options apply to every part
+   * (page, header, footer) and to the merged file (pdfa, password, permissions). Counts one document per part.
+   */
+  documents: z.array(z.record(z.string(), z.unknown())).min(1).max(MERGE_MAX_DOCUMENTS).optional(),
 });
+
+/** What a part of a merge may carry; everything else belongs to the request. */
+const PART_KEYS = ['template', 'data', 'cfdi_xml', 'custom_html'] as const;
 
 export type RenderRequestBody = z.input<typeof renderRequestSchema>;
 export type RenderOptions = z.output<typeof renderOptionsSchema>;
@@ -123,6 +160,7 @@ export type ValidRenderRequest =
       options: RenderOptions;
       /** The document read from the caller's XML (cfdi_xml), when that is what was sent instead of data. */
       xml?: XmlDocument;
+      metadata?: Record<string, unknown>;
     }
   | {
       kind: 'custom';
@@ -130,7 +168,31 @@ export type ValidRenderRequest =
       format: Format;
       data: Record<string, unknown>;
       options: RenderOptions;
+      metadata?: Record<string, unknown>;
+    }
+  | {
+      kind: 'merge';
+      format: 'pdf';
+      /** Each part as a single-document pdf request (options: the request's page options, no pdfa/protection). */
+      parts: SingleRenderRequest[];
+      options: RenderOptions;
+      metadata?: Record<string, unknown>;
     };
+
+/** One document (not a merge). */
+export type SingleRenderRequest = Exclude<ValidRenderRequest, { kind: 'merge' }>;
+
+/** How many documents a request counts for (quota): one, or one per part of a merge. */
+export function documentUnits(request: ValidRenderRequest): number {
+  return request.kind === 'merge' ? request.parts.length : 1;
+}
+
+/** Does the request render the caller's own HTML (custom_html, paid plans) anywhere? */
+export function usesCustomHtml(request: ValidRenderRequest): boolean {
+  return request.kind === 'merge'
+    ? request.parts.some((p) => p.kind === 'custom')
+    : request.kind === 'custom';
+}
 
 export type ValidationResult =
   { ok: true; request: ValidRenderRequest } | { ok: false; problems: DocumentProblem[] };
@@ -188,6 +250,7 @@ export function validateRenderRequest(body: unknown): ValidationResult {
     string,
     unknown
   >;
+  if (raw.documents !== undefined) return validateMerge(raw, problems);
   const custom = typeof raw.custom_html === 'string' && raw.custom_html.length > 0;
   const format =
     typeof raw.format === 'string' && (FORMATS as readonly string[]).includes(raw.format)
@@ -237,7 +300,7 @@ export function validateRenderRequest(body: unknown): ValidationResult {
       if (!template.fromXml)
         problems.push({
           loc: ['body', 'cfdi_xml'],
-          msg: `Template '${template.meta.slug}' does not read XML: send data, or use the factura template`,
+          msg: `Template '${template.meta.slug}' does not read XML: send data, or use the factura or nomina template`,
           type: 'unsupported_input',
         });
       else if (raw.data !== undefined)
@@ -271,8 +334,11 @@ export function validateRenderRequest(body: unknown): ValidationResult {
       msg: `PDF/A is a PDF: send format 'pdf' with options.pdfa, or drop options.pdfa for '${format}'`,
       type: 'unsupported_option',
     });
+  problems.push(...protectionProblems(raw.options, format));
+  problems.push(...metadataProblems(raw.metadata));
   if (problems.length > 0) return { ok: false, problems };
   const options = renderOptionsSchema.parse(raw.options ?? {});
+  const metadata = raw.metadata as Record<string, unknown> | undefined;
   const request: ValidRenderRequest = template
     ? {
         kind: 'template',
@@ -281,6 +347,7 @@ export function validateRenderRequest(body: unknown): ValidationResult {
         data: xml ? xml.data : (data as Record<string, unknown>),
         options,
         ...(xml ? { xml } : {}),
+        ...(metadata ? { metadata } : {}),
       }
     : {
         kind: 'custom',
@@ -288,8 +355,150 @@ export function validateRenderRequest(body: unknown): ValidationResult {
         format: format as Format,
         data: raw.data as Record<string, unknown>,
         options,
+        ...(metadata ? { metadata } : {}),
       };
   return { ok: true, request };
+}
+
+/**
+ * A merge (`documents`): the request-level checks (format pdf, options, metadata, no single-document members), then
+ * each part as a single pdf request, its problems at ["body", "documents", i, ...].
+ */
+function validateMerge(raw: Record<string, unknown>, problems: DocumentProblem[]): ValidationResult {
+  const format = raw.format;
+  if (typeof format === 'string' && format !== 'pdf' && (FORMATS as readonly string[]).includes(format))
+    problems.push({
+      loc: ['body', 'format'],
+      msg: `documents are merged into one PDF: send format 'pdf' (a merge of '${format}' files is not offered)`,
+      type: 'unsupported_format',
+      ctx: { allowed: ['pdf'] },
+    });
+  for (const k of PART_KEYS)
+    if (raw[k] !== undefined)
+      problems.push({
+        loc: ['body', k],
+        msg: `With documents, each part carries its own ${k}: move it into documents[i], or drop documents to render one document`,
+        type: 'documents_conflict',
+      });
+  problems.push(...protectionProblems(raw.options, 'pdf'));
+  if (typeof raw.options === 'object' && raw.options !== null) {
+    const o = raw.options as Record<string, unknown>;
+    if (o.require_xml !== undefined)
+      problems.push({
+        loc: ['body', 'options', 'require_xml'],
+        msg: 'require_xml is about a zip with the CFDI XML; a merge is one PDF: drop options.require_xml',
+        type: 'unsupported_option',
+      });
+  }
+  problems.push(...metadataProblems(raw.metadata));
+  const items = Array.isArray(raw.documents) ? raw.documents : [];
+  const options = renderOptionsSchema.safeParse(raw.options ?? {});
+  // What each part is rendered with: the page options; the file-level ones apply to the merged PDF.
+  const partOptions = options.success
+    ? (({ pdfa: _a, password: _p, permissions: _m, async: _s, require_xml: _r, csv_bom: _c, ...page }) =>
+        page)(options.data)
+    : {};
+  const parts: SingleRenderRequest[] = [];
+  items.forEach((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return; // the schema said so
+    const at = (loc: (string | number)[]) => ['body', 'documents', i, ...loc.slice(1)];
+    for (const k of Object.keys(item))
+      if (!(PART_KEYS as readonly string[]).includes(k))
+        problems.push({
+          loc: ['body', 'documents', i, k],
+          msg:
+            k === 'format' || k === 'options' || k === 'metadata'
+              ? `${k} belongs to the request (it applies to the whole merge), not to a part: move it out of documents[${i}]`
+              : `Unknown member of a part: a part has ${listText(PART_KEYS)}`,
+          type: 'extra_forbidden',
+        });
+    const part = item as Record<string, unknown>;
+    const check = validateRenderRequest({
+      ...Object.fromEntries(PART_KEYS.filter((k) => part[k] !== undefined).map((k) => [k, part[k]])),
+      format: 'pdf',
+      options: { ...partOptions, pdfa: false },
+    });
+    if (!check.ok) problems.push(...check.problems.map((p) => ({ ...p, loc: at(p.loc) })));
+    else parts.push(check.request as SingleRenderRequest);
+  });
+  if (problems.length > 0) return { ok: false, problems };
+  const metadata = raw.metadata as Record<string, unknown> | undefined;
+  return {
+    ok: true,
+    request: {
+      kind: 'merge',
+      format: 'pdf',
+      parts,
+      options: options.success ? options.data : {},
+      ...(metadata ? { metadata } : {}),
+    },
+  };
+}
+
+/**
+ * options.password / options.permissions: only for format pdf, a password of at most 127 UTF-8 bytes, and never with
+ * options.pdfa true (PDF/A forbids encryption; the cfdi_xml default of PDF/A gives way to an explicit protection).
+ */
+function protectionProblems(options: unknown, format: string | undefined): DocumentProblem[] {
+  if (options === null || typeof options !== 'object') return [];
+  const o = options as { password?: unknown; permissions?: unknown; pdfa?: unknown };
+  const asked = (['password', 'permissions'] as const).filter((k) => o[k] !== undefined);
+  if (asked.length === 0) return [];
+  const out: DocumentProblem[] = [];
+  if (typeof o.password === 'string' && Buffer.byteLength(o.password, 'utf8') > PASSWORD_MAX_BYTES)
+    out.push({
+      loc: ['body', 'options', 'password'],
+      msg: `The password is ${Buffer.byteLength(o.password, 'utf8')} bytes as UTF-8; PDF readers use at most ${PASSWORD_MAX_BYTES}: choose a shorter one`,
+      type: 'string_too_long',
+      ctx: { max_bytes: PASSWORD_MAX_BYTES },
+    });
+  if (format && format !== 'pdf')
+    for (const k of asked)
+      out.push({
+        loc: ['body', 'options', k],
+        msg: `options.${k} protects a PDF: send format 'pdf', or drop options.${k} for '${format}'`,
+        type: 'unsupported_option',
+      });
+  if (o.pdfa === true)
+    out.push({
+      loc: ['body', 'options', 'pdfa'],
+      msg: `PDF/A forbids encryption, so a PDF/A cannot carry options.${asked.join(' or options.')}: drop options.pdfa (or send false) to protect the PDF, or drop the protection to get a PDF/A`,
+      type: 'option_conflict',
+      ctx: { conflicts_with: asked.map((k) => `options.${k}`) },
+    });
+  return out;
+}
+
+/** The protection asked for (options.password, options.permissions), if any. */
+export function protectionOf(options: RenderOptions): PdfProtection | undefined {
+  if (options.password === undefined && options.permissions === undefined) return undefined;
+  return {
+    ...(options.password !== undefined ? { password: options.password } : {}),
+    ...(options.permissions ? { permissions: options.permissions } : {}),
+  };
+}
+
+/** metadata beyond its limits (its type is the schema's): the size as JSON and the number of keys. */
+function metadataProblems(metadata: unknown): DocumentProblem[] {
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return [];
+  const keys = Object.keys(metadata).length;
+  const bytes = Buffer.byteLength(JSON.stringify(metadata), 'utf8');
+  const out: DocumentProblem[] = [];
+  if (keys > METADATA_MAX_KEYS)
+    out.push({
+      loc: ['body', 'metadata'],
+      msg: `metadata has ${keys} keys; at most ${METADATA_MAX_KEYS}: keep ids and references, store the rest on your side`,
+      type: 'metadata_too_large',
+      ctx: { max_keys: METADATA_MAX_KEYS },
+    });
+  if (bytes > METADATA_MAX_BYTES)
+    out.push({
+      loc: ['body', 'metadata'],
+      msg: `metadata is ${bytes} bytes as JSON; at most ${METADATA_MAX_BYTES}: keep ids and references, store the rest on your side`,
+      type: 'metadata_too_large',
+      ctx: { max_bytes: METADATA_MAX_BYTES },
+    });
+  return out;
 }
 
 /** options.require_xml: the fields the template's XML still needs, or the option refused where it has no XML. */
@@ -397,7 +606,7 @@ export function pdfOptions(
 
 const CUSTOM_PAGE = { size: 'A4' as const, landscape: false, margin: '12mm' };
 
-async function buildModel(request: ValidRenderRequest, deps: RenderDeps): Promise<DocumentModel> {
+async function buildModel(request: SingleRenderRequest, deps: RenderDeps): Promise<DocumentModel> {
   const sandbox = deps.sandbox ?? sharedSandbox();
   const partials = builtInPartials();
   if (request.kind === 'template') {
@@ -425,7 +634,7 @@ async function buildModel(request: ValidRenderRequest, deps: RenderDeps): Promis
 }
 
 async function headerFooter(
-  request: ValidRenderRequest,
+  request: SingleRenderRequest,
   deps: RenderDeps,
   page: PdfOptions,
 ): Promise<PdfOptions> {
@@ -449,7 +658,7 @@ async function headerFooter(
   return out;
 }
 
-function readme(model: DocumentModel, entries: ZipEntry[], request: ValidRenderRequest): string {
+function readme(model: DocumentModel, entries: ZipEntry[], request: SingleRenderRequest): string {
   const notes =
     request.kind === 'template' && !request.xml
       ? (request.template.readmeNotes?.(request.data as never) ?? [])
@@ -486,7 +695,7 @@ function readme(model: DocumentModel, entries: ZipEntry[], request: ValidRenderR
 }
 
 /** The formats bundled in a zip: the template's own (zip aside); a custom template's html and pdf. */
-export function zipFormats(request: ValidRenderRequest): Format[] {
+export function zipFormats(request: SingleRenderRequest): Format[] {
   const own = request.kind === 'template' ? request.template.meta.formats : (['html', 'pdf'] as const);
   return own.filter((f) => f !== 'zip' && f !== 'json');
 }
@@ -494,7 +703,7 @@ export function zipFormats(request: ValidRenderRequest): Format[] {
 async function renderFormat(
   format: Format,
   model: DocumentModel,
-  request: ValidRenderRequest,
+  request: SingleRenderRequest,
   deps: RenderDeps,
   ctx: RenderContext,
   page: () => Promise<PdfOptions>,
@@ -506,11 +715,11 @@ async function renderFormat(
       const options = { ...(await page()), ...(ctx.watermark && !pdfa ? { watermark: WATERMARK_TEXT } : {}) };
       let pdf = await deps.renderPdf(model.html, options);
       if (pdfa && ctx.watermark) pdf = await stampWatermark(pdf, WATERMARK_TEXT, { embeddedFont: true });
-      return {
-        bytes: pdfa ? await toPdfA3(pdf, pdfAOptions(model, request)) : pdf,
-        contentType: CONTENT_TYPES.pdf,
-        extension: 'pdf',
-      };
+      if (pdfa) pdf = await toPdfA3(pdf, pdfAOptions(model, request));
+      // Last, over the finished file (watermark included); validation allows it only for format pdf.
+      const protection = request.format === 'pdf' ? protectionOf(request.options) : undefined;
+      if (protection) pdf = await protectPdf(pdf, protection);
+      return { bytes: pdf, contentType: CONTENT_TYPES.pdf, extension: 'pdf' };
     }
     case 'png':
       // A screenshot of the page as a browser shows it (the renderer's default viewport, full height).
@@ -561,6 +770,7 @@ export async function renderDocument(
   deps: RenderDeps,
   ctx: RenderContext = {},
 ): Promise<RenderedDocument> {
+  if (request.kind === 'merge') return renderMerge(request, deps, ctx);
   const model = await buildModel(request, deps);
   const defaults = request.kind === 'template' ? request.template.meta.page : CUSTOM_PAGE;
   let pagePromise: Promise<PdfOptions> | undefined;
@@ -588,30 +798,74 @@ export async function renderDocument(
   };
 }
 
-/** options.pdfa, by default true for a document printed from its CFDI XML (format pdf only, not in a zip). */
-export function wantsPdfA(request: ValidRenderRequest): boolean {
-  if (request.format !== 'pdf') return false;
-  return request.options.pdfa ?? (request.kind === 'template' && !!request.xml);
-}
-
-/** The PDF/A's associated file: the XML it was printed from, or the validated data (data.json). */
-function pdfAOptions(model: DocumentModel, request: ValidRenderRequest): PdfAOptions {
-  const xml = request.kind === 'template' ? request.xml?.embedded : undefined;
+/**
+ * A merge: each part rendered as its own PDF (sequentially: one browser), merged in order with a bookmark per part,
+ * then what applies to the whole file: the free plan's watermark (once, in an embedded font for PDF/A), PDF/A-3b
+ * with every part's source as an associated file, and the protection last. Warnings name their part.
+ */
+async function renderMerge(
+  request: Extract<ValidRenderRequest, { kind: 'merge' }>,
+  deps: RenderDeps,
+  ctx: RenderContext,
+): Promise<RenderedDocument> {
+  const parts: MergePart[] = [];
+  const warnings: string[] = [];
+  const attachments: PdfAAttachment[] = [];
+  const pdfa = wantsPdfA(request);
+  for (const [i, part] of request.parts.entries()) {
+    const doc = await renderDocument(part, deps, {});
+    const title =
+      part.kind === 'template' ? (part.xml?.title ?? part.template.title(part.data as never)) : 'Documento';
+    parts.push({ bytes: doc.bytes, title });
+    warnings.push(...(doc.warnings ?? []).map((w) => `documento ${i + 1}: ${w}`));
+    if (pdfa) {
+      const source = pdfASource(part, part.data);
+      attachments.push({ ...source, name: `${String(i + 1).padStart(2, '0')}-${source.name}` });
+    }
+  }
+  const title = `${parts.length} documentos: ${parts.map((p) => p.title).join(', ')}`.slice(0, 200);
+  let pdf: Buffer = await mergePdfs(parts, title);
+  if (ctx.watermark) pdf = await stampWatermark(pdf, WATERMARK_TEXT, { embeddedFont: pdfa });
+  if (pdfa) pdf = await toPdfA3(pdf, { title, attachments });
+  const protection = protectionOf(request.options);
+  if (protection) pdf = await protectPdf(pdf, protection);
   return {
-    title: model.title,
-    attachment: xml
-      ? { ...xml, relationship: 'Source', description: 'CFDI del que se imprimió este PDF' }
-      : {
-          name: 'data.json',
-          bytes: dataJson(model.data),
-          mimeType: 'application/json',
-          relationship: 'Source',
-          description: 'Datos con los que se generó este PDF',
-        },
+    bytes: pdf,
+    contentType: CONTENT_TYPES.pdf,
+    filename: 'documentos.pdf',
+    ...(warnings.length ? { warnings } : {}),
   };
 }
 
-function callerHtmlIn(request: ValidRenderRequest): boolean {
+/** options.pdfa, by default true for a document printed from its CFDI XML (format pdf only, not in a zip). */
+export function wantsPdfA(request: ValidRenderRequest): boolean {
+  if (request.format !== 'pdf') return false;
+  if (request.kind === 'merge') return request.options.pdfa ?? false;
+  // An explicit password or permissions wins over the cfdi_xml default (PDF/A forbids encryption).
+  return (
+    request.options.pdfa ?? (request.kind === 'template' && !!request.xml && !protectionOf(request.options))
+  );
+}
+
+/** The PDF/A's associated file: the XML it was printed from, or the validated data (data.json). */
+function pdfASource(request: SingleRenderRequest, data: unknown): PdfAAttachment {
+  const xml = request.kind === 'template' ? request.xml?.embedded : undefined;
+  return xml
+    ? { ...xml, relationship: 'Source', description: 'CFDI del que se imprimió este PDF' }
+    : {
+        name: 'data.json',
+        bytes: dataJson(data),
+        mimeType: 'application/json',
+        relationship: 'Source',
+        description: 'Datos con los que se generó este PDF',
+      };
+}
+
+function pdfAOptions(model: DocumentModel, request: SingleRenderRequest): PdfAOptions {
+  return { title: model.title, attachments: [pdfASource(request, model.data)] };
+}
+
+function callerHtmlIn(request: SingleRenderRequest): boolean {
   return !!(request.options.header_html || request.options.footer_html);
 }
 

@@ -2,7 +2,7 @@
 // The job transitions are the shared leased-job engine's (lambdas/shared/jobs): claimed jobs are `processing`.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_LEASE_S, DynamoLeasedJobStore } from '../../shared/jobs/dynamo-leased-job-store';
-import type { AudioRecord, AudioRepository } from '../ports';
+import type { AudioRecord, AudioRepository, Segment } from '../ports';
 
 export class DynamoAudioRepository extends DynamoLeasedJobStore<AudioRecord> implements AudioRepository {
   constructor(
@@ -13,5 +13,14 @@ export class DynamoAudioRepository extends DynamoLeasedJobStore<AudioRecord> imp
     leaseS: number = DEFAULT_LEASE_S,
   ) {
     super(db, { table, idField: 'audioId', activeStatus: 'processing' }, now, leaseS);
+  }
+
+  async setSegments(id: string, segments: Segment[], progress: number): Promise<void> {
+    await this.update(id, {
+      set: ['#segs = :segs', 'progress = :p'],
+      condition: '#s = :active',
+      names: { '#segs': 'segments' }, // a reserved word in DynamoDB expressions
+      values: { ':segs': segments, ':p': progress },
+    });
   }
 }

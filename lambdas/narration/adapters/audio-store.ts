@@ -1,5 +1,5 @@
 // S3 implementation of AudioStore. Keys (lambdas/narration/bucket.ts, whose prefixes the lifecycle rules expire):
-// audio/<id>.<fmt> (30 days), jobs/<id>.txt (2 days).
+// audio/<id>.<fmt>, audio/<id>/seg/<n>.mp3, audio/<id>/timings.json (30 days), jobs/<id>.txt (2 days).
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import {
@@ -13,7 +13,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
 import type { AudioStore } from '../ports';
-import { audioKey, jobTextKey } from '../bucket';
+import { audioKey, jobTextKey, segmentKey, timingsKey } from '../bucket';
 
 export class S3AudioStore implements AudioStore {
   constructor(
@@ -52,6 +52,41 @@ export class S3AudioStore implements AudioStore {
     });
   }
 
+  async putSegment(audioId: string, n: number, mp3: Uint8Array): Promise<void> {
+    await this.s3.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: segmentKey(audioId, n),
+        Body: mp3,
+        ContentLength: mp3.byteLength,
+        ContentType: 'audio/mpeg',
+        CacheControl: 'private, max-age=86400, immutable',
+      }),
+    );
+  }
+
+  async putTimings(audioId: string, timings: object): Promise<void> {
+    await this.s3.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: timingsKey(audioId),
+        Body: JSON.stringify(timings),
+        ContentType: 'application/json',
+      }),
+    );
+  }
+
+  async getTimings(audioId: string): Promise<object | undefined> {
+    const text = await this.getText(timingsKey(audioId));
+    return text === undefined ? undefined : (JSON.parse(text) as object);
+  }
+
+  presignSegment(audioId: string, n: number, expiresInS: number): Promise<string> {
+    return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: segmentKey(audioId, n) }), {
+      expiresIn: expiresInS,
+    });
+  }
+
   async putJobText(audioId: string, text: string): Promise<void> {
     await this.s3.send(
       new PutObjectCommand({
@@ -63,9 +98,13 @@ export class S3AudioStore implements AudioStore {
     );
   }
 
-  async getJobText(audioId: string): Promise<string | undefined> {
+  getJobText(audioId: string): Promise<string | undefined> {
+    return this.getText(jobTextKey(audioId));
+  }
+
+  private async getText(key: string): Promise<string | undefined> {
     try {
-      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: jobTextKey(audioId) }));
+      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return await out.Body!.transformToString('utf8');
     } catch (err) {
       if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;

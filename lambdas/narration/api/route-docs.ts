@@ -3,9 +3,9 @@
 import { ConvertTextReq } from '../handlers/convert-text.route';
 import { ConvertUrlReq } from '../handlers/convert-url.route';
 import { DemoTryReq } from '../handlers/demo-try.route';
+import { ConvertPdfUploadReq, MAX_DIRECT_BODY_BYTES } from '../handlers/convert-pdf.route';
 import { fmtField, voiceField } from '../requests';
 import { PutLexiconReq } from '../handlers/lexicons.route';
-import { lexiconsField } from '../requests';
 import {
   Lexicon,
   LexiconList,
@@ -15,6 +15,8 @@ import {
   ErrorDetail,
   Preview,
   QueuedConversion,
+  Timings,
+  UploadSlot,
   ValidationError,
   Voice,
 } from './schemas';
@@ -74,12 +76,18 @@ const lexiconName: ParamDoc = {
 
 const convertResponses = (extra: string): Record<number, ResponseDoc> => ({
   200: {
-    description: `Audio ready (texts up to 3,000 characters). With ?dry_run=true: the preview.${extra}`,
+    description:
+      'Audio ready, with its exact duration_s (and `chapters` with their real start times when the text has ' +
+      'headings). Texts up to 3,000 characters are narrated in the request; longer ones go to the queue and the ' +
+      'request waits for them up to 25 s (split across parallel synthesis, most texts are ready in time).' +
+      ` With ?dry_run=true: the preview.${extra}`,
     schema: zod.union([ConversionResult, Preview]),
     headers: RATE_HEADERS,
   },
   202: {
-    description: 'Longer texts: queued. Poll GET /audio/{audio_id} (Location header).',
+    description:
+      'Not ready within the 25 s wait window: queued or processing. Fetch the audio_url (Location header): ' +
+      'an audio request is held until the audio exists; JSON clients poll GET /audio/{audio_id}.',
     schema: QueuedConversion,
     headers: { Location: 'The audio_url', 'Retry-After': 'Suggested polling interval', ...RATE_HEADERS },
   },
@@ -128,22 +136,69 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     tags: ['narration'],
     bearer: 'optional',
     description:
-      'multipart/form-data with `file` (a PDF of at most 20 MB), optional `voice` and `fmt`. Running headers, ' +
-      'footers and page numbers are dropped, hyphenated line breaks joined, columns read in order. Refused with 422 ' +
-      'and the reason: not a PDF, password-protected, no extractable text (scanned: run OCR first), damaged beyond ' +
-      'repair, or over 100,000 characters of text (split the document). Only PDFs that yield text are charged. ' +
-      'In the AWS deployment API Gateway and Lambda cap request bodies below 20 MB (about 4 MB of PDF get through).',
+      'Either multipart/form-data with `file` (a PDF of at most 20 MB), optional `voice` and `fmt`; or, for PDFs ' +
+      `too large for one request (a body over ${MAX_DIRECT_BODY_BYTES} bytes, about 4.5 MB, is answered 413 ` +
+      'naming this path: API Gateway and Lambda cap what one request carries in AWS), JSON or form fields ' +
+      '`{"upload_id", "voice"?, "fmt"?}` after POST /convert/pdf/upload and sending the file to S3 with its form. ' +
+      'An upload_id converts once (409 after), only for the caller that asked for it (same API key or, free tier, ' +
+      'same IP address; else 403), within an hour (410 after); unknown ids 404, nothing uploaded yet 409. ' +
+      'Running headers, footers and page numbers are dropped, hyphenated line breaks joined, columns read in ' +
+      'order. Refused with 422 and the reason (at `body.file` or `body.upload_id`): not a PDF, password-protected, ' +
+      'no extractable text (scanned: run OCR first), damaged beyond repair, over 20 MB, or over 100,000 ' +
+      'characters of text (split the document). Only PDFs that yield text are charged, once per conversion; ' +
+      '?dry_run=true does not use up an upload_id.',
     params: [dryRun],
     body: {
-      schema: zod.object({
-        file: zod.string().meta({ format: 'binary', description: 'The PDF, at most 20 MB' }),
-        voice: voiceField,
-        fmt: fmtField,
-        lexicons: lexiconsField.meta({ description: 'Comma-separated lexicon names (paid keys)' }),
-      }),
-      contentTypes: ['multipart/form-data'],
+      schema: zod.union([
+        zod.object({
+          file: zod.string().meta({ format: 'binary', description: 'The PDF, at most 20 MB' }),
+          voice: voiceField,
+          fmt: fmtField,
+        }),
+        ConvertPdfUploadReq,
+      ]),
+      contentTypes: ['multipart/form-data', 'application/json', 'application/x-www-form-urlencoded'],
     },
-    responses: convertResponses(''),
+    responses: {
+      ...convertResponses(''),
+      403: { description: "upload_id: another caller's (other API key or IP address)", schema: ErrorDetail },
+      404: { description: 'upload_id: unknown (never issued, or older than a day)', schema: ErrorDetail },
+      409: {
+        description: 'upload_id: already converted (the body names its audio_id), or nothing uploaded yet',
+        schema: ErrorDetail.extend({ audio_id: zod.string().optional() }),
+      },
+      410: {
+        description:
+          'upload_id: expired (converts within an hour), or its 15-minute form expired with nothing uploaded; ask for a new one',
+        schema: ErrorDetail,
+      },
+      413: {
+        description: 'Request body too large for one request: the detail names POST /convert/pdf/upload',
+        schema: ErrorDetail,
+      },
+      415: {
+        description: 'Unsupported Content-Type: send multipart/form-data, or JSON/form fields with upload_id',
+        schema: ErrorDetail,
+      },
+    },
+  },
+  ConvertPdfUpload: {
+    summary: 'Upload slot for a large PDF',
+    tags: ['narration'],
+    bearer: 'optional',
+    description:
+      'For PDFs up to 20 MB that are too large for one request to POST /convert/pdf. Answers an `upload_id` and a ' +
+      'presigned S3 POST: send `upload.fields` unchanged and then the file as `file` (multipart/form-data, ' +
+      'e.g. `curl -F key=... -F Policy=... … -F file=@doc.pdf <url>`; browsers may POST it cross-origin). S3 ' +
+      'accepts exactly one application/pdf of 1 byte to 20 MiB under that id for 15 minutes. Then POST ' +
+      '/convert/pdf with `{"upload_id": ...}` (plus voice/fmt) from the same caller within an hour. No body; ' +
+      'nothing is charged here (the conversion is). Without an API key at most 30 slots per hour per IP address.',
+    responses: {
+      201: { description: 'The upload slot', schema: UploadSlot, headers: RATE_HEADERS },
+      401: common[401],
+      429: { ...common[429], description: 'Too many upload slots for this IP address this hour' },
+      503: common[503],
+    },
   },
   DemoTry: {
     summary: 'Anonymous demo',
@@ -162,7 +217,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     tags: ['narration'],
     description:
       'Also reachable as /audio/<id>.mp3 (the audio_url). Ready: 302 to a presigned URL valid 5 minutes. ' +
-      'Send `Accept: application/json` to get the result (with duration_s and the URL) instead of the redirect.',
+      'Send `Accept: application/json` to get the result (with duration_s and the URL) instead of the redirect. ' +
+      'Pending: an audio request (no JSON Accept: players, downloads, curl) is held until the audio is ready ' +
+      '(then 302) for up to 25 s, then answered 307 to the same URL with a `wait` counter and `Retry-After`, so ' +
+      'a client that follows redirects keeps waiting and never receives a JSON body at an audio URL. JSON clients ' +
+      'get 202 with the progress at once.',
     params: [
       {
         name: 'audio_id',
@@ -179,9 +238,86 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         headers: { 'Retry-After': 'Seconds before polling again' },
       },
       302: { description: 'Ready: redirect to the audio file', headers: { Location: 'Presigned URL' } },
+      307: {
+        description: 'Pending after the 25 s hold (audio requests only): ask the same URL again',
+        headers: { Location: '/audio/<id>.<fmt>?wait=<n>', 'Retry-After': 'Seconds before asking again' },
+      },
       404: { description: 'Unknown or expired (audio is kept 30 days, demos 1 day)', schema: ErrorDetail },
       409: { description: 'The conversion failed; the body says why. Submit again.', schema: ErrorDetail },
       422: common[422],
+    },
+  },
+  GetTimings: {
+    summary: 'Follow the text: sentence and word timings',
+    tags: ['narration'],
+    description:
+      'Where the audio says what. `sentences` (every conversion): `start_s`/`end_s` in the audio and ' +
+      '`start`/`end`, UTF-16 offsets (end exclusive) into the text you sent — not the words it was read as: a ' +
+      'date read as "quince de marzo" still points at "15/03". A sentence ends where the next begins. `words`: ' +
+      'the same per word where the engine gives word marks (Amazon Polly), else empty. `chapters`: headings with ' +
+      'their offset (code points) and real start. Sentence starts are exact at the start of every synthesis ' +
+      'chunk and found from the pauses inside it. SSML input has no sentence timings. `?format=vtt` answers the ' +
+      'sentences as WebVTT cues (for a `<track>`).',
+    params: [
+      { name: 'audio_id', in: 'path', required: true, description: 'audio_id (no extension)' },
+      { name: 'format', in: 'query', required: false, description: '`json` (default) or `vtt`' },
+    ],
+    responses: {
+      200: { description: 'Timings (JSON), or WebVTT with ?format=vtt (text/vtt)', schema: Timings },
+      202: {
+        description: 'Still queued or processing',
+        schema: zod.object({ audio_id: zod.string(), status: zod.string(), progress: zod.number() }),
+        headers: { 'Retry-After': 'Seconds before asking again' },
+      },
+      404: { description: 'Unknown, expired, or converted before timings existed', schema: ErrorDetail },
+      409: { description: 'The conversion failed', schema: ErrorDetail },
+      422: common[422],
+    },
+  },
+  AudioStream: {
+    summary: 'Listen while it is made (HLS playlist)',
+    tags: ['narration'],
+    description:
+      'An HLS (version 3) EVENT playlist of the audio in MP3 segments: while a long conversion runs it lists the ' +
+      'segments ready so far, in order, each with its `#EXTINF` duration; players reload it (about every ' +
+      '`#EXT-X-TARGETDURATION` seconds) and find `#EXT-X-ENDLIST` once the audio is complete. Segment URIs are ' +
+      'relative (`seg/<n>.mp3`). The target duration is the longest segment seen so far (4 before the first ' +
+      'lands), so it may grow while the job runs. A short MP3 made in one go is listed as its single file ' +
+      '(`../<id>.mp3`). Safari plays it natively; elsewhere use the embeddable player (`/embed.js`), which plays ' +
+      'the segments in order.',
+    params: [{ name: 'audio_id', in: 'path', required: true, description: 'audio_id (no extension)' }],
+    responses: {
+      200: {
+        description: 'The playlist (`Cache-Control: no-store` while pending)',
+        contentType: 'application/vnd.apple.mpegurl',
+        schema: zod.string(),
+      },
+      404: {
+        description: 'Unknown or expired, or an OGG/WAV audio made in one go (no MP3 segments)',
+        schema: ErrorDetail,
+      },
+      409: { description: 'The conversion failed; the body says why. Submit again.', schema: ErrorDetail },
+      422: common[422],
+    },
+  },
+  AudioSegment: {
+    summary: 'One segment of the playlist',
+    tags: ['narration'],
+    description:
+      '302 to a presigned URL (valid 5 minutes) of MP3 segment n (from 0) of a long conversion, as listed in ' +
+      "`stream.m3u8`. Segments are CBR MP3 at the audio's sample rate; played in order they make the whole audio.",
+    params: [
+      { name: 'audio_id', in: 'path', required: true, description: 'audio_id (no extension)' },
+      { name: 'segment', in: 'path', required: true, description: '`<n>.mp3`, n from 0' },
+    ],
+    responses: {
+      302: { description: 'Redirect to the segment file', headers: { Location: 'Presigned URL' } },
+      404: {
+        description: 'Unknown audio, or no such segment (yet: the detail says so; reload the playlist)',
+        schema: ErrorDetail,
+      },
+      409: { description: 'The conversion failed', schema: ErrorDetail },
+      422: { description: 'Malformed audio_id or segment name', schema: ValidationError },
     },
   },
   Waitlist: {

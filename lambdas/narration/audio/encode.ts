@@ -101,6 +101,20 @@ async function writeWav(
   return wavDurationS(header, out.bytes);
 }
 
+/** LAME settings for mono speech at `sampleRate` (shared by the streaming writer and the segment encoder). */
+function mp3Config(sampleRate: number) {
+  const outputSampleRate = [...MP3_RATES].reverse().find((r) => r <= sampleRate) ?? 8000;
+  return {
+    channels: 1 as const,
+    sampleRate,
+    // CBR: every frame the same size, so players and ffprobe agree on the duration without a Xing header, and
+    // separately encoded segments concatenate into one stream.
+    // 48 kbps mono is transparent enough for speech at 16-24 kHz; lower rates use MPEG-2.5 (max 160, fine).
+    bitrate: outputSampleRate >= 16000 ? (48 as const) : (32 as const),
+    ...(outputSampleRate !== sampleRate ? { outputSampleRate: outputSampleRate as Mp3Rate } : {}),
+  };
+}
+
 async function writeMp3(
   out: Output,
   sampleRate: number,
@@ -109,18 +123,42 @@ async function writeMp3(
   const counter = new Mp3FrameCounter();
   out.observe = (b) => counter.push(b);
   const enc = await encoder('audio/mpeg');
-  const outputSampleRate = [...MP3_RATES].reverse().find((r) => r <= sampleRate) ?? 8000;
-  enc.configure({
-    channels: 1,
-    sampleRate,
-    // CBR: every frame the same size, so players and ffprobe agree on the duration without a Xing header.
-    // 48 kbps mono is transparent enough for speech at 16-24 kHz; lower rates use MPEG-2.5 (max 160, fine).
-    bitrate: outputSampleRate >= 16000 ? 48 : 32,
-    ...(outputSampleRate !== sampleRate ? { outputSampleRate: outputSampleRate as Mp3Rate } : {}),
-  });
+  enc.configure(mp3Config(sampleRate));
   await encodePcm(enc, out, pcmChunks);
   return counter.end().durationS;
 }
+
+/** One chunk of speech as MP3 frames (no tag), playable alone and joinable to its neighbours. */
+export interface Mp3Segment {
+  bytes: Uint8Array;
+  frames: number;
+  durationS: number;
+}
+
+/** Encodes `samples` in this thread into a standalone segment (see audio/mp3-pool.ts for the threads). */
+export async function encodeMp3Segment(samples: Int16Array, sampleRate: number): Promise<Mp3Segment> {
+  const enc = await encoder('audio/mpeg');
+  enc.configure(mp3Config(sampleRate));
+  const parts: Uint8Array[] = [];
+  const block = new Float32Array(BLOCK_SAMPLES);
+  for (let start = 0; start < samples.length; start += BLOCK_SAMPLES) {
+    const n = Math.min(BLOCK_SAMPLES, samples.length - start);
+    for (let i = 0; i < n; i++) block[i] = samples[start + i]! / 32768;
+    parts.push(enc.encode([block.subarray(0, n)]).slice());
+  }
+  parts.push(enc.finalize().slice());
+  const bytes = new Uint8Array(Buffer.concat(parts));
+  const counter = new Mp3FrameCounter();
+  counter.push(bytes);
+  const { frames, durationS } = counter.end();
+  return { bytes, frames, durationS };
+}
+
+/**
+ * Samples LAME's output lags its input by (encoder delay + decoder delay: 576 + 529), so speech that starts a
+ * segment is heard this long after the segment's start.
+ */
+export const MP3_DELAY_SAMPLES = 1105;
 
 async function writeOgg(
   out: Output,

@@ -47,6 +47,37 @@ export function splitText(text: string, maxChars: number): string[] {
   return chunks;
 }
 
+/** A sentence (or heading, list item, paragraph without final punctuation) of a text: UTF-16 [start, end), trimmed. */
+export interface SentenceSpan {
+  start: number;
+  end: number;
+  /** Line breaks in the whitespace before it (0 within a paragraph; 2 means a new paragraph). */
+  breaks: 0 | 1 | 2;
+}
+
+/** The sentences of `text`, in order, at the boundaries splitText prefers most (sentence and paragraph ends). */
+export function sentenceSpans(text: string): SentenceSpan[] {
+  const out: SentenceSpan[] = [];
+  let start = skipSpace(text, 0);
+  let breaks: 0 | 1 | 2 = 0;
+  const space = /\s+/gu;
+  space.lastIndex = start;
+  for (let m = space.exec(text); m; m = space.exec(text)) {
+    const end = m.index;
+    const next = end + m[0].length;
+    if (next >= text.length) break;
+    if (classify(text, start, end, m[0]) >= Level.Sentence) {
+      out.push({ start, end, breaks });
+      const n = countNewlines(m[0]);
+      breaks = n >= 2 || m[0].includes('\u2029') ? 2 : n === 1 ? 1 : 0;
+      start = next;
+    }
+  }
+  const end = trimEndIndex(text, start, text.length);
+  if (end > start) out.push({ start, end, breaks });
+  return out;
+}
+
 /** The latest strongest boundary whose content ends within `maxChars` of `start`; undefined if none. */
 function bestCut(text: string, start: number, maxChars: number): { end: number; next: number } | undefined {
   const limit = start + maxChars;

@@ -101,7 +101,7 @@ export function spokenText(pieces: readonly Piece[]): string {
 }
 
 /** What this engine cannot mark up becomes plain text; neighbouring text with equal spans merges. */
-function lower(pieces: readonly Piece[], markup: EngineMarkup): Piece[] {
+export function lower(pieces: readonly Piece[], markup: EngineMarkup): Piece[] {
   const out: Piece[] = [];
   for (const p of pieces) {
     let q: Piece = p;

@@ -1,26 +1,54 @@
 // POST /convert/pdf: the route's spec, next to its handler (convert-pdf.ts reads its limits here); routes.ts lists it.
+import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
-import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
+import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
+import { UPLOAD_ID_PATTERN, fmtField, voiceField } from '../requests';
 
-const MiB = 1024 * 1024;
+/**
+ * The largest body that reaches the function in AWS: a synchronous Lambda invoke carries at most 6 MiB, and API
+ * Gateway puts a binary body into the event base64-encoded (4/3 larger) next to headers and request context (16 KiB
+ * kept for them). About 4.5 MB; larger PDFs go through POST /convert/pdf/upload.
+ */
+export const MAX_DIRECT_BODY_BYTES = Math.floor(((6 * 1024 * 1024 - 16 * 1024) * 3) / 4);
 
 export const convertPdfRoute = {
   id: 'ConvertPdf',
   method: 'POST',
   path: '/convert/pdf',
   handler: 'lambdas/narration/handlers/convert-pdf.ts',
-  // pdf.js in a fenced worker thread (768 MiB growth budget) + inline narration of short texts.
+  // pdf.js in a fenced worker thread (768 MiB growth budget) + inline narration of short texts; a 20 MB upload
+  // read from S3 (upload_id).
   memoryMb: 2048,
   timeoutS: 29,
-  // 20 MiB file + multipart framing. In the cloud API Gateway (10 MB) and Lambda (6 MB) cap below this:
-  // see docs/architecture.md.
-  maxBodyBytes: 21 * MiB,
+  // The same limit locally as in the cloud (docs/architecture.md): a body that would not reach the function in AWS
+  // is refused here too, with a 413 naming the way to send more.
+  maxBodyBytes: MAX_DIRECT_BODY_BYTES,
+  tooLarge: {
+    status: 413,
+    detail:
+      `Request body is larger than ${MAX_DIRECT_BODY_BYTES} bytes (about 4.5 MB), the most one request to ` +
+      'POST /convert/pdf can carry. For PDFs up to 20 MB: POST /convert/pdf/upload for an upload_id and a ' +
+      'presigned upload form, send the file there, then POST /convert/pdf with {"upload_id": "<id>"} ' +
+      '(and voice/fmt as usual).',
+  },
+  // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
+  idempotent: true,
   access: {
-    // growth: public /stats counters; accounts: the caller's lexicons (read only, `lexicons#` items)
+    // growth: public /stats counters; accounts: webhook endpoints only (a finished conversion's event)
     tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
-    itemPrefixes: { accounts: [LEXICON_ITEM_PREFIX] },
+    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
     bucket: 'rw',
-    sendTo: ['priority', 'standard'],
+    sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },
 } satisfies RouteSpec;
+
+// The JSON / form-urlencoded body converting an uploaded PDF (validated by the handler; /api documents it).
+export const ConvertPdfUploadReq = z.object({
+  upload_id: z.string().regex(UPLOAD_ID_PATTERN, {
+    message:
+      'upload_id should be the id returned by POST /convert/pdf/upload (upl_ followed by 22 characters)',
+  }),
+  voice: voiceField,
+  fmt: fmtField,
+});

@@ -4,6 +4,7 @@ import { chars } from '../../shared/http/validation';
 import { MAX_TEXT_CHARS, fmtField, lexiconsField, textTypeField, voiceField } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
+import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 
 const MiB = 1024 * 1024;
 
@@ -17,12 +18,15 @@ export const convertTextRoute = {
   timeoutS: 29,
   // 100,000 characters escaped as JSON \u sequences or %XX form fields stay under 2 MiB.
   maxBodyBytes: 2 * MiB,
+  // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
+  idempotent: true,
   access: {
-    // growth: public /stats counters; accounts: the caller's lexicons (read only, `lexicons#` items)
+    // growth: public /stats counters; accounts: webhook endpoints (a finished conversion's event) and the
+    // caller's lexicons, read only
     tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
-    itemPrefixes: { accounts: [LEXICON_ITEM_PREFIX] },
+    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
     bucket: 'rw',
-    sendTo: ['priority', 'standard'],
+    sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },
 } satisfies RouteSpec;

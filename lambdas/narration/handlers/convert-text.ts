@@ -3,6 +3,7 @@
 // Longer: 202 with the same fields plus status/progress; the worker finishes it (GET /audio/{id}).
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/http/validation';
@@ -16,7 +17,7 @@ import { spokenText } from '../core/speech';
 
 export const makeHandler = (deps: NarrationDeps) =>
   apiHandler(
-    async (req) => {
+    async (req, context) => {
       const body = validate(ConvertTextReq, req.body());
       assertSpeakable(body.text);
       const voice = resolveVoice(body.voice);
@@ -43,6 +44,7 @@ export const makeHandler = (deps: NarrationDeps) =>
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
           signal: req.signal,
+          remainingMs: () => context.getRemainingTimeInMillis(),
           text: body.text,
           voice,
           fmt: body.fmt,
@@ -52,7 +54,7 @@ export const makeHandler = (deps: NarrationDeps) =>
       );
       return json(out.statusCode, { ...out.body, ...extra }, out.headers);
     },
-    { maxBodyBytes: route.maxBodyBytes },
+    { maxBodyBytes: route.maxBodyBytes, ...idempotency(route, deps) },
   );
 
 export const handler = makeHandler(awsDeps());

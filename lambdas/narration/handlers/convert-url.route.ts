@@ -4,6 +4,7 @@ import { chars } from '../../shared/http/validation';
 import { fmtField, lexiconsField, voiceField } from '../requests';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import type { RouteSpec } from '../../shared/manifest';
+import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 
 export const convertUrlRoute = {
   id: 'ConvertUrl',
@@ -15,12 +16,15 @@ export const convertUrlRoute = {
   timeoutS: 29,
   // A JSON body of a 2,048-character URL with every character escaped stays far below this.
   maxBodyBytes: 16 * 1024,
+  // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
+  idempotent: true,
   access: {
-    // growth: public /stats counters; accounts: the caller's lexicons (read only, `lexicons#` items)
+    // growth: public /stats counters; accounts: webhook endpoints (a finished conversion's event) and the
+    // caller's lexicons, read only
     tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
-    itemPrefixes: { accounts: [LEXICON_ITEM_PREFIX] },
+    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
     bucket: 'rw',
-    sendTo: ['priority', 'standard'],
+    sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },
 } satisfies RouteSpec;

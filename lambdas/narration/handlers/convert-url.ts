@@ -6,6 +6,7 @@
 // page cannot be fetched or holds no article: those are 422 on body.url with the reason and what to do instead.
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { ServiceUnavailableError, invalid, type HttpError } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
@@ -67,7 +68,7 @@ function withScheme(url: string): string {
 /** `fetchOptions` lets tests pass a resolver stub, an allowlist and short timeouts; production uses config. */
 export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions = {}) =>
   apiHandler(
-    async (req) => {
+    async (req, context) => {
       const body = validate(ConvertUrlReq, req.body());
       const voice = resolveVoice(body.voice);
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
@@ -121,6 +122,8 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
           signal: req.signal,
+          remainingMs: () => context.getRemainingTimeInMillis(),
+          headings: narration.headings.map((h) => ({ text: h.text, offset: h.offset })),
           text: narration.text,
           voice,
           fmt: body.fmt,
@@ -132,7 +135,7 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
       );
       return json(out.statusCode, { ...out.body, ...extra }, out.headers);
     },
-    { maxBodyBytes: route.maxBodyBytes },
+    { maxBodyBytes: route.maxBodyBytes, ...idempotency(route, deps) },
   );
 
 export const handler = makeHandler(awsDeps());

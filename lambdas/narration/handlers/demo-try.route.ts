@@ -14,6 +14,8 @@ export const demoTryRoute = {
   // 500 characters, each escaped as a 12-byte surrogate pair in JSON at worst, plus the other fields.
   maxBodyBytes: 16 * 1024,
   // sendTo only matters if SYNC_MAX_CHARS is ever set below the demo's 500 characters.
+  // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
+  idempotent: true,
   access: {
     tables: { audio: 'rw', quotas: 'rw', growth: 'rw' },
     bucket: 'rw',

@@ -10,6 +10,7 @@
 // here (/convert/text is unlimited for it) and the demo widget never sends one.
 import { ipSubject, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { invalid } from '../../shared/http/errors';
 import { json } from '../../shared/http/response';
@@ -38,7 +39,7 @@ export function demoPolicy(deps: Pick<NarrationDeps, 'config'>): QuotaPolicy {
 
 export const makeHandler = (deps: NarrationDeps) =>
   apiHandler(
-    async (req) => {
+    async (req, context) => {
       const body = validate(DemoTryReq, req.body());
       if (body.fmt !== undefined && body.fmt !== 'mp3')
         throw invalid(
@@ -52,6 +53,7 @@ export const makeHandler = (deps: NarrationDeps) =>
       const out = await observeConversion(req.event.routeKey, 'mp3', () =>
         startConversion(deps, {
           signal: req.signal,
+          remainingMs: () => context.getRemainingTimeInMillis(),
           text: body.text,
           voice,
           fmt: 'mp3',
@@ -62,7 +64,7 @@ export const makeHandler = (deps: NarrationDeps) =>
       );
       return json(out.statusCode, out.body, out.headers);
     },
-    { maxBodyBytes: route.maxBodyBytes },
+    { maxBodyBytes: route.maxBodyBytes, ...idempotency(route, deps) },
   );
 
 export const handler = makeHandler(awsDeps());

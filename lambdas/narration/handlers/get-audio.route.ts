@@ -7,6 +7,7 @@ export const getAudioRoute = {
   path: '/audio/{audio_id}',
   handler: 'lambdas/narration/handlers/get-audio.ts',
   memoryMb: 256,
-  timeoutS: 5,
+  // A pending job's audio request is held up to WAIT_WINDOW_S (25 s), below API Gateway's 30 s.
+  timeoutS: 29,
   access: { tables: { audio: 'r' }, bucket: 'r' },
 } satisfies RouteSpec;

@@ -1,14 +1,19 @@
 // GET /audio/{audio_id} — also reached as /audio/<id>.mp3 (the audio_url form).
-// Ready: 302 to a short-lived presigned URL. Pending: 202 {status, progress} + Retry-After. Unknown: 404.
-// Failed: 409 with the reason (the job cannot produce audio; submit again).
+// Ready: 302 to a short-lived presigned URL. Unknown: 404. Failed: 409 with the reason (submit again).
+// Pending: a client asking for audio (anything but an explicit JSON Accept: <audio>, curl, a download) is held
+// until the audio is ready (then 302) or the wait window passes, then sent a 307 to the same URL (with a `wait`
+// counter and Retry-After), so it keeps waiting without ever saving a JSON body as its audio file. A client
+// asking for JSON gets 202 {status, progress} + Retry-After at once.
 // With `Accept: application/json` a finished audio answers 200 with its Conversion result (duration_s included)
 // and the presigned `url`, instead of the redirect: how a client that got a 202 learns the final duration.
 import { apiHandler } from '../../shared/http/api-handler';
 import { HttpError, NotFoundError, invalid } from '../../shared/http/errors';
 import { json, redirect } from '../../shared/http/response';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { audioUrl } from '../use-cases/conversion';
+import { audioUrl, waitBudgetMs, waitForJob } from '../use-cases/conversion';
 import type { AudioFormat } from '../core/formats';
+import type { AudioRecord } from '../ports';
+import { isSettled } from '../../shared/jobs/leased-job';
 
 /** Only an explicit JSON preference: browsers' <audio> and curl's default (*\/*) get the redirect. */
 function wantsJson(accept: string | undefined): boolean {
@@ -18,10 +23,20 @@ function wantsJson(accept: string | undefined): boolean {
 /** Beyond its lease, how long a job may stay silent before it is reported as failed. */
 const STALE_GRACE_S = 300;
 
+/** A worker that died on its last attempt: the job will never finish. */
+function isStale(rec: AudioRecord, config: { MAX_RECEIVE_COUNT: number }, nowS: number): boolean {
+  return (
+    rec.status === 'processing' &&
+    (rec.attempts ?? 0) >= config.MAX_RECEIVE_COUNT &&
+    rec.leaseUntil !== undefined &&
+    rec.leaseUntil + STALE_GRACE_S < nowS
+  );
+}
+
 const ID = /^([A-Za-z0-9_-]{1,64})(?:\.(mp3|wav|ogg))?$/;
 
 export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'config'>) =>
-  apiHandler(async (req) => {
+  apiHandler(async (req, context) => {
     const raw = req.pathParams['audio_id'] ?? '';
     const m = ID.exec(raw);
     if (!m)
@@ -32,7 +47,30 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
       );
     const audioId = m[1]!;
     const ext = m[2] as AudioFormat | undefined;
-    const rec = await deps.audio.get(audioId);
+    let rec = await deps.audio.get(audioId);
+    const asJson = wantsJson(req.headers['accept']);
+    const nowS = Math.floor(Date.now() / 1000);
+    if (rec && !asJson && !isSettled(rec) && !isStale(rec, deps.config, nowS) && (!ext || ext === rec.fmt)) {
+      rec =
+        (await waitForJob(
+          deps,
+          audioId,
+          waitBudgetMs(deps, { remainingMs: () => context.getRemainingTimeInMillis() }),
+          req.signal,
+        )) ?? rec;
+      if (!isSettled(rec)) {
+        const wait = Math.min(999, (Number.parseInt(req.query['wait'] ?? '0', 10) || 0) + 1);
+        return {
+          statusCode: 307,
+          headers: {
+            location: `/audio/${raw}?wait=${wait}`,
+            'retry-after': '1',
+            'cache-control': 'no-store',
+          },
+          body: '',
+        };
+      }
+    }
     if (!rec)
       throw new NotFoundError(
         'Audio not found. It may have expired; audio is kept for a limited time after conversion.',
@@ -43,13 +81,7 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
       );
     // A worker that died on the last attempt leaves the job 'processing' with a lapsed lease while SQS has moved
     // its message to the DLQ: report it as failed instead of pending forever.
-    const nowS = Math.floor(Date.now() / 1000);
-    if (
-      rec.status === 'processing' &&
-      (rec.attempts ?? 0) >= deps.config.MAX_RECEIVE_COUNT &&
-      rec.leaseUntil !== undefined &&
-      rec.leaseUntil + STALE_GRACE_S < nowS
-    ) {
+    if (isStale(rec, deps.config, nowS)) {
       throw new HttpError(
         409,
         'The conversion stopped responding after its last attempt. Please submit the text again.',
@@ -64,7 +96,7 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
       case 'done': {
         const url = await deps.store.presignAudio(audioId, rec.fmt, deps.config.PRESIGN_TTL_S);
         const noStore = { 'cache-control': 'private, no-store' };
-        if (wantsJson(req.headers['accept']))
+        if (asJson)
           return json(
             200,
             {

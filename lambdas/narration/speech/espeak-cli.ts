@@ -11,7 +11,7 @@ import { parseWavHeader } from '../audio/wav';
 export interface EspeakCliOptions {
   /** Program to run (default `espeak-ng` on PATH). */
   bin?: string;
-  /** Parallel processes (default: one per CPU, at most 4). */
+  /** Parallel processes (default: one per CPU). */
   concurrency?: number;
   /** Characters per call (default 2,000: ~2.5 min of speech, ~9 MB of PCM). */
   maxChars?: number;
@@ -29,7 +29,7 @@ export class EspeakCliSynthesizer implements Synthesizer {
   constructor(opts: EspeakCliOptions = {}) {
     this.bin = opts.bin ?? 'espeak-ng';
     this.maxChars = opts.maxChars ?? 2000;
-    this.concurrency = opts.concurrency ?? Math.max(1, Math.min(4, availableParallelism()));
+    this.concurrency = opts.concurrency ?? Math.max(1, availableParallelism());
     this.timeoutMs = opts.timeoutMs ?? 120_000;
   }
 

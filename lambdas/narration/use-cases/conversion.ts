@@ -1,5 +1,6 @@
-// The conversion use case: charge the free tier, narrate short texts inside the request, queue long ones, and the
-// worker's side of a queued job. Talks only to ports.
+// The conversion use case: charge the free tier, narrate short texts inside the request, queue long ones and wait
+// for them up to the wait window (200 when ready in time, else 202), and the worker's side of a queued job: playable
+// segments while it runs, timings when it is done. Talks only to ports.
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { rateLimitHeaders, type QuotaDecision, type WindowRule } from '../../sha
 import type { NarrationDeps } from '../deps';
 import type { AudioFormat } from '../core/formats';
 import { narrate } from './narrate';
-import type { AudioRecord, Plan } from '../ports';
+import type { AudioRecord, Plan, Segment, StoredTimings, Timings } from '../ports';
 import type { Voice } from '../core/voices';
 import { CHARS_PER_SECOND, countChars } from '../core/preview';
 import type { SpeechOptions } from '../core/speech';
@@ -30,11 +31,23 @@ export interface ConversionInput {
   quota?: QuotaPolicy;
   /** The request's abort signal (ApiRequest.signal): once aborted the caller has its 503, so nothing is kept. */
   signal?: AbortSignal;
+  /** Time left before the route's deadline (the Lambda context's): bounds the wait for a queued job. */
+  remainingMs?: () => number;
+  /** Chapter headings found by the input's parser (code-point offsets); plain text: detected. */
+  headings?: { text: string; offset: number }[];
   /** SSML and lexicon entries (core/speech.ts); kept with a queued job's text. */
   speech?: SpeechOptions;
   /** Characters billed when not the text's length (SSML: its text content, as Polly bills). */
   chars?: number;
 }
+
+/**
+ * The wait for a queued job ends this long before the route's deadline (the early-timeout 503 comes at 500 ms):
+ * room for the answer's own reads (a timings object) on a slow day.
+ */
+const DEADLINE_MARGIN_MS = 3000;
+/** How often the record is read while waiting. */
+const POLL_MS = 250;
 
 /** The caller was already answered 503 (route deadline): stop, give the charge back, deliver nothing. */
 class Abandoned extends ServiceUnavailableError {
@@ -141,19 +154,23 @@ export async function startConversion(
   try {
     throwIfAbandoned(input.signal);
     if (chars <= deps.config.SYNC_MAX_CHARS) {
-      const result = await narrateToStore(
-        deps,
-        audioId,
-        input.text,
-        input.voice,
-        input.fmt,
-        undefined,
-        input.speech,
-      );
+      const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt, {
+        headings: input.headings,
+        speech: input.speech,
+      });
       // Answered 503 meanwhile: no record, so the stored file is never served (the lifecycle rule removes it).
       throwIfAbandoned(input.signal);
       const durationS = roundMs(result.durationS);
-      await deps.audio.create({ ...record, status: 'done', progress: 1, durationS, bytes: result.bytes });
+      const done: AudioRecord = {
+        ...record,
+        status: 'done',
+        progress: 1,
+        durationS,
+        bytes: result.bytes,
+        timings: true,
+      };
+      await deps.audio.create(done);
+      await jobEnded(deps, done);
       // Public /stats counters; never throws (a stats failure must not fail the conversion).
       await recordConversionStatsSafely(() => deps.growth, {
         chars,
@@ -161,7 +178,7 @@ export async function startConversion(
         fmt: input.fmt,
         voice: input.voice.id,
       });
-      return { statusCode: 200, body: { ...base, duration_s: durationS }, headers };
+      return { statusCode: 200, body: doneBody(base, durationS, result.timings), headers };
     }
     // With SSML or a lexicon, the job text is a JSON envelope (the record says so): the worker reads it the same way.
     await deps.store.putJobText(
@@ -176,6 +193,21 @@ export async function startConversion(
     queuedRecord = true;
     throwIfAbandoned(input.signal);
     await deps.queue.enqueue({ audioId }, plan !== 'free');
+    // Wait for the worker up to the window: most long texts are ready in time, and then the caller gets the
+    // contract's 200 with the real duration instead of a 202.
+    const settled = await waitForJob(deps, audioId, waitBudgetMs(deps, input), input.signal);
+    throwIfAbandoned(input.signal);
+    if (settled?.status === 'done') {
+      const timings = settled.timings
+        ? await deps.store.getTimings(audioId).catch(() => undefined)
+        : undefined;
+      return {
+        statusCode: 200,
+        body: doneBody(base, settled.durationS ?? 0, timings as Timings | undefined),
+        headers,
+      };
+    }
+    if (settled?.status === 'failed') throw new JobFailed(settled.error);
   } catch (err) {
     // The caller is told to retry, so this job must never run: a record left `queued` would be re-queued by
     // the next local start (lib/local/runtime.ts) and narrated for nobody, or picked up by a late delivery.
@@ -197,6 +229,10 @@ export async function startConversion(
     }
     logger.error('conversion failed', { error: err as Error, audioId, chars });
     if (err instanceof ServiceUnavailableError) throw err;
+    if (err instanceof JobFailed)
+      throw new ServiceUnavailableError(
+        `The conversion failed (${err.message}). Please retry; this attempt was not counted against your limits.`,
+      );
     throw new ServiceUnavailableError(
       'The conversion could not be completed because a backing service is unavailable. Please retry; this attempt was not counted against your limits.',
     );
@@ -214,20 +250,111 @@ export async function startConversion(
   };
 }
 
+/** A queued job that failed while the request waited for it. */
+class JobFailed extends Error {
+  constructor(reason: string | undefined) {
+    super(reason ?? 'the narration failed');
+  }
+}
+
+/** The Conversion result of a finished audio: duration, plus chapters with their real start times when any. */
+function doneBody(base: Record<string, unknown>, durationS: number, timings: Timings | undefined) {
+  return {
+    ...base,
+    duration_s: durationS,
+    ...(timings?.chapters.length ? { chapters: timings.chapters } : {}),
+  };
+}
+
+/** How long a request may wait for its queued job: the window, inside the route's deadline. */
+export function waitBudgetMs(
+  deps: Pick<NarrationDeps, 'config'>,
+  input: { remainingMs?: () => number },
+): number {
+  const window = deps.config.WAIT_WINDOW_S * 1000;
+  const left = input.remainingMs ? input.remainingMs() - DEADLINE_MARGIN_MS : window;
+  return Math.max(0, Math.min(window, left));
+}
+
+/**
+ * Reads the record every POLL_MS until the job is done or failed, `budgetMs` passes or `signal` aborts. Answers the
+ * settled record, or undefined (still pending). A failed read counts as "still pending" until the budget ends.
+ */
+export async function waitForJob(
+  deps: Pick<NarrationDeps, 'audio'>,
+  audioId: string,
+  budgetMs: number,
+  signal?: AbortSignal,
+): Promise<AudioRecord | undefined> {
+  const until = Date.now() + budgetMs;
+  // A read that outlasts the budget is not waited for (the answer must beat the route's deadline).
+  const timeUp = sleep(budgetMs, signal).then(() => undefined);
+  for (let i = 0; Date.now() < until && !signal?.aborted; i++) {
+    await sleep(Math.min(POLL_MS, until - Date.now()), signal);
+    if (signal?.aborted) return undefined;
+    const rec = await Promise.race([deps.audio.get(audioId).catch(() => undefined), timeUp]);
+    if (rec && (rec.status === 'done' || rec.status === 'failed')) return rec;
+  }
+  return undefined;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * The one place a conversion ends (done or failed, inline or in the worker): what must happen for every finished
+ * job goes here (webhooks: audio.completed / audio.failed).
+ */
+export async function jobEnded(_deps: NarrationDeps, record: AudioRecord): Promise<void> {
+  logger.info('conversion ended', {
+    audioId: record.audioId,
+    status: record.status,
+    chars: record.chars,
+    ...(record.durationS !== undefined ? { durationS: record.durationS } : {}),
+  });
+}
+
 async function narrateToStore(
   deps: NarrationDeps,
   audioId: string,
   text: string,
   voice: Voice,
   fmt: AudioFormat,
-  onProgress?: (f: number) => Promise<void>,
-  speech?: SpeechOptions,
+  extra: {
+    onProgress?: (f: number) => Promise<void>;
+    onSegment?: (segment: Segment, mp3: Uint8Array) => Promise<void>;
+    headings?: { text: string; offset: number }[] | undefined;
+    speech?: SpeechOptions | undefined;
+  } = {},
 ) {
   const synthesizer = await deps.synthesizer();
   const outPath = join(deps.tmpDir, `narration-${audioId}.${fmt}`);
   try {
-    const result = await narrate({ text, voice, fmt, synthesizer, outPath, onProgress, speech });
+    const result = await narrate({
+      text,
+      voice,
+      fmt,
+      synthesizer,
+      outPath,
+      ...(extra.onProgress ? { onProgress: extra.onProgress } : {}),
+      ...(extra.onSegment ? { onSegment: extra.onSegment } : {}),
+      ...(extra.headings ? { headings: extra.headings } : {}),
+      ...(extra.speech ? { speech: extra.speech } : {}),
+    });
     await deps.store.putAudioFile(audioId, fmt, outPath);
+    // The cues' text rides along for WebVTT (GET /audio/{id}/timings?format=vtt): the caller's text is not kept.
+    const cues = result.timings.sentences.map((t) => text.slice(t.start, t.end));
+    await deps.store.putTimings(audioId, { ...result.timings, cues } satisfies StoredTimings);
     return result;
   } finally {
     await rm(outPath, { force: true });
@@ -247,12 +374,11 @@ export async function runJob(
 ): Promise<'done' | 'skipped'> {
   return runLeasedJob(deps.audio, audioId, attempt, (claimed) => narrateJob(deps, claimed, findVoice), {
     maxAttempts: deps.config.MAX_RECEIVE_COUNT,
-    async giveUp(_job, err, tried) {
+    async giveUp(job, err, tried) {
       const why = err instanceof Error ? err.message.slice(0, 200) : 'unknown error';
-      await deps.audio.fail(
-        audioId,
-        `Narration failed after ${tried} attempts (${why}). Please submit the text again.`,
-      );
+      const reason = `Narration failed after ${tried} attempts (${why}). Please submit the text again.`;
+      if (await deps.audio.fail(audioId, reason))
+        await jobEnded(deps, { ...job, status: 'failed', error: reason });
       throw err;
     },
   });
@@ -279,27 +405,38 @@ async function narrateJob(
   }
   let last = 0;
   let lastAt = 0;
-  const result = await narrateToStore(
-    deps,
-    audioId,
-    text,
-    voice,
-    claimed.fmt,
-    async (fraction) => {
+  const segments: Segment[] = [];
+  let fraction = 0;
+  const result = await narrateToStore(deps, audioId, text, voice, claimed.fmt, {
+    async onProgress(f) {
+      fraction = f;
       const t = Date.now();
-      if (fraction - last >= 0.05 || t - lastAt >= 2000) {
-        last = fraction;
+      if (f - last >= 0.05 || t - lastAt >= 2000) {
+        last = f;
         lastAt = t;
-        await deps.audio.setProgress(audioId, Math.min(0.99, Math.round(fraction * 100) / 100));
+        await deps.audio.setProgress(audioId, Math.min(0.99, Math.round(f * 100) / 100));
       }
     },
+    // Each segment is stored before the record lists it: a player reading the list finds every file it names.
+    async onSegment(segment, mp3) {
+      await deps.store.putSegment(audioId, segment.n, mp3);
+      segments.push(segment);
+      await deps.audio.setSegments(audioId, segments, Math.min(0.99, Math.round(fraction * 100) / 100));
+    },
     speech,
-  );
-  await deps.audio.complete(audioId, { durationS: roundMs(result.durationS), bytes: result.bytes });
+  });
+  const durationS = roundMs(result.durationS);
+  const completed = await deps.audio.complete(audioId, {
+    durationS,
+    bytes: result.bytes,
+    segments,
+    timings: true,
+  });
+  if (completed) await jobEnded(deps, { ...claimed, status: 'done', durationS, bytes: result.bytes });
   // Public /stats counters; never throws (a stats failure must not fail the job).
   await recordConversionStatsSafely(() => deps.growth, {
     chars: claimed.chars,
-    durationS: roundMs(result.durationS),
+    durationS,
     fmt: claimed.fmt,
     voice: claimed.voice,
   });

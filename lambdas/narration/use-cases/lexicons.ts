@@ -1,6 +1,6 @@
 // Pronunciation lexicons of paid accounts: create/replace, read, list, delete (routes /v1/lexicons), and the
 // entries a conversion applies (the lexicons it names, else the account's default). Limits: core/lexicon.ts.
-import { ownerOf } from '../../shared/auth/keys';
+import { ownerOf } from '../../shared/webhooks/endpoints';
 import type { Caller } from '../../shared/auth/resolve-caller';
 import { NotFoundError, RequestValidationError, UnauthorizedError, invalid } from '../../shared/http/errors';
 import {

@@ -1,17 +1,38 @@
-// The narration pipeline: text → chunks the engine accepts → speech (a few chunks at once) → one encoded file.
-// Chunks are synthesized with bounded concurrency but fed to the encoder strictly in order, separated by a short
-// pause; the engine runs at most a small window ahead of the encoder, so memory stays flat for 100,000-character
-// texts (~2 h of audio) whatever the engine's speed.
-// Before chunking, the text is rewritten for the voice's locale (normalize/: dates, money, numbers, abbreviations
-// ... become words), so every input (text, PDF, URL) and every engine gets the same reading. Only the engine
-// sees the rewritten text: callers are billed and limited on the characters they sent.
-import { encodeToFile, type EncodedFile } from '../audio/encode';
-import { engineInputs, type SpeechOptions } from '../core/speech';
-import type { AudioFormat } from '../core/formats';
-import type { Pcm, Synthesizer } from '../ports';
+// The narration pipeline: text → sentences read for the voice's locale → chunks the engine accepts → speech (several
+// chunks at once) → one continuous file, plus playable segments and timings.
+//
+// - Reading: core/reading.ts splits the caller's text into sentences, rewrites each for speech (normalize/: dates,
+//   money, numbers, abbreviations... become words) and groups them into chunks; the first chunk is small so the
+//   first segment of a long job is playable within about a second. Only the engine sees the rewritten text:
+//   callers are billed and limited on the characters they sent, and timings point into their text.
+// - Speed: chunks are synthesized with bounded concurrency (the engine's: espeak processes up to the cores, Polly
+//   calls within its transactions per second) and, for MP3, each chunk is encoded on its own in worker threads
+//   (audio/mp3-pool.ts); results are consumed strictly in order, at most a small window ahead, so memory stays flat.
+// - Output: MP3 is the chunks' frames concatenated (one CBR stream; each chunk's frames are also segment n);
+//   WAV and OGG are one encoder fed the chunks' PCM in order (their MP3 segments are made only when asked for).
+//   Chunks are separated by a 250 ms pause. Durations come from the bytes written (exact).
+// - Timings: a chunk's start in the file is exact (sum of the durations before it); sentences inside a chunk start
+//   where speech resumes after the matching pause (core/reading.ts partStarts) or at the engine's own marks.
+import { open, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { encodeToFile, MP3_DELAY_SAMPLES, type EncodedFile, type Mp3Segment } from '../audio/encode';
+import { sharedMp3Pool, type Mp3EncoderPool } from '../audio/mp3-pool';
+import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
+import { countChars, detectHeadings } from '../core/preview';
+import {
+  findPauses,
+  partStarts,
+  planReading,
+  spokenToSource,
+  type Pause,
+  type PlannedChunk,
+} from '../core/reading';
+import type { Segment, SpeechMark, Synthesis, Synthesizer, TimedSpan, Timings } from '../ports';
+import type { SpeechOptions } from '../core/speech';
 import type { Voice } from '../core/voices';
+import { TokenBucket } from './token-bucket';
 
-/** Silence between chunks: a natural pause where the text was split (chunks end at paragraphs or sentences). */
+/** Silence between chunks: a natural pause where the text was split (chunks end at sentences). */
 export const PAUSE_S = 0.25;
 
 export interface NarrateOptions {
@@ -26,8 +47,22 @@ export interface NarrateOptions {
    * complete. Awaited: a slow callback slows the pipeline; a throwing one fails the narration.
    */
   onProgress?: (fraction: number) => void | Promise<void>;
+  /**
+   * Called in order with each playable MP3 segment as soon as it and every one before it are ready. Awaited like
+   * onProgress (which follows it for the same chunk).
+   */
+  onSegment?: (segment: Segment, mp3: Uint8Array) => void | Promise<void>;
+  /** Worker threads encoding MP3 (default: the cores; 0 encodes in this thread). */
+  encoderThreads?: number;
   /** SSML (`text_type: "ssml"`) and the lexicon entries to apply (core/speech.ts); default plain text. */
   speech?: SpeechOptions;
+  /** Chapter headings with their offsets in code points (default: detected in plain text). */
+  headings?: { text: string; offset: number }[];
+}
+
+export interface Narration extends EncodedFile {
+  segments: Segment[];
+  timings: Timings;
 }
 
 export class NothingToNarrateError extends Error {
@@ -37,55 +72,252 @@ export class NothingToNarrateError extends Error {
   }
 }
 
-export async function narrate(opts: NarrateOptions): Promise<EncodedFile> {
-  const { synthesizer, voice, onProgress } = opts;
-  // Reading rules, then the lexicon; chunks as the engine receives them (plain text, or SSML where needed).
-  const chunks = engineInputs(opts.text, voice, synthesizer.engine, synthesizer.maxChars, opts.speech, {
+/** What one chunk became, as the consumer needs it. */
+interface ChunkAudio {
+  rate: number;
+  /** The chunk's speech followed by the pause (none after the last): what goes into WAV/OGG. */
+  pcm?: Int16Array;
+  speechS: number;
+  pauses: Pause[];
+  marks?: SpeechMark[];
+  mp3?: Mp3Segment;
+}
+
+export async function narrate(opts: NarrateOptions): Promise<Narration> {
+  const { synthesizer, voice, onProgress, onSegment } = opts;
+  const plan = planReading(opts.text, voice, {
+    engine: synthesizer.engine,
+    maxChars: synthesizer.maxChars,
+    ...(opts.speech ? { speech: opts.speech } : {}),
     // A reading rule that fails is skipped (the text is still narrated); say so in the logs.
     onRuleError: (rule, error) =>
       console.warn(
         JSON.stringify({ level: 'WARN', message: 'reading rule skipped', rule, error: String(error) }),
       ),
   });
+  const { chunks } = plan;
   if (chunks.length === 0) throw new NothingToNarrateError();
-  const speech = new OrderedSynthesis(
-    chunks,
-    (c) => synthesizer.synthesize(c.text, voice, c.ssml ? { ssml: true } : undefined),
-    synthesizer.concurrency,
-  );
-  try {
-    // The encoder needs the sample rate up front: it is the engine's, known from the first chunk.
-    const first = await speech.take(0);
-    const rate = first.sampleRate;
-    async function* pcm(): AsyncGenerator<Int16Array> {
-      const pause = new Int16Array(Math.round(rate * PAUSE_S));
-      for (let i = 0; i < chunks.length; i++) {
-        const part = i === 0 ? first : await speech.take(i);
-        if (part.sampleRate !== rate) {
-          throw new Error(
-            `${synthesizer.engine} changed sample rate mid-text (${rate} → ${part.sampleRate} Hz)`,
-          );
-        }
-        if (i > 0) yield pause;
-        yield part.samples;
-        // The encoder asked for more: chunk i is encoded.
-        if (onProgress && i < chunks.length - 1) await onProgress((i + 1) / chunks.length);
-      }
+  const wantMp3 = opts.fmt === 'mp3' || !!onSegment;
+  const pool: Mp3EncoderPool | undefined = wantMp3
+    ? sharedMp3Pool(opts.encoderThreads ?? availableParallelism())
+    : undefined;
+  const bucket = synthesizer.maxPerSecond ? new TokenBucket(synthesizer.maxPerSecond) : undefined;
+  const last = chunks.length - 1;
+
+  const work = async (chunk: PlannedChunk, i: number): Promise<ChunkAudio> => {
+    const call = () => synthesizer.synthesize(chunk.text, voice, chunk.ssml ? { ssml: true } : undefined);
+    const speech: Synthesis = bucket ? await bucket.run(call) : await call();
+    const rate = speech.sampleRate;
+    let body = speech.samples;
+    if (i < last) {
+      body = new Int16Array(speech.samples.length + Math.round(rate * PAUSE_S));
+      body.set(speech.samples);
     }
-    const result = await encodeToFile(opts.fmt, rate, pcm(), opts.outPath);
+    // Marks index the text sent: usable for plain chunks (SSML offsets count the markup).
+    const marks = speech.marks?.length && !chunk.ssml ? speech.marks : undefined;
+    return {
+      rate,
+      speechS: speech.samples.length / rate,
+      pauses: marks || chunk.parts.length < 2 ? [] : findPauses(speech.samples, rate),
+      ...(marks ? { marks } : {}),
+      ...(opts.fmt !== 'mp3' ? { pcm: body } : {}),
+      ...(pool ? { mp3: await pool.encode(body, rate) } : {}),
+    };
+  };
+  const speech = new OrderedSynthesis(chunks, work, synthesizer.concurrency);
+
+  const segments: Segment[] = [];
+  /** Start (s, in the final file) of each part of each chunk, by sentence: first part wins. */
+  const sentenceStart = new Array<number>(plan.sentences.length).fill(Number.NaN);
+  const words: TimedSpan[] = [];
+  let rate = 0;
+  let fileS = 0; // where the next chunk starts in the final file
+  let segS = 0; // where the next segment starts on the segments' timeline (equal to fileS for MP3)
+
+  const consume = async (i: number, part: ChunkAudio): Promise<void> => {
+    if (part.rate !== rate)
+      throw new Error(`${synthesizer.engine} changed sample rate mid-text (${rate} → ${part.rate} Hz)`);
+    const chunk = chunks[i]!;
+    // MP3 output: speech is heard LAME's delay after the segment's first frame.
+    const lead = opts.fmt === 'mp3' ? MP3_DELAY_SAMPLES / rate : 0;
+    const starts = part.marks
+      ? startsFromMarks(chunk, part.marks)
+      : partStarts(
+          chunk.parts.map((p) => p.length),
+          part.pauses,
+          part.speechS,
+        );
+    chunk.parts.forEach((p, k) => {
+      if (Number.isNaN(sentenceStart[p.sentence]!))
+        sentenceStart[p.sentence] = round3(fileS + lead + starts[k]!);
+    });
+    for (const m of part.marks ?? []) {
+      if (m.type !== 'word') continue;
+      const p = partAt(chunk, m.start);
+      if (!p) continue;
+      const s = plan.sentences[p.sentence]!;
+      const toSource = sourceMapper(opts.text, s);
+      const [a, b] = toSource(m.start - p.at + p.from, m.end - p.at + p.from);
+      words.push({ start_s: round3(fileS + lead + m.time_s), end_s: 0, start: a, end: b });
+    }
+    if (part.mp3) {
+      const seg = { n: i, start_s: round3(segS), duration_s: round3(part.mp3.durationS) };
+      segments.push(seg);
+      segS += part.mp3.durationS;
+      if (onSegment) await onSegment(seg, part.mp3.bytes);
+    }
+    fileS += opts.fmt === 'mp3' ? part.mp3!.durationS : part.pcm!.length / rate;
+  };
+
+  try {
+    const first = await speech.take(0);
+    rate = first.rate;
+    let result: EncodedFile;
+    if (opts.fmt === 'mp3') {
+      result = await writeMp3(opts.outPath, chunks.length, async (i) => {
+        const part = i === 0 ? first : await speech.take(i);
+        await consume(i, part);
+        if (onProgress && i < last) await onProgress((i + 1) / chunks.length);
+        return part.mp3!.bytes;
+      });
+    } else {
+      async function* pcm(): AsyncGenerator<Int16Array> {
+        for (let i = 0; i < chunks.length; i++) {
+          const part = i === 0 ? first : await speech.take(i);
+          await consume(i, part);
+          yield part.pcm!;
+          // The encoder asked for more: chunk i is encoded.
+          if (onProgress && i < last) await onProgress((i + 1) / chunks.length);
+        }
+      }
+      result = await encodeToFile(opts.fmt, rate, pcm(), opts.outPath);
+    }
     if (onProgress) await onProgress(1);
-    return result;
+    const timings = buildTimings(opts, plan.sentences, sentenceStart, words, result.durationS);
+    return { ...result, segments, timings };
   } finally {
     speech.stop();
   }
 }
 
+function round3(s: number): number {
+  return Math.round(s * 1000) / 1000;
+}
+
+/** The MP3 segments' frames, in order, into one file; its duration is the frames' (exact). */
+async function writeMp3(
+  outPath: string,
+  count: number,
+  next: (i: number) => Promise<Uint8Array>,
+): Promise<EncodedFile> {
+  const fh = await open(outPath, 'w');
+  let bytes = 0;
+  try {
+    let durationS = 0;
+    const { Mp3FrameCounter } = await import('../audio/duration');
+    for (let i = 0; i < count; i++) {
+      const b = await next(i);
+      const counter = new Mp3FrameCounter();
+      counter.push(b);
+      durationS += counter.end().durationS;
+      await fh.write(b);
+      bytes += b.byteLength;
+    }
+    await fh.close();
+    return { bytes, durationS, contentType: CONTENT_TYPE.mp3 };
+  } catch (err) {
+    await fh.close().catch(() => undefined);
+    await rm(outPath, { force: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+function partAt(chunk: PlannedChunk, offset: number) {
+  return chunk.parts.find((p) => offset >= p.at && offset < p.at + p.length);
+}
+
+/** Part starts from the engine's sentence marks (a part without one keeps the estimate between its neighbours). */
+function startsFromMarks(chunk: PlannedChunk, marks: SpeechMark[]): number[] {
+  const sentenceMarks = marks.filter((m) => m.type === 'sentence' || m.type === 'word');
+  return chunk.parts.map((p, k) => {
+    if (k === 0) return 0;
+    const m = sentenceMarks.find((x) => x.start >= p.at && x.start < p.at + p.length);
+    return m ? m.time_s : Number.NaN;
+  });
+}
+
+const mappers = new WeakMap<object, (a: number, b: number) => [number, number]>();
+
+function sourceMapper(text: string, s: { start: number; end: number; spoken: string }) {
+  let f = mappers.get(s);
+  if (!f) {
+    const inner = spokenToSource(text.slice(s.start, s.end), s.spoken);
+    f = (a, b) => {
+      const [x, y] = inner(a, b);
+      return [s.start + x, s.start + y];
+    };
+    mappers.set(s, f);
+  }
+  return f;
+}
+
+function buildTimings(
+  opts: NarrateOptions,
+  sentences: { start: number; end: number }[],
+  starts: number[],
+  words: TimedSpan[],
+  durationS: number,
+): Timings {
+  // A sentence ends where the next one starts (its pause included): the highlight never goes dark mid-audio.
+  const fixed = fillGaps(starts, durationS);
+  const timed: TimedSpan[] = sentences.map((s, i) => ({
+    start_s: fixed[i]!,
+    end_s: i + 1 < sentences.length ? fixed[i + 1]! : round3(durationS),
+    start: s.start,
+    end: s.end,
+  }));
+  words.forEach((w, i) => (w.end_s = words[i + 1]?.start_s ?? round3(durationS)));
+  for (let i = 0; i < words.length; i++) {
+    const s = timed.find((t) => t.start_s <= words[i]!.start_s && words[i]!.start_s < t.end_s);
+    if (s && words[i]!.end_s > s.end_s) words[i]!.end_s = s.end_s;
+  }
+  // Chapters: the heading's offset (code points) → the sentence that contains it → its start.
+  const headings = opts.headings ?? detectHeadings(opts.text);
+  const chapters = headings.map((h) => {
+    const u16 = utf16Offset(opts.text, h.offset);
+    const s = timed.find((t) => t.end > u16) ?? timed[timed.length - 1];
+    return { title: h.text, offset: h.offset, start_s: s ? s.start_s : 0 };
+  });
+  return { sentences: timed, words, chapters };
+}
+
+function fillGaps(starts: number[], durationS: number): number[] {
+  const out = [...starts];
+  for (let i = 0; i < out.length; i++) {
+    if (!Number.isNaN(out[i])) continue;
+    out[i] = i === 0 ? 0 : out[i - 1]!;
+  }
+  for (let i = 1; i < out.length; i++) out[i] = Math.min(Math.max(out[i]!, out[i - 1]!), durationS);
+  return out;
+}
+
+function utf16Offset(text: string, codePoints: number): number {
+  if (countChars(text) === text.length) return codePoints;
+  let cp = 0;
+  let i = 0;
+  while (i < text.length && cp < codePoints) {
+    i += (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
+    cp++;
+  }
+  return i;
+}
+
 /**
- * Runs `synthesize` over `texts` with at most `concurrency` calls in flight and at most `window` results held
+ * Runs `work` over `items` with at most `concurrency` calls in flight and at most `window` results held
  * ahead of the consumer, who takes results in order with take(0), take(1), ...
  */
-class OrderedSynthesis<T> {
-  private readonly results = new Map<number, Promise<Pcm>>();
+class OrderedSynthesis<I, R> {
+  private readonly results = new Map<number, Promise<R>>();
   private readonly window: number;
   private nextToStart = 0;
   private nextToTake = 0;
@@ -93,17 +325,17 @@ class OrderedSynthesis<T> {
   private stopped = false;
 
   constructor(
-    private readonly texts: T[],
-    private readonly synthesize: (text: T) => Promise<Pcm>,
+    private readonly items: I[],
+    private readonly work: (item: I, index: number) => Promise<R>,
     private readonly concurrency: number,
   ) {
     this.concurrency = Math.max(1, Math.floor(concurrency) || 1);
-    // Enough lookahead to keep every slot busy while the encoder works on the current chunk, no more.
+    // Enough lookahead to keep every slot busy while the consumer works on the current chunk, no more.
     this.window = this.concurrency + 1;
     this.pump();
   }
 
-  take(i: number): Promise<Pcm> {
+  take(i: number): Promise<R> {
     if (i !== this.nextToTake)
       throw new Error(`chunks are taken in order: expected ${this.nextToTake}, got ${i}`);
     const result = this.results.get(i);
@@ -123,14 +355,14 @@ class OrderedSynthesis<T> {
   private pump(): void {
     while (
       !this.stopped &&
-      this.nextToStart < this.texts.length &&
+      this.nextToStart < this.items.length &&
       this.inFlight < this.concurrency &&
       this.nextToStart < this.nextToTake + this.window
     ) {
       const i = this.nextToStart++;
       this.inFlight++;
-      const text = this.texts[i]!;
-      const p = (async () => this.synthesize(text))(); // a synchronous throw becomes a rejection
+      const item = this.items[i]!;
+      const p = (async () => this.work(item, i))(); // a synchronous throw becomes a rejection
       const settled = () => {
         this.inFlight--;
         this.pump();

@@ -45,15 +45,6 @@ export interface KeyStore {
   syncBilling(keyHash: string, state: KeyBillingState): Promise<boolean>;
 }
 
-/**
- * What an account's resources (documents jobs, webhook endpoints, narration lexicons) belong to: the billing
- * account of the key (every key of the account, including one that replaced a rotated key, sees them), or the key
- * itself for keys made without an account (admin CLI).
- */
-export function ownerOf(key: ApiKeyRecord): string {
-  return key.accountId ? `acct:${key.accountId}` : `key:${key.keyHash.slice(0, 32)}`;
-}
-
 export const KEY_PREFIX = 'key_';
 
 export function generateKey(): string {

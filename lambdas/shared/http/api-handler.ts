@@ -7,6 +7,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context } from 'aws-lambda';
+import { withIdempotency, type IdempotencyOptions } from '../idempotency/idempotency';
 import { logger } from '../logger';
 import { metricsMiddleware } from '../observability/metrics';
 import { tracingMiddleware } from '../observability/tracing';
@@ -19,13 +20,17 @@ export interface ApiHandlerOptions {
   maxBodyBytes?: number;
   /** Status of that refusal, in the service's validation shape: narration 422 (default), documents 400. */
   invalidStatus?: 400 | 422;
+  /** Idempotency-Key handling (routes with `idempotent: true`; see lambdas/shared/idempotency). */
+  idempotency?: IdempotencyOptions;
+  /** Instead of that refusal: this status with `{"detail": detail}` (a route's RouteSpec.tooLarge). */
+  tooLarge?: { status: number; detail: string };
 }
 
 /** Headers every answer carries; browsers (the embeddable player) call the API cross-origin. */
 export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
-    'x-request-id, retry-after, location, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy',
+    'x-request-id, retry-after, location, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy, idempotent-replayed',
 };
 
 export function errorResponse(err: unknown, requestId: string): ApiResult {
@@ -83,6 +88,7 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
               : Buffer.byteLength(event.body)
             : 0;
           if (size > maxBody && bodyBytes(event).length > maxBody) {
+            if (options.tooLarge) throw new HttpError(options.tooLarge.status, options.tooLarge.detail);
             throw new RequestValidationError(
               [
                 {
@@ -94,7 +100,12 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
               options.invalidStatus,
             );
           }
-          result = await fn(toApiRequest(event, opts?.signal), context);
+          const req = toApiRequest(event, opts?.signal);
+          result = options.idempotency
+            ? await withIdempotency(req, options.idempotency, options.invalidStatus ?? 422, () =>
+                fn(req, context),
+              )
+            : await fn(req, context);
         } catch (err) {
           result = errorResponse(err, requestId);
         }

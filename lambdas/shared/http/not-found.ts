@@ -17,7 +17,8 @@ export function makeNotFoundHandler(manifest: ServiceManifest) {
         headers: {
           ...CORS_HEADERS,
           'access-control-allow-methods': allow,
-          'access-control-allow-headers': 'authorization, content-type, x-dashboard-token, stripe-signature',
+          'access-control-allow-headers':
+            'authorization, content-type, x-dashboard-token, stripe-signature, idempotency-key',
           'access-control-max-age': '86400',
         },
         body: '',

@@ -4,7 +4,8 @@ import { startConversion, type ConversionInput } from '../../../lambdas/narratio
 import { VOICES } from '../../../lambdas/narration/core/voices';
 import type { ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
 import { ServiceUnavailableError, TooManyRequestsError } from '../../../lambdas/shared/http/errors';
-import { freeRules } from '../../../lambdas/narration/use-cases/conversion';
+import { freeRules, runJob } from '../../../lambdas/narration/use-cases/conversion';
+import { findVoice } from '../../../lambdas/narration/core/voices';
 import { fakeNarrationDeps } from '../../fakes/narration';
 
 const T0 = new Date('2026-11-21T10:00:00Z');
@@ -16,8 +17,12 @@ const paid = {
   key: { plan: 'pro' } as ApiKeyRecord,
 };
 
-function setup() {
-  const f = fakeNarrationDeps({ config: { SYNC_MAX_CHARS: 40, FREE_PER_HOUR: 2 }, now: () => T0 });
+function setup(config: { WAIT_WINDOW_S?: number } = {}) {
+  // No worker runs here unless a test starts one: by default the window is 0 (answer 202 at once).
+  const f = fakeNarrationDeps({
+    config: { SYNC_MAX_CHARS: 40, FREE_PER_HOUR: 2, WAIT_WINDOW_S: 0, ...config },
+    now: () => T0,
+  });
   const input = (text: string, caller: ConversionInput['caller'] = anonymous): ConversionInput => ({
     text,
     voice,
@@ -87,4 +92,71 @@ test('a storage failure of a short text answers 503 and gives the charge back; n
   await expect(startConversion(s.deps, s.input('Hola.'))).rejects.toBeInstanceOf(ServiceUnavailableError);
   expect(await s.used()).toEqual([0, 0]);
   expect(s.audio.items.size).toBe(0);
+});
+
+describe('the wait window: a queued job that finishes in time answers 200', () => {
+  const LONG = 'Un texto largo que no cabe en la petición. '.repeat(3);
+
+  /** A worker: runs each enqueued job (after the request started waiting), like the SQS event source. */
+  function withWorker(s: ReturnType<typeof setup>, fail = false) {
+    const enqueue = s.queue.enqueue.bind(s.queue);
+    s.queue.enqueue = async (message, priority) => {
+      await enqueue(message, priority);
+      if (fail) s.synth.faults.fail('synthesize');
+      setTimeout(() => void runJob(s.deps, message.audioId, 3, findVoice).catch(() => undefined), 50);
+    };
+  }
+
+  test('done within the window: 200 with the real duration, charged once, record done with timings', async () => {
+    const s = setup({ WAIT_WINDOW_S: 10 });
+    withWorker(s);
+    const out = await startConversion(s.deps, s.input(LONG));
+    expect(out.statusCode).toBe(200);
+    const id = out.body.audio_id as string;
+    expect(out.body.duration_s).toEqual(expect.any(Number));
+    expect(out.body.duration_s).toBeGreaterThan(0);
+    expect(out.body).not.toHaveProperty('status');
+    expect(out.headers.location).toBeUndefined();
+    expect(await s.audio.get(id)).toMatchObject({ status: 'done', timings: true });
+    expect(s.store.objects.has(`audio/${id}/timings.json`)).toBe(true);
+    expect(s.queue.sent).toHaveLength(1);
+    expect(await s.used()).toEqual([1, 1]);
+  });
+
+  test('failed within the window: 503 and the charge given back', async () => {
+    const s = setup({ WAIT_WINDOW_S: 10 });
+    withWorker(s, true);
+    await expect(startConversion(s.deps, s.input(LONG))).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(await s.used()).toEqual([0, 0]);
+  });
+
+  test('not ready within the window: 202 as before, still charged once, job left to run', async () => {
+    const s = setup({ WAIT_WINDOW_S: 0.3 });
+    const t = Date.now();
+    const out = await startConversion(s.deps, s.input(LONG));
+    expect(Date.now() - t).toBeGreaterThanOrEqual(250);
+    expect(out).toMatchObject({ statusCode: 202, body: { status: 'queued', duration_s: null } });
+    expect(await s.audio.get(out.body.audio_id as string)).toMatchObject({ status: 'queued' });
+    expect(await s.used()).toEqual([1, 1]);
+  });
+
+  test("the window ends before the route's deadline", async () => {
+    const s = setup({ WAIT_WINDOW_S: 25 });
+    const t = Date.now();
+    const out = await startConversion(s.deps, { ...s.input(LONG), remainingMs: () => 1800 });
+    expect(out.statusCode).toBe(202);
+    expect(Date.now() - t).toBeLessThan(1500);
+  });
+
+  test('abandoned while waiting (the caller got its 503): charge given back, job retired', async () => {
+    const s = setup({ WAIT_WINDOW_S: 10 });
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 100);
+    await expect(startConversion(s.deps, { ...s.input(LONG), signal: abort.signal })).rejects.toBeInstanceOf(
+      ServiceUnavailableError,
+    );
+    expect(await s.used()).toEqual([0, 0]);
+    const [record] = s.audio.items.values();
+    expect(record).toMatchObject({ status: 'failed' });
+  });
 });

@@ -14,7 +14,7 @@ import { abbreviationsRule } from './abbreviations';
 import { currencyRule } from './currency';
 import { datesRule } from './dates';
 import { idsRule } from './ids';
-import { LOCALES, type Lang } from './locale';
+import { LOCALES, type Lang, type NumberStyle } from './locale';
 import { detectNumberStyle } from './numerals';
 import { numbersRule } from './numbers';
 import { ordinalsRule } from './ordinals';
@@ -53,11 +53,18 @@ export interface NormalizeOptions {
   strict?: boolean;
   /** Told about a skipped rule (for logging). */
   onRuleError?: (rule: string, error: unknown) => void;
+  /** How ambiguous numbers are written, when `text` is a piece of a larger text: the whole text's (numberStyleOf). */
+  style?: NumberStyle;
+}
+
+/** The number style normalizeForSpeech reads `text` with: its own convention, else the locale's. */
+export function numberStyleOf(text: string, lang: Lang): NumberStyle {
+  return detectNumberStyle(text) ?? LOCALES[lang].numberStyle;
 }
 
 /** `text` rewritten for a speech engine speaking `lang`. Whitespace and line breaks are preserved. */
 export function normalizeForSpeech(text: string, lang: Lang, opts: NormalizeOptions = {}): string {
-  const style = detectNumberStyle(text) ?? LOCALES[lang].numberStyle;
+  const style = opts.style ?? numberStyleOf(text, lang);
   let out = text;
   for (const rule of RULES) {
     try {

@@ -1,14 +1,14 @@
-// Webhook signatures (Stripe's scheme). Every callback carries
-//   Docs-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>[,v1=<...>]
+// Webhook signatures (Stripe's scheme), one implementation for every service. Every callback carries
+//   <Service>-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>[,v1=<...>]
+// (documents: Docs-Signature, narration: Voz-Signature; the header names are each service's WebhookBrand),
 // where the key is the endpoint's whole signing secret string (`whsec_…`). While a rotated secret is still valid
 // (GET /v1/webhook shows until when) a second v1= signed with the previous secret is appended: a receiver that
 // checks any of the v1 values against its one secret keeps working across a rotation.
 //
 // This file is self-contained (node:crypto only) so customers can copy verifySignature() as it is; the API
-// description (lambdas/documents/api/webhooks-doc.ts) prints it.
+// descriptions (lambdas/documents/api/webhooks-doc.ts, lambdas/narration/api/webhooks-doc.ts) print it.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const SIGNATURE_HEADER = 'Docs-Signature';
 /** Receivers should reject signatures older (or newer) than this: 5 minutes, as Stripe's libraries do. */
 export const DEFAULT_TOLERANCE_S = 300;
 
@@ -30,7 +30,7 @@ export function signatureHeader(
 }
 
 /**
- * Verifies a Docs-Signature header against the raw request body (the exact bytes received, before any JSON
+ * Verifies a signature header against the raw request body (the exact bytes received, before any JSON
  * parsing) and the endpoint's signing secret. True when the timestamp is within `toleranceS` of now and one of the
  * v1 signatures matches; false otherwise (malformed header included). Comparison is constant-time.
  *

@@ -1,34 +1,35 @@
-// DynamoDB WebhookStore: one endpoint per account in the accounts table, `pk = webhook#<owner>`. The signing secret
-// is stored as is (an HMAC key must be), protected by the table's encryption at rest and IAM: only the webhook
-// routes and the documents workers may read `webhook#` items (lambdas/documents/routes.ts, itemPrefixes).
+// DynamoDB WebhookStore (lambdas/shared/webhooks): one endpoint per account in a service's accounts table,
+// `pk = <prefix><owner>` (WEBHOOK_ITEM_PREFIX, `webhook#`). The signing secret is stored as is (an HMAC key must be),
+// protected by the table's encryption at rest and IAM: only the webhook routes and the workers that send events may
+// read `webhook#` items (each service's routes.ts, itemPrefixes).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { HttpError } from '../../shared/http/errors';
-import type { WebhookEndpoint, WebhookStore } from '../use-cases/webhooks';
-import { WEBHOOK_ITEM_PREFIX } from './item-prefixes';
+import { HttpError } from '../http/errors';
+import type { WebhookEndpoint, WebhookStore } from '../webhooks/endpoints';
+import { WEBHOOK_ITEM_PREFIX } from '../webhooks/item-prefix';
 
 const key = (owner: string) => ({ pk: WEBHOOK_ITEM_PREFIX + owner });
 
-export class DynamoWebhookStore implements WebhookStore {
+export class DynamoWebhookStore<E extends string = string> implements WebhookStore<E> {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 
-  async get(owner: string): Promise<WebhookEndpoint | undefined> {
+  async get(owner: string): Promise<WebhookEndpoint<E> | undefined> {
     const out = await this.db.send(
       new GetCommand({ TableName: this.table, Key: key(owner), ConsistentRead: true }),
     );
     if (!out.Item) return undefined;
     const { pk: _pk, ...rest } = out.Item;
-    return rest as WebhookEndpoint;
+    return rest as WebhookEndpoint<E>;
   }
 
   /**
    * Writes the endpoint if nobody changed it since it was read: created only if absent, replaced only while it
    * still has the secret it was read with. Two concurrent changes: the second gets 409 (and no secret is lost).
    */
-  async put(endpoint: WebhookEndpoint, previousSecret?: string): Promise<void> {
+  async put(endpoint: WebhookEndpoint<E>, previousSecret?: string): Promise<void> {
     try {
       await this.db.send(
         new PutCommand({

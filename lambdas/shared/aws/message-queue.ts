@@ -1,9 +1,9 @@
 // SQS MessageQueue: sends JSON messages (optionally delayed, at most SQS's 15 minutes) and sets when a received
-// message reappears. The documents workers retry with it: a failed message is left on the queue (reported as a
+// message reappears. The documents workers and both webhook delivery workers retry with it: a failed message is left on the queue (reported as a
 // batch item failure) with its visibility set to the retry delay (SQS allows up to 12 hours), so each retry is a
 // redelivery that counts towards the queue's maxReceiveCount and the last one ends in the DLQ.
 import { ChangeMessageVisibilityCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { MessageQueue } from '../use-cases/jobs';
+import type { MessageQueue } from '../webhooks/delivery';
 
 const MAX_DELAY_S = 900;
 const MAX_VISIBILITY_S = 12 * 3600;

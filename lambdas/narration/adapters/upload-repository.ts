@@ -1,0 +1,101 @@
+// DynamoDB implementation of UploadRepository: one item per PDF upload slot in the audio table, keyed
+// `upload#<uploadId>` (the audio routes' ids cannot contain '#', so GET /audio never reads one; the upload route's
+// grant is narrowed to this prefix). Expired by the table's TTL (expiresAt).
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { PdfUpload, UploadRepository } from '../ports';
+
+/** Partition-key prefix of upload items in the audio table (the manifest's itemPrefixes reads it). */
+export const UPLOAD_ITEM_PREFIX = 'upload#';
+/** The audio table's partition key. */
+const KEY = 'audioId';
+
+export class DynamoUploadRepository implements UploadRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  private key(uploadId: string) {
+    return { [KEY]: UPLOAD_ITEM_PREFIX + uploadId };
+  }
+
+  async create(upload: PdfUpload): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...upload, ...this.key(upload.uploadId) },
+        ConditionExpression: 'attribute_not_exists(#k)',
+        ExpressionAttributeNames: { '#k': KEY },
+      }),
+    );
+  }
+
+  async get(uploadId: string): Promise<PdfUpload | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: this.key(uploadId), ConsistentRead: true }),
+    );
+    if (!out.Item) return undefined;
+    const { [KEY]: _key, ...rest } = out.Item;
+    return rest as PdfUpload;
+  }
+
+  /** One conditional write; false when it did not hold (someone else's, used, expired or absent). */
+  private async conditional(
+    uploadId: string,
+    update: string,
+    condition: string,
+    values: Record<string, unknown>,
+    names: Record<string, string> = {},
+  ): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: this.key(uploadId),
+          UpdateExpression: update,
+          ConditionExpression: `attribute_exists(#k) AND ${condition}`,
+          ExpressionAttributeNames: { '#k': KEY, '#s': 'status', ...names },
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (
+        err instanceof ConditionalCheckFailedException ||
+        (err as Error).name === 'ConditionalCheckFailedException'
+      )
+        return false;
+      throw err;
+    }
+  }
+
+  claim(uploadId: string, owner: string, nowS: number): Promise<boolean> {
+    return this.conditional(
+      uploadId,
+      'SET #s = :used',
+      '#s = :pending AND #o = :owner AND convertBy > :now',
+      { ':used': 'used', ':pending': 'pending', ':owner': owner, ':now': nowS },
+      { '#o': 'owner' },
+    );
+  }
+
+  async release(uploadId: string): Promise<void> {
+    await this.conditional(
+      uploadId,
+      'SET #s = :pending',
+      '#s = :used AND attribute_not_exists(convertedTo)',
+      {
+        ':used': 'used',
+        ':pending': 'pending',
+      },
+    );
+  }
+
+  async complete(uploadId: string, audioId: string): Promise<void> {
+    await this.conditional(uploadId, 'SET convertedTo = :a', '#s = :used', {
+      ':a': audioId,
+      ':used': 'used',
+    });
+  }
+}

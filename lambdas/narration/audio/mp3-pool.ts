@@ -1,0 +1,114 @@
+// MP3 encoding of a narration's segments on several cores. MP3 (LAME) encodes at ~200× realtime on one core: for a
+// 100,000-character text (~100 minutes of speech) that is the slowest step, so each chunk's PCM is encoded on its
+// own, in worker threads, and the frames are concatenated in order. That makes one continuous CBR stream (no
+// Xing/Info header is written, every frame has the same size) whose duration is its frame count, and every chunk's
+// bytes are also a playable segment on their own (a fresh encoder starts with an empty bit reservoir).
+// The worker is this same file (like pdf/isolate.ts): in Lambda the bundle is loaded again in the thread; from
+// TypeScript sources (tests, `npm start`) tsx is registered first. Workers are kept warm and unref'd.
+import { createRequire } from 'node:module';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { encodeMp3Segment, type Mp3Segment } from './encode';
+
+const ROLE = 'narration-mp3-encoder';
+
+interface Job {
+  id: number;
+  samples: Int16Array;
+  sampleRate: number;
+}
+type Reply = { id: number; ok: Mp3Segment } | { id: number; failed: string };
+
+// ---- worker side ------------------------------------------------------------------------------------------------
+if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE && parentPort) {
+  const port = parentPort;
+  port.on('message', (job: Job) => {
+    encodeMp3Segment(job.samples, job.sampleRate).then(
+      (ok) => port.postMessage({ id: job.id, ok } satisfies Reply, [ok.bytes.buffer as ArrayBuffer]),
+      (err: unknown) => port.postMessage({ id: job.id, failed: String(err) } satisfies Reply),
+    );
+  });
+}
+
+// ---- main side --------------------------------------------------------------------------------------------------
+function spawn(): Worker {
+  const options = { workerData: { role: ROLE } };
+  const worker = __filename.endsWith('.ts')
+    ? new Worker(
+        `require(${JSON.stringify(createRequire(__filename).resolve('tsx/cjs/api'))}).register();require(${JSON.stringify(__filename)});`,
+        { ...options, eval: true },
+      )
+    : new Worker(__filename, options);
+  worker.unref();
+  return worker;
+}
+
+/** Encodes segments on up to `size` worker threads (0: in this thread). Order of completion is not guaranteed. */
+export class Mp3EncoderPool {
+  private readonly idle: Worker[] = [];
+  private readonly waiting: (() => void)[] = [];
+  private running = 0;
+  private nextId = 1;
+
+  constructor(readonly size: number) {}
+
+  async encode(samples: Int16Array, sampleRate: number): Promise<Mp3Segment> {
+    if (this.size <= 0) return encodeMp3Segment(samples, sampleRate);
+    while (this.running >= this.size) await new Promise<void>((r) => this.waiting.push(r));
+    this.running++;
+    const worker = this.idle.pop() ?? spawn();
+    try {
+      const out = await this.run(worker, samples, sampleRate);
+      this.idle.push(worker);
+      return out;
+    } catch (err) {
+      void worker.terminate();
+      throw err;
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private run(worker: Worker, samples: Int16Array, sampleRate: number): Promise<Mp3Segment> {
+    const id = this.nextId++;
+    return new Promise<Mp3Segment>((resolve, reject) => {
+      const done = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      const onMessage = (reply: Reply) => {
+        if (reply.id !== id) return;
+        done();
+        if ('ok' in reply) resolve({ ...reply.ok, bytes: new Uint8Array(reply.ok.bytes) });
+        else reject(new Error(`MP3 encoder failed: ${reply.failed}`));
+      };
+      const onError = (err: Error) => {
+        done();
+        reject(err);
+      };
+      const onExit = (code: number) => {
+        done();
+        reject(new Error(`MP3 encoder thread exited (${code})`));
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ id, samples, sampleRate } satisfies Job);
+    });
+  }
+
+  /** Ends the warm threads (tests, benches). */
+  async close(): Promise<void> {
+    const all = this.idle.splice(0);
+    await Promise.all(all.map((w) => w.terminate()));
+  }
+}
+
+let shared: Mp3EncoderPool | undefined;
+
+/** One pool per process, sized to the cores. */
+export function sharedMp3Pool(size: number): Mp3EncoderPool {
+  if (!shared || shared.size !== size) shared = new Mp3EncoderPool(size);
+  return shared;
+}

@@ -1,0 +1,27 @@
+// The lookup the audio sub-resources share (stream.m3u8, seg/{n}.mp3): a valid id, a known record, not failed.
+import { HttpError, NotFoundError, invalid } from '../../shared/http/errors';
+import type { AudioRecord, AudioRepository } from '../ports';
+
+const AUDIO_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export async function findPlayableAudio(audio: AudioRepository, rawId: string): Promise<AudioRecord> {
+  if (!AUDIO_ID.test(rawId))
+    throw invalid(
+      ['path', 'audio_id'],
+      'audio_id should be the id returned by a convert endpoint (letters, digits, _ and -)',
+      'string_pattern_mismatch',
+    );
+  const rec = await audio.get(rawId);
+  if (!rec)
+    throw new NotFoundError(
+      'Audio not found. It may have expired; audio is kept for a limited time after conversion.',
+    );
+  if (rec.status === 'failed')
+    throw new HttpError(
+      409,
+      rec.error ?? 'The conversion failed. Please submit the text again.',
+      {},
+      { audio_id: rawId, status: 'failed' },
+    );
+  return rec;
+}

@@ -1,0 +1,74 @@
+// GET /audio/{audio_id}/timings — where the audio says what: sentences (every conversion), words (engines with
+// word marks), chapters, with UTF-16 offsets [start, end) into the text the caller sent. `?format=vtt` answers the
+// sentences as WebVTT (a <track> for <audio>/<video>, subtitles). Pending: 202 {status, progress} + Retry-After.
+// Failed: 409. Unknown (or converted before timings existed): 404.
+import { apiHandler } from '../../shared/http/api-handler';
+import { HttpError, NotFoundError, invalid } from '../../shared/http/errors';
+import { json } from '../../shared/http/response';
+import { isSettled } from '../../shared/jobs/leased-job';
+import { toVtt } from '../core/reading';
+import { awsDeps, type NarrationDeps } from '../deps';
+import type { StoredTimings } from '../ports';
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store'>) =>
+  apiHandler(async (req) => {
+    const audioId = req.pathParams['audio_id'] ?? '';
+    if (!ID.test(audioId))
+      throw invalid(
+        ['path', 'audio_id'],
+        'audio_id should be the id returned by a convert endpoint (without .mp3, .wav or .ogg)',
+        'string_pattern_mismatch',
+      );
+    const format = req.query['format'] ?? 'json';
+    if (format !== 'json' && format !== 'vtt')
+      throw invalid(['query', 'format'], "format should be 'json' or 'vtt'", 'literal_error');
+    const rec = await deps.audio.get(audioId);
+    if (!rec)
+      throw new NotFoundError(
+        'Audio not found. It may have expired; audio is kept for a limited time after conversion.',
+      );
+    if (rec.status === 'failed')
+      throw new HttpError(
+        409,
+        rec.error ?? 'The conversion failed: it has no timings.',
+        {},
+        {
+          audio_id: audioId,
+          status: 'failed',
+        },
+      );
+    if (!isSettled(rec))
+      return json(
+        202,
+        { audio_id: audioId, status: rec.status, progress: rec.progress ?? 0 },
+        { 'retry-after': '2', 'cache-control': 'no-store' },
+      );
+    const stored = rec.timings
+      ? ((await deps.store.getTimings(audioId)) as StoredTimings | undefined)
+      : undefined;
+    if (!stored)
+      throw new NotFoundError('This audio has no timings (it was converted before timings were recorded).');
+    const cache = { 'cache-control': 'private, max-age=3600' };
+    if (format === 'vtt')
+      return {
+        statusCode: 200,
+        headers: { 'content-type': 'text/vtt; charset=utf-8', ...cache },
+        body: toVtt(stored.cues, stored.sentences),
+      };
+    return json(
+      200,
+      {
+        audio_id: audioId,
+        status: 'done',
+        duration_s: rec.durationS,
+        sentences: stored.sentences,
+        words: stored.words,
+        chapters: stored.chapters,
+      },
+      cache,
+    );
+  });
+
+export const handler = makeHandler(awsDeps());

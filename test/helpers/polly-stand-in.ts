@@ -1,0 +1,302 @@
+// A stand-in for Amazon Polly's SynthesizeSpeech on loopback (HTTP/2 cleartext, as the Polly client speaks HTTP/2),
+// for tests and benchmarks that run the real Polly adapter and AWS SDK (lambdas/narration/adapters/polly.ts). It
+// checks requests the way Polly does (POST /v1/speech, JSON body, a known voice, the sample rates each format and
+// engine allows: PCM 8/16 kHz, MP3/OGG up to 24 kHz for neural voices and 22.05 kHz for standard ones, speech marks
+// only as OutputFormat json) and answers with real audio:
+//  - speech: espeak-ng (the program, else its WASM build) reads each sentence of the text, the sentences are joined,
+//    resampled to the rate asked for and encoded with the project's own encoders (Ogg Vorbis, CBR MP3) or sent raw;
+//  - speech marks (`sentence`, `word`): JSON lines {time, type, start, end, value} with UTF-8 byte offsets into the
+//    text, as Polly sends them. STAND-IN TIMES: a sentence's time is exactly where its espeak speech starts in the
+//    audio the same text gets; a word's time is interpolated by characters inside its sentence (espeak gives no word
+//    timings).
+// Options simulate the cloud: per-request latency and a transactions-per-second limit answered with Polly's
+// ThrottlingException; `intercept` lets a test answer a given request itself (errors, malformed replies).
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import {
+  createServer,
+  type Http2Server,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  type ServerHttp2Session,
+} from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeToFile } from '../../lambdas/narration/audio/encode';
+import { VOICES, type Voice } from '../../lambdas/narration/core/voices';
+import type { Synthesizer } from '../../lambdas/narration/ports';
+import { createSynthesizer } from '../../lambdas/narration/speech';
+
+export interface PollyRequestSeen {
+  method: string;
+  url: string;
+  headers: Http2ServerRequest['headers'];
+  body: Record<string, unknown>;
+  at: number;
+}
+
+export interface PollyReply {
+  status: number;
+  headers?: Record<string, string>;
+  body: Buffer;
+}
+
+export interface PollyStandInOptions {
+  /** Added to every answer (ms), to overlap concurrent calls or mimic the cloud. */
+  latencyMs?: number;
+  /** Requests allowed per rolling second; more get 400 ThrottlingException (Polly neural: 8). */
+  tps?: number;
+  /** Answer request n (0-based) yourself; return undefined to let the stand-in answer. */
+  intercept?: (n: number, body: Record<string, unknown>) => PollyReply | undefined;
+}
+
+export interface PollyStandIn {
+  endpoint: string;
+  readonly seen: PollyRequestSeen[];
+  /** Most requests being answered at once. */
+  readonly maxInFlight: number;
+  readonly throttled: number;
+  reset(): void;
+  setOptions(opts: PollyStandInOptions): void;
+  stop(): Promise<void>;
+}
+
+const RATES: Record<string, { neural: string[]; standard: string[] }> = {
+  pcm: { neural: ['8000', '16000'], standard: ['8000', '16000'] },
+  mp3: { neural: ['8000', '16000', '22050', '24000'], standard: ['8000', '16000', '22050'] },
+  ogg_vorbis: { neural: ['8000', '16000', '22050', '24000'], standard: ['8000', '16000', '22050'] },
+};
+const DEFAULT_RATE: Record<string, { neural: string; standard: string }> = {
+  pcm: { neural: '16000', standard: '16000' },
+  mp3: { neural: '24000', standard: '22050' },
+  ogg_vorbis: { neural: '24000', standard: '22050' },
+};
+
+const error = (status: number, type: string, message: string): PollyReply => ({
+  status,
+  headers: { 'content-type': 'application/json', 'x-amzn-errortype': type },
+  body: Buffer.from(JSON.stringify({ message })),
+});
+
+/** Sentences with their UTF-16 offsets (a sentence ends at . ! ? … followed by a space, or at the end). */
+function sentencesOf(text: string): { start: number; end: number }[] {
+  return [...text.matchAll(/\S[\s\S]*?(?:[.!?…]+["'»)]*(?=\s|$)|$)/g)].map((m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+}
+
+const utf8Len = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/** Linear-interpolation resampling (a stand-in only needs the right rate and length, not studio quality). */
+function resample(samples: Int16Array, from: number, to: number): Int16Array {
+  if (from === to) return samples;
+  const out = new Int16Array(Math.round((samples.length * to) / from));
+  for (let i = 0; i < out.length; i++) {
+    const x = (i * from) / to;
+    const j = Math.floor(x);
+    const a = samples[j] ?? 0;
+    const b = samples[j + 1] ?? a;
+    out[i] = Math.round(a + (b - a) * (x - j));
+  }
+  return out;
+}
+
+interface Spoken {
+  samples: Int16Array;
+  rate: number;
+  /** Start of each sentence, in samples at `rate`. */
+  sentences: { start: number; end: number; at: number; length: number }[];
+}
+
+export async function startPollyStandIn(options: PollyStandInOptions = {}): Promise<PollyStandIn> {
+  let opts = options;
+  let engine: Synthesizer | undefined;
+  const seen: PollyRequestSeen[] = [];
+  const sessions = new Set<ServerHttp2Session>();
+  const recent: number[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let throttled = 0;
+  const workDir = await mkdtemp(join(tmpdir(), 'polly-stand-in-'));
+  let files = 0;
+  // The same text is often asked twice (audio, then marks): speak it once.
+  const cache = new Map<string, Promise<Spoken>>();
+
+  async function speak(text: string, voice: Voice, ssml: boolean): Promise<Spoken> {
+    const key = `${voice.id}\n${ssml}\n${text}`;
+    let hit = cache.get(key);
+    if (!hit) {
+      hit = (async () => {
+        engine ??= await createSynthesizer('espeak');
+        // SSML is spoken whole by espeak's own SSML reader (marks then cover it as one sentence).
+        const spans = ssml ? [{ start: 0, end: text.length }] : sentencesOf(text);
+        const parts = await Promise.all(
+          spans.map((s) =>
+            engine!.synthesize(text.slice(s.start, s.end), voice, ssml ? { ssml } : undefined),
+          ),
+        );
+        const rate = parts[0]?.sampleRate ?? 22050;
+        let at = 0;
+        const sentences = spans.map((s, i) => {
+          const r = { ...s, at, length: parts[i]!.samples.length };
+          at += parts[i]!.samples.length;
+          return r;
+        });
+        const samples = new Int16Array(at);
+        parts.forEach((p, i) => samples.set(p.samples, sentences[i]!.at));
+        return { samples, rate, sentences };
+      })();
+      cache.set(key, hit);
+      if (cache.size > 64) cache.delete(cache.keys().next().value!);
+    }
+    return hit;
+  }
+
+  async function answer(body: Record<string, unknown>): Promise<PollyReply> {
+    const text = body.Text;
+    if (typeof text !== 'string' || text.length === 0)
+      return error(400, 'ValidationException', 'Text is required');
+    if (text.length > 6000) return error(400, 'TextLengthExceededException', 'Maximum text length exceeded');
+    const voice = VOICES.find((v) => v.polly.voiceId === body.VoiceId);
+    if (!voice) return error(400, 'ValidationException', `Unknown VoiceId ${String(body.VoiceId)}`);
+    const kind = body.Engine === 'standard' ? 'standard' : 'neural';
+    const format = String(body.OutputFormat);
+    if (format === 'json') {
+      const types = body.SpeechMarkTypes;
+      if (!Array.isArray(types) || types.length === 0 || types.some((t) => !['sentence', 'word'].includes(t)))
+        return error(400, 'ValidationException', 'SpeechMarkTypes must be sentence and/or word here');
+      if (body.SampleRate !== undefined)
+        return error(400, 'ValidationException', 'SampleRate is not used with speech marks');
+      const spoken = await speak(text, voice, body.TextType === 'ssml');
+      const lines: string[] = [];
+      for (const s of spoken.sentences) {
+        const ms = (samples: number) => Math.round((samples / spoken.rate) * 1000);
+        const mark = (type: string, start: number, end: number, atSamples: number) =>
+          JSON.stringify({
+            time: ms(atSamples),
+            type,
+            start: utf8Len(text.slice(0, start)),
+            end: utf8Len(text.slice(0, end)),
+            value: text.slice(start, end),
+          });
+        if (types.includes('sentence')) lines.push(mark('sentence', s.start, s.end, s.at));
+        if (types.includes('word'))
+          for (const w of text
+            .slice(s.start, s.end)
+            .matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’.,:/-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu)) {
+            const ws = s.start + w.index;
+            lines.push(
+              mark('word', ws, ws + w[0].length, s.at + (s.length * (ws - s.start)) / (s.end - s.start)),
+            );
+          }
+      }
+      return {
+        status: 200,
+        headers: {
+          'content-type': 'application/x-json-stream',
+          'x-amzn-requestcharacters': String(text.length),
+        },
+        body: Buffer.from(lines.map((l) => `${l}\n`).join('')),
+      };
+    }
+    const allowed = RATES[format];
+    if (!allowed) return error(400, 'ValidationException', `Unknown OutputFormat ${format}`);
+    if (body.SpeechMarkTypes !== undefined)
+      return error(400, 'MarksNotSupportedForFormatException', 'Speech marks need OutputFormat json');
+    const rate = body.SampleRate === undefined ? DEFAULT_RATE[format]![kind] : String(body.SampleRate);
+    if (!allowed[kind].includes(rate))
+      return error(400, 'ValidationException', `SampleRate ${rate} is not supported for ${format} (${kind})`);
+    const spoken = await speak(text, voice, body.TextType === 'ssml');
+    const pcm = resample(spoken.samples, spoken.rate, Number(rate));
+    let audio: Buffer;
+    if (format === 'pcm') audio = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+    else {
+      const path = join(workDir, `${files++}.${format}`);
+      await encodeToFile(
+        format === 'mp3' ? 'mp3' : 'ogg',
+        Number(rate),
+        (async function* () {
+          yield pcm;
+        })(),
+        path,
+      );
+      audio = await readFile(path);
+      await rm(path, { force: true });
+    }
+    const type = format === 'pcm' ? 'audio/pcm' : format === 'mp3' ? 'audio/mpeg' : 'audio/ogg';
+    return {
+      status: 200,
+      headers: { 'content-type': type, 'x-amzn-requestcharacters': String(text.length) },
+      body: audio,
+    };
+  }
+
+  const server: Http2Server = createServer((req: Http2ServerRequest, res: Http2ServerResponse) => {
+    const parts: Buffer[] = [];
+    req.on('data', (b: Buffer) => parts.push(b));
+    req.on('end', () => {
+      const n = seen.length;
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as Record<string, unknown>;
+      } catch {
+        /* answered below */
+      }
+      const now = Date.now();
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, at: now });
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      while (recent.length && recent[0]! <= now - 1000) recent.shift();
+      const overLimit = opts.tps !== undefined && recent.length >= opts.tps;
+      if (!overLimit) recent.push(now);
+      const reply = (async (): Promise<PollyReply> => {
+        if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
+        const own = opts.intercept?.(n, body);
+        if (own) return own;
+        if (overLimit) {
+          throttled++;
+          return error(400, 'ThrottlingException', 'Rate exceeded');
+        }
+        if (req.method !== 'POST' || req.url !== '/v1/speech')
+          return error(404, 'UnknownOperationException', `unexpected ${req.method} ${req.url}`);
+        return answer(body);
+      })().catch((err: unknown) => error(500, 'ServiceFailureException', String(err)));
+      void reply.then((r) => {
+        inFlight--;
+        if (res.closed) return;
+        res.writeHead(r.status, { 'content-length': String(r.body.length), ...r.headers });
+        res.end(r.body);
+      });
+    });
+  });
+  server.on('session', (s: ServerHttp2Session) => {
+    sessions.add(s);
+    s.on('close', () => sessions.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    get throttled() {
+      return throttled;
+    },
+    reset() {
+      seen.length = 0;
+      recent.length = 0;
+      maxInFlight = inFlight;
+      throttled = 0;
+    },
+    setOptions(o) {
+      opts = o;
+    },
+    async stop() {
+      for (const s of sessions) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+      await rm(workDir, { recursive: true, force: true });
+    },
+  };
+}
