@@ -15,6 +15,8 @@ const { parse, config } = defineConfig({
   ...webhookVars,
   /** polly in the cloud; espeak (CLI when installed, else WASM) locally. */
   SPEECH_ENGINE: z.enum(['polly', 'espeak', 'espeak-cli', 'espeak-wasm']).default('polly'),
+  /** The espeak-ng program (espeak-cli): a name on PATH or a path (tests record its input through a wrapper). */
+  ESPEAK_BIN: z.string().min(1).default('espeak-ng'),
   /** Days a finished audio stays downloadable (the bucket's lifecycle rule matches this). */
   AUDIO_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Texts up to this many characters are narrated inside the request; longer ones go through the queue. */

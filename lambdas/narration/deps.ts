@@ -16,6 +16,7 @@ import type {
   AudioRepository,
   AudioStore,
   JobQueue,
+  LexiconStore,
   Synthesizer,
   UploadRepository,
   UploadStore,
@@ -45,6 +46,7 @@ const modules = {
     require('../shared/aws/idempotency-store') as typeof import('../shared/aws/idempotency-store'),
   webhookStore: () => require('../shared/aws/webhook-store') as typeof import('../shared/aws/webhook-store'),
   messageQueue: () => require('../shared/aws/message-queue') as typeof import('../shared/aws/message-queue'),
+  lexiconStore: () => require('./adapters/lexicon-store') as typeof import('./adapters/lexicon-store'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -53,7 +55,7 @@ const PRELOAD: [string, (keyof typeof modules)[]][] = [
   ['AUDIO_TABLE', ['clients', 'audioRepository']],
   ['QUOTAS_TABLE', ['clients', 'quotaStore', 'idempotencyStore']],
   ['KEYS_TABLE', ['clients', 'keyStore']],
-  ['ACCOUNTS_TABLE', ['clients', 'accountStore']],
+  ['ACCOUNTS_TABLE', ['clients', 'accountStore', 'lexiconStore']],
   ['GROWTH_TABLE', ['clients', 'growthStore']],
   ['AUDIO_BUCKET', ['clients', 'audioStore']],
   ['PRIORITY_QUEUE_URL', ['clients', 'jobQueue']],
@@ -82,6 +84,8 @@ export interface NarrationDeps {
   payments(): Promise<PaymentGateway | undefined>;
   /** Waitlist, A/B counters, public stats (table `growth`). */
   readonly growth: GrowthStore;
+  /** Accounts' pronunciation lexicons (table `accounts`, `lexicons#` items). */
+  readonly lexicons: LexiconStore;
   synthesizer(): Promise<Synthesizer>;
   now(): Date;
   readonly tmpDir: string;
@@ -132,6 +136,8 @@ export function awsDeps(): NarrationDeps {
       modules.clients().sqsClient(),
       required('DELIVERY_QUEUE_URL'),
     );
+  const lexicons = () =>
+    new (modules.lexiconStore().DynamoLexiconStore)(dynamo(), required('ACCOUNTS_TABLE'));
   let synth: Promise<Synthesizer> | undefined;
   return {
     get idempotency() {
@@ -178,8 +184,13 @@ export function awsDeps(): NarrationDeps {
     get growth() {
       return growth();
     },
+    get lexicons() {
+      return lexicons();
+    },
     synthesizer() {
-      synth ??= import('./speech/index').then((m) => m.createSynthesizer(config().SPEECH_ENGINE));
+      synth ??= import('./speech/index').then((m) =>
+        m.createSynthesizer(config().SPEECH_ENGINE, { espeakBin: config().ESPEAK_BIN }),
+      );
       synth.catch(() => (synth = undefined));
       return synth;
     },

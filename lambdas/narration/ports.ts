@@ -2,6 +2,7 @@
 // tests and the local runtime pass the same adapters pointed at emulators.
 import type { LeasedJobStore } from '../shared/jobs/leased-job';
 import type { AudioFormat } from './core/formats';
+import type { Lexicon } from './core/lexicon';
 import type { Voice } from './core/voices';
 
 /** Mono 16-bit PCM as a speech engine returns it. */
@@ -136,6 +137,16 @@ export interface JobMessage {
 
 export interface JobQueue {
   enqueue(message: JobMessage, priority: boolean): Promise<void>;
+}
+
+/** An account's pronunciation lexicons (core/lexicon.ts), all kept together so limits and the default are exact. */
+export interface LexiconStore {
+  list(owner: string): Promise<Lexicon[]>;
+  /**
+   * Read-modify-write of the account's lexicons, retried when another request changed them meanwhile. `change`
+   * may throw (nothing is written); it returns the new list and what update() resolves to.
+   */
+  update<T>(owner: string, change: (current: Lexicon[]) => { next: Lexicon[]; result: T }): Promise<T>;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { invalid } from '../shared/errors';
 import { FORMATS } from './core/formats';
+import { LEXICON_LIMITS, LEXICON_NAME } from './core/lexicon';
 import { DEFAULT_VOICE_ID, VOICES, findVoice, type Voice } from './core/voices';
 
 export const MAX_TEXT_CHARS = 100_000;
@@ -20,6 +21,29 @@ const lower = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : 
 /** Shared by the three convert endpoints. */
 export const voiceField = z.preprocess(emptyToUndefined, z.string().max(64).optional());
 export const fmtField = z.preprocess((v) => lower(emptyToUndefined(v)), z.enum(FORMATS).default('mp3'));
+
+/** A lexicon's name (path parameter of /v1/lexicons/{name}, items of `lexicons`). */
+export const LexiconName = z
+  .string()
+  .regex(LEXICON_NAME, 'A name is 1-64 letters, digits, "-" or "_", starting with a letter or digit');
+
+/** `lexicons` on the convert endpoints: names in precedence order; a form field may list them comma-separated. */
+export const lexiconsField = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : emptyToUndefined(v),
+  z.array(LexiconName).max(LEXICON_LIMITS.perRequest).optional(),
+);
+
+/** `text_type` on /convert/text: plain text (default) or the SSML subset of core/ssml.ts. */
+export const textTypeField = z.preprocess(
+  (v) => lower(emptyToUndefined(v)),
+  z.enum(['text', 'ssml']).default('text'),
+);
 
 /** Refuses texts a voice cannot read (only spaces, punctuation or symbols) before anything is charged. */
 export function assertSpeakable(text: string, loc: (string | number)[] = ['body', 'text']): void {

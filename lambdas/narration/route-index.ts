@@ -30,4 +30,8 @@ export const ROUTE_INDEX: RouteIndex = [
   ['GET', '/v1/webhook'],
   ['DELETE', '/v1/webhook'],
   ['POST', '/v1/webhook/rotate-secret'],
+  ['GET', '/v1/lexicons'],
+  ['GET', '/v1/lexicons/{name}'],
+  ['PUT', '/v1/lexicons/{name}'],
+  ['DELETE', '/v1/lexicons/{name}'],
 ];

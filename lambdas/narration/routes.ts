@@ -32,6 +32,12 @@ import { webhookDeleteRoute } from './handlers/webhook-delete.route';
 import { webhookRotateSecretRoute } from './handlers/webhook-rotate.route';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../shared/webhooks/schedule';
 import { WEBHOOK_ITEM_PREFIX } from '../shared/webhooks/item-prefix';
+import {
+  lexiconDeleteRoute,
+  lexiconGetRoute,
+  lexiconListRoute,
+  lexiconPutRoute,
+} from './handlers/lexicons.route';
 import { narrationBucket } from './bucket';
 
 export const narrationManifest: ServiceManifest = {
@@ -68,6 +74,10 @@ export const narrationManifest: ServiceManifest = {
     webhookGetRoute,
     webhookDeleteRoute,
     webhookRotateSecretRoute,
+    lexiconListRoute,
+    lexiconGetRoute,
+    lexiconPutRoute,
+    lexiconDeleteRoute,
     notFoundRoute,
   ],
   workers: [

@@ -14,6 +14,7 @@ import type {
   AudioStore,
   JobMessage,
   JobQueue,
+  LexiconStore,
   Pcm,
   Segment,
   PdfUpload,
@@ -24,6 +25,7 @@ import type {
   UploadedPdf,
 } from '../../lambdas/narration/ports';
 import type { Voice } from '../../lambdas/narration/core/voices';
+import type { Lexicon } from '../../lambdas/narration/core/lexicon';
 import { Faults } from './faults';
 import { FakeLeasedJobStore } from './leased-job-store';
 import { FakeGrowthStore, FakeQuotaStore } from './platform';
@@ -178,6 +180,19 @@ export class FakeSynthesizer implements Synthesizer {
   }
 }
 
+/** Lexicons in memory (the DynamoDB adapter is tested against dynalite). */
+export class FakeLexiconStore implements LexiconStore {
+  readonly byOwner = new Map<string, Lexicon[]>();
+  async list(owner: string): Promise<Lexicon[]> {
+    return structuredClone(this.byOwner.get(owner) ?? []);
+  }
+  async update<T>(owner: string, change: (current: Lexicon[]) => { next: Lexicon[]; result: T }): Promise<T> {
+    const { next, result } = change(await this.list(owner));
+    this.byOwner.set(owner, structuredClone(next));
+    return result;
+  }
+}
+
 /** Every port of NarrationDeps as a fake (keys, accounts and payments are not used by the conversion use cases). */
 export function fakeNarrationDeps(
   over: { config?: Partial<Config>; now?: () => Date; tmpDir?: string } = {},
@@ -190,6 +205,7 @@ export function fakeNarrationDeps(
     quotas: new FakeQuotaStore(),
     growth: new FakeGrowthStore(),
     synth: new FakeSynthesizer(),
+    lexicons: new FakeLexiconStore(),
     webhooks: new FakeWebhookStore<AudioEventType>(),
     deliveryQueue: new FakeMessageQueue(),
     uploads: new FakeUploadStore(),
@@ -206,6 +222,7 @@ export function fakeNarrationDeps(
     growth: fakes.growth,
     keys: {} as KeyStore,
     accounts: {} as AccountStore,
+    lexicons: fakes.lexicons,
     payments: async () => undefined,
     synthesizer: async () => fakes.synth,
     now,

@@ -5,7 +5,10 @@ import { ConvertUrlReq } from '../handlers/convert-url.route';
 import { DemoTryReq } from '../handlers/demo-try.route';
 import { ConvertPdfUploadReq, MAX_DIRECT_BODY_BYTES } from '../handlers/convert-pdf.route';
 import { fmtField, voiceField } from '../requests';
+import { PutLexiconReq } from '../handlers/lexicons.route';
 import {
+  Lexicon,
+  LexiconList,
   AudioPending,
   AudioReady,
   ConversionResult,
@@ -62,6 +65,13 @@ const dryRun: ParamDoc = {
   schema: { type: 'boolean' },
 };
 
+const lexiconName: ParamDoc = {
+  name: 'name',
+  in: 'path',
+  description: 'Lexicon name: 1-64 letters, digits, "-" or "_"',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$' },
+};
+
 const convertResponses = (extra: string): Record<number, ResponseDoc> => ({
   200: {
     description:
@@ -95,8 +105,14 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     bearer: 'optional',
     description:
       'Text of 1–100,000 characters (JSON or form fields). Spanish reading rules (dates, money, ordinals, ' +
-      "abbreviations, phone numbers, RFC/CURP…) are applied for the voice's country. Default voice es-MX-Mia, " +
-      'default format mp3.',
+      "abbreviations, phone numbers, RFC/CURP…) are applied for the voice's country, then the caller's " +
+      'pronunciation lexicons (`lexicons`, else the account default; paid keys). Default voice es-MX-Mia, ' +
+      'default format mp3. `text_type: "ssml"`: `text` is SSML, this subset: `<speak>` (root), `<p>`, `<s>`, ' +
+      '`<break time="2s"/>` (≤ 10 s, or strength), `<say-as interpret-as="characters|digits|date|telephone">` ' +
+      '(date: format dmy|mdy|ymd), `<sub alias="…">`, `<emphasis level>` (dropped with a warning where the ' +
+      'engine lacks it: Polly neural voices), `<lang xml:lang="en-US">`. Parsed as strict XML without any DTD: a ' +
+      'DOCTYPE, an undefined entity, an unknown element or attribute, or a misplaced element is a 422 naming the ' +
+      'line and column. `chars` counts the text content (as Polly bills).',
     params: [dryRun],
     body: { schema: ConvertTextReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
     responses: convertResponses(''),
@@ -465,6 +481,60 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     responses: {
       200: { description: 'The player script', contentType: 'application/javascript' },
       304: { description: 'Not modified: If-None-Match matched the ETag' },
+    },
+  },
+  LexiconList: {
+    summary: 'List pronunciation lexicons',
+    tags: ['lexicons'],
+    bearer: 'required',
+    description:
+      "The account's lexicons (without entries) and the limits: 100 lexicons, 1,000 entries and 40,000 bytes " +
+      '(entries as JSON) each, 300,000 bytes in all; graphemes ≤ 100 characters, aliases ≤ 200, phonemes ≤ 100; ' +
+      'at most 5 named per conversion. Paid keys only (no key → 401).',
+    responses: { 200: { description: 'Lexicons', schema: LexiconList }, 401: common[401] },
+  },
+  LexiconGet: {
+    summary: 'Read a pronunciation lexicon',
+    tags: ['lexicons'],
+    bearer: 'required',
+    params: [lexiconName],
+    responses: {
+      200: { description: 'The lexicon with its entries', schema: Lexicon },
+      401: common[401],
+      404: { description: 'No lexicon by that name in this account', schema: ErrorDetail },
+      422: common[422],
+    },
+  },
+  LexiconPut: {
+    summary: 'Create or replace a pronunciation lexicon',
+    tags: ['lexicons'],
+    bearer: 'required',
+    description:
+      'Entries `grapheme` → `alias` (what to say instead) and/or `phoneme` (IPA; Polly reads it through ' +
+      '`<phoneme alphabet="ipa">`, the local engine says the alias or the word). Matching is whole-word and exact ' +
+      'in case unless `match_case: false`; the longest grapheme wins, and across lexicons the first named. ' +
+      'Applied after the reading rules, on every conversion naming it in `lexicons` (text, PDF, URL and their ' +
+      'dry runs) and, with `default: true`, on every conversion of the account naming none (one default: setting ' +
+      'it moves it). `language`: es-MX, es-ES or * (both). Over a limit → 422 naming the field.',
+    params: [lexiconName],
+    body: { schema: PutLexiconReq, contentTypes: ['application/json'] },
+    responses: {
+      200: { description: 'Replaced', schema: Lexicon },
+      201: { description: 'Created', schema: Lexicon },
+      401: common[401],
+      422: common[422],
+    },
+  },
+  LexiconDelete: {
+    summary: 'Delete a pronunciation lexicon',
+    tags: ['lexicons'],
+    bearer: 'required',
+    params: [lexiconName],
+    responses: {
+      204: { description: 'Deleted' },
+      401: common[401],
+      404: { description: 'No lexicon by that name in this account', schema: ErrorDetail },
+      422: common[422],
     },
   },
   ...META_ROUTE_DOCS,

@@ -9,13 +9,28 @@ export const Voice = z.object({
   gender: z.enum(['female', 'male']),
 });
 
+/** Present only when there is something to say (lexicons applied, markup the engine ignores). */
+const speechExtras = {
+  lexicons: z
+    .array(z.string())
+    .optional()
+    .meta({ description: 'Lexicons applied, in precedence order (named in the request, else the default)' }),
+  warnings: z.array(z.string()).optional().meta({
+    description: 'What the engine will not do, e.g. <emphasis> on neural voices (the words are read plainly)',
+  }),
+};
+
 export const ConversionResult = z.object({
   audio_id: z.string(),
   audio_url: z.string().meta({ description: 'Relative path /audio/<audio_id>.<fmt>' }),
   duration_s: z.number().meta({ description: 'Exact duration of the audio file, in seconds (3 decimals)' }),
   voice: z.string(),
-  chars: z.int().meta({ description: "Characters of the caller's text (code points)" }),
+  chars: z.int().meta({
+    description:
+      "Characters of the caller's text (code points); SSML: of its text content, tags and attributes not counted (as Polly bills)",
+  }),
   title: z.string().optional().meta({ description: 'URL conversions: the article title' }),
+  ...speechExtras,
   chapters: z
     .array(z.object({ title: z.string(), offset: z.int(), start_s: z.number() }))
     .optional()
@@ -73,9 +88,42 @@ export const Preview = z.object({
   delivery: z.enum(['sync', 'queued']),
   chapters: z.array(z.object({ title: z.string(), offset: z.int(), start_s: z.int() })),
   text: z.string().meta({ description: 'The text that would be read (after PDF/article clean-up)' }),
-  spoken_text: z
-    .string()
-    .meta({ description: 'After the Spanish reading rules (dates, money, abbreviations…)' }),
+  spoken_text: z.string().meta({
+    description:
+      'After the Spanish reading rules (dates, money, abbreviations…), then the lexicons (aliases); SSML: its words, pauses as spaces',
+  }),
+  ...speechExtras,
+});
+
+const LexiconEntryOut = z.object({
+  grapheme: z.string(),
+  alias: z.string().optional(),
+  phoneme: z.string().optional(),
+  match_case: z.boolean().optional(),
+});
+
+export const Lexicon = z.object({
+  name: z.string(),
+  language: z.enum(['es-MX', 'es-ES', '*']),
+  default: z.boolean(),
+  entries: z.array(LexiconEntryOut),
+  updated_at: z.string().meta({ description: 'ISO 8601' }),
+});
+
+export const LexiconList = z.object({
+  lexicons: z.array(
+    z.object({
+      name: z.string(),
+      language: z.enum(['es-MX', 'es-ES', '*']),
+      default: z.boolean(),
+      entries: z.int().meta({ description: 'Number of entries' }),
+      bytes: z.int().meta({ description: 'Size of the entries as JSON (limit 40,000)' }),
+      updated_at: z.string(),
+    }),
+  ),
+  limits: z
+    .record(z.string(), z.int())
+    .meta({ description: 'The limits that apply (lexicons, entries, sizes)' }),
 });
 
 export const UploadSlot = z.object({

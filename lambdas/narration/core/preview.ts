@@ -27,6 +27,10 @@ export interface PreviewInput {
   title?: string;
   /** Headings found by the input's parser (article headings, PDF outline). Plain text: detected here. */
   headings?: { text: string; offset: number }[];
+  /** What is spoken when not the reading rules on `text` alone (SSML, lexicons: use-cases/speech-request.ts). */
+  spoken?: string;
+  /** Billed characters when not the text's length (SSML). */
+  chars?: number;
 }
 
 const HEADING_WORDS =
@@ -52,8 +56,8 @@ export function detectHeadings(text: string): { text: string; offset: number }[]
 }
 
 export function previewConversion(input: PreviewInput) {
-  const chars = countChars(input.text);
-  const spoken = normalizeForSpeech(input.text, input.voice.lang);
+  const chars = input.chars ?? countChars(input.text);
+  const spoken = input.spoken ?? normalizeForSpeech(input.text, input.voice.lang);
   const spokenChars = countChars(spoken);
   // Chapter starts are estimated proportionally: normalisation lengthens text roughly evenly.
   const scale = chars ? spokenChars / chars : 1;

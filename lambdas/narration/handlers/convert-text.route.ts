@@ -1,8 +1,9 @@
 // POST /convert/text: the route's spec, next to its handler (convert-text.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
 import { chars } from '../../shared/validation';
-import { MAX_TEXT_CHARS, fmtField, voiceField } from '../requests';
+import { MAX_TEXT_CHARS, fmtField, lexiconsField, textTypeField, voiceField } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
+import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 
 const MiB = 1024 * 1024;
@@ -20,9 +21,10 @@ export const convertTextRoute = {
   // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
   idempotent: true,
   access: {
-    // growth: public /stats counters; accounts: webhook endpoints only (a finished conversion's event)
+    // growth: public /stats counters; accounts: webhook endpoints (a finished conversion's event) and the
+    // caller's lexicons, read only
     tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
-    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
+    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
     bucket: 'rw',
     sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
@@ -34,4 +36,8 @@ export const ConvertTextReq = z.object({
   text: chars(1, MAX_TEXT_CHARS),
   voice: voiceField,
   fmt: fmtField,
+  /** "ssml": `text` is the SSML subset of core/ssml.ts. */
+  text_type: textTypeField,
+  /** Lexicons to apply, first wins (else the account's default). Paid keys. */
+  lexicons: lexiconsField,
 });

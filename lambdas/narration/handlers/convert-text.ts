@@ -12,6 +12,8 @@ import { startConversion } from '../use-cases/conversion';
 import { isDryRun, previewConversion } from '../core/preview';
 import { convertTextRoute as route, ConvertTextReq } from './convert-text.route';
 import { assertSpeakable, resolveVoice } from '../requests';
+import { speechFields, speechRequest } from '../use-cases/speech-request';
+import { spokenText } from '../core/speech';
 
 export const makeHandler = (deps: NarrationDeps) =>
   apiHandler(
@@ -20,16 +22,25 @@ export const makeHandler = (deps: NarrationDeps) =>
       assertSpeakable(body.text);
       const voice = resolveVoice(body.voice);
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
+      const how = await speechRequest(
+        deps,
+        caller,
+        { text: body.text, textType: body.text_type, lexicons: body.lexicons },
+        voice,
+      );
+      const extra = speechFields(how);
       if (isDryRun(req.query))
-        return json(
-          200,
-          previewConversion({
+        return json(200, {
+          ...previewConversion({
             text: body.text,
             voice,
             fmt: body.fmt,
             syncMaxChars: deps.config.SYNC_MAX_CHARS,
+            ...(how.speech ? { spoken: spokenText(how.pieces()), chars: how.chars } : {}),
+            ...(body.text_type === 'ssml' ? { headings: [] } : {}),
           }),
-        );
+          ...extra,
+        });
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
           signal: req.signal,
@@ -38,9 +49,10 @@ export const makeHandler = (deps: NarrationDeps) =>
           voice,
           fmt: body.fmt,
           caller,
+          ...(how.speech ? { speech: how.speech, chars: how.chars } : {}),
         }),
       );
-      return json(out.statusCode, out.body, out.headers);
+      return json(out.statusCode, { ...out.body, ...extra }, out.headers);
     },
     { maxBodyBytes: route.maxBodyBytes, ...idempotency(route, deps) },
   );

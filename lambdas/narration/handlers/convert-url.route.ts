@@ -1,7 +1,8 @@
 // POST /convert/url: the route's spec, next to its handler (convert-url.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
 import { chars } from '../../shared/validation';
-import { fmtField, voiceField } from '../requests';
+import { fmtField, lexiconsField, voiceField } from '../requests';
+import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import type { RouteSpec } from '../../shared/manifest';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 
@@ -18,9 +19,10 @@ export const convertUrlRoute = {
   // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
   idempotent: true,
   access: {
-    // growth: public /stats counters; accounts: webhook endpoints only (a finished conversion's event)
+    // growth: public /stats counters; accounts: webhook endpoints (a finished conversion's event) and the
+    // caller's lexicons, read only
     tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
-    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
+    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
     bucket: 'rw',
     sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
@@ -35,4 +37,6 @@ export const ConvertUrlReq = z.object({
   url: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), chars(1, MAX_URL_CHARS)),
   voice: voiceField,
   fmt: fmtField,
+  /** Lexicons to apply, first wins (else the account's default). Paid keys. */
+  lexicons: lexiconsField,
 });

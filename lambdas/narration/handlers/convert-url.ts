@@ -24,6 +24,8 @@ import { startConversion } from '../use-cases/conversion';
 import { isDryRun, previewConversion } from '../core/preview';
 import { convertUrlRoute as route, ConvertUrlReq } from './convert-url.route';
 import { MAX_TEXT_CHARS, assertSpeakable, resolveVoice } from '../requests';
+import { speechFields, speechRequest } from '../use-cases/speech-request';
+import { spokenText } from '../core/speech';
 
 /** What one page fetch may cost: fits well inside the route's 29 s with narration of a short article after it. */
 export const FETCH_LIMITS = {
@@ -99,6 +101,11 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
       assertSpeakable(narration.text, ['body', 'url']);
 
       const title = article.title || new URL(page.url).hostname;
+      const how = await speechRequest(deps, caller, { text: narration.text, lexicons: body.lexicons }, voice);
+      const extra = {
+        ...(narration.truncated ? { truncated: true, article_chars: narration.articleChars } : {}),
+        ...speechFields(how),
+      };
       if (isDryRun(req.query))
         return json(200, {
           ...previewConversion({
@@ -108,8 +115,9 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
             syncMaxChars: deps.config.SYNC_MAX_CHARS,
             title,
             headings: narration.headings,
+            ...(how.speech ? { spoken: spokenText(how.pieces()) } : {}),
           }),
-          ...(narration.truncated ? { truncated: true, article_chars: narration.articleChars } : {}),
+          ...extra,
         });
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
@@ -122,9 +130,9 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
           caller,
           // The contract promises a title: a page without one is named by its host.
           title,
+          ...(how.speech ? { speech: how.speech } : {}),
         }),
       );
-      const extra = narration.truncated ? { truncated: true, article_chars: narration.articleChars } : {};
       return json(out.statusCode, { ...out.body, ...extra }, out.headers);
     },
     { maxBodyBytes: route.maxBodyBytes, ...idempotency(route, deps) },

@@ -5,7 +5,11 @@ import type { Synthesizer } from '../ports';
 export type SpeechEngineKind = 'polly' | 'espeak' | 'espeak-cli' | 'espeak-wasm';
 
 /** 'espeak' means the espeak-ng program when it is installed, else its WASM build. */
-export async function createSynthesizer(kind: SpeechEngineKind): Promise<Synthesizer> {
+export async function createSynthesizer(
+  kind: SpeechEngineKind,
+  opts: { espeakBin?: string } = {},
+): Promise<Synthesizer> {
+  const bin = opts.espeakBin ?? 'espeak-ng';
   switch (kind) {
     case 'polly': {
       const { PollySynthesizer, pollyClient } = await import('../adapters/polly');
@@ -13,12 +17,12 @@ export async function createSynthesizer(kind: SpeechEngineKind): Promise<Synthes
     }
     case 'espeak-cli': {
       const { EspeakCliSynthesizer, espeakCliAvailable } = await import('./espeak-cli');
-      if (!(await espeakCliAvailable())) {
+      if (!(await espeakCliAvailable(bin))) {
         throw new Error(
-          'SPEECH_ENGINE=espeak-cli but `espeak-ng` is not on PATH: apt-get install espeak-ng, or use espeak',
+          `SPEECH_ENGINE=espeak-cli but \`${bin}\` does not run: apt-get install espeak-ng, or use espeak`,
         );
       }
-      return new EspeakCliSynthesizer();
+      return new EspeakCliSynthesizer({ bin });
     }
     case 'espeak-wasm': {
       const { EspeakWasmSynthesizer } = await import('./espeak-wasm');
@@ -26,7 +30,7 @@ export async function createSynthesizer(kind: SpeechEngineKind): Promise<Synthes
     }
     case 'espeak': {
       const { espeakCliAvailable } = await import('./espeak-cli');
-      return createSynthesizer((await espeakCliAvailable()) ? 'espeak-cli' : 'espeak-wasm');
+      return createSynthesizer((await espeakCliAvailable(bin)) ? 'espeak-cli' : 'espeak-wasm', opts);
     }
     default:
       throw new Error(`unknown speech engine ${String(kind)}`);
