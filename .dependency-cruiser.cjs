@@ -61,6 +61,14 @@ module.exports = {
       },
     },
     {
+      name: 'use-cases-speak-domain',
+      comment:
+        'Use cases throw domain errors (lambdas/shared/errors.ts); only the HTTP chain maps them (lambdas/shared/http).',
+      severity: 'error',
+      from: { path: '^lambdas/[^/]+/use-cases/' },
+      to: { path: '^lambdas/shared/http/' },
+    },
+    {
       name: 'use-cases-below-handlers',
       comment: 'Use cases are called by handlers and workers, never the other way round.',
       severity: 'error',

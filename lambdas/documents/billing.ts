@@ -5,11 +5,7 @@
 // kept on the purchase.
 import type { BillingCatalogue, StringSetting } from '../shared/billing/catalogue';
 import type { PayRoutes } from '../shared/billing/handlers';
-import { RequestValidationError } from '../shared/http/errors';
-import { validate } from '../shared/http/validation';
 import type { Config } from './config';
-import { DocumentRequestError } from './errors';
-import type { z } from 'zod';
 
 export const DOCUMENTS_BILLING: BillingCatalogue<StringSetting<Config>> = {
   service: 'documents',
@@ -25,23 +21,8 @@ export const DOCUMENTS_BILLING: BillingCatalogue<StringSetting<Config>> = {
   },
 };
 
-/** The shared validation with this service's status: 400 instead of narration's 422, same items. */
-export function validate400<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-  loc: (string | number)[],
-): z.output<S> {
-  try {
-    return validate(schema, input, loc);
-  } catch (err) {
-    if (err instanceof RequestValidationError && !(err instanceof DocumentRequestError))
-      throw new DocumentRequestError(err.items);
-    throw err;
-  }
-}
-
 export const DOCUMENTS_PAY: PayRoutes = {
   catalogue: DOCUMENTS_BILLING,
-  validate: validate400,
+  invalidStatus: 400,
   abAttribution: false,
 };

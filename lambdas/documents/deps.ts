@@ -20,7 +20,8 @@ import { S3JobFiles } from './adapters/job-files';
 import { SqsMessageQueue } from '../shared/aws/message-queue';
 import { DynamoWebhookStore } from '../shared/aws/webhook-store';
 import { webhookPolicyFrom } from '../shared/webhooks/config';
-import type { JobFiles, JobRepository, MessageQueue, WebhookEventType } from './use-cases/jobs';
+import type { MessageQueue } from './use-cases/jobs';
+import type { JobFiles, JobRepository, WebhookEventType } from './ports';
 import type { WebhookPolicy, WebhookStore } from './use-cases/webhooks';
 
 export interface DocumentsDeps {

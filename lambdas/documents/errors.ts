@@ -3,21 +3,17 @@
 //   400 {"detail": [{"loc": ["body", "data", "items", 0, "precio"], "msg": "...", "type": "..."}]}
 // Template problems carry `ctx: {line, column}` when the engine knows where they are.
 // Anything else thrown while rendering is a real fault: the error middleware answers 500 with a request id.
-import { RequestValidationError, type ValidationItem } from '../shared/http/errors';
+import { InvalidInput, type ValidationItem } from '../shared/errors';
 
 export interface DocumentProblem extends ValidationItem {
   /** Extra facts about the problem (pydantic's `ctx`): allowed values, template line and column. */
   ctx?: Record<string, unknown>;
 }
 
-/**
- * A request the service cannot render as sent: 400 with `detail` = the list of problems.
- * (It extends RequestValidationError so the shared middleware writes the list body; the middleware must use
- * `err.statusCode` rather than a fixed 422 for this class — see the report of the documents service.)
- */
-export class DocumentRequestError extends RequestValidationError {
+/** A request the service cannot render as sent: 400 (the routes' `invalidStatus`) with the list of problems. */
+export class DocumentRequestError extends InvalidInput {
   constructor(readonly problems: DocumentProblem[]) {
-    super(problems, 400);
+    super(problems);
   }
 }
 

@@ -1,12 +1,12 @@
 // The business events the documents handlers and workers record (names in lambdas/shared/observability/names.ts,
 // read by the alarms too).
-import { HttpError } from '../shared/http/errors';
+import { DomainError } from '../shared/errors';
 import { metricsFor } from '../shared/observability/metrics';
 import { DOCUMENTS_METRICS as D } from '../shared/observability/names';
 
 /**
  * Runs one document render and records it: DocumentsRendered and RenderDurationMs by format, or RenderFailures when
- * it failed for a reason other than the caller's request (an HttpError is the caller's: bad template, limits).
+ * it failed for a reason other than the caller's request (a DomainError is the caller's: bad template, limits).
  */
 export async function observeRender<T>(format: string, run: () => Promise<T>): Promise<T> {
   const metrics = metricsFor('documents');
@@ -17,7 +17,7 @@ export async function observeRender<T>(format: string, run: () => Promise<T>): P
     metrics.add(D.RenderDurationMs, 'Milliseconds', Math.round(performance.now() - started), { format });
     return doc;
   } catch (err) {
-    if (!(err instanceof HttpError)) metrics.add(D.RenderFailures, 'Count', 1, { format });
+    if (!(err instanceof DomainError)) metrics.add(D.RenderFailures, 'Count', 1, { format });
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 // The business events narration's handlers and worker record, one function each, so an emission point is one line
 // and the metric names, units and dimensions live here (names in lambdas/shared/observability/names.ts, read by the
 // alarms too).
-import { TooManyRequestsError } from '../shared/http/errors';
+import { QuotaExceeded } from '../shared/errors';
 import { metricsFor, recordQuotaRejection } from '../shared/observability/metrics';
 import { NARRATION_METRICS as N } from '../shared/observability/names';
 
@@ -18,7 +18,7 @@ export async function observeConversion<T extends { statusCode: number; body: Re
   try {
     out = await run();
   } catch (err) {
-    if (err instanceof TooManyRequestsError) recordQuotaRejection('narration', route);
+    if (err instanceof QuotaExceeded) recordQuotaRejection('narration', route);
     throw err;
   }
   const metrics = metricsFor('narration');

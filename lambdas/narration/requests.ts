@@ -1,7 +1,7 @@
 // What the narration request bodies share: the voice and format fields, the text limit, and the checks the convert
 // handlers run after validation. Each body's schema is in its route spec (handlers/<name>.route.ts).
 import { z } from 'zod';
-import { invalid } from '../shared/http/errors';
+import { invalid } from '../shared/errors';
 import { FORMATS } from './core/formats';
 import { DEFAULT_VOICE_ID, VOICES, findVoice, type Voice } from './core/voices';
 

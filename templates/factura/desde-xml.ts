@@ -23,6 +23,8 @@ import { cssString } from '../kit/css-string';
 import { dec, formatMoney, moneyText } from '../kit/money';
 import { fechaLarga } from '../../lambdas/shared/text/fechas';
 import { cantidadTexto, etiquetaRetencion, etiquetaTraslado, precioTexto } from './calc';
+import { leerPagos20 } from '../kit/cfdi/pagos20';
+import { vistaPagos } from './pagos';
 
 export const TIPO_RELACION: Readonly<Record<string, string>> = {
   '01': 'Nota de crédito de los documentos relacionados',
@@ -35,6 +37,8 @@ export const TIPO_RELACION: Readonly<Record<string, string>> = {
 };
 
 const IMPUESTOS = new Set(['001', '002', '003']);
+/** c_TipoDeComprobante entries only an XML brings (data renders I and E). */
+const TIPOS_SOLO_XML: Readonly<Record<string, string>> = { T: 'Traslado', N: 'Nómina', P: 'Pago' };
 const impuestoDe = (s: string) => (IMPUESTOS.has(s) ? (s as ClaveImpuesto) : undefined);
 
 /** One line per discrepancy, in Spanish, for the PDF's band. */
@@ -53,11 +57,11 @@ export interface FacturaDesdeXml {
 }
 
 function rechazarComplementos(c: CfdiLeido): void {
-  if (c.tipoDeComprobante === 'P' || c.complementos.includes(NS_PAGOS20))
+  if (c.tipoDeComprobante === 'P' && !c.complementos.includes(NS_PAGOS20))
     throw new CfdiXmlError([
       {
-        msg: 'CFDI de tipo P (Complemento para recepción de Pagos 2.0) is not supported by the factura template yet',
-        type: 'cfdi_unsupported',
+        msg: 'A CFDI de tipo P must carry its Complemento para recepción de Pagos 2.0 (namespace http://www.sat.gob.mx/Pagos20)',
+        type: 'cfdi_missing',
       },
     ]);
   if (c.tipoDeComprobante === 'N' || c.complementos.includes(NS_NOMINA12))
@@ -74,7 +78,9 @@ export function facturaDesdeXml(xml: string): FacturaDesdeXml {
   rechazarComplementos(c);
   const m = c.moneda;
   const money = (s: string | undefined) => (s === undefined ? null : moneyText(dec(s), m));
-  const discrepancias = verificarTotales(c);
+  const pagosLeidos = leerPagos20(c.complementoNodos);
+  const pagos = pagosLeidos && vistaPagos(pagosLeidos);
+  const discrepancias = [...verificarTotales(c), ...(pagos?.discrepancias ?? [])];
 
   const items = c.conceptos.map((k) => ({
     concepto: k.descripcion,
@@ -144,7 +150,10 @@ export function facturaDesdeXml(xml: string): FacturaDesdeXml {
   const timbre = vistaTimbre(c);
 
   const folio = [c.serie, c.folio].filter(Boolean).join('-');
-  const tipo = conDescripcion(TIPO_COMPROBANTE, c.tipoDeComprobante) ?? c.tipoDeComprobante;
+  const tipo = TIPOS_SOLO_XML[c.tipoDeComprobante]
+    ? `${c.tipoDeComprobante} — ${TIPOS_SOLO_XML[c.tipoDeComprobante]}`
+    : conDescripcion(TIPO_COMPROBANTE, c.tipoDeComprobante);
+  const documento = pagos ? 'Recibo de pago' : 'Factura';
   const data = {
     empresa: c.emisor.nombre,
     rfc_emisor: c.emisor.rfc,
@@ -188,13 +197,17 @@ export function facturaDesdeXml(xml: string): FacturaDesdeXml {
         uuids: r.uuids,
       })),
       avisos: discrepancias.map(avisoTexto),
-      pie_css: cssString([folio ? `Factura ${folio}` : 'Factura', c.emisor.rfc].join(' · ')),
+      // Tipo P: the payments and the documents they pay (Pagos 2.0); its Comprobante totals are zeros in XXX.
+      pagos: pagos?.pagos ?? null,
+      pagos_totales: pagos?.totales ?? null,
+      pie_css: cssString([folio ? `${documento} ${folio}` : documento, c.emisor.rfc].join(' · ')),
+      documento,
     },
   };
   return {
     data,
     view,
-    title: `Factura${folio ? ` ${folio}` : ''} — ${c.emisor.nombre}`,
+    title: `${documento}${folio ? ` ${folio}` : ''} — ${c.emisor.nombre}`,
     discrepancias,
     xml,
   };

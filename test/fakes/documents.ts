@@ -1,8 +1,8 @@
-// In-memory fakes of documents' ports (lambdas/documents/use-cases/jobs.ts, webhooks.ts), behaving like their
+// In-memory fakes of documents' ports (lambdas/documents/ports.ts, use-cases/webhooks.ts), behaving like their
 // adapters: the job repository is the shared leased-job fake (claimed jobs are `rendering`) plus the event flag and
 // the bounded delivery log; files are kept by key; the webhook store answers 409 to a stale write like DynamoDB's
 // conditional put; the queue records what was sent and retried.
-import { HttpError } from '../../lambdas/shared/http/errors';
+import { Conflict } from '../../lambdas/shared/errors';
 import {
   MAX_RECORDED_DELIVERIES,
   type DeliveryAttempt,
@@ -10,10 +10,10 @@ import {
   type JobRecord,
   type JobRepository,
   type JobResult,
-  type MessageQueue,
-} from '../../lambdas/documents/use-cases/jobs';
+  type WebhookEventType,
+} from '../../lambdas/documents/ports';
+import type { MessageQueue } from '../../lambdas/documents/use-cases/jobs';
 import type { RenderedDocument } from '../../lambdas/documents/use-cases/render-request';
-import type { WebhookEventType } from '../../lambdas/documents/use-cases/jobs';
 import type { WebhookEndpoint, WebhookStore } from '../../lambdas/shared/webhooks/endpoints';
 import { Faults } from './faults';
 import { FakeLeasedJobStore } from './leased-job-store';
@@ -107,8 +107,7 @@ export class FakeWebhookStore<E extends string = WebhookEventType> implements We
     const current = this.endpoints.get(endpoint.owner);
     const ok = previousSecret === undefined ? !current : current?.secret === previousSecret;
     if (!ok)
-      throw new HttpError(
-        409,
+      throw new Conflict(
         'The webhook endpoint was changed by another request just now. Read it again (GET /v1/webhook) and retry.',
       );
     this.endpoints.set(endpoint.owner, structuredClone(endpoint));

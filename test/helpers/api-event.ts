@@ -9,6 +9,8 @@ export interface ApiEventOptions {
   body?: string;
   /** The body is base64 (binary), as API Gateway sends it. */
   base64?: boolean;
+  /** API Gateway's request id. @default 'req-1' */
+  requestId?: string;
 }
 
 export function apiEvent(method: string, path: string, opts: ApiEventOptions = {}): APIGatewayProxyEventV2 {
@@ -26,7 +28,7 @@ export function apiEvent(method: string, path: string, opts: ApiEventOptions = {
       domainName: 'api.example.com',
       domainPrefix: 'api',
       http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.9', userAgent: 'jest' },
-      requestId: 'req-1',
+      requestId: opts.requestId ?? 'req-1',
       routeKey: `${method} ${path}`,
       stage: '$default',
       time: '',

@@ -22,8 +22,9 @@ import {
 import { keyStateOf } from '../../lambdas/shared/billing/account';
 import { DOCUMENTS_BILLING } from '../../lambdas/documents/billing';
 import { NARRATION_BILLING } from '../../lambdas/narration/billing';
-import { HttpError } from '../../lambdas/shared/http/errors';
+import { DomainError } from '../../lambdas/shared/errors';
 import { withEmulators } from '../helpers/env';
+import { rejectsAsHttp } from '../helpers/as-http';
 
 jest.setTimeout(60_000);
 
@@ -207,7 +208,9 @@ describe('subscription state only moves forward', () => {
       kind: 'key',
     });
     expect(await processEvent(deps(), deleted)).toBe('stale'); // the account is already there...
-    await expect(resolveCaller({ authorization: `Bearer ${key}` }, '1.2.3.4', keys)).rejects.toMatchObject({
+    await expect(
+      rejectsAsHttp(resolveCaller({ authorization: `Bearer ${key}` }, '1.2.3.4', keys)),
+    ).resolves.toMatchObject({
       statusCode: 402, // ...and the key caught up
     });
   });
@@ -285,7 +288,7 @@ describe('replacing keys', () => {
     const won = results.filter((r) => r.status === 'fulfilled');
     expect(won).toHaveLength(1);
     for (const r of results.filter((x) => x.status === 'rejected'))
-      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(HttpError);
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(DomainError);
     const account = (await accounts.get(f.customerId!))!;
     expect(account.keyHashes).toHaveLength(1);
     const fresh = (won[0] as PromiseFulfilledResult<{ apiKey: string }>).value.apiKey;
@@ -302,7 +305,9 @@ describe('replacing keys', () => {
     const lost = (await pickUpKey(deps(), f.sessionId, undefined)).api_key!;
     const [replaced] = await replaceKeysForEmail(deps(), email.toUpperCase());
     expect(replaced).toMatchObject({ accountId: f.customerId, revoked: 1 });
-    await expect(resolveCaller({ authorization: `Bearer ${lost}` }, 'ip', keys)).rejects.toMatchObject({
+    await expect(
+      rejectsAsHttp(resolveCaller({ authorization: `Bearer ${lost}` }, 'ip', keys)),
+    ).resolves.toMatchObject({
       statusCode: 401,
     });
     const caller = await resolveCaller({ authorization: `Bearer ${replaced!.apiKey}` }, 'ip', keys);

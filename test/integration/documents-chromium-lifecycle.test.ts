@@ -9,7 +9,7 @@ import * as puppeteerCore from 'puppeteer-core';
 import type { Page } from 'puppeteer-core';
 import { Renderer } from '../../lambdas/documents/render/chromium';
 import { RenderCrashError, RenderTimeoutError } from '../../lambdas/documents/render/errors';
-import { HttpError } from '../../lambdas/shared/http/errors';
+import { toHttpError } from '../../lambdas/shared/http/errors';
 import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
 
 jest.setTimeout(90_000);
@@ -88,7 +88,7 @@ describe('timeouts', () => {
     const firstPid = r.stats().browserPid!;
     const err = await r.renderPdf(RUNAWAY).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RenderTimeoutError);
-    expect((err as RenderTimeoutError).statusCode).toBe(400);
+    expect(toHttpError(err)?.statusCode).toBe(400);
     expect((err as RenderTimeoutError).detail).toMatch(/did not finish rendering within 1\.5 s/);
     expect(text(await r.renderPdf('<p>Después ñ</p>'))).toContain('Después ñ');
     expect(r.stats()).toMatchObject({ timeouts: 1, launches: 2, crashes: 0 });
@@ -134,7 +134,7 @@ describe('crashes', () => {
     expect(r.stats()).toMatchObject({ launches: 2, crashes: 1, timeouts: 1 });
   });
 
-  it('a second death during the same render is a RenderCrashError (500, not an HttpError)', async () => {
+  it('a second death during the same render is a RenderCrashError (500, not a domain error)', async () => {
     const r = renderer({});
     await r.renderPdf('<p>calentar</p>');
     const firstPid = r.stats().browserPid!;
@@ -148,7 +148,7 @@ describe('crashes', () => {
     r.browserProcess()!.kill('SIGKILL');
     const err = await pending;
     expect(err).toBeInstanceOf(RenderCrashError);
-    expect(err).not.toBeInstanceOf(HttpError);
+    expect(toHttpError(err)).toBeUndefined();
     expect(text(await r.renderPdf('<p>sigue</p>'))).toContain('sigue');
   });
 

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Renderer } from '../../lambdas/documents/render/chromium';
 import { RenderInputError } from '../../lambdas/documents/render/errors';
+import { toHttpError } from '../../lambdas/shared/http/errors';
 import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
+import { rejectsAsHttp } from '../helpers/as-http';
 
 jest.setTimeout(60_000);
 
@@ -257,7 +259,7 @@ describe('PDF', () => {
   ])('refuses bad options with a 400 that names the field: %j', async (opts, field) => {
     const err = await renderer.renderPdf('<p>x</p>', opts as never).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RenderInputError);
-    expect((err as RenderInputError).statusCode).toBe(400);
+    expect(toHttpError(err)?.statusCode).toBe(400);
     expect((err as RenderInputError).field).toBe(field.split(' ')[0]);
     expect((err as RenderInputError).detail).toContain(field);
   });
@@ -292,7 +294,7 @@ describe('PNG', () => {
   });
 
   it('refuses a bad viewport with a 400', async () => {
-    await expect(renderer.renderPng('<p>x</p>', { width: 10 })).rejects.toMatchObject({
+    await expect(rejectsAsHttp(renderer.renderPng('<p>x</p>', { width: 10 }))).resolves.toMatchObject({
       statusCode: 400,
       field: 'options.width',
     });

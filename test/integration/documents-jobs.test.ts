@@ -4,14 +4,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runRenderJob, type RenderJobDeps } from '../../lambdas/documents/use-cases/jobs-render';
+import { eventIdFor, type MessageQueue } from '../../lambdas/documents/use-cases/jobs';
 import {
-  eventIdFor,
   MAX_RECORDED_DELIVERIES,
   type DeliveryAttempt,
   type JobRecord,
-  type MessageQueue,
   type WebhookEventType,
-} from '../../lambdas/documents/use-cases/jobs';
+} from '../../lambdas/documents/ports';
 import {
   DeliveryFailedError,
   deliverEvent,
@@ -27,6 +26,7 @@ import { parseAllowlist, stubResolver } from '../../lambdas/shared/net/safe-fetc
 import { jobRecord } from '../fakes/documents';
 import { withEmulators } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
+import { rejectsAsHttp } from '../helpers/as-http';
 
 jest.setTimeout(60_000);
 
@@ -152,9 +152,13 @@ describe('DynamoWebhookStore', () => {
 
   test('created once; replaced only by whoever read the current secret (else 409); removed', async () => {
     await webhooks.put(endpoint('whsec_1'));
-    await expect(webhooks.put(endpoint('whsec_2'))).rejects.toMatchObject({ statusCode: 409 });
+    await expect(rejectsAsHttp(webhooks.put(endpoint('whsec_2')))).resolves.toMatchObject({
+      statusCode: 409,
+    });
     await webhooks.put(endpoint('whsec_2'), 'whsec_1');
-    await expect(webhooks.put(endpoint('whsec_3'), 'whsec_1')).rejects.toMatchObject({ statusCode: 409 });
+    await expect(rejectsAsHttp(webhooks.put(endpoint('whsec_3'), 'whsec_1'))).resolves.toMatchObject({
+      statusCode: 409,
+    });
     expect((await webhooks.get('acct:cus_w'))!.secret).toBe('whsec_2');
     expect(await webhooks.remove('acct:cus_w')).toBe(true);
     expect(await webhooks.remove('acct:cus_w')).toBe(false);

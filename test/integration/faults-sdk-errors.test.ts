@@ -7,13 +7,8 @@ import { awsDeps } from '../../lambdas/narration/deps';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
 import { dynamo, resetClients } from '../../lambdas/shared/aws/clients';
 import { resetConfig } from '../../lambdas/shared/config';
-import {
-  HttpError,
-  NotFoundError,
-  ServiceUnavailableError,
-  classifyDependencyError,
-  toHttpError,
-} from '../../lambdas/shared/http/errors';
+import { NotFound } from '../../lambdas/shared/errors';
+import { HttpError, classifyDependencyError, toHttpError } from '../../lambdas/shared/http/errors';
 import { withEmulators } from '../helpers/env';
 import { AWS_FAULTS, dynamoOp, s3Op, sqsOp, startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 
@@ -92,7 +87,7 @@ describe('DynamoDB', () => {
     const err = await failure(awsDeps().quotas.consume(subject(), rules));
     expect(classifyDependencyError(err)).toBe('throttled');
     const http = toHttpError(err, 'req-1');
-    expect(http).toBeInstanceOf(ServiceUnavailableError);
+    expect(http).toBeInstanceOf(HttpError);
     expect(http).toMatchObject({
       statusCode: 503,
       headers: { 'retry-after': '2' },
@@ -125,8 +120,8 @@ describe('DynamoDB', () => {
     expect(classifyDependencyError(err)).toBeUndefined();
     expect(toHttpError(err)).toBeUndefined();
     expect(toHttpError(new TypeError('x is undefined'))).toBeUndefined();
-    const notFound = new NotFoundError();
-    expect(toHttpError(notFound)).toBe(notFound);
+    const notFound = new NotFound();
+    expect(toHttpError(notFound)).toMatchObject({ statusCode: 404, detail: 'Not Found' });
     expect(toHttpError(notFound)).toBeInstanceOf(HttpError);
   });
 });

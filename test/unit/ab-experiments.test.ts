@@ -12,7 +12,7 @@ import {
 } from '../../lambdas/shared/growth/experiments';
 import type { GrowthItem, GrowthStore } from '../../lambdas/shared/growth/ports';
 import { twoProportionZTest, twoSidedPValue } from '../../lambdas/shared/growth/statistics';
-import { HttpError } from '../../lambdas/shared/http/errors';
+import { asHttp } from '../helpers/as-http';
 
 /** The GrowthStore contract in memory (the DynamoDB adapter is tested against the emulator). */
 class MemoryGrowthStore implements GrowthStore {
@@ -337,7 +337,7 @@ describe('dashboard token', () => {
       assertDashboardToken(headers, expected ?? undefined);
       return 200;
     } catch (e) {
-      return (e as HttpError).statusCode;
+      return asHttp(e).statusCode;
     }
   };
 
@@ -358,7 +358,7 @@ describe('dashboard token', () => {
       assertDashboardToken({}, TOKEN);
       throw new Error('not refused');
     } catch (e) {
-      const err = e as HttpError;
+      const err = asHttp(e);
       expect(err.statusCode).toBe(401);
       expect(err.headers['www-authenticate']).toBe('Bearer');
       expect(err.detail).toMatch(/X-Dashboard-Token/);

@@ -1,29 +1,19 @@
 // Documents that never reach the caller are not counted: a request the route's deadline already answered (503,
 // "please retry") whose render finishes later, and a large document whose storing fails. apiHandler passes middy's
 // abort signal (aborted at the early timeout) as ApiRequest.signal.
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import type { DocumentsDeps } from '../../lambdas/documents/deps';
 import { makeHandler as makeRenderHandler } from '../../lambdas/documents/handlers/render';
 import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { config } from '../../lambdas/documents/config';
 import { slotsFor, type QuotaDecision, type QuotaStore } from '../../lambdas/shared/quota/windows';
+import { apiEvent } from '../helpers/api-event';
 
-function event(body: unknown): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: 'POST /v1/render',
-    rawPath: '/v1/render',
-    rawQueryString: '',
+const event = (body: unknown) =>
+  apiEvent('POST', '/v1/render', {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
-    isBase64Encoded: false,
-    requestContext: {
-      http: { method: 'POST', path: '/v1/render', protocol: 'HTTP/1.1', sourceIp: '203.0.113.7' },
-      requestId: 'req-abandoned',
-      routeKey: 'POST /v1/render',
-    },
-  } as unknown as APIGatewayProxyEventV2;
-}
+  });
 
 /** The Lambda has `ms` left: middy answers 503 500 ms before that. */
 const contextWith = (ms: number) =>

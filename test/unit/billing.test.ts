@@ -23,6 +23,7 @@ import {
   subscriptionObject,
 } from '../helpers/billing-stripe';
 import { apiEvent as event, callHandler as call, untouchedDeps } from '../helpers/api-event';
+import { rejectsAsHttp, throwsAsHttp } from '../helpers/as-http';
 
 /** Deps whose stores must not be touched: the edges under test answer before any storage. */
 const untouched = (env: Record<string, string>) =>
@@ -98,8 +99,8 @@ describe('resolveCaller and billing state on keys', () => {
 
   test('lapsed subscription → 402 with plan and status; lifetime and admin keys stay paid', async () => {
     await expect(
-      resolveCaller(auth, 'ip', store(record({ billingStatus: 'canceled' }))),
-    ).rejects.toMatchObject({
+      rejectsAsHttp(resolveCaller(auth, 'ip', store(record({ billingStatus: 'canceled' })))),
+    ).resolves.toMatchObject({
       statusCode: 402,
       extra: { plan: 'pro', status: 'canceled' },
     });
@@ -117,12 +118,14 @@ describe('resolveCaller and billing state on keys', () => {
         billingStatus: 'canceled',
       },
     );
-    await expect(resolveKeyHolder(auth, store(record({ status: 'revoked' })))).rejects.toMatchObject({
+    await expect(
+      rejectsAsHttp(resolveKeyHolder(auth, store(record({ status: 'revoked' })))),
+    ).resolves.toMatchObject({
       statusCode: 401,
     });
     await expect(
-      resolveKeyHolder({ authorization: 'Bearer key_zz' }, store(record({}))),
-    ).rejects.toMatchObject({
+      rejectsAsHttp(resolveKeyHolder({ authorization: 'Bearer key_zz' }, store(record({})))),
+    ).resolves.toMatchObject({
       statusCode: 401,
     });
     await expect(resolveKeyHolder({}, store(record({})))).resolves.toBeUndefined();
@@ -197,9 +200,11 @@ describe('webhook signatures (real stripe SDK)', () => {
       [Buffer.from(payload), undefined],
       [Buffer.from(payload), 'garbage'],
     ] as const)
-      expect(() => verifyWebhook(body, sig, TEST_WEBHOOK_SECRET, NARRATION_BILLING)).toThrow(
-        expect.objectContaining({ statusCode: 400 }),
-      );
+      expect(
+        throwsAsHttp(() => verifyWebhook(body, sig, TEST_WEBHOOK_SECRET, NARRATION_BILLING)),
+      ).toMatchObject({
+        statusCode: 400,
+      });
   });
 
   test('a base64-encoded body (API Gateway) is decoded before verifying', async () => {

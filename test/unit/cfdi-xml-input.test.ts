@@ -104,13 +104,13 @@ describe('hostile or wrong XML → 400 at body.cfdi_xml', () => {
     ]);
   });
 
-  it('tipo P: a 400 naming what is unsupported; nómina to factura: a 400 naming the nomina template', () => {
+  it('tipo P without its Pagos 2.0 complement: a 400 naming it; nómina to factura: a 400 naming the nomina template', () => {
     const p = BASICO.replace('TipoDeComprobante="I"', 'TipoDeComprobante="P"');
     expect(refused(p)).toEqual([
       {
         loc: ['body', 'cfdi_xml'],
-        msg: expect.stringMatching(/Pagos 2\.0\) is not supported/),
-        type: 'cfdi_unsupported',
+        msg: expect.stringMatching(/tipo P must carry its Complemento para recepción de Pagos 2\.0/),
+        type: 'cfdi_missing',
       },
     ]);
     const n = BASICO.replace('TipoDeComprobante="I"', 'TipoDeComprobante="N"');

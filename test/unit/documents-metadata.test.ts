@@ -2,7 +2,8 @@
 // items at body.metadata otherwise), stored with an async job and echoed as sent by GET /v1/jobs/{id} and the
 // webhook payload (both are publicJob), including values DynamoDB numbers could not hold.
 import { EventEnvelope, JobView } from '../../lambdas/documents/api/webhooks-doc';
-import { acceptAsyncRender, publicJob, type JobRecord } from '../../lambdas/documents/use-cases/jobs';
+import { acceptAsyncRender, publicJob } from '../../lambdas/documents/use-cases/jobs';
+import { type JobRecord } from '../../lambdas/documents/ports';
 import {
   METADATA_MAX_BYTES,
   parseRenderRequest,

@@ -2,6 +2,8 @@
 // fake Chromium functions: which HTML and page options reach Chromium, the watermark, filenames, content types and
 // the exact content of zips.
 import { RenderTimeoutError } from '../../lambdas/documents/render/errors';
+import { documentsManifest } from '../../lambdas/documents/routes';
+import { errorResponse } from '../../lambdas/shared/http/api-handler';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
 import JSZip from 'jszip';
 import { DocumentRequestError, TemplateError } from '../../lambdas/documents/errors';
@@ -18,6 +20,7 @@ import {
   type PngOptions,
 } from '../../lambdas/documents/render/page-options';
 import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
+import { rejectsAsHttp } from '../helpers/as-http';
 
 const factura = TEMPLATES.find((t) => t.meta.slug === 'factura')!;
 const ventas = TEMPLATES.find((t) => t.meta.slug === 'ventas')!;
@@ -185,7 +188,7 @@ describe('validateRenderRequest', () => {
     try {
       parseRenderRequest({ template: 'x' });
     } catch (err) {
-      expect((err as DocumentRequestError).statusCode).toBe(400);
+      expect(errorResponse(err, 'r', documentsManifest.invalidRequestStatus).statusCode).toBe(400);
       expect((err as DocumentRequestError).items.length).toBe(3);
     }
   });
@@ -273,23 +276,32 @@ describe('renderDocument', () => {
       },
     };
     await expect(
-      renderDocument(parseRenderRequest({ template: 'factura', format: 'pdf', data: factura.sample }), stuck),
-    ).rejects.toMatchObject({ statusCode: 503, headers: { 'retry-after': '2' } });
+      rejectsAsHttp(
+        renderDocument(
+          parseRenderRequest({ template: 'factura', format: 'pdf', data: factura.sample }),
+          stuck,
+        ),
+      ),
+    ).resolves.toMatchObject({ statusCode: 503, headers: { 'retry-after': '2' } });
     await expect(
-      renderDocument(parseRenderRequest({ custom_html: '<p>x</p>', format: 'pdf', data: {} }), stuck),
-    ).rejects.toMatchObject({ statusCode: 400, detail: expect.stringContaining('Make it lighter') });
+      rejectsAsHttp(
+        renderDocument(parseRenderRequest({ custom_html: '<p>x</p>', format: 'pdf', data: {} }), stuck),
+      ),
+    ).resolves.toMatchObject({ statusCode: 400, detail: expect.stringContaining('Make it lighter') });
     // A caller's header/footer HTML may be what is heavy: not blamed on the browser either.
     await expect(
-      renderDocument(
-        parseRenderRequest({
-          template: 'factura',
-          format: 'pdf',
-          data: factura.sample,
-          options: { header_html: '<div>x</div>' },
-        }),
-        stuck,
+      rejectsAsHttp(
+        renderDocument(
+          parseRenderRequest({
+            template: 'factura',
+            format: 'pdf',
+            data: factura.sample,
+            options: { header_html: '<div>x</div>' },
+          }),
+          stuck,
+        ),
       ),
-    ).rejects.toMatchObject({ statusCode: 400 });
+    ).resolves.toMatchObject({ statusCode: 400 });
   });
 
   it('turns a broken header template into a 400 pointing at it', async () => {
@@ -299,7 +311,7 @@ describe('renderDocument', () => {
       custom_html: 'x',
       options: { header_html: '{% if %}' },
     });
-    await expect(renderDocument(req, fakeChromium())).rejects.toMatchObject({
+    await expect(rejectsAsHttp(renderDocument(req, fakeChromium()), 400)).resolves.toMatchObject({
       statusCode: 400,
       problems: [
         expect.objectContaining({ loc: ['body', 'options', 'header_html'], type: 'template_syntax_error' }),

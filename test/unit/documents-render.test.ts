@@ -10,6 +10,7 @@ import {
   launchArgs,
 } from '../../lambdas/documents/render/containment';
 import { RenderInputError } from '../../lambdas/documents/render/errors';
+import { toHttpError } from '../../lambdas/shared/http/errors';
 import { fontconfigXml } from '../../lambdas/documents/render/fonts';
 import {
   checkHeaderFooterTemplate,
@@ -53,7 +54,7 @@ describe('page options', () => {
     'refuses page size %j with the field and the accepted forms',
     (input) => {
       const err = inputError(() => parsePageSize(input));
-      expect(err.statusCode).toBe(400);
+      expect(toHttpError(err)?.statusCode).toBe(400);
       expect(err.field).toBe('options.page_size');
       expect(err.detail).toContain('options.page_size');
     },

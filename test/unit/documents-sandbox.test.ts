@@ -5,6 +5,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TemplateError } from '../../lambdas/documents/errors';
+import { documentsManifest } from '../../lambdas/documents/routes';
+import { errorResponse } from '../../lambdas/shared/http/api-handler';
 import { builtInPartials } from '../../lambdas/documents/domain/template-registry';
 import { TemplateSandbox } from '../../lambdas/documents/templating/sandbox';
 
@@ -110,7 +112,7 @@ describe('runaway templates are stopped and the host stays healthy', () => {
   it('stops range(100000000) and the next render succeeds', async () => {
     const err = await failure('{% for i in range(100000000) %}{{ i }}{% endfor %}');
     expect(['template_timeout', 'template_memory_limit']).toContain(err.problems[0]!.type);
-    expect(err.statusCode).toBe(400);
+    expect(errorResponse(err, 'r', documentsManifest.invalidRequestStatus).statusCode).toBe(400);
     expect(await render('ok {{ 1 + 1 }}')).toBe('ok 2');
   });
 

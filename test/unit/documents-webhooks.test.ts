@@ -11,14 +11,8 @@ import {
 } from '../../lambdas/documents/api/webhooks-doc';
 import { webhookPolicyFrom } from '../../lambdas/documents/deps';
 import { DocumentRequestError } from '../../lambdas/documents/errors';
-import {
-  eventIdFor,
-  JOB_ID_RE,
-  newJobId,
-  ownerOf,
-  publicJob,
-  type JobRecord,
-} from '../../lambdas/documents/use-cases/jobs';
+import { eventIdFor, JOB_ID_RE, newJobId, ownerOf, publicJob } from '../../lambdas/documents/use-cases/jobs';
+import { type JobRecord } from '../../lambdas/documents/ports';
 import {
   checkCallbackUrl,
   newSecret,
@@ -35,6 +29,7 @@ import { documentsManifest } from '../../lambdas/documents/routes';
 import type { ApiKeyRecord } from '../../lambdas/shared/auth/keys';
 import { parseConfig } from '../../lambdas/documents/config';
 import { parseAllowlist, stubResolver } from '../../lambdas/shared/net/safe-fetch';
+import { rejectsAsHttp } from '../helpers/as-http';
 
 const SECRET = 'whsec_test_0123456789abcdefghijklmnopq';
 const BODY = '{"id":"evt_1","type":"document.rendered","data":{"job":{"id":"job_x"}}}';
@@ -186,7 +181,9 @@ describe('callback URL at registration (stub resolver: nothing leaves the machin
     now = new Date(now.getTime() + 3601_000);
     expect(secretsFor(rotated, now)).toEqual([rotated.secret]);
     expect(publicEndpoint(rotated, {}, now).previous_secret_expires_at).toBeNull();
-    await expect(rotateSecret(deps, 'acct:2', 'k', 60)).rejects.toMatchObject({ statusCode: 404 });
+    await expect(rejectsAsHttp(rotateSecret(deps, 'acct:2', 'k', 60))).resolves.toMatchObject({
+      statusCode: 404,
+    });
   });
 });
 

@@ -2,10 +2,9 @@
 // its size budget; the handler negotiates compression, caches with a weak ETag and answers 304.
 // The player's behaviour in a real browser is test/e2e/embed.test.ts.
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import {
   CACHE_CONTROL,
   makeHandler,
@@ -14,37 +13,12 @@ import {
 } from '../../lambdas/narration/handlers/embed';
 import { buildWidget } from '../../lambdas/narration/widget/build';
 import { EMBED_JS } from '../../lambdas/narration/widget/embed.generated';
+import { apiEvent } from '../helpers/api-event';
 
 const ROOT = join(__dirname, '..', '..');
 
-function event(headers: Record<string, string> = {}, rawQueryString = ''): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: 'GET /embed.js',
-    rawPath: '/embed.js',
-    rawQueryString,
-    headers,
-    requestContext: {
-      accountId: 'test',
-      apiId: 'test',
-      domainName: 'localhost',
-      domainPrefix: 'localhost',
-      http: {
-        method: 'GET',
-        path: '/embed.js',
-        protocol: 'HTTP/1.1',
-        sourceIp: '203.0.113.9',
-        userAgent: 'jest',
-      },
-      requestId: randomUUID(),
-      routeKey: 'GET /embed.js',
-      stage: '$default',
-      time: new Date().toUTCString(),
-      timeEpoch: Date.now(),
-    },
-    isBase64Encoded: false,
-  };
-}
+const event = (headers: Record<string, string> = {}, rawQueryString = '') =>
+  apiEvent('GET', '/embed.js', { headers, query: Object.fromEntries(new URLSearchParams(rawQueryString)) });
 
 const context = { awsRequestId: 'test', getRemainingTimeInMillis: () => 5000 } as unknown as Context;
 

@@ -2,6 +2,7 @@ import { bearerToken, generateKey, hashKey } from '../../lambdas/shared/auth/key
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
 import { matchPath } from '../../lambdas/shared/http/paths';
 import { apiHandler } from '../../lambdas/shared/http/api-handler';
+import { apiEvent } from '../helpers/api-event';
 import { parseConfig } from '../../lambdas/narration/config';
 
 describe('path templates', () => {
@@ -66,16 +67,10 @@ describe('config', () => {
 describe('oversize bodies are refused by the handler itself (as in Lambda)', () => {
   const call = (options: Parameters<typeof apiHandler>[1]) =>
     apiHandler(async () => ({ statusCode: 200, headers: {}, body: 'ok' }), options)(
-      {
-        version: '2.0',
-        routeKey: 'POST /x',
-        rawPath: '/x',
-        rawQueryString: '',
+      apiEvent('POST', '/x', {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ a: 'x'.repeat(100) }),
-        isBase64Encoded: false,
-        requestContext: { requestId: 'r1', http: { method: 'POST', path: '/x', sourceIp: '127.0.0.1' } },
-      } as never,
+      }),
       { awsRequestId: 'r1', getRemainingTimeInMillis: () => 10_000 } as never,
     ) as Promise<{ statusCode: number; body: string }>;
 

@@ -1,6 +1,7 @@
 // parseMultipart: the upload part of POST /convert/pdf — one file part, small text fields, every limit mapped to
 // the contract's 422 items (or 415 for another media type).
-import { HttpError, RequestValidationError } from '../../lambdas/shared/http/errors';
+import { InvalidInput } from '../../lambdas/shared/errors';
+import { HttpError } from '../../lambdas/shared/http/errors';
 import { parseMultipart, type MultipartSpec } from '../../lambdas/shared/http/multipart';
 
 const spec: MultipartSpec = {
@@ -22,7 +23,7 @@ async function items(p: Promise<unknown>) {
   try {
     await p;
   } catch (e) {
-    if (e instanceof RequestValidationError) return e.items;
+    if (e instanceof InvalidInput) return e.items;
     throw e;
   }
   throw new Error('expected a 422');

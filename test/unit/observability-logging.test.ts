@@ -2,7 +2,8 @@
 // API Gateway request id, the route and the cold-start flag. Output is captured where Powertools writes it
 // (process.stdout / process.stderr through its own Console).
 import { randomUUID } from 'node:crypto';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
+import { apiEvent } from '../helpers/api-event';
 import { apiHandler } from '../../lambdas/shared/http/api-handler';
 import { logger } from '../../lambdas/shared/logger';
 import { MAX_LOGGED_STRING, REDACTED, redact } from '../../lambdas/shared/observability/redact';
@@ -117,35 +118,8 @@ describe('the logger never prints secrets or callers’ content', () => {
   });
 });
 
-function event(body: string, headers: Record<string, string>): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: 'POST /convert/text',
-    rawPath: '/convert/text',
-    rawQueryString: '',
-    headers,
-    body,
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: 'test',
-      apiId: 'test',
-      domainName: 'localhost',
-      domainPrefix: 'localhost',
-      http: {
-        method: 'POST',
-        path: '/convert/text',
-        protocol: 'HTTP/1.1',
-        sourceIp: '203.0.113.7',
-        userAgent: 'jest',
-      },
-      requestId: randomUUID(),
-      routeKey: 'POST /convert/text',
-      stage: '$default',
-      time: new Date().toUTCString(),
-      timeEpoch: Date.now(),
-    },
-  };
-}
+const event = (body: string, headers: Record<string, string>) =>
+  apiEvent('POST', '/convert/text', { headers, body, requestId: randomUUID() });
 
 const context = {
   functionName: 'test-fn',

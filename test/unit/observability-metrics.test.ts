@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
-import type { APIGatewayProxyEventV2, Context, SQSEvent } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
+import { apiEvent as routeEvent } from '../helpers/api-event';
 import { makeHandler as makeRenderHandler } from '../../lambdas/documents/handlers/render';
 import type { DocumentsDeps } from '../../lambdas/documents/deps';
 import { parseRenderRequest } from '../../lambdas/documents/use-cases/render-request';
@@ -119,30 +120,12 @@ function narrationDeps(opts: { allowed?: boolean; audio?: FakeAudioRepository } 
   return deps as NarrationDeps;
 }
 
-function apiEvent(method: string, path: string, body: unknown): APIGatewayProxyEventV2 {
-  const routeKey = `${method} ${path}`;
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath: path,
-    rawQueryString: '',
+const apiEvent = (method: string, path: string, body: unknown) =>
+  routeEvent(method, path, {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: 'test',
-      apiId: 'test',
-      domainName: 'localhost',
-      domainPrefix: 'localhost',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'jest' },
-      requestId: randomUUID(),
-      routeKey,
-      stage: '$default',
-      time: new Date().toUTCString(),
-      timeEpoch: Date.now(),
-    },
-  };
-}
+    requestId: randomUUID(),
+  });
 
 const context = {
   functionName: 'test-fn',

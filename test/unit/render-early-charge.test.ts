@@ -1,33 +1,23 @@
 // POST /v1/render charges a key already seen in this container while its record is read (one DynamoDB round trip
 // instead of two). The read still decides: a revoked key gets 401 and nothing stays charged; a key whose plan changed
 // is charged against its new plan (the early charge given back); an over-limit key gets 429 either way.
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import type { DocumentsDeps } from '../../lambdas/documents/deps';
 import { forgetKnownKeys, makeHandler } from '../../lambdas/documents/handlers/render';
 import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { hashKey, type ApiKeyRecord } from '../../lambdas/shared/auth/keys';
 import { config } from '../../lambdas/documents/config';
 import { slotsFor, type QuotaDecision, type QuotaStore } from '../../lambdas/shared/quota/windows';
+import { apiEvent } from '../helpers/api-event';
 
 const TOKEN = 'key_early_charge_test_0123456789';
 const factura = TEMPLATES.find((t) => t.meta.slug === 'factura')!;
 
-function event(): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: 'POST /v1/render',
-    rawPath: '/v1/render',
-    rawQueryString: '',
+const event = () =>
+  apiEvent('POST', '/v1/render', {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
     body: JSON.stringify({ template: 'factura', format: 'html', data: factura.sample }),
-    isBase64Encoded: false,
-    requestContext: {
-      http: { method: 'POST', path: '/v1/render', protocol: 'HTTP/1.1', sourceIp: '203.0.113.9' },
-      requestId: 'req-early',
-      routeKey: 'POST /v1/render',
-    },
-  } as unknown as APIGatewayProxyEventV2;
-}
+  });
 
 const context = {
   functionName: 'f',

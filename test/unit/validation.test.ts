@@ -1,14 +1,14 @@
 import { ConvertTextReq } from '../../lambdas/narration/handlers/convert-text.route';
 import { resolveVoice } from '../../lambdas/narration/requests';
-import { RequestValidationError } from '../../lambdas/shared/http/errors';
+import { InvalidInput } from '../../lambdas/shared/errors';
 import { parseBody } from '../../lambdas/shared/http/request';
-import { validate } from '../../lambdas/shared/http/validation';
+import { validate } from '../../lambdas/shared/validation';
 
 function items(input: unknown) {
   try {
     validate(ConvertTextReq, input);
   } catch (err) {
-    if (err instanceof RequestValidationError) return err.items;
+    if (err instanceof InvalidInput) return err.items;
     throw err;
   }
   throw new Error('expected a validation error');
@@ -77,8 +77,8 @@ describe('voices', () => {
       resolveVoice('en-US-Joanna');
       throw new Error('expected error');
     } catch (err) {
-      expect(err).toBeInstanceOf(RequestValidationError);
-      const item = (err as RequestValidationError).items[0]!;
+      expect(err).toBeInstanceOf(InvalidInput);
+      const item = (err as InvalidInput).items[0]!;
       expect(item.loc).toEqual(['body', 'voice']);
       expect(item.type).toBe('value_error');
       expect(item.msg).toContain('es-ES-Sergio');
@@ -108,7 +108,7 @@ describe('parseBody', () => {
         parseBody(b(raw), 'application/json');
         throw new Error('expected error');
       } catch (err) {
-        const [item, ...rest] = (err as RequestValidationError).items;
+        const [item, ...rest] = (err as InvalidInput).items;
         expect(rest).toEqual([]);
         expect(item).toMatchObject({ msg: 'JSON decode error', type: 'json_invalid' });
         // FastAPI adds the character position when the parser reports one.
@@ -118,7 +118,7 @@ describe('parseBody', () => {
     },
   );
   test('empty JSON body is a missing body', () => {
-    expect(() => parseBody(b(''), 'application/json')).toThrow(RequestValidationError);
+    expect(() => parseBody(b(''), 'application/json')).toThrow(InvalidInput);
   });
   test('unsupported media type is 415', () => {
     expect(() => parseBody(b('hola'), 'text/plain')).toThrow(expect.objectContaining({ statusCode: 415 }));

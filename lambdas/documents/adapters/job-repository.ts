@@ -3,12 +3,7 @@
 // engine's (lambdas/shared/jobs: claimed jobs are `rendering`); this adds the webhook event and delivery log.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_LEASE_S, DynamoLeasedJobStore } from '../../shared/jobs/dynamo-leased-job-store';
-import {
-  MAX_RECORDED_DELIVERIES,
-  type DeliveryAttempt,
-  type JobRecord,
-  type JobRepository,
-} from '../use-cases/jobs';
+import { MAX_RECORDED_DELIVERIES, type DeliveryAttempt, type JobRecord, type JobRepository } from '../ports';
 import { JOB_ITEM_PREFIX } from './item-prefixes';
 
 export class DynamoJobRepository extends DynamoLeasedJobStore<JobRecord> implements JobRepository {

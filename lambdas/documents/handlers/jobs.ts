@@ -4,7 +4,7 @@
 // of the key that created them (or that key, without an account): any other caller gets 404, like an unknown id.
 // No key → 401. Jobs are kept one day, like their result.
 import { apiHandler } from '../../shared/http/api-handler';
-import { NotFoundError } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { json } from '../../shared/http/response';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { JOB_ID_RE, ownerOf, publicJob } from '../use-cases/jobs';
@@ -18,7 +18,7 @@ export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'jobs' | 'jobFile
       'a job is shown to the account that created it.',
     );
     const id = req.pathParams.id ?? '';
-    const notFound = new NotFoundError(
+    const notFound = new NotFound(
       `No job '${id.slice(0, 64)}' for this account (jobs are kept for a day after they are created).`,
     );
     if (!JOB_ID_RE.test(id)) throw notFound;

@@ -8,19 +8,13 @@
 import { bearerToken, hashKey } from '../../shared/auth/keys';
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler, CORS_HEADERS } from '../../shared/http/api-handler';
+import { DomainError, Forbidden, QuotaExceeded, Unavailable } from '../../shared/errors';
 import { idempotency } from '../../shared/idempotency/idempotency';
-import {
-  HttpError,
-  RequestValidationError,
-  ServiceUnavailableError,
-  TooManyRequestsError,
-} from '../../shared/http/errors';
 import { logger } from '../../shared/logger';
 import { observeRender } from '../metrics';
 import { recordQuotaRejection } from '../../shared/observability/metrics';
 import { rateLimitHeaders, type QuotaDecision } from '../../shared/quota/windows';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { DocumentRequestError } from '../errors';
 import { monthlyRules, planOf, quotaSubject, type DocumentsPlan } from '../core/plans';
 import {
   documentUnits,
@@ -98,8 +92,7 @@ async function chargeCaller(
     // Async (Scale): refused before anything is charged.
     if (request.options.async) assertAsyncAllowed(plan);
     if (usesCustomHtml(request) && plan === 'free')
-      throw new HttpError(
-        403,
+      throw new Forbidden(
         'custom_html (your own templates) is a Pro, Scale or Lifetime feature: send `Authorization: Bearer <key>`, ' +
           'or use a built-in template (GET /templates).',
       );
@@ -115,7 +108,7 @@ async function chargeCaller(
     early = undefined; // from here on chargeRest owns the charge (and gives all of it back if it fails)
     return { caller, plan, decision: await chargeRest(deps, first, subject, rules, now, request), now };
   } catch (err) {
-    if (err instanceof HttpError && typeof token === 'string') knownKeys.delete(hashKey(token));
+    if (err instanceof DomainError && typeof token === 'string') knownKeys.delete(hashKey(token));
     await giveBack(deps, early);
     throw err;
   }
@@ -152,27 +145,20 @@ async function chargeRest(
 }
 
 /** Thrown when the caller was already answered 503 by the early timeout (ApiRequest.signal): refund, deliver nothing. */
-const ABANDONED = new ServiceUnavailableError(
+const ABANDONED = new Unavailable(
   'The request took too long and was stopped. Please retry; this attempt was not counted.',
 );
 
 export const makeHandler = (deps: DocumentsDeps) =>
   apiHandler(
     async (req) => {
-      let body: unknown;
-      try {
-        body = req.body();
-      } catch (err) {
-        // Malformed JSON is an invalid request like any other: 400 here (the contract), not narration's 422.
-        if (err instanceof RequestValidationError) throw new DocumentRequestError(err.items);
-        throw err;
-      }
+      const body = req.body();
       const request = parseRenderRequest(body);
       const { caller, plan, decision, now } = await chargeCaller(deps, req.headers, req.clientIp, request);
       const headers = rateLimitHeaders(decision, now);
       if (!decision.allowed) {
         recordQuotaRejection('documents', req.event.routeKey);
-        throw new TooManyRequestsError(
+        throw new QuotaExceeded(
           `Monthly limit reached: ${decision.binding.limit} documents per calendar month (UTC) on the ${plan} plan. ` +
             `It resets in ${headers['retry-after']} seconds; a paid plan raises it (GET /pricing).` +
             (documentUnits(request) > 1

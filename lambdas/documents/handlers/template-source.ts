@@ -1,13 +1,13 @@
 // GET /templates/{slug}/source — the template's Jinja2 source, to copy and adapt as custom_html.
 import { apiHandler } from '../../shared/http/api-handler';
-import { NotFoundError } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { TEMPLATE_SLUGS, findTemplate, templateSource } from '../domain/template-registry';
 
 export const makeHandler = () =>
   apiHandler(async (req) => {
     const slug = req.pathParams['slug'] ?? '';
     if (!findTemplate(slug))
-      throw new NotFoundError(
+      throw new NotFound(
         `Unknown template '${slug}'. Templates: ${TEMPLATE_SLUGS.join(', ')} (GET /templates).`,
       );
     return {

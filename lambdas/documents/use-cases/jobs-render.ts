@@ -1,19 +1,14 @@
-// The render worker's side of async renders (domain/jobs.ts has the records, ports and acceptance): claim the job,
+// The render worker's side of async renders (use-cases/jobs.ts has the acceptance, ../ports.ts the records and ports): claim the job,
 // render it with the same renderDocument() as POST /v1/render, store the file, record the outcome and queue its
 // webhook event. Loaded only by the render worker (container image): it pulls in Chromium and the template sandbox.
-import { HttpError } from '../../shared/http/errors';
+import { DomainError, Unavailable } from '../../shared/errors';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
 import type { QuotaStore } from '../../shared/quota/windows';
 import { DocumentRequestError, type DocumentProblem } from '../errors';
-import {
-  eventIdFor,
-  type AcceptDeps,
-  type DeliveryMessage,
-  type JobRecord,
-  type MessageQueue,
-  type WebhookEventType,
-} from './jobs';
+import { eventIdFor, type AcceptDeps, type DeliveryMessage } from './jobs';
+import type { MessageQueue } from '../../shared/webhooks/delivery';
+import type { JobRecord, WebhookEventType } from '../ports';
 import { observeRender } from '../metrics';
 import { parseRenderRequest, renderDocument, type RenderDeps, type RenderedDocument } from './render-request';
 
@@ -90,7 +85,7 @@ function callerFault(err: unknown): { reason: string; problems?: DocumentProblem
         ),
       problems: err.problems,
     };
-  if (err instanceof HttpError && err.statusCode >= 400 && err.statusCode < 500)
+  if (err instanceof DomainError && !(err instanceof Unavailable))
     return { reason: `The document could not be rendered as requested: ${err.detail}`.slice(0, 1000) };
   return undefined;
 }

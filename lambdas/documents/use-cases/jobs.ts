@@ -9,94 +9,23 @@
 // whatever the cause: the synchronous path does not count failed renders either). Talks only to ports.
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../../shared/auth/keys';
-import type { DeliveryAttempt as SharedDeliveryAttempt, MessageQueue } from '../../shared/webhooks/delivery';
+import type { MessageQueue } from '../../shared/webhooks/delivery';
 import { ownerOf } from '../../shared/webhooks/endpoints';
-import { HttpError, ServiceUnavailableError } from '../../shared/http/errors';
-import type { LeasedJobStore } from '../../shared/jobs/leased-job';
+import { Forbidden, Unavailable } from '../../shared/errors';
 import { logger } from '../../shared/logger';
-import type { QuotaDecision, QuotaStore, WindowSlot } from '../../shared/quota/windows';
-import type { DocumentProblem } from '../errors';
+import type { QuotaDecision, QuotaStore } from '../../shared/quota/windows';
 import type { DocumentsPlan } from '../core/plans';
 // Types only: this module is loaded by zip functions (no Chromium, no isolated-vm); the render worker's side, which
 // renders, is domain/jobs-render.ts.
-import type { RenderedDocument, ValidRenderRequest } from './render-request';
+import type { ValidRenderRequest } from './render-request';
+import type { JobFiles, JobRecord, JobRepository, WebhookEventType } from '../ports';
 
-// ---- records and ports -------------------------------------------------------------------------------------
+// ---- messages ------------------------------------------------------------------------------------------------
 
 // The platform's, re-exported for documents' modules: what jobs belong to, and the queue port.
 export { ownerOf, type MessageQueue };
 
-export type JobStatus = 'queued' | 'rendering' | 'done' | 'failed';
-export type WebhookEventType = 'document.rendered' | 'document.failed';
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['document.rendered', 'document.failed'];
-
-/** Where a finished document is stored. */
-export interface JobResult {
-  key: string;
-  filename: string;
-  contentType: string;
-  bytes: number;
-}
-
-/** One webhook delivery attempt, as recorded on the job (GET /v1/jobs/{id} shows them). */
-export type DeliveryAttempt = SharedDeliveryAttempt<WebhookEventType>;
-
-export interface JobRecord {
-  jobId: string;
-  /** The account (or, for keys without one, the key) the job belongs to: see ownerOf(). */
-  owner: string;
-  plan: DocumentsPlan;
-  status: JobStatus;
-  /** 0..1 */
-  progress: number;
-  /** Built-in template slug, or null for custom_html. */
-  template: string | null;
-  format: string;
-  createdAt: string;
-  updatedAt: string;
-  completedAt?: string;
-  /** Epoch seconds: the record goes (DynamoDB TTL) with its result (the bucket's results/ lifecycle). */
-  expiresAt: number;
-  /** Render attempts so far (SQS receive count seen). */
-  attempts?: number;
-  /** Epoch seconds until which the current render worker owns the job. */
-  leaseUntil?: number;
-  result?: JobResult;
-  /** Why it failed, in words the caller can act on. */
-  error?: string;
-  /** The caller's problems when the request could not be rendered as sent (like a synchronous 400's detail). */
-  problems?: DocumentProblem[];
-  /** The quota windows charged at acceptance (given back once if the job fails). */
-  charged: WindowSlot[];
-  /** The webhook event of this job's outcome (only when an endpoint subscribed to it when the job finished). */
-  event?: { id: string; type: WebhookEventType; queued: boolean };
-  deliveries?: DeliveryAttempt[];
-  /**
-   * The caller's `metadata` of the render request as JSON text, echoed on the job and its webhook events. Text, not
-   * a map: DynamoDB numbers cannot hold every JSON number (1e200, integers beyond 2^53 lose digits or fail).
-   */
-  metadata?: string;
-}
-
-/**
- * Async render jobs: the leased-job store of the shared engine (claimed jobs are `rendering`; complete and fail
- * are given completedAt, result, event, problems), plus the job's webhook event and delivery log.
- */
-export interface JobRepository extends LeasedJobStore<JobRecord> {
-  markEventQueued(jobId: string): Promise<void>;
-  /** Appends a delivery attempt (bounded: at most MAX_RECORDED_DELIVERIES are kept). */
-  addDelivery(jobId: string, attempt: DeliveryAttempt): Promise<void>;
-}
-
-/** Render requests of queued jobs and finished documents (S3: jobs/ and results/ in the documents bucket). */
-export interface JobFiles {
-  putRequest(jobId: string, body: string): Promise<void>;
-  getRequest(jobId: string): Promise<string | undefined>;
-  deleteRequest(jobId: string): Promise<void>;
-  putResult(jobId: string, doc: RenderedDocument): Promise<JobResult>;
-  /** A URL that GETs the document for `expiresInS` seconds. */
-  presignResult(result: JobResult, expiresInS: number): Promise<string>;
-}
 
 export interface RenderMessage {
   jobId: string;
@@ -106,8 +35,6 @@ export interface DeliveryMessage {
   eventId: string;
 }
 
-/** Keeps a redriven, repeatedly failing delivery from growing the job record without bound. */
-export const MAX_RECORDED_DELIVERIES = 50;
 /** A job and its result live one day (RESULTS_PREFIX.days of lambdas/documents/bucket.ts). */
 export const JOB_TTL_S = 86400;
 
@@ -140,14 +67,12 @@ export interface AcceptDeps {
 /** Only Scale keys render in the background: 403 naming the caller's plan and the way to Scale. */
 export function assertAsyncAllowed(plan: DocumentsPlan): void {
   if (plan === 'scale') return;
-  throw new HttpError(
-    403,
+  throw new Forbidden(
     plan === 'free'
       ? 'Async rendering (options.async) is a Scale plan feature: send `Authorization: Bearer <Scale key>` ' +
           '(GET /pricing), or leave options.async out to get the document in the response.'
       : `Async rendering (options.async) is a Scale plan feature; this key is on the ${plan} plan. Upgrade to ` +
           'Scale (GET /pricing), or leave options.async out to get the document in the response.',
-    {},
     { plan },
   );
 }
@@ -193,7 +118,7 @@ export async function acceptAsyncRender(
       .refund(input.decision)
       .catch((e) => logger.error('quota refund failed', { error: e as Error }));
     logger.error('async render not queued', { error: err as Error, jobId });
-    throw new ServiceUnavailableError(
+    throw new Unavailable(
       'The render could not be queued because a backing service is unavailable. Please retry; this attempt was not counted against your limits.',
     );
   }

@@ -9,8 +9,8 @@
 // ten), data (object), custom_html (caller's Jinja2 HTML), options {page_size, margin, landscape, header_html,
 // footer_html} plus our csv_bom. Validation problems are pydantic-style items with loc ["body", ...].
 import { z } from 'zod';
-import { RequestValidationError, ServiceUnavailableError } from '../../shared/http/errors';
-import { validate } from '../../shared/http/validation';
+import { InvalidInput, Unavailable } from '../../shared/errors';
+import { validate } from '../../shared/validation';
 import { renderCsv } from '../formats/csv';
 import { renderDocx } from '../formats/docx';
 import { renderHtml } from '../formats/html';
@@ -212,7 +212,7 @@ function problemsOf(schema: z.ZodType, input: unknown, prefix: (string | number)
   try {
     validate(schema, input, prefix);
   } catch (err) {
-    if (!(err instanceof RequestValidationError)) throw err;
+    if (!(err instanceof InvalidInput)) throw err;
     items = err.items;
   }
   return items.map((item, i) => {
@@ -783,7 +783,7 @@ export async function renderDocument(
     // limits: a timeout there is a stuck browser, not the caller's document. The renderer has already restarted the
     // browser; say so and ask for a retry instead of blaming the request with a 400.
     if (err instanceof RenderTimeoutError && request.kind === 'template' && !callerHtmlIn(request))
-      throw new ServiceUnavailableError(
+      throw new Unavailable(
         'The renderer stopped responding and was restarted. Please retry this request.',
         2,
       );

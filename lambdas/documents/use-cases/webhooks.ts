@@ -4,7 +4,7 @@
 // narration); this file binds it to documents: event types, Docs-* headers, Scale only, 400 refusals, and the
 // job-side bookkeeping (each attempt is recorded on the job). Event kinds, payload, signature and retries are
 // documented for customers in lambdas/documents/api/webhooks-doc.ts.
-import { HttpError } from '../../shared/http/errors';
+import { Forbidden } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { planOf } from '../core/plans';
 import {
@@ -20,15 +20,8 @@ import {
 import { attemptDelivery, DeliveryFailedError, type MessageQueue } from '../../shared/webhooks/delivery';
 import type { WebhookService } from '../../shared/webhooks/handlers';
 import { DocumentRequestError } from '../errors';
-import {
-  MAX_RECORDED_DELIVERIES,
-  publicJob,
-  WEBHOOK_EVENT_TYPES,
-  type DeliveryMessage,
-  type JobFiles,
-  type JobRepository,
-  type WebhookEventType,
-} from './jobs';
+import { publicJob, WEBHOOK_EVENT_TYPES, type DeliveryMessage } from './jobs';
+import { MAX_RECORDED_DELIVERIES, type JobFiles, type JobRepository, type WebhookEventType } from '../ports';
 import type { DocumentsPlan } from '../core/plans';
 
 export {
@@ -65,11 +58,9 @@ const invalid = (items: DocumentRequestError['problems']) => new DocumentRequest
 /** Webhook registration is a Scale feature: 403 naming the caller's plan. */
 export function assertWebhooksAllowed(plan: DocumentsPlan): void {
   if (plan === 'scale') return;
-  throw new HttpError(
-    403,
+  throw new Forbidden(
     `Webhooks are a Scale plan feature; this key is on the ${plan} plan. Upgrade to Scale (GET /pricing) to ` +
       'register a callback URL.',
-    {},
     { plan },
   );
 }

@@ -21,12 +21,10 @@ import { z as zod } from 'zod';
 import { META_ROUTE_DOCS, type ParamDoc, type ResponseDoc, type RouteDoc } from '../../shared/http/openapi';
 import { AbEventReq } from '../handlers/ab-event.route';
 import { WaitlistReq } from '../handlers/waitlist.route';
-import {
-  CheckoutResponse,
-  PortalResponse,
-  RotateResponse,
-  SuccessResponse,
-} from '../../shared/billing/requests';
+import { catalogueSchemas, PortalResponse } from '../../shared/billing/requests';
+import { NARRATION_BILLING } from '../billing';
+
+const { CheckoutResponse, SuccessResponse, RotateResponse } = catalogueSchemas(NARRATION_BILLING);
 
 // The route-doc types are the shared builder's (lambdas/shared/http/openapi.ts); re-exported for this service's code.
 export type { ParamDoc, ResponseDoc, RouteDoc };

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/response';
-import { validate } from '../../shared/http/validation';
+import { validate } from '../../shared/validation';
 import { assignVariant, formatAbRef } from '../../shared/growth/experiments';
 import { experimentField, findExperiment, visitorField } from '../../shared/growth/http';
 import { awsDeps, type NarrationDeps } from '../deps';

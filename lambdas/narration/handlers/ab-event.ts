@@ -5,9 +5,9 @@
 // missing exposure. 200 {"status":"recorded"|"duplicate", experiment, variant, type}; 404 unknown experiment;
 // 429 with Retry-After and RateLimit-* past AB_EVENTS_PER_HOUR / AB_EVENTS_PER_DAY per IP. See docs/growth.md.
 import { apiHandler } from '../../shared/http/api-handler';
-import { invalid } from '../../shared/http/errors';
+import { invalid } from '../../shared/errors';
 import { json } from '../../shared/http/response';
-import { validate } from '../../shared/http/validation';
+import { validate } from '../../shared/validation';
 import { recordAbConversion, recordExposure } from '../../shared/growth/ab';
 import { assignVariant } from '../../shared/growth/experiments';
 import { findExperiment } from '../../shared/growth/http';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/response';
-import { validate } from '../../shared/http/validation';
+import { validate } from '../../shared/validation';
 import { experimentResults } from '../../shared/growth/ab';
 import { assertDashboardToken } from '../../shared/growth/dashboard-auth';
 import { experimentField, findExperiment } from '../../shared/growth/http';

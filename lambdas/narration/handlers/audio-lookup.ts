@@ -1,5 +1,5 @@
 // The lookup the audio sub-resources share (stream.m3u8, seg/{n}.mp3): a valid id, a known record, not failed.
-import { HttpError, NotFoundError, invalid } from '../../shared/http/errors';
+import { Conflict, NotFound, invalid } from '../../shared/errors';
 import type { AudioRecord, AudioRepository } from '../ports';
 
 const AUDIO_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -13,15 +13,13 @@ export async function findPlayableAudio(audio: AudioRepository, rawId: string): 
     );
   const rec = await audio.get(rawId);
   if (!rec)
-    throw new NotFoundError(
+    throw new NotFound(
       'Audio not found. It may have expired; audio is kept for a limited time after conversion.',
     );
   if (rec.status === 'failed')
-    throw new HttpError(
-      409,
-      rec.error ?? 'The conversion failed. Please submit the text again.',
-      {},
-      { audio_id: rawId, status: 'failed' },
-    );
+    throw new Conflict(rec.error ?? 'The conversion failed. Please submit the text again.', {
+      audio_id: rawId,
+      status: 'failed',
+    });
   return rec;
 }

@@ -3,7 +3,7 @@
 // file (bytes never pass through API Gateway/Lambda, whose 6 MB response limit a long segment could exceed).
 // A segment that has not landed yet is 404 with a detail that says so.
 import { apiHandler } from '../../shared/http/api-handler';
-import { NotFoundError, invalid } from '../../shared/http/errors';
+import { NotFound, invalid } from '../../shared/errors';
 import { redirect } from '../../shared/http/response';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { findPlayableAudio } from './audio-lookup';
@@ -22,7 +22,7 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
     const n = Number(m[1]);
     const rec = await findPlayableAudio(deps.audio, req.pathParams['audio_id'] ?? '');
     if (!(rec.segments ?? []).some((s) => s.n === n))
-      throw new NotFoundError(
+      throw new NotFound(
         rec.status === 'done'
           ? `This audio has no segment ${n}: its playlist (stream.m3u8) lists the segments there are.`
           : `Segment ${n} is not ready yet: reload the playlist (stream.m3u8), it lists the segments ready so far.`,

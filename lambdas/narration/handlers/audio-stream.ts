@@ -3,7 +3,7 @@
 // MP3 conversion made in one go (no segments) is listed as its one file (`../<id>.mp3`, the audio_url). Segment
 // URIs (`seg/<n>.mp3`) answer with a redirect to the segment in the bucket (audio-segment.ts).
 import { apiHandler } from '../../shared/http/api-handler';
-import { NotFoundError } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import type { ApiResult } from '../../shared/http/response';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { hlsPlaylist } from '../core/hls';
@@ -18,7 +18,7 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio'>) =>
     const done = rec.status === 'done';
     const segments = rec.segments ?? [];
     if (done && segments.length === 0 && rec.fmt !== 'mp3')
-      throw new NotFoundError(
+      throw new NotFound(
         `This audio was produced as ${rec.fmt.toUpperCase()} in one file and has no MP3 segments to stream: ` +
           `fetch ${audioUrl(rec.audioId, rec.fmt)}.`,
       );

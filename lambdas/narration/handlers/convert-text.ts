@@ -6,7 +6,7 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { json } from '../../shared/http/response';
-import { validate } from '../../shared/http/validation';
+import { validate } from '../../shared/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { startConversion } from '../use-cases/conversion';
 import { isDryRun, previewConversion } from '../core/preview';

@@ -1,6 +1,6 @@
 // POST /convert/url: the route's spec, next to its handler (convert-url.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
-import { chars } from '../../shared/http/validation';
+import { chars } from '../../shared/validation';
 import { fmtField, voiceField } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';

@@ -8,9 +8,9 @@ import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
-import { ServiceUnavailableError, invalid, type HttpError } from '../../shared/http/errors';
+import { type DomainError, Unavailable, invalid } from '../../shared/errors';
 import { json } from '../../shared/http/response';
-import { validate } from '../../shared/http/validation';
+import { validate } from '../../shared/validation';
 import {
   SafeFetchError,
   allowlistFrom,
@@ -47,9 +47,9 @@ const HINT: Partial<Record<FetchRefusal, string>> = {
   http_status: 'If the page opens in your browser, copy its text and send it to /convert/text.',
 };
 
-export function fetchErrorToHttp(err: SafeFetchError): HttpError {
+export function fetchErrorToDomain(err: SafeFetchError): DomainError {
   // Our resolver failing is our problem, not the caller's address: retryable.
-  if (err.code === 'dns_unavailable') return new ServiceUnavailableError(err.message, 10);
+  if (err.code === 'dns_unavailable') return new Unavailable(err.message, 10);
   const hint = HINT[err.code];
   return invalid(
     ['body', 'url'],
@@ -79,7 +79,7 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
           allowlist: fetchOptions.allowlist ?? allowlistFrom(deps.config.URL_FETCH_ALLOWLIST),
         });
       } catch (err) {
-        if (err instanceof SafeFetchError) throw fetchErrorToHttp(err);
+        if (err instanceof SafeFetchError) throw fetchErrorToDomain(err);
         throw err;
       }
 

@@ -1,6 +1,6 @@
 // POST /demo/try: the route's spec, next to its handler (demo-try.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
-import { chars } from '../../shared/http/validation';
+import { chars } from '../../shared/validation';
 import { voiceField } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
 

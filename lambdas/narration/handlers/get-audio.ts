@@ -7,7 +7,7 @@
 // With `Accept: application/json` a finished audio answers 200 with its Conversion result (duration_s included)
 // and the presigned `url`, instead of the redirect: how a client that got a 202 learns the final duration.
 import { apiHandler } from '../../shared/http/api-handler';
-import { HttpError, NotFoundError, invalid } from '../../shared/http/errors';
+import { Conflict, NotFound, invalid } from '../../shared/errors';
 import { json, redirect } from '../../shared/http/response';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { audioUrl, waitBudgetMs, waitForJob } from '../use-cases/conversion';
@@ -72,20 +72,18 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
       }
     }
     if (!rec)
-      throw new NotFoundError(
+      throw new NotFound(
         'Audio not found. It may have expired; audio is kept for a limited time after conversion.',
       );
     if (ext && ext !== rec.fmt)
-      throw new NotFoundError(
+      throw new NotFound(
         `This audio was produced as ${rec.fmt.toUpperCase()}: fetch ${audioUrl(audioId, rec.fmt)}.`,
       );
     // A worker that died on the last attempt leaves the job 'processing' with a lapsed lease while SQS has moved
     // its message to the DLQ: report it as failed instead of pending forever.
     if (isStale(rec, deps.config, nowS)) {
-      throw new HttpError(
-        409,
+      throw new Conflict(
         'The conversion stopped responding after its last attempt. Please submit the text again.',
-        {},
         {
           audio_id: audioId,
           status: 'failed',
@@ -116,15 +114,10 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
         return redirect(url, noStore);
       }
       case 'failed':
-        throw new HttpError(
-          409,
-          rec.error ?? 'The conversion failed. Please submit the text again.',
-          {},
-          {
-            audio_id: audioId,
-            status: 'failed',
-          },
-        );
+        throw new Conflict(rec.error ?? 'The conversion failed. Please submit the text again.', {
+          audio_id: audioId,
+          status: 'failed',
+        });
       default:
         return json(
           202,

@@ -3,7 +3,7 @@
 // sentences as WebVTT (a <track> for <audio>/<video>, subtitles). Pending: 202 {status, progress} + Retry-After.
 // Failed: 409. Unknown (or converted before timings existed): 404.
 import { apiHandler } from '../../shared/http/api-handler';
-import { HttpError, NotFoundError, invalid } from '../../shared/http/errors';
+import { Conflict, NotFound, invalid } from '../../shared/errors';
 import { json } from '../../shared/http/response';
 import { isSettled } from '../../shared/jobs/leased-job';
 import { toVtt } from '../core/reading';
@@ -26,19 +26,14 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store'>) =>
       throw invalid(['query', 'format'], "format should be 'json' or 'vtt'", 'literal_error');
     const rec = await deps.audio.get(audioId);
     if (!rec)
-      throw new NotFoundError(
+      throw new NotFound(
         'Audio not found. It may have expired; audio is kept for a limited time after conversion.',
       );
     if (rec.status === 'failed')
-      throw new HttpError(
-        409,
-        rec.error ?? 'The conversion failed: it has no timings.',
-        {},
-        {
-          audio_id: audioId,
-          status: 'failed',
-        },
-      );
+      throw new Conflict(rec.error ?? 'The conversion failed: it has no timings.', {
+        audio_id: audioId,
+        status: 'failed',
+      });
     if (!isSettled(rec))
       return json(
         202,
@@ -49,7 +44,7 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store'>) =>
       ? ((await deps.store.getTimings(audioId)) as StoredTimings | undefined)
       : undefined;
     if (!stored)
-      throw new NotFoundError('This audio has no timings (it was converted before timings were recorded).');
+      throw new NotFound('This audio has no timings (it was converted before timings were recorded).');
     const cache = { 'cache-control': 'private, max-age=3600' };
     if (format === 'vtt')
       return {

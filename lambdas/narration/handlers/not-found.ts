@@ -1,7 +1,7 @@
 // $default route: 404 / 405 / CORS preflight from the narration manifest (lambdas/shared/http/not-found.ts).
 import { makeNotFoundHandler } from '../../shared/http/not-found';
-import { narrationManifest } from '../routes';
+import { ROUTE_INDEX } from '../route-index';
 
-export const makeHandler = () => makeNotFoundHandler(narrationManifest);
+export const makeHandler = () => makeNotFoundHandler(ROUTE_INDEX);
 
 export const handler = makeHandler();

@@ -1,7 +1,7 @@
 // POST /waitlist: the route's spec, next to its handler (waitlist.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
 import { normaliseEmail } from '../../shared/growth/waitlist';
-import { chars } from '../../shared/http/validation';
+import { chars } from '../../shared/validation';
 import type { RouteSpec } from '../../shared/manifest';
 
 export const waitlistRoute = {

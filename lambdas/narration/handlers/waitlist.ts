@@ -5,7 +5,7 @@
 // conversion. Per-IP limit (WAITLIST_PER_HOUR / WAITLIST_PER_DAY) → 429 with Retry-After. See docs/growth.md.
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/response';
-import { validate } from '../../shared/http/validation';
+import { validate } from '../../shared/validation';
 import { chargePerIp, waitlistSubject } from '../../shared/growth/limits';
 import { joinWaitlist } from '../../shared/growth/waitlist';
 import { awsDeps, type NarrationDeps } from '../deps';

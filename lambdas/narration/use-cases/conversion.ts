@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Caller } from '../../shared/auth/resolve-caller';
-import { ServiceUnavailableError, TooManyRequestsError } from '../../shared/http/errors';
+import { Unavailable, QuotaExceeded } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { recordConversionStatsSafely } from '../../shared/growth/stats';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
@@ -50,7 +50,7 @@ const DEADLINE_MARGIN_MS = 3000;
 const POLL_MS = 250;
 
 /** The caller was already answered 503 (route deadline): stop, give the charge back, deliver nothing. */
-class Abandoned extends ServiceUnavailableError {
+class Abandoned extends Unavailable {
   constructor() {
     super('The request took too long and was stopped. Please retry; this attempt was not counted.');
   }
@@ -110,7 +110,7 @@ async function charge(
   if (!decision.allowed) {
     const per = decision.binding.period;
     const retry = headers['retry-after']!;
-    throw new TooManyRequestsError(
+    throw new QuotaExceeded(
       policy
         ? policy.refusal(decision.binding.limit, per, retry)
         : `Free tier limit reached: ${decision.binding.limit} conversions per ${per} per IP address. ` +
@@ -228,12 +228,12 @@ export async function startConversion(
       throw err;
     }
     logger.error('conversion failed', { error: err as Error, audioId, chars });
-    if (err instanceof ServiceUnavailableError) throw err;
+    if (err instanceof Unavailable) throw err;
     if (err instanceof JobFailed)
-      throw new ServiceUnavailableError(
+      throw new Unavailable(
         `The conversion failed (${err.message}). Please retry; this attempt was not counted against your limits.`,
       );
-    throw new ServiceUnavailableError(
+    throw new Unavailable(
       'The conversion could not be completed because a backing service is unavailable. Please retry; this attempt was not counted against your limits.',
     );
   }

@@ -5,7 +5,15 @@
 // Talks only to ports. The conversion itself is startConversion's (free tier charged once, there).
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../../shared/auth/resolve-caller';
-import { HttpError, NotFoundError, TooManyRequestsError, invalid } from '../../shared/http/errors';
+import {
+  Conflict,
+  type DomainError,
+  Forbidden,
+  Gone,
+  NotFound,
+  QuotaExceeded,
+  invalid,
+} from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { rateLimitHeaders, type WindowRule } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
@@ -55,7 +63,7 @@ export async function createPdfUpload(
     const decision = await deps.quotas.consume(`upload#${caller.subject}`, FREE_UPLOAD_SLOTS, now);
     headers = rateLimitHeaders(decision, now);
     if (!decision.allowed)
-      throw new TooManyRequestsError(
+      throw new QuotaExceeded(
         `Too many upload slots: ${decision.binding.limit} per hour per IP address. Convert the uploads you have, ` +
           `try again in ${headers['retry-after']} seconds, or use an API key of a paid plan.`,
         headers,
@@ -93,30 +101,26 @@ export async function createPdfUpload(
 const LOC = ['body', 'upload_id'];
 
 /** Why `upload` cannot be converted by `owner` now, as the answer to send; undefined when it can. */
-function refusal(upload: PdfUpload | undefined, owner: string, nowS: number): HttpError | undefined {
+function refusal(upload: PdfUpload | undefined, owner: string, nowS: number): DomainError | undefined {
   if (!upload)
-    return new NotFoundError(
+    return new NotFound(
       `Unknown upload_id. Use the upload_id returned by POST ${UPLOAD_PATH} (ids are kept for a day).`,
     );
   if (upload.owner !== owner)
-    return new HttpError(
-      403,
+    return new Forbidden(
       'This upload_id was issued to another caller. Convert it with the same API key (or, without a key, from the ' +
         `same IP address) that called POST ${UPLOAD_PATH}, or ask for your own upload_id.`,
     );
   if (upload.status === 'used')
-    return new HttpError(
-      409,
+    return new Conflict(
       (upload.convertedTo
         ? `This upload was already converted (audio_id ${upload.convertedTo})`
         : 'This upload is being converted by another request') +
         `: an upload_id converts once. Fetch that audio, or upload the file again with a new POST ${UPLOAD_PATH}.`,
-      {},
       upload.convertedTo ? { audio_id: upload.convertedTo } : {},
     );
   if (upload.convertBy <= nowS)
-    return new HttpError(
-      410,
+    return new Gone(
       `This upload_id expired at ${iso(upload.convertBy)} (ids convert within ${CONVERT_WINDOW_S / 60} minutes). ` +
         `Ask POST ${UPLOAD_PATH} for a new one and upload the file again.`,
     );
@@ -141,14 +145,12 @@ export async function loadUploadedPdf(
   if (refused) throw refused;
   const file = await deps.uploads.getPdfUpload(uploadId, maxBytes);
   if (file.kind === 'missing' && upload!.uploadBy <= nowS)
-    throw new HttpError(
-      410,
+    throw new Gone(
       `Nothing was uploaded for this upload_id, and its upload form expired at ${iso(upload!.uploadBy)}. Ask ` +
         `POST ${UPLOAD_PATH} for a new one and send the file within ${UPLOAD_WINDOW_S / 60} minutes.`,
     );
   if (file.kind === 'missing')
-    throw new HttpError(
-      409,
+    throw new Conflict(
       `Nothing was uploaded for this upload_id yet. POST the file to the upload url with the fields returned by ` +
         `POST ${UPLOAD_PATH} (before ${iso(upload!.uploadBy)}), then call POST /convert/pdf again.`,
     );
@@ -183,7 +185,7 @@ export async function convertUploadOnce(
   if (!(await deps.uploadRecords.claim(uploadId, caller.subject, nowS))) {
     const refused = refusal(await deps.uploadRecords.get(uploadId), caller.subject, nowS);
     // The record allowed it a moment ago and allows it again: a retry will do (nothing was charged).
-    throw refused ?? new HttpError(409, 'This upload_id changed while it was checked. Please retry.');
+    throw refused ?? new Conflict('This upload_id changed while it was checked. Please retry.');
   }
   let out: ConversionOutcome;
   try {

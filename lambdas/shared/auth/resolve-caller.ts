@@ -2,7 +2,7 @@
 // Unknown, malformed or revoked keys get 401; a key whose subscription lapsed (state copied onto the key by the
 // Stripe webhook, docs/billing.md) gets 402 pointing to the billing portal.
 import { createHash } from 'node:crypto';
-import { HttpError, UnauthorizedError } from '../http/errors';
+import { PaymentRequired, Unauthenticated } from '../errors';
 import { lapsedKeyDetail, hasPaidAccess } from './paid-access';
 import { bearerToken, hashKey, type ApiKeyRecord, type KeyStore } from './keys';
 
@@ -23,15 +23,10 @@ export async function resolveCaller(
   if (!key) return { kind: 'anonymous', subject: ipSubject(clientIp) };
   // Keys issued by billing carry their account's state (kept current by the Stripe webhook): no extra read here.
   if (key.billingStatus !== undefined && !hasPaidAccess(key.billingStatus))
-    throw new HttpError(
-      402,
-      lapsedKeyDetail(key.plan, key.billingStatus),
-      {},
-      {
-        plan: key.plan,
-        status: key.billingStatus,
-      },
-    );
+    throw new PaymentRequired(lapsedKeyDetail(key.plan, key.billingStatus), {
+      plan: key.plan,
+      status: key.billingStatus,
+    });
   return { kind: 'key', subject: 'key#' + key.keyHash.slice(0, 32), key };
 }
 
@@ -47,16 +42,16 @@ export async function resolveKeyHolder(
   const token = bearerToken(headers['authorization']);
   if (token === undefined) return undefined;
   if (token === null)
-    throw new UnauthorizedError(
+    throw new Unauthenticated(
       'Malformed Authorization header. Send `Authorization: Bearer <API key>`, or no header for the free tier.',
     );
   const key = await keys.findByHash(hashKey(token));
   if (!key)
-    throw new UnauthorizedError(
+    throw new Unauthenticated(
       'Unknown API key. Check for typos, or send no Authorization header to use the free tier.',
     );
   if (key.status !== 'active')
-    throw new UnauthorizedError(
+    throw new Unauthenticated(
       'This API key was revoked (replaced by POST /pay/keys/rotate, or withdrawn by support). Use the key that replaced it, or contact support.',
     );
   return key;

@@ -4,7 +4,7 @@
 // read `webhook#` items (each service's routes.ts, itemPrefixes).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { HttpError } from '../http/errors';
+import { Conflict } from '../errors';
 import type { WebhookEndpoint, WebhookStore } from '../webhooks/endpoints';
 import { WEBHOOK_ITEM_PREFIX } from '../webhooks/item-prefix';
 
@@ -44,8 +44,7 @@ export class DynamoWebhookStore<E extends string = string> implements WebhookSto
       );
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException)
-        throw new HttpError(
-          409,
+        throw new Conflict(
           'The webhook endpoint was changed by another request just now. Read it again (GET /v1/webhook) and retry.',
         );
       throw err;

@@ -1,16 +1,15 @@
 // The /pay routes, once for both services: each service's lambdas/<service>/handlers/pay-*.ts only wires its
 // catalogue (what it sells, catalogue.ts), its deps and its validation shape (narration 422, documents 400) into
 // these. Behaviour, statuses and bodies are described in docs/billing.md and in each wiring file's header.
-import type { z } from 'zod';
 import { resolveKeyHolder } from '../auth/resolve-caller';
 import type { ApiKeyRecord, KeyStore } from '../auth/keys';
 import type { PlatformConfig as Config } from '../config';
 import type { GrowthStore } from '../growth/ports';
 import { apiHandler } from '../http/api-handler';
-import { HttpError, ServiceUnavailableError, UnauthorizedError } from '../http/errors';
+import { Conflict, DomainError, Forbidden, Unavailable, Unauthenticated } from '../errors';
 import type { ApiRequest } from '../http/request';
 import { json, redirect } from '../http/response';
-import { validate as validate422 } from '../http/validation';
+import { validate } from '../validation';
 import { logger } from '../logger';
 import type { QuotaStore, WindowRule } from '../quota/windows';
 import { accountPlan, accountStatus, normalizeEmail } from './account';
@@ -36,8 +35,8 @@ export const WEBHOOK_MAX_BODY_BYTES = 256 * 1024;
 /** How a service's /pay routes behave where the services differ. */
 export interface PayRoutes {
   catalogue: BillingCatalogue;
-  /** Validates a request part; throws the service's validation error (narration 422, documents 400). */
-  validate?: <S extends z.ZodType>(schema: S, input: unknown, loc: (string | number)[]) => z.output<S>;
+  /** Status of an invalid request in the service's contract (narration 422, the default; documents 400). */
+  invalidStatus?: 400 | 422;
   /** Count purchases whose `ref` names an A/B variant as conversions (needs `growth`). Default true. */
   abAttribution?: boolean;
 }
@@ -51,8 +50,6 @@ export interface PayDeps {
   payments(): Promise<PaymentGateway | undefined>;
   now(): Date;
 }
-
-const validatorOf = (p: PayRoutes) => p.validate ?? validate422;
 
 /** BillingDeps of a route, read lazily (getters) so a route builds only the stores it touches. */
 function billingOf(p: PayRoutes, deps: PayDeps) {
@@ -70,49 +67,53 @@ export function payCheckoutRoute(
   deps: Pick<PayDeps, 'config' | 'payments'> & { readonly accounts?: AccountStore },
 ) {
   const { PlanParam } = catalogueSchemas(p.catalogue);
-  const validate = validatorOf(p);
-  return apiHandler(async (req) => {
-    const { plan } = validate(PlanParam, req.pathParams, ['path']);
-    const query = validate(CheckoutQuery, req.query, ['query']);
-    const cfg = deps.config;
-    const gateway = requireGateway(await deps.payments());
-    const priceId = requirePriceId(plan, cfg, p.catalogue);
-    if (query.email && checkoutMode(plan) === 'subscription' && deps.accounts) {
-      const existing = await subscriptionInGoodStanding(
-        { accounts: deps.accounts, catalogue: p.catalogue },
-        query.email,
-      );
-      if (existing) throw new SubscriptionExistsError(existing, query.email);
-    }
-    const service = serviceStamp(p.catalogue);
-    const session = await gateway.createCheckout({
-      plan,
-      priceId,
-      ...(service ? { service } : {}),
-      email: query.email,
-      ref: query.ref,
-      // Stripe substitutes the session id: the buyer's credential to pick up the key once.
-      successUrl: `${publicBase(req, cfg, p.catalogue)}/pay/success?session_id={CHECKOUT_SESSION_ID}`,
-      cancelUrl: returnUrl(req, cfg, p.catalogue),
-    });
-    if (wantsJson(req.headers['accept']))
-      return json(
-        200,
-        { plan, url: session.url, expires_at: new Date(session.expiresAt * 1000).toISOString() },
-        NO_STORE,
-      );
-    return redirect(session.url, NO_STORE);
-  });
+  return apiHandler(
+    async (req) => {
+      const { plan } = validate(PlanParam, req.pathParams, ['path']);
+      const query = validate(CheckoutQuery, req.query, ['query']);
+      const cfg = deps.config;
+      const gateway = requireGateway(await deps.payments());
+      const priceId = requirePriceId(plan, cfg, p.catalogue);
+      if (query.email && checkoutMode(plan) === 'subscription' && deps.accounts) {
+        const existing = await subscriptionInGoodStanding(
+          { accounts: deps.accounts, catalogue: p.catalogue },
+          query.email,
+        );
+        if (existing) throw new SubscriptionExistsError(existing, query.email);
+      }
+      const service = serviceStamp(p.catalogue);
+      const session = await gateway.createCheckout({
+        plan,
+        priceId,
+        ...(service ? { service } : {}),
+        email: query.email,
+        ref: query.ref,
+        // Stripe substitutes the session id: the buyer's credential to pick up the key once.
+        successUrl: `${publicBase(req, cfg, p.catalogue)}/pay/success?session_id={CHECKOUT_SESSION_ID}`,
+        cancelUrl: returnUrl(req, cfg, p.catalogue),
+      });
+      if (wantsJson(req.headers['accept']))
+        return json(
+          200,
+          { plan, url: session.url, expires_at: new Date(session.expiresAt * 1000).toISOString() },
+          NO_STORE,
+        );
+      return redirect(session.url, NO_STORE);
+    },
+    { invalidStatus: p.invalidStatus },
+  );
 }
 
 /** GET /pay/success?session_id=: the plan, and the key exactly once. */
 export function paySuccessRoute(p: PayRoutes, deps: PayDeps) {
-  const validate = validatorOf(p);
-  return apiHandler(async (req) => {
-    const { session_id } = validate(SuccessQuery, req.query, ['query']);
-    const view = await pickUpKey(billingOf(p, deps), session_id, await deps.payments());
-    return json(200, view, NO_STORE);
-  });
+  return apiHandler(
+    async (req) => {
+      const { session_id } = validate(SuccessQuery, req.query, ['query']);
+      const view = await pickUpKey(billingOf(p, deps), session_id, await deps.payments());
+      return json(200, view, NO_STORE);
+    },
+    { invalidStatus: p.invalidStatus },
+  );
 }
 
 /** POST /pay/webhook: Stripe events, verified with the service's own endpoint secret over the raw body. */
@@ -127,14 +128,14 @@ export function payWebhookRoute(p: PayRoutes, deps: PayDeps) {
       try {
         outcome = await processEvent(billingOf(p, deps), event);
       } catch (err) {
-        if (err instanceof HttpError) throw err;
+        if (err instanceof DomainError) throw err;
         logger.error('stripe event failed', { error: err as Error, eventId: event.id, type: event.type });
-        throw new ServiceUnavailableError('The event could not be processed now; Stripe will retry it.', 60);
+        throw new Unavailable('The event could not be processed now; Stripe will retry it.', 60);
       }
       logger.info('stripe event', { eventId: event.id, type: event.type, outcome });
       return json(200, { received: true, event_id: event.id, type: event.type, outcome });
     },
-    { maxBodyBytes: WEBHOOK_MAX_BODY_BYTES },
+    { maxBodyBytes: WEBHOOK_MAX_BODY_BYTES, invalidStatus: p.invalidStatus },
   );
 }
 
@@ -143,30 +144,30 @@ export function payPortalRoute(
   p: PayRoutes,
   deps: Pick<PayDeps, 'config' | 'keys' | 'accounts' | 'payments'>,
 ) {
-  const validate = validatorOf(p);
-  return apiHandler(async (req) => {
-    const { email } = validate(PortalQuery, req.query, ['query']);
-    const gateway = requireGateway(await deps.payments());
-    const key = await resolveKeyHolder(req.headers, deps.keys);
-    if (!key)
-      throw new UnauthorizedError(
-        'Send your API key as `Authorization: Bearer <key>` to open the billing portal of its account. ' +
-          lostKeyHelp(deps.config),
-      );
-    const account = key.accountId ? await deps.accounts.get(key.accountId) : undefined;
-    if (!account || account.accountId.startsWith('guest_'))
-      throw new HttpError(
-        409,
-        'This key has no billing account with the payment provider (it was issued by an administrator). Contact support.',
-      );
-    if (!account.email || normalizeEmail(email) !== normalizeEmail(account.email))
-      throw new HttpError(
-        403,
-        "This e-mail is not the one of this key's account. Use the e-mail you paid with.",
-      );
-    const portal = await gateway.createPortal(account.accountId, returnUrl(req, deps.config, p.catalogue));
-    return json(200, { url: portal.url }, NO_STORE);
-  });
+  return apiHandler(
+    async (req) => {
+      const { email } = validate(PortalQuery, req.query, ['query']);
+      const gateway = requireGateway(await deps.payments());
+      const key = await resolveKeyHolder(req.headers, deps.keys);
+      if (!key)
+        throw new Unauthenticated(
+          'Send your API key as `Authorization: Bearer <key>` to open the billing portal of its account. ' +
+            lostKeyHelp(deps.config),
+        );
+      const account = key.accountId ? await deps.accounts.get(key.accountId) : undefined;
+      if (!account || account.accountId.startsWith('guest_'))
+        throw new Conflict(
+          'This key has no billing account with the payment provider (it was issued by an administrator). Contact support.',
+        );
+      if (!account.email || normalizeEmail(email) !== normalizeEmail(account.email))
+        throw new Forbidden(
+          "This e-mail is not the one of this key's account. Use the e-mail you paid with.",
+        );
+      const portal = await gateway.createPortal(account.accountId, returnUrl(req, deps.config, p.catalogue));
+      return json(200, { url: portal.url }, NO_STORE);
+    },
+    { invalidStatus: p.invalidStatus },
+  );
 }
 
 /** POST /pay/keys/rotate: a new key for the Bearer key's account; the old one stops working. */
@@ -174,7 +175,7 @@ export function payKeysRotateRoute(p: PayRoutes, deps: PayDeps) {
   return apiHandler(
     async (req) => {
       const key = await resolveKeyHolder(req.headers, deps.keys);
-      if (!key) throw new UnauthorizedError('Send the API key to replace as `Authorization: Bearer <key>`.');
+      if (!key) throw new Unauthenticated('Send the API key to replace as `Authorization: Bearer <key>`.');
       const { apiKey, record } = await rotateKey(billingOf(p, deps), key);
       return json(
         200,
@@ -189,7 +190,7 @@ export function payKeysRotateRoute(p: PayRoutes, deps: PayDeps) {
         NO_STORE,
       );
     },
-    { maxBodyBytes: 1024 },
+    { maxBodyBytes: 1024, invalidStatus: p.invalidStatus },
   );
 }
 

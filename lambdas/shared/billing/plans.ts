@@ -3,8 +3,6 @@
 import type { PaidPlan } from '../auth/keys';
 
 export type { PaidPlan } from '../auth/keys';
-/** Narration's paid plans (its GET /pay/checkout/{plan} accepts these). */
-export const PAID_PLANS = ['pro', 'lifetime'] as const satisfies readonly PaidPlan[];
 /** Every paid plan of either service. */
 export const ALL_PAID_PLANS = ['pro', 'scale', 'lifetime'] as const satisfies readonly PaidPlan[];
 

@@ -3,9 +3,8 @@
 // name plans come per service (planSchemas); the plain exports are narration's.
 import { z } from 'zod';
 import type { PaidPlan } from '../auth/keys';
-import { chars } from '../http/validation';
+import { chars } from '../validation';
 import { offeredPlans, type BillingCatalogue } from './catalogue';
-import { PAID_PLANS } from './plans';
 
 export const EMAIL_MAX_CHARS = 200;
 export const REF_MAX_CHARS = 120;
@@ -77,6 +76,3 @@ export function planSchemas(plans: readonly [PaidPlan, ...PaidPlan[]]) {
 export function catalogueSchemas(cat: BillingCatalogue): ReturnType<typeof planSchemas> {
   return planSchemas(offeredPlans(cat) as [PaidPlan, ...PaidPlan[]]);
 }
-
-// Narration's (its route docs and handlers import these names).
-export const { PlanParam, CheckoutResponse, SuccessResponse, RotateResponse } = planSchemas(PAID_PLANS);

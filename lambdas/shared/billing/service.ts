@@ -5,7 +5,7 @@
 // - Out-of-order tolerant: subscription state only moves forward (event `created`), an ended subscription never
 //   comes back, and copies of the state on keys carry the account's version so an older copy never wins.
 import type { PlatformConfig as Config } from '../config';
-import { HttpError, NotFoundError } from '../http/errors';
+import { Conflict, NotFound } from '../errors';
 import { logger } from '../logger';
 import { generateKey, hashKey, type ApiKeyRecord, type KeyStore, type PaidPlan } from '../auth/keys';
 import { accountPlan, accountStatus, keyStateOf, normalizeEmail, type Account } from './account';
@@ -31,9 +31,9 @@ export type KeyDeps = Pick<BillingDeps, 'accounts' | 'keys' | 'now'>;
 export type EventOutcome = 'processed' | 'duplicate' | 'ignored' | 'stale' | 'awaiting_payment';
 
 /** A Stripe delivery of an event another delivery is processing right now: Stripe retries a non-2xx later. */
-export class EventBusyError extends HttpError {
+export class EventBusyError extends Conflict {
   constructor() {
-    super(409, 'This event is being processed by another delivery; Stripe will retry it.');
+    super('This event is being processed by another delivery; Stripe will retry it.');
   }
 }
 
@@ -146,7 +146,7 @@ export async function fulfilCheckout(deps: BillingDeps, facts: CheckoutFacts): P
   }
   const now = deps.now();
   const plan = planOf(facts, deps.catalogue);
-  if (!plan) throw new HttpError(409, 'This checkout did not buy a plan of this service.');
+  if (!plan) throw new Conflict('This checkout did not buy a plan of this service.');
   const email = facts.email ? normalizeEmail(facts.email) : undefined;
   // Checkout is asked to always create a customer; a guest purchase still gets an account (without a portal).
   const accountId = facts.customerId ?? `guest_${ref.slice(0, 24)}`;
@@ -229,10 +229,9 @@ export async function subscriptionInGoodStanding(
  * standing: change plan in the portal. Anyone may type an e-mail here, so the answer says only that one exists — not
  * the plan, its status, dates, customer id or key prefixes (docs/billing.md, "Changing plans").
  */
-export class SubscriptionExistsError extends HttpError {
+export class SubscriptionExistsError extends Conflict {
   constructor(_existing: Account, email: string) {
     super(
-      409,
       'This e-mail already has an active subscription to this API; a second checkout would bill it twice. To change ' +
         `plan open the customer portal: POST /pay/portal?email=${encodeURIComponent(email)} with your API key as ` +
         'Bearer, and switch the plan there (your keys follow the new plan). Lifetime can still be bought here; then ' +
@@ -276,29 +275,25 @@ export async function pickUpKey(
   let purchase = await deps.accounts.getPurchase(ref);
   // Locally both services share one accounts table: another service's purchase is not picked up here.
   if (purchase && !offeredPlans(deps.catalogue).includes(purchase.plan))
-    throw new NotFoundError('This checkout session did not buy a plan of this service.');
+    throw new NotFound('This checkout session did not buy a plan of this service.');
   if (!purchase) {
     const facts = gateway ? await gateway.retrieveCheckout(sessionId) : undefined;
     if (!facts)
-      throw new NotFoundError(
+      throw new NotFound(
         'Unknown checkout session. Use the link Stripe redirected you to after paying; if you paid a moment ago, retry in a few seconds.',
       );
     const ready = readiness(facts, deps.catalogue);
-    if (ready === 'not_ours')
-      throw new NotFoundError('This checkout session did not buy a plan of this service.');
+    if (ready === 'not_ours') throw new NotFound('This checkout session did not buy a plan of this service.');
     if (ready === 'not_complete')
-      throw new HttpError(
-        409,
+      throw new Conflict(
         'This checkout has not been completed. Finish the payment on the Stripe page first.',
-        {},
         { status: facts.status },
       );
     if (ready === 'awaiting_payment')
-      throw new HttpError(
-        409,
+      throw new Conflict(
         'The payment is still pending (some methods, such as cash vouchers, confirm later). Come back to this page once it is confirmed; the key waits for you.',
-        { 'retry-after': '60' },
         { status: 'awaiting_payment' },
+        60,
       );
     purchase = await fulfilCheckout(deps, facts);
   }
@@ -335,8 +330,7 @@ export async function rotateKey(
   old: ApiKeyRecord,
 ): Promise<{ apiKey: string; record: ApiKeyRecord }> {
   if (!old.accountId)
-    throw new HttpError(
-      409,
+    throw new Conflict(
       'This key was issued by an administrator, not by a purchase, so it cannot be rotated here. Contact support.',
     );
   const issued = await issueKey(deps, old.accountId, old.email);
@@ -344,7 +338,7 @@ export async function rotateKey(
   if (!(await deps.keys.revoke(old.keyHash, now, { onlyIfActive: true }))) {
     await deps.keys.revoke(issued.record.keyHash, now);
     await deps.accounts.removeKey(old.accountId, issued.record.keyHash);
-    throw new HttpError(409, 'This key was already rotated. Use the key the rotation returned.');
+    throw new Conflict('This key was already rotated. Use the key the rotation returned.');
   }
   await deps.accounts.removeKey(old.accountId, old.keyHash);
   return issued;
@@ -357,7 +351,7 @@ export async function issueKey(
   emailHint?: string,
 ): Promise<{ apiKey: string; record: ApiKeyRecord }> {
   const account = await deps.accounts.get(accountId);
-  if (!account) throw new NotFoundError(`No billing account ${accountId}.`);
+  if (!account) throw new NotFound(`No billing account ${accountId}.`);
   const apiKey = generateKey();
   const state = keyStateOf(account);
   const record: ApiKeyRecord = {

@@ -4,7 +4,7 @@
 // objects to the few facts billing uses (ports.ts). STRIPE_API_BASE points the SDK at a local stand-in in tests.
 import Stripe from 'stripe';
 import type { PlatformConfig as Config } from '../config';
-import { HttpError, ServiceUnavailableError } from '../http/errors';
+import { InvalidRequest, NotFound, Unavailable } from '../errors';
 import { logger } from '../logger';
 import type { PaidPlan } from '../auth/keys';
 import { ownsService, setting, type BillingCatalogue } from './catalogue';
@@ -32,7 +32,7 @@ export const HANDLED_EVENT_TYPES = [...CHECKOUT_EVENTS, ...SUBSCRIPTION_EVENTS];
 export const SIGNATURE_TOLERANCE_S = 300;
 
 /** Configuration missing for a payment route: 503 naming what to set, never a crash. */
-export class BillingNotConfiguredError extends ServiceUnavailableError {
+export class BillingNotConfiguredError extends Unavailable {
   constructor(variable: string, what: string) {
     super(
       `Payments are not available: ${variable} is not configured on this server (${what}). The operator sets it; in the cloud the stack passes it from Secrets Manager / SSM.`,
@@ -109,8 +109,7 @@ export function verifyWebhook(
   cat: BillingCatalogue,
 ): BillingEvent {
   if (!signature)
-    throw new HttpError(
-      400,
+    throw new InvalidRequest(
       'Missing Stripe-Signature header: this endpoint only accepts events sent by Stripe.',
     );
   let event: Stripe.Event;
@@ -118,10 +117,10 @@ export function verifyWebhook(
     event = Stripe.webhooks.constructEvent(raw, signature, secret, SIGNATURE_TOLERANCE_S);
   } catch (err) {
     const msg = err instanceof Error ? err.message.split('\n')[0]!.slice(0, 200) : 'invalid signature';
-    throw new HttpError(400, `Webhook signature verification failed: ${msg}`);
+    throw new InvalidRequest(`Webhook signature verification failed: ${msg}`);
   }
   if (!event || typeof event.id !== 'string' || typeof event.type !== 'string')
-    throw new HttpError(400, 'The signed payload is not a Stripe event.');
+    throw new InvalidRequest('The signed payload is not a Stripe event.');
   return toBillingEvent(event, cat);
 }
 
@@ -167,10 +166,7 @@ function providerError(action: string, err: unknown): never {
     requestId: e.requestId,
     message: e.message,
   });
-  throw new ServiceUnavailableError(
-    `The payment provider could not ${action} right now. Please retry in a moment.`,
-    10,
-  );
+  throw new Unavailable(`The payment provider could not ${action} right now. Please retry in a moment.`, 10);
 }
 
 /** Stripe allows [A-Za-z0-9_-] in client_reference_id (pricing tables drop anything else); metadata keeps `ref` as is. */
@@ -250,7 +246,7 @@ export function requireGateway(gateway: PaymentGateway | undefined): PaymentGate
 /** The Stripe price id of one of the service's plans, or 503 naming the setting. */
 export function requirePriceId(plan: PaidPlan, cfg: Config, cat: BillingCatalogue): string {
   const offer = cat.offers.find((o) => o.plan === plan);
-  if (!offer) throw new HttpError(404, `The ${plan} plan is not sold by this service.`);
+  if (!offer) throw new NotFound(`The ${plan} plan is not sold by this service.`);
   const id = setting(cfg, offer.priceSetting);
   if (!id) throw new BillingNotConfiguredError(offer.priceSetting, `the Stripe price id of the ${plan} plan`);
   return id;

@@ -4,7 +4,7 @@
 // timing. No token configured → 503 (nothing could ever pass; the operator must set DASHBOARD_TOKEN), not 401.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { bearerToken } from '../auth/keys';
-import { HttpError, UnauthorizedError } from '../http/errors';
+import { Unauthenticated, Unavailable } from '../errors';
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
@@ -15,9 +15,9 @@ export function tokensEqual(given: string, expected: string): boolean {
 /** Throws 503 when no token is configured, 401 unless one of the two headers carries it. */
 export function assertDashboardToken(headers: Record<string, string>, expected: string | undefined): void {
   if (!expected)
-    throw new HttpError(
-      503,
+    throw new Unavailable(
       'A/B results are disabled: no dashboard token is configured. Set DASHBOARD_TOKEN (at least 16 characters) on this function.',
+      null,
     );
   const candidates = [bearerToken(headers['authorization']), headers['x-dashboard-token']?.trim()].filter(
     (t): t is string => typeof t === 'string' && t !== '',
@@ -26,7 +26,7 @@ export function assertDashboardToken(headers: Record<string, string>, expected: 
   let ok = false;
   for (const c of candidates) ok = tokensEqual(c, expected) || ok;
   if (!ok)
-    throw new UnauthorizedError(
+    throw new Unauthenticated(
       candidates.length
         ? 'Wrong dashboard token.'
         : 'A dashboard token is required: send `Authorization: Bearer <token>` or `X-Dashboard-Token: <token>`.',

@@ -1,7 +1,7 @@
 // Request pieces shared by the A/B routes: the experiment and visitor fields (validated with the contract's 422
 // shape) and the 404 for an experiment that is not configured.
 import { z } from 'zod';
-import { NotFoundError } from '../http/errors';
+import { NotFound } from '../errors';
 import {
   EXPERIMENT_PATTERN,
   VARIANT_PATTERN,
@@ -36,7 +36,7 @@ export function findExperiment(experiments: Experiments, name: string): Experime
   const experiment = experiments.get(name);
   if (experiment) return experiment;
   const running = [...experiments.keys()];
-  throw new NotFoundError(
+  throw new NotFound(
     `Unknown experiment '${name}'. ` +
       (running.length
         ? `Configured experiments: ${running.join(', ')}.`

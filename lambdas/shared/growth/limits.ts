@@ -2,7 +2,7 @@
 // tier but under their own subjects (`ab#ip#<hash>`, `waitlist#ip#<hash>`), so they never spend, nor are spent
 // by, the conversion allowance. 429 with Retry-After and RateLimit-* headers, like the convert routes.
 import { ipSubject } from '../auth/resolve-caller';
-import { TooManyRequestsError } from '../http/errors';
+import { QuotaExceeded } from '../errors';
 import { rateLimitHeaders, type QuotaStore, type WindowRule } from '../quota/windows';
 
 export const abEventSubject = (ip: string) => `ab#${ipSubject(ip)}`;
@@ -21,7 +21,7 @@ export async function chargePerIp(
   const decision = await quotas.consume(subject, active, now);
   const headers = rateLimitHeaders(decision, now);
   if (!decision.allowed)
-    throw new TooManyRequestsError(
+    throw new QuotaExceeded(
       `Too many ${what}: at most ${decision.binding.limit} per ${decision.binding.period} per IP address. ` +
         `Try again in ${headers['retry-after']} seconds.`,
       headers,

@@ -11,14 +11,15 @@ import { withIdempotency, type IdempotencyOptions } from '../idempotency/idempot
 import { logger } from '../logger';
 import { metricsMiddleware } from '../observability/metrics';
 import { tracingMiddleware } from '../observability/tracing';
-import { HttpError, RequestValidationError, toHttpError } from './errors';
+import { DomainError, InvalidInput, invalid } from '../errors';
+import { HttpError, toHttpError } from './errors';
 import { bodyBytes, toApiRequest, type ApiEvent, type ApiRequest } from './request';
 import { json, type ApiResult } from './response';
 
 export interface ApiHandlerOptions {
   /** Bodies above this many bytes are refused before any parsing. */
   maxBodyBytes?: number;
-  /** Status of that refusal, in the service's validation shape: narration 422 (default), documents 400. */
+  /** Status of invalid input (that refusal too) in the service's contract: narration 422 (default), documents 400. */
   invalidStatus?: 400 | 422;
   /** Idempotency-Key handling (routes with `idempotent: true`; see lambdas/shared/idempotency). */
   idempotency?: IdempotencyOptions;
@@ -33,12 +34,12 @@ export const CORS_HEADERS: Record<string, string> = {
     'x-request-id, retry-after, location, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy, idempotent-replayed',
 };
 
-export function errorResponse(err: unknown, requestId: string): ApiResult {
-  if (err instanceof RequestValidationError) return json(err.statusCode, { detail: err.items });
-  // HttpErrors as they are; a throttled/unavailable AWS dependency → 503 with Retry-After and the request id.
+export function errorResponse(err: unknown, requestId: string, invalidStatus: 400 | 422 = 422): ApiResult {
+  if (err instanceof InvalidInput) return json(invalidStatus, { detail: err.items });
+  // Domain and HTTP errors by class; a throttled/unavailable AWS dependency → 503 with Retry-After and the request id.
   const http = toHttpError(err, requestId);
   if (http) {
-    if (!(err instanceof HttpError))
+    if (!(err instanceof HttpError) && !(err instanceof DomainError))
       logger.warn('dependency unavailable', { error: err as Error, requestId });
     return json(http.statusCode, { ...http.extra, detail: http.detail }, http.headers);
   }
@@ -89,25 +90,18 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
             : 0;
           if (size > maxBody && bodyBytes(event).length > maxBody) {
             if (options.tooLarge) throw new HttpError(options.tooLarge.status, options.tooLarge.detail);
-            throw new RequestValidationError(
-              [
-                {
-                  loc: ['body'],
-                  msg: `Request body is larger than ${maxBody} bytes, the limit for this endpoint`,
-                  type: 'body_too_large',
-                },
-              ],
-              options.invalidStatus,
+            throw invalid(
+              ['body'],
+              `Request body is larger than ${maxBody} bytes, the limit for this endpoint`,
+              'body_too_large',
             );
           }
           const req = toApiRequest(event, opts?.signal);
           result = options.idempotency
-            ? await withIdempotency(req, options.idempotency, options.invalidStatus ?? 422, () =>
-                fn(req, context),
-              )
+            ? await withIdempotency(req, options.idempotency, () => fn(req, context))
             : await fn(req, context);
         } catch (err) {
-          result = errorResponse(err, requestId);
+          result = errorResponse(err, requestId, options.invalidStatus);
         }
         result.headers = { ...CORS_HEADERS, ...result.headers, 'x-request-id': requestId };
         return result;

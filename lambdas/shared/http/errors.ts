@@ -1,11 +1,18 @@
-// Errors that reach callers. Domain code throws these; the error middleware maps them to a status and the
-// contract's body shape: `{"detail": "<message>"}`, or for 422 `{"detail": [{loc, msg, type}]}` (FastAPI style).
-
-export interface ValidationItem {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
+// The one place where failures become HTTP answers: a domain error (lambdas/shared/errors.ts) maps to a status and
+// the contract's body `{"detail": "<message>"}`, or for invalid input `{"detail": [{loc, msg, type}]}` (FastAPI
+// style). HttpError is for what only the HTTP layer knows (405, 415, a transient AWS failure's 503).
+import {
+  Conflict,
+  DomainError,
+  Forbidden,
+  Gone,
+  InvalidRequest,
+  NotFound,
+  PaymentRequired,
+  QuotaExceeded,
+  Unauthenticated,
+  Unavailable,
+} from '../errors';
 
 export class HttpError extends Error {
   constructor(
@@ -20,52 +27,38 @@ export class HttpError extends Error {
   }
 }
 
-export class RequestValidationError extends HttpError {
-  /** 422 (narration, FastAPI-style); the documents service answers the same list with 400 (its contract). */
-  constructor(
-    readonly items: ValidationItem[],
-    status: 400 | 422 = 422,
-  ) {
-    super(status, items.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
-  }
-}
+const STATUS: [new (...args: never[]) => DomainError, number][] = [
+  [InvalidRequest, 400],
+  [Unauthenticated, 401],
+  [PaymentRequired, 402],
+  [Forbidden, 403],
+  [NotFound, 404],
+  [Conflict, 409],
+  [Gone, 410],
+  [QuotaExceeded, 429],
+  [Unavailable, 503],
+];
 
-export class NotFoundError extends HttpError {
-  constructor(detail = 'Not Found') {
-    super(404, detail);
-  }
-}
-
-export class UnauthorizedError extends HttpError {
-  constructor(detail: string) {
-    super(401, detail, { 'www-authenticate': 'Bearer' });
-  }
-}
-
-export class TooManyRequestsError extends HttpError {
-  constructor(detail: string, headers: Record<string, string>) {
-    super(429, detail, headers);
-  }
-}
-
-/** A dependency (storage, queue, speech engine) is unavailable: the caller may retry. */
-export class ServiceUnavailableError extends HttpError {
-  constructor(detail: string, retryAfterS = 5, extra: Record<string, unknown> = {}) {
-    super(503, detail, { 'retry-after': String(retryAfterS) }, extra);
-  }
-}
-
-/** Shorthand for one 422 item. */
-export function invalid(loc: (string | number)[], msg: string, type: string): RequestValidationError {
-  return new RequestValidationError([{ loc, msg, type }]);
+function fromDomain(err: DomainError): HttpError | undefined {
+  const status = STATUS.find(([cls]) => err instanceof cls)?.[1];
+  if (status === undefined) return undefined;
+  const headers: Record<string, string> =
+    err instanceof QuotaExceeded
+      ? err.rateLimit
+      : err instanceof Unauthenticated
+        ? { 'www-authenticate': 'Bearer' }
+        : err.retryAfterS !== null
+          ? { 'retry-after': String(err.retryAfterS) }
+          : {};
+  return new HttpError(status, err.message, headers, err.extra);
 }
 
 // ---- failures of AWS dependencies ----------------------------------------------------------------------------
 // An AWS SDK v3 error carries `$metadata` (set by the SDK on every error it throws, network errors included, after
 // its own retries). Throttling and unavailability are transient: the caller should retry, so they are 503 with
 // Retry-After, not the 500 of an unexpected fault. Anything else from AWS (access denied, a missing table, a
-// validation error) is a real fault and stays a 500. Duck-typed on purpose: this module is imported by domain code
-// and must not pull the SDK in.
+// validation error) is a real fault and stays a 500. Duck-typed on purpose: this module is in every bundle and must
+// not pull the SDK in.
 
 /** Error names AWS services use for throttling (the SDK's own list, plus the per-service variants). */
 const THROTTLING = new Set([
@@ -152,19 +145,23 @@ export function classifyDependencyError(err: unknown): DependencyFault | undefin
 export const DEPENDENCY_RETRY_AFTER_S: Record<DependencyFault, number> = { throttled: 2, unavailable: 5 };
 
 /**
- * The answer for an error that reached the error middleware: the error itself when it is an HttpError; a 503
- * (Retry-After, and the request id in the body like a 500's) when it is a transient AWS failure; else undefined, and
- * the middleware answers 500 with the request id. Meant for `errorResponse` in lambdas/shared/http/api-handler.ts.
+ * The answer for an error that reached the error middleware (other than InvalidInput, whose status is the route's):
+ * an HttpError as it is; a domain error by its class; a 503 (Retry-After, and the request id in the body like a
+ * 500's) for a transient AWS failure; else undefined, and the middleware answers 500 with the request id. Meant for
+ * `errorResponse` in lambdas/shared/http/api-handler.ts.
  */
 export function toHttpError(err: unknown, requestId?: string): HttpError | undefined {
   if (err instanceof HttpError) return err;
+  if (err instanceof DomainError) return fromDomain(err);
   const fault = classifyDependencyError(err);
   if (!fault) return undefined;
-  return new ServiceUnavailableError(
-    fault === 'throttled'
-      ? 'The service is busy right now. Please retry in a moment.'
-      : 'A backing service is temporarily unavailable. Please retry in a few seconds.',
-    DEPENDENCY_RETRY_AFTER_S[fault],
-    requestId === undefined ? {} : { request_id: requestId },
+  return fromDomain(
+    new Unavailable(
+      fault === 'throttled'
+        ? 'The service is busy right now. Please retry in a moment.'
+        : 'A backing service is temporarily unavailable. Please retry in a few seconds.',
+      DEPENDENCY_RETRY_AFTER_S[fault],
+      requestId === undefined ? {} : { request_id: requestId },
+    ),
   );
 }

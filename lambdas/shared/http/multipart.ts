@@ -4,7 +4,8 @@
 // expected file, its size, text field sizes and the number of parts. Problems become the contract's 422 items
 // (loc ['body', <field>]); a body that is not multipart at all gets 415 like parseBody's.
 import busboy from 'busboy';
-import { HttpError, RequestValidationError, type ValidationItem } from './errors';
+import { InvalidInput, type ValidationItem } from '../errors';
+import { HttpError } from './errors';
 
 export interface MultipartSpec {
   /** The one file part expected, e.g. `file`. */
@@ -30,10 +31,6 @@ export interface MultipartFile {
 export interface Multipart {
   fields: Record<string, string>;
   file?: MultipartFile;
-}
-
-function invalid422(items: ValidationItem[]): RequestValidationError {
-  return new RequestValidationError(items);
 }
 
 const curlHint = (field: string) => `e.g. curl -F "${field}=@document.pdf"`;
@@ -71,7 +68,7 @@ export async function parseMultipart(
       },
     });
   } catch (err) {
-    throw invalid422([
+    throw new InvalidInput([
       {
         loc: ['body'],
         msg:
@@ -93,7 +90,7 @@ export async function parseMultipart(
     const fail = (item: ValidationItem) => {
       if (failed) return;
       failed = true;
-      reject(invalid422([item]));
+      reject(new InvalidInput([item]));
     };
 
     bb.on('file', (name, stream, info) => {

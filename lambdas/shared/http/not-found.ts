@@ -1,15 +1,18 @@
 // The `$default` route of a service: anything its manifest does not route. 405 (with Allow) for a known path with
-// another method, 204 for CORS preflights of known paths, else 404 — all as `{"detail": ...}`.
-import type { ServiceManifest } from '../manifest';
+// another method, 204 for CORS preflights of known paths, else 404 — all as `{"detail": ...}`. It reads the
+// service's route index (data only), not the manifest, whose specs would bring their zod schemas into this bundle.
 import { apiHandler, CORS_HEADERS } from './api-handler';
-import { HttpError, NotFoundError } from './errors';
+import { NotFound } from '../errors';
+import { HttpError } from './errors';
 import { matchPath } from './paths';
 
-export function makeNotFoundHandler(manifest: ServiceManifest) {
-  const routes = manifest.routes.filter((r) => r.path !== '$default');
+/** Method and path of each route: lambdas/<service>/route-index.ts, generated from the manifest. */
+export type RouteIndex = readonly (readonly [method: string, path: string])[];
+
+export function makeNotFoundHandler(routes: RouteIndex) {
   return apiHandler(async (req) => {
-    const allowed = routes.filter((r) => matchPath(r.path, req.path)).map((r) => r.method);
-    if (allowed.length === 0) throw new NotFoundError('Not Found');
+    const allowed = routes.filter(([, path]) => matchPath(path, req.path)).map(([method]) => method);
+    if (allowed.length === 0) throw new NotFound();
     const allow = [...new Set([...allowed, 'OPTIONS'])].join(', ');
     if (req.method === 'OPTIONS')
       return {

@@ -1,6 +1,7 @@
 // The request as handlers see it: an API Gateway HTTP API (payload 2.0) event, with the body decoded once.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { HttpError, RequestValidationError, invalid } from './errors';
+import { InvalidInput, invalid } from '../errors';
+import { HttpError } from './errors';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 
@@ -54,7 +55,7 @@ export function parseBody(raw: Buffer, contentType: string | undefined): unknown
       return JSON.parse(text);
     } catch (err) {
       const pos = jsonErrorPosition(err);
-      throw new RequestValidationError([
+      throw new InvalidInput([
         { loc: pos === undefined ? ['body'] : ['body', pos], msg: 'JSON decode error', type: 'json_invalid' },
       ]);
     }

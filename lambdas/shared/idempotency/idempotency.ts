@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ipSubject } from '../auth/resolve-caller';
 import { bearerToken } from '../auth/keys';
-import { HttpError, RequestValidationError } from '../http/errors';
+import { Conflict, InvalidInput } from '../errors';
 import type { ApiRequest } from '../http/request';
 import type { ApiResult } from '../http/response';
 import { logger } from '../logger';
@@ -128,29 +128,22 @@ function replay(stored: StoredResponse): ApiResult {
   };
 }
 
-/**
- * Runs `fn` under the request's Idempotency-Key (if it sent one). `invalidStatus`: the service's validation status
- * for a malformed key (narration 422, documents 400).
- */
+/** Runs `fn` under the request's Idempotency-Key (if it sent one); a malformed key is invalid input. */
 export async function withIdempotency(
   req: ApiRequest,
   opts: IdempotencyOptions,
-  invalidStatus: 400 | 422,
   fn: () => Promise<ApiResult>,
 ): Promise<ApiResult> {
   const raw = req.headers[IDEMPOTENCY_HEADER];
   if (raw === undefined) return fn();
   if (!KEY_RE.test(raw))
-    throw new RequestValidationError(
-      [
-        {
-          loc: ['header', 'Idempotency-Key'],
-          msg: 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice)',
-          type: 'idempotency_key_invalid',
-        },
-      ],
-      invalidStatus,
-    );
+    throw new InvalidInput([
+      {
+        loc: ['header', 'Idempotency-Key'],
+        msg: 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice)',
+        type: 'idempotency_key_invalid',
+      },
+    ]);
   const now = () => opts.now?.() ?? new Date();
   const store = opts.store();
   const key = `${callerScope(req)}#${createHash('sha256').update(raw).digest('hex').slice(0, 40)}`;
@@ -158,31 +151,25 @@ export async function withIdempotency(
   const held = await store.begin(key, fingerprint, opts.lockS, now());
   if (held.state !== 'started') {
     if (held.fingerprint !== fingerprint)
-      throw new RequestValidationError(
-        [
-          {
-            loc: ['header', 'Idempotency-Key'],
-            msg:
-              'This Idempotency-Key was already used with a different request (method, path, query or body) in ' +
-              'the last 24 hours. Use a new key for a new request.',
-            type: 'idempotency_key_reused',
-          },
-        ],
-        invalidStatus,
-      );
+      throw new InvalidInput([
+        {
+          loc: ['header', 'Idempotency-Key'],
+          msg:
+            'This Idempotency-Key was already used with a different request (method, path, query or body) in ' +
+            'the last 24 hours. Use a new key for a new request.',
+          type: 'idempotency_key_reused',
+        },
+      ]);
     if (held.state === 'in_progress')
-      throw new HttpError(
-        409,
+      throw new Conflict(
         'A request with this Idempotency-Key is still being processed. Retry in a moment to get its answer.',
-        { 'retry-after': '2' },
         { type: 'idempotency_key_in_use' },
+        2,
       );
     if (!held.response)
-      throw new HttpError(
-        409,
+      throw new Conflict(
         'The request with this Idempotency-Key already succeeded, but its answer is too large to replay. ' +
           'It was not run again; fetch the result it created, or use a new key.',
-        {},
         { type: 'idempotency_replay_unavailable' },
       );
     return replay(held.response);

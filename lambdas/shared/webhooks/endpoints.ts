@@ -13,13 +13,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { ApiKeyRecord, KeyStore } from '../auth/keys';
 import { resolveKeyHolder } from '../auth/resolve-caller';
-import {
-  NotFoundError,
-  RequestValidationError,
-  ServiceUnavailableError,
-  UnauthorizedError,
-  type ValidationItem,
-} from '../http/errors';
+import { NotFound, InvalidInput, Unavailable, Unauthenticated, type ValidationItem } from '../errors';
 import {
   checkDestination,
   classifyAddress,
@@ -77,7 +71,7 @@ export interface WebhookBrand {
 
 /** How a service answers a refused request: narration 422, documents 400 (its own error class). */
 export type InvalidRequest = (items: ValidationItem[]) => Error;
-const invalid422: InvalidRequest = (items) => new RequestValidationError(items);
+const invalid422: InvalidRequest = (items) => new InvalidInput(items);
 
 export const SECRET_PREFIX = 'whsec_';
 const MAX_URL_LENGTH = 2048;
@@ -178,7 +172,7 @@ export async function checkCallbackUrl(
           'url_unresolvable',
         );
       case 'dns_unavailable':
-        throw new ServiceUnavailableError(
+        throw new Unavailable(
           `The host name '${host}' could not be resolved just now. Please retry in a moment.`,
         );
       default:
@@ -208,7 +202,7 @@ export async function requireKeyHolder(
   what: string,
 ): Promise<ApiKeyRecord> {
   const key = await resolveKeyHolder(headers, keys);
-  if (!key) throw new UnauthorizedError(`Send \`Authorization: Bearer <API key>\`: ${what}`);
+  if (!key) throw new Unauthenticated(`Send \`Authorization: Bearer <API key>\`: ${what}`);
   return key;
 }
 
@@ -246,7 +240,7 @@ export async function rotateSecret<E extends string>(
 ): Promise<WebhookEndpoint<E>> {
   const existing = await deps.webhooks.get(owner);
   if (!existing)
-    throw new NotFoundError(
+    throw new NotFound(
       'No webhook endpoint is registered for this account. Register one with PUT /v1/webhook.',
     );
   const now = deps.now();

@@ -9,9 +9,9 @@
 import type { KeyStore } from '../auth/keys';
 import { resolveCaller, type Caller } from '../auth/resolve-caller';
 import { apiHandler } from '../http/api-handler';
-import { NotFoundError, RequestValidationError, UnauthorizedError } from '../http/errors';
+import { NotFound, InvalidInput, Unauthenticated } from '../errors';
 import { json } from '../http/response';
-import { validate } from '../http/validation';
+import { validate } from '../validation';
 import {
   ownerOf,
   publicEndpoint,
@@ -57,7 +57,7 @@ async function payingKey<E extends string>(
 ) {
   const caller = await resolveCaller(headers, clientIp, deps.keys);
   if (caller.kind !== 'key')
-    throw new UnauthorizedError(
+    throw new Unauthenticated(
       `Send \`Authorization: Bearer <${svc.keyLabel ?? 'API key'}>\`: ${svc.keyRequired}`,
     );
   svc.assertAllowed(caller);
@@ -77,7 +77,7 @@ export function webhookPutHandler<E extends string>(
       try {
         body = validate(schema, req.body());
       } catch (err) {
-        if (err instanceof RequestValidationError && svc.invalid) throw svc.invalid(err.items);
+        if (err instanceof InvalidInput && svc.invalid) throw svc.invalid(err.items);
         throw err;
       }
       const { created, endpoint } = await registerEndpoint(
@@ -105,7 +105,7 @@ export function webhookGetHandler<E extends string>(
     const key = await requireKeyHolder(req.headers, deps.keys, svc.keyRequired);
     const endpoint = await deps.webhooks.get(ownerOf(key));
     if (!endpoint)
-      throw new NotFoundError(
+      throw new NotFound(
         'No webhook endpoint is registered for this account. Register one with PUT /v1/webhook.',
       );
     return json(200, publicEndpoint(endpoint, {}, deps.now()), NO_STORE);
@@ -119,7 +119,7 @@ export function webhookDeleteHandler<E extends string>(
   return apiHandler(async (req) => {
     const key = await requireKeyHolder(req.headers, deps.keys, svc.keyRequired);
     if (!(await deps.webhooks.remove(ownerOf(key))))
-      throw new NotFoundError('No webhook endpoint is registered for this account.');
+      throw new NotFound('No webhook endpoint is registered for this account.');
     return { statusCode: 204, headers: NO_STORE, body: '' };
   });
 }

@@ -1,7 +1,8 @@
 // Webhook delivery scheduling (deliverEvent) against the in-memory fakes. The endpoint's name resolves (stub) to a
 // loopback address outside the allowlist, so the SSRF policy refuses every attempt before any connection: what is
 // tested is what the use case records and when it asks for the next try.
-import { eventIdFor, MAX_RECORDED_DELIVERIES } from '../../../lambdas/documents/use-cases/jobs';
+import { eventIdFor } from '../../../lambdas/documents/use-cases/jobs';
+import { MAX_RECORDED_DELIVERIES } from '../../../lambdas/documents/ports';
 import {
   DeliveryFailedError,
   deliverEvent,

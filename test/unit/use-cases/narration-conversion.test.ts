@@ -3,7 +3,7 @@
 import { startConversion, type ConversionInput } from '../../../lambdas/narration/use-cases/conversion';
 import { VOICES } from '../../../lambdas/narration/core/voices';
 import type { ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
-import { ServiceUnavailableError, TooManyRequestsError } from '../../../lambdas/shared/http/errors';
+import { Unavailable, QuotaExceeded } from '../../../lambdas/shared/errors';
 import { freeRules, runJob } from '../../../lambdas/narration/use-cases/conversion';
 import { findVoice } from '../../../lambdas/narration/core/voices';
 import { fakeNarrationDeps } from '../../fakes/narration';
@@ -69,7 +69,7 @@ test('the free tier refuses with 429 past its limit, charging nothing', async ()
   const s = setup();
   await startConversion(s.deps, s.input('Uno.'));
   await startConversion(s.deps, s.input('Dos.'));
-  await expect(startConversion(s.deps, s.input('Tres.'))).rejects.toBeInstanceOf(TooManyRequestsError);
+  await expect(startConversion(s.deps, s.input('Tres.'))).rejects.toBeInstanceOf(QuotaExceeded);
   expect(await s.used()).toEqual([2, 2]);
   expect(s.audio.items.size).toBe(2);
 });
@@ -77,9 +77,7 @@ test('the free tier refuses with 429 past its limit, charging nothing', async ()
 test('a queue failure answers 503, gives the charge back and retires the record so it never runs', async () => {
   const s = setup();
   s.queue.faults.fail('enqueue');
-  await expect(startConversion(s.deps, s.input('x'.repeat(100)))).rejects.toBeInstanceOf(
-    ServiceUnavailableError,
-  );
+  await expect(startConversion(s.deps, s.input('x'.repeat(100)))).rejects.toBeInstanceOf(Unavailable);
   expect(await s.used()).toEqual([0, 0]);
   const [record] = s.audio.items.values();
   expect(record).toMatchObject({ status: 'failed', error: expect.stringMatching(/Not accepted/) });
@@ -89,7 +87,7 @@ test('a queue failure answers 503, gives the charge back and retires the record 
 test('a storage failure of a short text answers 503 and gives the charge back; no record is kept', async () => {
   const s = setup();
   s.store.faults.fail('putAudioFile');
-  await expect(startConversion(s.deps, s.input('Hola.'))).rejects.toBeInstanceOf(ServiceUnavailableError);
+  await expect(startConversion(s.deps, s.input('Hola.'))).rejects.toBeInstanceOf(Unavailable);
   expect(await s.used()).toEqual([0, 0]);
   expect(s.audio.items.size).toBe(0);
 });
@@ -126,7 +124,7 @@ describe('the wait window: a queued job that finishes in time answers 200', () =
   test('failed within the window: 503 and the charge given back', async () => {
     const s = setup({ WAIT_WINDOW_S: 10 });
     withWorker(s, true);
-    await expect(startConversion(s.deps, s.input(LONG))).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(startConversion(s.deps, s.input(LONG))).rejects.toBeInstanceOf(Unavailable);
     expect(await s.used()).toEqual([0, 0]);
   });
 
@@ -153,7 +151,7 @@ describe('the wait window: a queued job that finishes in time answers 200', () =
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 100);
     await expect(startConversion(s.deps, { ...s.input(LONG), signal: abort.signal })).rejects.toBeInstanceOf(
-      ServiceUnavailableError,
+      Unavailable,
     );
     expect(await s.used()).toEqual([0, 0]);
     const [record] = s.audio.items.values();

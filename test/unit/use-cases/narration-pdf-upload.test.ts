@@ -11,14 +11,12 @@ import {
   loadUploadedPdf,
 } from '../../../lambdas/narration/use-cases/pdf-upload';
 import { VOICES } from '../../../lambdas/narration/core/voices';
-import {
-  HttpError,
-  ServiceUnavailableError,
-  TooManyRequestsError,
-} from '../../../lambdas/shared/http/errors';
+import { Unavailable, QuotaExceeded } from '../../../lambdas/shared/errors';
+import { toHttpError } from '../../../lambdas/shared/http/errors';
 import type { ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
 import type { Caller } from '../../../lambdas/shared/auth/resolve-caller';
 import { fakeNarrationDeps } from '../../fakes/narration';
+import { rejectsAsHttp } from '../../helpers/as-http';
 
 const MiB = 1024 * 1024;
 const anonymous = { kind: 'anonymous' as const, subject: 'ip#a' };
@@ -44,7 +42,7 @@ function setup() {
 const status = (p: Promise<unknown>) =>
   p.then(
     () => 'ok',
-    (e: unknown) => (e instanceof HttpError ? e.statusCode : e),
+    (e: unknown) => toHttpError(e)?.statusCode ?? e,
   );
 
 test('a slot: presigned for 20 MiB and 15 minutes, owned by its caller, convertible for an hour', async () => {
@@ -63,7 +61,7 @@ test('anonymous callers get a bounded number of slots per hour; paid keys are no
   const s = setup();
   const limit = FREE_UPLOAD_SLOTS[0]!.limit;
   for (let i = 0; i < limit; i++) await createPdfUpload(s.deps, anonymous, MiB);
-  await expect(createPdfUpload(s.deps, anonymous, MiB)).rejects.toBeInstanceOf(TooManyRequestsError);
+  await expect(createPdfUpload(s.deps, anonymous, MiB)).rejects.toBeInstanceOf(QuotaExceeded);
   await expect(createPdfUpload(s.deps, paid, MiB)).resolves.toBeDefined();
   // Slots are not conversions: the conversion allowance is untouched.
   const { body } = await createPdfUpload(s.deps, paid, MiB);
@@ -102,7 +100,7 @@ test('a conversion that fails gives the id back (nothing charged); the retry con
   expect(await status(convertUploadOnce(s.deps, body.upload_id, anonymous, s.convert()))).toBe(503);
   expect(await s.uploadRecords.get(body.upload_id)).toMatchObject({ status: 'pending' });
   // A 429 of the free tier releases it too.
-  const refused = () => Promise.reject(new TooManyRequestsError('Free tier limit reached', {}));
+  const refused = () => Promise.reject(new QuotaExceeded('Free tier limit reached', {}));
   expect(await status(convertUploadOnce(s.deps, body.upload_id, anonymous, refused))).toBe(429);
   expect(await s.uploadRecords.get(body.upload_id)).toMatchObject({ status: 'pending' });
 
@@ -114,7 +112,10 @@ test('a conversion that fails gives the id back (nothing charged); the retry con
   });
   expect(s.uploads.files.has(body.upload_id)).toBe(false); // the PDF is deleted once converted
   const again = convertUploadOnce(s.deps, body.upload_id, anonymous, s.convert());
-  await expect(again).rejects.toMatchObject({ statusCode: 409, extra: { audio_id: out.body.audio_id } });
+  await expect(rejectsAsHttp(again)).resolves.toMatchObject({
+    statusCode: 409,
+    extra: { audio_id: out.body.audio_id },
+  });
   // Charged exactly once over the three attempts.
   expect((await s.quotas.peek('ip#a', [{ period: 'hour', limit: 5 }], T0))[0]!.used).toBe(1);
 });
@@ -123,7 +124,7 @@ test('someone else cannot claim, and a 503 inside their attempt never reaches th
   const s = setup();
   const { body } = await createPdfUpload(s.deps, anonymous, MiB);
   s.uploads.files.set(body.upload_id, Buffer.from('%PDF-1.4'));
-  const boom = () => Promise.reject(new ServiceUnavailableError('down'));
+  const boom = () => Promise.reject(new Unavailable('down'));
   expect(await status(convertUploadOnce(s.deps, body.upload_id, other, boom))).toBe(403);
   expect(await s.uploadRecords.get(body.upload_id)).toMatchObject({ status: 'pending', owner: 'ip#a' });
 });

@@ -1,6 +1,6 @@
 // zod → FastAPI/pydantic-style 422 items, so existing clients see the messages and types they know.
 import { z } from 'zod';
-import { RequestValidationError, type ValidationItem } from './errors';
+import { InvalidInput, type ValidationItem } from './errors';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -74,7 +74,7 @@ export function validate<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  throw new RequestValidationError(result.error.issues.map((i) => toItem(i, prefix)));
+  throw new InvalidInput(result.error.issues.map((i) => toItem(i, prefix)));
 }
 
 /** A string field whose length limits count characters (code points), as callers do, not UTF-16 units. */
@@ -83,24 +83,9 @@ export function chars(min: number, max: number) {
     .string()
     .superRefine((s, ctx) => {
       const n = [...s].length;
-      if (n < min)
-        ctx.addIssue({
-          code: 'too_small',
-          origin: 'string',
-          minimum: min,
-          inclusive: true,
-          input: s,
-          message: '',
-        });
-      else if (n > max)
-        ctx.addIssue({
-          code: 'too_big',
-          origin: 'string',
-          maximum: max,
-          inclusive: true,
-          input: s,
-          message: '',
-        });
+      const issue = { origin: 'string', inclusive: true, input: s, message: '' } as const;
+      if (n < min) ctx.addIssue({ ...issue, code: 'too_small', minimum: min });
+      else if (n > max) ctx.addIssue({ ...issue, code: 'too_big', maximum: max });
     })
     .meta({ minLength: min, maxLength: max });
 }

@@ -1,0 +1,82 @@
+// Ports of the documents service: the records and stores its use cases talk to (adapters in ./adapters, in-memory
+// fakes in test/fakes/documents.ts). The queue and webhook-store ports are the platform's (lambdas/shared/webhooks).
+import type { LeasedJobStore } from '../shared/jobs/leased-job';
+import type { WindowSlot } from '../shared/quota/windows';
+import type { DeliveryAttempt as SharedDeliveryAttempt } from '../shared/webhooks/delivery';
+import type { DocumentsPlan } from './core/plans';
+import type { DocumentProblem } from './errors';
+import type { RenderedDocument } from './use-cases/render-request';
+
+export type JobStatus = 'queued' | 'rendering' | 'done' | 'failed';
+export type WebhookEventType = 'document.rendered' | 'document.failed';
+
+/** Where a finished document is stored. */
+export interface JobResult {
+  key: string;
+  filename: string;
+  contentType: string;
+  bytes: number;
+}
+
+/** One webhook delivery attempt, as recorded on the job (GET /v1/jobs/{id} shows them). */
+export type DeliveryAttempt = SharedDeliveryAttempt<WebhookEventType>;
+
+export interface JobRecord {
+  jobId: string;
+  /** The account (or, for keys without one, the key) the job belongs to: see ownerOf(). */
+  owner: string;
+  plan: DocumentsPlan;
+  status: JobStatus;
+  /** 0..1 */
+  progress: number;
+  /** Built-in template slug, or null for custom_html. */
+  template: string | null;
+  format: string;
+  createdAt: string;
+  updatedAt: string;
+  completedAt?: string;
+  /** Epoch seconds: the record goes (DynamoDB TTL) with its result (the bucket's results/ lifecycle). */
+  expiresAt: number;
+  /** Render attempts so far (SQS receive count seen). */
+  attempts?: number;
+  /** Epoch seconds until which the current render worker owns the job. */
+  leaseUntil?: number;
+  result?: JobResult;
+  /** Why it failed, in words the caller can act on. */
+  error?: string;
+  /** The caller's problems when the request could not be rendered as sent (like a synchronous 400's detail). */
+  problems?: DocumentProblem[];
+  /** The quota windows charged at acceptance (given back once if the job fails). */
+  charged: WindowSlot[];
+  /** The webhook event of this job's outcome (only when an endpoint subscribed to it when the job finished). */
+  event?: { id: string; type: WebhookEventType; queued: boolean };
+  deliveries?: DeliveryAttempt[];
+  /**
+   * The caller's `metadata` of the render request as JSON text, echoed on the job and its webhook events. Text, not
+   * a map: DynamoDB numbers cannot hold every JSON number (1e200, integers beyond 2^53 lose digits or fail).
+   */
+  metadata?: string;
+}
+
+/**
+ * Async render jobs: the leased-job store of the shared engine (claimed jobs are `rendering`; complete and fail
+ * are given completedAt, result, event, problems), plus the job's webhook event and delivery log.
+ */
+export interface JobRepository extends LeasedJobStore<JobRecord> {
+  markEventQueued(jobId: string): Promise<void>;
+  /** Appends a delivery attempt (bounded: at most MAX_RECORDED_DELIVERIES are kept). */
+  addDelivery(jobId: string, attempt: DeliveryAttempt): Promise<void>;
+}
+
+/** Render requests of queued jobs and finished documents (S3: jobs/ and results/ in the documents bucket). */
+export interface JobFiles {
+  putRequest(jobId: string, body: string): Promise<void>;
+  getRequest(jobId: string): Promise<string | undefined>;
+  deleteRequest(jobId: string): Promise<void>;
+  putResult(jobId: string, doc: RenderedDocument): Promise<JobResult>;
+  /** A URL that GETs the document for `expiresInS` seconds. */
+  presignResult(result: JobResult, expiresInS: number): Promise<string>;
+}
+
+/** Keeps a redriven, repeatedly failing delivery from growing the job record without bound. */
+export const MAX_RECORDED_DELIVERIES = 50;
