@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../../shared/auth/keys';
 import type { DeliveryAttempt as SharedDeliveryAttempt, MessageQueue } from '../../shared/webhooks/delivery';
-import { ownerOf } from '../../shared/webhooks/endpoints';
+import { ownerOf } from '../../shared/auth/owner';
 import { HttpError, ServiceUnavailableError } from '../../shared/http/errors';
 import type { LeasedJobStore } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';

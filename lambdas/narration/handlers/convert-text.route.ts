@@ -1,7 +1,7 @@
 // POST /convert/text: the route's spec, next to its handler (convert-text.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
 import { chars } from '../../shared/http/validation';
-import { MAX_TEXT_CHARS, fmtField, voiceField } from '../requests';
+import { MAX_TEXT_CHARS, fmtField, retentionField, voiceField } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 
@@ -34,4 +34,6 @@ export const ConvertTextReq = z.object({
   text: chars(1, MAX_TEXT_CHARS),
   voice: voiceField,
   fmt: fmtField,
+  /** Days the audio is kept: paid keys 1..AUDIO_TTL_DAYS; the free tier's is fixed. */
+  retention_days: retentionField,
 });

@@ -1,7 +1,7 @@
 // POST /convert/url: the route's spec, next to its handler (convert-url.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
 import { chars } from '../../shared/http/validation';
-import { fmtField, voiceField } from '../requests';
+import { fmtField, retentionField, voiceField } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 
@@ -35,4 +35,6 @@ export const ConvertUrlReq = z.object({
   url: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), chars(1, MAX_URL_CHARS)),
   voice: voiceField,
   fmt: fmtField,
+  /** Days the audio is kept: paid keys 1..AUDIO_TTL_DAYS; the free tier's is fixed. */
+  retention_days: retentionField,
 });
