@@ -17,6 +17,7 @@ import {
   Voice,
 } from './schemas';
 import { z as zod } from 'zod';
+import { HOOKS_ROUTE_DOCS } from './webhooks-doc';
 import { META_ROUTE_DOCS, type ParamDoc, type ResponseDoc, type RouteDoc } from '../../shared/http/openapi';
 import { AbEventReq } from '../handlers/ab-event.route';
 import { WaitlistReq } from '../handlers/waitlist.route';
@@ -426,5 +427,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       304: { description: 'Not modified: If-None-Match matched the ETag' },
     },
   },
+  ...HOOKS_ROUTE_DOCS,
   ...META_ROUTE_DOCS,
 };
