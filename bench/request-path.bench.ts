@@ -1,7 +1,8 @@
 // The request path of POST /v1/render, end to end, in one run (issue #16 item 3): the factura over HTTP through the
 // local runtime (front → middy chain → key lookup → quota charge → template → format → stats counter → response,
 // with dynalite as DynamoDB) against the same work without the request path, measured in the same process:
-//   - factura html over HTTP vs renderDocument() in process (parse + template + CSS inlining, no HTTP, no DynamoDB);
+//   - factura html over HTTP vs renderDocument() in process (parse + template + CSS inlining, no HTTP, no DynamoDB),
+//     as wall time and as this process's CPU time per request (a shared, loaded machine inflates it less);
 //   - factura pdf over HTTP vs raw Chromium (plain puppeteer setContent + pdf of the same HTML and page options, on
 //     a browser started from the same binary with the same flags and fonts), and the in-process pdf vs the same;
 //   - throughput at 4 concurrent renders: the renderer vs plain puppeteer with 4 pages on one browser, same HTML;
@@ -38,6 +39,19 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
   await fn();
   return performance.now() - t;
+}
+
+/**
+ * Wall time, plus this process's CPU time added to `cpu` (user + system, ms). On a shared machine the wall time
+ * includes waiting for a core; the CPU time is the work itself (everything in this process: front, handler,
+ * dynalite, the HTTP client; not Chromium's processes).
+ */
+async function timeCpu(fn: () => Promise<unknown>, cpu: { ms: number }): Promise<number> {
+  const c = process.cpuUsage();
+  const t = await time(fn);
+  const d = process.cpuUsage(c);
+  cpu.ms += (d.user + d.system) / 1000;
+  return t;
 }
 
 function ratioLine(name: string, ours: number, baseName: string, base: number, extra = ''): void {
@@ -159,9 +173,10 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
     // Interleaved, so drift (other load on the machine) hits every series alike.
     const s = { httpHtml: [] as number[], procHtml: [] as number[], httpPdf: [] as number[] };
     const p = { procPdf: [] as number[], rawPdf: [] as number[] };
+    const cpu = { httpHtml: { ms: 0 }, procHtml: { ms: 0 } };
     for (let i = 0; i < REPS; i++) {
-      s.httpHtml.push(await time(overHttp('html')));
-      s.procHtml.push(await time(inProcess('html')));
+      s.httpHtml.push(await timeCpu(overHttp('html'), cpu.httpHtml));
+      s.procHtml.push(await timeCpu(inProcess('html'), cpu.procHtml));
       s.httpPdf.push(await time(overHttp('pdf')));
       p.procPdf.push(await time(inProcess('pdf')));
       p.rawPdf.push(await time(rawPdf));
@@ -171,6 +186,12 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
       number
     >;
     ratioLine('request-path factura html over HTTP (p50)', m.httpHtml, 'in-process render', m.procHtml);
+    ratioLine(
+      'request-path factura html over HTTP, CPU per request (mean)',
+      cpu.httpHtml.ms / REPS,
+      'in-process render',
+      cpu.procHtml.ms / REPS,
+    );
     ratioLine('request-path factura pdf over HTTP (p50)', m.httpPdf, 'raw Chromium', m.rawPdf);
     ratioLine('request-path factura pdf in process (p50)', m.procPdf, 'raw Chromium', m.rawPdf);
     console.log(

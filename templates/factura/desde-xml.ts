@@ -16,14 +16,15 @@ import {
   type TipoFactor,
 } from '../kit/cfdi/catalogos';
 import { CfdiXmlError, leerCfdi, NS_NOMINA12, NS_PAGOS20, type CfdiLeido } from '../kit/cfdi/leer';
-import { cadenaOriginalTimbre, verificacionUrl } from '../kit/cfdi/timbre';
+import { vistaTimbre } from '../kit/cfdi/timbre';
 import { verificarTotales, type Discrepancia } from '../kit/cfdi/verificar';
 import { importeConLetra } from '../kit/con-letra';
 import { cssString } from '../kit/css-string';
 import { dec, formatMoney, moneyText } from '../kit/money';
-import { qrSvg } from '../kit/qr';
 import { fechaLarga } from '../../lambdas/shared/text/fechas';
 import { cantidadTexto, etiquetaRetencion, etiquetaTraslado, precioTexto } from './calc';
+import { leerPagos20 } from '../kit/cfdi/pagos20';
+import { vistaPagos } from './pagos';
 
 export const TIPO_RELACION: Readonly<Record<string, string>> = {
   '01': 'Nota de crédito de los documentos relacionados',
@@ -36,20 +37,13 @@ export const TIPO_RELACION: Readonly<Record<string, string>> = {
 };
 
 const IMPUESTOS = new Set(['001', '002', '003']);
+/** c_TipoDeComprobante entries only an XML brings (data renders I and E). */
+const TIPOS_SOLO_XML: Readonly<Record<string, string>> = { T: 'Traslado', N: 'Nómina', P: 'Pago' };
 const impuestoDe = (s: string) => (IMPUESTOS.has(s) ? (s as ClaveImpuesto) : undefined);
 
 /** One line per discrepancy, in Spanish, for the PDF's band. */
 function avisoTexto(d: Discrepancia): string {
   return `${d.donde}: el XML dice ${d.dice}; según sus conceptos, ${d.esperado}`;
-}
-
-/** The same in ASCII for an HTTP header. */
-export function avisoHeader(d: Discrepancia[]): string {
-  return d
-    .map((x) => `${x.donde}: XML ${x.dice}, expected ${x.esperado}`)
-    .join('; ')
-    .replace(/[^\x20-\x7e]/g, '?')
-    .slice(0, 1500);
 }
 
 export interface FacturaDesdeXml {
@@ -63,17 +57,17 @@ export interface FacturaDesdeXml {
 }
 
 function rechazarComplementos(c: CfdiLeido): void {
-  if (c.tipoDeComprobante === 'P' || c.complementos.includes(NS_PAGOS20))
+  if (c.tipoDeComprobante === 'P' && !c.complementos.includes(NS_PAGOS20))
     throw new CfdiXmlError([
       {
-        msg: 'CFDI de tipo P (Complemento para recepción de Pagos 2.0) is not supported by the factura template yet',
-        type: 'cfdi_unsupported',
+        msg: 'A CFDI de tipo P must carry its Complemento para recepción de Pagos 2.0 (namespace http://www.sat.gob.mx/Pagos20)',
+        type: 'cfdi_missing',
       },
     ]);
   if (c.tipoDeComprobante === 'N' || c.complementos.includes(NS_NOMINA12))
     throw new CfdiXmlError([
       {
-        msg: 'CFDI de tipo N (Complemento de Nómina 1.2) is not supported from XML yet: render it from data with the nomina template',
+        msg: "A CFDI de tipo N (Complemento de Nómina 1.2) is a payroll receipt: send it with template 'nomina'",
         type: 'cfdi_unsupported',
       },
     ]);
@@ -84,7 +78,9 @@ export function facturaDesdeXml(xml: string): FacturaDesdeXml {
   rechazarComplementos(c);
   const m = c.moneda;
   const money = (s: string | undefined) => (s === undefined ? null : moneyText(dec(s), m));
-  const discrepancias = verificarTotales(c);
+  const pagosLeidos = leerPagos20(c.complementoNodos);
+  const pagos = pagosLeidos && vistaPagos(pagosLeidos);
+  const discrepancias = [...verificarTotales(c), ...(pagos?.discrepancias ?? [])];
 
   const items = c.conceptos.map((k) => ({
     concepto: k.descripcion,
@@ -151,40 +147,13 @@ export function facturaDesdeXml(xml: string): FacturaDesdeXml {
     });
   }
 
-  const t = c.timbre;
-  const timbre = t
-    ? (() => {
-        const url = verificacionUrl({
-          uuid: t.uuid,
-          rfcEmisor: c.emisor.rfc,
-          rfcReceptor: c.receptor.rfc,
-          total: c.total,
-          selloCfdi: c.sello,
-        });
-        return {
-          uuid: t.uuid.toUpperCase(),
-          url,
-          qr_svg: qrSvg(url, { size: '31mm', label: 'Código QR de verificación del SAT' }),
-          cadena_original: cadenaOriginalTimbre({
-            uuid: t.uuid,
-            fechaTimbrado: t.fechaTimbrado,
-            rfcProvCertif: t.rfcProvCertif,
-            leyenda: t.leyenda,
-            selloCfd: t.selloCfd,
-            noCertificadoSat: t.noCertificadoSat,
-          }),
-          sello_cfdi: c.sello,
-          sello_sat: t.selloSat,
-          no_certificado_sat: t.noCertificadoSat,
-          fecha_timbrado: t.fechaTimbrado,
-          fecha_timbrado_texto: fechaLarga(t.fechaTimbrado),
-          rfc_prov_certif: t.rfcProvCertif,
-        };
-      })()
-    : null;
+  const timbre = vistaTimbre(c);
 
   const folio = [c.serie, c.folio].filter(Boolean).join('-');
-  const tipo = conDescripcion(TIPO_COMPROBANTE, c.tipoDeComprobante) ?? c.tipoDeComprobante;
+  const tipo = TIPOS_SOLO_XML[c.tipoDeComprobante]
+    ? `${c.tipoDeComprobante} — ${TIPOS_SOLO_XML[c.tipoDeComprobante]}`
+    : conDescripcion(TIPO_COMPROBANTE, c.tipoDeComprobante);
+  const documento = pagos ? 'Recibo de pago' : 'Factura';
   const data = {
     empresa: c.emisor.nombre,
     rfc_emisor: c.emisor.rfc,
@@ -228,13 +197,17 @@ export function facturaDesdeXml(xml: string): FacturaDesdeXml {
         uuids: r.uuids,
       })),
       avisos: discrepancias.map(avisoTexto),
-      pie_css: cssString([folio ? `Factura ${folio}` : 'Factura', c.emisor.rfc].join(' · ')),
+      // Tipo P: the payments and the documents they pay (Pagos 2.0); its Comprobante totals are zeros in XXX.
+      pagos: pagos?.pagos ?? null,
+      pagos_totales: pagos?.totales ?? null,
+      pie_css: cssString([folio ? `${documento} ${folio}` : documento, c.emisor.rfc].join(' · ')),
+      documento,
     },
   };
   return {
     data,
     view,
-    title: `Factura${folio ? ` ${folio}` : ''} — ${c.emisor.nombre}`,
+    title: `${documento}${folio ? ` ${folio}` : ''} — ${c.emisor.nombre}`,
     discrepancias,
     xml,
   };

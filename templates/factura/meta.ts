@@ -2,7 +2,8 @@
 // XML in the zip (xml.ts).
 import { defineTemplate } from '../kit/template-types';
 import { calcFactura, folioCompleto } from './calc';
-import { avisoHeader, facturaDesdeXml } from './desde-xml';
+import { avisoHeader } from '../kit/cfdi/verificar';
+import { facturaDesdeXml } from './desde-xml';
 import { schema, type FacturaData } from './schema';
 import { facturaCfdi, notaSinXml } from './xml';
 import sample from './sample.json';

@@ -111,7 +111,11 @@ it('JSON data with options.pdfa → PDF/A-3b carrying data.json (the validated d
   const { file } = await tpl.renderBody({ data: sample, options: { pdfa: true } });
   const check = validateRenderRequest({ template: 'factura', format: 'pdf', data: sample });
   if (!check.ok) throw new Error('sample invalid');
-  checkPdfA(file, { name: 'data.json', bytes: dataJson((check.request as { data: unknown }).data), relationship: 'Source' });
+  checkPdfA(file, {
+    name: 'data.json',
+    bytes: dataJson((check.request as { data: unknown }).data),
+    relationship: 'Source',
+  });
 });
 
 it('options.pdfa with a format other than pdf → 400 at options.pdfa naming the fix', () => {

@@ -36,10 +36,10 @@ function read(xml: string) {
 /** The TimbreFiscalDigital element alone, as SAT's XSLT takes it (its own namespace declaration kept). */
 const tfdElement = (xml: string) => /<tfd:TimbreFiscalDigital[^>]*\/>/.exec(xml)![0];
 
-it('the corpus has at least 10 stamped CFDI 4.0 of types I, E and T', () => {
+it('the corpus has at least 10 stamped CFDI 4.0 of types I, E, T and P (nómina: cfdi-nomina-xml.test.ts)', () => {
   expect(CORPUS.length).toBeGreaterThanOrEqual(10);
   const tipos = new Set(CORPUS.map((f) => read(readFileSync(join(DIR, f), 'utf8')).c.TipoDeComprobante));
-  expect([...tipos].sort()).toEqual(['E', 'I', 'T']);
+  expect([...tipos].sort()).toEqual(['E', 'I', 'P', 'T']);
 });
 
 describe.each(CORPUS)('%s', (name) => {
@@ -109,4 +109,31 @@ it('a zip from XML carries the caller’s XML byte for byte', async () => {
     'LEEME.txt',
   ]);
   expect(Buffer.from(files['factura.xml']!).equals(Buffer.from(xml, 'utf8'))).toBe(true);
+});
+
+it('tipo P: each payment and the document it pays (UUID, parcialidad, saldos, IVA) and the Pagos totals', async () => {
+  const xml = readFileSync(join(DIR, 'pago-parcialidad.xml'), 'utf8');
+  const { file } = await tpl.renderBody({ cfdi_xml: xml });
+  const text = flat(pdftotext(file));
+  expect(text).toContain('RECIBO DE PAGO'); // CSS text-transform
+  expect(text).toContain('P — Pago');
+  const pagado = read(readFileSync(join(DIR, 'ingreso-sustitucion-ppd.xml'), 'utf8')).tfd.UUID as string;
+  expect(text).toContain(pagado);
+  expect(text).toContain('$53,722.50'); // saldo anterior = the PPD invoice's Total
+  expect(text).toContain('$20,000.00'); // pagado
+  expect(text).toContain('$33,722.50'); // saldo insoluto
+  expect(text).toContain('SPEI-0603-7781');
+  expect(text).toMatch(/IVA 16 %: base \$17,241\.38, importe \$2,758\.62/);
+  expect(text).toContain('Monto total de los pagos');
+  expect(text).not.toContain('Importe con letra'.toUpperCase());
+
+  // Re-checked, never corrected: a saldo insoluto that is not saldo anterior − pagado, a wrong MontoTotalPagos.
+  const off = xml
+    .replace('ImpSaldoInsoluto="33722.50"', 'ImpSaldoInsoluto="33722.00"')
+    .replace('MontoTotalPagos="20000.00"', 'MontoTotalPagos="21000.00"');
+  const bad = await tpl.renderBody({ cfdi_xml: off });
+  expect(bad.warnings).toEqual([
+    'Pago[1]/DoctoRelacionado[1]@ImpSaldoInsoluto: XML 33722.00, expected 33722.50; Totales@MontoTotalPagos: XML 21000.00, expected 20000.00',
+  ]);
+  expect(flat(pdftotext(bad.file))).toContain('$33,722.00');
 });

@@ -11,7 +11,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { stopPdfWorkers } from '../../lambdas/narration/pdf/index';
 import { s3Client } from '../../lambdas/shared/aws/clients';
 import { tempDir } from '../helpers/env';
-import { ffprobe, postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
+import { ffprobe, postJson, startRuntime, waitForAudio, type TestRuntime } from '../helpers/runtime';
 import { makeFixtures, type CleanFixture } from '../fixtures/pdf/make-fixtures';
 import { makeLargePdf } from '../fixtures/pdf/large-pdf';
 
@@ -25,10 +25,7 @@ let large: Buffer;
 
 beforeAll(async () => {
   // Forwarded addresses stand for different free-tier callers (each its own IP, its own allowance).
-  rt = await startRuntime(
-    { FREE_PER_HOUR: '4', FREE_PER_DAY: '100', SYNC_MAX_CHARS: '6000' },
-    { startWorker: false, trustProxy: true },
-  );
+  rt = await startRuntime({ FREE_PER_HOUR: '4', FREE_PER_DAY: '100' }, { trustProxy: true });
   ({ clean } = await makeFixtures());
   large = await makeLargePdf(19 * MiB);
 });
@@ -123,26 +120,26 @@ test('a 19 MB PDF through the upload path becomes audio; the id then converts no
 
   const slot = await newSlot(ip);
   expect((await sendFile(slot, large)).status).toBe(204);
-  const res = await convert(ip, { upload_id: slot.upload_id, voice: 'es-ES-Lucia' });
-  expect(res.status).toBe(200);
+  let res = await convert(ip, { upload_id: slot.upload_id, voice: 'es-ES-Lucia' });
+  // A 503 (the route's deadline on a loaded machine) gives the id back, uncharged: a client retries, as told.
+  if (res.status === 503) res = await convert(ip, { upload_id: slot.upload_id, voice: 'es-ES-Lucia' });
+  // 5,300 characters: answered 200 when ready within the request, else 202 and finished by the worker.
+  expect([200, 202]).toContain(res.status);
   expect(res.headers.get('ratelimit-remaining')).toBe('3'); // the first charge of this caller's hour
-  const body = (await res.json()) as {
-    audio_id: string;
-    audio_url: string;
-    duration_s: number;
-    chars: number;
-    voice: string;
-  };
+  const body = (await res.json()) as { audio_id: string; audio_url: string; chars: number; voice: string };
   expect(body.voice).toBe('es-ES-Lucia');
   expect(body.chars).toBeGreaterThan(4_000);
-  const redirect = await fetch(rt.url(body.audio_url), { redirect: 'manual' });
+  const redirect = await waitForAudio(rt.url(body.audio_url), 150_000);
   expect(redirect.status).toBe(302);
   const path = join(files.path, 'informe.mp3');
   writeFileSync(path, Buffer.from(await (await fetch(redirect.headers.get('location')!)).arrayBuffer()));
   const probe = ffprobe(path);
   expect(probe.codec).toBe('mp3');
   expect(probe.duration).toBeGreaterThan(120);
-  expect(Math.abs(body.duration_s - probe.duration) / probe.duration).toBeLessThan(0.02);
+  const ready = (await (
+    await fetch(rt.url(body.audio_url), { headers: { accept: 'application/json' } })
+  ).json()) as { duration_s: number };
+  expect(Math.abs(ready.duration_s - probe.duration) / probe.duration).toBeLessThan(0.02);
 
   // Single use: the same id again is a 409 naming the audio it became, and nothing is charged.
   const again = await convert(ip, { upload_id: slot.upload_id });

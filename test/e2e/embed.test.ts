@@ -10,14 +10,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import chromium from '@sparticuz/chromium';
-import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { EMBED_JS } from '../../lambdas/narration/widget/embed.generated';
 import { awsDeps } from '../../lambdas/narration/deps';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import type { ServiceManifest } from '../../lambdas/shared/manifest';
 import { createFront, listen } from '../../lib/local/front';
 import { loadHandlers } from '../../lib/local/runtime';
+import { launchChromium, loopbackPage } from '../helpers/browser';
 import { tempDir } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
 import { postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
@@ -120,25 +120,7 @@ beforeAll(async () => {
   api = await listen(apiServer, '127.0.0.1', 0);
   audio = await convertText();
 
-  browser = await puppeteer.launch({
-    executablePath: await chromium.executablePath(),
-    // chrome-headless-shell: the build @sparticuz/chromium ships. Not its default args: those turn web
-    // security off, and CORS between the blog and the API is part of what is tested here.
-    headless: 'shell',
-    userDataDir: join(files.path, 'profile'),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-      // Nothing listens on port 9; loopback bypasses a proxy implicitly.
-      '--proxy-server=http://127.0.0.1:9',
-    ],
-  });
+  browser = await launchChromium(join(files.path, 'profile'));
 });
 
 afterAll(async () => {
@@ -158,18 +140,8 @@ afterEach(async () => {
 
 /** Opens a blog page; `intercept` may answer a loopback request itself (true) instead of letting it through. */
 async function open(path: string, intercept?: (req: HTTPRequest) => Promise<boolean>): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await loopbackPage(browser, blocked, intercept);
   pages.push(page);
-  await page.setRequestInterception(true);
-  page.on('request', async (req) => {
-    const url = new URL(req.url());
-    if (url.protocol === 'data:' || url.protocol === 'blob:' || url.hostname === '127.0.0.1') {
-      if (intercept && (await intercept(req))) return;
-      return void req.continue();
-    }
-    blocked.push(req.url());
-    return void req.abort('blockedbyclient');
-  });
   await page.goto(`http://127.0.0.1:${sitePort}${path}`);
   await page.waitForSelector('voz-player >>> [part=boton]');
   return page;

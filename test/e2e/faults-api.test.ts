@@ -23,8 +23,14 @@ const proxies = {} as Record<Name, FaultProxy>;
 let fronts: Fronts;
 let speechBroken = false;
 
-/** ConvertText's route limit here: short, so a hanging dependency is answered within the test's patience. */
-const CONVERT_TIMEOUT_S = 6;
+/**
+ * ConvertText's route limit while a dependency hangs: short, so the hang is answered within the test's patience.
+ * Only that test uses it: elsewhere the route keeps its own limit (29 s), because the SDK's retries of a throttled
+ * call back off at random for up to 1 + 2 + 4 s, and under a 6 s limit the route's deadline (Retry-After 5) could
+ * answer before the SDK gives up (Retry-After 2), as it did once in CI.
+ */
+const HANG_TIMEOUT_S = 6;
+let convertTimeoutS: number | undefined;
 const SYNC_MAX_CHARS = 200;
 
 beforeAll(async () => {
@@ -51,27 +57,42 @@ beforeAll(async () => {
     },
     manifest: (m) => ({
       ...m,
-      routes: m.routes.map((r) => (r.id === 'ConvertText' ? { ...r, timeoutS: CONVERT_TIMEOUT_S } : r)),
+      // Read by the front on every request (lib/local/front.ts lambdaContext).
+      routes: m.routes.map((r) => {
+        if (r.id !== 'ConvertText') return r;
+        const own = r.timeoutS;
+        return Object.defineProperty({ ...r }, 'timeoutS', { get: () => convertTimeoutS ?? own });
+      }),
     }),
     override: async (route: RouteSpec, service) => {
       if (service !== 'narration' || route.id !== 'ConvertText') return undefined;
-      // The route's own handler with a speech engine that fails while `speechBroken` is set.
+      // The route's own handler with a speech engine that fails while `speechBroken` is set, and its quota calls
+      // tracked (chargeSettled).
       const base = awsDeps();
-      const deps: NarrationDeps = Object.assign(Object.create(base) as NarrationDeps, {
-        synthesizer: async (): Promise<Synthesizer> => {
-          const real = await base.synthesizer();
-          return {
-            ...real,
-            engine: real.engine,
-            maxChars: real.maxChars,
-            concurrency: real.concurrency,
-            synthesize: (text, voice) =>
-              speechBroken
-                ? Promise.reject(new Error('speech engine unavailable'))
-                : real.synthesize(text, voice),
-          };
-        },
+      const quotas = base.quotas;
+      const tracked: typeof quotas = Object.assign(Object.create(quotas) as typeof quotas, {
+        consume: (...a: Parameters<typeof quotas.consume>) => track('consume', quotas.consume(...a)),
+        refund: (...a: Parameters<typeof quotas.refund>) => track('refund', quotas.refund(...a)),
       });
+      // `quotas` is a getter on awsDeps(): defined, not assigned.
+      const deps: NarrationDeps = Object.assign(
+        Object.create(base, { quotas: { value: tracked } }) as NarrationDeps,
+        {
+          synthesizer: async (): Promise<Synthesizer> => {
+            const real = await base.synthesizer();
+            return {
+              ...real,
+              engine: real.engine,
+              maxChars: real.maxChars,
+              concurrency: real.concurrency,
+              synthesize: (text, voice) =>
+                speechBroken
+                  ? Promise.reject(new Error('speech engine unavailable'))
+                  : real.synthesize(text, voice),
+            };
+          },
+        },
+      );
       const { makeHandler } = await import('../../lambdas/narration/handlers/convert-text');
       return makeHandler(deps) as unknown as LambdaHandler;
     },
@@ -124,15 +145,44 @@ async function used(): Promise<number[]> {
   return (await awsDeps().quotas.peek(ipSubject('127.0.0.1'), rules)).map((s) => s.used);
 }
 
-/** Waits (bounded: 15 s) until `read()` gives the same answer for a full second. */
-async function settled(read: () => Promise<unknown>): Promise<void> {
-  let last = JSON.stringify(await read());
-  let stableSince = Date.now();
-  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
-    await new Promise((r) => setTimeout(r, 200));
-    const now = JSON.stringify(await read());
-    if (now !== last) [last, stableSince] = [now, Date.now()];
-    else if (Date.now() - stableSince >= 1000) return;
+/** The ConvertText handler's quota calls, in call order (a handler answered early goes on in the background). */
+const quotaCalls: { op: 'consume' | 'refund'; done: Promise<unknown> }[] = [];
+let onQuotaCall: (() => void) | undefined;
+
+function track<T>(op: 'consume' | 'refund', done: Promise<T>): Promise<T> {
+  quotaCalls.push({ op, done });
+  onQuotaCall?.();
+  return done;
+}
+
+/**
+ * Waits (bounded: 20 s) until the charge of the conversion whose quota calls start at `from` is final: its consume
+ * failed or was refused, or the refund that gives it back has completed.
+ */
+async function chargeSettled(from: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error('the charge was neither refused nor given back within 20 s')),
+      20_000,
+    );
+  });
+  const within = <T>(p: Promise<T>) => Promise.race([p, deadline]);
+  try {
+    for (;;) {
+      const consume = quotaCalls.slice(from).find((c) => c.op === 'consume');
+      if (consume) {
+        const decision = (await within(consume.done.catch(() => undefined))) as
+          { allowed?: boolean } | undefined;
+        if (!decision?.allowed) return;
+        const refund = quotaCalls.slice(from).find((c) => c.op === 'refund');
+        if (refund) return void (await within(refund.done.catch(() => undefined)));
+      }
+      await within(new Promise<void>((r) => (onQuotaCall = r)));
+    }
+  } finally {
+    clearTimeout(timer);
+    onQuotaCall = undefined;
   }
 }
 
@@ -186,17 +236,23 @@ describe('DynamoDB', () => {
 
   test('hanging: answered 503 in the contract shape before the route time limit, and never charged', async () => {
     const before = await used();
+    const from = quotaCalls.length;
+    convertTimeoutS = HANG_TIMEOUT_S;
     proxies.dynamodb.fail({ match: dynamoOp('UpdateItem'), mode: AWS_FAULTS.hang });
-    // Answered by the route's own deadline (CONVERT_TIMEOUT_S), well before this request's.
-    const { res, body } = await convert(SHORT, (CONVERT_TIMEOUT_S + 5) * 1000);
-    expect(res.status).toBe(503);
-    expect(typeof body.detail).toBe('string');
-    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(res.headers.get('x-request-id')).toMatch(/\S/);
-    proxies.dynamodb.clear();
+    try {
+      // Answered by the route's own deadline (HANG_TIMEOUT_S), well before this request's.
+      const { res, body } = await convert(SHORT, (HANG_TIMEOUT_S + 5) * 1000);
+      expect(res.status).toBe(503);
+      expect(typeof body.detail).toBe('string');
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(res.headers.get('x-request-id')).toMatch(/\S/);
+    } finally {
+      convertTimeoutS = undefined;
+      proxies.dynamodb.clear();
+    }
     // The handler goes on once DynamoDB answers (the charge lands), then sees its request was abandoned (the
     // abort signal of the early timeout) and gives the charge back without narrating.
-    await settled(used);
+    await chargeSettled(from);
     expect(await used()).toEqual(before);
   });
 });

@@ -218,27 +218,15 @@ describe('GET /audio/{audio_id}', () => {
     expect((await fetch(rt.url(`/audio/${made.audio_id}`), { redirect: 'manual' })).status).toBe(302);
   });
 
-  test('texts above the synchronous limit are queued: 202, then the worker finishes them', async () => {
+  test('texts above the synchronous limit go through the queue and still answer 200 when ready in time', async () => {
+    // Changed with the wait window (issue #11): the request waits for the worker and answers the contract's 200.
     const text = TEXT_2000.repeat(2); // ~4,000 characters > SYNC_MAX_CHARS
     const res = await postJson(rt.url('/convert/text'), { text, voice: 'es-ES-Sergio', fmt: 'ogg' });
-    expect(res.status).toBe(202);
+    expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({
-      status: 'queued',
-      voice: 'es-ES-Sergio',
-      chars: [...text].length,
-      duration_s: null,
-      progress: 0,
-    });
-    expect(res.headers.get('location')).toBe(body.audio_url);
-    const first = await fetch(rt.url(body.audio_url as string), { redirect: 'manual' });
-    if (first.status === 202) {
-      expect(first.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(await first.json()).toMatchObject({
-        status: expect.stringMatching(/queued|processing/),
-        progress: expect.any(Number),
-      });
-    }
+    expect(body).toMatchObject({ voice: 'es-ES-Sergio', chars: [...text].length });
+    expect(body.duration_s).toEqual(expect.any(Number));
+    expect(body).not.toHaveProperty('status');
     const done = await waitForAudio(rt.url(body.audio_url as string), 60_000);
     expect(done.status).toBe(302);
     const audio = await fetch(done.headers.get('location')!);
@@ -246,5 +234,6 @@ describe('GET /audio/{audio_id}', () => {
     writeFileSync(path, Buffer.from(await audio.arrayBuffer()));
     expect(ffprobe(path).codec).toBe('vorbis');
     expect(ffprobe(path).duration).toBeGreaterThan(120);
+    expect(Math.abs(ffprobe(path).duration - (body.duration_s as number))).toBeLessThan(0.05);
   });
 });

@@ -73,12 +73,15 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
   });
 }
 
-/** Polls GET /audio/{id} until it redirects (or fails), returning the last response. */
+/**
+ * Polls GET /audio/{id} until it redirects to the audio (or fails), returning the last response. A pending job's
+ * audio URL holds the request up to the wait window, then answers 307 to itself: both mean "not yet".
+ */
 export async function waitForAudio(url: string, timeoutMs: number): Promise<Response> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await fetch(url, { redirect: 'manual' });
-    if (res.status !== 202 || Date.now() > deadline) return res;
+    if ((res.status !== 202 && res.status !== 307) || Date.now() > deadline) return res;
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -37,6 +37,8 @@ export interface FabricatedJob {
   text: string;
   segments: FabricatedSegment[];
   sentences: SentenceTiming[];
+  /** Interpolated inside each sentence (see fabricateJob). */
+  words: SentenceTiming[];
   durationS: number;
   /** Writes the job's record (status processing, no segment yet). */
   create(): Promise<void>;
@@ -102,6 +104,19 @@ export async function fabricateJob(
     start_s += out.durationS;
   }
   const durationS = start_s;
+  // Word timings as an engine with word marks would give them (espeak has none): interpolated by characters
+  // inside each sentence, whose own times are exact. Enough to drive the player's word highlight.
+  const words: SentenceTiming[] = sentences.flatMap((s) =>
+    [...text.slice(s.start, s.end).matchAll(/[\p{L}\p{N}]+/gu)].map((w) => {
+      const at = (i: number) => s.start_s + ((s.end_s - s.start_s) * i) / (s.end - s.start);
+      return {
+        start_s: at(w.index),
+        end_s: at(w.index + w[0].length),
+        start: s.start + w.index,
+        end: s.start + w.index + w[0].length,
+      };
+    }),
+  );
   const s3 = s3Client();
   const bucket = process.env.AUDIO_BUCKET!;
   const put = async (key: string, body: Buffer | string, type: string) =>
@@ -112,6 +127,7 @@ export async function fabricateJob(
     text,
     segments,
     sentences,
+    words,
     durationS,
     async create() {
       const now = new Date().toISOString();
@@ -152,8 +168,10 @@ export async function fabricateJob(
           status: 'done',
           duration_s: durationS,
           sentences,
-          words: [],
+          words,
           chapters: [],
+          // What the pipeline stores beside them: each sentence's text (WebVTT cues).
+          cues: sentences.map((s) => text.slice(s.start, s.end)),
         }),
         'application/json',
       );

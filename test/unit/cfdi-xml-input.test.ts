@@ -104,17 +104,17 @@ describe('hostile or wrong XML → 400 at body.cfdi_xml', () => {
     ]);
   });
 
-  it('tipo P and nómina: a 400 naming what is unsupported', () => {
+  it('tipo P without its Pagos 2.0 complement: a 400 naming it; nómina to factura: a 400 naming the nomina template', () => {
     const p = BASICO.replace('TipoDeComprobante="I"', 'TipoDeComprobante="P"');
     expect(refused(p)).toEqual([
       {
         loc: ['body', 'cfdi_xml'],
-        msg: expect.stringMatching(/Pagos 2\.0\) is not supported/),
-        type: 'cfdi_unsupported',
+        msg: expect.stringMatching(/tipo P must carry its Complemento para recepción de Pagos 2\.0/),
+        type: 'cfdi_missing',
       },
     ]);
     const n = BASICO.replace('TipoDeComprobante="I"', 'TipoDeComprobante="N"');
-    expect(refused(n)[0]!.msg).toMatch(/Nómina 1\.2\) is not supported from XML yet/);
+    expect(refused(n)[0]!.msg).toMatch(/Nómina 1\.2\) is a payroll receipt: send it with template 'nomina'/);
   });
 
   it('data and cfdi_xml together, cfdi_xml with another template, neither', () => {

@@ -78,9 +78,9 @@ describe('the widget script', () => {
     expect(errors).toBe('');
   }, 120_000);
 
-  test('stays under its size budget: 6 KB gzip', () => {
+  test('stays under its size budget: 7 KB gzip (it follows the text and plays jobs still being made)', () => {
     const gz = gzipSync(EMBED_JS, { level: 9 }).length;
-    expect(gz).toBeLessThan(6 * 1024);
+    expect(gz).toBeLessThan(7 * 1024);
   });
 
   test('is one self-contained IIFE: no module syntax, no globals declared at top level', () => {

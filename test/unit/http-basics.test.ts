@@ -93,6 +93,14 @@ describe('oversize bodies are refused by the handler itself (as in Lambda)', () 
     expect(JSON.parse(res.body).detail).toEqual([expect.objectContaining({ type: 'body_too_large' })]);
   });
 
+  it("a route's tooLarge answer replaces the refusal: e.g. 413 naming another path, in the {detail} shape", async () => {
+    const detail = 'Too large for one request: use POST /convert/pdf/upload.';
+    const res = await call({ maxBodyBytes: 50, tooLarge: { status: 413, detail } });
+    expect(res.statusCode).toBe(413);
+    expect(JSON.parse(res.body)).toEqual({ detail });
+    expect((await call({ maxBodyBytes: 1000, tooLarge: { status: 413, detail } })).statusCode).toBe(200);
+  });
+
   it('a body within the limit reaches the route', async () => {
     expect((await call({ maxBodyBytes: 1000, invalidStatus: 400 })).statusCode).toBe(200);
   });

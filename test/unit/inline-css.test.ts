@@ -7,21 +7,24 @@ import juice from 'juice';
 import { inlineCss } from '../../lambdas/documents/formats/inline-css';
 import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { parseRenderRequest, renderDocument } from '../../lambdas/documents/use-cases/render-request';
+import type { TemplateSandbox } from '../../lambdas/documents/templating/sandbox';
 import { largeFactura } from '../../templates/factura/examples';
 
 const reference = (html: string) =>
   juice(html, { removeStyleTags: false, preserveImportant: true, applyStyleTags: true });
 
-/** The HTML the route hands to the html format (and to Chromium) for a request. */
+/**
+ * The HTML the route hands to the html format (and to Chromium) for a pdf request. Caller header/footer HTML is
+ * answered by a stand-in for the sandbox (it only matters here for what it changes in the template).
+ */
 async function documentHtml(body: unknown): Promise<string> {
   let html = '';
-  await renderDocument(parseRenderRequest(body), {
-    renderPdf: async (h) => {
-      html = h;
-      return Buffer.alloc(0);
-    },
-    renderPng: async () => Buffer.alloc(0),
-  });
+  const capture = async (h: string) => {
+    html = h;
+    return Buffer.alloc(0);
+  };
+  const sandbox = { render: async () => '<p>pie</p>' } as unknown as TemplateSandbox;
+  await renderDocument(parseRenderRequest(body), { renderPdf: capture, renderPng: capture, sandbox });
   return html;
 }
 

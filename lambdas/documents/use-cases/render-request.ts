@@ -300,7 +300,7 @@ export function validateRenderRequest(body: unknown): ValidationResult {
       if (!template.fromXml)
         problems.push({
           loc: ['body', 'cfdi_xml'],
-          msg: `Template '${template.meta.slug}' does not read XML: send data, or use the factura template`,
+          msg: `Template '${template.meta.slug}' does not read XML: send data, or use the factura or nomina template`,
           type: 'unsupported_input',
         });
       else if (raw.data !== undefined)

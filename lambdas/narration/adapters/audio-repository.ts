@@ -17,8 +17,9 @@ export class DynamoAudioRepository extends DynamoLeasedJobStore<AudioRecord> imp
 
   async setSegments(id: string, segments: Segment[], progress: number): Promise<void> {
     await this.update(id, {
-      set: ['segments = :segs', 'progress = :p'],
+      set: ['#segs = :segs', 'progress = :p'],
       condition: '#s = :active',
+      names: { '#segs': 'segments' }, // a reserved word in DynamoDB expressions
       values: { ':segs': segments, ':p': progress },
     });
   }

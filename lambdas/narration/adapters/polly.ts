@@ -57,6 +57,8 @@ export class PollySynthesizer implements Synthesizer {
   readonly engine = 'polly';
   readonly maxChars = 3000;
   readonly concurrency: number;
+  /** Chunks started per second (narrate's token bucket): two requests each, within the neural voices' 8 TPS. */
+  readonly maxPerSecond: number;
   private readonly speechMarks: boolean;
 
   constructor(
@@ -65,6 +67,7 @@ export class PollySynthesizer implements Synthesizer {
   ) {
     this.concurrency = opts.concurrency ?? 4;
     this.speechMarks = opts.speechMarks ?? true;
+    this.maxPerSecond = this.speechMarks ? 4 : 8;
   }
 
   async synthesize(text: string, voice: Voice, opts: { ssml?: boolean } = {}): Promise<Synthesis> {

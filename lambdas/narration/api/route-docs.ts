@@ -12,6 +12,7 @@ import {
   ErrorDetail,
   Preview,
   QueuedConversion,
+  Timings,
   UploadSlot,
   ValidationError,
   Voice,
@@ -66,12 +67,18 @@ const dryRun: ParamDoc = {
 
 const convertResponses = (extra: string): Record<number, ResponseDoc> => ({
   200: {
-    description: `Audio ready (texts up to 3,000 characters). With ?dry_run=true: the preview.${extra}`,
+    description:
+      'Audio ready, with its exact duration_s (and `chapters` with their real start times when the text has ' +
+      'headings). Texts up to 3,000 characters are narrated in the request; longer ones go to the queue and the ' +
+      'request waits for them up to 25 s (split across parallel synthesis, most texts are ready in time).' +
+      ` With ?dry_run=true: the preview.${extra}`,
     schema: zod.union([ConversionResult, Preview]),
     headers: RATE_HEADERS,
   },
   202: {
-    description: 'Longer texts: queued. Poll GET /audio/{audio_id} (Location header).',
+    description:
+      'Not ready within the 25 s wait window: queued or processing. Fetch the audio_url (Location header): ' +
+      'an audio request is held until the audio exists; JSON clients poll GET /audio/{audio_id}.',
     schema: QueuedConversion,
     headers: { Location: 'The audio_url', 'Retry-After': 'Suggested polling interval', ...RATE_HEADERS },
   },
@@ -146,7 +153,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         schema: ErrorDetail.extend({ audio_id: zod.string().optional() }),
       },
       410: {
-        description: 'upload_id: expired (converts within an hour); ask for a new one',
+        description:
+          'upload_id: expired (converts within an hour), or its 15-minute form expired with nothing uploaded; ask for a new one',
         schema: ErrorDetail,
       },
       413: {
@@ -194,7 +202,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     tags: ['narration'],
     description:
       'Also reachable as /audio/<id>.mp3 (the audio_url). Ready: 302 to a presigned URL valid 5 minutes. ' +
-      'Send `Accept: application/json` to get the result (with duration_s and the URL) instead of the redirect.',
+      'Send `Accept: application/json` to get the result (with duration_s and the URL) instead of the redirect. ' +
+      'Pending: an audio request (no JSON Accept: players, downloads, curl) is held until the audio is ready ' +
+      '(then 302) for up to 25 s, then answered 307 to the same URL with a `wait` counter and `Retry-After`, so ' +
+      'a client that follows redirects keeps waiting and never receives a JSON body at an audio URL. JSON clients ' +
+      'get 202 with the progress at once.',
     params: [
       {
         name: 'audio_id',
@@ -211,8 +223,39 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         headers: { 'Retry-After': 'Seconds before polling again' },
       },
       302: { description: 'Ready: redirect to the audio file', headers: { Location: 'Presigned URL' } },
+      307: {
+        description: 'Pending after the 25 s hold (audio requests only): ask the same URL again',
+        headers: { Location: '/audio/<id>.<fmt>?wait=<n>', 'Retry-After': 'Seconds before asking again' },
+      },
       404: { description: 'Unknown or expired (audio is kept 30 days, demos 1 day)', schema: ErrorDetail },
       409: { description: 'The conversion failed; the body says why. Submit again.', schema: ErrorDetail },
+      422: common[422],
+    },
+  },
+  GetTimings: {
+    summary: 'Follow the text: sentence and word timings',
+    tags: ['narration'],
+    description:
+      'Where the audio says what. `sentences` (every conversion): `start_s`/`end_s` in the audio and ' +
+      '`start`/`end`, UTF-16 offsets (end exclusive) into the text you sent — not the words it was read as: a ' +
+      'date read as "quince de marzo" still points at "15/03". A sentence ends where the next begins. `words`: ' +
+      'the same per word where the engine gives word marks (Amazon Polly), else empty. `chapters`: headings with ' +
+      'their offset (code points) and real start. Sentence starts are exact at the start of every synthesis ' +
+      'chunk and found from the pauses inside it. SSML input has no sentence timings. `?format=vtt` answers the ' +
+      'sentences as WebVTT cues (for a `<track>`).',
+    params: [
+      { name: 'audio_id', in: 'path', required: true, description: 'audio_id (no extension)' },
+      { name: 'format', in: 'query', required: false, description: '`json` (default) or `vtt`' },
+    ],
+    responses: {
+      200: { description: 'Timings (JSON), or WebVTT with ?format=vtt (text/vtt)', schema: Timings },
+      202: {
+        description: 'Still queued or processing',
+        schema: zod.object({ audio_id: zod.string(), status: zod.string(), progress: zod.number() }),
+        headers: { 'Retry-After': 'Seconds before asking again' },
+      },
+      404: { description: 'Unknown, expired, or converted before timings existed', schema: ErrorDetail },
+      409: { description: 'The conversion failed', schema: ErrorDetail },
       422: common[422],
     },
   },

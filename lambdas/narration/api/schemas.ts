@@ -16,6 +16,28 @@ export const ConversionResult = z.object({
   voice: z.string(),
   chars: z.int().meta({ description: "Characters of the caller's text (code points)" }),
   title: z.string().optional().meta({ description: 'URL conversions: the article title' }),
+  chapters: z
+    .array(z.object({ title: z.string(), offset: z.int(), start_s: z.number() }))
+    .optional()
+    .meta({
+      description: 'Headings found in the text, with their offset (code points) and real start in the audio',
+    }),
+});
+
+const TimedSpan = z.object({
+  start_s: z.number(),
+  end_s: z.number(),
+  start: z.int().meta({ description: "UTF-16 offset into the caller's text" }),
+  end: z.int().meta({ description: 'Exclusive' }),
+});
+
+export const Timings = z.object({
+  audio_id: z.string(),
+  status: z.literal('done'),
+  duration_s: z.number(),
+  sentences: z.array(TimedSpan),
+  words: z.array(TimedSpan).meta({ description: 'Empty when the engine gives no word marks' }),
+  chapters: z.array(z.object({ title: z.string(), offset: z.int(), start_s: z.number() })),
 });
 
 export const QueuedConversion = ConversionResult.extend({
@@ -61,11 +83,9 @@ export const UploadSlot = z.object({
   upload: z.object({
     method: z.literal('POST'),
     url: z.string().meta({ description: 'The S3 bucket URL to POST the form to' }),
-    fields: z
-      .record(z.string(), z.string())
-      .meta({
-        description: 'Form fields to send unchanged, before the file (key, Content-Type, Policy, X-Amz-*)',
-      }),
+    fields: z.record(z.string(), z.string()).meta({
+      description: 'Form fields to send unchanged, before the file (key, Content-Type, Policy, X-Amz-*)',
+    }),
     file_field: z.literal('file').meta({ description: 'The form field carrying the PDF, sent last' }),
   }),
   max_bytes: z.int().meta({ description: 'Largest file S3 accepts for this slot (20 MiB)' }),

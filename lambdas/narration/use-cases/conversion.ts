@@ -43,8 +43,11 @@ export interface ConversionInput {
   chars?: number;
 }
 
-/** The wait for a queued job ends this long before the route's deadline (the early-timeout 503 comes at 500 ms). */
-const DEADLINE_MARGIN_MS = 1500;
+/**
+ * The wait for a queued job ends this long before the route's deadline (the early-timeout 503 comes at 500 ms):
+ * room for the answer's own reads (a timings object) on a slow day.
+ */
+const DEADLINE_MARGIN_MS = 3000;
 /** How often the record is read while waiting. */
 const POLL_MS = 250;
 
@@ -287,10 +290,12 @@ export async function waitForJob(
   signal?: AbortSignal,
 ): Promise<AudioRecord | undefined> {
   const until = Date.now() + budgetMs;
+  // A read that outlasts the budget is not waited for (the answer must beat the route's deadline).
+  const timeUp = sleep(budgetMs, signal).then(() => undefined);
   for (let i = 0; Date.now() < until && !signal?.aborted; i++) {
     await sleep(Math.min(POLL_MS, until - Date.now()), signal);
     if (signal?.aborted) return undefined;
-    const rec = await deps.audio.get(audioId).catch(() => undefined);
+    const rec = await Promise.race([deps.audio.get(audioId).catch(() => undefined), timeUp]);
     if (rec && (rec.status === 'done' || rec.status === 'failed')) return rec;
   }
   return undefined;

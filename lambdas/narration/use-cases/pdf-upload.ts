@@ -140,6 +140,12 @@ export async function loadUploadedPdf(
   const refused = refusal(upload, caller.subject, nowS);
   if (refused) throw refused;
   const file = await deps.uploads.getPdfUpload(uploadId, maxBytes);
+  if (file.kind === 'missing' && upload!.uploadBy <= nowS)
+    throw new HttpError(
+      410,
+      `Nothing was uploaded for this upload_id, and its upload form expired at ${iso(upload!.uploadBy)}. Ask ` +
+        `POST ${UPLOAD_PATH} for a new one and send the file within ${UPLOAD_WINDOW_S / 60} minutes.`,
+    );
   if (file.kind === 'missing')
     throw new HttpError(
       409,

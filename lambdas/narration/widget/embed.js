@@ -5,6 +5,15 @@
  *   <script src="https://API/embed.js" data-audio-id="ID" async></script>      plays an existing audio
  *   <script src="https://API/embed.js" data-narrate="page" async></script>    narrates this page on click
  *   optional: data-voice="es-ES-Lucia"  data-fmt="mp3|ogg|wav"  data-title="…"  data-target="#css-selector"
+ *             data-follow="#article" (highlight what is read in that element, click a sentence to jump there)
+ *             data-scroll="on" (follow the reading by scrolling)  data-live="polite" (announce each sentence)
+ *
+ * A job still being made is played from its first segment (GET /audio/{id}/stream.m3u8 lists them), two <audio>
+ * elements taking turns so the next segment is loaded before the current one ends; once the job is done the
+ * player moves to the whole file at the next segment boundary. Timings (GET /audio/{id}/timings) are UTF-16
+ * offsets into the narrated text: the element's textContent, or the same with whitespace runs collapsed and
+ * trimmed (the player tells which from the audio's `chars`). Highlights use the CSS Custom Highlight API (the
+ * page's DOM is never changed); ::highlight(voz-frase) and ::highlight(voz-palabra) can be restyled by the page.
  *
  * No dependencies, no globals: everything lives in this closure. The player renders inside an open Shadow DOM on a
  * <voz-player> element, so the host page's CSS cannot reach it (and its CSS cannot leak out); themable through
@@ -31,7 +40,7 @@
     '.p svg{width:20px;height:20px;fill:currentColor}' +
     '.m{flex:1;min-width:0}' +
     '.t{font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}' +
-    'input{display:block;width:100%;margin:6px 0;accent-color:var(--c)}' +
+    '[type=range]{display:block;width:100%;margin:6px 0;accent-color:var(--c)}' +
     '.r{display:flex;justify-content:space-between;align-items:center;gap:8px;font-size:13px}' +
     '.k{font-variant-numeric:tabular-nums}' +
     'select{font:inherit;color:inherit;background:transparent;border:1px solid var(--voz-borde,#c4c9d0);border-radius:6px;padding:2px 4px}' +
@@ -41,6 +50,9 @@
     '.b.x i{width:30%;animation:v 1.2s ease-in-out infinite}' +
     '@keyframes v{from{transform:translateX(-100%)}to{transform:translateX(340%)}}' +
     'p{margin:4px 0 0;font-size:13px}p:empty{display:none}' +
+    '.f{display:flex;gap:6px;align-items:center;flex-wrap:wrap;margin-top:6px;font-size:13px}' +
+    '.f button{font:inherit;color:inherit;background:transparent;border:1px solid var(--voz-borde,#c4c9d0);border-radius:6px;padding:2px 8px;cursor:pointer}' +
+    '.s{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}' +
     '.e{color:#b3261e}.e small{display:block;color:#57606a}' +
     '[hidden]{display:none!important}' +
     '@media (prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important}}';
@@ -142,8 +154,10 @@
           '×</option>'
         );
       }).join('') +
-      '</select></div><p part="estado" role="status"></p><p class="e" part="error" role="alert"></p></div>' +
-      '<audio preload="none"></audio></div>';
+      '</select></div><div class="f" part="texto" hidden><button type="button" data-d="-1">‹ Frase anterior</button>' +
+      '<button type="button" data-d="1">Frase siguiente ›</button><label><input type="checkbox"> Seguir el texto</label></div>' +
+      '<p part="estado" role="status"></p><p class="e" part="error" role="alert"></p><p class="s" aria-live="off"></p></div>' +
+      '<audio preload="none"></audio><audio preload="none"></audio></div>';
 
     var $ = function (/** @type {string} */ sel) {
       return /** @type {any} */ (root.querySelector(sel));
@@ -158,7 +172,16 @@
     var speed = /** @type {HTMLSelectElement} */ ($('select'));
     var statusEl = /** @type {HTMLElement} */ ($('[role=status]'));
     var errorEl = /** @type {HTMLElement} */ ($('.e'));
-    var audio = /** @type {HTMLAudioElement} */ ($('audio'));
+    var players = /** @type {HTMLAudioElement[]} */ (
+      Array.prototype.slice.call(root.querySelectorAll('audio'))
+    );
+    var audio = players[0]; // the element playing now; the other one loads the next segment
+    var spare = players[1];
+    var textBar = /** @type {HTMLElement} */ ($('.f'));
+    var followBox = /** @type {HTMLInputElement} */ ($('.f input'));
+    var live = /** @type {HTMLElement} */ ($('.s'));
+    followBox.checked = cfg.scroll === 'on';
+    if (cfg.live === 'polite' || cfg.live === 'assertive') live.setAttribute('aria-live', cfg.live);
 
     title.textContent = cfg.title || (narrating ? 'Escuchar esta página' : 'Escuchar el audio');
     if (!narrating && !audioId) {
@@ -166,12 +189,27 @@
       button.disabled = true;
     }
 
-    var ready = false; // audio.src holds a playable URL
+    var ready = false; // a source is loaded: the whole file, or the segments of a job being made
     var busy = false; // a request or a wait is under way
     var playable = false; // the current src has loaded its metadata: a later error is the URL, not the file
     var lastRefresh = 0; // when we last swapped an expired presigned URL for a fresh one
     /** @type {number} API duration, for when the media reports none */
     var knownDuration = 0;
+    /** @type {{uri: string, start: number, dur: number}[]} the playlist's segments so far */
+    var segs = [];
+    var segMode = false; // playing the segments of a job still being made
+    var segIdx = -1; // the segment in `audio`
+    var spareIdx = -1; // the segment loaded into `spare`
+    var stalled = false; // the current segment ended before the next one landed
+    var base = 0; // where `audio` starts on the whole audio's clock
+    /** @type {any} GET /audio JSON of the finished audio: {url, duration_s, …} */
+    var whole = null;
+    /** @type {any} GET /audio/{id}/timings */
+    var timings = null;
+    var timingsAt = 0;
+    var chars = 0; // characters narrated (tells how the page's text was sent)
+    /** @type {(v?: any) => void} */
+    var onStart = function () {};
 
     function showStatus(/** @type {string} */ text) {
       statusEl.textContent = text;
@@ -207,23 +245,39 @@
       button.setAttribute('aria-label', playing ? 'Pausar' : 'Reproducir');
     }
 
+    /** The position on the whole audio's clock. */
+    function pos() {
+      return base + audio.currentTime;
+    }
+
     function duration() {
+      var last = segs[segs.length - 1];
+      if (segMode) return Math.max(last ? last.start + last.dur : 0, knownDuration);
       return isFinite(audio.duration) && audio.duration > 0 ? audio.duration : knownDuration;
     }
 
     function render() {
       var d = duration();
-      var t = audio.currentTime;
+      var t = pos();
       clockEl.textContent = clock(t) + ' / ' + clock(d);
       seek.max = String(Math.floor(d));
       seek.value = String(Math.floor(t));
       seek.setAttribute('aria-valuetext', spoken(t) + ' de ' + spoken(d));
+      sync();
     }
 
     /** fetch against the API; resolves on 2xx, rejects with an ApiFailure otherwise (status 0: no answer). */
-    function call(/** @type {string} */ path, /** @type {RequestInit} */ init) {
+    /**
+     * @param {string} path
+     * @param {RequestInit} init
+     * @param {boolean} [text] resolve with the body as text (else an ApiAnswer)
+     * @returns {Promise<any>}
+     */
+    function call(path, init, text) {
       return fetch(api(path), init).then(
+        /** @returns {any} */
         function (res) {
+          if (text && res.ok) return res.text();
           return res
             .json()
             .catch(function () {
@@ -241,13 +295,18 @@
       );
     }
 
+    function audioPath(/** @type {string} */ id) {
+      return 'audio/' + encodeURIComponent(id);
+    }
+
     /** GET /audio/{id} as JSON until it is done: 202 {status, progress} while pending, 200 {url, ...} after. */
     function resolveAudio(/** @type {string} */ id) {
       var deadline = Date.now() + MAX_WAIT_MS;
       var poll = function () {
-        return call('audio/' + encodeURIComponent(id), { headers: { accept: 'application/json' } }).then(
+        return call(audioPath(id), { headers: { accept: 'application/json' } }).then(
           /** @returns {any} */
           function (/** @type {ApiAnswer} */ a) {
+            chars = Number(a.body.chars) || chars;
             if (a.status === 200 && a.body.url) return a.body;
             if (Date.now() > deadline || !host.isConnected) throw { status: 504 };
             showProgress(a.body);
@@ -257,6 +316,139 @@
         );
       };
       return poll();
+    }
+
+    /** Plays `id`: the whole file when it is done, else its segments as they land; resolves once playing. */
+    function begin(/** @type {string} */ id) {
+      return new Promise(function (resolve, reject) {
+        onStart = resolve;
+        followJob(id, Date.now() + MAX_WAIT_MS).then(resolve, function (/** @type {ApiFailure} */ f) {
+          if (!ready) return reject(f);
+          showError(explain(f, narrating), detailText(f.detail));
+        });
+      });
+    }
+
+    /** Reads the job's playlist every 2 s: plays from its first segment, follows it, then moves to the whole file. */
+    function followJob(/** @type {string} */ id, /** @type {number} */ deadline) {
+      /** @returns {Promise<any>} */
+      var playlist = audioPath(id) + '/stream.m3u8';
+      /** @returns {any} false once the job is done (handled), else true: read the playlist again */
+      var onList = function (/** @type {string} */ m3u8) {
+        var at = 0;
+        var lines = m3u8.split('\n');
+        segs = [];
+        lines.forEach(function (line, i) {
+          var m = /^#EXTINF:([\d.]+)/.exec(line);
+          if (m) {
+            segs.push({ uri: new URL(lines[i + 1] || '', api(playlist)).href, start: at, dur: +m[1] });
+            at += +m[1];
+          }
+        });
+        var done = m3u8.indexOf('#EXT-X-ENDLIST') >= 0;
+        if (!ready && segs.length && !done) startSegments();
+        if (segMode) {
+          if (stalled && segIdx + 1 < segs.length) playSeg(segIdx + 1, 0, true);
+          preload();
+          render();
+        }
+        if (Date.now() - timingsAt > 8000) loadTimings(id);
+        if (!done) return true;
+        return resolveAudio(id).then(
+          /** @returns {any} */
+          function (meta) {
+            if (!ready) return playWhole(meta, 0, true);
+            whole = meta;
+            knownDuration = Number(meta.duration_s) || knownDuration;
+            loadTimings(id);
+            if (stalled || audio.paused) toWhole(stalled);
+            return false;
+          },
+        );
+      };
+      /** @returns {Promise<any>} */
+      var step = function () {
+        // Until a segment plays, GET /audio tells the progress (and a job that finished in one go).
+        var pending = ready ? null : call(audioPath(id), { headers: { accept: 'application/json' } });
+        return Promise.resolve(pending).then(function (/** @type {ApiAnswer | null} */ a) {
+          if (a) {
+            chars = Number(a.body.chars) || chars;
+            if (a.status === 200 && a.body.url) return playWhole(a.body, 0, true);
+            showProgress(a.body);
+          }
+          return call(playlist, {}, true)
+            .then(onList, function (/** @type {ApiFailure} */ f) {
+              // No playlist (yet) for an OGG/WAV made in one go: GET /audio says when it is done.
+              if (ready || f.status !== 404) throw f;
+              return true;
+            })
+            .then(function (/** @type {boolean} */ more) {
+              if (!more || !host.isConnected) return;
+              if (Date.now() > deadline) throw { status: 504 };
+              return wait(a ? Math.min(5, Math.max(1, Number(a.retry) || 2)) * 1000 : 2000).then(step);
+            });
+        });
+      };
+      return step();
+    }
+
+    function startSegments() {
+      bar.hidden = true;
+      seek.hidden = false;
+      segMode = ready = true;
+      seek.disabled = false;
+      showStatus('Escuchando mientras se prepara el resto del audio.');
+      playSeg(0, 0, true);
+      onStart();
+    }
+
+    /** Plays segment i from `offset` s, from the spare element when it has it loaded. */
+    function playSeg(/** @type {number} */ i, /** @type {number} */ offset, /** @type {boolean} */ go) {
+      var old = audio;
+      stalled = false;
+      if (spareIdx === i) {
+        audio = spare;
+        spare = old;
+        spareIdx = -1;
+        old.pause();
+      } else audio.src = segs[i].uri;
+      segIdx = i;
+      base = segs[i].start;
+      audio.playbackRate = Number(speed.value);
+      audio.currentTime = offset;
+      if (go) play();
+      preload();
+    }
+
+    /** Loads the next segment into the spare element, so it starts without a gap. */
+    function preload() {
+      var n = segIdx + 1;
+      if (!segMode || n >= segs.length || spareIdx === n) return;
+      spareIdx = n;
+      spare.src = segs[n].uri;
+      spare.preload = 'auto';
+      spare.load();
+    }
+
+    /** From the segments to the whole file, at the same second. */
+    function toWhole(/** @type {boolean} */ go) {
+      var at = pos();
+      segMode = stalled = false;
+      spareIdx = -1;
+      spare.removeAttribute('src');
+      spare.load();
+      showStatus('');
+      playWhole(whole, at, go);
+    }
+
+    function playWhole(/** @type {any} */ meta, /** @type {number} */ at, /** @type {boolean} */ go) {
+      bar.hidden = true;
+      seek.hidden = false;
+      showStatus('');
+      load(meta);
+      if (at) audio.currentTime = at;
+      loadTimings(audioId);
+      return go ? play() : undefined;
     }
 
     function play() {
@@ -270,6 +462,8 @@
       knownDuration = Number(meta.duration_s) || 0;
       if (meta.title && !cfg.title) title.textContent = meta.title;
       playable = false;
+      whole = meta;
+      base = 0;
       audio.src = meta.url;
       audio.playbackRate = Number(speed.value);
       ready = true;
@@ -280,7 +474,7 @@
     function start() {
       if (busy) return;
       if (ready) {
-        if (audio.paused) play();
+        if (audio.paused && !stalled) play();
         else audio.pause();
         return;
       }
@@ -302,14 +496,7 @@
             return (audioId = a.body.audio_id);
           });
       got
-        .then(resolveAudio)
-        .then(function (meta) {
-          bar.hidden = true;
-          seek.hidden = false;
-          showStatus('');
-          load(meta);
-          return play();
-        })
+        .then(begin)
         .catch(function (/** @type {ApiFailure} */ f) {
           // A failed or vanished narration of this page: the next press asks for a new one.
           if (narrating && (f.status === 409 || f.status === 404)) audioId = '';
@@ -329,24 +516,219 @@
         });
     }
 
-    function seekBy(/** @type {number} */ delta) {
+    /** Jumps to second t of the whole audio (within what has landed). */
+    function seekTo(/** @type {number} */ t) {
       if (!ready) return;
-      audio.currentTime = Math.max(0, Math.min(duration() || 0, audio.currentTime + delta));
+      t = Math.max(0, Math.min(duration() || 0, t));
+      if (segMode) {
+        for (var i = segs.length - 1; i > 0 && segs[i].start > t; i--);
+        if (i === segIdx) audio.currentTime = t - base;
+        else playSeg(i, t - segs[i].start, !audio.paused || stalled);
+      } else audio.currentTime = t;
       render();
+    }
+
+    // ---- Following the text: highlights in the page's own element, click to jump there.
+    /** @type {Element | null} */
+    var follow = null;
+    try {
+      follow = cfg.follow ? doc.querySelector(cfg.follow) : null;
+    } catch (e) {
+      // An invalid selector: no highlighting.
+    }
+    var win = /** @type {any} */ (window);
+    var marks = win.Highlight && win.CSS && win.CSS.highlights;
+    /** @type {{nodes: Text[], starts: number[], map: number[] | null} | null} */
+    var index = null;
+    var curSentence = -1;
+    var curWord = -1;
+
+    function loadTimings(/** @type {string} */ id) {
+      if (!follow || (timings && timings.status === 'done')) return;
+      timingsAt = Date.now();
+      call(audioPath(id) + '/timings', {}).then(
+        function (/** @type {ApiAnswer} */ a) {
+          timings = a.body;
+          textBar.hidden = !(timings.sentences && timings.sentences.length);
+          curSentence = curWord = -1;
+          sync();
+        },
+        function () {
+          // No timings (yet): play without highlighting.
+        },
+      );
+    }
+
+    /** The element's text nodes and where each starts; `map` when whitespace was collapsed before narrating. */
+    function textIndex() {
+      if (index) return index;
+      var walker = doc.createTreeWalker(/** @type {Node} */ (follow), 4); // NodeFilter.SHOW_TEXT
+      var nodes = [];
+      var starts = [];
+      var raw = '';
+      for (var n; (n = /** @type {Text} */ (walker.nextNode()));) {
+        nodes.push(n);
+        starts.push(raw.length);
+        raw += n.data;
+      }
+      /** @type {number[] | null} */
+      var map = null;
+      if (Array.from(raw).length !== chars) {
+        // Narrated as `text.replace(/\s+/g, ' ').trim()`: offset i of that text is raw[map[i]].
+        map = [];
+        var space = true;
+        for (var i = 0; i < raw.length; i++) {
+          var isSpace = /\s/.test(raw[i]);
+          if (!(isSpace && space)) map.push(i);
+          space = isSpace;
+        }
+      }
+      return (index = { nodes: nodes, starts: starts, map: map });
+    }
+
+    /** Offset o of the narrated text as a DOM point; `end`: o is an exclusive end. */
+    function point(/** @type {number} */ o, /** @type {boolean} */ end) {
+      var x = textIndex();
+      var m = x.map;
+      var r = m ? (end ? (m[o - 1] || 0) + 1 : m[Math.min(o, m.length - 1)] || 0) : o;
+      var lo = 0;
+      var hi = x.starts.length - 1;
+      while (lo < hi) {
+        var mid = (lo + hi + 1) >> 1;
+        if (x.starts[mid] <= r) lo = mid;
+        else hi = mid - 1;
+      }
+      var node = x.nodes[lo];
+      return { node: node, offset: Math.max(0, Math.min(r - x.starts[lo], node ? node.data.length : 0)) };
+    }
+
+    function rangeOf(/** @type {any} */ item) {
+      var a = point(item.start, false);
+      var b = point(item.end, true);
+      var r = doc.createRange();
+      if (!a.node || !b.node) return null;
+      r.setStart(a.node, a.offset);
+      r.setEnd(b.node, b.offset);
+      return r;
+    }
+
+    /** The item of `list` (ordered by `key`) whose `key` is the last ≤ v; -1 if none. */
+    function find(/** @type {any[]} */ list, /** @type {string} */ key, /** @type {number} */ v) {
+      var lo = 0;
+      var hi = list.length - 1;
+      var found = -1;
+      while (lo <= hi) {
+        var mid = (lo + hi) >> 1;
+        if ((key ? list[mid][key] : list[mid]) <= v) {
+          found = mid;
+          lo = mid + 1;
+        } else hi = mid - 1;
+      }
+      return found;
+    }
+
+    function highlight(/** @type {string} */ name, /** @type {any} */ item) {
+      var r = item && rangeOf(item);
+      if (!marks) return r;
+      if (r) marks.set(name, new win.Highlight(r));
+      else marks.delete(name);
+      return r;
+    }
+
+    /** Highlights the sentence (and word) at the playhead; scrolls to it if the reader asked to. */
+    function sync() {
+      if (!timings || !follow || !ready) return;
+      var t = pos();
+      var list = timings.sentences || [];
+      var s = find(list, 'start_s', t);
+      if (s !== curSentence) {
+        curSentence = s;
+        var r = highlight('voz-frase', list[s]);
+        live.textContent = r ? r.toString() : '';
+        var box = r && r.getBoundingClientRect();
+        if (box && followBox.checked && (box.top < 0 || box.bottom > innerHeight))
+          scrollBy({
+            top: box.top - innerHeight / 3,
+            behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth',
+          });
+      }
+      var words = timings.words || [];
+      var w = find(words, 'start_s', t);
+      if (w >= 0 && t >= words[w].end_s) w = -1;
+      if (w !== curWord) {
+        curWord = w;
+        highlight('voz-palabra', words[w]);
+      }
+    }
+
+    function tick() {
+      sync();
+      if (!audio.paused) requestAnimationFrame(tick);
+    }
+
+    function jumpToSentence(/** @type {number} */ s) {
+      var list = (timings && timings.sentences) || [];
+      if (!list[s]) return;
+      seekTo(list[s].start_s);
+      if (audio.paused && !stalled) play();
+    }
+
+    if (follow) {
+      if (!doc.getElementById('voz-marcas')) {
+        var style = doc.createElement('style');
+        style.id = 'voz-marcas';
+        // First in <head>: any rule of the page for the same highlights wins.
+        style.textContent =
+          '::highlight(voz-frase){background-color:#fff0a6}::highlight(voz-palabra){background-color:#ffd54f;text-decoration:underline}';
+        doc.head.insertBefore(style, doc.head.firstChild);
+      }
+      follow.addEventListener('click', function (/** @type {Event} */ ev) {
+        var e = /** @type {MouseEvent} */ (ev);
+        var sel = doc.getSelection();
+        var el = /** @type {Element} */ (e.target);
+        if (
+          !timings ||
+          !ready ||
+          (sel && !sel.isCollapsed) ||
+          (el.closest && el.closest('a,button,input,select,textarea,label,voz-player'))
+        )
+          return;
+        var d = /** @type {any} */ (doc);
+        var p = d.caretPositionFromPoint && d.caretPositionFromPoint(e.clientX, e.clientY);
+        var r = !p && d.caretRangeFromPoint && d.caretRangeFromPoint(e.clientX, e.clientY);
+        var node = p ? p.offsetNode : r && r.startContainer;
+        var x = textIndex();
+        var k = x.nodes.indexOf(node);
+        if (k < 0) return;
+        var at = x.starts[k] + (p ? p.offset : r.startOffset);
+        if (x.map) at = find(x.map, '', at);
+        jumpToSentence(find(timings.sentences || [], 'start', at));
+      });
+    }
+
+    function seekBy(/** @type {number} */ delta) {
+      seekTo(pos() + delta);
     }
 
     button.addEventListener('click', start);
     seek.addEventListener('input', function () {
-      audio.currentTime = Number(seek.value);
-      render();
+      seekTo(Number(seek.value));
     });
     speed.addEventListener('change', function () {
-      audio.playbackRate = Number(speed.value);
+      players.forEach(function (el) {
+        el.playbackRate = Number(speed.value);
+      });
+    });
+    textBar.addEventListener('click', function (e) {
+      var d = Number(/** @type {Element} */ (e.target).getAttribute('data-d'));
+      if (!d || !timings) return;
+      var s = find(timings.sentences || [], 'start_s', pos() + 0.01);
+      jumpToSentence(Math.max(0, s + d));
     });
     // Keyboard: the button and the select work natively; Space/Enter on the slider toggles, arrows seek 5 s.
     region.addEventListener('keydown', function (/** @type {KeyboardEvent} */ e) {
       var target = e.composedPath()[0];
-      if (target === speed) return;
+      if (target === speed || target === followBox) return;
       var k = e.key;
       if (target === seek && (k === ' ' || k === 'Enter')) start();
       else if (k === 'ArrowLeft' || (target === seek && k === 'ArrowDown')) seekBy(-5);
@@ -354,32 +736,55 @@
       else return;
       e.preventDefault();
     });
-    audio.addEventListener('play', function () {
+    /** Media events count only from the element playing now (the spare one loads quietly). */
+    function on(/** @type {string} */ type, /** @type {() => void} */ fn) {
+      players.forEach(function (el) {
+        el.addEventListener(type, function () {
+          if (el === audio) fn();
+        });
+      });
+    }
+    on('play', function () {
       setIcon(true);
-      showStatus('');
+      if (!segMode) showStatus('');
+      requestAnimationFrame(tick);
     });
-    audio.addEventListener('pause', function () {
+    on('pause', function () {
       setIcon(false);
     });
-    audio.addEventListener('loadedmetadata', function () {
+    on('loadedmetadata', function () {
       playable = true;
     });
     ['timeupdate', 'durationchange', 'loadedmetadata', 'seeked'].forEach(function (ev) {
-      audio.addEventListener(ev, render);
+      on(ev, render);
     });
-    audio.addEventListener('error', function () {
-      if (!ready || !audio.getAttribute('src')) return;
+    on('ended', function () {
+      if (!segMode) return;
+      var more = segIdx + 1 < segs.length;
+      if (whole) toWhole(more);
+      else if (more) playSeg(segIdx + 1, 0, true);
+      else {
+        stalled = true;
+        setIcon(true);
+        showStatus('Cargando la siguiente parte…');
+      }
+    });
+    spare.addEventListener('error', function () {
+      spareIdx = -1; // loaded again when its turn comes
+    });
+    players[0].addEventListener('error', onError);
+    players[1].addEventListener('error', onError);
+    function onError(/** @type {Event} */ e) {
+      if (e.target !== audio || !ready || !audio.getAttribute('src')) return;
       // The presigned URL lives a few minutes: when a long audio needs more bytes after that (or after a long
       // pause), ask for a fresh URL and carry on from the same point. At most once every 30 s: no loops.
-      if (playable && Date.now() - lastRefresh > 30000) {
+      if (!segMode && playable && Date.now() - lastRefresh > 30000) {
         lastRefresh = Date.now();
         var at = audio.currentTime;
         var resume = !audio.paused;
         resolveAudio(audioId).then(
           function (meta) {
-            load(meta);
-            audio.currentTime = at;
-            if (resume) play();
+            playWhole(meta, at, resume);
           },
           function (/** @type {ApiFailure} */ f) {
             showError(explain(f, narrating), detailText(f.detail));
@@ -387,10 +792,10 @@
         );
         return;
       }
-      ready = false;
+      ready = segMode = false;
       setIcon(false);
       showError('No se pudo reproducir el audio. Pulsa reproducir para intentarlo de nuevo.', '');
-    });
+    }
 
     var target = null;
     try {

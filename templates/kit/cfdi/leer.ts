@@ -34,12 +34,14 @@ export class CfdiXmlError extends Error {
   }
 }
 
-interface El {
+/** An element as read (namespace URI, local name, unprefixed attributes): complements are read from these. */
+export interface XmlNodo {
   uri: string;
   local: string;
   attrs: Record<string, string>;
-  children: El[];
+  children: XmlNodo[];
 }
+type El = XmlNodo;
 
 function tree(xml: string): El {
   const parser = new SaxesParser({ xmlns: true, position: true });
@@ -75,10 +77,31 @@ function tree(xml: string): El {
   return root ?? fail('No root element', 'xml_syntax');
 }
 
-const child = (el: El | undefined, uri: string, local: string) =>
+export const child = (el: El | undefined, uri: string, local: string) =>
   el?.children.find((c) => c.uri === uri && c.local === local);
-const children = (el: El | undefined, uri: string, local: string) =>
+export const children = (el: El | undefined, uri: string, local: string) =>
   el?.children.filter((c) => c.uri === uri && c.local === local) ?? [];
+
+/**
+ * Attribute readers of one element that collect problems: `req` records "<trail>@<name> is required" for a
+ * missing or blank attribute (and answers ''), `opt` answers undefined for those. Values are trimmed.
+ */
+export function atributos(el: El, trail: string, problems: CfdiXmlProblem[]) {
+  return {
+    req: (name: string): string => {
+      const v = el.attrs[name];
+      if (v === undefined || v.trim() === '') {
+        problems.push({ msg: `${trail}@${name} is required`, type: 'cfdi_missing' });
+        return '';
+      }
+      return v.trim();
+    },
+    opt: (name: string): string | undefined => {
+      const v = el.attrs[name]?.trim();
+      return v === undefined || v === '' ? undefined : v;
+    },
+  };
+}
 
 export interface TrasladoLeido {
   base: string;
@@ -162,6 +185,8 @@ export interface CfdiLeido {
   timbre?: TimbreLeido;
   /** Namespaces of the complements besides the timbre (e.g. nómina, pagos). */
   complementos: string[];
+  /** Those complements' elements, for the templates that read them (nómina: ./nomina12.ts). */
+  complementoNodos: XmlNodo[];
 }
 
 /** Reads `xml` (a CFDI 4.0); throws CfdiXmlError with every problem found. */
@@ -183,20 +208,7 @@ export function leerCfdi(xml: string): CfdiLeido {
     ]);
 
   const problems: CfdiXmlProblem[] = [];
-  const path = (el: El, trail: string) => ({
-    req: (name: string): string => {
-      const v = el.attrs[name];
-      if (v === undefined || v.trim() === '') {
-        problems.push({ msg: `${trail}@${name} is required`, type: 'cfdi_missing' });
-        return '';
-      }
-      return v.trim();
-    },
-    opt: (name: string): string | undefined => {
-      const v = el.attrs[name]?.trim();
-      return v === undefined || v === '' ? undefined : v;
-    },
-  });
+  const path = (el: El, trail: string) => atributos(el, trail, problems);
 
   const c = path(root, 'Comprobante');
   if (root.attrs.Version !== '4.0')
@@ -345,6 +357,7 @@ export function leerCfdi(xml: string): CfdiLeido {
     impuestos,
     timbre,
     complementos: complementoEls.filter((x) => x !== tfdEl).map((x) => x.uri),
+    complementoNodos: complementoEls.filter((x) => x !== tfdEl),
   };
   if (problems.length) throw new CfdiXmlError(problems);
   return leido;

@@ -13,6 +13,9 @@
 //
 // The QR itself is drawn by ../qr.ts (SVG, no JavaScript in the page, nothing fetched).
 import { Dec, dec } from '../money';
+import { qrSvg } from '../qr';
+import { fechaLarga } from '../../../lambdas/shared/text/fechas';
+import type { CfdiLeido } from './leer';
 
 export const SAT_VERIFICATION_URL = 'https://verificacfdi.facturaelectronica.sat.gob.mx/default.aspx';
 
@@ -58,4 +61,29 @@ export function cadenaOriginalTimbre(t: Timbre): string {
   // SAT's XSLT applies XPath normalize-space(): runs of XML whitespace (space, tab, CR, LF; not other Unicode
   // spaces) collapse to one space, leading and trailing ones dropped.
   return `||${fields.map((f) => f.replace(/[ \t\r\n]+/g, ' ').replace(/^ | $/g, '')).join('|')}||`;
+}
+
+/** What a printed CFDI shows of its TimbreFiscalDigital (null when not stamped): UUID, QR, sellos, cadena original. */
+export function vistaTimbre(c: CfdiLeido) {
+  const t = c.timbre;
+  if (!t) return null;
+  const url = verificacionUrl({
+    uuid: t.uuid,
+    rfcEmisor: c.emisor.rfc,
+    rfcReceptor: c.receptor.rfc,
+    total: c.total,
+    selloCfdi: c.sello,
+  });
+  return {
+    uuid: t.uuid.toUpperCase(),
+    url,
+    qr_svg: qrSvg(url, { size: '31mm', label: 'Código QR de verificación del SAT' }),
+    cadena_original: cadenaOriginalTimbre(t),
+    sello_cfdi: c.sello,
+    sello_sat: t.selloSat,
+    no_certificado_sat: t.noCertificadoSat,
+    fecha_timbrado: t.fechaTimbrado,
+    fecha_timbrado_texto: fechaLarga(t.fechaTimbrado),
+    rfc_prov_certif: t.rfcProvCertif,
+  };
 }

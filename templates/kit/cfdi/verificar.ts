@@ -50,6 +50,15 @@ export interface Discrepancia {
 }
 
 /** SAT's arithmetic checks over the XML's own figures: the discrepancies (empty when everything adds up). */
+/** Discrepancies in ASCII for an HTTP header (X-CFDI-Avisos). */
+export function avisoHeader(d: Discrepancia[]): string {
+  return d
+    .map((x) => `${x.donde}: XML ${x.dice}, expected ${x.esperado}`)
+    .join('; ')
+    .replace(/[^\x20-\x7e]/g, '?')
+    .slice(0, 1500);
+}
+
 export function verificarTotales(c: CfdiLeido): Discrepancia[] {
   const out: Discrepancia[] = [];
   const digits = currencyDigits(c.moneda);

@@ -85,6 +85,15 @@ test('expired: 410 after the hour, even with the file there; refusals come in or
   expect((await s.quotas.peek('ip#a', [{ period: 'hour', limit: 5 }], T0))[0]!.used).toBe(0);
 });
 
+test('nothing uploaded: 409 while the form still works, 410 once it expired', async () => {
+  const s = setup();
+  const { body } = await createPdfUpload(s.deps, anonymous, MiB);
+  const load = () => status(loadUploadedPdf(s.deps, body.upload_id, anonymous, MiB, '1 MB'));
+  expect(await load()).toBe(409);
+  s.advance(UPLOAD_WINDOW_S);
+  expect(await load()).toBe(410);
+});
+
 test('a conversion that fails gives the id back (nothing charged); the retry converts it once', async () => {
   const s = setup();
   const { body } = await createPdfUpload(s.deps, anonymous, MiB);
