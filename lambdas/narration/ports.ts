@@ -112,6 +112,8 @@ export interface TimedSpan {
 export interface AudioRepository extends LeasedJobStore<AudioRecord> {
   /** While active only: the segments written so far (the whole list: a retried job starts again from 0). */
   setSegments(id: string, segments: Segment[], progress: number): Promise<void>;
+  /** Deletes the record (DELETE /audio/{id}); false when there was none. */
+  remove(id: string): Promise<boolean>;
 }
 
 export interface AudioStore {
@@ -129,6 +131,8 @@ export interface AudioStore {
   putJobText(audioId: string, text: string): Promise<void>;
   getJobText(audioId: string): Promise<string | undefined>;
   deleteJobText(audioId: string): Promise<void>;
+  /** Removes every object of a conversion: the audio, its segments (`segments` of them), timings and job text. */
+  deleteAudio(audioId: string, fmt: AudioFormat, segments: number): Promise<void>;
 }
 
 export interface JobMessage {

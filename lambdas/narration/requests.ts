@@ -20,6 +20,11 @@ const lower = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : 
 
 /** Shared by the three convert endpoints. */
 export const voiceField = z.preprocess(emptyToUndefined, z.string().max(64).optional());
+/** Days the conversion is kept (plan limits: use-cases/data-control.ts retentionDays). */
+export const retentionField = z.preprocess(
+  emptyToUndefined,
+  z.coerce.number().int().min(1).max(365).optional(),
+);
 export const fmtField = z.preprocess((v) => lower(emptyToUndefined(v)), z.enum(FORMATS).default('mp3'));
 
 /** A lexicon's name (path parameter of /v1/lexicons/{name}, items of `lexicons`). */

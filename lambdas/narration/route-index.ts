@@ -9,6 +9,7 @@ export const ROUTE_INDEX: RouteIndex = [
   ['POST', '/convert/url'],
   ['POST', '/demo/try'],
   ['GET', '/audio/{audio_id}'],
+  ['DELETE', '/audio/{audio_id}'],
   ['GET', '/audio/{audio_id}/timings'],
   ['GET', '/audio/{audio_id}/stream.m3u8'],
   ['GET', '/audio/{audio_id}/seg/{segment}'],

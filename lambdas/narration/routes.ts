@@ -8,6 +8,7 @@ import { convertPdfUploadRoute } from './handlers/convert-pdf-upload.route';
 import { convertUrlRoute } from './handlers/convert-url.route';
 import { demoTryRoute } from './handlers/demo-try.route';
 import { getAudioRoute } from './handlers/get-audio.route';
+import { deleteAudioRoute } from './handlers/delete-audio.route';
 import { getTimingsRoute } from './handlers/get-timings.route';
 import { audioStreamRoute } from './handlers/audio-stream.route';
 import { audioSegmentRoute } from './handlers/audio-segment.route';
@@ -52,6 +53,7 @@ export const narrationManifest: ServiceManifest = {
     convertUrlRoute,
     demoTryRoute,
     getAudioRoute,
+    deleteAudioRoute,
     getTimingsRoute,
     audioStreamRoute,
     audioSegmentRoute,

@@ -45,6 +45,10 @@ export class FakeAudioRepository extends FakeLeasedJobStore<AudioRecord> impleme
       (j) => Object.assign(j, { segments: structuredClone(segments), progress }),
     );
   }
+
+  async remove(id: string): Promise<boolean> {
+    return this.items.delete(id);
+  }
 }
 
 export class FakeAudioStore implements AudioStore {
@@ -88,6 +92,16 @@ export class FakeAudioStore implements AudioStore {
   async getJobText(audioId: string): Promise<string | undefined> {
     this.faults.check('getJobText');
     return this.objects.get(`jobs/${audioId}.txt`)?.toString();
+  }
+
+  async deleteAudio(audioId: string, fmt: AudioFormat, _segments: number): Promise<void> {
+    for (const key of [...this.objects.keys()])
+      if (
+        key === `audio/${audioId}.${fmt}` ||
+        key.startsWith(`audio/${audioId}/`) ||
+        key === `jobs/${audioId}.txt`
+      )
+        this.objects.delete(key);
   }
 
   async deleteJobText(audioId: string): Promise<void> {

@@ -691,6 +691,8 @@ const HEADER_NAMES = [
   'range',
   'forwarded',
   'x-http-method-override',
+  // Idempotency-Key (creating POSTs: lambdas/shared/idempotency): hostile values must give 422/400, never a 500.
+  'idempotency-key',
 ];
 
 const headerName = fc.oneof(

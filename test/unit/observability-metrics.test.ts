@@ -102,6 +102,7 @@ function narrationDeps(opts: { allowed?: boolean; audio?: FakeAudioRepository } 
       putAudioFile: async () => undefined,
       presignAudio: async () => 'http://127.0.0.1/never',
       presignSegment: async () => 'http://127.0.0.1/never',
+      deleteAudio: async () => undefined,
       putJobText: async () => undefined,
       getJobText: async () => 'Un texto largo que el trabajador narra en segundo plano.',
       deleteJobText: async () => undefined,

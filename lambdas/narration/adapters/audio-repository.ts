@@ -1,6 +1,6 @@
 // DynamoDB implementation of AudioRepository: one item per conversion, keyed by audioId, expiring with its audio.
 // The job transitions are the shared leased-job engine's (lambdas/shared/jobs): claimed jobs are `processing`.
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_LEASE_S, DynamoLeasedJobStore } from '../../shared/jobs/dynamo-leased-job-store';
 import type { AudioRecord, AudioRepository, Segment } from '../ports';
 
@@ -22,5 +22,12 @@ export class DynamoAudioRepository extends DynamoLeasedJobStore<AudioRecord> imp
       names: { '#segs': 'segments' }, // a reserved word in DynamoDB expressions
       values: { ':segs': segments, ':p': progress },
     });
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const out = await this.db.send(
+      new DeleteCommand({ TableName: this.shape.table, Key: this.key(id), ReturnValues: 'ALL_OLD' }),
+    );
+    return out.Attributes !== undefined;
   }
 }

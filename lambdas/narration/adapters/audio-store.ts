@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import {
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   NoSuchKey,
   PutObjectCommand,
@@ -109,6 +110,26 @@ export class S3AudioStore implements AudioStore {
     } catch (err) {
       if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
       throw err;
+    }
+  }
+
+  /** Every object of a conversion (DELETE /audio/{id}): one batch request per 1,000 keys; missing keys are fine. */
+  async deleteAudio(audioId: string, fmt: AudioFormat, segments: number): Promise<void> {
+    const keys = [
+      audioKey(audioId, fmt),
+      timingsKey(audioId),
+      jobTextKey(audioId),
+      ...Array.from({ length: segments }, (_, n) => segmentKey(audioId, n)),
+    ];
+    for (let i = 0; i < keys.length; i += 1000) {
+      const out = await this.s3.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+      if (out.Errors?.length)
+        throw new Error(`S3 refused to delete ${out.Errors.length} object(s) of ${audioId}`);
     }
   }
 

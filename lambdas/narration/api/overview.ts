@@ -1,4 +1,6 @@
 // The prose part of GET /api: what the contract leaves "not shown", decided and written down.
+import { NARRATION_HOOKS_OVERVIEW } from './webhooks-doc';
+
 export const NARRATION_OVERVIEW = `
 Spanish text, PDFs and web articles become narrated audio (MP3, WAV, OGG) with voices for Mexico and Spain.
 Contract version 1.0.0; paths carry no version prefix.
@@ -36,4 +38,4 @@ Texts up to 3,000 characters are narrated inside the request (**200**). Longer t
   415 (unsupported Content-Type), 429, 503 (a backing service is down, or the request hit its time limit; retry:
   a request answered 503 is never counted and its audio is never kept). A 500 carries \`request_id\`.
 - Every answer has an \`X-Request-Id\` header. CORS: any origin may call the API.
-`;
+${NARRATION_HOOKS_OVERVIEW}`;

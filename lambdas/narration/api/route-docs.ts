@@ -21,6 +21,7 @@ import {
   Voice,
 } from './schemas';
 import { z as zod } from 'zod';
+import { HOOKS_ROUTE_DOCS } from './webhooks-doc';
 import { META_ROUTE_DOCS, type ParamDoc, type ResponseDoc, type RouteDoc } from '../../shared/http/openapi';
 import { AbEventReq } from '../handlers/ab-event.route';
 import { WaitlistReq } from '../handlers/waitlist.route';
@@ -537,5 +538,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       422: common[422],
     },
   },
+  ...HOOKS_ROUTE_DOCS,
   ...META_ROUTE_DOCS,
 };

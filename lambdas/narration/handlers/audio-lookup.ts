@@ -1,5 +1,6 @@
 // The lookup the audio sub-resources share (stream.m3u8, seg/{n}.mp3): a valid id, a known record, not failed.
 import { Conflict, NotFound, invalid } from '../../shared/errors';
+import { assertNotExpired } from '../use-cases/data-control';
 import type { AudioRecord, AudioRepository } from '../ports';
 
 const AUDIO_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -16,6 +17,7 @@ export async function findPlayableAudio(audio: AudioRepository, rawId: string): 
     throw new NotFound(
       'Audio not found. It may have expired; audio is kept for a limited time after conversion.',
     );
+  assertNotExpired(rec, new Date()); // 410 past its retention (use-cases/data-control.ts)
   if (rec.status === 'failed')
     throw new Conflict(rec.error ?? 'The conversion failed. Please submit the text again.', {
       audio_id: rawId,

@@ -1,7 +1,14 @@
 // POST /convert/text: the route's spec, next to its handler (convert-text.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
 import { chars } from '../../shared/validation';
-import { MAX_TEXT_CHARS, fmtField, lexiconsField, textTypeField, voiceField } from '../requests';
+import {
+  MAX_TEXT_CHARS,
+  fmtField,
+  lexiconsField,
+  retentionField,
+  textTypeField,
+  voiceField,
+} from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
@@ -40,4 +47,6 @@ export const ConvertTextReq = z.object({
   text_type: textTypeField,
   /** Lexicons to apply, first wins (else the account's default). Paid keys. */
   lexicons: lexiconsField,
+  /** Days the audio is kept: paid keys 1..AUDIO_TTL_DAYS; the free tier's is fixed. */
+  retention_days: retentionField,
 });

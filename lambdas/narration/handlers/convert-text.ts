@@ -8,6 +8,7 @@ import { observeConversion } from '../metrics';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
+import { retentionDays, retentionLimits } from '../use-cases/data-control';
 import { startConversion } from '../use-cases/conversion';
 import { isDryRun, previewConversion } from '../core/preview';
 import { convertTextRoute as route, ConvertTextReq } from './convert-text.route';
@@ -50,6 +51,7 @@ export const makeHandler = (deps: NarrationDeps) =>
           fmt: body.fmt,
           caller,
           ...(how.speech ? { speech: how.speech, chars: how.chars } : {}),
+          ttlDays: retentionDays(body.retention_days, caller, retentionLimits(deps.config)),
         }),
       );
       return json(out.statusCode, { ...out.body, ...extra }, out.headers);

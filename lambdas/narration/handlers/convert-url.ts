@@ -20,6 +20,7 @@ import {
 } from '../../shared/net/safe-fetch';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { NoArticleError, decodeHtml, extractArticle, fitForNarration } from '../core/article';
+import { retentionDays, retentionLimits } from '../use-cases/data-control';
 import { startConversion } from '../use-cases/conversion';
 import { isDryRun, previewConversion } from '../core/preview';
 import { convertUrlRoute as route, ConvertUrlReq } from './convert-url.route';
@@ -128,6 +129,7 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
           voice,
           fmt: body.fmt,
           caller,
+          ttlDays: retentionDays(body.retention_days, caller, retentionLimits(deps.config)),
           // The contract promises a title: a page without one is named by its host.
           title,
           ...(how.speech ? { speech: how.speech } : {}),

@@ -12,6 +12,8 @@ import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { rateLimitHeaders, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
 import type { AudioFormat } from '../core/formats';
+import { audioOwner } from './data-control';
+import { queueAudioEvent } from './webhooks';
 import { narrate } from './narrate';
 import type { AudioRecord, Plan, Segment, StoredTimings, Timings } from '../ports';
 import type { Voice } from '../core/voices';
@@ -144,6 +146,7 @@ export async function startConversion(
     fmt: input.fmt,
     chars,
     plan,
+    owner: audioOwner(input.caller),
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
     expiresAt: Math.floor(now.getTime() / 1000) + (input.ttlDays ?? deps.config.AUDIO_TTL_DAYS) * 86400,
@@ -316,6 +319,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * job goes here (webhooks: audio.completed / audio.failed).
  */
 export async function jobEnded(_deps: NarrationDeps, record: AudioRecord): Promise<void> {
+  await queueAudioEvent(_deps, record); // the completion webhook (use-cases/webhooks.ts; never throws)
   logger.info('conversion ended', {
     audioId: record.audioId,
     status: record.status,
@@ -397,10 +401,10 @@ async function narrateJob(
       ? (JSON.parse(stored) as { text: string; speech: SpeechOptions })
       : { text: stored, speech: undefined };
   if (!voice || text === undefined) {
-    await deps.audio.fail(
-      audioId,
-      'The job could not be read back (its text expired or its voice was withdrawn). Please submit it again.',
-    );
+    const reason =
+      'The job could not be read back (its text expired or its voice was withdrawn). Please submit it again.';
+    if (await deps.audio.fail(audioId, reason))
+      await jobEnded(deps, { ...claimed, status: 'failed', error: reason });
     return 'skipped';
   }
   let last = 0;

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { ApiKeyRecord, KeyStore } from '../auth/keys';
+import { ownerOf } from '../auth/owner';
 import { resolveKeyHolder } from '../auth/resolve-caller';
 import { NotFound, InvalidInput, Unavailable, Unauthenticated, type ValidationItem } from '../errors';
 import {
@@ -85,13 +86,7 @@ export function secretHint(secret: string): string {
   return `${secret.slice(0, SECRET_PREFIX.length + 4)}…`;
 }
 
-/**
- * What jobs, audio and webhook endpoints belong to: the billing account of the key (every key of the account,
- * including one that replaced a rotated key, sees them), or the key itself for keys made without an account.
- */
-export function ownerOf(key: ApiKeyRecord): string {
-  return key.accountId ? `acct:${key.accountId}` : `key:${key.keyHash.slice(0, 32)}`;
-}
+export { ownerOf };
 
 // ---- registration --------------------------------------------------------------------------------------------
 
