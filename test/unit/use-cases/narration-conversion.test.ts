@@ -14,7 +14,7 @@ const anonymous = { kind: 'anonymous' as const, subject: 'ip#test' };
 const paid = {
   kind: 'key' as const,
   subject: 'key#test',
-  key: { plan: 'pro' } as ApiKeyRecord,
+  key: { plan: 'pro', keyHash: 'f'.repeat(64) } as ApiKeyRecord,
 };
 
 function setup(config: { WAIT_WINDOW_S?: number } = {}) {

@@ -21,7 +21,11 @@ import { rejectsAsHttp } from '../../helpers/as-http';
 const MiB = 1024 * 1024;
 const anonymous = { kind: 'anonymous' as const, subject: 'ip#a' };
 const other = { kind: 'anonymous' as const, subject: 'ip#b' };
-const paid = { kind: 'key' as const, subject: 'key#k', key: { plan: 'pro' } as ApiKeyRecord };
+const paid = {
+  kind: 'key' as const,
+  subject: 'key#k',
+  key: { plan: 'pro', keyHash: 'f'.repeat(64) } as ApiKeyRecord,
+};
 
 const T0 = new Date('2026-11-25T10:00:00Z');
 
