@@ -9,10 +9,9 @@
 // whatever the cause: the synchronous path does not count failed renders either). Talks only to ports.
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../../shared/auth/keys';
-import type { DeliveryAttempt as SharedDeliveryAttempt, MessageQueue } from '../../shared/webhooks/delivery';
+import type { MessageQueue } from '../../shared/webhooks/delivery';
 import { ownerOf } from '../../shared/auth/owner';
 import { Forbidden, Unavailable } from '../../shared/errors';
-import type { LeasedJobStore } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
 import type { QuotaDecision, QuotaStore } from '../../shared/quota/windows';
 import type { DocumentsPlan } from '../core/plans';
