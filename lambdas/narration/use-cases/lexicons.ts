@@ -101,8 +101,7 @@ export async function putLexicon(
 
 export async function getLexicon(store: LexiconStore, caller: Caller, name: string): Promise<Lexicon> {
   const found = (await store.list(lexiconOwner(caller))).find((l) => l.name === name);
-  if (!found)
-    throw new NotFound(`No lexicon named '${name}' in this account (GET /v1/lexicons lists them).`);
+  if (!found) throw new NotFound(`No lexicon named '${name}' in this account (GET /v1/lexicons lists them).`);
   return found;
 }
 
