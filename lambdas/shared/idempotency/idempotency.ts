@@ -82,7 +82,8 @@ export function idempotency(
     idempotency: {
       store: () => deps.idempotency,
       lockS: route.timeoutS + 30,
-      now: deps.now ? () => deps.now!() : undefined,
+      // Read lazily: only a request that sends a key touches the deps.
+      now: () => (deps.now ? deps.now() : new Date()),
     },
   };
 }
