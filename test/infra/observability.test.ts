@@ -183,7 +183,8 @@ for (const c of CASES) {
         expect({ dlqId, alarms: match.length }).toEqual({ dlqId, alarms: 1 });
         expect(match[0]).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
       }
-      if (c.service === 'narration') expect(dlqIds).toHaveLength(2);
+      // Narration: the standard and priority job queues and the completion-webhooks queue.
+      if (c.service === 'narration') expect(dlqIds).toHaveLength(3);
     });
 
     test('API: 5xx rate (metric math over 5xx and Count) and p99 latency', () => {
