@@ -231,7 +231,9 @@ describe('narrate() with Polly', () => {
       // MP3: each chunk is encoded on its own and its frames concatenated (narrate's per-chunk segments), so each
       // chunk adds LAME's encoder delay (1,105 samples) and pads its last frame (< 576): under 75 ms per chunk.
       else expect(result.durationS - expectedS).toBeGreaterThanOrEqual(0);
-      expect(Math.abs(result.durationS - expectedS)).toBeLessThan(fmt === 'wav' ? 1e-6 : 0.075 * parts.length);
+      expect(Math.abs(result.durationS - expectedS)).toBeLessThan(
+        fmt === 'wav' ? 1e-6 : 0.075 * parts.length,
+      );
       expect(Math.abs(result.durationS - Number(p.format.duration)) / result.durationS).toBeLessThan(0.01);
     },
   );
