@@ -93,8 +93,8 @@ afterAll(async () => {
   await emu?.cleanup();
 });
 
-// ~400 characters: queued (over SYNC_MAX_CHARS), one engine call.
-const TEXT = 'El viento del norte trajo lluvia al valle durante toda la noche. '.repeat(6);
+// ~130 characters: queued (over SYNC_MAX_CHARS), one engine call (narrate's first chunk takes up to ~200).
+const TEXT = 'El viento del norte trajo lluvia al valle durante toda la noche. '.repeat(2);
 
 /** The real engine, counting calls (a finished job narrated again would show up here). */
 function countingDeps(): NarrationDeps {
