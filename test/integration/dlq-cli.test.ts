@@ -27,7 +27,7 @@ let tripwire: Tripwire;
 
 beforeAll(async () => {
   tripwire = installLoopbackTripwire();
-  // Narration's job queues only: the CLI lists every DLQ it finds.
+  // Narration's queues only (jobs and completion webhooks): the CLI lists every DLQ it finds.
   emu = await withEmulators({ queueVisibilityS: 1, queues: narrationManifest.queues });
   sqs = new SQSClient({});
   db = DynamoDBDocumentClient.from(new DynamoDBClient({}));
@@ -105,8 +105,9 @@ test('list finds every DLQ with its source queue and depth', async () => {
   await deadLetter('job-list', emu.queues.standard!);
   const dlqs = await listDlqs(sqs);
   const names = dlqs.map((d) => d.name).sort();
-  // Every DLQ of the queues this test created (narration's two job queues), each found with its source queue.
-  expect(names).toEqual(['test-priority-dlq', 'test-standard-dlq']);
+  // Every DLQ of the queues this test created (narration's two job queues and its completion-webhooks queue), each
+  // found with its source queue.
+  expect(names).toEqual(['test-priority-dlq', 'test-standard-dlq', 'test-webhooks-dlq']);
   const standard = dlqs.find((d) => d.name === 'test-standard-dlq')!;
   expect(standard.sources.map((s) => [s.name, s.maxReceiveCount])).toEqual([['test-standard', 3]]);
   expect(standard.visible).toBe(1);
