@@ -14,7 +14,13 @@ jest.setTimeout(120_000);
 
 let g: GrowthRuntime;
 beforeAll(async () => {
-  g = await startGrowthRuntime({ FREE_PER_HOUR: '1000', FREE_PER_DAY: '1000', SYNC_MAX_CHARS: '200' });
+  // No wait window: the long conversion is answered 202 and finished by the worker (the path this file counts).
+  g = await startGrowthRuntime({
+    FREE_PER_HOUR: '1000',
+    FREE_PER_DAY: '1000',
+    SYNC_MAX_CHARS: '200',
+    WAIT_WINDOW_S: '0',
+  });
 });
 afterAll(async () => g?.stop());
 

@@ -55,14 +55,20 @@ describe('ConvertTextReq (422 items in the contract shape)', () => {
     ]);
   });
   test('defaults and normalisation: fmt mp3, case-insensitive fmt, empty voice means default', () => {
-    expect(validate(ConvertTextReq, { text: 'hola' })).toEqual({ text: 'hola', fmt: 'mp3' });
+    expect(validate(ConvertTextReq, { text: 'hola' })).toEqual({
+      text: 'hola',
+      fmt: 'mp3',
+      text_type: 'text',
+    });
     expect(validate(ConvertTextReq, { text: 'hola', fmt: 'WAV', voice: '' })).toEqual({
       text: 'hola',
       fmt: 'wav',
+      text_type: 'text',
     });
     expect(validate(ConvertTextReq, { text: 'hola', voice: null, fmt: null })).toEqual({
       text: 'hola',
       fmt: 'mp3',
+      text_type: 'text',
     });
   });
 });
