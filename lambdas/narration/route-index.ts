@@ -26,6 +26,8 @@ export const ROUTE_INDEX: RouteIndex = [
   ['POST', '/pay/webhook'],
   ['POST', '/pay/keys/rotate'],
   ['GET', '/embed.js'],
+  ['GET', '/'],
+  ['GET', '/site/{file}'],
   ['GET', '/api'],
   ['PUT', '/v1/webhook'],
   ['GET', '/v1/webhook'],

@@ -484,6 +484,27 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       304: { description: 'Not modified: If-None-Match matched the ETag' },
     },
   },
+  SitePage: {
+    summary: 'Web site (Spanish): try, pricing, waitlist',
+    tags: ['meta'],
+    description:
+      'The HTML page for people (es-MX). Strict Content-Security-Policy (own scripts and styles only), HSTS, ' +
+      'no framing; weak ETag (304 on If-None-Match); brotli/gzip per Accept-Encoding.',
+    responses: {
+      200: { description: 'The page', contentType: 'text/html' },
+      304: { description: 'Not modified: If-None-Match matched the ETag' },
+    },
+  },
+  SiteFile: {
+    summary: 'A file of the web site (script, style sheet, image)',
+    tags: ['meta'],
+    description: 'The files the pages load, by name; unknown names → 404 `{"detail": ...}`.',
+    responses: {
+      200: { description: 'The file' },
+      304: { description: 'Not modified: If-None-Match matched the ETag' },
+      404: { description: 'No such file' },
+    },
+  },
   LexiconList: {
     summary: 'List pronunciation lexicons',
     tags: ['lexicons'],

@@ -1,0 +1,26 @@
+// GET / (and the other page paths below) and GET /site/{file}: the Spanish web front, built into a string module
+// (lambdas/narration/site/files.generated.ts, `npm run build:site`) and served with a strict CSP by the platform's
+// static-site handler. Audio plays from presigned bucket URLs, so media-src (and connect-src, for the HLS segments
+// the player fetches) allow the bucket's origin: the emulator's locally, S3's in the cloud.
+import { pageSecurityHeaders, staticSiteHandler } from '../../shared/http/static-assets';
+import { SITE_FILES } from '../site/files.generated';
+
+/** Request path → page file. */
+export const PAGES: Record<string, string> = { '/': 'index.html' };
+
+/** Where presigned audio URLs point: the S3 endpoint the SDK is given (emulator), else S3 itself. */
+export function bucketOrigin(env: NodeJS.ProcessEnv = process.env): string {
+  const endpoint = env['AWS_ENDPOINT_URL_S3'] ?? env['AWS_ENDPOINT_URL'];
+  return endpoint ? new URL(endpoint).origin : 'https://*.amazonaws.com';
+}
+
+export const makeHandler = (env: NodeJS.ProcessEnv = process.env) => {
+  const bucket = bucketOrigin(env);
+  return staticSiteHandler(
+    SITE_FILES,
+    PAGES,
+    pageSecurityHeaders({ 'media-src': [bucket], 'connect-src': [bucket] }),
+  );
+};
+
+export const handler = makeHandler();

@@ -1,0 +1,2 @@
+// The narration site's script (bundled by scripts/build-site.ts).
+document.documentElement.classList.add('js');
