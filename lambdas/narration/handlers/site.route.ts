@@ -17,3 +17,10 @@ export const siteFileRoute = {
   id: 'SiteFile',
   path: '/site/{file}',
 } satisfies RouteSpec;
+
+/** The read-only dashboard (panel.html; its data needs the dashboard token, asked for on the page). */
+export const sitePanelRoute = {
+  ...sitePageRoute,
+  id: 'SitePanel',
+  path: '/panel',
+} satisfies RouteSpec;

@@ -6,7 +6,7 @@ import { pageSecurityHeaders, staticSiteHandler } from '../../shared/http/static
 import { SITE_FILES } from '../site/files.generated';
 
 /** Request path → page file. */
-export const PAGES: Record<string, string> = { '/': 'index.html' };
+export const PAGES: Record<string, string> = { '/': 'index.html', '/panel': 'panel.html' };
 
 /** Where presigned audio URLs point: the S3 endpoint the SDK is given (emulator), else S3 itself. */
 export function bucketOrigin(env: NodeJS.ProcessEnv = process.env): string {
