@@ -313,7 +313,13 @@ async function showResult(result) {
   state.objectUrl = url;
   const preview = $('vista-previa');
   if (result.type === 'application/pdf') {
-    preview.append(el('iframe', { src: url, title: `Vista previa de ${result.filename}`, className: 'pdf' }));
+    preview.append(
+      el('iframe', { src: url, title: `Vista previa de ${result.filename}`, className: 'pdf' }),
+      el('p', {
+        className: 'nota',
+        text: '¿No ves la vista previa? Algunos navegadores (sobre todo en el celular) no muestran PDF dentro de la página: usa «Descargar».',
+      }),
+    );
   } else if (result.type === 'image/png') {
     preview.append(el('img', { src: url, alt: `Vista previa de ${result.filename}` }));
   } else if (TEXT_PREVIEW.has(result.type)) {
