@@ -28,6 +28,7 @@ export const ROUTE_INDEX: RouteIndex = [
   ['POST', '/pay/keys/rotate'],
   ['GET', '/embed.js'],
   ['GET', '/'],
+  ['GET', '/gracias'],
   ['GET', '/site/{file}'],
   ['GET', '/panel'],
   ['GET', '/api'],

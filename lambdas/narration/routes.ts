@@ -26,7 +26,7 @@ import { payPortalRoute } from './handlers/pay-portal.route';
 import { payWebhookRoute } from './handlers/pay-webhook.route';
 import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { embedRoute } from './handlers/embed.route';
-import { siteFileRoute, sitePageRoute, sitePanelRoute } from './handlers/site.route';
+import { siteFileRoute, sitePageRoute, sitePanelRoute, siteThanksRoute } from './handlers/site.route';
 import { apiDocsRoute } from './handlers/api.route';
 import { notFoundRoute } from './handlers/not-found.route';
 import { webhookPutRoute } from './handlers/webhook-put.route';
@@ -74,6 +74,7 @@ export const narrationManifest: ServiceManifest = {
     payKeysRotateRoute,
     embedRoute,
     sitePageRoute,
+    siteThanksRoute,
     siteFileRoute,
     sitePanelRoute,
     apiDocsRoute,
