@@ -21,7 +21,8 @@ async function loadStats() {
 }
 
 async function loadWaitlistCount() {
-  const a = await call('/waitlist/count');
+  // no-cache: revalidate (the answer may be cached for 10 s), so a sign-up shows at once.
+  const a = await call('/waitlist/count', { cache: 'no-cache' });
   if (!a.ok || !a.body) return;
   const n = Number(a.body.count) || 0;
   $('#lista-cuenta').textContent =
@@ -359,9 +360,8 @@ function abEvent(type) {
     call('/ab/event', { method: 'POST', body, keepalive: true });
 }
 
-/** Exposure once the pricing is on screen (at least 40 % of it). */
+/** Exposure once the pricing is on screen: half of a plan's card in view. */
 function watchExposure() {
-  const section = $('#precios');
   if (!('IntersectionObserver' in window)) return abEvent('exposure');
   const seen = new IntersectionObserver(
     (entries) => {
@@ -370,9 +370,9 @@ function watchExposure() {
         abEvent('exposure');
       }
     },
-    { threshold: 0.4 },
+    { threshold: 0.5 },
   );
-  seen.observe(section);
+  for (const plan of document.querySelectorAll('.plan')) seen.observe(plan);
 }
 
 for (const link of document.querySelectorAll('a.comprar')) {
