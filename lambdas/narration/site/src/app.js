@@ -39,6 +39,9 @@ async function loadQuota() {
   if (!a.ok || !a.body) return;
   const plans = Array.isArray(a.body.plans) ? a.body.plans : [];
   for (const p of plans) showPlan(p);
+  const price = (id) => plans.find((p) => p.id === id && p.price)?.price.amount_cents;
+  const months = price('pro') ? Math.round((price('lifetime') || 0) / price('pro')) : 0;
+  if (months > 1) $('#lifetime-meses').textContent = `Cuesta lo mismo que ${months} meses de Pro`;
   const windows = (a.body.usage && a.body.usage.windows) || [];
   const hour = windows.find((w) => w.period === 'hour');
   const day = windows.find((w) => w.period === 'day');
@@ -375,8 +378,25 @@ function watchExposure() {
   for (const plan of document.querySelectorAll('.plan')) seen.observe(plan);
 }
 
+// A plain click asks for the checkout as JSON first, so a failure (payments not configured, Stripe down) is
+// explained on the page instead of leaving the visitor on a JSON error; then it goes to Stripe's page. Opening the
+// link in a new tab still works as a plain link (the API redirects browsers).
 for (const link of document.querySelectorAll('a.comprar')) {
-  link.addEventListener('click', () => abEvent('conversion'));
+  link.addEventListener('click', async (e) => {
+    abEvent('conversion');
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    const error = $('#precios-error');
+    showProblem(error, null);
+    link.setAttribute('aria-busy', 'true');
+    const a = await call(link.getAttribute('href'), { headers: { accept: 'application/json' } });
+    link.removeAttribute('aria-busy');
+    if (a.ok && a.body && typeof a.body.url === 'string') {
+      location.assign(a.body.url);
+      return;
+    }
+    showProblem(error, problem(a, 'abrir la página de pago'));
+  });
 }
 
 // ─── Waitlist: POST /waitlist {email, source, interest} ─────────────────────────────────────────────────────────
