@@ -247,7 +247,8 @@ async function narratedText(result) {
     const span = Math.max(0, s.end - s.start);
     out += (cues[i] || '').slice(0, span).padEnd(span, ' ');
   });
-  return out;
+  // As long as the narrated text (its `chars`), so the player maps offsets one to one.
+  return out.padEnd(Number(result.chars) || 0, ' ');
 }
 
 $('#forma-texto').addEventListener('submit', (e) => {
