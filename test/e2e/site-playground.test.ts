@@ -223,11 +223,15 @@ test('rendering the factura as PDF: previewed from a blob: URL, and the download
   await expectNoSeriousA11yViolations(page, 'playground with a PDF preview');
 });
 
-test('a text format is shown as text: the ventas report as CSV', async () => {
+test('a text format is shown as text: the ventas report as CSV, generated with Ctrl+Enter', async () => {
   await page.select('#plantilla', 'ventas');
   await waitText('#estado-datos', /cumplen el esquema de «Reporte de ventas»/);
   await page.select('#formato', 'csv');
-  await page.click('#generar');
+  // Ctrl+Enter in the editor generates too.
+  await page.focus('#datos');
+  await page.keyboard.down('Control');
+  await page.keyboard.press('Enter');
+  await page.keyboard.up('Control');
   await waitText('#estado-resultado', /^Listo: .+\.csv/);
   const sample = listing.templates.find((t) => t.slug === 'ventas')!.sample as {
     rows: { product: string }[];
