@@ -24,3 +24,10 @@ export const siteThanksRoute = {
   id: 'SiteThanks',
   path: '/gracias',
 } satisfies RouteSpec;
+
+/** The read-only dashboard (panel.html; its data needs the dashboard token, asked for on the page). */
+export const sitePanelRoute = {
+  ...sitePageRoute,
+  id: 'SitePanel',
+  path: '/panel',
+} satisfies RouteSpec;
