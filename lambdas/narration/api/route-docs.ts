@@ -495,6 +495,17 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       304: { description: 'Not modified: If-None-Match matched the ETag' },
     },
   },
+  SiteThanks: {
+    summary: 'Web page after paying (Spanish): shows the API key once',
+    tags: ['meta'],
+    description:
+      "Stripe Checkout's success_url (`/gracias?session_id=cs_…`). Its script calls GET /pay/success with the " +
+      'session id and shows the key once, with a copy button; GET /pay/success itself stays JSON. Same headers as /.',
+    responses: {
+      200: { description: 'The page', contentType: 'text/html' },
+      304: { description: 'Not modified: If-None-Match matched the ETag' },
+    },
+  },
   SiteFile: {
     summary: 'A file of the web site (script, style sheet, image)',
     tags: ['meta'],
