@@ -3,8 +3,7 @@
 import { ConvertTextReq } from '../handlers/convert-text.route';
 import { ConvertUrlReq } from '../handlers/convert-url.route';
 import { DemoTryReq } from '../handlers/demo-try.route';
-import { ConvertPdfUploadReq, MAX_DIRECT_BODY_BYTES } from '../handlers/convert-pdf.route';
-import { fmtField, voiceField } from '../requests';
+import { ConvertPdfFields, ConvertPdfUploadReq, MAX_DIRECT_BODY_BYTES } from '../handlers/convert-pdf.route';
 import { PutLexiconReq } from '../handlers/lexicons.route';
 import {
   Lexicon,
@@ -135,10 +134,13 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     tags: ['narration'],
     bearer: 'optional',
     description:
-      'Either multipart/form-data with `file` (a PDF of at most 20 MB), optional `voice` and `fmt`; or, for PDFs ' +
+      'Either multipart/form-data with `file` (a PDF of at most 20 MB), optional `voice`, `fmt`, `lexicons` ' +
+      '(names, comma-separated in a form field) and `retention_days`; or, for PDFs ' +
       `too large for one request (a body over ${MAX_DIRECT_BODY_BYTES} bytes, about 4.5 MB, is answered 413 ` +
       'naming this path: API Gateway and Lambda cap what one request carries in AWS), JSON or form fields ' +
-      '`{"upload_id", "voice"?, "fmt"?}` after POST /convert/pdf/upload and sending the file to S3 with its form. ' +
+      '`{"upload_id", "voice"?, "fmt"?, "lexicons"?, "retention_days"?}` after POST /convert/pdf/upload and ' +
+      'sending the file to S3 with its form. `lexicons` and `retention_days` work as on /convert/text (paid keys; ' +
+      'the dry run shows `spoken_text` with the lexicons applied). ' +
       'An upload_id converts once (409 after), only for the caller that asked for it (same API key or, free tier, ' +
       'same IP address; else 403), within an hour (410 after); unknown ids 404, nothing uploaded yet 409. ' +
       'Running headers, footers and page numbers are dropped, hyphenated line breaks joined, columns read in ' +
@@ -149,10 +151,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     params: [dryRun],
     body: {
       schema: zod.union([
-        zod.object({
+        ConvertPdfFields.extend({
           file: zod.string().meta({ format: 'binary', description: 'The PDF, at most 20 MB' }),
-          voice: voiceField,
-          fmt: fmtField,
         }),
         ConvertPdfUploadReq,
       ]),
@@ -191,10 +191,20 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       'e.g. `curl -F key=... -F Policy=... … -F file=@doc.pdf <url>`; browsers may POST it cross-origin). S3 ' +
       'accepts exactly one application/pdf of 1 byte to 20 MiB under that id for 15 minutes. Then POST ' +
       '/convert/pdf with `{"upload_id": ...}` (plus voice/fmt) from the same caller within an hour. No body; ' +
-      'nothing is charged here (the conversion is). Without an API key at most 30 slots per hour per IP address.',
+      'nothing is charged here (the conversion is). Without an API key at most 30 slots per hour per IP address. ' +
+      'Idempotency-Key: a retry with the same key (and the same, empty, body) within 24 h gets the same slot back ' +
+      '(`Idempotent-Replayed: true`), not a second one.',
     responses: {
       201: { description: 'The upload slot', schema: UploadSlot, headers: RATE_HEADERS },
       401: common[401],
+      409: {
+        description: 'Idempotency-Key: a request with this key is still running (retry to get its answer)',
+        schema: ErrorDetail,
+      },
+      422: {
+        description: 'Idempotency-Key malformed, or already used with a different request',
+        schema: ValidationError,
+      },
       429: { ...common[429], description: 'Too many upload slots for this IP address this hour' },
       503: common[503],
     },
@@ -241,8 +251,16 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         description: 'Pending after the 25 s hold (audio requests only): ask the same URL again',
         headers: { Location: '/audio/<id>.<fmt>?wait=<n>', 'Retry-After': 'Seconds before asking again' },
       },
-      404: { description: 'Unknown or expired (audio is kept 30 days, demos 1 day)', schema: ErrorDetail },
+      404: {
+        description: 'Unknown, deleted, or expired and purged (audio is kept 30 days or its retention_days)',
+        schema: ErrorDetail,
+      },
       409: { description: 'The conversion failed; the body says why. Submit again.', schema: ErrorDetail },
+      410: {
+        description:
+          'Past its retention (retention_days; demos 1 day): its files are deleted. Answered until the record is purged (about two days), then 404.',
+        schema: ErrorDetail,
+      },
       422: common[422],
     },
   },
@@ -385,6 +403,21 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       503: { description: 'No dashboard token is configured', schema: ErrorDetail },
     },
   },
+  DashboardSummary: {
+    summary: 'Dashboard summary (dashboard token)',
+    tags: ['growth'],
+    description:
+      'What the /panel page shows besides the A/B results: the configured `experiments` (read each with ' +
+      'GET /ab/results/{experiment}), the waitlist (`count`, `interest`, sign-ups per `source` — A/B refs grouped ' +
+      'per variant), the public statistics, and recent failures: queued jobs that ended failed (total, per UTC ' +
+      'day for 7 days) and the depth of each DLQ (`messages: null` with an `error` when it cannot be read). Same ' +
+      'token as /ab/results (`Authorization: Bearer <token>` or `X-Dashboard-Token`). Never cached.',
+    responses: {
+      200: { description: 'Summary (docs/growth.md, "Dashboard")' },
+      401: { description: 'Missing or wrong dashboard token', schema: ErrorDetail },
+      503: { description: 'No dashboard token is configured', schema: ErrorDetail },
+    },
+  },
   Stats: {
     summary: 'Public statistics',
     tags: ['growth'],
@@ -490,6 +523,29 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     description:
       'The HTML page for people (es-MX). Strict Content-Security-Policy (own scripts and styles only), HSTS, ' +
       'no framing; weak ETag (304 on If-None-Match); brotli/gzip per Accept-Encoding.',
+    responses: {
+      200: { description: 'The page', contentType: 'text/html' },
+      304: { description: 'Not modified: If-None-Match matched the ETag' },
+    },
+  },
+  SiteThanks: {
+    summary: 'Web page after paying (Spanish): shows the API key once',
+    tags: ['meta'],
+    description:
+      "Stripe Checkout's success_url (`/gracias?session_id=cs_…`). Its script calls GET /pay/success with the " +
+      'session id and shows the key once, with a copy button; GET /pay/success itself stays JSON. Same headers as /.',
+    responses: {
+      200: { description: 'The page', contentType: 'text/html' },
+      304: { description: 'Not modified: If-None-Match matched the ETag' },
+    },
+  },
+  SitePanel: {
+    summary: 'Dashboard page (Spanish, read-only)',
+    tags: ['meta'],
+    description:
+      'A/B results, waitlist, statistics and recent failures for the team. The page itself is public; it asks for ' +
+      'the dashboard token, keeps it in sessionStorage and sends it as `Authorization: Bearer` to ' +
+      'GET /dashboard/summary and GET /ab/results/{experiment} (never in a URL). Same headers as `/`.',
     responses: {
       200: { description: 'The page', contentType: 'text/html' },
       304: { description: 'Not modified: If-None-Match matched the ETag' },

@@ -11,8 +11,11 @@ export const convertPdfUploadRoute = {
   timeoutS: 10,
   // No body is read (the file goes to S3).
   maxBodyBytes: 4 * 1024,
+  // Idempotency-Key: a retried request gets the same slot back (lambdas/shared/idempotency; quotas table).
+  idempotent: true,
   access: {
-    // audio: only the upload slots (`upload#<id>` items); quotas: anonymous callers' slots per hour.
+    // audio: only the upload slots (`upload#<id>` items); quotas: anonymous callers' slots per hour and the
+    // Idempotency-Key records (`idem#` items).
     tables: { audio: 'rw', quotas: 'rw', keys: 'r' },
     itemPrefixes: { audio: ['upload#'] },
     // The presigned POST is run by S3 with this function's role: PutObject under uploads/ and nothing else.
