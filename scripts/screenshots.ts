@@ -1,21 +1,21 @@
 // Screenshots of every page of both services (scripts/web-pages.ts), at a desktop (1280×800) and a phone (390×844)
-// width, full length (at most MAX_HEIGHT px), into docs/screenshots/<service>-<page>-<width>.png. Runs the local runtime (emulators, no
+// width, full length (at most MAX_PIXELS), into docs/screenshots/<service>-<page>-<width>.png. Runs the local runtime (emulators, no
 // worker) and headless Chromium (@sparticuz/chromium); every non-loopback request is aborted and the run fails if
 // any was tried. The dashboard is shown signed in, with a few real sign-ups and A/B events made through the API.
 // Run: npm run screenshots
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { documentsManifest } from '../lambdas/documents/routes';
 import { narrationManifest } from '../lambdas/narration/routes';
 import { startLocal, type LocalRuntime } from '../lib/local/runtime';
-import { launchChromium, loopbackPage } from '../test/helpers/browser';
-import { tempDir } from '../test/helpers/env';
+import { launchChromium, loopbackPage } from '../lib/local/browser';
 import { pageSlug, pagesOf } from './web-pages';
 
 const OUT = join(__dirname, '..', 'docs', 'screenshots');
 const TOKEN = 'screenshots-token-0123456789';
-/** Pages longer than this are cut here (the top of the page). */
-const MAX_HEIGHT = 4000;
+/** Pages longer than this area are cut (the top of the page): 4000 px at 1280 wide, about 13,000 at 390. */
+const MAX_PIXELS = 1280 * 4000;
 const WIDTHS: [number, number][] = [
   [1280, 800],
   [390, 844],
@@ -59,14 +59,14 @@ async function seed(base: string): Promise<void> {
 
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
-  const data = tempDir('screenshots-');
-  const profile = tempDir('screenshots-chrome-');
+  const data = mkdtempSync(join(tmpdir(), 'screenshots-'));
+  const profile = mkdtempSync(join(tmpdir(), 'screenshots-chrome-'));
   let rt: LocalRuntime | undefined;
   const blocked: string[] = [];
-  const browser = await launchChromium(profile.path);
+  const browser = await launchChromium(profile);
   try {
     rt = await startLocal({
-      dataDir: data.path,
+      dataDir: data,
       persist: false,
       startWorker: false,
       trustProxy: true,
@@ -100,12 +100,17 @@ async function main(): Promise<void> {
               timeout: 15_000,
             });
           const file = join(OUT, `${service}-${pageSlug(path)}-${width}.png`);
-          // Full length up to MAX_HEIGHT (a long reference page would make a multi-megabyte PNG).
+          // Full length up to MAX_PIXELS (a long reference page would make a multi-megabyte PNG).
           const full = (await page.evaluate('document.documentElement.scrollHeight')) as number;
           await page.screenshot({
             path: file as `${string}.png`,
             captureBeyondViewport: true,
-            clip: { x: 0, y: 0, width, height: Math.min(Math.max(full, height), MAX_HEIGHT) },
+            clip: {
+              x: 0,
+              y: 0,
+              width,
+              height: Math.min(Math.max(full, height), Math.floor(MAX_PIXELS / width)),
+            },
           });
           console.log(`${file.slice(OUT.length + 1)}  ${url}`);
         } finally {
@@ -117,8 +122,8 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await rt?.stop();
-    data.cleanup();
-    profile.cleanup();
+    rmSync(data, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true });
   }
 }
 
