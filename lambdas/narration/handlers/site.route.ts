@@ -10,10 +10,31 @@ export const sitePageRoute = {
   memoryMb: 256,
   timeoutS: 3,
   access: {},
+  docs: {
+    summary: 'Web site (Spanish): try, pricing, waitlist',
+    tags: ['meta'],
+    description:
+      'The HTML page for people (es-MX). Strict Content-Security-Policy (own scripts and styles only), HSTS, ' +
+      'no framing; weak ETag (304 on If-None-Match); brotli/gzip per Accept-Encoding.',
+    responses: {
+      200: { description: 'The page', contentType: 'text/html' },
+      304: { description: 'Not modified: If-None-Match matched the ETag' },
+    },
+  },
 } satisfies RouteSpec;
 
 export const siteFileRoute = {
   ...sitePageRoute,
   id: 'SiteFile',
   path: '/site/{file}',
+  docs: {
+    summary: 'A file of the web site (script, style sheet, image)',
+    tags: ['meta'],
+    description: 'The files the pages load, by name; unknown names → 404 `{"detail": ...}`.',
+    responses: {
+      200: { description: 'The file' },
+      304: { description: 'Not modified: If-None-Match matched the ETag' },
+      404: { description: 'No such file' },
+    },
+  },
 } satisfies RouteSpec;

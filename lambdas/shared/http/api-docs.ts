@@ -6,11 +6,11 @@ import { renderHtml } from './openapi';
 import { json } from './response';
 
 /** The GET /api handler of a service whose OpenAPI document `build()` returns. */
-export function apiDocsHandler(build: () => Record<string, unknown>) {
+export function apiDocsHandler(build: () => Promise<Record<string, unknown>>) {
   let built: { doc: Record<string, unknown>; html: string } | undefined;
   return apiHandler(async (req) => {
     if (!built) {
-      const doc = build();
+      const doc = await build();
       built = { doc, html: renderHtml(doc) };
     }
     const wantsJson =

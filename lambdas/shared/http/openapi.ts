@@ -1,39 +1,11 @@
-// Builds the OpenAPI 3.1 document of a service from its route manifest and route docs (zod → JSON Schema with
-// zod's own z.toJSONSchema), and renders it as a plain HTML page for people. Used by both services' GET /api
-// (lambdas/narration/api, lambdas/documents/api): each supplies its manifest, route docs and overview prose.
+// Builds the OpenAPI 3.1 document of a service from its route manifest: every route's spec carries its `docs`
+// (handlers/*.route.ts), zod schemas become JSON Schema with zod's own z.toJSONSchema. Used by both services'
+// GET /api (./api-docs.ts): each supplies its manifest and overview prose.
 import { z } from 'zod';
 import type { ServiceManifest } from '../manifest';
+import type { RouteDoc } from './route-doc';
 
-/** One documented response of a route. */
-export interface ResponseDoc {
-  description: string;
-  schema?: z.ZodType;
-  /** Media type of `schema` (default application/json). */
-  contentType?: string;
-  /** Several media types sharing `schema` (e.g. the binary formats of one endpoint); overrides contentType. */
-  contentTypes?: string[];
-  headers?: Record<string, string>;
-}
-
-export interface ParamDoc {
-  name: string;
-  in: 'query' | 'path' | 'header';
-  required?: boolean;
-  description: string;
-  schema?: Record<string, unknown>;
-}
-
-/** What GET /api says about one manifest route (keyed by route id in a service's route docs). */
-export interface RouteDoc {
-  summary: string;
-  description?: string;
-  tags: string[];
-  params?: ParamDoc[];
-  body?: { schema: z.ZodType; contentTypes: string[] };
-  responses: Record<number, ResponseDoc>;
-  /** Optional Bearer key (free tier without it). */
-  bearer?: 'optional' | 'required';
-}
+export type { ParamDoc, ResponseDoc, RouteDoc } from './route-doc';
 
 export interface ApiInfo {
   title: string;
@@ -48,31 +20,22 @@ export const ErrorDetail = z.object({
   request_id: z.string().optional().meta({ description: 'On 500: quote it to support' }),
 });
 
-/** The routes every service's manifest has, described alike: GET /api (./api-docs.ts) and the $default route. */
-export const META_ROUTE_DOCS = {
-  ApiDocs: {
-    summary: 'This description',
-    tags: ['meta'],
-    description:
-      'OpenAPI 3.1 as JSON for `?format=json` or `Accept: application/json`; a readable HTML page otherwise.',
-    params: [
-      {
-        name: 'format',
-        in: 'query',
-        description: '`json` for the OpenAPI document',
-        schema: { enum: ['json', 'html'] },
-      },
-    ],
-    responses: { 200: { description: 'OpenAPI document or HTML page' } },
-  },
-  NotFound: {
-    summary: 'Anything else',
-    tags: ['meta'],
-    description:
-      '404 `{"detail": "Not Found"}`; 405 with `Allow` for a known path and another method; 204 for CORS preflights.',
-    responses: { 404: { description: 'Not Found', schema: ErrorDetail } },
-  },
-} satisfies Record<string, RouteDoc>;
+/** GET /api of every service (./api-docs.ts), described alike. */
+export const API_DOCS_ROUTE_DOC: RouteDoc = {
+  summary: 'This description',
+  tags: ['meta'],
+  description:
+    'OpenAPI 3.1 as JSON for `?format=json` or `Accept: application/json`; a readable HTML page otherwise.',
+  params: [
+    {
+      name: 'format',
+      in: 'query',
+      description: '`json` for the OpenAPI document',
+      schema: { enum: ['json', 'html'] },
+    },
+  ],
+  responses: { 200: { description: 'OpenAPI document or HTML page' } },
+};
 
 type Json = Record<string, unknown>;
 
@@ -86,12 +49,12 @@ function jsonSchema(schema: z.ZodType): Json {
   return out;
 }
 
-export function buildOpenApi(manifest: ServiceManifest, docs: Record<string, RouteDoc>, info: ApiInfo): Json {
+export async function buildOpenApi(manifest: ServiceManifest, info: ApiInfo): Promise<Json> {
   const paths: Record<string, Json> = {};
   for (const route of manifest.routes) {
-    if (route.path === '$default') continue;
-    const doc = docs[route.id];
-    if (!doc) throw new Error(`route ${route.id} has no API documentation (lambdas/*/api/route-docs.ts)`);
+    if (route.path === '$default') continue; // 404/405/preflight: described in the overview
+    const doc = route.docs;
+    if (!doc) throw new Error(`route ${route.id} has no API documentation (its spec's \`docs\`)`);
     const operation: Json = {
       operationId: route.id,
       summary: doc.summary,
@@ -111,7 +74,8 @@ export function buildOpenApi(manifest: ServiceManifest, docs: Record<string, Rou
         schema: p.schema ?? { type: 'string' },
       }));
     if (doc.body) {
-      const schema = jsonSchema(doc.body.schema);
+      const b = doc.body.schema;
+      const schema = jsonSchema(typeof b === 'function' ? await b() : b);
       operation.requestBody = {
         required: true,
         content: Object.fromEntries(doc.body.contentTypes.map((t) => [t, { schema }])),
