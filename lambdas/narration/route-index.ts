@@ -27,6 +27,7 @@ export const ROUTE_INDEX: RouteIndex = [
   ['POST', '/pay/keys/rotate'],
   ['GET', '/embed.js'],
   ['GET', '/'],
+  ['GET', '/gracias'],
   ['GET', '/site/{file}'],
   ['GET', '/api'],
   ['PUT', '/v1/webhook'],

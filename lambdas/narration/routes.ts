@@ -25,7 +25,7 @@ import { payPortalRoute } from './handlers/pay-portal.route';
 import { payWebhookRoute } from './handlers/pay-webhook.route';
 import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { embedRoute } from './handlers/embed.route';
-import { siteFileRoute, sitePageRoute } from './handlers/site.route';
+import { siteFileRoute, sitePageRoute, siteThanksRoute } from './handlers/site.route';
 import { apiDocsRoute } from './handlers/api.route';
 import { notFoundRoute } from './handlers/not-found.route';
 import { webhookPutRoute } from './handlers/webhook-put.route';
@@ -72,6 +72,7 @@ export const narrationManifest: ServiceManifest = {
     payKeysRotateRoute,
     embedRoute,
     sitePageRoute,
+    siteThanksRoute,
     siteFileRoute,
     apiDocsRoute,
     // ── Completion webhooks (paid plans): use-cases/webhooks.ts on the platform's lambdas/shared/webhooks. ──

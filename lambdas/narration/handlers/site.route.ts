@@ -1,4 +1,4 @@
-// GET / and GET /site/{file}: the web pages (lambdas/narration/site/src, built into site/files.generated.ts by
+// GET /, GET /gracias and GET /site/{file}: the web pages (lambdas/narration/site/src, built into site/files.generated.ts by
 // `npm run build:site`), served by one handler (site.ts); routes.ts lists both specs.
 import type { RouteSpec } from '../../shared/manifest';
 
@@ -35,6 +35,24 @@ export const siteFileRoute = {
       200: { description: 'The file' },
       304: { description: 'Not modified: If-None-Match matched the ETag' },
       404: { description: 'No such file' },
+    },
+  },
+} satisfies RouteSpec;
+
+/** After paying: Stripe's success_url (NARRATION_PAY.pages); its script picks up the key from GET /pay/success. */
+export const siteThanksRoute = {
+  ...sitePageRoute,
+  id: 'SiteThanks',
+  path: '/gracias',
+  docs: {
+    summary: 'Web page after paying (Spanish): shows the API key once',
+    tags: ['meta'],
+    description:
+      "Stripe Checkout's success_url (`/gracias?session_id=cs_…`). Its script calls GET /pay/success with the " +
+      'session id and shows the key once, with a copy button; GET /pay/success itself stays JSON. Same headers as /.',
+    responses: {
+      200: { description: 'The page', contentType: 'text/html' },
+      304: { description: 'Not modified: If-None-Match matched the ETag' },
     },
   },
 } satisfies RouteSpec;
