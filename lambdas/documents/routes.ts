@@ -14,7 +14,7 @@ import { payStatusRoute } from './handlers/pay-status.route';
 import { payPortalRoute } from './handlers/pay-portal.route';
 import { payWebhookRoute } from './handlers/pay-webhook.route';
 import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
-import { apiDocsRoute } from './handlers/api.route';
+import { apiAssetRoute, apiDocsRoute } from './handlers/api.route';
 import { getJobRoute } from './handlers/jobs.route';
 import { webhookPutRoute } from './handlers/webhook-put.route';
 import { webhookGetRoute } from './handlers/webhook-get.route';
@@ -50,6 +50,7 @@ export const documentsManifest: ServiceManifest = {
     payWebhookRoute,
     payKeysRotateRoute,
     apiDocsRoute,
+    apiAssetRoute,
     // ── Async renders and Scale webhooks: domain/jobs.ts, domain/webhooks.ts, api/webhooks-doc.ts. Jobs and
     // endpoints are items of the accounts table; each function may touch only its kinds of item (itemPrefixes). ──
     getJobRoute,

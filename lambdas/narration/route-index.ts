@@ -30,6 +30,7 @@ export const ROUTE_INDEX: RouteIndex = [
   ['GET', '/gracias'],
   ['GET', '/site/{file}'],
   ['GET', '/api'],
+  ['GET', '/api/assets/{file}'],
   ['PUT', '/v1/webhook'],
   ['GET', '/v1/webhook'],
   ['DELETE', '/v1/webhook'],

@@ -26,7 +26,7 @@ import { payWebhookRoute } from './handlers/pay-webhook.route';
 import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { embedRoute } from './handlers/embed.route';
 import { siteFileRoute, sitePageRoute, siteThanksRoute } from './handlers/site.route';
-import { apiDocsRoute } from './handlers/api.route';
+import { apiAssetRoute, apiDocsRoute } from './handlers/api.route';
 import { notFoundRoute } from './handlers/not-found.route';
 import { webhookPutRoute } from './handlers/webhook-put.route';
 import { webhookGetRoute } from './handlers/webhook-get.route';
@@ -75,6 +75,7 @@ export const narrationManifest: ServiceManifest = {
     siteThanksRoute,
     siteFileRoute,
     apiDocsRoute,
+    apiAssetRoute,
     // ── Completion webhooks (paid plans): use-cases/webhooks.ts on the platform's lambdas/shared/webhooks. ──
     webhookPutRoute,
     webhookGetRoute,

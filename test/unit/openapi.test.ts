@@ -1,6 +1,5 @@
 // GET /api's document: valid OpenAPI 3.1 (checked by an independent validator) listing every manifest route.
 import { narrationApiDocument } from '../../lambdas/narration/handlers/api';
-import { renderHtml } from '../../lambdas/shared/http/openapi';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { validateOpenApi } from '../helpers/openapi';
 
@@ -40,10 +39,8 @@ test('request schemas carry the contract limits; 422 and 429 are documented on t
   expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '202', '422', '429']));
 });
 
-test('the HTML page lists every path and states the decisions the contract leaves open', () => {
-  const html = renderHtml(doc as unknown as Record<string, unknown>);
-  for (const path of Object.keys(doc.paths)) expect(html).toContain(`<code>${path}</code>`);
-  expect(html).toContain('fixed UTC windows');
-  expect(html).toContain('Retry-After');
-  expect(html).not.toMatch(/<script/i);
+test('the description states the decisions the contract leaves open', () => {
+  const md = (doc as unknown as { info: { description: string } }).info.description;
+  expect(md).toContain('fixed UTC windows');
+  expect(md).toContain('Retry-After');
 });

@@ -14,6 +14,11 @@ export const documentsApiDocument = () =>
     description: documentsOverview(),
   });
 
-export const makeHandler = () => apiDocsHandler(documentsApiDocument);
+export const makeHandler = () =>
+  apiDocsHandler(documentsApiDocument, {
+    title: 'API de Documentos',
+    intro:
+      'Convierte datos JSON o un CFDI 4.0 en XML, con una plantilla (factura, nómina, cotización…) o tu propio HTML, en PDF, PNG, Excel y otros formatos.',
+  });
 
 export const handler = makeHandler();

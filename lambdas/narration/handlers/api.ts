@@ -13,6 +13,11 @@ export const narrationApiDocument = () =>
     description: NARRATION_OVERVIEW,
   });
 
-export const makeHandler = () => apiDocsHandler(narrationApiDocument);
+export const makeHandler = () =>
+  apiDocsHandler(narrationApiDocument, {
+    title: 'API de Narración',
+    intro:
+      'Convierte texto, PDF o artículos web en español en audio narrado (MP3, WAV u OGG) con voces de México y España.',
+  });
 
 export const handler = makeHandler();
