@@ -56,6 +56,11 @@ export interface JobRecord {
    * a map: DynamoDB numbers cannot hold every JSON number (1e200, integers beyond 2^53 lose digits or fail).
    */
   metadata?: string;
+  /**
+   * The key that opens the sealed secrets (options.password) of the stored request (use-cases/job-secrets.ts):
+   * only here, never in S3 next to what it opens. Never shown to callers.
+   */
+  requestSecret?: string;
 }
 
 /**

@@ -16,6 +16,8 @@ export const ROUTE_INDEX: RouteIndex = [
   ['POST', '/pay/keys/rotate'],
   ['GET', '/api'],
   ['GET', '/api/assets/{file}'],
+  ['GET', '/'],
+  ['GET', '/site/{file}'],
   ['GET', '/v1/jobs/{id}'],
   ['PUT', '/v1/webhook'],
   ['GET', '/v1/webhook'],

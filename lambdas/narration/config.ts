@@ -11,6 +11,10 @@ const { parse, config } = defineConfig({
   STANDARD_QUEUE_URL: z.string().optional(),
   /** Completion webhook events (audio.completed / audio.failed) read by the delivery worker. */
   DELIVERY_QUEUE_URL: z.string().optional(),
+  /** The queues' DLQs (dlqEnvVar in shared/manifest.ts): only the dashboard reads their depth (access.readDlqs). */
+  PRIORITY_DLQ_URL: z.string().optional(),
+  STANDARD_DLQ_URL: z.string().optional(),
+  WEBHOOKS_DLQ_URL: z.string().optional(),
   /** WEBHOOK_RETRY_SCHEDULE_S, WEBHOOK_TIMEOUT_MS, WEBHOOK_SECRET_OVERLAP_S and the local-test settings. */
   ...webhookVars,
   /** polly in the cloud; espeak (CLI when installed, else WASM) locally. */

@@ -207,3 +207,8 @@ export interface UploadStore {
   getPdfUpload(uploadId: string, maxBytes: number): Promise<UploadedPdf>;
   deletePdfUpload(uploadId: string): Promise<void>;
 }
+
+/** How many messages wait in a queue (the dashboard reads the DLQs' depth; approximate, as SQS reports it). */
+export interface QueueDepth {
+  depth(queueUrl: string): Promise<{ visible: number; inFlight: number }>;
+}

@@ -1,6 +1,7 @@
 // Idempotency-Key over HTTP against the local runtime (lambdas/shared/idempotency, DynamoDB conditional put on the
 // emulator): 50 parallel requests with one key do the work once and charge once; replays give the first answer;
-// a key reused with another body is 422; keys are scoped per caller; documents' render honours it too.
+// a key reused with another body is 422; keys are scoped per caller; documents' render honours it too, and
+// POST /convert/pdf/upload gives one slot per key.
 import { postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
 
 jest.setTimeout(180_000);
@@ -119,4 +120,45 @@ test('documents render: a replay returns the same bytes and is not charged again
   expect(Buffer.from(await replay.arrayBuffer()).equals(bytes)).toBe(true);
   const fresh = await post();
   expect(Number(fresh.headers.get('ratelimit-remaining'))).toBe(remaining - 1);
+});
+
+test('POST /convert/pdf/upload: 20 parallel requests with one key → one upload slot; replays name it; another body → 422', async () => {
+  const ip = '203.0.113.17';
+  const slot = (key?: string, body?: string) =>
+    fetch(rt.url('/convert/pdf/upload'), {
+      method: 'POST',
+      headers: {
+        'x-forwarded-for': ip,
+        ...(key ? { 'idempotency-key': key } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body } : {}),
+    }).then(async (res) => ({
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown>,
+      replayed: res.headers.get('idempotent-replayed') === 'true',
+      headers: res.headers,
+    }));
+  const answers = await Promise.all(Array.from({ length: 20 }, () => slot('upload-1')));
+  const created = answers.filter((a) => a.status === 201 && !a.replayed);
+  const replays = answers.filter((a) => a.status === 201 && a.replayed);
+  const busy = answers.filter((a) => a.status === 409);
+  expect(created).toHaveLength(1);
+  expect(replays.length + busy.length).toBe(19);
+  for (const b of busy) expect(b.body).toMatchObject({ type: 'idempotency_key_in_use' });
+  const uploadId = created[0]!.body.upload_id as string;
+  expect(uploadId).toMatch(/^upl_/);
+  for (const r of replays) expect(r.body).toEqual(created[0]!.body);
+  // One slot charged against the anonymous 30 per hour: the next un-keyed slot leaves 28.
+  expect(created[0]!.headers.get('ratelimit-remaining')).toBe('29');
+  const again = await slot('upload-1');
+  expect(again).toMatchObject({ status: 201, replayed: true });
+  expect(again.body.upload_id).toBe(uploadId);
+  const other = await slot('upload-1', '{"note": "otro"}');
+  expect(other.status).toBe(422);
+  expect((other.body.detail as { type: string }[])[0]!.type).toBe('idempotency_key_reused');
+  const fresh = await slot();
+  expect(fresh.status).toBe(201);
+  expect(fresh.body.upload_id).not.toBe(uploadId);
+  expect(fresh.headers.get('ratelimit-remaining')).toBe('28');
 });

@@ -1,9 +1,12 @@
 // Pronunciation lexicons and SSML over HTTP against the local runtime (emulators + espeak-ng): CRUD for paid keys,
 // limits as 422s, the lexicon in dry runs AND in what the engine really receives (a wrapper records espeak-ng's
 // stdin and arguments), in both locales; SSML refusals name their position; a 2 s break lengthens the audio.
+// /convert/pdf takes lexicons and retention_days too, as multipart fields and next to an upload_id.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { DynamoAudioRepository } from '../../lambdas/narration/adapters/audio-repository';
 import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
 import { dynamo } from '../../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
@@ -336,5 +339,111 @@ describe('SSML on /convert/text', () => {
     }
     expect(durations[1]! - durations[0]!).toBeGreaterThan(1.8);
     expect(durations[1]! - durations[0]!).toBeLessThan(2.4);
+  });
+});
+
+describe('/convert/pdf: lexicons and retention_days, multipart and upload_id', () => {
+  const PDF_TEXT = 'Conecta el Wi-Fi y abre SQL en la oficina.';
+  const SPOKEN = 'Conecta el guaifai y abre sicuel en la oficina.';
+  let pdf: Buffer;
+  beforeAll(async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    doc.addPage([612, 792]).drawText(PDF_TEXT, { x: 72, y: 700, size: 12, font });
+    pdf = Buffer.from(await doc.save());
+    expect((await put('pdfmarcas', { language: '*', entries: MARCAS.entries.slice(0, 2) })).status).toBe(201);
+  });
+
+  const multipart = (
+    fields: Record<string, string>,
+    query = '',
+    headers: Record<string, string> = auth(),
+  ) => {
+    const form = new FormData();
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'doc.pdf');
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    return fetch(rt.url(`/convert/pdf${query}`), { method: 'POST', headers, body: form });
+  };
+  /** An upload slot with the PDF sent to S3 (the presigned POST), as a client of POST /convert/pdf/upload does. */
+  async function uploaded(): Promise<string> {
+    const res = await fetch(rt.url('/convert/pdf/upload'), { method: 'POST', headers: auth() });
+    expect(res.status).toBe(201);
+    const slot = (await res.json()) as {
+      upload_id: string;
+      upload: { url: string; fields: Record<string, string> };
+    };
+    const form = new FormData();
+    for (const [k, v] of Object.entries(slot.upload.fields)) form.append(k, v);
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'doc.pdf');
+    expect((await fetch(slot.upload.url, { method: 'POST', body: form })).status).toBeLessThan(300);
+    return slot.upload_id;
+  }
+  const expiresInDays = async (audioId: string) => {
+    const rec = await new DynamoAudioRepository(dynamo(), rt.emulators.tableNames.audio).get(audioId);
+    return (rec!.expiresAt - Date.parse(rec!.createdAt) / 1000) / 86400;
+  };
+
+  test('dry run (multipart): spoken_text has the alias; lexicons named in the answer', async () => {
+    const res = await multipart({ lexicons: 'pdfmarcas' }, '?dry_run=true');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { spoken_text: string; lexicons: string[] };
+    expect(body.spoken_text).toBe(SPOKEN);
+    expect(body.lexicons).toEqual(['pdfmarcas']);
+  });
+
+  (ESPEAK ? test : test.skip)(
+    'multipart: espeak-ng receives the alias; retention_days=2 is kept',
+    async () => {
+      let body: Record<string, unknown> = {};
+      const calls = await espeakCalls(async () => {
+        const res = await multipart({ lexicons: 'pdfmarcas', retention_days: '2', voice: 'es-ES-Lucia' });
+        expect(res.status).toBe(200);
+        body = (await res.json()) as Record<string, unknown>;
+      });
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.args).toContain('es+f4');
+      expect(calls[0]!.input).toBe(SPOKEN);
+      expect(body.lexicons).toEqual(['pdfmarcas']);
+      expect(await expiresInDays(body.audio_id as string)).toBeCloseTo(2, 3);
+    },
+  );
+
+  (ESPEAK ? test : test.skip)(
+    'upload_id (JSON): espeak-ng receives the alias; retention_days=3 is kept',
+    async () => {
+      const uploadId = await uploaded();
+      let body: Record<string, unknown> = {};
+      const calls = await espeakCalls(async () => {
+        const res = await postJson(
+          rt.url('/convert/pdf'),
+          { upload_id: uploadId, lexicons: ['pdfmarcas'], retention_days: 3 },
+          auth(),
+        );
+        expect(res.status).toBe(200);
+        body = (await res.json()) as Record<string, unknown>;
+      });
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.args).toContain('es-419+f3');
+      expect(calls[0]!.input).toBe(SPOKEN);
+      expect(await expiresInDays(body.audio_id as string)).toBeCloseTo(3, 3);
+    },
+  );
+
+  test('refusals: unknown lexicon → 422 at body.lexicons; free tier retention_days → 422; over the plan → 422', async () => {
+    const unknown = await multipart({ lexicons: 'pdfmarcas,nada' });
+    expect(unknown.status).toBe(422);
+    expect(((await unknown.json()) as Detail).detail[0]!.loc).toEqual(['body', 'lexicons', 1]);
+    const free = await multipart({ retention_days: '7' }, '', {});
+    expect(free.status).toBe(422);
+    expect(((await free.json()) as Detail).detail[0]).toMatchObject({
+      loc: ['body', 'retention_days'],
+      type: 'retention_not_allowed',
+    });
+    const uploadId = await uploaded();
+    const over = await postJson(rt.url('/convert/pdf'), { upload_id: uploadId, retention_days: 31 }, auth());
+    expect(over.status).toBe(422);
+    expect(((await over.json()) as Detail).detail[0]!.msg).toMatch(/at most 30/);
+    // The refused request did not use up the upload: it converts afterwards.
+    expect((await postJson(rt.url('/convert/pdf'), { upload_id: uploadId }, auth())).status).toBe(200);
   });
 });

@@ -7,6 +7,7 @@ import { logger } from '../../shared/logger';
 import type { QuotaStore } from '../../shared/quota/windows';
 import { DocumentRequestError, type DocumentProblem } from '../errors';
 import { eventIdFor, type AcceptDeps, type DeliveryMessage } from './jobs';
+import { openRequest } from './job-secrets';
 import type { MessageQueue } from '../../shared/webhooks/delivery';
 import type { JobRecord, WebhookEventType } from '../ports';
 import { observeRender } from '../metrics';
@@ -118,7 +119,13 @@ export function runRenderJob(
 async function renderJob(deps: RenderJobDeps, claimed: JobRecord): Promise<'done' | 'failed'> {
   const { jobId } = claimed;
   const text = await deps.jobFiles.getRequest(jobId);
-  if (text === undefined) {
+  let body: unknown;
+  try {
+    body = text === undefined ? undefined : openRequest(text, claimed.requestSecret);
+  } catch (err) {
+    logger.error('stored render request could not be opened', { error: err as Error, jobId });
+  }
+  if (body === undefined) {
     await failJob(deps, claimed, {
       reason: 'The job could not be read back (its request expired). Please submit it again.',
     });
@@ -126,7 +133,7 @@ async function renderJob(deps: RenderJobDeps, claimed: JobRecord): Promise<'done
   }
   let doc: RenderedDocument;
   try {
-    const request = parseRenderRequest(JSON.parse(text));
+    const request = parseRenderRequest(body);
     await deps.jobs.setProgress(jobId, 0.1);
     // Async is Scale-only: never watermarked.
     const renderer = await deps.renderer();

@@ -1,5 +1,6 @@
 // Async renders (Scale plan): POST /v1/render with `options.async: true` → 202 {id, status: "queued", status_url}.
-// The request is stored (S3: a render body may be 2 MiB, an SQS message at most 256 KiB), a job record is created
+// The request is stored (S3: a render body may be 2 MiB, an SQS message at most 256 KiB) with its secrets sealed
+// (options.password: use-cases/job-secrets.ts, the key only on the job record), a job record is created
 // and its id queued; the render worker (handlers/render-worker.ts) renders with the same renderDocument() as the
 // synchronous path, stores the file under results/, records the outcome and, when the account has a webhook
 // endpoint, queues the event for the delivery worker (domain/webhooks.ts). GET /v1/jobs/{id} shows the job to the
@@ -15,6 +16,7 @@ import { Forbidden, Unavailable } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import type { QuotaDecision, QuotaStore } from '../../shared/quota/windows';
 import type { DocumentsPlan } from '../core/plans';
+import { sealRequest } from './job-secrets';
 // Types only: this module is loaded by zip functions (no Chromium, no isolated-vm); the render worker's side, which
 // renders, is domain/jobs-render.ts.
 import type { ValidRenderRequest } from './render-request';
@@ -95,6 +97,7 @@ export async function acceptAsyncRender(
   const { request, now } = input;
   const jobId = newJobId();
   const iso = now.toISOString();
+  const sealed = sealRequest(input.body);
   const job: JobRecord = {
     jobId,
     owner: ownerOf(input.key),
@@ -108,9 +111,10 @@ export async function acceptAsyncRender(
     expiresAt: Math.floor(now.getTime() / 1000) + JOB_TTL_S,
     charged: input.decision.charged,
     ...(request.metadata ? { metadata: JSON.stringify(request.metadata) } : {}),
+    ...(sealed.secret ? { requestSecret: sealed.secret } : {}),
   };
   try {
-    await deps.jobFiles.putRequest(jobId, JSON.stringify(input.body));
+    await deps.jobFiles.putRequest(jobId, sealed.stored);
     await deps.jobs.create(job);
     await deps.renderQueue.send({ jobId } satisfies RenderMessage);
   } catch (err) {

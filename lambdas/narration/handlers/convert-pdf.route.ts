@@ -1,8 +1,9 @@
 // POST /convert/pdf: the route's spec, next to its handler (convert-pdf.ts reads its limits here); routes.ts lists it.
-import { z, z as zod } from 'zod';
+import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
-import { UPLOAD_ID_PATTERN, fmtField, voiceField } from '../requests';
+import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
+import { UPLOAD_ID_PATTERN, fmtField, lexiconsField, retentionField, voiceField } from '../requests';
 import { dryRun, convertResponses } from '../api/doc-parts';
 import { ErrorDetail } from '../api/schemas';
 
@@ -12,14 +13,23 @@ import { ErrorDetail } from '../api/schemas';
  * kept for them). About 4.5 MB; larger PDFs go through POST /convert/pdf/upload.
  */
 export const MAX_DIRECT_BODY_BYTES = Math.floor(((6 * 1024 * 1024 - 16 * 1024) * 3) / 4);
+
+/** The fields every form of the request carries besides the file or upload_id (multipart: text fields). */
+export const ConvertPdfFields = z.object({
+  voice: voiceField,
+  fmt: fmtField,
+  /** Lexicons to apply, first wins (else the account's default). Paid keys. A form field may list them "a,b". */
+  lexicons: lexiconsField,
+  /** Days the audio is kept: paid keys 1..AUDIO_TTL_DAYS; the free tier's is fixed. */
+  retention_days: retentionField,
+});
+
 // The JSON / form-urlencoded body converting an uploaded PDF (validated by the handler; /api documents it).
-export const ConvertPdfUploadReq = z.object({
+export const ConvertPdfUploadReq = ConvertPdfFields.extend({
   upload_id: z.string().regex(UPLOAD_ID_PATTERN, {
     message:
       'upload_id should be the id returned by POST /convert/pdf/upload (upl_ followed by 22 characters)',
   }),
-  voice: voiceField,
-  fmt: fmtField,
 });
 
 export const convertPdfRoute = {
@@ -40,14 +50,15 @@ export const convertPdfRoute = {
       `Request body is larger than ${MAX_DIRECT_BODY_BYTES} bytes (about 4.5 MB), the most one request to ` +
       'POST /convert/pdf can carry. For PDFs up to 20 MB: POST /convert/pdf/upload for an upload_id and a ' +
       'presigned upload form, send the file there, then POST /convert/pdf with {"upload_id": "<id>"} ' +
-      '(and voice/fmt as usual).',
+      '(and voice/fmt/lexicons/retention_days as usual).',
   },
   // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
   idempotent: true,
   access: {
-    // growth: public /stats counters; accounts: webhook endpoints only (a finished conversion's event)
+    // growth: public /stats counters; accounts: webhook endpoints (a finished conversion's event) and the
+    // caller's lexicons, read only
     tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
-    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
+    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
     bucket: 'rw',
     sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
@@ -57,10 +68,13 @@ export const convertPdfRoute = {
     tags: ['narration'],
     bearer: 'optional',
     description:
-      'Either multipart/form-data with `file` (a PDF of at most 20 MB), optional `voice` and `fmt`; or, for PDFs ' +
+      'Either multipart/form-data with `file` (a PDF of at most 20 MB), optional `voice`, `fmt`, `lexicons` ' +
+      '(names, comma-separated in a form field) and `retention_days`; or, for PDFs ' +
       `too large for one request (a body over ${MAX_DIRECT_BODY_BYTES} bytes, about 4.5 MB, is answered 413 ` +
       'naming this path: API Gateway and Lambda cap what one request carries in AWS), JSON or form fields ' +
-      '`{"upload_id", "voice"?, "fmt"?}` after POST /convert/pdf/upload and sending the file to S3 with its form. ' +
+      '`{"upload_id", "voice"?, "fmt"?, "lexicons"?, "retention_days"?}` after POST /convert/pdf/upload and ' +
+      'sending the file to S3 with its form. `lexicons` and `retention_days` work as on /convert/text (paid keys; ' +
+      'the dry run shows `spoken_text` with the lexicons applied). ' +
       'An upload_id converts once (409 after), only for the caller that asked for it (same API key or, free tier, ' +
       'same IP address; else 403), within an hour (410 after); unknown ids 404, nothing uploaded yet 409. ' +
       'Running headers, footers and page numbers are dropped, hyphenated line breaks joined, columns read in ' +
@@ -70,11 +84,9 @@ export const convertPdfRoute = {
       '?dry_run=true does not use up an upload_id.',
     params: [dryRun],
     body: {
-      schema: zod.union([
-        zod.object({
-          file: zod.string().meta({ format: 'binary', description: 'The PDF, at most 20 MB' }),
-          voice: voiceField,
-          fmt: fmtField,
+      schema: z.union([
+        ConvertPdfFields.extend({
+          file: z.string().meta({ format: 'binary', description: 'The PDF, at most 20 MB' }),
         }),
         ConvertPdfUploadReq,
       ]),
@@ -86,7 +98,7 @@ export const convertPdfRoute = {
       404: { description: 'upload_id: unknown (never issued, or older than a day)', schema: ErrorDetail },
       409: {
         description: 'upload_id: already converted (the body names its audio_id), or nothing uploaded yet',
-        schema: ErrorDetail.extend({ audio_id: zod.string().optional() }),
+        schema: ErrorDetail.extend({ audio_id: z.string().optional() }),
       },
       410: {
         description:

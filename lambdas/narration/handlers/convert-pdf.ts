@@ -1,7 +1,9 @@
 // POST /convert/pdf — a PDF to audio, sent either
 //  - in the request: multipart/form-data with file (≤ 20 MB; in AWS the whole request must stay under about 4.5 MB,
-//    and larger bodies are answered 413 naming the upload path), voice?, fmt? (default mp3); or
-//  - by reference: JSON or form-urlencoded {upload_id, voice?, fmt?}, the id from POST /convert/pdf/upload after the
+//    and larger bodies are answered 413 naming the upload path), voice?, fmt? (default mp3), lexicons? ("a,b"),
+//    retention_days?; or
+//  - by reference: JSON or form-urlencoded {upload_id, voice?, fmt?, lexicons?, retention_days?}, the id from
+//    POST /convert/pdf/upload after the
 //    file was POSTed to S3 with its presigned form. Only the caller that asked for the id may convert it, within an
 //    hour, once (404 unknown, 403 someone else's, 409 already converted or not uploaded yet, 410 expired).
 // The text is extracted and cleaned for listening (running headers/footers and page numbers dropped, hyphenated
@@ -10,7 +12,6 @@
 // are charged only once the PDF has yielded text to narrate. Every problem with the file is a 422 at
 // loc ['body', 'file'] (or ['body', 'upload_id']) saying why and what to do. `?dry_run=true` previews (text,
 // chapters from the PDF's bookmarks, estimated duration) without charging or using up an upload_id.
-import { z } from 'zod';
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotency } from '../../shared/idempotency/idempotency';
@@ -24,25 +25,18 @@ import { validate } from '../../shared/validation';
 import { logger } from '../../shared/logger';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { startConversion, type ConversionOutcome } from '../use-cases/conversion';
+import { retentionDays, retentionLimits } from '../use-cases/data-control';
+import { speechFields, speechRequest } from '../use-cases/speech-request';
+import { spokenText } from '../core/speech';
 import { convertUploadOnce, loadUploadedPdf } from '../use-cases/pdf-upload';
 import { isDryRun, previewConversion } from '../core/preview';
 import type { AudioFormat } from '../core/formats';
 import type { Voice } from '../core/voices';
 import { PdfRejected, extractPdf, type PdfLimits } from '../pdf/index';
-import { convertPdfRoute as route, ConvertPdfUploadReq } from './convert-pdf.route';
-import {
-  MAX_PDF_BYTES,
-  MAX_PDF_LABEL,
-  MAX_TEXT_CHARS,
-  assertSpeakable,
-  fmtField,
-  resolveVoice,
-  voiceField,
-} from '../requests';
+import { convertPdfRoute as route, ConvertPdfFields, ConvertPdfUploadReq } from './convert-pdf.route';
+import { MAX_PDF_BYTES, MAX_PDF_LABEL, MAX_TEXT_CHARS, assertSpeakable, resolveVoice } from '../requests';
 
-export { MAX_PDF_BYTES };
-
-export const ConvertPdfFields = z.object({ voice: voiceField, fmt: fmtField });
+export { MAX_PDF_BYTES, ConvertPdfFields };
 
 export interface ConvertPdfOptions {
   /** Extraction limits (tests lower the time budget). */
@@ -56,6 +50,10 @@ interface PdfSource {
   voice: Voice;
   fmt: AudioFormat;
   caller: Caller;
+  /** Lexicons named by the request (else the account's default applies). */
+  lexicons?: string[];
+  /** Days the audio is kept (retention_days within the plan's limits). */
+  ttlDays: number;
   /** Set for an upload_id: the conversion then holds the upload (single use). */
   uploadId?: string;
 }
@@ -69,12 +67,20 @@ async function fromRequest(req: ApiRequest, deps: NarrationDeps): Promise<PdfSou
   if (type === 'multipart/form-data') {
     const form = await parseMultipart(req.rawBody(), req.headers['content-type'], {
       file: { field: 'file', maxBytes: MAX_PDF_BYTES, label: MAX_PDF_LABEL },
-      fields: ['voice', 'fmt'],
+      fields: ['voice', 'fmt', 'lexicons', 'retention_days'],
     });
     const body = validate(ConvertPdfFields, form.fields);
     const voice = resolveVoice(body.voice);
     const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
-    return { bytes: form.file!.data, loc: ['body', 'file'], voice, fmt: body.fmt, caller };
+    return {
+      bytes: form.file!.data,
+      loc: ['body', 'file'],
+      voice,
+      fmt: body.fmt,
+      caller,
+      ...(body.lexicons ? { lexicons: body.lexicons } : {}),
+      ttlDays: retentionDays(body.retention_days, caller, retentionLimits(deps.config)),
+    };
   }
   if (!BY_REFERENCE.includes(type) && !type.endsWith('+json'))
     throw new HttpError(
@@ -85,8 +91,18 @@ async function fromRequest(req: ApiRequest, deps: NarrationDeps): Promise<PdfSou
   const body = validate(ConvertPdfUploadReq, req.body());
   const voice = resolveVoice(body.voice);
   const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
+  const ttlDays = retentionDays(body.retention_days, caller, retentionLimits(deps.config));
   const bytes = await loadUploadedPdf(deps, body.upload_id, caller, MAX_PDF_BYTES, MAX_PDF_LABEL);
-  return { bytes, loc: ['body', 'upload_id'], voice, fmt: body.fmt, caller, uploadId: body.upload_id };
+  return {
+    bytes,
+    loc: ['body', 'upload_id'],
+    voice,
+    fmt: body.fmt,
+    caller,
+    ...(body.lexicons ? { lexicons: body.lexicons } : {}),
+    ttlDays,
+    uploadId: body.upload_id,
+  };
 }
 
 export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}) =>
@@ -113,18 +129,28 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
         byUpload: src.uploadId !== undefined,
         ...pdf.removed,
       });
+      // The lexicons named (or the account's default), as for /convert/text: 422 at body.lexicons.
+      const how = await speechRequest(
+        deps,
+        src.caller,
+        { text: pdf.text, ...(src.lexicons ? { lexicons: src.lexicons } : {}) },
+        src.voice,
+        { text: src.loc, lexicons: ['body', 'lexicons'] },
+      );
+      const extra = speechFields(how);
       if (isDryRun(req.query))
-        return json(
-          200,
-          previewConversion({
+        return json(200, {
+          ...previewConversion({
             text: pdf.text,
             voice: src.voice,
             fmt: src.fmt,
             syncMaxChars: deps.config.SYNC_MAX_CHARS,
             ...(pdf.title !== undefined ? { title: pdf.title } : {}),
             headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),
+            ...(how.speech ? { spoken: spokenText(how.pieces()) } : {}),
           }),
-        );
+          ...extra,
+        });
       const convert = (): Promise<ConversionOutcome> =>
         observeConversion(req.event.routeKey, src.fmt, () =>
           startConversion(deps, {
@@ -135,12 +161,14 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
             voice: src.voice,
             fmt: src.fmt,
             caller: src.caller,
+            ttlDays: src.ttlDays,
+            ...(how.speech ? { speech: how.speech } : {}),
           }),
         );
       const out = src.uploadId
         ? await convertUploadOnce(deps, src.uploadId, src.caller, convert)
         : await convert();
-      return json(out.statusCode, out.body, out.headers);
+      return json(out.statusCode, { ...out.body, ...extra }, out.headers);
     },
     {
       maxBodyBytes: route.maxBodyBytes,

@@ -42,8 +42,16 @@ export const getAudioRoute = {
         description: 'Pending after the 25 s hold (audio requests only): ask the same URL again',
         headers: { Location: '/audio/<id>.<fmt>?wait=<n>', 'Retry-After': 'Seconds before asking again' },
       },
-      404: { description: 'Unknown or expired (audio is kept 30 days, demos 1 day)', schema: ErrorDetail },
+      404: {
+        description: 'Unknown, deleted, or expired and purged (audio is kept 30 days or its retention_days)',
+        schema: ErrorDetail,
+      },
       409: { description: 'The conversion failed; the body says why. Submit again.', schema: ErrorDetail },
+      410: {
+        description:
+          'Past its retention (retention_days; demos 1 day): its files are deleted. Answered until the record is purged (about two days), then 404.',
+        schema: ErrorDetail,
+      },
       422: common[422],
     },
   },

@@ -56,3 +56,22 @@ export const siteThanksRoute = {
     },
   },
 } satisfies RouteSpec;
+
+/** The read-only dashboard (panel.html; its data needs the dashboard token, asked for on the page). */
+export const sitePanelRoute = {
+  ...sitePageRoute,
+  id: 'SitePanel',
+  path: '/panel',
+  docs: {
+    summary: 'Dashboard page (Spanish, read-only)',
+    tags: ['meta'],
+    description:
+      'A/B results, waitlist, statistics and recent failures for the team. The page itself is public; it asks for ' +
+      'the dashboard token, keeps it in sessionStorage and sends it as `Authorization: Bearer` to ' +
+      'GET /dashboard/summary and GET /ab/results/{experiment} (never in a URL). Same headers as `/`.',
+    responses: {
+      200: { description: 'The page', contentType: 'text/html' },
+      304: { description: 'Not modified: If-None-Match matched the ETag' },
+    },
+  },
+} satisfies RouteSpec;

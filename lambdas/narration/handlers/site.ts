@@ -15,6 +15,7 @@ import { EMBED_JS } from '../widget/embed.generated';
 export const PAGES: Record<string, string> = {
   '/': 'index.html',
   '/gracias': 'gracias.html',
+  '/panel': 'panel.html',
 };
 
 /** Where presigned audio URLs point: the S3 endpoint the SDK is given (emulator), else S3 itself. */

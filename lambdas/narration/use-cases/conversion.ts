@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Caller } from '../../shared/auth/resolve-caller';
 import { Unavailable, QuotaExceeded } from '../../shared/errors';
 import { logger } from '../../shared/logger';
-import { recordConversionStatsSafely } from '../../shared/growth/stats';
+import { recordConversionStatsSafely, recordJobFailureSafely } from '../../shared/growth/stats';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { rateLimitHeaders, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
@@ -320,6 +320,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 export async function jobEnded(_deps: NarrationDeps, record: AudioRecord): Promise<void> {
   await queueAudioEvent(_deps, record); // the completion webhook (use-cases/webhooks.ts; never throws)
+  // The dashboard's failed-jobs count (never throws).
+  if (record.status === 'failed') await recordJobFailureSafely(() => _deps.growth, _deps.now());
   logger.info('conversion ended', {
     audioId: record.audioId,
     status: record.status,
