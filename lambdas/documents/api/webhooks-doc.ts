@@ -102,7 +102,7 @@ export const EventEnvelope = z.strictObject({
   data: z.strictObject({ job: z.strictObject(jobShape) }),
 });
 
-/** What POST /v1/render answers for `options.async`: for the Render route's doc (./route-docs.ts). */
+/** What POST /v1/render answers for `options.async`: for the Render route's docs (../handlers/render.route.ts). */
 export const RENDER_ASYNC_RESPONSE_DOCS: Record<number, ResponseDoc> = {
   202: {
     description:
