@@ -55,7 +55,10 @@ const jobShape = {
   created_at: z.string(),
   updated_at: z.string(),
   completed_at: z.string().nullable(),
-  expires_at: z.string().meta({ description: 'The job and its document are kept one day' }),
+  expires_at: z.string().meta({
+    description:
+      'Until when the job and its document are kept: a day, or options.expires_in seconds; then 410',
+  }),
   status_url: z.string(),
   metadata: z.record(z.string(), z.unknown()).meta({
     description: 'The `metadata` object of the render request, as sent ({} without one)',
@@ -66,7 +69,10 @@ const jobShape = {
   download_url: z.string().optional().meta({
     description: 'done: presigned GET of the document (no Authorization header), signed at each GET',
   }),
-  download_expires_at: z.string().optional().meta({ description: 'When download_url stops working (1 h)' }),
+  download_expires_at: z
+    .string()
+    .optional()
+    .meta({ description: 'When download_url stops working (1 h, never after expires_at)' }),
   reason: z.string().optional().meta({ description: 'failed: why, in words you can act on' }),
   problems: z.array(Problem).optional().meta({
     description:
@@ -119,7 +125,7 @@ const schedule = DEFAULT_RETRY_SCHEDULE_S.map((s) => (s < 3600 ? `${s / 60} min`
 export const WEBHOOKS_OVERVIEW: string = `
 ## Webhooks (Scale)
 
-**Async renders.** With a Scale key, \`POST /v1/render\` with \`"options": {"async": true}\` answers **202** \`{"id": "job_…", "object": "job", "status": "queued", "progress": 0, "status_url": "/v1/jobs/job_…"}\` with a \`Location\` header instead of the file. The request is validated exactly like a synchronous one (400 with every problem) and counted when it is accepted (RateLimit-* headers on the 202); a job that fails is given back, whatever the cause. Other plans asking for async get **403** \`{"detail": "…", "plan": "pro"}\`. Poll \`GET /v1/jobs/{id}\` (any key of the same account; everyone else gets 404) until \`status\` is \`done\` (with \`download_url\`, a presigned link valid one hour, signed afresh at each GET) or \`failed\` (with \`reason\`, and \`problems\` when the request itself could not be rendered). Jobs and their documents are kept one day. A \`metadata\` object sent with the render (your own ids and references, at most 50 keys and 4096 bytes as JSON, else a 400 \`metadata_too_large\`) is echoed as sent on the job and in its webhook events (\`data.job.metadata\`; \`{}\` without one).
+**Async renders.** With a Scale key, \`POST /v1/render\` with \`"options": {"async": true}\` answers **202** \`{"id": "job_…", "object": "job", "status": "queued", "progress": 0, "status_url": "/v1/jobs/job_…"}\` with a \`Location\` header instead of the file. The request is validated exactly like a synchronous one (400 with every problem) and counted when it is accepted (RateLimit-* headers on the 202); a job that fails is given back, whatever the cause. Other plans asking for async get **403** \`{"detail": "…", "plan": "pro"}\`. Poll \`GET /v1/jobs/{id}\` (any key of the same account; everyone else gets 404) until \`status\` is \`done\` (with \`download_url\`, a presigned link valid one hour, signed afresh at each GET) or \`failed\` (with \`reason\`, and \`problems\` when the request itself could not be rendered). Jobs and their documents are kept one day, or \`options.expires_in\` seconds (60–86400; with \`options.async\` only): past that, \`GET /v1/jobs/{id}\` answers **410** \`{"detail": "Job '…' expired at …"}\` and the document is deleted (on that request; otherwise by the storage's one-day expiry rule), and a day later 404. \`expires_at\` on the job says when; \`download_url\` never outlives it. The request waiting in the queue is stored with \`options.password\` encrypted under a per-job key kept apart from it, and deleted once the job ends. A \`metadata\` object sent with the render (your own ids and references, at most 50 keys and 4096 bytes as JSON, else a 400 \`metadata_too_large\`) is echoed as sent on the job and in its webhook events (\`data.job.metadata\`; \`{}\` without one).
 
 **Endpoint.** One per account: \`PUT /v1/webhook\` \`{"url": "https://…", "events": [...]}\` (events default to all) answers 201 with the signing secret \`whsec_…\`, shown that once; a later PUT changes the URL or events and keeps the secret (200). \`GET /v1/webhook\` shows it without the secret, \`DELETE /v1/webhook\` removes it, \`POST /v1/webhook/rotate-secret\` issues a new secret, while the previous one keeps signing for 24 hours. The URL must be \`https://\` on port 443 and resolve only to public addresses; it is checked when registered and again, on the addresses actually connected to, at every delivery (a name that later resolves to a private address is not contacted; the attempt is recorded as \`refused\`). Redirects are not followed.
 
@@ -183,7 +189,8 @@ export const WEBHOOK_ROUTE_DOCS: Record<string, RouteDoc> = {
     description:
       'The job of a `POST /v1/render` with `options.async` (Scale). Visible to every key of the account that ' +
       'created it; anyone else gets 404. `done`: `download_url` (presigned, signed afresh at each GET, valid 1 h); ' +
-      '`failed`: `reason` (+ `problems`). `deliveries` lists every webhook attempt.',
+      '`failed`: `reason` (+ `problems`). `deliveries` lists every webhook attempt. Past `expires_at` ' +
+      '(options.expires_in, default a day): 410 and the document is deleted; a day later 404.',
     params: [{ name: 'id', in: 'path', required: true, description: 'The job id (`job_…`) from the 202' }],
     responses: {
       200: {
@@ -192,7 +199,11 @@ export const WEBHOOK_ROUTE_DOCS: Record<string, RouteDoc> = {
         headers: { 'Retry-After': 'While pending: suggested polling interval (s)' },
       },
       401: unauthorized,
-      404: { description: 'No such job for this account (or expired)', schema: Detail },
+      404: { description: 'No such job for this account (or expired more than a day ago)', schema: Detail },
+      410: {
+        description: 'The job expired (options.expires_in, default a day): its document was deleted',
+        schema: Detail,
+      },
     },
   },
   WebhookPut: {

@@ -12,8 +12,9 @@ export const getJobRoute = {
   access: {
     tables: { keys: 'r', accounts: 'r' },
     itemPrefixes: { accounts: [JOB_ITEM_PREFIX] },
-    // Presigning the download URL: the URL only works if this role may read the object.
-    bucket: 'r',
+    // Presigning the download URL: the URL only works if this role may read the object; an expired job's result
+    // is deleted when asked for.
+    bucket: 'r+delete',
     settings: ['JOB_DOWNLOAD_TTL_S'],
   },
 } satisfies RouteSpec;
