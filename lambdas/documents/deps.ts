@@ -7,6 +7,7 @@ import { DynamoQuotaStore } from '../shared/aws/quota-store';
 import { DynamoIdempotencyStore } from '../shared/aws/idempotency-store';
 import type { IdempotencyStore } from '../shared/idempotency/idempotency';
 import { DynamoKeyStore } from '../shared/aws/key-store';
+import { cachedKeyStore } from '../shared/auth/key-cache';
 import { DynamoGrowthStore } from '../shared/aws/growth-store';
 import { DynamoAccountStore } from '../shared/aws/account-store';
 import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
@@ -76,8 +77,9 @@ export function awsDeps(): DocumentsDeps {
     get idempotency() {
       return new DynamoIdempotencyStore(dynamo(), required('QUOTAS_TABLE'));
     },
+    // Key records are trusted for 30 s per container (lambdas/shared/auth/key-cache.ts: the revocation bound).
     get keys() {
-      return new DynamoKeyStore(dynamo(), required('KEYS_TABLE'));
+      return cachedKeyStore(new DynamoKeyStore(dynamo(), required('KEYS_TABLE')));
     },
     get growth() {
       return new DynamoGrowthStore(dynamo(), required('GROWTH_TABLE'));

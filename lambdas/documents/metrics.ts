@@ -1,8 +1,8 @@
-// The business events the documents handlers and workers record (names in lambdas/shared/observability/names.ts,
+// The business events the documents handlers and workers record (names in metric-names.ts,
 // read by the alarms too).
 import { DomainError } from '../shared/errors';
 import { metricsFor } from '../shared/observability/metrics';
-import { DOCUMENTS_METRICS as D } from '../shared/observability/names';
+import { DOCUMENTS_METRICS as D } from './metric-names';
 
 /**
  * Runs one document render and records it: DocumentsRendered and RenderDurationMs by format, or RenderFailures when

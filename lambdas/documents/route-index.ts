@@ -15,6 +15,8 @@ export const ROUTE_INDEX: RouteIndex = [
   ['POST', '/pay/webhook'],
   ['POST', '/pay/keys/rotate'],
   ['GET', '/api'],
+  ['GET', '/'],
+  ['GET', '/site/{file}'],
   ['GET', '/v1/jobs/{id}'],
   ['PUT', '/v1/webhook'],
   ['GET', '/v1/webhook'],

@@ -15,6 +15,7 @@ import { payPortalRoute } from './handlers/pay-portal.route';
 import { payWebhookRoute } from './handlers/pay-webhook.route';
 import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { apiDocsRoute } from './handlers/api.route';
+import { siteFileRoute, sitePageRoute } from './handlers/site.route';
 import { getJobRoute } from './handlers/jobs.route';
 import { webhookPutRoute } from './handlers/webhook-put.route';
 import { webhookGetRoute } from './handlers/webhook-get.route';
@@ -50,6 +51,9 @@ export const documentsManifest: ServiceManifest = {
     payWebhookRoute,
     payKeysRotateRoute,
     apiDocsRoute,
+    // The playground (GET /, its files at /site/{file}): lambdas/documents/site, handlers/site.ts.
+    sitePageRoute,
+    siteFileRoute,
     // ── Async renders and Scale webhooks: domain/jobs.ts, domain/webhooks.ts, api/webhooks-doc.ts. Jobs and
     // endpoints are items of the accounts table; each function may touch only its kinds of item (itemPrefixes). ──
     getJobRoute,

@@ -19,8 +19,15 @@ export const NARRATION_BILLING: BillingCatalogue<StringSetting<Config>> = {
   },
 };
 
-/** Narration: pro and lifetime, 422 validation (the shared default), A/B attribution of purchases. */
-export const NARRATION_PAY: PayRoutes = { catalogue: NARRATION_BILLING };
+/**
+ * Narration: pro and lifetime, 422 validation (the shared default), A/B attribution of purchases. Buyers land on
+ * the site's /gracias page (it picks up the key from GET /pay/success, which stays JSON) and come back to the
+ * site's pricing.
+ */
+export const NARRATION_PAY: PayRoutes = {
+  catalogue: NARRATION_BILLING,
+  pages: { success: '/gracias', back: '/#precios' },
+};
 
 export interface PlanInfo {
   id: 'free' | PaidPlan;

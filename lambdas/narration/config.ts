@@ -1,16 +1,28 @@
 // Narration's configuration: the platform's variables (lambdas/shared/config.ts) plus its own, parsed once per process.
 import { z } from 'zod';
-import { defineConfig, optionalUrl, platformVars, requiredVar } from '../shared/config';
+import { defineConfig, experimentsVar, optionalUrl, platformVars, requiredVar } from '../shared/config';
 import { webhookVars } from '../shared/webhooks/config';
+
+/** The experiments the narration site runs by default (its pricing layouts). */
+export const SITE_EXPERIMENTS = '{"precios":{"variants":{"mensual":1,"vitalicio":1},"control":"mensual"}}';
 
 const { parse, config } = defineConfig({
   ...platformVars,
+  /**
+   * The site's pricing experiment (lambdas/narration/site: `precios`, control `mensual`) runs unless the operator
+   * sets AB_EXPERIMENTS (docs/growth.md), which replaces it; an empty value runs none.
+   */
+  AB_EXPERIMENTS: experimentsVar(SITE_EXPERIMENTS),
   AUDIO_TABLE: z.string().optional(),
   AUDIO_BUCKET: z.string().optional(),
   PRIORITY_QUEUE_URL: z.string().optional(),
   STANDARD_QUEUE_URL: z.string().optional(),
   /** Completion webhook events (audio.completed / audio.failed) read by the delivery worker. */
   DELIVERY_QUEUE_URL: z.string().optional(),
+  /** The queues' DLQs (dlqEnvVar in shared/manifest.ts): only the dashboard reads their depth (access.readDlqs). */
+  PRIORITY_DLQ_URL: z.string().optional(),
+  STANDARD_DLQ_URL: z.string().optional(),
+  WEBHOOKS_DLQ_URL: z.string().optional(),
   /** WEBHOOK_RETRY_SCHEDULE_S, WEBHOOK_TIMEOUT_MS, WEBHOOK_SECRET_OVERLAP_S and the local-test settings. */
   ...webhookVars,
   /** polly in the cloud; espeak (CLI when installed, else WASM) locally. */
@@ -24,8 +36,10 @@ const { parse, config } = defineConfig({
   /**
    * Seconds a convert request (and GET /audio of a pending job) waits for a queued job before answering 202 (or
    * redirecting to itself): below API Gateway's 30 s, inside the route's deadline. 0 = answer 202 at once.
+   * The wait always ends before the route's deadline (waitBudgetMs), so a larger value only matters where the
+   * deadline is larger too (a local runtime started with `deadlineS`, in tests).
    */
-  WAIT_WINDOW_S: z.coerce.number().min(0).max(28).default(25),
+  WAIT_WINDOW_S: z.coerce.number().min(0).max(900).default(25),
   FREE_PER_HOUR: z.coerce.number().int().min(0).default(5),
   FREE_PER_DAY: z.coerce.number().int().min(0).default(20),
   /** Lifetime of the presigned URL GET /audio/{id} redirects to. */

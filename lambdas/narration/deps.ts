@@ -17,6 +17,7 @@ import type {
   AudioStore,
   JobQueue,
   LexiconStore,
+  QueueDepth,
   Synthesizer,
   UploadRepository,
   UploadStore,
@@ -47,6 +48,7 @@ const modules = {
   webhookStore: () => require('../shared/aws/webhook-store') as typeof import('../shared/aws/webhook-store'),
   messageQueue: () => require('../shared/aws/message-queue') as typeof import('../shared/aws/message-queue'),
   lexiconStore: () => require('./adapters/lexicon-store') as typeof import('./adapters/lexicon-store'),
+  queueDepth: () => require('./adapters/queue-depth') as typeof import('./adapters/queue-depth'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -61,6 +63,7 @@ const PRELOAD: [string, (keyof typeof modules)[]][] = [
   ['PRIORITY_QUEUE_URL', ['clients', 'jobQueue']],
   ['STANDARD_QUEUE_URL', ['clients', 'jobQueue']],
   ['DELIVERY_QUEUE_URL', ['clients', 'messageQueue']],
+  ['PRIORITY_DLQ_URL', ['clients', 'queueDepth']],
 ];
 
 /** Evaluates, now (the init phase), the adapters this function's resources call for; the rest stay unloaded. */
@@ -196,5 +199,12 @@ export function awsDeps(): NarrationDeps {
     },
     now: () => new Date(),
     tmpDir: tmpdir(),
+  };
+}
+
+/** The DLQs' depth for the dashboard (GET /dashboard/summary), the only caller: kept out of NarrationDeps. */
+export function awsQueueDepth(): QueueDepth {
+  return {
+    depth: (url) => new (modules.queueDepth().SqsQueueDepth)(modules.clients().sqsClient()).depth(url),
   };
 }

@@ -1,9 +1,9 @@
 // The business events narration's handlers and worker record, one function each, so an emission point is one line
-// and the metric names, units and dimensions live here (names in lambdas/shared/observability/names.ts, read by the
+// and the metric names, units and dimensions live here (names in metric-names.ts, read by the
 // alarms too).
 import { QuotaExceeded } from '../shared/errors';
 import { metricsFor, recordQuotaRejection } from '../shared/observability/metrics';
-import { NARRATION_METRICS as N } from '../shared/observability/names';
+import { NARRATION_METRICS as N } from './metric-names';
 
 /**
  * Runs a narration conversion and records it: Conversions (200 or 202), CharactersNarrated when it was narrated

@@ -110,8 +110,11 @@ export interface TimedSpan {
 
 /** Conversions and their jobs: the leased-job store of the shared engine (claimed jobs are `processing`). */
 export interface AudioRepository extends LeasedJobStore<AudioRecord> {
-  /** While active only: the segments written so far (the whole list: a retried job starts again from 0). */
-  setSegments(id: string, segments: Segment[], progress: number): Promise<void>;
+  /**
+   * While active only: the segments written so far (the whole list: a retried job starts again from 0). False when
+   * the job is no longer active (deleted, failed or done meanwhile): its worker should stop.
+   */
+  setSegments(id: string, segments: Segment[], progress: number): Promise<boolean>;
   /** Deletes the record (DELETE /audio/{id}); false when there was none. */
   remove(id: string): Promise<boolean>;
 }
@@ -210,4 +213,9 @@ export interface UploadStore {
   /** The uploaded file, read only when it is at most maxBytes (S3's own size first, then counted while reading). */
   getPdfUpload(uploadId: string, maxBytes: number): Promise<UploadedPdf>;
   deletePdfUpload(uploadId: string): Promise<void>;
+}
+
+/** How many messages wait in a queue (the dashboard reads the DLQs' depth; approximate, as SQS reports it). */
+export interface QueueDepth {
+  depth(queueUrl: string): Promise<{ visible: number; inFlight: number }>;
 }

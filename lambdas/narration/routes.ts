@@ -17,6 +17,7 @@ import { waitlistCountRoute } from './handlers/waitlist-count.route';
 import { abAssignRoute } from './handlers/ab-assign.route';
 import { abEventRoute } from './handlers/ab-event.route';
 import { abResultsRoute } from './handlers/ab-results.route';
+import { dashboardSummaryRoute } from './handlers/dashboard-summary.route';
 import { statsRoute } from './handlers/stats.route';
 import { payCheckoutRoute } from './handlers/pay-checkout.route';
 import { paySuccessRoute } from './handlers/pay-success.route';
@@ -25,7 +26,7 @@ import { payPortalRoute } from './handlers/pay-portal.route';
 import { payWebhookRoute } from './handlers/pay-webhook.route';
 import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { embedRoute } from './handlers/embed.route';
-import { siteFileRoute, sitePageRoute } from './handlers/site.route';
+import { siteFileRoute, sitePageRoute, sitePanelRoute, siteThanksRoute } from './handlers/site.route';
 import { apiDocsRoute } from './handlers/api.route';
 import { notFoundRoute } from './handlers/not-found.route';
 import { webhookPutRoute } from './handlers/webhook-put.route';
@@ -63,6 +64,7 @@ export const narrationManifest: ServiceManifest = {
     abAssignRoute,
     abEventRoute,
     abResultsRoute,
+    dashboardSummaryRoute,
     statsRoute,
     payCheckoutRoute,
     paySuccessRoute,
@@ -72,7 +74,9 @@ export const narrationManifest: ServiceManifest = {
     payKeysRotateRoute,
     embedRoute,
     sitePageRoute,
+    siteThanksRoute,
     siteFileRoute,
+    sitePanelRoute,
     apiDocsRoute,
     // ── Completion webhooks (paid plans): use-cases/webhooks.ts on the platform's lambdas/shared/webhooks. ──
     webhookPutRoute,

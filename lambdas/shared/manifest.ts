@@ -22,6 +22,11 @@ export interface Access {
    * e.g. documents jobs (`docjob#`) and webhook endpoints (`webhook#`) next to billing accounts.
    */
   itemPrefixes?: Partial<Record<TableId, string[]>>;
+  /**
+   * Queues of the service's manifest whose DLQ depth this function may read (sqs:GetQueueAttributes on the DLQ
+   * only; its URL in `dlqEnvVar(queue)`): the read-only dashboard.
+   */
+  readDlqs?: string[];
   /** May call the speech engine (Polly). */
   speech?: boolean;
   /**
@@ -92,6 +97,9 @@ export interface QueueSpec {
   localPollers?: number;
   description: string;
 }
+
+/** Environment variable holding the URL of a queue's DLQ, from the queue's id: `priority` → PRIORITY_DLQ_URL. */
+export const dlqEnvVar = (queueId: string): string => `${queueId.toUpperCase()}_DLQ_URL`;
 
 /** The service's S3 bucket: key prefixes come from lambdas/<service>/bucket.ts, which the adapters read too. */
 export interface BucketSpec {

@@ -35,6 +35,7 @@ import type {
   TableId,
   WorkerSpec,
 } from '../../lambdas/shared/manifest';
+import { dlqEnvVar } from '../../lambdas/shared/manifest';
 import { TABLES } from '../tables';
 import { IMAGE_MIN_TMP_MB, ImageServiceFunction } from './image-function';
 import { loggedHttpApi } from './logged-http-api';
@@ -204,6 +205,16 @@ export class ManifestService extends Construct {
         const q = this.queues[queueId];
         if (!q) throw new Error(`access.sendTo names ${queueId}, which is not one of the manifest's queues.`);
         fn.bindQueue(q.queue, q.spec.envVar);
+      }
+      for (const queueId of access.readDlqs ?? []) {
+        const q = this.queues[queueId];
+        if (!q)
+          throw new Error(`access.readDlqs names ${queueId}, which is not one of the manifest's queues.`);
+        // Depth only: no receive, delete or send on a DLQ from an API function.
+        fn.role.addToPrincipalPolicy(
+          new iam.PolicyStatement({ actions: ['sqs:GetQueueAttributes'], resources: [q.dlq.queueArn] }),
+        );
+        fn.fn.addEnvironment(dlqEnvVar(queueId), q.dlq.queueUrl);
       }
       if (access.speech) fn.allowSpeech();
       bindSettings(fn.fn, access.settings);

@@ -4,7 +4,7 @@
 //   - Alarms (runbook: docs/operations/alarms.md, linked from each alarm's description): every DLQ non-empty, API 5xx
 //     rate, API p99 latency, Lambda errors and throttles (metric-math sums over at most 10 functions each, so 22
 //     functions cost 6 alarms, not 44), and the service's business alarms (narration: Polly throttling; documents:
-//     render failures), on the EMF metrics named in lambdas/shared/observability/names.ts.
+//     render failures), on the EMF metrics named in lambdas/<service>/metric-names.ts.
 //   - One dashboard: API requests/4xx/5xx/latency, Lambda errors/throttles/duration/concurrency, queue depth and age,
 //     the business metrics, and the alarms' states.
 //
@@ -25,14 +25,20 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { DOCUMENTS_METRICS, DOCUMENTS_METRIC_SPECS } from '../../lambdas/documents/metric-names';
+import { NARRATION_METRICS, NARRATION_METRIC_SPECS } from '../../lambdas/narration/metric-names';
 import {
-  DOCUMENTS_METRICS,
   METRICS_NAMESPACE,
-  NARRATION_METRICS,
-  SERVICE_METRICS,
   type MetricName,
+  type MetricSpec,
   type ServiceName,
 } from '../../lambdas/shared/observability/names';
+
+/** Each service's metrics with their units (named in lambdas/<service>/metric-names.ts). */
+export const SERVICE_METRICS: Record<ServiceName, MetricSpec[]> = {
+  narration: NARRATION_METRIC_SPECS,
+  documents: DOCUMENTS_METRIC_SPECS,
+};
 
 /** Where each alarm's meaning and first steps are written down. */
 export const RUNBOOK = 'docs/operations/alarms.md';

@@ -15,6 +15,7 @@ import { TABLES } from '../tables';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import type { QueueSpec, TableId } from '../../lambdas/shared/manifest';
+import { dlqEnvVar } from '../../lambdas/shared/manifest';
 
 // These packages ship no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -196,6 +197,7 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
       (Object.keys(TABLES) as TableId[]).map((id) => [TABLES[id].envVar, tableNames[id]]),
     ),
     ...Object.fromEntries(queueSpecs.map((spec) => [spec.envVar, queues[spec.id]!])),
+    ...Object.fromEntries(queueSpecs.map((spec) => [dlqEnvVar(spec.id), queues[`${spec.id}Dlq`]!])),
   };
 
   const stopped = new Set<string>();

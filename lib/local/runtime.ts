@@ -9,6 +9,7 @@ import { resetClients } from '../../lambdas/shared/aws/clients';
 import { z } from 'zod';
 import { webhookVars } from '../../lambdas/shared/webhooks/config';
 import { resetConfig } from '../../lambdas/shared/config';
+import { asService } from '../../lambdas/shared/logger';
 import type { QueueSpec, ServiceManifest } from '../../lambdas/shared/manifest';
 import { startEmulators, type Emulators } from './emulators';
 import { createFront, listen, type LambdaHandler } from './front';
@@ -30,6 +31,8 @@ export interface LocalOptions {
   startWorker?: boolean;
   /** Job queues' visibility timeout (retry delay after a failed attempt). @default 10 */
   queueVisibilityS?: number;
+  /** Every route's deadline (s) instead of its spec's timeoutS (see FrontOptions.deadlineS). */
+  deadlineS?: number;
   log?: (line: string) => void;
 }
 
@@ -47,8 +50,10 @@ export async function loadHandlers(manifest: ServiceManifest): Promise<Record<st
   const out: Record<string, LambdaHandler> = {};
   for (const route of manifest.routes) {
     const mod = (await import(resolve(ROOT, route.handler))) as { handler?: LambdaHandler };
-    if (typeof mod.handler !== 'function') throw new Error(`${route.handler} does not export a handler`);
-    out[route.id] = mod.handler;
+    const handler = mod.handler;
+    if (typeof handler !== 'function') throw new Error(`${route.handler} does not export a handler`);
+    // Both services share this process (and its logger): each invocation's lines name its service.
+    out[route.id] = (event, context) => asService(manifest.service, () => handler(event, context));
   }
   return out;
 }
@@ -93,6 +98,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
     host,
     port: options.narrationPort ?? 0,
     trustProxy: options.trustProxy ?? false,
+    ...(options.deadlineS !== undefined ? { deadlineS: options.deadlineS } : {}),
     log,
   });
   servers.push(front);
@@ -107,6 +113,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
       host,
       port: options.renderPort ?? 0,
       trustProxy: options.trustProxy ?? false,
+      ...(options.deadlineS !== undefined ? { deadlineS: options.deadlineS } : {}),
       log,
     });
     servers.push(docsFront);
@@ -116,18 +123,20 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
   // Every manifest worker polls its queues, as its event sources do in the cloud.
   const pollers: { stop(): Promise<void> }[] = [];
   if (options.startWorker !== false) {
-    const workers = [...narrationManifest.workers];
+    const workers = narrationManifest.workers.map((spec) => ({ spec, service: narrationManifest.service }));
     await requeueUnfinished(log);
     if (options.documents !== false) {
       await requeueDocumentJobs(log);
-      workers.push(...documentsManifest.workers);
+      workers.push(
+        ...documentsManifest.workers.map((spec) => ({ spec, service: documentsManifest.service })),
+      );
     }
-    for (const spec of workers) {
+    for (const { spec, service } of workers) {
       const mod = (await import(resolve(ROOT, spec.handler))) as { handler: WorkerHandler };
       pollers.push(
         startPoller({
           worker: spec,
-          handler: mod.handler,
+          handler: (event, context) => asService(service, () => mod.handler(event, context)),
           queues: emulators.queues,
           endpoint: emulators.env.AWS_ENDPOINT_URL_SQS!,
           visibilityS: queueVisibilityS,

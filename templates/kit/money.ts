@@ -30,12 +30,20 @@ export function numberFormat(locale: string, options: Intl.NumberFormatOptions):
   return f;
 }
 
-/** Decimals the currency is written with (MXN/USD/EUR 2, JPY 0). */
+const digitsByCode = new Map<string, number>();
+
+/** Decimals the currency is written with (MXN/USD/EUR 2, JPY 0); read once per currency and process. */
 export function currencyDigits(code: string): number {
-  return (
-    numberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2
-  );
+  let digits = digitsByCode.get(code);
+  if (digits === undefined) {
+    digits =
+      numberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+    digitsByCode.set(code, digits);
+  }
+  return digits;
 }
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /** Rounded to the currency's decimals, half up. */
 export function roundMoney(value: Dec, currency = 'MXN'): Dec {
@@ -51,12 +59,17 @@ export function moneyText(value: Dec, currency = 'MXN'): string {
 export function formatMoney(value: Dec | number | string, currency = 'MXN'): string {
   const digits = currencyDigits(currency);
   const text = dec(value).toDecimalPlaces(digits, Dec.ROUND_HALF_UP).toFixed(digits);
-  return numberFormat('es-MX', {
-    style: 'currency',
-    currency,
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(text as unknown as number); // Intl formats decimal strings exactly (ECMA-402 NumberFormat v3)
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    format = numberFormat('es-MX', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    moneyFormats.set(currency, format);
+  }
+  return format.format(text as unknown as number); // Intl formats decimal strings exactly (ECMA-402 NumberFormat v3)
 }
 
 /** A currency code Intl knows (ISO 4217). */

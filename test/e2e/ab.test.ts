@@ -1,7 +1,8 @@
 // A/B over HTTP against the local runtime: deterministic assignment, the public rate-limited event route
 // (dedupe per visitor, exact counts under parallel events, 429 + headers), the dashboard-token-guarded results
 // (both headers, 401/503, hand-computed statistics), and attribution from waitlist `source` and checkout `ref`.
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
+import { apiEvent } from '../helpers/api-event';
 import { awsDeps } from '../../lambdas/narration/deps';
 import { makeHandler as makeResultsHandler } from '../../lambdas/narration/handlers/ab-results';
 import { recordConversion, variantKey } from '../../lambdas/shared/growth/ab';
@@ -315,19 +316,13 @@ describe('GET /ab/results/{experiment}: dashboard token', () => {
     const deps = Object.create(base, {
       config: { value: { ...base.config, DASHBOARD_TOKEN: undefined } },
     }) as typeof base;
-    const event = {
-      version: '2.0',
-      routeKey: 'GET /ab/results/{experiment}',
-      rawPath: '/ab/results/pricing',
-      rawQueryString: '',
+    const event = apiEvent('GET', '/ab/results/pricing', {
       headers: { authorization: `Bearer ${TOKEN}` },
-      pathParameters: { experiment: 'pricing' },
-      requestContext: {
-        requestId: 'r-503',
-        http: { method: 'GET', path: '/ab/results/pricing', sourceIp: '127.0.0.1' },
-      },
-      isBase64Encoded: false,
-    } as unknown as APIGatewayProxyEventV2;
+      params: { experiment: 'pricing' },
+      requestId: 'r-503',
+      sourceIp: '127.0.0.1',
+      routeKey: 'GET /ab/results/{experiment}',
+    });
     const context = { awsRequestId: 'r-503', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
     const res = (await makeResultsHandler(deps)(event, context)) as { statusCode: number; body: string };
     expect(res.statusCode).toBe(503);

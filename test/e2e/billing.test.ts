@@ -77,8 +77,9 @@ describe('GET /pay/checkout/{plan}', () => {
       mode: 'subscription',
       'line_items[0][price]': TEST_PRICE_PRO,
       'line_items[0][quantity]': '1',
-      success_url: app.url('/pay/success?session_id={CHECKOUT_SESSION_ID}'),
-      cancel_url: app.url('/pay/status'),
+      // The site's pages (NARRATION_PAY.pages): /gracias picks up the key from GET /pay/success.
+      success_url: app.url('/gracias?session_id={CHECKOUT_SESSION_ID}'),
+      cancel_url: app.url('/#precios'),
       'metadata[plan]': 'pro',
       'metadata[ref]': 'ab:hero:b',
       customer_email: 'Ana@Example.com',
@@ -218,7 +219,7 @@ describe('the paid path: webhook → key picked up once → no limits → subscr
     expect(body.url).toMatch(new RegExp(`^${stripe.base}/p/session/bps_`));
     const sent = stripe.requests.at(-1)!;
     expect(sent.path).toBe('/v1/billing_portal/sessions');
-    expect(sent.form).toEqual({ customer, return_url: app.url('/pay/status') });
+    expect(sent.form).toEqual({ customer, return_url: app.url('/#precios') });
   });
 
   test('a second Pro checkout for the same e-mail → 409 naming the portal (no second subscription); Lifetime is allowed', async () => {

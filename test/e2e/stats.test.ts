@@ -1,7 +1,8 @@
 // GET /stats over HTTP against the local runtime: public counters bumped by real conversions on both completion
 // paths (inside the request, and the worker for a queued text), the waitlist size, Cache-Control — and a stats
 // store that fails never fails a conversion, on either path.
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
+import { apiEvent } from '../helpers/api-event';
 import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
 import { runJob, startConversion } from '../../lambdas/narration/use-cases/conversion';
 import { findVoice } from '../../lambdas/narration/core/voices';
@@ -105,19 +106,12 @@ describe('a failing stats store never fails a conversion', () => {
     Object.create(awsDeps(), { growth: { value: broken }, ...overrides }) as NarrationDeps;
 
   test('inside the request: POST /convert/text still answers 200', async () => {
-    const event = {
-      version: '2.0',
-      routeKey: 'POST /convert/text',
-      rawPath: '/convert/text',
-      rawQueryString: '',
+    const event = apiEvent('POST', '/convert/text', {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'La estadística falla, la conversión no.' }),
-      requestContext: {
-        requestId: 'r-stats',
-        http: { method: 'POST', path: '/convert/text', sourceIp: '127.0.0.9' },
-      },
-      isBase64Encoded: false,
-    } as unknown as APIGatewayProxyEventV2;
+      requestId: 'r-stats',
+      sourceIp: '127.0.0.9',
+    });
     const context = { awsRequestId: 'r-stats', getRemainingTimeInMillis: () => 29_000 } as unknown as Context;
     const before = (await stats()).conversions;
     const res = (await makeConvertText(withBrokenGrowth())(event, context)) as {

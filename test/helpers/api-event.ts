@@ -11,12 +11,16 @@ export interface ApiEventOptions {
   base64?: boolean;
   /** API Gateway's request id. @default 'req-1' */
   requestId?: string;
+  /** The client's address (the free tier's key). @default '203.0.113.9' */
+  sourceIp?: string;
+  /** The matched route, e.g. `GET /ab/results/{experiment}`. @default `${method} ${path}` */
+  routeKey?: string;
 }
 
 export function apiEvent(method: string, path: string, opts: ApiEventOptions = {}): APIGatewayProxyEventV2 {
   return {
     version: '2.0',
-    routeKey: `${method} ${path}`,
+    routeKey: opts.routeKey ?? `${method} ${path}`,
     rawPath: path,
     rawQueryString: new URLSearchParams(opts.query ?? {}).toString(),
     headers: { host: 'api.example.com', ...(opts.headers ?? {}) },
@@ -27,9 +31,15 @@ export function apiEvent(method: string, path: string, opts: ApiEventOptions = {
       apiId: 'a',
       domainName: 'api.example.com',
       domainPrefix: 'api',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.9', userAgent: 'jest' },
+      http: {
+        method,
+        path,
+        protocol: 'HTTP/1.1',
+        sourceIp: opts.sourceIp ?? '203.0.113.9',
+        userAgent: 'jest',
+      },
       requestId: opts.requestId ?? 'req-1',
-      routeKey: `${method} ${path}`,
+      routeKey: opts.routeKey ?? `${method} ${path}`,
       stage: '$default',
       time: '',
       timeEpoch: Date.now(),

@@ -8,12 +8,8 @@ import { App, Stack, Validations, type CfnElement, type PolicyValidationPluginRe
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { narrationManifest } from '../../lambdas/narration/routes';
-import {
-  METRICS_NAMESPACE,
-  SERVICE_METRICS,
-  type ServiceName,
-} from '../../lambdas/shared/observability/names';
-import { MAX_METRICS_PER_ALARM, ServiceAlarms } from '../../lib/constructs/service-alarms';
+import { METRICS_NAMESPACE, type ServiceName } from '../../lambdas/shared/observability/names';
+import { MAX_METRICS_PER_ALARM, SERVICE_METRICS, ServiceAlarms } from '../../lib/constructs/service-alarms';
 import { DocumentsStack } from '../../lib/documents-stack';
 import { NarrationStack } from '../../lib/narration-stack';
 import type { ManifestStack } from '../../lib/constructs/manifest-service';

@@ -1,5 +1,5 @@
 // The documents render worker under a fault on our side, against the emulators and the real SQS redrive (as
-// worker-faults.test.ts does for narration): the job is accepted through acceptAsyncRender onto the real render queue,
+// narration-worker-crash.test.ts does for narration): the job is accepted through acceptAsyncRender onto the real render queue,
 // the worker's handler runs from the local poller, each failed attempt goes back to the queue by redelivery, the
 // attempt the queue counts as the last fails the job and gives the quota back, and SQS moves the message to the
 // render queue's DLQ.

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { apiEvent } from '../helpers/api-event';
 import type { NarrationDeps } from '../../lambdas/narration/deps';
 import { makeHandler } from '../../lambdas/narration/handlers/convert-url';
 import {
@@ -211,33 +212,12 @@ const untouchable = new Proxy({} as NarrationDeps, {
 });
 
 function event(body: unknown): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: 'POST /convert/url',
-    rawPath: '/convert/url',
-    rawQueryString: '',
+  return apiEvent('POST', '/convert/url', {
     headers: { 'content-type': 'application/json' },
-    requestContext: {
-      accountId: 'test',
-      apiId: 'test',
-      domainName: 'localhost',
-      domainPrefix: 'localhost',
-      http: {
-        method: 'POST',
-        path: '/convert/url',
-        protocol: 'HTTP/1.1',
-        sourceIp: '203.0.113.50',
-        userAgent: 'jest',
-      },
-      requestId: randomUUID(),
-      routeKey: 'POST /convert/url',
-      stage: '$default',
-      time: new Date().toUTCString(),
-      timeEpoch: Date.now(),
-    },
     body: JSON.stringify(body),
-    isBase64Encoded: false,
-  };
+    requestId: randomUUID(),
+    sourceIp: '203.0.113.50',
+  });
 }
 
 const context = {

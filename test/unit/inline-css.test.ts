@@ -149,6 +149,27 @@ describe('inlineCss: the same output as juice', () => {
       { seed: 16, numRuns: 300 },
     );
   });
+
+  it('one stylesheet, many documents: elements alike reuse a computed outcome only where it still holds', () => {
+    // The same <style> every time (so its compiled rules and their memo of outcomes carry over between documents),
+    // while custom properties, style attributes and nesting change: a stale replay would differ from juice.
+    const style = `<style>:root { --a: #111; --w: 10px; } .c { --a: #222; } .n { --a: var(--w); }
+      td { border: 1px solid var(--a); width: var(--w); } .k { color: var(--a, red); } p { margin: 1px; }
+      td.k { padding: 2px; } tr:nth-child(odd) td { background: var(--a); }</style>`;
+    const inline = fc.constantFrom('', ' style="--a: #333"', ' style="--w: 20px"', ' style="color: blue"');
+    const cell = fc
+      .tuple(fc.constantFrom('', ' class="k"', ' class="c"', ' class="n"', ' class="c k"'), inline)
+      .map(([c, st]) => `<td${c}${st}><p${st}>x</p></td>`);
+    const row = fc.array(cell, { minLength: 1, maxLength: 3 }).map((cells) => `<tr>${cells.join('')}</tr>`);
+    const wrap = fc.tuple(fc.constantFrom('', ' class="c"', ' class="n"'), inline);
+    fc.assert(
+      fc.property(wrap, fc.array(row, { minLength: 1, maxLength: 4 }), inline, ([wc, ws], rows, hs) => {
+        const html = `<html${hs}><head>${style}</head><body><div${wc}${ws}><table>${rows.join('')}</table></div></body></html>`;
+        expect(inlineCss(html)).toBe(reference(html));
+      }),
+      { seed: 7, numRuns: 200 },
+    );
+  });
 });
 
 describe('inlineCss where juice throws', () => {

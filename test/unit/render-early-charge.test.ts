@@ -1,6 +1,7 @@
 // POST /v1/render charges a key already seen in this container while its record is read (one DynamoDB round trip
 // instead of two). The read still decides: a revoked key gets 401 and nothing stays charged; a key whose plan changed
 // is charged against its new plan (the early charge given back); an over-limit key gets 429 either way.
+// Also: renders in flight together share the GET /stats counter write (lambdas/shared/growth/coalesce.ts), exactly.
 import type { Context } from 'aws-lambda';
 import type { DocumentsDeps } from '../../lambdas/documents/deps';
 import { forgetKnownKeys, makeHandler } from '../../lambdas/documents/handlers/render';
@@ -128,4 +129,29 @@ test('a lapsed subscription (402) after the key was seen leaves nothing charged'
   w.keys.current = { ...baseKey, accountId: 'cus_1', billingStatus: 'canceled' };
   expect((await call(w.deps)).statusCode).toBe(402);
   expect(w.total()).toBe(1);
+});
+
+test('renders in flight together share GET /stats counter writes, and the counter stays exact', async () => {
+  const w = world(baseKey);
+  const totals: Record<string, number> = {};
+  let writes = 0;
+  const deps = {
+    ...w.deps,
+    growth: {
+      ...w.deps.growth,
+      add: async (_pk: string, deltas: Record<string, number>) => {
+        writes++;
+        await new Promise((r) => setImmediate(r)); // a write takes a turn of the event loop, as a socket does
+        for (const [k, v] of Object.entries(deltas)) totals[k] = (totals[k] ?? 0) + v;
+        return {};
+      },
+    },
+  } as DocumentsDeps;
+  const handler = makeHandler(deps);
+  const answers = await Promise.all(
+    Array.from({ length: 12 }, async () => (await handler(event(), context)) as { statusCode: number }),
+  );
+  expect(answers.map((a) => a.statusCode)).toEqual(Array(12).fill(200));
+  expect(totals).toEqual({ documents: 12, format_html: 12 });
+  expect(writes).toBeLessThan(12);
 });

@@ -6,6 +6,8 @@
 // juice/lib, with the options the html format uses: removeStyleTags false, preserveImportant, applyStyleTags and
 // juice's defaults otherwise) but matches each rule with a css-select query compiled once per selector text, tried
 // only on the elements that can match its rightmost compound (same tag, class or id; every element for `*`).
+// Elements alike (the cells of every row: same tag, style attribute, matched rules and custom properties in scope)
+// replay the outcome computed for the first of them instead of running juice's cascade again (memo per stylesheet).
 // Selectors cheerio treats specially (jQuery positionals such as :first or :eq(), :scope, a leading combinator, or
 // anything css-select cannot compile) go through cheerio exactly as juice sends them.
 // One deliberate difference: juice throws on a style attribute without declarations (`style=" "`) when a rule also
@@ -26,6 +28,12 @@ interface Element {
   attribs: Record<string, string>;
   parent: Element | null;
   styleProps?: Record<string, Property>;
+  /** Indices (into the stylesheet's plans) of the rules that matched, in cascade order of application. */
+  matched?: number[];
+  /** This element's rules or style attribute declare custom properties (`--x`), which descendants' var() read. */
+  definesVariables?: boolean;
+  /** The custom properties in scope (see envKey); null when they cannot key a memo. */
+  env?: string | null;
 }
 
 /** How a rule finds its elements: a compiled css-select query on the candidates of `key`, or cheerio's $(). */
@@ -38,6 +46,8 @@ interface Plan {
   match?: (el: Element) => boolean;
   /** 'tag:td', 'class:kv', 'id:x' (lower case) or '*' for every element. */
   key: string;
+  /** The rule declares custom properties. */
+  variables: boolean;
 }
 
 const POSITIONALS = new Set(['first', 'last', 'eq', 'gt', 'nth', 'lt', 'even', 'odd']); // cheerio-select's filters
@@ -145,11 +155,14 @@ function plan(css: string): Plan[] {
       selector,
       declarations,
       positions: positionsOf(declarations),
+      variables: declaresVariables(declarations),
       ...(query ? { match: query.match, key: query.key } : { key: '' }),
     });
   }
   return remember(stylesheets, css, plans, 64);
 }
+
+const declaresVariables = (declarations: Declaration[]) => declarations.some((d) => d.name.startsWith('--'));
 
 const positionsOf = (declarations: Declaration[]) =>
   declarations.map((d) => [d.position.start.line, d.position.start.col]);
@@ -206,8 +219,16 @@ function addProps(el: Element, declarations: Declaration[], positions: number[][
 /** juice's stand-in selector for a style attribute: above every rule's specificity. */
 const STYLE_ATTRIBUTE_SELECTOR = new Selector('<style>', true);
 
-/** juice's per-element output: the style attribute, width/height attributes, legacy table attributes. */
-function writeAttributes(el: Element): void {
+/**
+ * juice's per-element output: the style attribute, width/height attributes, legacy table attributes. Returns the
+ * attributes it set, in order (what the memo replays on elements with the same rules, see inlineDocument).
+ */
+function writeAttributes(el: Element): [string, string][] {
+  const sets: [string, string][] = [];
+  const set = (name: string, value: string) => {
+    el.attribs[name] = value;
+    sets.push([name, value]);
+  };
   const all: Property[] = [];
   for (const key of Object.keys(el.styleProps!)) {
     for (let p: Property | undefined = el.styleProps![key]; p; p = p.nextProp) all.push(p);
@@ -221,7 +242,7 @@ function writeAttributes(el: Element): void {
       return `${p.prop}: ${p.value.replace(/["]/g, "'")};`;
     })
     .join(' ');
-  if (style) el.attribs.style = style;
+  if (style) set('style', style);
   const name = el.name.toUpperCase();
   for (const dimension of ['width', 'height'] as const) {
     if (!DIMENSION_ELEMENTS[dimension].includes(name)) continue;
@@ -230,16 +251,16 @@ function writeAttributes(el: Element): void {
       if (p.prop !== dimension) continue;
       const value = removeImportant(p.value);
       if (/(px|auto)/.test(value)) {
-        el.attribs[dimension] = value.replace('px', '');
+        set(dimension, value.replace('px', ''));
         break;
       }
       if (TABLE.includes(name) && /%/.test(value)) {
-        el.attribs[dimension] = value;
+        set(dimension, value);
         break;
       }
     }
   }
-  if (!TABLE.includes(name)) return;
+  if (!TABLE.includes(name)) return sets;
   for (const key in el.styleProps) {
     const p = el.styleProps[key]!;
     if (!STYLE_ATTRIBUTE_PROPS.includes(p.prop)) continue;
@@ -248,8 +269,9 @@ function writeAttributes(el: Element): void {
     if (attribute === 'background')
       value = value.indexOf('url(') !== 0 ? value : value.replace(/^url\((["'])?([^"']+)\1\)$/, '$2');
     if (/(linear|radial)-gradient\(/i.test(value)) continue;
-    el.attribs[attribute] = value;
+    set(attribute, value);
   }
+  return sets;
 }
 
 function inlineDocument($: CheerioAPI): CheerioAPI {
@@ -282,7 +304,8 @@ function inlineDocument($: CheerioAPI): CheerioAPI {
   }
 
   const edited: Element[] = [];
-  for (const rule of plans) {
+  for (let r = 0; r < plans.length; r++) {
+    const rule = plans[r]!;
     let els: Element[];
     if (rule.match) {
       els = (rule.key === '*' ? all : (index.get(rule.key) ?? [])).filter(rule.match);
@@ -296,17 +319,102 @@ function inlineDocument($: CheerioAPI): CheerioAPI {
       }
     }
     for (const el of els) {
-      if (!el.styleProps) {
-        el.styleProps = {};
-        const inline = el.attribs.style ? styleAttribute(el.attribs.style) : null;
-        if (inline) addProps(el, inline.declarations, inline.positions, STYLE_ATTRIBUTE_SELECTOR);
+      if (!el.matched) {
+        el.matched = [];
         edited.push(el);
       }
-      addProps(el, rule.declarations, rule.positions, rule.selector);
+      el.matched.push(r);
     }
   }
-  for (const el of edited) writeAttributes(el);
+
+  // juice's cascade (addProps) then output (writeAttributes) per element, in the same order. An element's output is
+  // a function of its name, style attribute, matched rules and the custom properties in scope (var()), so elements
+  // alike (table cells of every row, say) replay a memo instead of cascading again. Elements that declare custom
+  // properties always cascade: their descendants' var() read them (findVariableValue walks up styleProps).
+  const memo = memoOf(plans);
+  for (const el of edited) {
+    const inline = el.attribs.style ? styleAttribute(el.attribs.style) : null;
+    el.definesVariables =
+      el.matched!.some((r) => plans[r]!.variables) || (!!inline && declaresVariables(inline.declarations));
+    if (el.definesVariables) cascadeOnto(el, inline, plans);
+  }
+  const pending: { el: Element; key?: string }[] = [];
+  for (const el of edited) {
+    let key: string | undefined;
+    if (!el.definesVariables) {
+      const env = envKey(el);
+      if (env !== null) {
+        key = `${el.name}\u0000${el.attribs.style ?? ''}\u0000${el.matched!.join(',')}\u0000${env}`;
+        const sets = memo.get(key);
+        if (sets) {
+          for (const [name, value] of sets) el.attribs[name] = value;
+          continue;
+        }
+      }
+      cascadeOnto(el, el.attribs.style ? styleAttribute(el.attribs.style) : null, plans);
+    }
+    pending.push({ el, key });
+  }
+  for (const { el, key } of pending) {
+    const sets = writeAttributes(el);
+    if (key !== undefined) {
+      if (memo.size >= MAX_CACHED) memo.clear();
+      memo.set(key, sets);
+    }
+  }
   return $;
+}
+
+/** Rule outcomes by element key (see inlineDocument), one memo per stylesheet's plans. */
+const memos = new WeakMap<Plan[], Map<string, [string, string][]>>();
+
+function memoOf(plans: Plan[]): Map<string, [string, string][]> {
+  let memo = memos.get(plans);
+  if (!memo) memos.set(plans, (memo = new Map()));
+  return memo;
+}
+
+/** juice's cascade for one element: its style attribute first, then its rules in stylesheet order. */
+function cascadeOnto(
+  el: Element,
+  inline: { declarations: Declaration[]; positions: number[][] } | null,
+  plans: Plan[],
+): void {
+  el.styleProps = {};
+  if (inline) addProps(el, inline.declarations, inline.positions, STYLE_ATTRIBUTE_SELECTOR);
+  for (const r of el.matched!) {
+    const rule = plans[r]!;
+    addProps(el, rule.declarations, rule.positions, rule.selector);
+  }
+}
+
+/**
+ * The custom properties an element's var() can see: those declared by it and its ancestors, nearest first, as text
+ * (cached on each element as `env`). null when one of their values has a function in it (juice resolves such values
+ * in place while writing, so what a descendant reads would depend on the order of writing): not memoized then.
+ */
+function envKey(el: Element): string | null {
+  const chain: Element[] = [];
+  let x: Element | null = el;
+  for (; x && x.env === undefined; x = x.parent) chain.push(x);
+  let env: string | null = x ? x.env! : '';
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const a = chain[i]!;
+    if (env !== null && a.definesVariables) {
+      let own = '';
+      for (const [name, prop] of Object.entries(a.styleProps!)) {
+        if (!name.startsWith('--')) continue;
+        if (prop.value.includes('(')) {
+          own = '\u0000';
+          break;
+        }
+        own += `${name}:${prop.value};`;
+      }
+      env = own === '\u0000' ? null : `${own}|${env}`;
+    }
+    a.env = env;
+  }
+  return env;
 }
 
 /** The html format's inlining: identical to `juice(html, { removeStyleTags: false, preserveImportant: true,

@@ -11,6 +11,7 @@ import { apiHandler, CORS_HEADERS } from '../../shared/http/api-handler';
 import { DomainError, Forbidden, QuotaExceeded, Unavailable } from '../../shared/errors';
 import { idempotency } from '../../shared/idempotency/idempotency';
 import { logger } from '../../shared/logger';
+import { coalescedCounter } from '../../shared/growth/coalesce';
 import { observeRender } from '../metrics';
 import { recordQuotaRejection } from '../../shared/observability/metrics';
 import { rateLimitHeaders, type QuotaDecision } from '../../shared/quota/windows';
@@ -28,19 +29,26 @@ import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
 import { renderRoute as route } from './render.route';
 
+/** The GET /stats counter writer of each deps (renders in flight together share a write: coalesce.ts). */
+const statsCounters = new WeakMap<object, ReturnType<typeof coalescedCounter>>();
+
 /** Counters behind GET /stats (never fail a render over them). Resolves whether they were recorded. */
 export async function recordRender(
   deps: Pick<DocumentsDeps, 'growth'>,
   format: string,
   delta: 1 | -1 = 1,
 ): Promise<boolean> {
-  return deps.growth.add('docs#stats', { documents: delta, [`format_${format}`]: delta }).then(
-    () => true,
-    (err) => {
-      logger.warn('documents stats not recorded', { error: err as Error });
-      return false;
-    },
-  );
+  let add = statsCounters.get(deps);
+  if (!add) {
+    add = coalescedCounter((deltas) =>
+      deps.growth.add('docs#stats', deltas).catch((err: unknown) => {
+        logger.warn('documents stats not recorded', { error: err as Error });
+        throw err;
+      }),
+    );
+    statsCounters.set(deps, add);
+  }
+  return add({ documents: delta, [`format_${format}`]: delta });
 }
 
 /**

@@ -146,8 +146,13 @@
     return fmt(p.locale, { minimumFractionDigits: p.decimals, maximumFractionDigits: p.decimals })
       .format(d.toFixed(p.decimals));
   }
+  // resolvedOptions() builds a new object on every call: a currency's decimals are read once.
+  var digitsByCode = Object.create(null);
   function currencyDigits(code) {
-    return fmt('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits;
+    var d = digitsByCode[code];
+    if (d === undefined)
+      d = digitsByCode[code] = fmt('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits;
+    return d;
   }
   function currency(value) {
     var p = params(Array.prototype.slice.call(arguments, 1), ['code', 'locale', 'decimals'],

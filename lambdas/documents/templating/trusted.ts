@@ -26,6 +26,8 @@ function realm(): Realm {
 }
 
 const precompiled = new Map<string, string>();
+/** Cache keys the realm has compiled (it keeps the compiled template and the partials' environment). */
+const compiledKeys = new Set<string>();
 
 /**
  * Our own partials compiled to JavaScript, for the sandbox to evaluate instead of compiling them in every fresh
@@ -55,8 +57,13 @@ export function renderTrusted(
   partials: Record<string, string>,
   cacheKey?: string,
 ): string {
-  const input: RealmInput = { source, data, partials, name: cacheKey ?? 'built-in', cacheKey };
+  // Once compiled under its key, the realm renders from its cache: the source and partials need not cross again.
+  const known = cacheKey !== undefined && compiledKeys.has(cacheKey);
+  const input: RealmInput = known
+    ? { source: '', data, partials: {}, name: cacheKey, cacheKey }
+    : { source, data, partials, name: cacheKey ?? 'built-in', cacheKey };
   const result = JSON.parse(realm().__njRender(JSON.stringify(input))) as RealmResult;
+  if (cacheKey !== undefined && (result.ok || result.kind !== 'syntax')) compiledKeys.add(cacheKey);
   if (result.ok) return result.html;
   const err = new TemplateError(result.kind, result.message, result.line, result.column, ['template']);
   throw new Error(`built-in template ${cacheKey ?? ''} failed: ${err.problems[0]?.msg ?? result.message}`);

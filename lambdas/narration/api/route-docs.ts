@@ -403,6 +403,21 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       503: { description: 'No dashboard token is configured', schema: ErrorDetail },
     },
   },
+  DashboardSummary: {
+    summary: 'Dashboard summary (dashboard token)',
+    tags: ['growth'],
+    description:
+      'What the /panel page shows besides the A/B results: the configured `experiments` (read each with ' +
+      'GET /ab/results/{experiment}), the waitlist (`count`, `interest`, sign-ups per `source` — A/B refs grouped ' +
+      'per variant), the public statistics, and recent failures: queued jobs that ended failed (total, per UTC ' +
+      'day for 7 days) and the depth of each DLQ (`messages: null` with an `error` when it cannot be read). Same ' +
+      'token as /ab/results (`Authorization: Bearer <token>` or `X-Dashboard-Token`). Never cached.',
+    responses: {
+      200: { description: 'Summary (docs/growth.md, "Dashboard")' },
+      401: { description: 'Missing or wrong dashboard token', schema: ErrorDetail },
+      503: { description: 'No dashboard token is configured', schema: ErrorDetail },
+    },
+  },
   Stats: {
     summary: 'Public statistics',
     tags: ['growth'],
@@ -508,6 +523,29 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     description:
       'The HTML page for people (es-MX). Strict Content-Security-Policy (own scripts and styles only), HSTS, ' +
       'no framing; weak ETag (304 on If-None-Match); brotli/gzip per Accept-Encoding.',
+    responses: {
+      200: { description: 'The page', contentType: 'text/html' },
+      304: { description: 'Not modified: If-None-Match matched the ETag' },
+    },
+  },
+  SiteThanks: {
+    summary: 'Web page after paying (Spanish): shows the API key once',
+    tags: ['meta'],
+    description:
+      "Stripe Checkout's success_url (`/gracias?session_id=cs_…`). Its script calls GET /pay/success with the " +
+      'session id and shows the key once, with a copy button; GET /pay/success itself stays JSON. Same headers as /.',
+    responses: {
+      200: { description: 'The page', contentType: 'text/html' },
+      304: { description: 'Not modified: If-None-Match matched the ETag' },
+    },
+  },
+  SitePanel: {
+    summary: 'Dashboard page (Spanish, read-only)',
+    tags: ['meta'],
+    description:
+      'A/B results, waitlist, statistics and recent failures for the team. The page itself is public; it asks for ' +
+      'the dashboard token, keeps it in sessionStorage and sends it as `Authorization: Bearer` to ' +
+      'GET /dashboard/summary and GET /ab/results/{experiment} (never in a URL). Same headers as `/`.',
     responses: {
       200: { description: 'The page', contentType: 'text/html' },
       304: { description: 'Not modified: If-None-Match matched the ETag' },

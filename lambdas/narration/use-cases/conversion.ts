@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Caller } from '../../shared/auth/resolve-caller';
 import { Unavailable, QuotaExceeded } from '../../shared/errors';
 import { logger } from '../../shared/logger';
-import { recordConversionStatsSafely } from '../../shared/growth/stats';
+import { recordConversionStatsSafely, recordJobFailureSafely } from '../../shared/growth/stats';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { rateLimitHeaders, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
@@ -322,6 +322,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 export async function jobEnded(_deps: NarrationDeps, record: AudioRecord): Promise<void> {
   await queueAudioEvent(_deps, record); // the completion webhook (use-cases/webhooks.ts; never throws)
+  // The dashboard's failed-jobs count (never throws).
+  if (record.status === 'failed') await recordJobFailureSafely(() => _deps.growth, _deps.now());
   logger.info('conversion ended', {
     audioId: record.audioId,
     status: record.status,
@@ -401,6 +403,14 @@ export function retentionDaysOf(record: Pick<AudioRecord, 'createdAt' | 'expires
   return Math.max(1, Math.round((record.expiresAt - Date.parse(record.createdAt) / 1000) / 86400));
 }
 
+/** The job's record is gone or settled while its worker narrates (DELETE /audio/{id}): stop, nothing to keep. */
+class JobGone extends Error {
+  constructor() {
+    super('The job is no longer active.');
+    this.name = 'JobGone';
+  }
+}
+
 async function narrateJob(
   deps: NarrationDeps,
   claimed: AudioRecord,
@@ -436,14 +446,23 @@ async function narrateJob(
       }
     },
     // Each segment is stored before the record lists it: a player reading the list finds every file it names.
+    // A job no longer active (deleted by its owner meanwhile) stops here instead of narrating to the end.
     async onSegment(segment, mp3) {
       await deps.store.putSegment(audioId, segment.n, mp3, retentionDays);
       segments.push(segment);
-      await deps.audio.setSegments(audioId, segments, Math.min(0.99, Math.round(fraction * 100) / 100));
+      const p = Math.min(0.99, Math.round(fraction * 100) / 100);
+      if (!(await deps.audio.setSegments(audioId, segments, p))) throw new JobGone();
     },
     speech,
     retentionDays,
+  }).catch((err: unknown) => {
+    if (err instanceof JobGone) return undefined;
+    throw err;
   });
+  if (!result) {
+    logger.info('job no longer active: stopped', { audioId });
+    return 'skipped';
+  }
   const durationS = roundMs(result.durationS);
   const completed = await deps.audio.complete(audioId, {
     durationS,

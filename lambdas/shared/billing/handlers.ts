@@ -39,6 +39,12 @@ export interface PayRoutes {
   invalidStatus?: 400 | 422;
   /** Count purchases whose `ref` names an A/B variant as conversions (needs `growth`). Default true. */
   abAttribution?: boolean;
+  /**
+   * Pages for people, as paths on the public address: `success` is where Checkout lands the buyer (given
+   * `?session_id=`; it calls GET /pay/success and shows the key), `back` where Checkout's back button and the portal
+   * return (BILLING_RETURN_URL overrides it). Defaults: the JSON routes /pay/success and /pay/status.
+   */
+  pages?: { success?: string; back?: string };
 }
 
 /** What the /pay routes use from a service's deps (both NarrationDeps and DocumentsDeps provide it). */
@@ -89,8 +95,8 @@ export function payCheckoutRoute(
         email: query.email,
         ref: query.ref,
         // Stripe substitutes the session id: the buyer's credential to pick up the key once.
-        successUrl: `${publicBase(req, cfg, p.catalogue)}/pay/success?session_id={CHECKOUT_SESSION_ID}`,
-        cancelUrl: returnUrl(req, cfg, p.catalogue),
+        successUrl: `${publicBase(req, cfg, p.catalogue)}${p.pages?.success ?? '/pay/success'}?session_id={CHECKOUT_SESSION_ID}`,
+        cancelUrl: returnUrl(req, cfg, p.catalogue, p.pages?.back),
       });
       if (wantsJson(req.headers['accept']))
         return json(
@@ -163,7 +169,10 @@ export function payPortalRoute(
         throw new Forbidden(
           "This e-mail is not the one of this key's account. Use the e-mail you paid with.",
         );
-      const portal = await gateway.createPortal(account.accountId, returnUrl(req, deps.config, p.catalogue));
+      const portal = await gateway.createPortal(
+        account.accountId,
+        returnUrl(req, deps.config, p.catalogue, p.pages?.back),
+      );
       return json(200, { url: portal.url }, NO_STORE);
     },
     { invalidStatus: p.invalidStatus },

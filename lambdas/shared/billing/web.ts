@@ -24,9 +24,12 @@ export function publicBase(req: ApiRequest, cfg: Config, cat: BillingCatalogue):
   return `${proto === 'http' ? 'http' : 'https'}://${host}`;
 }
 
-/** Where Stripe's pages send the customer back (Checkout's back button, the portal's return link). */
-export function returnUrl(req: ApiRequest, cfg: Config, cat: BillingCatalogue): string {
-  return setting(cfg, cat.settings.returnUrl) ?? `${publicBase(req, cfg, cat)}/pay/status`;
+/**
+ * Where Stripe's pages send the customer back (Checkout's back button, the portal's return link): the return-URL
+ * setting, else `back` (a path, default /pay/status) on the public address.
+ */
+export function returnUrl(req: ApiRequest, cfg: Config, cat: BillingCatalogue, back = '/pay/status'): string {
+  return setting(cfg, cat.settings.returnUrl) ?? `${publicBase(req, cfg, cat)}${back}`;
 }
 
 export const NO_STORE = { 'cache-control': 'no-store' };

@@ -1,6 +1,7 @@
 // Public statistics (GET /stats) from counters, never scans: each finished conversion adds to one item with one
 // atomic UpdateItem; GET /stats reads it and the waitlist counter in one consistent batch read. Keys in `growth`:
 //   stats#totals  conversions, chars, seconds, fmt#<format>, voice#<voice id>, since (first conversion, ISO)
+//   stats#failed  failed (queued jobs that ended failed), day#<YYYY-MM-DD> (per UTC day), since — for the dashboard
 import { logger } from '../logger';
 import type { GrowthStore } from './ports';
 import { WAITLIST_COUNT_KEY } from './waitlist';
@@ -87,5 +88,44 @@ export async function publicStats(store: GrowthStore, now: Date = new Date()): P
     waitlist: n(items.get(WAITLIST_COUNT_KEY)?.count),
     since: typeof totals.since === 'string' ? totals.since : null,
     generated_at: now.toISOString(),
+  };
+}
+
+export const FAILED_KEY = 'stats#failed';
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Counts one job that ended failed (total and its UTC day). Never throws: bookkeeping must not fail a job. */
+export async function recordJobFailureSafely(
+  store: () => GrowthStore,
+  now: Date = new Date(),
+): Promise<void> {
+  try {
+    await store().add(FAILED_KEY, { failed: 1, [`day#${dayOf(now)}`]: 1 }, { since: now.toISOString() });
+  } catch (err) {
+    logger.warn('failed-job counter not updated', { error: err as Error });
+  }
+}
+
+export interface FailedJobs {
+  total: number;
+  /** Today (UTC) and the 6 days before it. */
+  last_7_days: number;
+  /** Per UTC day, oldest first, 7 entries. */
+  by_day: { day: string; failed: number }[];
+  since: string | null;
+}
+
+export async function failedJobs(store: GrowthStore, now: Date = new Date()): Promise<FailedJobs> {
+  const item = (await store.getMany([FAILED_KEY])).get(FAILED_KEY) ?? {};
+  const n = (v: unknown) => Number(v ?? 0) || 0;
+  const by_day = Array.from({ length: 7 }, (_, i) => {
+    const day = dayOf(new Date(now.getTime() - (6 - i) * 86_400_000));
+    return { day, failed: n(item[`day#${day}`]) };
+  });
+  return {
+    total: n(item.failed),
+    last_7_days: by_day.reduce((s, d) => s + d.failed, 0),
+    by_day,
+    since: typeof item.since === 'string' ? item.since : null,
   };
 }

@@ -5,7 +5,7 @@
 // Sinks buffer until flushMetrics(): the API and worker middleware (metricsMiddleware) flushes after each invocation.
 import type { MiddlewareObj } from '@middy/core';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { METRICS_NAMESPACE, NARRATION_METRICS, type MetricName, type ServiceName } from './names';
+import { METRICS_NAMESPACE, PLATFORM_METRICS, type MetricName, type ServiceName } from './names';
 
 export type Unit = 'Count' | 'Milliseconds';
 /** Extra dimensions of one data point: keep them to a handful of values (format, route), never ids. */
@@ -121,5 +121,5 @@ export function metricsMiddleware(): MiddlewareObj {
 
 /** A 429 of a plan or free-tier limit (both services name it QuotaRejections). `route` is the route key ("POST /convert/text"). */
 export function recordQuotaRejection(service: ServiceName, route: string | undefined): void {
-  metricsFor(service).add(NARRATION_METRICS.QuotaRejections, 'Count', 1, { route: route ?? 'unknown' });
+  metricsFor(service).add(PLATFORM_METRICS.QuotaRejections, 'Count', 1, { route: route ?? 'unknown' });
 }

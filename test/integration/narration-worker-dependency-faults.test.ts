@@ -1,5 +1,5 @@
 // The queue worker with its AWS dependencies failing mid-job (fault proxies in front of the emulators), complementing
-// worker-faults.test.ts (a worker killed mid-job; a speech engine that always fails). An accepted job is never lost
+// narration-worker-crash.test.ts (a worker killed mid-job; a speech engine that always fails). An accepted job is never lost
 // and never done twice:
 // - S3 failing a whole delivery (beyond the SDK's retries) → released, redelivered, finished: one audio object;
 // - DynamoDB throttling → absorbed by the SDK's retries (or, its retry quota spent, by a redelivery): narrated once;

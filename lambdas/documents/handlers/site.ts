@@ -1,0 +1,15 @@
+// GET / and GET /site/{file}: the documents playground (Spanish), built from lambdas/documents/site/src into a
+// string module (site/files.generated.ts, `npm run build:site`) and served with the platform's strict CSP by its
+// static-site handler. One addition: `frame-src blob:`, because the PDF preview is the rendered file shown in an
+// <iframe> from a blob: URL (the browser's own PDF viewer); the PNG preview is an <img> (img-src already allows
+// blob:). Everything else the page fetches is this API's origin ('self'); object-src stays 'none'.
+import { pageSecurityHeaders, staticSiteHandler } from '../../shared/http/static-assets';
+import { SITE_FILES } from '../site/files.generated';
+
+/** Request path → page file. */
+export const PAGES: Record<string, string> = { '/': 'index.html' };
+
+export const makeHandler = () =>
+  staticSiteHandler(SITE_FILES, PAGES, pageSecurityHeaders({ 'frame-src': ['blob:'] }));
+
+export const handler = makeHandler();
