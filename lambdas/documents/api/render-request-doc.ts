@@ -26,6 +26,10 @@ const RenderOptionsDoc = renderOptionsSchema
       description: 'csv: start with a UTF-8 byte order mark (for Excel). Default false',
     }),
     async: o.async.meta({ description: 'Scale plan: render in the background; see "Webhooks (Scale)"' }),
+    expires_in: o.expires_in.meta({
+      description:
+        'With async only (otherwise 400 unsupported_option at body.options.expires_in): seconds the job and its document are kept, 60–86400 (default 86400, a day). After that GET /v1/jobs/{id} answers 410 and the document is deleted; download links never outlive it',
+    }),
     require_xml: o.require_xml.meta({
       description:
         'factura: the zip must carry the CFDI 4.0 XML (only schema-valid XML is written); data lacking a field CFDI requires is a 400 with one item per field. Default false: the zip leaves the XML out and LEEME.txt names the fields',

@@ -64,7 +64,10 @@ const jobShape = {
   created_at: z.string(),
   updated_at: z.string(),
   completed_at: z.string().nullable(),
-  expires_at: z.string().meta({ description: 'The job and its document are kept one day' }),
+  expires_at: z.string().meta({
+    description:
+      'Until when the job and its document are kept: a day, or options.expires_in seconds; then 410',
+  }),
   status_url: z.string(),
   metadata: z.record(z.string(), z.unknown()).meta({
     description: 'The `metadata` object of the render request, as sent ({} without one)',
@@ -75,7 +78,10 @@ const jobShape = {
   download_url: z.string().optional().meta({
     description: 'done: presigned GET of the document (no Authorization header), signed at each GET',
   }),
-  download_expires_at: z.string().optional().meta({ description: 'When download_url stops working (1 h)' }),
+  download_expires_at: z
+    .string()
+    .optional()
+    .meta({ description: 'When download_url stops working (1 h, never after expires_at)' }),
   reason: z.string().optional().meta({ description: 'failed: why, in words you can act on' }),
   problems: z.array(Problem).optional().meta({
     description:
@@ -119,7 +125,7 @@ export const RENDER_ASYNC_RESPONSE_DOCS: Record<number, ResponseDoc> = {
 
 export const WEBHOOKS_OVERVIEW: string = DOCUMENTS_WEBHOOK_DOCS.overview(
   'Webhooks (Scale)',
-  '**Async renders.** With a Scale key, `POST /v1/render` with `"options": {"async": true}` answers **202** `{"id": "job_…", "object": "job", "status": "queued", "progress": 0, "status_url": "/v1/jobs/job_…"}` with a `Location` header instead of the file. The request is validated exactly like a synchronous one (400 with every problem) and counted when it is accepted (RateLimit-* headers on the 202); a job that fails is given back, whatever the cause. Other plans asking for async get **403** `{"detail": "…", "plan": "pro"}`. Poll `GET /v1/jobs/{id}` (any key of the same account; everyone else gets 404) until `status` is `done` (with `download_url`, a presigned link valid one hour, signed afresh at each GET) or `failed` (with `reason`, and `problems` when the request itself could not be rendered). Jobs and their documents are kept one day. A `metadata` object sent with the render (your own ids and references, at most 50 keys and 4096 bytes as JSON, else a 400 `metadata_too_large`) is echoed as sent on the job and in its webhook events (`data.job.metadata`; `{}` without one).',
+  '**Async renders.** With a Scale key, `POST /v1/render` with `"options": {"async": true}` answers **202** `{"id": "job_…", "object": "job", "status": "queued", "progress": 0, "status_url": "/v1/jobs/job_…"}` with a `Location` header instead of the file. The request is validated exactly like a synchronous one (400 with every problem) and counted when it is accepted (RateLimit-* headers on the 202); a job that fails is given back, whatever the cause. Other plans asking for async get **403** `{"detail": "…", "plan": "pro"}`. Poll `GET /v1/jobs/{id}` (any key of the same account; everyone else gets 404) until `status` is `done` (with `download_url`, a presigned link valid one hour, signed afresh at each GET) or `failed` (with `reason`, and `problems` when the request itself could not be rendered). Jobs and their documents are kept one day, or `options.expires_in` seconds (60–86400; with `options.async` only): past that, `GET /v1/jobs/{id}` answers **410** `{"detail": "Job \'…\' expired at …"}` and the document is deleted (on that request; otherwise by the storage\'s one-day expiry rule), and a day later 404. `expires_at` on the job says when; `download_url` never outlives it. The request waiting in the queue is stored with `options.password` encrypted under a per-job key kept apart from it, and deleted once the job ends. A `metadata` object sent with the render (your own ids and references, at most 50 keys and 4096 bytes as JSON, else a 400 `metadata_too_large`) is echoed as sent on the job and in its webhook events (`data.job.metadata`; `{}` without one).',
   `
 | Type | When | data.job |
 | --- | --- | --- |

@@ -14,8 +14,9 @@ export const getJobRoute = {
   access: {
     tables: { keys: 'r', accounts: 'r' },
     itemPrefixes: { accounts: [JOB_ITEM_PREFIX] },
-    // Presigning the download URL: the URL only works if this role may read the object.
-    bucket: 'r',
+    // Presigning the download URL: the URL only works if this role may read the object; an expired job's result
+    // is deleted when asked for.
+    bucket: 'r+delete',
     settings: ['JOB_DOWNLOAD_TTL_S'],
   },
   docs: {
@@ -25,7 +26,8 @@ export const getJobRoute = {
     description:
       'The job of a `POST /v1/render` with `options.async` (Scale). Visible to every key of the account that ' +
       'created it; anyone else gets 404. `done`: `download_url` (presigned, signed afresh at each GET, valid 1 h); ' +
-      '`failed`: `reason` (+ `problems`). `deliveries` lists every webhook attempt.',
+      '`failed`: `reason` (+ `problems`). `deliveries` lists every webhook attempt. Past `expires_at` ' +
+      '(options.expires_in, default a day): 410 and the document is deleted; a day later 404.',
     params: [{ name: 'id', in: 'path', required: true, description: 'The job id (`job_…`) from the 202' }],
     responses: {
       200: {
@@ -37,7 +39,14 @@ export const getJobRoute = {
         description: 'No, unknown or revoked API key (`WWW-Authenticate: Bearer`)',
         schema: ErrorDetail,
       },
-      404: { description: 'No such job for this account (or expired)', schema: ErrorDetail },
+      404: {
+        description: 'No such job for this account (or expired more than a day ago)',
+        schema: ErrorDetail,
+      },
+      410: {
+        description: 'The job expired (options.expires_in, default a day): its document was deleted',
+        schema: ErrorDetail,
+      },
     },
   },
 } satisfies RouteSpec;

@@ -9,7 +9,7 @@ export const audioSegmentRoute = {
   handler: 'lambdas/narration/handlers/audio-segment.ts',
   memoryMb: 256,
   timeoutS: 5,
-  access: { tables: { audio: 'r' }, bucket: 'r' },
+  access: { tables: { audio: 'r' }, bucket: 'r+delete' },
   docs: {
     summary: 'One segment of the playlist',
     tags: ['narration'],

@@ -11,7 +11,7 @@ export const getAudioRoute = {
   memoryMb: 256,
   // A pending job's audio request is held up to WAIT_WINDOW_S (25 s), below API Gateway's 30 s.
   timeoutS: 29,
-  access: { tables: { audio: 'r' }, bucket: 'r' },
+  access: { tables: { audio: 'r' }, bucket: 'r+delete' },
   docs: {
     summary: 'Fetch audio',
     tags: ['narration'],

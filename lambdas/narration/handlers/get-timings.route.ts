@@ -11,7 +11,7 @@ export const getTimingsRoute = {
   handler: 'lambdas/narration/handlers/get-timings.ts',
   memoryMb: 256,
   timeoutS: 5,
-  access: { tables: { audio: 'r' }, bucket: 'r' },
+  access: { tables: { audio: 'r' }, bucket: 'r+delete' },
   docs: {
     summary: 'Follow the text: sentence and word timings',
     tags: ['narration'],
