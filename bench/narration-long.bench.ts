@@ -3,17 +3,28 @@
 // threads) against the single-process pipeline on the same text in the same run (one engine call at a time,
 // encoding in the main thread). Then a simulated cloud run: the real Polly adapter and AWS SDK against the Polly
 // stand-in on loopback (test/helpers/polly-stand-in.ts) with per-request latency and an 8 TPS limit answered with
-// ThrottlingException, checking the job finishes without a throttling failure.
-// BENCH_CHARS (default 100,000) sets the text size; CLOUD_LATENCY_MS (default 600) the stand-in's latency.
+// ThrottlingException, checking the job finishes without a throttling failure. The stand-in serves canned speech
+// (cut to the length each text takes, encoded before the run): Polly's synthesis runs on AWS's machines, so only
+// what our code does is on this machine's cores — the token bucket and concurrency, the Ogg decoding, the MP3
+// encoding and the S3 writes (segments as they land, then the file and timings, to s3rver on loopback, as the
+// worker does). It then prints where the CPU went: decoding and encoding rates measured in the same process.
+// BENCH_CHARS (default 100,000) sets the text size; CLOUD_LATENCY_MS (default 600) the stand-in's latency;
+// BENCH_PARTS=cloud runs only the cloud simulation, =local only the local runs; CLOUD_SPEECH=espeak makes the
+// stand-in speak every request again (its CPU then counts too, as before).
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PollySynthesizer, pollyClient } from '../lambdas/narration/adapters/polly';
+import { SynthesizeSpeechCommand } from '@aws-sdk/client-polly';
+import { S3Client } from '@aws-sdk/client-s3';
+import { S3AudioStore } from '../lambdas/narration/adapters/audio-store';
+import { decodeOggVorbis, PollySynthesizer, pollyClient } from '../lambdas/narration/adapters/polly';
+import { encodeMp3Segment } from '../lambdas/narration/audio/encode';
 import { findVoice } from '../lambdas/narration/core/voices';
 import type { Synthesizer } from '../lambdas/narration/ports';
 import { createSynthesizer } from '../lambdas/narration/speech/index';
 import { narrate } from '../lambdas/narration/use-cases/narrate';
+import { startEmulators } from '../lib/local/emulators';
 import { startPollyStandIn } from '../test/helpers/polly-stand-in';
 
 const CHARS = Number(process.env.BENCH_CHARS ?? 100_000);
@@ -23,68 +34,140 @@ let text = '';
 for (let i = 1; text.length < CHARS; i++) text += `Capítulo ${i}.\n\n${fixture}\n\n`;
 text = text.slice(0, CHARS);
 
-async function run(engine: Synthesizer, outPath: string, encoderThreads?: number) {
+interface RunOptions {
+  encoderThreads?: number;
+  /** Where segments, the file and its timings go as the worker stores them (the cloud run). */
+  store?: S3AudioStore;
+}
+
+async function run(engine: Synthesizer, outPath: string, o: RunOptions = {}) {
   const t = performance.now();
   let first = Number.NaN;
+  const audioId = `bench${Math.round(t)}`;
   const r = await narrate({
     text,
     voice,
     fmt: 'mp3',
     synthesizer: engine,
     outPath,
-    ...(encoderThreads !== undefined ? { encoderThreads } : {}),
-    onSegment: (s) => {
+    ...(o.encoderThreads !== undefined ? { encoderThreads: o.encoderThreads } : {}),
+    onSegment: async (s, mp3) => {
+      await o.store?.putSegment(audioId, s.n, mp3);
       if (s.n === 0) first = performance.now() - t;
     },
   });
+  if (o.store) {
+    await o.store.putAudioFile(audioId, 'mp3', outPath);
+    await o.store.putTimings(audioId, r.timings);
+  }
   return { firstMs: first, totalMs: performance.now() - t, audioS: r.durationS, segments: r.segments.length };
+}
+
+const cpuS = (since: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1e6;
+};
+
+async function local(dir: string) {
+  const engine = await createSynthesizer('espeak');
+  const single: Synthesizer = {
+    engine: engine.engine,
+    maxChars: engine.maxChars,
+    concurrency: 1,
+    synthesize: (t, v, o) => engine.synthesize(t, v, o),
+  };
+  await run(engine, join(dir, 'warm.mp3')); // warm-up: WASM compilation, encoder threads
+  const par = await run(engine, join(dir, 'parallel.mp3'));
+  const base = await run(single, join(dir, 'single.mp3'), { encoderThreads: 0 });
+  console.log(
+    `narration-long first segment (${engine.engine}, ${CHARS} chars): ${par.firstMs.toFixed(0)} ms vs whole file single-process ${base.totalMs.toFixed(0)} ms → ratio ${(par.firstMs / base.totalMs).toFixed(3)}×`,
+  );
+  console.log(
+    `narration-long finished (${engine.engine}, ${CHARS} chars): ${par.totalMs.toFixed(0)} ms vs single-process ${base.totalMs.toFixed(0)} ms → ratio ${(par.totalMs / base.totalMs).toFixed(2)}×`,
+  );
+  console.log(
+    `# ${par.audioS.toFixed(0)} s of audio in ${par.segments} segments; single-process first segment ${base.firstMs.toFixed(0)} ms; ` +
+      `engine concurrency ${engine.concurrency}`,
+  );
+}
+
+async function cloud(dir: string) {
+  const latencyMs = Number(process.env.CLOUD_LATENCY_MS ?? 600);
+  const speech = process.env.CLOUD_SPEECH === 'espeak' ? 'espeak' : 'canned';
+  const s3dir = await mkdtemp(join(tmpdir(), 'bench-long-s3-'));
+  // The local runtime's emulators (s3rver on disk for S3), as `npm start` and the e2e tests use them.
+  const emulators = await startEmulators({ dataDir: s3dir, persistDynamo: false, queues: [] });
+  const s3 = new S3Client({
+    endpoint: emulators.env.AWS_ENDPOINT_URL_S3!,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const standIn = await startPollyStandIn({ latencyMs, tps: 8, speech });
+  try {
+    const client = pollyClient({
+      endpoint: standIn.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'AKIDBENCH', secretAccessKey: 'bench' },
+    });
+    const polly = new PollySynthesizer(client);
+    const store = new S3AudioStore(s3, emulators.bucket);
+    const cpu0 = process.cpuUsage();
+    const c = await run(polly, join(dir, 'cloud.mp3'), { store });
+    const cpu = cpuS(cpu0);
+    const throttled = standIn.throttled;
+    const requests = standIn.seen.length;
+    console.log(
+      `narration-long cloud (Polly stand-in, ${speech} speech, ${latencyMs} ms latency, 8 TPS, ${CHARS} chars): ${c.totalMs.toFixed(0)} ms vs 25000 ms window → ratio ${(c.totalMs / 25_000).toFixed(2)}×`,
+    );
+    console.log(
+      `# cloud: first segment ${c.firstMs.toFixed(0)} ms, ${requests} requests (pacing floor at 8 TPS ${((requests / 8) * 1000).toFixed(0)} ms), ` +
+        `${throttled} throttled (absorbed), at most ${standIn.maxInFlight} in flight, ${c.audioS.toFixed(0)} s of audio in ${c.segments} segments; ` +
+        `process CPU ${cpu.toFixed(1)} s (all threads) in ${(c.totalMs / 1000).toFixed(1)} s on ${availableParallelism()} cores`,
+    );
+
+    // Where our CPU goes: one 3,000-character answer decoded, then encoded to MP3, on this thread.
+    standIn.reset();
+    const sample = fixture.slice(0, 3000);
+    const answer = await client.send(
+      new SynthesizeSpeechCommand({
+        Text: sample,
+        OutputFormat: 'ogg_vorbis',
+        SampleRate: '24000',
+        VoiceId: voice.polly.voiceId as never,
+        Engine: voice.polly.engine,
+      }),
+    );
+    const ogg = await answer.AudioStream!.transformToByteArray();
+    let t0 = process.cpuUsage();
+    const pcm = await decodeOggVorbis(ogg);
+    const decodeCpu = cpuS(t0);
+    const sampleS = pcm.samples.length / pcm.sampleRate;
+    t0 = process.cpuUsage();
+    await encodeMp3Segment(pcm.samples, pcm.sampleRate);
+    const encodeCpu = cpuS(t0);
+    const decodeX = sampleS / decodeCpu;
+    const encodeX = sampleS / encodeCpu;
+    console.log(
+      `# where the CPU goes: Ogg Vorbis decoding ${decodeX.toFixed(0)}× realtime (main thread), MP3 encoding ${encodeX.toFixed(0)}× realtime (per worker thread); ` +
+        `for ${c.audioS.toFixed(0)} s of audio that is ${(c.audioS / decodeX).toFixed(1)} s + ${(c.audioS / encodeX).toFixed(1)} s of CPU`,
+    );
+  } finally {
+    await standIn.stop();
+    s3.destroy();
+    await emulators.stop();
+    await rm(s3dir, { recursive: true, force: true });
+  }
 }
 
 (async () => {
   const dir = await mkdtemp(join(tmpdir(), 'bench-long-'));
+  const parts = process.env.BENCH_PARTS ?? 'local,cloud';
   try {
-    const engine = await createSynthesizer('espeak');
-    const single: Synthesizer = {
-      engine: engine.engine,
-      maxChars: engine.maxChars,
-      concurrency: 1,
-      synthesize: (t, v, o) => engine.synthesize(t, v, o),
-    };
-    await run(engine, join(dir, 'warm.mp3')); // warm-up: WASM compilation, encoder threads
-    const par = await run(engine, join(dir, 'parallel.mp3'));
-    const base = await run(single, join(dir, 'single.mp3'), 0);
-    console.log(
-      `narration-long first segment (${engine.engine}, ${CHARS} chars): ${par.firstMs.toFixed(0)} ms vs whole file single-process ${base.totalMs.toFixed(0)} ms → ratio ${(par.firstMs / base.totalMs).toFixed(3)}×`,
-    );
-    console.log(
-      `narration-long finished (${engine.engine}, ${CHARS} chars): ${par.totalMs.toFixed(0)} ms vs single-process ${base.totalMs.toFixed(0)} ms → ratio ${(par.totalMs / base.totalMs).toFixed(2)}×`,
-    );
-    console.log(
-      `# ${par.audioS.toFixed(0)} s of audio in ${par.segments} segments; single-process first segment ${base.firstMs.toFixed(0)} ms; ` +
-        `engine concurrency ${engine.concurrency}`,
-    );
-
-    const latencyMs = Number(process.env.CLOUD_LATENCY_MS ?? 600);
-    const standIn = await startPollyStandIn({ latencyMs, tps: 8 });
-    try {
-      const polly = new PollySynthesizer(
-        pollyClient({
-          endpoint: standIn.endpoint,
-          region: 'us-east-1',
-          credentials: { accessKeyId: 'AKIDBENCH', secretAccessKey: 'bench' },
-        }),
-      );
-      const cloud = await run(polly, join(dir, 'cloud.mp3'));
-      console.log(
-        `narration-long cloud (Polly stand-in, ${latencyMs} ms latency, 8 TPS, ${CHARS} chars): ${cloud.totalMs.toFixed(0)} ms vs 25000 ms window → ratio ${(cloud.totalMs / 25_000).toFixed(2)}×`,
-      );
-      console.log(
-        `# cloud: first segment ${cloud.firstMs.toFixed(0)} ms, ${standIn.seen.length} requests, ${standIn.throttled} throttled (absorbed), ` +
-          `at most ${standIn.maxInFlight} in flight, ${cloud.audioS.toFixed(0)} s of audio`,
-      );
-    } finally {
-      await standIn.stop();
-    }
+    if (parts.includes('local')) await local(dir);
+    if (parts.includes('cloud')) await cloud(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -110,8 +110,11 @@ export interface TimedSpan {
 
 /** Conversions and their jobs: the leased-job store of the shared engine (claimed jobs are `processing`). */
 export interface AudioRepository extends LeasedJobStore<AudioRecord> {
-  /** While active only: the segments written so far (the whole list: a retried job starts again from 0). */
-  setSegments(id: string, segments: Segment[], progress: number): Promise<void>;
+  /**
+   * While active only: the segments written so far (the whole list: a retried job starts again from 0). False when
+   * the job is no longer active (deleted, failed or done meanwhile): its worker should stop.
+   */
+  setSegments(id: string, segments: Segment[], progress: number): Promise<boolean>;
   /** Deletes the record (DELETE /audio/{id}); false when there was none. */
   remove(id: string): Promise<boolean>;
 }

@@ -22,6 +22,11 @@ export interface FrontOptions {
   log?: (line: string) => void;
   /** How long and how much of a refused body is still read (and dropped) after the answer; defaults DRAIN. */
   drain?: { maxMs: number; maxBytes: number };
+  /**
+   * Every route's deadline in seconds instead of its spec's `timeoutS` (tests whose subject is an answer, not the
+   * speed of a loaded machine). Default: the spec's, as Lambda enforces it.
+   */
+  deadlineS?: number;
 }
 
 /**
@@ -139,8 +144,8 @@ function buildEvent(
   };
 }
 
-function lambdaContext(route: RouteSpec, requestId: string): Context {
-  const deadline = Date.now() + route.timeoutS * 1000;
+function lambdaContext(route: RouteSpec, requestId: string, deadlineS = route.timeoutS): Context {
+  const deadline = Date.now() + deadlineS * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: `local-${route.id}`,
@@ -257,7 +262,10 @@ export function createFront(options: FrontOptions): Server {
         const handler = options.handlers[match.route.id];
         if (!handler) throw new Error(`no handler loaded for route ${match.route.id}`);
         const event = buildEvent(req, match.route, match.params, body, clientIp(req, options.trustProxy));
-        const result = await handler(event, lambdaContext(match.route, event.requestContext.requestId));
+        const result = await handler(
+          event,
+          lambdaContext(match.route, event.requestContext.requestId, options.deadlineS),
+        );
         writeResult(res, result);
         log(`${method} ${path} → ${res.statusCode} ${Date.now() - started} ms`);
       } catch (err) {

@@ -31,6 +31,8 @@ export interface LocalOptions {
   startWorker?: boolean;
   /** Job queues' visibility timeout (retry delay after a failed attempt). @default 10 */
   queueVisibilityS?: number;
+  /** Every route's deadline (s) instead of its spec's timeoutS (see FrontOptions.deadlineS). */
+  deadlineS?: number;
   log?: (line: string) => void;
 }
 
@@ -96,6 +98,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
     host,
     port: options.narrationPort ?? 0,
     trustProxy: options.trustProxy ?? false,
+    ...(options.deadlineS !== undefined ? { deadlineS: options.deadlineS } : {}),
     log,
   });
   servers.push(front);
@@ -110,6 +113,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
       host,
       port: options.renderPort ?? 0,
       trustProxy: options.trustProxy ?? false,
+      ...(options.deadlineS !== undefined ? { deadlineS: options.deadlineS } : {}),
       log,
     });
     servers.push(docsFront);

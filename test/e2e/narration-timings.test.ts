@@ -5,7 +5,6 @@
 // the segments' own durations), not by our code.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { awsDeps } from '../../lambdas/narration/deps';
 import { tempDir } from '../helpers/env';
@@ -16,7 +15,14 @@ jest.setTimeout(300_000);
 let rt: TestRuntime;
 const files = tempDir('timings-');
 beforeAll(async () => {
-  rt = await startRuntime({ FREE_PER_HOUR: '1000', FREE_PER_DAY: '1000', SYNC_MAX_CHARS: '3000' });
+  // The contract's answer to a 10,000-character text is 200 when the audio is ready within the wait window. What
+  // is tested here is that answer, not this machine's speed (bench/narration-long.bench.ts measures that: ~3 s on
+  // two idle cores): with other suites sharing the two cores, the default 25 s window can pass, so the window
+  // (config) and the routes' deadline are stretched to a bound no healthy run reaches.
+  rt = await startRuntime(
+    { FREE_PER_HOUR: '1000', FREE_PER_DAY: '1000', SYNC_MAX_CHARS: '3000', WAIT_WINDOW_S: '240' },
+    { deadlineS: 270 },
+  );
 });
 afterAll(async () => {
   await rt.stop();
@@ -80,26 +86,16 @@ test('10,000 characters: 200 with duration_s, real audio at audio_url, exact seg
   const { text, sentences } = build(10_000);
   expect(text.length).toBeGreaterThanOrEqual(10_000);
   const res = await postJson(rt.url('/convert/text'), { text, voice: 'es-MX-Mia', fmt: 'mp3' });
-  // ~10 s of audio work on two idle cores, inside the 25 s window: 200. With other suites sharing the two cores
-  // (CI runs two jest workers) the window can pass, and the 202 path is what is checked: a client that only
-  // follows audio_url still gets the real audio below. The 200 figure belongs in bench/narration-long.bench.ts.
-  expect([200, 202]).toContain(res.status);
+  // Queued (over SYNC_MAX_CHARS), narrated by the worker while the request waits: the contract's 200.
+  expect(res.status).toBe(200);
   const body = (await res.json()) as {
     audio_id: string;
     audio_url: string;
     duration_s: number;
     chars: number;
   };
-  if (res.status === 202) {
-    console.warn(`202: the wait window passed (load ${loadavg()[0]})`);
-    await fetch(rt.url(body.audio_url)); // held and redirected until the audio exists
-    body.duration_s = (
-      (await (await fetch(rt.url(body.audio_url), { headers: { accept: 'application/json' } })).json()) as {
-        duration_s: number;
-      }
-    ).duration_s;
-  }
   expect(body.duration_s).toEqual(expect.any(Number));
+  expect(body.duration_s).toBeGreaterThan(0);
   expect(body.chars).toBe([...text].length);
 
   // A client that only follows audio_url (redirects followed, no Accept header) gets the audio itself.

@@ -67,6 +67,10 @@ beforeAll(async () => {
     // The demo: the text, one voice sample, then the limit (the last test sees the 429).
     DEMO_PER_HOUR: '2',
     DEMO_PER_DAY: '100',
+    // The 2,700-character article goes through the queue and the worker: 202 at once, the page waits for its
+    // timings (to show its text) and then plays it. Short texts are narrated inside the request.
+    SYNC_MAX_CHARS: '1000',
+    WAIT_WINDOW_S: '0',
     FREE_PER_HOUR: '10',
     FREE_PER_DAY: '100',
   });
@@ -180,13 +184,19 @@ test('pasted text → POST /demo/try → the embed player plays it and highlight
   expect(await text('#estado')).toBe('Tu audio está listo: pulsa reproducir.');
 });
 
-test('an article address → POST /convert/url → its title, its text (from the timings) followed while it plays', async () => {
+test('an article address → POST /convert/url (202, queued) → its title, its text (from the timings) followed while it plays', async () => {
   await clearResult();
   await setValue('#url', '');
   await page.type('#url', `http://127.0.0.1:${articlePort}/sociedad/sequia.html`);
   const conv = page.waitForResponse((r) => r.url().endsWith('/convert/url'));
   await page.click('#forma-url button[type=submit]');
-  expect((await conv).status()).toBe(200);
+  expect((await conv).status()).toBe(202);
+  await page.waitForFunction(
+    `document.querySelector('#estado').textContent.startsWith('Preparando el audio')`,
+    {
+      timeout: 10_000,
+    },
+  );
   await page.waitForFunction(
     `document.querySelector('#resultado-titulo').textContent === ${JSON.stringify(ARTICLE_TITLE)}`,
     {
@@ -266,6 +276,19 @@ test('the demo limit: 429 shown in Spanish with when it resets, and the API reas
   expect(shown.detail).toMatch(/Demo limit reached: 2 demos per hour/);
 });
 
+test('pricing without payments configured: the click explains it on the page (no JSON error page)', async () => {
+  const url = page.url();
+  await page.click('a.comprar[data-plan=pro]');
+  await page.waitForFunction(`document.querySelector('#precios-error').textContent !== ''`, {
+    timeout: 10_000,
+  });
+  expect(await text('#precios-error strong')).toBe(
+    'No se pudo abrir la página de pago: el servicio no está disponible ahora mismo. Inténtalo de nuevo en unos minutos.',
+  );
+  expect(await text('#precios-error small')).toMatch(/STRIPE_SECRET_KEY/);
+  expect(page.url()).toBe(url);
+});
+
 test('axe: no serious or critical violation, desktop and a 390 px phone; nothing left loopback', async () => {
   // With a result and an error on the page, so the player and the messages are checked too.
   await page.setViewport({ width: 1280, height: 900 });
@@ -278,5 +301,6 @@ test('axe: no serious or critical violation, desktop and a 390 px phone; nothing
   expect(await page.evaluate(`document.documentElement.scrollWidth`)).toBeLessThanOrEqual(390);
   expect(blocked).toEqual([]);
   expect(tripwire.attempts).toEqual([]);
-  expect(consoleErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+  // The refusals the tests provoked (422, 429, the 503 of payments not configured) are the only console errors.
+  expect(consoleErrors.filter((e) => !/status of (4\d\d|503)/.test(e))).toEqual([]);
 });

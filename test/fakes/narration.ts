@@ -38,8 +38,8 @@ export class FakeAudioRepository extends FakeLeasedJobStore<AudioRecord> impleme
     super('audioId', 'processing', now, leaseS);
   }
 
-  async setSegments(id: string, segments: Segment[], progress: number): Promise<void> {
-    this.transition(
+  async setSegments(id: string, segments: Segment[], progress: number): Promise<boolean> {
+    return !!this.transition(
       id,
       (j) => j.status === this.activeStatus,
       (j) => Object.assign(j, { segments: structuredClone(segments), progress }),

@@ -11,6 +11,12 @@
 //    timings).
 // Options simulate the cloud: per-request latency and a transactions-per-second limit answered with Polly's
 // ThrottlingException; `intercept` lets a test answer a given request itself (errors, malformed replies).
+// `speech: 'canned'` (benchmarks): instead of speaking each request, the stand-in cuts speech it made and encoded
+// once at start-up to the length the request's text takes (espeak's own pace, ~15 characters a second); marks are
+// spread over it by characters. Real Polly synthesizes on AWS's machines: in a benchmark of our pipeline the
+// stand-in's espeak and Vorbis encoding would otherwise compete with the code under test for the same cores.
+// Request checks, latency, TPS limit and throttling stay the same.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import {
   createServer,
@@ -48,6 +54,8 @@ export interface PollyStandInOptions {
   tps?: number;
   /** Answer request n (0-based) yourself; return undefined to let the stand-in answer. */
   intercept?: (n: number, body: Record<string, unknown>) => PollyReply | undefined;
+  /** 'espeak' (default): speak every request; 'canned': cut speech encoded once at start (see the header). */
+  speech?: 'espeak' | 'canned';
 }
 
 export interface PollyStandIn {
@@ -109,6 +117,80 @@ interface Spoken {
   sentences: { start: number; end: number; at: number; length: number }[];
 }
 
+/** Speech long enough for the longest request Polly accepts (6,000 characters), spoken once. */
+async function makeCanned(): Promise<{ samples: Int16Array; rate: number; perChar: number }> {
+  const fixture = readFileSync(join(__dirname, '../fixtures/texto-2000.txt'), 'utf8').replace(/\s+/g, ' ');
+  let text = '';
+  while (text.length < 6000) text += `${fixture} `;
+  const engine = await createSynthesizer('espeak');
+  const voice = VOICES.find((v) => v.id === 'es-MX-Mia') ?? VOICES[0]!;
+  const parts = await Promise.all(
+    sentencesOf(text).map((s) => engine.synthesize(text.slice(s.start, s.end), voice)),
+  );
+  const rate = parts[0]!.sampleRate;
+  const samples = new Int16Array(parts.reduce((n, p) => n + p.samples.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    samples.set(p.samples, at);
+    at += p.samples.length;
+  }
+  return { samples, rate, perChar: samples.length / text.length };
+}
+
+/** `text` "spoken" from canned speech: its length at the canned pace, sentences placed by characters. */
+function cannedSpeech(
+  c: { samples: Int16Array; rate: number; perChar: number },
+  text: string,
+  ssml: boolean,
+): Spoken {
+  const total = Math.min(c.samples.length, Math.max(1, Math.round(text.length * c.perChar)));
+  const spans = ssml ? [{ start: 0, end: text.length }] : sentencesOf(text);
+  const at = (i: number) => Math.round((total * i) / text.length);
+  return {
+    samples: c.samples.subarray(0, total),
+    rate: c.rate,
+    sentences: spans.map((s) => ({ ...s, at: at(s.start), length: at(s.end) - at(s.start) })),
+  };
+}
+
+/** CRC-32 of Ogg pages (polynomial 0x04c11db7, not reflected, initial 0). */
+const OGG_CRC = (() => {
+  const t = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) {
+    let r = i << 24;
+    for (let k = 0; k < 8; k++) r = r & 0x80000000 ? (r << 1) ^ 0x04c11db7 : r << 1;
+    t[i] = r >>> 0;
+  }
+  return t;
+})();
+
+/**
+ * The first `samples` samples of a single-stream Ogg Vorbis file: its pages up to the one that reaches `samples`,
+ * whose granule position becomes `samples` (Vorbis end trimming) and which is marked end of stream.
+ */
+function cutOgg(ogg: Buffer, samples: number): Buffer {
+  let at = 0;
+  while (at + 27 <= ogg.length) {
+    const segs = ogg[at + 26]!;
+    let len = 27 + segs;
+    for (let i = 0; i < segs; i++) len += ogg[at + 27 + i]!;
+    const granule = Number(ogg.readBigInt64LE(at + 6));
+    if (granule >= samples && granule > 0) {
+      const out = Buffer.from(ogg.subarray(0, at + len));
+      const page = out.subarray(at);
+      page.writeBigInt64LE(BigInt(samples), 6);
+      page[5] = page[5]! | 0x04;
+      page.writeUInt32LE(0, 22);
+      let crc = 0;
+      for (const b of page) crc = ((crc << 8) ^ OGG_CRC[((crc >>> 24) ^ b) & 0xff]!) >>> 0;
+      page.writeUInt32LE(crc, 22);
+      return out;
+    }
+    at += len;
+  }
+  return ogg;
+}
+
 export async function startPollyStandIn(options: PollyStandInOptions = {}): Promise<PollyStandIn> {
   let opts = options;
   let engine: Synthesizer | undefined;
@@ -122,8 +204,34 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
   let files = 0;
   // The same text is often asked twice (audio, then marks): speak it once.
   const cache = new Map<string, Promise<Spoken>>();
+  const encodeOgg = async (pcm: Int16Array, rate: number): Promise<Buffer> => {
+    const path = join(workDir, `${files++}.ogg`);
+    await encodeToFile(
+      'ogg',
+      rate,
+      (async function* () {
+        yield pcm;
+      })(),
+      path,
+    );
+    const bytes = await readFile(path);
+    await rm(path, { force: true });
+    return bytes;
+  };
+  const canned = opts.speech === 'canned' ? makeCanned() : undefined;
+  const oggByRate = new Map<number, Promise<Buffer>>();
+  const cannedOgg = (rate: number): Promise<Buffer> => {
+    let hit = oggByRate.get(rate);
+    if (!hit) {
+      hit = canned!.then((c) => encodeOgg(resample(c.samples, c.rate, rate), rate));
+      oggByRate.set(rate, hit);
+    }
+    return hit;
+  };
+  if (canned) await cannedOgg(24000); // neural voices' rate, made before any request is timed
 
   async function speak(text: string, voice: Voice, ssml: boolean): Promise<Spoken> {
+    if (canned) return cannedSpeech(await canned, text, ssml);
     const key = `${voice.id}\n${ssml}\n${text}`;
     let hit = cache.get(key);
     if (!hit) {
@@ -208,6 +316,14 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
     if (!allowed[kind].includes(rate))
       return error(400, 'ValidationException', `SampleRate ${rate} is not supported for ${format} (${kind})`);
     const spoken = await speak(text, voice, body.TextType === 'ssml');
+    if (canned && format === 'ogg_vorbis') {
+      const ogg = await cannedOgg(Number(rate));
+      return {
+        status: 200,
+        headers: { 'content-type': 'audio/ogg', 'x-amzn-requestcharacters': String(text.length) },
+        body: cutOgg(ogg, Math.round((spoken.samples.length * Number(rate)) / spoken.rate)),
+      };
+    }
     const pcm = resample(spoken.samples, spoken.rate, Number(rate));
     let audio: Buffer;
     if (format === 'pcm') audio = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);

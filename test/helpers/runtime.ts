@@ -11,7 +11,7 @@ export interface TestRuntime extends LocalRuntime {
 
 export async function startRuntime(
   env: Record<string, string> = {},
-  opts: { trustProxy?: boolean; startWorker?: boolean } = {},
+  opts: { trustProxy?: boolean; startWorker?: boolean; deadlineS?: number } = {},
 ): Promise<TestRuntime> {
   const dir = tempDir('rt-');
   const rt = await startLocal({
@@ -20,6 +20,7 @@ export async function startRuntime(
     env,
     trustProxy: opts.trustProxy,
     startWorker: opts.startWorker,
+    ...(opts.deadlineS !== undefined ? { deadlineS: opts.deadlineS } : {}),
   });
   return {
     ...rt,

@@ -288,7 +288,7 @@ describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s stack', (_nam
       const fn = fnOf(id);
       const actions = actionsOf(fn);
       const env = envOf(id);
-      const { tables = {}, bucket, sendTo = [], speech } = spec.access;
+      const { tables = {}, bucket, sendTo = [], speech, readDlqs = [] } = spec.access;
 
       // DynamoDB: only the tables listed, writes only where 'rw'.
       const ddbStatements = statementsOf(fn).filter((st) =>
@@ -325,12 +325,28 @@ describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s stack', (_nam
       expect(sentTo.sort()).toEqual(sendTo.map(arn).sort());
       expect(actions.includes('sqs:ReceiveMessage')).toBe(isWorker(spec));
       if (!isWorker(spec))
-        expect(actions.filter((a) => a.startsWith('sqs:'))).toEqual(sendTo.length ? ['sqs:SendMessage'] : []);
+        expect(actions.filter((a) => a.startsWith('sqs:'))).toEqual([
+          ...(sendTo.length ? ['sqs:SendMessage'] : []),
+          ...(readDlqs.length ? ['sqs:GetQueueAttributes'] : []),
+        ]);
       const reads = isWorker(spec) ? spec.queues : [];
       for (const q of m.queues)
         expect({ q: q.envVar, set: q.envVar in env }).toEqual({
           q: q.envVar,
           set: sendTo.includes(q.id) || reads.includes(q.id),
+        });
+      // DLQ depth (the dashboard): GetQueueAttributes on exactly the DLQs of readDlqs, their URLs in the env.
+      const inspected = statementsOf(fn)
+        .filter((st) => [st.Action].flat().includes('sqs:GetQueueAttributes'))
+        .flatMap((st) => [st.Resource].flat())
+        .map((r) => JSON.stringify(r));
+      const dlqArn = (q: string) =>
+        JSON.stringify({ 'Fn::GetAtt': [logicalId(stack.queues[q]!.dlq), 'Arn'] });
+      if (!isWorker(spec)) expect(inspected.sort()).toEqual(readDlqs.map(dlqArn).sort());
+      for (const q of m.queues)
+        expect({ q: q.id, dlqUrl: `${q.id.toUpperCase()}_DLQ_URL` in env }).toEqual({
+          q: q.id,
+          dlqUrl: readDlqs.includes(q.id),
         });
 
       // Polly

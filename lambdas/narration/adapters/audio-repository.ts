@@ -15,13 +15,14 @@ export class DynamoAudioRepository extends DynamoLeasedJobStore<AudioRecord> imp
     super(db, { table, idField: 'audioId', activeStatus: 'processing' }, now, leaseS);
   }
 
-  async setSegments(id: string, segments: Segment[], progress: number): Promise<void> {
-    await this.update(id, {
+  async setSegments(id: string, segments: Segment[], progress: number): Promise<boolean> {
+    const out = await this.update(id, {
       set: ['#segs = :segs', 'progress = :p'],
       condition: '#s = :active',
       names: { '#segs': 'segments' }, // a reserved word in DynamoDB expressions
       values: { ':segs': segments, ':p': progress },
     });
+    return out !== undefined;
   }
 
   async remove(id: string): Promise<boolean> {

@@ -69,6 +69,7 @@ export const AudioPending = z.object({
   progress: z.number().min(0).max(1),
   voice: z.string(),
   chars: z.int(),
+  title: z.string().optional().meta({ description: 'URL conversions: the article title' }),
 });
 
 export const AudioReady = ConversionResult.extend({

@@ -130,6 +130,7 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
             progress: rec.progress ?? 0,
             voice: rec.voice,
             chars: rec.chars,
+            ...(rec.title !== undefined ? { title: rec.title } : {}),
           },
           { 'retry-after': rec.status === 'queued' ? '5' : '2', 'cache-control': 'no-store' },
         );

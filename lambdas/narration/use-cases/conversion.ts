@@ -390,6 +390,14 @@ export async function runJob(
   });
 }
 
+/** The job's record is gone or settled while its worker narrates (DELETE /audio/{id}): stop, nothing to keep. */
+class JobGone extends Error {
+  constructor() {
+    super('The job is no longer active.');
+    this.name = 'JobGone';
+  }
+}
+
 async function narrateJob(
   deps: NarrationDeps,
   claimed: AudioRecord,
@@ -424,13 +432,22 @@ async function narrateJob(
       }
     },
     // Each segment is stored before the record lists it: a player reading the list finds every file it names.
+    // A job no longer active (deleted by its owner meanwhile) stops here instead of narrating to the end.
     async onSegment(segment, mp3) {
       await deps.store.putSegment(audioId, segment.n, mp3);
       segments.push(segment);
-      await deps.audio.setSegments(audioId, segments, Math.min(0.99, Math.round(fraction * 100) / 100));
+      const p = Math.min(0.99, Math.round(fraction * 100) / 100);
+      if (!(await deps.audio.setSegments(audioId, segments, p))) throw new JobGone();
     },
     speech,
+  }).catch((err: unknown) => {
+    if (err instanceof JobGone) return undefined;
+    throw err;
   });
+  if (!result) {
+    logger.info('job no longer active: stopped', { audioId });
+    return 'skipped';
+  }
   const durationS = roundMs(result.durationS);
   const completed = await deps.audio.complete(audioId, {
     durationS,

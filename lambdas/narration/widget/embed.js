@@ -225,6 +225,11 @@
       }
     }
 
+    /** The article's title, from any answer that carries it (convert, pending or done), unless the page set one. */
+    function showTitle(/** @type {any} */ body) {
+      if (body && body.title && !cfg.title) title.textContent = body.title;
+    }
+
     function showProgress(/** @type {any} */ body) {
       var f = Number(body && body.progress) || 0;
       bar.hidden = false;
@@ -307,6 +312,7 @@
           /** @returns {any} */
           function (/** @type {ApiAnswer} */ a) {
             chars = Number(a.body.chars) || chars;
+            showTitle(a.body);
             if (a.status === 200 && a.body.url) return a.body;
             if (Date.now() > deadline || !host.isConnected) throw { status: 504 };
             showProgress(a.body);
@@ -373,6 +379,7 @@
         return Promise.resolve(pending).then(function (/** @type {ApiAnswer | null} */ a) {
           if (a) {
             chars = Number(a.body.chars) || chars;
+            showTitle(a.body);
             if (a.status === 200 && a.body.url) return playWhole(a.body, 0, true);
             showProgress(a.body);
           }
@@ -460,7 +467,7 @@
 
     function load(/** @type {any} */ meta) {
       knownDuration = Number(meta.duration_s) || 0;
-      if (meta.title && !cfg.title) title.textContent = meta.title;
+      showTitle(meta);
       playable = false;
       whole = meta;
       base = 0;
@@ -492,6 +499,7 @@
       var got = audioId
         ? Promise.resolve(audioId)
         : call('convert/url', { method: 'POST', body: form }).then(function (/** @type {ApiAnswer} */ a) {
+            showTitle(a.body);
             if (a.status === 202) showProgress(a.body);
             return (audioId = a.body.audio_id);
           });

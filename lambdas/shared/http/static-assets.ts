@@ -126,6 +126,8 @@ export function pageSecurityHeaders(extra: Partial<Record<string, string[]>> = {
     'content-security-policy': csp,
     'strict-transport-security': 'max-age=63072000; includeSubDomains',
     'x-frame-options': 'DENY',
+    // Also on the site's JSON 404s, not only on the files (answer() sets it there too).
+    'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
     'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
     'cross-origin-opener-policy': 'same-origin',

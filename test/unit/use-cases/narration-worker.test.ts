@@ -84,3 +84,21 @@ test('a job whose text expired fails at once with a reason the caller can act on
     error: expect.stringMatching(/read back/),
   });
 });
+
+test('a job deleted while it is narrated stops at its next segment: nothing stored, not failed, not retried', async () => {
+  const f = await setup();
+  // A text of many chunks (the first chunk is small, then they grow up to the engine's 3,000 characters).
+  await f.store.putJobText('job1', 'Una frase más del trabajador que narra. '.repeat(1500));
+  const listed = f.audio.setSegments.bind(f.audio);
+  let calls = 0;
+  f.audio.setSegments = async (id, segments, progress) => {
+    if (++calls === 2) await f.audio.remove(id); // DELETE /audio/{id} between two segments
+    return listed(id, segments, progress);
+  };
+  expect(await runJob(f.deps, 'job1', 1, findVoice)).toBe('skipped');
+  expect(calls).toBe(2);
+  expect(await f.audio.get('job1')).toBeUndefined();
+  expect(f.store.objects.has('audio/job1.wav')).toBe(false);
+  // Far fewer engine calls than the text's chunks (60,000 characters: at least 20 chunks).
+  expect(f.synth.texts.length).toBeLessThan(10);
+});

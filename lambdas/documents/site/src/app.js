@@ -366,6 +366,14 @@ function requestBody(checkOwn) {
 
 function setUpRender(checkOwn) {
   const button = $('generar');
+  // Ctrl+Enter (⌘+Enter) in an editor generates, as in most code playgrounds.
+  for (const id of ['datos', 'html-propio', 'datos-propio'])
+    $(id).addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        $('formulario').requestSubmit();
+      }
+    });
   $('formulario').addEventListener('submit', async (e) => {
     e.preventDefault();
     if (button.getAttribute('aria-disabled') === 'true') return;

@@ -21,7 +21,8 @@ async function loadStats() {
 }
 
 async function loadWaitlistCount() {
-  const a = await call('/waitlist/count');
+  // no-cache: revalidate (the answer may be cached for 10 s), so a sign-up shows at once.
+  const a = await call('/waitlist/count', { cache: 'no-cache' });
   if (!a.ok || !a.body) return;
   const n = Number(a.body.count) || 0;
   $('#lista-cuenta').textContent =
@@ -38,6 +39,9 @@ async function loadQuota() {
   if (!a.ok || !a.body) return;
   const plans = Array.isArray(a.body.plans) ? a.body.plans : [];
   for (const p of plans) showPlan(p);
+  const price = (id) => plans.find((p) => p.id === id && p.price)?.price.amount_cents;
+  const months = price('pro') ? Math.round((price('lifetime') || 0) / price('pro')) : 0;
+  if (months > 1) $('#lifetime-meses').textContent = `Cuesta lo mismo que ${months} meses de Pro`;
   const windows = (a.body.usage && a.body.usage.windows) || [];
   const hour = windows.find((w) => w.period === 'hour');
   const day = windows.find((w) => w.period === 'day');
@@ -243,7 +247,8 @@ async function narratedText(result) {
     const span = Math.max(0, s.end - s.start);
     out += (cues[i] || '').slice(0, span).padEnd(span, ' ');
   });
-  return out;
+  // As long as the narrated text (its `chars`), so the player maps offsets one to one.
+  return out.padEnd(Number(result.chars) || 0, ' ');
 }
 
 $('#forma-texto').addEventListener('submit', (e) => {
@@ -359,9 +364,8 @@ function abEvent(type) {
     call('/ab/event', { method: 'POST', body, keepalive: true });
 }
 
-/** Exposure once the pricing is on screen (at least 40 % of it). */
+/** Exposure once the pricing is on screen: half of a plan's card in view. */
 function watchExposure() {
-  const section = $('#precios');
   if (!('IntersectionObserver' in window)) return abEvent('exposure');
   const seen = new IntersectionObserver(
     (entries) => {
@@ -370,13 +374,30 @@ function watchExposure() {
         abEvent('exposure');
       }
     },
-    { threshold: 0.4 },
+    { threshold: 0.5 },
   );
-  seen.observe(section);
+  for (const plan of document.querySelectorAll('.plan')) seen.observe(plan);
 }
 
+// A plain click asks for the checkout as JSON first, so a failure (payments not configured, Stripe down) is
+// explained on the page instead of leaving the visitor on a JSON error; then it goes to Stripe's page. Opening the
+// link in a new tab still works as a plain link (the API redirects browsers).
 for (const link of document.querySelectorAll('a.comprar')) {
-  link.addEventListener('click', () => abEvent('conversion'));
+  link.addEventListener('click', async (e) => {
+    abEvent('conversion');
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    const error = $('#precios-error');
+    showProblem(error, null);
+    link.setAttribute('aria-busy', 'true');
+    const a = await call(link.getAttribute('href'), { headers: { accept: 'application/json' } });
+    link.removeAttribute('aria-busy');
+    if (a.ok && a.body && typeof a.body.url === 'string') {
+      location.assign(a.body.url);
+      return;
+    }
+    showProblem(error, problem(a, 'abrir la página de pago'));
+  });
 }
 
 // ─── Waitlist: POST /waitlist {email, source, interest} ─────────────────────────────────────────────────────────

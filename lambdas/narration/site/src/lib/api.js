@@ -100,7 +100,7 @@ export function problem(a, what) {
     default:
       if (a.status >= 500)
         return {
-          message: 'El servicio no está disponible ahora mismo. Inténtalo de nuevo en unos minutos.',
+          message: `No se pudo ${what}: el servicio no está disponible ahora mismo. Inténtalo de nuevo en unos minutos.`,
           detail,
         };
       return { message: `No se pudo ${what} (error ${a.status}).`, detail };
