@@ -9,7 +9,7 @@
 //              script) and (c) the end of the last resource fetched, observed until the network has been idle
 //              for 500 ms (puppeteer's networkidle0). No CPU or network throttling: a ratio to the empty page on the
 //              same machine, not an absolute phone figure.
-// Median of RUNS loads per page, each in a fresh page with the cache off. Every non-loopback request is aborted and
+// Median of RUNS loads per page, interleaved with RUNS loads of the baseline, each in a fresh page with the cache off. Every non-loopback request is aborted and
 // counted (it must stay 0). Run: npm run bench -- web   (WEB_BENCH_RUNS=5)
 import type { Server } from 'node:http';
 import type { Browser } from 'puppeteer-core';
@@ -22,7 +22,7 @@ import { launchChromium, loopbackPage } from '../test/helpers/browser';
 import { tempDir } from '../test/helpers/env';
 import { pagesOf } from '../scripts/web-pages';
 
-const RUNS = Number(process.env.WEB_BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.WEB_BENCH_RUNS ?? 6);
 
 interface Load {
   bytes: number;
@@ -66,14 +66,22 @@ async function measure(browser: Browser, url: string, blocked: string[]): Promis
   }
 }
 
-async function measurePage(browser: Browser, url: string, blocked: string[]) {
-  const loads: Load[] = [];
-  for (let i = 0; i < RUNS; i++) loads.push(await measure(browser, url, blocked));
-  return {
+/** RUNS loads of the page interleaved with RUNS of the baseline (machine load hits both alike); medians. */
+async function measurePair(browser: Browser, url: string, baselineUrl: string, blocked: string[]) {
+  const page: Load[] = [];
+  const base: Load[] = [];
+  // Alternating which goes first: a load right after another page closes pays for that page's teardown.
+  for (let i = 0; i < RUNS; i++) {
+    if (i % 2 === 0) base.push(await measure(browser, baselineUrl, blocked));
+    page.push(await measure(browser, url, blocked));
+    if (i % 2 === 1) base.push(await measure(browser, baselineUrl, blocked));
+  }
+  const med = (loads: Load[]) => ({
     bytes: median(loads.map((l) => l.bytes)),
     requests: median(loads.map((l) => l.requests)),
     ttiMs: median(loads.map((l) => l.ttiMs)),
-  };
+  });
+  return { m: med(page), base: med(base) };
 }
 
 async function main(): Promise<void> {
@@ -119,8 +127,8 @@ async function main(): Promise<void> {
     });
     const baselineUrl = await listen(baselineServer, '127.0.0.1', 0);
     browser = await launchChromium(profile.path);
-    // One warm-up load (browser start-up costs are not the pages').
-    await measure(browser, baselineUrl + '/', blocked);
+    // Warm-up loads (browser start-up costs are not the pages').
+    for (let i = 0; i < 3; i++) await measure(browser, baselineUrl + '/', blocked);
 
     const targets: [string, string][] = [
       ...pagesOf(narrationManifest).map((p) => [`narration ${p}`, rt!.narrationUrl + p] as [string, string]),
@@ -128,9 +136,7 @@ async function main(): Promise<void> {
     ];
     const figures: string[] = [];
     for (const [name, url] of targets) {
-      // The baseline right before each page, so load elsewhere on the machine hits both alike.
-      const base = await measurePage(browser, baselineUrl + '/', blocked);
-      const m = await measurePage(browser, url, blocked);
+      const { m, base } = await measurePair(browser, url, baselineUrl + '/', blocked);
       console.log(
         `web ${name} transfer: ${(m.bytes / 1024).toFixed(1)} KB in ${m.requests} responses vs baseline empty page ` +
           `${(base.bytes / 1024).toFixed(1)} KB → ratio ${(m.bytes / base.bytes).toFixed(1)}×`,

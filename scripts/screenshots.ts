@@ -1,5 +1,5 @@
 // Screenshots of every page of both services (scripts/web-pages.ts), at a desktop (1280×800) and a phone (390×844)
-// width, full page, into docs/screenshots/<service>-<page>-<width>.png. Runs the local runtime (emulators, no
+// width, full length (at most MAX_HEIGHT px), into docs/screenshots/<service>-<page>-<width>.png. Runs the local runtime (emulators, no
 // worker) and headless Chromium (@sparticuz/chromium); every non-loopback request is aborted and the run fails if
 // any was tried. The dashboard is shown signed in, with a few real sign-ups and A/B events made through the API.
 // Run: npm run screenshots
@@ -14,6 +14,8 @@ import { pageSlug, pagesOf } from './web-pages';
 
 const OUT = join(__dirname, '..', 'docs', 'screenshots');
 const TOKEN = 'screenshots-token-0123456789';
+/** Pages longer than this are cut here (the top of the page). */
+const MAX_HEIGHT = 4000;
 const WIDTHS: [number, number][] = [
   [1280, 800],
   [390, 844],
@@ -98,7 +100,13 @@ async function main(): Promise<void> {
               timeout: 15_000,
             });
           const file = join(OUT, `${service}-${pageSlug(path)}-${width}.png`);
-          await page.screenshot({ path: file as `${string}.png`, fullPage: true });
+          // Full length up to MAX_HEIGHT (a long reference page would make a multi-megabyte PNG).
+          const full = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+          await page.screenshot({
+            path: file as `${string}.png`,
+            captureBeyondViewport: true,
+            clip: { x: 0, y: 0, width, height: Math.min(Math.max(full, height), MAX_HEIGHT) },
+          });
           console.log(`${file.slice(OUT.length + 1)}  ${url}`);
         } finally {
           await page.close();

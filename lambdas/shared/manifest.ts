@@ -1,5 +1,6 @@
 // Types of the route manifests. A manifest is plain data read by both the CDK stacks (lib/) and the local
 // runtime (bin/local.ts), so routes, limits and permissions cannot drift between the cloud and a laptop.
+import type { RouteDoc } from './http/route-doc';
 
 export type TableId = 'audio' | 'quotas' | 'keys' | 'accounts' | 'growth';
 
@@ -60,6 +61,8 @@ export interface RouteSpec {
    */
   tooLarge?: { status: 413; detail: string };
   access: Access;
+  /** What GET /api says about the route (lambdas/shared/http/openapi.ts builds the OpenAPI document from these). */
+  docs?: RouteDoc;
 }
 
 export interface WorkerSpec {

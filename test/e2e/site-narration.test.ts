@@ -220,7 +220,7 @@ test('a PDF chosen in the file input → POST /convert/pdf (multipart) → playe
   const conv = page.waitForResponse((r) => r.url().endsWith('/convert/pdf'));
   await page.click('#forma-pdf button[type=submit]');
   const res = await conv;
-  expect(res.status()).toBe(200);
+  expect({ status: res.status(), body: await res.text() }).toMatchObject({ status: 200 });
   expect(res.request().headers()['content-type']).toMatch(/^multipart\/form-data; boundary=/);
   await page.waitForSelector('#resultado:not([hidden]) voz-player');
   expect(await text('#texto-narrado')).toBe(PDF_SENTENCES.join(' '));

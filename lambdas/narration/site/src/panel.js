@@ -201,7 +201,8 @@ async function load(token) {
     $('dashboard').hidden = false;
     $('logout').hidden = false;
     const at = new Date(summary.generated_at).toLocaleTimeString('es-MX');
-    $('updated').textContent = `Actualizado a las ${at}.`;
+    // es-MX times end with «a.m.»/«p.m.»: no period of our own after them.
+    $('updated').textContent = `Actualizado a las ${at}`;
     return true;
   } catch (err) {
     sessionStorage.removeItem(KEY);
