@@ -58,7 +58,8 @@ export async function downloadFor(
   ttlS: number,
   now: Date,
 ): Promise<{ url: string; expiresAt: Date } | undefined> {
-  const left = availableUntil(job) - Math.floor(now.getTime() / 1000);
+  // Whole seconds that fit before the expiry (the link's end, now + ttl, must not pass it even by a fraction).
+  const left = Math.floor((availableUntil(job) * 1000 - now.getTime()) / 1000);
   if (job.status !== 'done' || !job.result || left <= 0) return undefined;
   const ttl = Math.min(ttlS, left);
   return {
