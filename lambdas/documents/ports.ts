@@ -35,8 +35,16 @@ export interface JobRecord {
   createdAt: string;
   updatedAt: string;
   completedAt?: string;
-  /** Epoch seconds: the record goes (DynamoDB TTL) with its result (the bucket's results/ lifecycle). */
+  /**
+   * Epoch seconds: DynamoDB's TTL removes the record (and the bucket's results/ lifecycle the file). A day after
+   * `resultExpiresAt` for jobs made since expires_in exists, so a late caller learns 410 rather than 404.
+   */
   expiresAt: number;
+  /**
+   * Epoch seconds: until when the job and its result are available (options.expires_in, default a day); after
+   * it GET /v1/jobs/{id} answers 410 and deletes the file. Absent on older jobs: expiresAt.
+   */
+  resultExpiresAt?: number;
   /** Render attempts so far (SQS receive count seen). */
   attempts?: number;
   /** Epoch seconds until which the current render worker owns the job. */
@@ -81,6 +89,8 @@ export interface JobFiles {
   putResult(jobId: string, doc: RenderedDocument): Promise<JobResult>;
   /** A URL that GETs the document for `expiresInS` seconds. */
   presignResult(result: JobResult, expiresInS: number): Promise<string>;
+  /** Removes a finished document (its job expired); a missing object is fine. */
+  deleteResult(result: JobResult): Promise<void>;
 }
 
 /** Keeps a redriven, repeatedly failing delivery from growing the job record without bound. */

@@ -15,6 +15,7 @@ export const ROUTE_INDEX: RouteIndex = [
   ['POST', '/pay/webhook'],
   ['POST', '/pay/keys/rotate'],
   ['GET', '/api'],
+  ['GET', '/api/assets/{file}'],
   ['GET', '/'],
   ['GET', '/site/{file}'],
   ['GET', '/v1/jobs/{id}'],

@@ -14,7 +14,7 @@ import { payStatusRoute } from './handlers/pay-status.route';
 import { payPortalRoute } from './handlers/pay-portal.route';
 import { payWebhookRoute } from './handlers/pay-webhook.route';
 import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
-import { apiDocsRoute } from './handlers/api.route';
+import { apiAssetRoute, apiDocsRoute } from './handlers/api.route';
 import { siteFileRoute, sitePageRoute } from './handlers/site.route';
 import { getJobRoute } from './handlers/jobs.route';
 import { webhookPutRoute } from './handlers/webhook-put.route';
@@ -51,6 +51,7 @@ export const documentsManifest: ServiceManifest = {
     payWebhookRoute,
     payKeysRotateRoute,
     apiDocsRoute,
+    apiAssetRoute,
     // The playground (GET /, its files at /site/{file}): lambdas/documents/site, handlers/site.ts.
     sitePageRoute,
     siteFileRoute,

@@ -4,6 +4,16 @@ import type { BucketSpec } from '../shared/manifest';
 
 /** Finished audio, downloadable for `days` (the runtime reads the same number as AUDIO_TTL_DAYS). */
 export const AUDIO_PREFIX = { prefix: 'audio/', days: 30 } as const;
+/**
+ * The retention class of a conversion's objects (audio, segments, timings): tagged `retention-days=<n>` when
+ * written, so S3 itself deletes them n days after (one lifecycle rule per allowed value below AUDIO_PREFIX.days,
+ * which the prefix rule covers). S3 cannot expire a single object at an arbitrary moment: the first request after
+ * the record expires deletes them too (use-cases/data-control.ts), and the rule is the backstop.
+ */
+export const RETENTION_TAG = 'retention-days';
+/** `retention_days` a request may ask for (the plan's maximum is the audio prefix's lifecycle). */
+export const RETENTION_DAYS = Array.from({ length: AUDIO_PREFIX.days }, (_, i) => i + 1);
+
 /** Texts of queued jobs: they only live until the worker has read them (plus retries). */
 export const JOB_TEXT_PREFIX = { prefix: 'jobs/', days: 2 } as const;
 
@@ -28,6 +38,13 @@ export const narrationBucket: BucketSpec = {
   accessLogPrefix: 'audio-bucket/',
   expire: [
     { id: 'expire-audio', ...AUDIO_PREFIX },
+    // One rule per shorter retention (30 of S3's 1,000 rules): objects tagged retention-days=<n> go after n days.
+    ...RETENTION_DAYS.filter((d) => d < AUDIO_PREFIX.days).map((d) => ({
+      id: `expire-audio-retention-${d}d`,
+      prefix: AUDIO_PREFIX.prefix,
+      days: d,
+      tag: { key: RETENTION_TAG, value: String(d) },
+    })),
     { id: 'expire-job-texts', ...JOB_TEXT_PREFIX },
     { id: 'expire-uploads', ...UPLOAD_PREFIX },
   ],

@@ -1,10 +1,18 @@
 // Narration's configuration: the platform's variables (lambdas/shared/config.ts) plus its own, parsed once per process.
 import { z } from 'zod';
-import { defineConfig, optionalUrl, platformVars, requiredVar } from '../shared/config';
+import { defineConfig, experimentsVar, optionalUrl, platformVars, requiredVar } from '../shared/config';
 import { webhookVars } from '../shared/webhooks/config';
+
+/** The experiments the narration site runs by default (its pricing layouts). */
+export const SITE_EXPERIMENTS = '{"precios":{"variants":{"mensual":1,"vitalicio":1},"control":"mensual"}}';
 
 const { parse, config } = defineConfig({
   ...platformVars,
+  /**
+   * The site's pricing experiment (lambdas/narration/site: `precios`, control `mensual`) runs unless the operator
+   * sets AB_EXPERIMENTS (docs/growth.md), which replaces it; an empty value runs none.
+   */
+  AB_EXPERIMENTS: experimentsVar(SITE_EXPERIMENTS),
   AUDIO_TABLE: z.string().optional(),
   AUDIO_BUCKET: z.string().optional(),
   PRIORITY_QUEUE_URL: z.string().optional(),

@@ -119,14 +119,18 @@ export interface AudioRepository extends LeasedJobStore<AudioRecord> {
   remove(id: string): Promise<boolean>;
 }
 
+/**
+ * `retentionDays` on the writes of a conversion's objects: their retention class (the bucket deletes them that many
+ * days later: lambdas/narration/bucket.ts RETENTION_TAG); absent, the audio prefix's lifecycle applies.
+ */
 export interface AudioStore {
   /** Uploads a finished audio file (streamed from disk). */
-  putAudioFile(audioId: string, fmt: AudioFormat, path: string): Promise<void>;
+  putAudioFile(audioId: string, fmt: AudioFormat, path: string, retentionDays?: number): Promise<void>;
   /** A short-lived URL the caller is redirected to. */
   presignAudio(audioId: string, fmt: AudioFormat, expiresInS: number): Promise<string>;
   /** One playable segment of a job (MP3), written as it is made. */
-  putSegment(audioId: string, n: number, mp3: Uint8Array): Promise<void>;
-  putTimings(audioId: string, timings: object): Promise<void>;
+  putSegment(audioId: string, n: number, mp3: Uint8Array, retentionDays?: number): Promise<void>;
+  putTimings(audioId: string, timings: object, retentionDays?: number): Promise<void>;
   getTimings(audioId: string): Promise<object | undefined>;
   /** A short-lived URL of segment n (from 0) of a job's MP3 segments. */
   presignSegment(audioId: string, n: number, expiresInS: number): Promise<string>;

@@ -32,6 +32,7 @@ export const ROUTE_INDEX: RouteIndex = [
   ['GET', '/site/{file}'],
   ['GET', '/panel'],
   ['GET', '/api'],
+  ['GET', '/api/assets/{file}'],
   ['PUT', '/v1/webhook'],
   ['GET', '/v1/webhook'],
   ['DELETE', '/v1/webhook'],

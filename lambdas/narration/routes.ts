@@ -27,7 +27,7 @@ import { payWebhookRoute } from './handlers/pay-webhook.route';
 import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { embedRoute } from './handlers/embed.route';
 import { siteFileRoute, sitePageRoute, sitePanelRoute, siteThanksRoute } from './handlers/site.route';
-import { apiDocsRoute } from './handlers/api.route';
+import { apiAssetRoute, apiDocsRoute } from './handlers/api.route';
 import { notFoundRoute } from './handlers/not-found.route';
 import { webhookPutRoute } from './handlers/webhook-put.route';
 import { webhookGetRoute } from './handlers/webhook-get.route';
@@ -78,6 +78,7 @@ export const narrationManifest: ServiceManifest = {
     siteFileRoute,
     sitePanelRoute,
     apiDocsRoute,
+    apiAssetRoute,
     // ── Completion webhooks (paid plans): use-cases/webhooks.ts on the platform's lambdas/shared/webhooks. ──
     webhookPutRoute,
     webhookGetRoute,

@@ -29,6 +29,21 @@ export const allowlist = (name: string) =>
     });
 
 /** The variables every service reads (the platform's stores, jobs, growth and the one Stripe account). */
+/** AB_EXPERIMENTS with a service's default (narration runs its site's pricing experiment out of the box). */
+export function experimentsVar(fallback: string) {
+  return z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      try {
+        return parseExperiments(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+        return z.NEVER;
+      }
+    });
+}
+
 export const platformVars = {
   QUOTAS_TABLE: z.string().optional(),
   KEYS_TABLE: z.string().optional(),
@@ -48,17 +63,7 @@ export const platformVars = {
   URL_FETCH_ALLOWLIST: allowlist('URL_FETCH_ALLOWLIST'),
   // ── Growth (docs/growth.md): A/B experiments. ──
   /** A/B experiments as JSON: {"<experiment>": {"variants": {"<variant>": <weight>, ...}, "control": "<variant>"}}. */
-  AB_EXPERIMENTS: z
-    .string()
-    .default('')
-    .transform((v, ctx) => {
-      try {
-        return parseExperiments(v);
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', message: (e as Error).message });
-        return z.NEVER;
-      }
-    }),
+  AB_EXPERIMENTS: experimentsVar(''),
   // ── Billing (Stripe), one account for both services. All optional: without them the /pay routes answer 503. ──
   /** Stripe secret API key (sk_live_… / sk_test_… or a restricted rk_ key). A secret: the stack reads it from Secrets Manager. */
   STRIPE_SECRET_KEY: z.string().trim().optional(),

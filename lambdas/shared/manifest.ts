@@ -1,5 +1,6 @@
 // Types of the route manifests. A manifest is plain data read by both the CDK stacks (lib/) and the local
 // runtime (bin/local.ts), so routes, limits and permissions cannot drift between the cloud and a laptop.
+import type { RouteDoc } from './http/route-doc';
 
 export type TableId = 'audio' | 'quotas' | 'keys' | 'accounts' | 'growth';
 
@@ -7,10 +8,11 @@ export interface Access {
   /** DynamoDB tables this function may touch, read-only or read-write. */
   tables?: Partial<Record<TableId, 'r' | 'rw'>>;
   /**
-   * The service's bucket: read, read-write, or 'put' (s3:PutObject only: a function that only signs uploads, which
-   * S3 then runs with its role's permissions).
+   * The service's bucket: read, read-write, 'put' (s3:PutObject only: a function that only signs uploads, which
+   * S3 then runs with its role's permissions), or 'r+delete' (read, and delete what it finds expired: a GET route
+   * that removes the files of an expired audio or job result when asked for them).
    */
-  bucket?: 'r' | 'rw' | 'put';
+  bucket?: 'r' | 'rw' | 'put' | 'r+delete';
   /** Narrows the bucket grant to object keys under these prefixes (e.g. `uploads/`); default every key. */
   bucketPrefixes?: string[];
   /** Queues of the service's manifest (`ServiceManifest.queues` ids) this function may send messages to. */
@@ -60,6 +62,8 @@ export interface RouteSpec {
    */
   tooLarge?: { status: 413; detail: string };
   access: Access;
+  /** What GET /api says about the route (lambdas/shared/http/openapi.ts builds the OpenAPI document from these). */
+  docs?: RouteDoc;
 }
 
 export interface WorkerSpec {
@@ -108,8 +112,11 @@ export interface BucketSpec {
   envVar: string;
   /** Key prefix of this bucket's server access logs (in the service's access-log bucket). */
   accessLogPrefix: string;
-  /** Lifecycle rules: objects under `prefix` expire after `days`. */
-  expire: { id: string; prefix: string; days: number }[];
+  /**
+   * Lifecycle rules: objects under `prefix` expire after `days`; with `tag`, only objects carrying that tag (e.g.
+   * narration's per-retention rules: audio tagged `retention-days=7` goes after 7 days).
+   */
+  expire: { id: string; prefix: string; days: number; tag?: { key: string; value: string } }[];
   /**
    * GET/HEAD from any origin (presigned URLs); these headers. `uploads`: also POST from any origin, for browsers
    * sending a file straight to S3 with a presigned POST (the policy, not CORS, decides what may be stored).

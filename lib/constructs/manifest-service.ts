@@ -377,7 +377,12 @@ export class ManifestService extends Construct {
       serverAccessLogsBucket: accessLogBucket,
       serverAccessLogsPrefix: spec.accessLogPrefix,
       lifecycleRules: [
-        ...spec.expire.map((e) => ({ id: e.id, prefix: e.prefix, expiration: Duration.days(e.days) })),
+        ...spec.expire.map((e) => ({
+          id: e.id,
+          prefix: e.prefix,
+          expiration: Duration.days(e.days),
+          ...(e.tag ? { tagFilters: { [e.tag.key]: e.tag.value } } : {}),
+        })),
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       // Objects stay private: CORS only lets pages read what a presigned URL already grants.

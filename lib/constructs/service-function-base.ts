@@ -47,7 +47,13 @@ const DYNAMODB_WRITE = [
 const S3_READ_OBJECTS = ['s3:GetObject'];
 const S3_READ_BUCKET = ['s3:ListBucket'];
 // AbortMultipartUpload: @aws-sdk/lib-storage cleans up failed multipart uploads of long audio.
-const S3_WRITE_OBJECTS = ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'];
+// PutObjectTagging: a PUT carrying x-amz-tagging (narration tags audio with its retention class) needs it.
+const S3_WRITE_OBJECTS = [
+  's3:PutObject',
+  's3:PutObjectTagging',
+  's3:AbortMultipartUpload',
+  's3:DeleteObject',
+];
 
 export abstract class ServiceFunctionBase<F extends lambda.Function = lambda.Function> extends Construct {
   /** The Lambda function; created by the subclass right after this base constructor. */
@@ -115,14 +121,21 @@ export abstract class ServiceFunctionBase<F extends lambda.Function = lambda.Fun
    * Grants object access to `bucket` and sets `envVar` to its name: read, read-write, or 'put' (s3:PutObject only,
    * for a function that signs uploads S3 then runs with its role). `prefixes` narrows the grant to those keys.
    */
-  bindBucket(bucket: s3.IBucket, mode: AccessMode | 'put', envVar: string, prefixes?: string[]): this {
+  bindBucket(
+    bucket: s3.IBucket,
+    mode: AccessMode | 'put' | 'r+delete',
+    envVar: string,
+    prefixes?: string[],
+  ): this {
     const policy = this.policy('Bucket');
     const objectActions =
       mode === 'put'
         ? ['s3:PutObject']
         : mode === 'rw'
           ? [...S3_READ_OBJECTS, ...S3_WRITE_OBJECTS]
-          : S3_READ_OBJECTS;
+          : mode === 'r+delete'
+            ? [...S3_READ_OBJECTS, 's3:DeleteObject']
+            : S3_READ_OBJECTS;
     const patterns = prefixes?.length ? prefixes.map((p) => `${p}*`) : ['*'];
     policy.addStatements(
       ...(mode === 'put'

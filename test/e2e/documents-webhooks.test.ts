@@ -2,15 +2,18 @@
 // their local queues). Network rule: every connection goes to loopback — a tripwire refuses (and records) any other
 // connect, callback host names resolve only through WEBHOOK_DNS_STUB (no DNS query leaves the machine), and the
 // private/rebinding destinations are refused before a socket is opened. The retry schedule is shortened to 1 s.
+// Also options.expires_in (410 and the document deleted once past it) and a password through the sealed request.
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifySignature } from '../../lambdas/shared/webhooks/signature';
 import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
-import { dynamo, sqsClient } from '../../lambdas/shared/aws/clients';
+import { dynamo, s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
 import { resetConfig } from '../../lambdas/shared/config';
 import { tempDir } from '../helpers/env';
@@ -489,5 +492,80 @@ describe('plans and ownership', () => {
     const job = await waitJob(r.json.id, keys.scaleB, settled);
     expect(job).toMatchObject({ status: 'done', event: null, deliveries: [] });
     expect(received.length).toBe(seen);
+  });
+});
+
+describe('options.expires_in and secrets of async renders', () => {
+  test('expires_in outside async or out of range → 400 naming body.options.expires_in, nothing charged', async () => {
+    for (const options of [
+      { expires_in: 120 },
+      { async: true, expires_in: 30 },
+      { async: true, expires_in: 86_401 },
+    ]) {
+      const r = await call('POST', '/v1/render', keys.scaleB, { ...ventasCsv, options });
+      expect({ options, status: r.status }).toEqual({ options, status: 400 });
+      expect(r.json.detail.map((d: { loc: unknown }) => d.loc)).toContainEqual([
+        'body',
+        'options',
+        'expires_in',
+      ]);
+    }
+  });
+
+  test('expires_in: 60 → expires_at 60 s after creation; past it GET answers 410 and the document is deleted', async () => {
+    const r = await call('POST', '/v1/render', keys.scaleB, {
+      ...ventasCsv,
+      options: { async: true, expires_in: 60 },
+    });
+    expect(r.status).toBe(202);
+    const job = await waitJob(r.json.id, keys.scaleB, settled);
+    expect(job.status).toBe('done');
+    expect(Date.parse(job.expires_at) - Date.parse(job.created_at)).toBeGreaterThanOrEqual(59_000);
+    expect(Date.parse(job.expires_at) - Date.parse(job.created_at)).toBeLessThanOrEqual(60_000);
+    expect(Date.parse(job.download_expires_at)).toBeLessThanOrEqual(Date.parse(job.expires_at));
+    expect((await fetch(job.download_url)).status).toBe(200);
+    // A minute later (the record's clock moved instead of this test waiting for it).
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: rt.emulators.tableNames.accounts,
+        Key: { pk: `docjob#${r.json.id}` },
+        UpdateExpression: 'SET resultExpiresAt = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
+    const gone = await call('GET', `/v1/jobs/${r.json.id}`, keys.scaleB);
+    expect(gone.status).toBe(410);
+    expect(gone.json.detail).toMatch(/expired at .*document was deleted/);
+    expect((await fetch(job.download_url)).status).toBe(404); // the object is gone
+    const head = await s3Client()
+      .send(
+        new HeadObjectCommand({
+          Bucket: rt.emulators.env.DOCUMENTS_BUCKET!,
+          Key: `results/jobs/${r.json.id}/${job.filename}`,
+        }),
+      )
+      .then(
+        () => 'exists',
+        (e: { name?: string }) => e.name,
+      );
+    expect(head).toBe('NotFound');
+    expect((await call('GET', `/v1/jobs/${r.json.id}`, keys.scaleA)).status).toBe(404); // other account: 404
+    expect((await call('GET', `/v1/jobs/${r.json.id}`, keys.scaleB)).status).toBe(410);
+  });
+
+  test('options.password through the real queue and worker: the document opens only with the password', async () => {
+    const password = 'clave-Ñ 2026';
+    const r = await call('POST', '/v1/render', keys.scaleB, {
+      ...factura,
+      options: { async: true, password },
+    });
+    expect(r.status).toBe(202);
+    const job = await waitJob(r.json.id, keys.scaleB, settled);
+    expect(job.status).toBe('done');
+    const file = join(files.path, 'async-protected.pdf');
+    writeFileSync(file, Buffer.from(await (await fetch(job.download_url)).arrayBuffer()));
+    const qpdf = (args: string[]) => spawnSync('qpdf', [...args, file]).status;
+    expect(qpdf(['--requires-password'])).toBe(0);
+    expect(qpdf([`--password=${password}`, '--check'])).toBe(0);
   });
 });

@@ -1,11 +1,11 @@
 // Narration's completion webhooks (audio.completed / audio.failed on the platform's delivery machinery) and data
-// control (DELETE /audio/{id}, retention_days) over HTTP against the local runtime: the convert routes, the worker
+// control (DELETE /audio/{id}, retention_days, files deleted once expired) over HTTP against the local runtime: the convert routes, the worker
 // and the delivery worker fed by their local queues. Network rule: every connection goes to loopback — a tripwire
 // refuses (and records) any other connect, callback host names resolve only through WEBHOOK_DNS_STUB, and the
 // private/rebinding destinations are refused before a socket is opened. The retry schedule is shortened to 1 s.
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature } from '../../lambdas/shared/webhooks/signature';
@@ -335,5 +335,40 @@ describe('data control', () => {
       headers: { accept: 'application/json' },
     });
     expect(info.status).toBe(200);
+  });
+
+  test('past its retention: GET /audio and its timings answer 410 and the files are deleted on that request (s3rver has no lifecycle rules)', async () => {
+    const made = await call('POST', '/convert/text', {
+      key: keys.d,
+      body: { text: 'Audio que caduca.', retention_days: 1 },
+    });
+    expect(made.status).toBe(200);
+    const id = made.json.audio_id as string;
+    const head = (key: string) =>
+      s3Client()
+        .send(new HeadObjectCommand({ Bucket: rt.emulators.bucket, Key: key }))
+        .then(
+          () => true,
+          (e: { name?: string }) =>
+            e.name === 'NotFound' || e.name === 'NoSuchKey' ? false : Promise.reject(e),
+        );
+    const files = [`audio/${id}.mp3`, `audio/${id}/timings.json`];
+    expect(await Promise.all(files.map(head))).toEqual([true, true]);
+    expect((await call('GET', `/audio/${id}`)).status).toBe(302); // still within its day
+    // A day later: the record says it expired (its TTL removes it within about two days).
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: rt.emulators.tableNames.audio,
+        Key: { audioId: id },
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 5 },
+      }),
+    );
+    const gone = await call('GET', `/audio/${id}`);
+    expect(gone.status).toBe(410);
+    expect(gone.json.detail).toMatch(/expired on .* no longer available/);
+    expect(await Promise.all(files.map(head))).toEqual([false, false]);
+    expect((await call('GET', `/audio/${id}/timings`)).status).toBe(410);
+    expect((await call('GET', `/audio/${id}`)).status).toBe(410); // until the record is purged
   });
 });

@@ -187,10 +187,11 @@ describe('routing', () => {
       expect(resolveRoute(narrationManifest, route.method, sample)?.route.id).toBe(route.id);
     }
   });
-  test('GET /api: HTML for people, OpenAPI JSON for ?format=json or Accept: application/json', async () => {
+  test('GET /api: the interactive reference for people, OpenAPI JSON for ?format=json or Accept: application/json', async () => {
     const html = await fetch(rt.url('/api'));
     expect(html.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await html.text()).toContain('/convert/text');
+    // Swagger UI (test/e2e/site-api-reference.test.ts drives it) reads the JSON below.
+    expect(await html.text()).toContain('data-spec="/api?format=json"');
     for (const res of [
       await fetch(rt.url('/api?format=json')),
       await fetch(rt.url('/api'), { headers: { accept: 'application/json' } }),

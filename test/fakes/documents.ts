@@ -61,6 +61,10 @@ export class FakeJobFiles implements JobFiles {
     this.objects.delete(`jobs/${jobId}.json`);
   }
 
+  async deleteResult(result: JobResult): Promise<void> {
+    this.objects.delete(result.key);
+  }
+
   async putResult(jobId: string, doc: RenderedDocument): Promise<JobResult> {
     this.faults.check('putResult');
     const key = `results/jobs/${jobId}/${doc.filename}`;

@@ -15,7 +15,7 @@ import { documentsManifest } from '../../lambdas/documents/routes';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/shared/webhooks/schedule';
 import { REALM_BOOTSTRAP_FILE } from '../../lambdas/documents/templating/realm-sources';
 import { narrationManifest } from '../../lambdas/narration/routes';
-import { UPLOAD_PREFIX } from '../../lambdas/narration/bucket';
+import { RETENTION_TAG, UPLOAD_PREFIX } from '../../lambdas/narration/bucket';
 import { UPLOAD_ITEM_PREFIX } from '../../lambdas/narration/adapters/upload-repository';
 import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
 import { parseConfig } from '../../lambdas/documents/config';
@@ -308,13 +308,14 @@ describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s stack', (_nam
       if (Object.keys(tables).length === 0)
         expect(actions.filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
 
-      // S3: only with access.bucket; writes only where 'rw' ('put': PutObject and nothing else); the bucket
-      // variable set exactly then.
+      // S3: only with access.bucket; writes only where 'rw' ('put': PutObject and nothing else; 'r+delete': reads
+      // and DeleteObject); the bucket variable set exactly then.
       const s3Actions = actions.filter((a) => a.startsWith('s3:'));
       if (!bucket) expect(s3Actions).toEqual([]);
       else if (bucket === 'put') expect(s3Actions).toEqual(['s3:PutObject']);
       else expect(s3Actions).toContain('s3:GetObject');
       expect(s3Actions.includes('s3:PutObject')).toBe(bucket === 'rw' || bucket === 'put');
+      expect(s3Actions.includes('s3:DeleteObject')).toBe(bucket === 'rw' || bucket === 'r+delete');
       expect(s3Actions.every((a) => !a.includes('*'))).toBe(true);
       expect(svc.bucketEnv in env).toBe(bucket !== undefined);
 
@@ -605,7 +606,7 @@ describe('narration only', () => {
     expect(actions.filter((a) => /^(dynamodb|s3|sqs|polly):/.test(a))).toEqual([]);
   });
 
-  test('GetAudio only reads', () => {
+  test('GetAudio only reads (and deletes the files of an expired audio: see the retention test)', () => {
     const actions = s().actionsOf(s().fnOf('GetAudio'));
     for (const write of [
       'dynamodb:PutItem',
@@ -613,7 +614,6 @@ describe('narration only', () => {
       'dynamodb:DeleteItem',
       'dynamodb:BatchWriteItem',
       's3:PutObject',
-      's3:DeleteObject',
       'sqs:SendMessage',
     ]) {
       expect(actions).not.toContain(write);
@@ -662,6 +662,36 @@ describe('narration only', () => {
       expect.objectContaining({ Prefix: UPLOAD_PREFIX.prefix, ExpirationInDays: 1, Status: 'Enabled' }),
     );
     expect(UPLOAD_PREFIX.prefix).toBe('uploads/');
+  });
+
+  test('retention: one tag-filtered lifecycle rule per retention_days below 30 (audio/ tagged retention-days=<n> goes after n days); writers may tag; the audio GET routes may delete, not write', () => {
+    const { stack, logicalId, fnOf } = s();
+    const rules = s().resources[logicalId(stack.bucket)]!.Properties.LifecycleConfiguration.Rules as {
+      Prefix?: string;
+      ExpirationInDays?: number;
+      TagFilters?: { Key: string; Value: string }[];
+      Status: string;
+    }[];
+    const tagged = rules.filter((r) => r.TagFilters);
+    expect(tagged).toHaveLength(29);
+    for (let d = 1; d < 30; d++)
+      expect(tagged).toContainEqual(
+        expect.objectContaining({
+          Prefix: 'audio/',
+          ExpirationInDays: d,
+          TagFilters: [{ Key: RETENTION_TAG, Value: String(d) }],
+          Status: 'Enabled',
+        }),
+      );
+    expect(RETENTION_TAG).toBe('retention-days');
+    expect(rules.length).toBeLessThanOrEqual(1000); // S3's limit per bucket
+    for (const writer of ['ConvertText', 'ConvertPdf', 'ConvertUrl', 'Worker'])
+      expect(s().actionsOf(fnOf(writer))).toContain('s3:PutObjectTagging');
+    for (const reader of ['GetAudio', 'GetTimings', 'AudioSegment']) {
+      const actions = s().actionsOf(fnOf(reader));
+      expect(actions).toEqual(expect.arrayContaining(['s3:GetObject', 's3:DeleteObject']));
+      expect(actions).not.toContain('s3:PutObject');
+    }
   });
 
   test('ConvertText gets every variable the runtime reads, with the exact names', () => {

@@ -174,6 +174,8 @@ describe('reuse', () => {
     for (let i = 1; i <= 7; i++) {
       expect(text(await r.renderPdf(`<p>Render ${i}</p>`))).toContain(`Render ${i}`);
       pids.push(r.stats().browserPid ?? -1);
+      // A browser is recycled once its successor is ready (never making a render wait for a start): let it get ready.
+      await waitFor(() => r.stats().spareReady === true);
     }
     // Renders 1-3 on the first browser, 4-6 on the second, 7 on the third (a retired browser closes when idle); each
     // browser's successor is started ahead (here at its first render), so a 4th is already waiting.
@@ -191,13 +193,46 @@ describe('reuse', () => {
     for (let i = 1; i <= 11; i++) await r.renderPdf(`<p>Render ${i}</p>`);
     expect(r.stats().launches).toBe(1);
     await r.renderPdf('<p>Render 12</p>');
-    await waitFor(() => r.stats().launches === 2); // started in the background
+    await waitFor(() => r.stats().launches === 2 && r.stats().spareReady === true); // started in the background
     const first = r.stats().browserPid;
     for (let i = 13; i <= 20; i++) await r.renderPdf(`<p>Render ${i}</p>`);
     expect(text(await r.renderPdf('<p>Render 21</p>'))).toContain('Render 21');
     // On the spare: a different browser, and no browser was started for this render.
     expect(r.stats().browserPid).not.toBe(first);
     expect(r.stats()).toMatchObject({ launches: 2, renders: 21, crashes: 0 });
+  });
+
+  it('a browser past its renders serves on while its successor is still starting: no render waits for a start', async () => {
+    // 2 renders per browser: the successor starts at render 1. Its start is held until the test releases it.
+    const launcher = puppeteerCore.default;
+    const real = launcher.launch.bind(launcher);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let launches = 0;
+    const spy = jest.spyOn(launcher, 'launch').mockImplementation(async (options) => {
+      if (++launches === 2) await held;
+      return real(options);
+    });
+    try {
+      const r = renderer({ maxRendersPerBrowser: 2 });
+      const pids: number[] = [];
+      for (let i = 1; i <= 5; i++) {
+        expect(text(await r.renderPdf(`<p>Render ${i}</p>`))).toContain(`Render ${i}`);
+        pids.push(r.stats().browserPid ?? -1);
+      }
+      // Renders 3-5 are past the limit, yet they did not wait for the held start: the first browser served them.
+      expect(new Set(pids).size).toBe(1);
+      expect(r.stats()).toMatchObject({ launches: 1, spareReady: false, renders: 5 });
+      release();
+      await waitFor(() => r.stats().spareReady === true);
+      await r.renderPdf('<p>Render 6</p>'); // the last on the first browser: it is retired now
+      expect(text(await r.renderPdf('<p>Render 7</p>'))).toContain('Render 7');
+      expect(r.stats().browserPid).not.toBe(pids[0]);
+      await waitFor(() => !alive(pids[0]!));
+    } finally {
+      release();
+      spy.mockRestore();
+    }
   });
 
   it('pooled pages render concurrent documents without mixing them', async () => {

@@ -193,6 +193,7 @@ describe('runRenderJob', () => {
         putRequest: async () => undefined,
         getRequest: async () => ('body' in over ? over.body : JSON.stringify(request)),
         deleteRequest: async () => undefined,
+        deleteResult: async () => undefined,
         putResult: async (id, doc) => {
           stored.push(id);
           return {
@@ -329,6 +330,7 @@ describe('deliverEvent: one attempt, against a loopback receiver', () => {
         putRequest: async () => undefined,
         getRequest: async () => undefined,
         deleteRequest: async () => undefined,
+        deleteResult: async () => undefined,
         putResult: async () => ({ key: '', filename: '', contentType: '', bytes: 0 }),
         presignResult: async (r, ttl) => `https://s3.invalid/${r.key}?ttl=${ttl}`,
       },

@@ -65,6 +65,10 @@ export class S3JobFiles implements JobFiles {
     return { key, filename: doc.filename, contentType: doc.contentType, bytes: doc.bytes.length };
   }
 
+  async deleteResult(result: JobResult): Promise<void> {
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: result.key }));
+  }
+
   presignResult(result: JobResult, expiresInS: number): Promise<string> {
     return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: result.key }), {
       expiresIn: expiresInS,

@@ -2,12 +2,14 @@
 // queued|rendering|done|failed, progress, ..., download_url + download_expires_at when done (presigned, fresh on
 // every GET), reason (+ problems) when failed, event + deliveries (webhook attempts)}. Jobs belong to the account
 // of the key that created them (or that key, without an account): any other caller gets 404, like an unknown id.
-// No key → 401. Jobs are kept one day, like their result.
+// No key → 401. Jobs are kept a day, or options.expires_in seconds: after that 410 (the record lingers a day) and the
+// result file is deleted on that request (the results/ lifecycle rule is the backstop), then 404.
 import { apiHandler } from '../../shared/http/api-handler';
-import { NotFound } from '../../shared/errors';
+import { Gone, NotFound } from '../../shared/errors';
+import { logger } from '../../shared/logger';
 import { json } from '../../shared/http/response';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { JOB_ID_RE, ownerOf, publicJob } from '../use-cases/jobs';
+import { JOB_ID_RE, availableUntil, downloadFor, ownerOf, publicJob } from '../use-cases/jobs';
 import { requireKeyHolder } from '../use-cases/webhooks';
 
 export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'jobs' | 'jobFiles' | 'config' | 'now'>) =>
@@ -24,16 +26,22 @@ export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'jobs' | 'jobFile
     if (!JOB_ID_RE.test(id)) throw notFound;
     const job = await deps.jobs.get(id);
     const now = deps.now();
-    // DynamoDB deletes expired items lazily: an expired job is gone as far as callers are concerned.
+    // DynamoDB deletes expired items lazily: a record past its TTL is gone as far as callers are concerned.
     if (!job || job.owner !== ownerOf(key) || job.expiresAt * 1000 <= now.getTime()) throw notFound;
-    let download: { url: string; expiresAt: Date } | undefined;
-    if (job.status === 'done' && job.result) {
-      const ttl = deps.config.JOB_DOWNLOAD_TTL_S;
-      download = {
-        url: await deps.jobFiles.presignResult(job.result, ttl),
-        expiresAt: new Date(now.getTime() + ttl * 1000),
-      };
+    const until = availableUntil(job);
+    if (until * 1000 <= now.getTime()) {
+      if (job.result)
+        await deps.jobFiles
+          .deleteResult(job.result)
+          .catch((e) =>
+            logger.warn('expired job result not deleted (the lifecycle rule will)', { error: e as Error }),
+          );
+      throw new Gone(
+        `Job '${id}' expired at ${new Date(until * 1000).toISOString()} (its result is kept for options.expires_in ` +
+          'seconds, a day by default) and its document was deleted. Render it again to get a new one.',
+      );
     }
+    const download = await downloadFor(deps.jobFiles, job, deps.config.JOB_DOWNLOAD_TTL_S, now);
     const pending = job.status === 'queued' || job.status === 'rendering';
     return json(200, publicJob(job, download), {
       'cache-control': 'no-store',

@@ -1,5 +1,6 @@
 // GET /v1/webhook: the route's spec, next to its handler (webhook-get.ts reads its limits here); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
+import { DOCUMENTS_WEBHOOK_DOCS } from '../api/webhooks-doc';
 import { WEBHOOK_ITEM_PREFIX } from '../adapters/item-prefixes';
 
 export const webhookGetRoute = {
@@ -10,4 +11,5 @@ export const webhookGetRoute = {
   memoryMb: 256,
   timeoutS: 5,
   access: { tables: { keys: 'r', accounts: 'r' }, itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] } },
+  docs: DOCUMENTS_WEBHOOK_DOCS.routes.get,
 } satisfies RouteSpec;

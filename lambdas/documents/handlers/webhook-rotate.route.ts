@@ -1,5 +1,6 @@
 // POST /v1/webhook/rotate-secret: the route's spec, next to its handler (webhook-rotate.ts reads its limits here); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
+import { DOCUMENTS_WEBHOOK_DOCS } from '../api/webhooks-doc';
 import { WEBHOOK_ITEM_PREFIX } from '../adapters/item-prefixes';
 
 export const webhookRotateSecretRoute = {
@@ -15,4 +16,5 @@ export const webhookRotateSecretRoute = {
     itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
     settings: ['WEBHOOK_SECRET_OVERLAP_S'],
   },
+  docs: DOCUMENTS_WEBHOOK_DOCS.routes.rotate,
 } satisfies RouteSpec;

@@ -1,7 +1,8 @@
 // The Chromium renderer: HTML → PDF or PNG with one browser per process, reused across renders (and across Lambda
 // invocations of a warm container), a page pool as large as the renders a process makes at once, a per-render
 // timeout, and a fresh browser after a crash or after N renders (Chromium's memory grows with use). The next browser
-// is started ahead, while the current one still renders, so a recycle does not stall renders. Caller HTML is untrusted: see containment.ts for the layers and
+// is started ahead, while the current one still renders, and takes over only once it is ready (the old one serves
+// on meanwhile), so a recycle never makes a render wait for a browser to start. Caller HTML is untrusted: see containment.ts for the layers and
 // docs/documents-rendering.md for the security model, options, limits and measured behaviour.
 // Dependencies: @sparticuz/chromium (a Chromium build for Lambda's x86_64 Linux, brotli-packed in the npm package,
 // the same binary runs locally) driven by puppeteer-core (no bundled browser download). 147.0.0 pairs with
@@ -58,6 +59,8 @@ export interface RendererStats {
   lastBlockedRequests: number;
   /** How long the first unpack of the Chromium binary took in this process, if it happened here. */
   unpackMs?: number;
+  /** A successor browser has started and is ready to take over (see the recycle in render()). */
+  spareReady?: boolean;
   /** Process id of the current browser, if one is running. */
   browserPid?: number;
 }
@@ -135,6 +138,10 @@ export class Renderer {
   private launching?: Promise<Slot>;
   /** The next browser, started before the current one retires (with one page ready). */
   private spare?: Promise<Slot>;
+  /** The spare has settled (started, or failed to: then the next browser starts on demand). */
+  private spareReady = false;
+  /** Renders ahead of the recycle at which the spare starts; also how long a browser may outlive it for a slow spare. */
+  private readonly spareLead: number;
   /** The current browser's render count at which its successor is started. */
   private readonly spareAt: number;
   private readonly slots = new Set<Slot>();
@@ -152,7 +159,8 @@ export class Renderer {
     this.poolSize = Math.max(1, options.poolSize ?? 4);
     this.maxRenders = Math.max(1, options.maxRendersPerBrowser ?? 200);
     // Far enough ahead that the start (~0.3 s, longer on a busy machine) ends before the last render of the current one.
-    this.spareAt = Math.max(1, this.maxRenders - Math.max(8, Math.ceil(this.maxRenders / 10)));
+    this.spareLead = Math.max(8, Math.ceil(this.maxRenders / 10));
+    this.spareAt = Math.max(1, this.maxRenders - this.spareLead);
     this.timeoutMs = options.renderTimeoutMs ?? 15_000;
     this.launchTimeoutMs = options.launchTimeoutMs ?? 30_000;
     this.singleProcess = options.singleProcess ?? true;
@@ -175,7 +183,11 @@ export class Renderer {
   }
 
   stats(): RendererStats {
-    return { ...this.counters, browserPid: this.slot?.dead ? undefined : this.slot?.browser.process()?.pid };
+    return {
+      ...this.counters,
+      browserPid: this.slot?.dead ? undefined : this.slot?.browser.process()?.pid,
+      spareReady: this.spareReady,
+    };
   }
 
   /** The current browser's process, if one runs (tests kill it to check crash recovery). */
@@ -219,7 +231,13 @@ export class Renderer {
         s.renders++;
         this.counters.renders++;
         if (s.renders >= this.spareAt) this.startSpare();
-        if (s.renders >= this.maxRenders) this.retire(s);
+        // Recycled once its successor is ready, so no render waits for a browser to start: a spare still starting
+        // (a busy machine) leaves renders on this browser meanwhile, at most spareLead more.
+        if (
+          s.renders >= this.maxRenders &&
+          (this.spareReady || !this.spare || s.renders >= this.maxRenders + this.spareLead)
+        )
+          this.retire(s);
         const started = performance.now();
         const result = await this.withTimeout(timeoutMs, s, held, async () => {
           held.pp = s.idle.pop() ?? (await this.newPage(s));
@@ -431,6 +449,7 @@ export class Renderer {
   private async nextSlot(): Promise<Slot> {
     const spare = this.spare;
     this.spare = undefined;
+    this.spareReady = false;
     let slot = spare && (await spare.catch(() => undefined));
     if (!slot || slot.dead) slot = await this.launch();
     if (this.closed) {
@@ -444,7 +463,8 @@ export class Renderer {
   /** Starts the next browser in the background, with one page on an empty strict-CSP document ready to render. */
   private startSpare(): void {
     if (this.spare || this.closed) return;
-    this.spare = this.launch().then(async (slot) => {
+    this.spareReady = false;
+    const spare = this.launch().then(async (slot) => {
       try {
         const pp = await this.newPage(slot);
         await this.navigate(pp, '<!doctype html><title></title>', false);
@@ -456,7 +476,16 @@ export class Renderer {
       }
       return slot;
     });
-    this.spare.catch((err) => logger.warn('spare browser did not start', { error: errorText(err) }));
+    this.spare = spare;
+    spare.then(
+      () => {
+        if (this.spare === spare) this.spareReady = true;
+      },
+      (err) => {
+        if (this.spare === spare) this.spareReady = true; // the next browser then starts on demand
+        logger.warn('spare browser did not start', { error: errorText(err) });
+      },
+    );
   }
 
   private async launch(): Promise<Slot> {

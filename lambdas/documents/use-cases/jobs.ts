@@ -37,8 +37,36 @@ export interface DeliveryMessage {
   eventId: string;
 }
 
-/** A job and its result live one day (RESULTS_PREFIX.days of lambdas/documents/bucket.ts). */
+/**
+ * A job and its result live one day by default (RESULTS_PREFIX.days of lambdas/documents/bucket.ts, the lifecycle
+ * backstop), or `options.expires_in` seconds (60..86400). The record stays a day longer (410 instead of 404).
+ */
 export const JOB_TTL_S = 86400;
+
+/** Until when the job and its result are available (epoch seconds). */
+export function availableUntil(job: Pick<JobRecord, 'expiresAt' | 'resultExpiresAt'>): number {
+  return job.resultExpiresAt ?? job.expiresAt;
+}
+
+/**
+ * A download link for a finished job: valid `ttlS`, but never past the job's expiry (a link must not outlive the
+ * result it points to). Undefined when the job has no result or it has expired.
+ */
+export async function downloadFor(
+  jobFiles: Pick<JobFiles, 'presignResult'>,
+  job: JobRecord,
+  ttlS: number,
+  now: Date,
+): Promise<{ url: string; expiresAt: Date } | undefined> {
+  // Whole seconds that fit before the expiry (the link's end, now + ttl, must not pass it even by a fraction).
+  const left = Math.floor((availableUntil(job) * 1000 - now.getTime()) / 1000);
+  if (job.status !== 'done' || !job.result || left <= 0) return undefined;
+  const ttl = Math.min(ttlS, left);
+  return {
+    url: await jobFiles.presignResult(job.result, ttl),
+    expiresAt: new Date(now.getTime() + ttl * 1000),
+  };
+}
 
 // ---- identities ----------------------------------------------------------------------------------------------
 
@@ -108,7 +136,8 @@ export async function acceptAsyncRender(
     format: request.format,
     createdAt: iso,
     updatedAt: iso,
-    expiresAt: Math.floor(now.getTime() / 1000) + JOB_TTL_S,
+    resultExpiresAt: Math.floor(now.getTime() / 1000) + (request.options.expires_in ?? JOB_TTL_S),
+    expiresAt: Math.floor(now.getTime() / 1000) + (request.options.expires_in ?? JOB_TTL_S) + JOB_TTL_S,
     charged: input.decision.charged,
     ...(request.metadata ? { metadata: JSON.stringify(request.metadata) } : {}),
     ...(sealed.secret ? { requestSecret: sealed.secret } : {}),
@@ -151,7 +180,7 @@ export function publicJob(
     created_at: job.createdAt,
     updated_at: job.updatedAt,
     completed_at: job.completedAt ?? null,
-    expires_at: new Date(job.expiresAt * 1000).toISOString(),
+    expires_at: new Date(availableUntil(job) * 1000).toISOString(),
     status_url: statusUrl(job.jobId),
     metadata: job.metadata ? (JSON.parse(job.metadata) as unknown) : {},
   };

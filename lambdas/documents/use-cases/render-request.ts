@@ -84,6 +84,11 @@ export const renderOptionsSchema = z.object({
   /** Scale plan: render in the background → 202 with a job (GET /v1/jobs/{id}) and a signed webhook when done. */
   async: z.boolean().optional(),
   /**
+   * With async: seconds the job's result is kept (60..86400, default a day); after that GET /v1/jobs/{id} is 410
+   * and the file is deleted (use-cases/jobs.ts).
+   */
+  expires_in: z.int().min(60).max(86_400).optional(),
+  /**
    * factura: the zip must carry the CFDI 4.0 XML. Without it a zip whose data lacks what CFDI requires carries no
    * XML (LEEME.txt lists the fields); with it that request is a 400 naming each missing field.
    */
@@ -335,6 +340,7 @@ export function validateRenderRequest(body: unknown): ValidationResult {
       type: 'unsupported_option',
     });
   problems.push(...protectionProblems(raw.options, format));
+  problems.push(...expiryProblems(raw.options));
   problems.push(...metadataProblems(raw.metadata));
   if (problems.length > 0) return { ok: false, problems };
   const options = renderOptionsSchema.parse(raw.options ?? {});
@@ -381,6 +387,7 @@ function validateMerge(raw: Record<string, unknown>, problems: DocumentProblem[]
         type: 'documents_conflict',
       });
   problems.push(...protectionProblems(raw.options, 'pdf'));
+  problems.push(...expiryProblems(raw.options));
   if (typeof raw.options === 'object' && raw.options !== null) {
     const o = raw.options as Record<string, unknown>;
     if (o.require_xml !== undefined)
@@ -467,6 +474,20 @@ function protectionProblems(options: unknown, format: string | undefined): Docum
       ctx: { conflicts_with: asked.map((k) => `options.${k}`) },
     });
   return out;
+}
+
+/** options.expires_in is about an async job's stored result: without options.async there is none to keep. */
+function expiryProblems(options: unknown): DocumentProblem[] {
+  if (options === null || typeof options !== 'object') return [];
+  const o = options as { expires_in?: unknown; async?: unknown };
+  if (o.expires_in === undefined || o.async === true) return [];
+  return [
+    {
+      loc: ['body', 'options', 'expires_in'],
+      msg: 'options.expires_in is how long the result of an async render is kept: send options.async true with it, or drop it (a synchronous render answers the document itself)',
+      type: 'unsupported_option',
+    },
+  ];
 }
 
 /** The protection asked for (options.password, options.permissions), if any. */

@@ -20,7 +20,7 @@ import {
 import { attemptDelivery, DeliveryFailedError, type MessageQueue } from '../../shared/webhooks/delivery';
 import type { WebhookService } from '../../shared/webhooks/handlers';
 import { DocumentRequestError } from '../errors';
-import { publicJob, WEBHOOK_EVENT_TYPES, type DeliveryMessage } from './jobs';
+import { downloadFor, publicJob, WEBHOOK_EVENT_TYPES, type DeliveryMessage } from './jobs';
 import { MAX_RECORDED_DELIVERIES, type JobFiles, type JobRepository, type WebhookEventType } from '../ports';
 import type { DocumentsPlan } from '../core/plans';
 
@@ -163,12 +163,8 @@ export async function deliverEvent(
   }
 
   // The download link is signed now, so a retried delivery carries a link that still works.
-  let download: { url: string; expiresAt: Date } | undefined;
-  if (job.status === 'done' && job.result)
-    download = {
-      url: await deps.jobFiles.presignResult(job.result, deps.downloadTtlS),
-      expiresAt: new Date(started.getTime() + deps.downloadTtlS * 1000),
-    };
+  // Never past the job's expiry (options.expires_in).
+  const download = await downloadFor(deps.jobFiles, job, deps.downloadTtlS, started);
   const envelope: EventEnvelope = {
     id: event.id,
     object: 'event',

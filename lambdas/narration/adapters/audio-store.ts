@@ -1,5 +1,6 @@
 // S3 implementation of AudioStore. Keys (lambdas/narration/bucket.ts, whose prefixes the lifecycle rules expire):
-// audio/<id>.<fmt>, audio/<id>/seg/<n>.mp3, audio/<id>/timings.json (30 days), jobs/<id>.txt (2 days).
+// audio/<id>.<fmt>, audio/<id>/seg/<n>.mp3, audio/<id>/timings.json (30 days, or the retention-days tag they are
+// written with), jobs/<id>.txt (2 days).
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import {
@@ -14,7 +15,11 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
 import type { AudioStore } from '../ports';
-import { audioKey, jobTextKey, segmentKey, timingsKey } from '../bucket';
+import { RETENTION_TAG, audioKey, jobTextKey, segmentKey, timingsKey } from '../bucket';
+
+/** The object's retention class as S3's x-amz-tagging (URL-encoded query syntax). */
+const tagging = (retentionDays: number | undefined) =>
+  retentionDays === undefined ? {} : { Tagging: `${RETENTION_TAG}=${retentionDays}` };
 
 export class S3AudioStore implements AudioStore {
   constructor(
@@ -22,7 +27,7 @@ export class S3AudioStore implements AudioStore {
     private readonly bucket: string,
   ) {}
 
-  async putAudioFile(audioId: string, fmt: AudioFormat, path: string): Promise<void> {
+  async putAudioFile(audioId: string, fmt: AudioFormat, path: string, retentionDays?: number): Promise<void> {
     const { size } = await stat(path);
     const params = {
       Bucket: this.bucket,
@@ -30,6 +35,8 @@ export class S3AudioStore implements AudioStore {
       ContentType: CONTENT_TYPE[fmt],
       ContentDisposition: `inline; filename="${audioId}.${fmt}"`,
       CacheControl: 'private, max-age=86400, immutable',
+      // Multipart too: lib-storage passes it to CreateMultipartUpload.
+      ...tagging(retentionDays),
     };
     if (size <= 8 * 1024 * 1024) {
       // One PUT for the common short audio, from memory: the SDK cannot retry a streamed body, so one throttled
@@ -53,7 +60,7 @@ export class S3AudioStore implements AudioStore {
     });
   }
 
-  async putSegment(audioId: string, n: number, mp3: Uint8Array): Promise<void> {
+  async putSegment(audioId: string, n: number, mp3: Uint8Array, retentionDays?: number): Promise<void> {
     await this.s3.send(
       new PutObjectCommand({
         Bucket: this.bucket,
@@ -62,17 +69,19 @@ export class S3AudioStore implements AudioStore {
         ContentLength: mp3.byteLength,
         ContentType: 'audio/mpeg',
         CacheControl: 'private, max-age=86400, immutable',
+        ...tagging(retentionDays),
       }),
     );
   }
 
-  async putTimings(audioId: string, timings: object): Promise<void> {
+  async putTimings(audioId: string, timings: object, retentionDays?: number): Promise<void> {
     await this.s3.send(
       new PutObjectCommand({
         Bucket: this.bucket,
         Key: timingsKey(audioId),
         Body: JSON.stringify(timings),
         ContentType: 'application/json',
+        ...tagging(retentionDays),
       }),
     );
   }

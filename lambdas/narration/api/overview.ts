@@ -38,4 +38,12 @@ Texts up to 3,000 characters are narrated inside the request (**200**). Longer t
   415 (unsupported Content-Type), 429, 503 (a backing service is down, or the request hit its time limit; retry:
   a request answered 503 is never counted and its audio is never kept). A 500 carries \`request_id\`.
 - Every answer has an \`X-Request-Id\` header. CORS: any origin may call the API.
-${NARRATION_HOOKS_OVERVIEW}`;
+${NARRATION_HOOKS_OVERVIEW}
+## Idempotency-Key
+
+\`POST /convert/text\`, \`/convert/url\`, \`/convert/pdf\`, \`/convert/pdf/upload\` (the same key gives the same upload slot back) and \`/demo/try\` accept \`Idempotency-Key: <1–255 visible ASCII characters>\` (a UUID). Keys belong to the caller (the API key sent, or the client address without one) and live 24 h. The same key with the same request (method, path, query, body) returns the first answer again — same status, body and \`Location\`, plus \`Idempotent-Replayed: true\` — and nothing is narrated or charged again. The same key with a different request: **422** \`idempotency_key_reused\`. While the first request is still running, the same key gets **409** \`{"detail": "...", "type": "idempotency_key_in_use"}\` with \`Retry-After: 2\` at once (retry to get the replay). Only final answers are kept (2xx and 400/404/413/415/422); after a 401/402/403/409/429/5xx the key is free again.
+
+## Deleting audio and retention
+
+\`DELETE /audio/{id}\` removes the audio file, its segments, timings and record: **204**, after which \`GET /audio/{id}\` answers 404 and presigned URLs handed out earlier stop working. Only the account that made it (any of its keys) may delete it — or, for audio made without a key, the same client address within a day of the conversion. Anyone else gets **404**, exactly as for an unknown id. \`retention_days\` on \`/convert/text\`, \`/convert/url\` and \`/convert/pdf\` (a form field of the multipart request, or next to \`upload_id\`): paid keys choose 1–30 days (default 30); the free tier's retention is fixed at 30 days (another value: 422 naming it). Past its retention an audio answers **410** until its record is purged (within about two days), then 404; its files (audio, segments, timings) are deleted then too — on the first request after it expires, and otherwise by the storage's own expiry rules (one per retention value) within a day.
+`;

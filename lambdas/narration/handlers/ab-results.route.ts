@@ -1,5 +1,7 @@
 // GET /ab/results/{experiment}: the route's spec, next to its handler (ab-results.ts reads its limits here); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
+import { ErrorDetail } from '../api/schemas';
+import { common } from '../api/doc-parts';
 
 export const abResultsRoute = {
   id: 'AbResults',
@@ -9,4 +11,19 @@ export const abResultsRoute = {
   memoryMb: 256,
   timeoutS: 10,
   access: { settings: ['DASHBOARD_TOKEN', 'AB_EXPERIMENTS'], tables: { growth: 'r' } },
+  docs: {
+    summary: 'A/B results (dashboard)',
+    tags: ['growth'],
+    description:
+      'Send the dashboard token as `Authorization: Bearer <token>` or `X-Dashboard-Token: <token>` (constant-time ' +
+      'comparison). Per variant: exposures, conversions, rate, uplift vs control, and a two-sided two-proportion ' +
+      'z-test p-value (`method` names it). See docs/growth.md for the exact body.',
+    responses: {
+      200: { description: 'Results per variant' },
+      401: { description: 'Missing or wrong dashboard token', schema: ErrorDetail },
+      404: { description: 'Unknown experiment', schema: ErrorDetail },
+      422: common[422],
+      503: { description: 'No dashboard token is configured', schema: ErrorDetail },
+    },
+  },
 } satisfies RouteSpec;

@@ -20,7 +20,7 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
         'string_pattern_mismatch',
       );
     const n = Number(m[1]);
-    const rec = await findPlayableAudio(deps.audio, req.pathParams['audio_id'] ?? '');
+    const rec = await findPlayableAudio(deps.audio, req.pathParams['audio_id'] ?? '', deps.store);
     if (!(rec.segments ?? []).some((s) => s.n === n))
       throw new NotFound(
         rec.status === 'done'

@@ -4,6 +4,8 @@ import type { RouteSpec } from '../../shared/manifest';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { UPLOAD_ID_PATTERN, fmtField, lexiconsField, retentionField, voiceField } from '../requests';
+import { dryRun, convertResponses } from '../api/doc-parts';
+import { ErrorDetail } from '../api/schemas';
 
 /**
  * The largest body that reaches the function in AWS: a synchronous Lambda invoke carries at most 6 MiB, and API
@@ -11,6 +13,24 @@ import { UPLOAD_ID_PATTERN, fmtField, lexiconsField, retentionField, voiceField 
  * kept for them). About 4.5 MB; larger PDFs go through POST /convert/pdf/upload.
  */
 export const MAX_DIRECT_BODY_BYTES = Math.floor(((6 * 1024 * 1024 - 16 * 1024) * 3) / 4);
+
+/** The fields every form of the request carries besides the file or upload_id (multipart: text fields). */
+export const ConvertPdfFields = z.object({
+  voice: voiceField,
+  fmt: fmtField,
+  /** Lexicons to apply, first wins (else the account's default). Paid keys. A form field may list them "a,b". */
+  lexicons: lexiconsField,
+  /** Days the audio is kept: paid keys 1..AUDIO_TTL_DAYS; the free tier's is fixed. */
+  retention_days: retentionField,
+});
+
+// The JSON / form-urlencoded body converting an uploaded PDF (validated by the handler; /api documents it).
+export const ConvertPdfUploadReq = ConvertPdfFields.extend({
+  upload_id: z.string().regex(UPLOAD_ID_PATTERN, {
+    message:
+      'upload_id should be the id returned by POST /convert/pdf/upload (upl_ followed by 22 characters)',
+  }),
+});
 
 export const convertPdfRoute = {
   id: 'ConvertPdf',
@@ -43,22 +63,56 @@ export const convertPdfRoute = {
     sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },
+  docs: {
+    summary: 'Narrate a PDF',
+    tags: ['narration'],
+    bearer: 'optional',
+    description:
+      'Either multipart/form-data with `file` (a PDF of at most 20 MB), optional `voice`, `fmt`, `lexicons` ' +
+      '(names, comma-separated in a form field) and `retention_days`; or, for PDFs ' +
+      `too large for one request (a body over ${MAX_DIRECT_BODY_BYTES} bytes, about 4.5 MB, is answered 413 ` +
+      'naming this path: API Gateway and Lambda cap what one request carries in AWS), JSON or form fields ' +
+      '`{"upload_id", "voice"?, "fmt"?, "lexicons"?, "retention_days"?}` after POST /convert/pdf/upload and ' +
+      'sending the file to S3 with its form. `lexicons` and `retention_days` work as on /convert/text (paid keys; ' +
+      'the dry run shows `spoken_text` with the lexicons applied). ' +
+      'An upload_id converts once (409 after), only for the caller that asked for it (same API key or, free tier, ' +
+      'same IP address; else 403), within an hour (410 after); unknown ids 404, nothing uploaded yet 409. ' +
+      'Running headers, footers and page numbers are dropped, hyphenated line breaks joined, columns read in ' +
+      'order. Refused with 422 and the reason (at `body.file` or `body.upload_id`): not a PDF, password-protected, ' +
+      'no extractable text (scanned: run OCR first), damaged beyond repair, over 20 MB, or over 100,000 ' +
+      'characters of text (split the document). Only PDFs that yield text are charged, once per conversion; ' +
+      '?dry_run=true does not use up an upload_id.',
+    params: [dryRun],
+    body: {
+      schema: z.union([
+        ConvertPdfFields.extend({
+          file: z.string().meta({ format: 'binary', description: 'The PDF, at most 20 MB' }),
+        }),
+        ConvertPdfUploadReq,
+      ]),
+      contentTypes: ['multipart/form-data', 'application/json', 'application/x-www-form-urlencoded'],
+    },
+    responses: {
+      ...convertResponses(''),
+      403: { description: "upload_id: another caller's (other API key or IP address)", schema: ErrorDetail },
+      404: { description: 'upload_id: unknown (never issued, or older than a day)', schema: ErrorDetail },
+      409: {
+        description: 'upload_id: already converted (the body names its audio_id), or nothing uploaded yet',
+        schema: ErrorDetail.extend({ audio_id: z.string().optional() }),
+      },
+      410: {
+        description:
+          'upload_id: expired (converts within an hour), or its 15-minute form expired with nothing uploaded; ask for a new one',
+        schema: ErrorDetail,
+      },
+      413: {
+        description: 'Request body too large for one request: the detail names POST /convert/pdf/upload',
+        schema: ErrorDetail,
+      },
+      415: {
+        description: 'Unsupported Content-Type: send multipart/form-data, or JSON/form fields with upload_id',
+        schema: ErrorDetail,
+      },
+    },
+  },
 } satisfies RouteSpec;
-
-/** The fields every form of the request carries besides the file or upload_id (multipart: text fields). */
-export const ConvertPdfFields = z.object({
-  voice: voiceField,
-  fmt: fmtField,
-  /** Lexicons to apply, first wins (else the account's default). Paid keys. A form field may list them "a,b". */
-  lexicons: lexiconsField,
-  /** Days the audio is kept: paid keys 1..AUDIO_TTL_DAYS; the free tier's is fixed. */
-  retention_days: retentionField,
-});
-
-// The JSON / form-urlencoded body converting an uploaded PDF (validated by the handler; /api documents it).
-export const ConvertPdfUploadReq = ConvertPdfFields.extend({
-  upload_id: z.string().regex(UPLOAD_ID_PATTERN, {
-    message:
-      'upload_id should be the id returned by POST /convert/pdf/upload (upl_ followed by 22 characters)',
-  }),
-});

@@ -12,8 +12,21 @@ import {
 import type { RouteSpec } from '../../shared/manifest';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
+import { dryRun, convertResponses } from '../api/doc-parts';
 
 const MiB = 1024 * 1024;
+// The request body (validated by the handler; /api documents it).
+export const ConvertTextReq = z.object({
+  text: chars(1, MAX_TEXT_CHARS),
+  voice: voiceField,
+  fmt: fmtField,
+  /** "ssml": `text` is the SSML subset of core/ssml.ts. */
+  text_type: textTypeField,
+  /** Lexicons to apply, first wins (else the account's default). Paid keys. */
+  lexicons: lexiconsField,
+  /** Days the audio is kept: paid keys 1..AUDIO_TTL_DAYS; the free tier's is fixed. */
+  retention_days: retentionField,
+});
 
 export const convertTextRoute = {
   id: 'ConvertText',
@@ -36,17 +49,22 @@ export const convertTextRoute = {
     sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },
+  docs: {
+    summary: 'Narrate text',
+    tags: ['narration'],
+    bearer: 'optional',
+    description:
+      'Text of 1–100,000 characters (JSON or form fields). Spanish reading rules (dates, money, ordinals, ' +
+      "abbreviations, phone numbers, RFC/CURP…) are applied for the voice's country, then the caller's " +
+      'pronunciation lexicons (`lexicons`, else the account default; paid keys). Default voice es-MX-Mia, ' +
+      'default format mp3. `text_type: "ssml"`: `text` is SSML, this subset: `<speak>` (root), `<p>`, `<s>`, ' +
+      '`<break time="2s"/>` (≤ 10 s, or strength), `<say-as interpret-as="characters|digits|date|telephone">` ' +
+      '(date: format dmy|mdy|ymd), `<sub alias="…">`, `<emphasis level>` (dropped with a warning where the ' +
+      'engine lacks it: Polly neural voices), `<lang xml:lang="en-US">`. Parsed as strict XML without any DTD: a ' +
+      'DOCTYPE, an undefined entity, an unknown element or attribute, or a misplaced element is a 422 naming the ' +
+      'line and column. `chars` counts the text content (as Polly bills).',
+    params: [dryRun],
+    body: { schema: ConvertTextReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    responses: convertResponses(''),
+  },
 } satisfies RouteSpec;
-
-// The request body (validated by the handler; /api documents it).
-export const ConvertTextReq = z.object({
-  text: chars(1, MAX_TEXT_CHARS),
-  voice: voiceField,
-  fmt: fmtField,
-  /** "ssml": `text` is the SSML subset of core/ssml.ts. */
-  text_type: textTypeField,
-  /** Lexicons to apply, first wins (else the account's default). Paid keys. */
-  lexicons: lexiconsField,
-  /** Days the audio is kept: paid keys 1..AUDIO_TTL_DAYS; the free tier's is fixed. */
-  retention_days: retentionField,
-});

@@ -5,6 +5,20 @@ import { fmtField, lexiconsField, retentionField, voiceField } from '../requests
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import type { RouteSpec } from '../../shared/manifest';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
+import { dryRun, convertResponses } from '../api/doc-parts';
+// The request body (validated by the handler; /api documents it).
+/** Longer than any real article address; bounds what we parse and log. */
+export const MAX_URL_CHARS = 2048;
+
+export const ConvertUrlReq = z.object({
+  url: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), chars(1, MAX_URL_CHARS)),
+  voice: voiceField,
+  fmt: fmtField,
+  /** Lexicons to apply, first wins (else the account's default). Paid keys. */
+  lexicons: lexiconsField,
+  /** Days the audio is kept: paid keys 1..AUDIO_TTL_DAYS; the free tier's is fixed. */
+  retention_days: retentionField,
+});
 
 export const convertUrlRoute = {
   id: 'ConvertUrl',
@@ -27,18 +41,16 @@ export const convertUrlRoute = {
     sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },
+  docs: {
+    summary: 'Narrate a web article',
+    tags: ['narration'],
+    bearer: 'optional',
+    description:
+      'Fetches the page (http/https only; private, loopback and link-local addresses are refused at connect ' +
+      'time, redirects re-checked, 5 MiB and 10 s caps), extracts the article and narrates it. Articles over ' +
+      '100,000 characters are cut at a paragraph and end with a spoken note (`truncated: true`).',
+    params: [dryRun],
+    body: { schema: ConvertUrlReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    responses: convertResponses(' Includes `title`.'),
+  },
 } satisfies RouteSpec;
-
-// The request body (validated by the handler; /api documents it).
-/** Longer than any real article address; bounds what we parse and log. */
-export const MAX_URL_CHARS = 2048;
-
-export const ConvertUrlReq = z.object({
-  url: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), chars(1, MAX_URL_CHARS)),
-  voice: voiceField,
-  fmt: fmtField,
-  /** Lexicons to apply, first wins (else the account's default). Paid keys. */
-  lexicons: lexiconsField,
-  /** Days the audio is kept: paid keys 1..AUDIO_TTL_DAYS; the free tier's is fixed. */
-  retention_days: retentionField,
-});

@@ -1,6 +1,7 @@
 // GET /dashboard/summary: the route's spec, next to its handler (dashboard-summary.ts); routes.ts lists it.
 // Reads the growth counters and the DLQs' depth (sqs:GetQueueAttributes on the DLQs only).
 import type { RouteSpec } from '../../shared/manifest';
+import { ErrorDetail } from '../api/schemas';
 
 export const dashboardSummaryRoute = {
   id: 'DashboardSummary',
@@ -13,5 +14,20 @@ export const dashboardSummaryRoute = {
     settings: ['DASHBOARD_TOKEN', 'AB_EXPERIMENTS'],
     tables: { growth: 'r' },
     readDlqs: ['priority', 'standard', 'webhooks'],
+  },
+  docs: {
+    summary: 'Dashboard summary (dashboard token)',
+    tags: ['growth'],
+    description:
+      'What the /panel page shows besides the A/B results: the configured `experiments` (read each with ' +
+      'GET /ab/results/{experiment}), the waitlist (`count`, `interest`, sign-ups per `source` — A/B refs grouped ' +
+      'per variant), the public statistics, and recent failures: queued jobs that ended failed (total, per UTC ' +
+      'day for 7 days) and the depth of each DLQ (`messages: null` with an `error` when it cannot be read). Same ' +
+      'token as /ab/results (`Authorization: Bearer <token>` or `X-Dashboard-Token`). Never cached.',
+    responses: {
+      200: { description: 'Summary (docs/growth.md, "Dashboard")' },
+      401: { description: 'Missing or wrong dashboard token', schema: ErrorDetail },
+      503: { description: 'No dashboard token is configured', schema: ErrorDetail },
+    },
   },
 } satisfies RouteSpec;

@@ -3,6 +3,19 @@ import { z } from 'zod';
 import { chars } from '../../shared/validation';
 import { voiceField } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
+import { ConversionResult } from '../api/schemas';
+import { RATE_HEADERS, common } from '../api/doc-parts';
+// The request body (validated by the handler; /api documents it).
+export const DEMO_MAX_CHARS = 500;
+
+const lowerOrUndefined = (v: unknown) =>
+  v === '' || v === null ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v;
+
+export const DemoTryReq = z.object({
+  text: chars(1, DEMO_MAX_CHARS),
+  voice: voiceField,
+  fmt: z.preprocess(lowerOrUndefined, z.string().optional()),
+});
 
 export const demoTryRoute = {
   id: 'DemoTry',
@@ -22,16 +35,16 @@ export const demoTryRoute = {
     sendTo: ['priority', 'standard'],
     speech: true,
   },
+  docs: {
+    summary: 'Anonymous demo',
+    tags: ['narration'],
+    description:
+      'Up to 500 characters, MP3 only, its own per-IP limit (10 per hour, 30 per day, fixed UTC windows) separate ' +
+      'from the conversion allowance; demo audio expires after 1 day.',
+    body: { schema: DemoTryReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    responses: {
+      200: { description: 'Audio ready', schema: ConversionResult, headers: RATE_HEADERS },
+      ...common,
+    },
+  },
 } satisfies RouteSpec;
-
-// The request body (validated by the handler; /api documents it).
-export const DEMO_MAX_CHARS = 500;
-
-const lowerOrUndefined = (v: unknown) =>
-  v === '' || v === null ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v;
-
-export const DemoTryReq = z.object({
-  text: chars(1, DEMO_MAX_CHARS),
-  voice: voiceField,
-  fmt: z.preprocess(lowerOrUndefined, z.string().optional()),
-});

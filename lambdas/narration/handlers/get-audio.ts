@@ -6,7 +6,7 @@
 // asking for JSON gets 202 {status, progress} + Retry-After at once.
 // With `Accept: application/json` a finished audio answers 200 with its Conversion result (duration_s included)
 // and the presigned `url`, instead of the redirect: how a client that got a 202 learns the final duration.
-import { assertNotExpired } from '../use-cases/data-control';
+import { expireOnAccess } from '../use-cases/data-control';
 import { apiHandler } from '../../shared/http/api-handler';
 import { Conflict, NotFound, invalid } from '../../shared/errors';
 import { json, redirect } from '../../shared/http/response';
@@ -76,7 +76,7 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'confi
       throw new NotFound(
         'Audio not found. It may have expired; audio is kept for a limited time after conversion.',
       );
-    assertNotExpired(rec, new Date()); // 410 past its retention (use-cases/data-control.ts)
+    await expireOnAccess(deps, rec, new Date()); // 410 past its retention, files deleted (use-cases/data-control.ts)
     if (ext && ext !== rec.fmt)
       throw new NotFound(
         `This audio was produced as ${rec.fmt.toUpperCase()}: fetch ${audioUrl(audioId, rec.fmt)}.`,

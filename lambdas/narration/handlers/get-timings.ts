@@ -1,12 +1,13 @@
 // GET /audio/{audio_id}/timings — where the audio says what: sentences (every conversion), words (engines with
 // word marks), chapters, with UTF-16 offsets [start, end) into the text the caller sent. `?format=vtt` answers the
 // sentences as WebVTT (a <track> for <audio>/<video>, subtitles). Pending: 202 {status, progress} + Retry-After.
-// Failed: 409. Unknown (or converted before timings existed): 404.
+// Failed: 409. Unknown (or converted before timings existed): 404. Past its retention: 410 (files deleted).
 import { apiHandler } from '../../shared/http/api-handler';
 import { Conflict, NotFound, invalid } from '../../shared/errors';
 import { json } from '../../shared/http/response';
 import { isSettled } from '../../shared/jobs/leased-job';
 import { toVtt } from '../core/reading';
+import { expireOnAccess } from '../use-cases/data-control';
 import { awsDeps, type NarrationDeps } from '../deps';
 import type { StoredTimings } from '../ports';
 
@@ -29,6 +30,7 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store'>) =>
       throw new NotFound(
         'Audio not found. It may have expired; audio is kept for a limited time after conversion.',
       );
+    await expireOnAccess(deps, rec, new Date()); // 410 past its retention (use-cases/data-control.ts)
     if (rec.status === 'failed')
       throw new Conflict(rec.error ?? 'The conversion failed: it has no timings.', {
         audio_id: audioId,

@@ -1,5 +1,7 @@
 // POST /pay/portal: the route's spec, next to its handler (pay-portal.ts reads its limits here); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
+import { PortalResponse } from '../../shared/billing/requests';
+import { common } from '../api/doc-parts';
 
 export const payPortalRoute = {
   id: 'PayPortal',
@@ -12,5 +14,21 @@ export const payPortalRoute = {
   access: {
     settings: ['STRIPE_SECRET_KEY', 'PUBLIC_BASE_URL', 'BILLING_RETURN_URL', 'STRIPE_PORTAL_LOGIN_URL'],
     tables: { accounts: 'r', keys: 'r' },
+  },
+  docs: {
+    summary: 'Stripe customer portal',
+    tags: ['billing'],
+    bearer: 'required',
+    description:
+      "Cancel, change the card, see invoices. Requires the account's API key and its e-mail; without a key every " +
+      'e-mail gets the same 401, so the endpoint never reveals who is a customer. Lost the key? Use the Stripe ' +
+      'portal login link or ask support.',
+    params: [{ name: 'email', in: 'query', required: true, description: "The account's e-mail" }],
+    responses: {
+      200: { description: 'Portal session URL', schema: PortalResponse },
+      401: common[401],
+      422: common[422],
+      503: common[503],
+    },
   },
 } satisfies RouteSpec;

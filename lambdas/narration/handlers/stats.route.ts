@@ -9,4 +9,11 @@ export const statsRoute = {
   memoryMb: 256,
   timeoutS: 5,
   access: { tables: { growth: 'r' } },
+  docs: {
+    summary: 'Public statistics',
+    tags: ['growth'],
+    description:
+      'Counters, not scans: conversions, characters and seconds narrated, waitlist size. Cached 60 s.',
+    responses: { 200: { description: 'Statistics (docs/growth.md)' } },
+  },
 } satisfies RouteSpec;

@@ -1,21 +1,9 @@
 // POST /waitlist: the route's spec, next to its handler (waitlist.ts reads its limits here); routes.ts lists it.
-import { z } from 'zod';
+import { z, z as zod } from 'zod';
 import { normaliseEmail } from '../../shared/growth/waitlist';
 import { chars } from '../../shared/validation';
 import type { RouteSpec } from '../../shared/manifest';
-
-export const waitlistRoute = {
-  id: 'Waitlist',
-  method: 'POST',
-  path: '/waitlist',
-  handler: 'lambdas/narration/handlers/waitlist.ts',
-  memoryMb: 256,
-  timeoutS: 5,
-  // 200 + 120 characters, each escaped as up to 12 bytes of JSON, plus field names: well under 8 KiB.
-  maxBodyBytes: 8 * 1024,
-  access: { settings: ['AB_EXPERIMENTS'], tables: { growth: 'rw', quotas: 'rw' } },
-} satisfies RouteSpec;
-
+import { common } from '../api/doc-parts';
 // The request body (validated by the handler; /api documents it).
 export const EMAIL_MAX_CHARS = 200;
 export const SOURCE_MAX_CHARS = 120;
@@ -74,3 +62,34 @@ export const WaitlistReq = z.object({
   source: z.preprocess((v) => trimmed(absentIfEmpty(v)), chars(1, SOURCE_MAX_CHARS).optional()),
   interest: z.preprocess(absentIfEmpty, interestField.optional()),
 });
+
+export const waitlistRoute = {
+  id: 'Waitlist',
+  method: 'POST',
+  path: '/waitlist',
+  handler: 'lambdas/narration/handlers/waitlist.ts',
+  memoryMb: 256,
+  timeoutS: 5,
+  // 200 + 120 characters, each escaped as up to 12 bytes of JSON, plus field names: well under 8 KiB.
+  maxBodyBytes: 8 * 1024,
+  access: { settings: ['AB_EXPERIMENTS'], tables: { growth: 'rw', quotas: 'rw' } },
+  docs: {
+    summary: 'Join the waitlist',
+    tags: ['growth'],
+    description:
+      'One entry per e-mail (trimmed, lower-cased). A `source` of the form `ab:<experiment>:<variant>[:<visitor>]` ' +
+      'also counts as a conversion of that experiment. Per IP: 10 sign-ups per hour, 50 per day.',
+    body: { schema: WaitlistReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    responses: {
+      200: {
+        description: '`{"status":"registered","position":N}` or `{"status":"already_registered"}`',
+        schema: zod.object({
+          status: zod.enum(['registered', 'already_registered']),
+          position: zod.int().optional(),
+        }),
+      },
+      422: common[422],
+      429: common[429],
+    },
+  },
+} satisfies RouteSpec;

@@ -1,6 +1,7 @@
 // PUT /v1/webhook: the route's spec, next to its handler (webhook-put.ts reads its limits here); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
+import { NARRATION_WEBHOOK_DOCS } from '../api/webhooks-doc';
 
 export const webhookPutRoute = {
   id: 'WebhookPut',
@@ -12,4 +13,5 @@ export const webhookPutRoute = {
   timeoutS: 10,
   maxBodyBytes: 8 * 1024,
   access: { tables: { keys: 'r', accounts: 'rw' }, itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] } },
+  docs: NARRATION_WEBHOOK_DOCS.routes.put,
 } satisfies RouteSpec;

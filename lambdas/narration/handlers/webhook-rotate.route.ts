@@ -1,6 +1,7 @@
 // POST /v1/webhook/rotate-secret: the route's spec, next to its handler (webhook-rotate.ts); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
+import { NARRATION_WEBHOOK_DOCS } from '../api/webhooks-doc';
 
 export const webhookRotateSecretRoute = {
   id: 'WebhookRotateSecret',
@@ -15,4 +16,5 @@ export const webhookRotateSecretRoute = {
     itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
     settings: ['WEBHOOK_SECRET_OVERLAP_S'],
   },
+  docs: NARRATION_WEBHOOK_DOCS.routes.rotate,
 } satisfies RouteSpec;

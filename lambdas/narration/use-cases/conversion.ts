@@ -139,6 +139,7 @@ export async function startConversion(
     chars,
     ...(input.title !== undefined ? { title: input.title } : {}),
   };
+  const retentionDays = input.ttlDays ?? deps.config.AUDIO_TTL_DAYS;
   const record: AudioRecord = {
     audioId,
     status: 'queued',
@@ -149,7 +150,7 @@ export async function startConversion(
     owner: audioOwner(input.caller),
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
-    expiresAt: Math.floor(now.getTime() / 1000) + (input.ttlDays ?? deps.config.AUDIO_TTL_DAYS) * 86400,
+    expiresAt: Math.floor(now.getTime() / 1000) + retentionDays * 86400,
     ...(input.title !== undefined ? { title: input.title } : {}),
   };
 
@@ -160,6 +161,7 @@ export async function startConversion(
       const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt, {
         headings: input.headings,
         speech: input.speech,
+        retentionDays,
       });
       // Answered 503 meanwhile: no record, so the stored file is never served (the lifecycle rule removes it).
       throwIfAbandoned(input.signal);
@@ -341,6 +343,8 @@ async function narrateToStore(
     onSegment?: (segment: Segment, mp3: Uint8Array) => Promise<void>;
     headings?: { text: string; offset: number }[] | undefined;
     speech?: SpeechOptions | undefined;
+    /** The objects' retention class (their record's retention). */
+    retentionDays?: number | undefined;
   } = {},
 ) {
   const synthesizer = await deps.synthesizer();
@@ -357,10 +361,14 @@ async function narrateToStore(
       ...(extra.headings ? { headings: extra.headings } : {}),
       ...(extra.speech ? { speech: extra.speech } : {}),
     });
-    await deps.store.putAudioFile(audioId, fmt, outPath);
+    await deps.store.putAudioFile(audioId, fmt, outPath, extra.retentionDays);
     // The cues' text rides along for WebVTT (GET /audio/{id}/timings?format=vtt): the caller's text is not kept.
     const cues = result.timings.sentences.map((t) => text.slice(t.start, t.end));
-    await deps.store.putTimings(audioId, { ...result.timings, cues } satisfies StoredTimings);
+    await deps.store.putTimings(
+      audioId,
+      { ...result.timings, cues } satisfies StoredTimings,
+      extra.retentionDays,
+    );
     return result;
   } finally {
     await rm(outPath, { force: true });
@@ -390,6 +398,11 @@ export async function runJob(
   });
 }
 
+/** A queued job's retention in whole days, from its record (expiresAt was set from createdAt + days). */
+export function retentionDaysOf(record: Pick<AudioRecord, 'createdAt' | 'expiresAt'>): number {
+  return Math.max(1, Math.round((record.expiresAt - Date.parse(record.createdAt) / 1000) / 86400));
+}
+
 /** The job's record is gone or settled while its worker narrates (DELETE /audio/{id}): stop, nothing to keep. */
 class JobGone extends Error {
   constructor() {
@@ -417,6 +430,7 @@ async function narrateJob(
       await jobEnded(deps, { ...claimed, status: 'failed', error: reason });
     return 'skipped';
   }
+  const retentionDays = retentionDaysOf(claimed);
   let last = 0;
   let lastAt = 0;
   const segments: Segment[] = [];
@@ -434,12 +448,13 @@ async function narrateJob(
     // Each segment is stored before the record lists it: a player reading the list finds every file it names.
     // A job no longer active (deleted by its owner meanwhile) stops here instead of narrating to the end.
     async onSegment(segment, mp3) {
-      await deps.store.putSegment(audioId, segment.n, mp3);
+      await deps.store.putSegment(audioId, segment.n, mp3, retentionDays);
       segments.push(segment);
       const p = Math.min(0.99, Math.round(fraction * 100) / 100);
       if (!(await deps.audio.setSegments(audioId, segments, p))) throw new JobGone();
     },
     speech,
+    retentionDays,
   }).catch((err: unknown) => {
     if (err instanceof JobGone) return undefined;
     throw err;

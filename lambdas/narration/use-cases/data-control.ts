@@ -9,6 +9,7 @@ import type { Caller } from '../../shared/auth/resolve-caller';
 import { ipSubject } from '../../shared/auth/resolve-caller';
 import { Gone, NotFound, invalid } from '../../shared/errors';
 import { ownerOf } from '../../shared/auth/owner';
+import { logger } from '../../shared/logger';
 import type { AudioRecord, AudioRepository, AudioStore } from '../ports';
 
 /** How long after its creation an anonymous caller may delete its audio from the same address. */
@@ -88,7 +89,8 @@ export function retentionDays(
 
 /**
  * An audio past its retention answers 410 Gone (until DynamoDB's TTL removes the record, within about two days;
- * then 404 like an unknown id). Its objects are no longer served from the moment it expires.
+ * then 404 like an unknown id). Its objects are no longer served from the moment it expires (expireOnAccess also
+ * deletes them).
  */
 export function assertNotExpired(record: Pick<AudioRecord, 'expiresAt'>, now: Date): void {
   if (record.expiresAt * 1000 > now.getTime()) return;
@@ -96,4 +98,25 @@ export function assertNotExpired(record: Pick<AudioRecord, 'expiresAt'>, now: Da
     `This audio expired on ${new Date(record.expiresAt * 1000).toISOString()} (its retention ended) and is no ` +
       'longer available. Convert the text again to get a new one.',
   );
+}
+
+/**
+ * The routes that serve an audio's files call this instead of assertNotExpired: past its retention the files
+ * (audio, segments, timings, job text) are deleted now, then 410. S3 lifecycle rules cannot expire one object at an
+ * arbitrary second; the per-retention rules (bucket.ts RETENTION_TAG) remove whatever is never asked for again
+ * within a day of its expiry. A failed delete is logged and left to them: the answer is 410 either way.
+ */
+export async function expireOnAccess(
+  deps: { store: Pick<AudioStore, 'deleteAudio'> },
+  record: Pick<AudioRecord, 'audioId' | 'fmt' | 'segments' | 'expiresAt'>,
+  now: Date,
+): Promise<void> {
+  if (record.expiresAt * 1000 > now.getTime()) return;
+  await deps.store.deleteAudio(record.audioId, record.fmt, record.segments?.length ?? 0).catch((e) =>
+    logger.warn('could not delete an expired audio (the lifecycle rule will)', {
+      error: e as Error,
+      audioId: record.audioId,
+    }),
+  );
+  assertNotExpired(record, now);
 }

@@ -4,8 +4,8 @@
 // bodies are computed once per cold start. The files come from generated string modules (scripts/build-site.ts,
 // lambdas/narration/widget/build.ts), so a Lambda bundle carries them with no file to copy.
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { apiHandler } from './api-handler';
+import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib';
+import { apiHandler, type RouteFn } from './api-handler';
 import type { ApiRequest } from './request';
 import { json, type ApiResult } from './response';
 
@@ -40,6 +40,8 @@ export interface StaticFile {
   type: string;
   body: string;
   base64?: boolean;
+  /** `body` is the file brotli-compressed, as base64 (big files: no brotli at cold start; gzip made on demand). */
+  brotli?: boolean;
   /** Cache-Control for this file; pages default to a short cache, fingerprinted assets to a long one. */
   cacheControl?: string;
 }
@@ -54,6 +56,11 @@ interface Prepared {
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|manifest\+json)|image\/svg\+xml)/;
 
 function prepare(file: StaticFile): Prepared {
+  if (file.brotli) {
+    const br = Buffer.from(file.body, 'base64');
+    const identity = brotliDecompressSync(br);
+    return { file, etag: etagOf(identity), bodies: { identity, br } };
+  }
   const identity = Buffer.from(file.body, file.base64 ? 'base64' : 'utf8');
   const bodies: Prepared['bodies'] = { identity };
   if (COMPRESSIBLE.test(file.type) && identity.length > 512) {
@@ -65,9 +72,11 @@ function prepare(file: StaticFile): Prepared {
       },
     });
   }
-  const etag = `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
-  return { file, etag, bodies };
+  return { file, etag: etagOf(identity), bodies };
 }
+
+const etagOf = (identity: Buffer) =>
+  `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
 
 /** Answers one prepared file: 304 on a matching If-None-Match, else the best encoding the client accepts. */
 function answer(p: Prepared, req: ApiRequest, headers: Record<string, string>): ApiResult {
@@ -80,6 +89,7 @@ function answer(p: Prepared, req: ApiRequest, headers: Record<string, string>): 
   if (matchesEtag(req.headers['if-none-match'], p.etag))
     return { statusCode: 304, headers: common, body: '' };
   const wanted = pickEncoding(req.headers['accept-encoding']);
+  if (wanted === 'gzip' && p.file.brotli) p.bodies.gzip ??= gzipSync(p.bodies.identity!);
   const encoding: Encoding = p.bodies[wanted] ? wanted : 'identity';
   const body = p.bodies[encoding]!;
   const out: Record<string, string> = {
@@ -88,7 +98,8 @@ function answer(p: Prepared, req: ApiRequest, headers: Record<string, string>): 
     'x-content-type-options': 'nosniff',
   };
   if (encoding !== 'identity') out['content-encoding'] = encoding;
-  if (encoding === 'identity' && !p.file.base64) return { statusCode: 200, headers: out, body: p.file.body };
+  if (encoding === 'identity' && !p.file.base64 && !p.file.brotli)
+    return { statusCode: 200, headers: out, body: p.file.body };
   return { statusCode: 200, headers: out, body: body.toString('base64'), isBase64Encoded: true };
 }
 
@@ -144,11 +155,20 @@ export function staticSiteHandler(
   pages: Record<string, string>,
   headers: Record<string, string>,
 ) {
+  return apiHandler(staticSite(files, pages, headers));
+}
+
+/** staticSiteHandler's route function, for a handler that answers some requests itself (GET /api's JSON). */
+export function staticSite(
+  files: Record<string, StaticFile>,
+  pages: Record<string, string>,
+  headers: Record<string, string>,
+): RouteFn {
   const prepared = new Map(Object.entries(files).map(([name, file]) => [name, prepare(file)]));
-  return apiHandler(async (req) => {
+  return async (req) => {
     const name = req.pathParams['file'] ?? pages[req.path.replace(/(.)\/$/, '$1')];
     const p = name === undefined ? undefined : prepared.get(name);
     if (!p) return json(404, { detail: `Not found: ${req.path}` }, headers);
     return answer(p, req, headers);
-  });
+  };
 }

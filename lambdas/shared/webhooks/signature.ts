@@ -6,7 +6,7 @@
 // checks any of the v1 values against its one secret keeps working across a rotation.
 //
 // This file is self-contained (node:crypto only) so customers can copy verifySignature() as it is; the API
-// descriptions (lambdas/documents/api/webhooks-doc.ts, lambdas/narration/api/webhooks-doc.ts) print it.
+// descriptions of both services (lambdas/shared/webhooks/api-docs.ts) print it.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Receivers should reject signatures older (or newer) than this: 5 minutes, as Stripe's libraries do. */

@@ -1,0 +1,69 @@
+// Pieces several narration routes' API docs share (the docs themselves live on each route's spec, in
+// handlers/*.route.ts `docs`; GET /api builds the OpenAPI document from the manifest: lambdas/shared/http/openapi.ts).
+import { z as zod } from 'zod';
+import type { ParamDoc, ResponseDoc } from '../../shared/http/openapi';
+import { catalogueSchemas } from '../../shared/billing/requests';
+import { NARRATION_BILLING } from '../billing';
+import { ConversionResult, ErrorDetail, Preview, QueuedConversion, ValidationError } from './schemas';
+
+export const { CheckoutResponse, SuccessResponse, RotateResponse } = catalogueSchemas(NARRATION_BILLING);
+
+export const RATE_HEADERS = {
+  'RateLimit-Limit': 'Requests allowed in the binding window',
+  'RateLimit-Remaining': 'Requests left in it',
+  'RateLimit-Reset': 'Seconds until it resets',
+  'RateLimit-Policy': 'Every window, e.g. `5;w=3600, 20;w=86400`',
+};
+
+export const common = {
+  422: {
+    description: 'Validation failed (also malformed JSON and oversize bodies)',
+    schema: ValidationError,
+  },
+  401: { description: 'Unknown, revoked or malformed API key', schema: ErrorDetail },
+  415: { description: 'Unsupported Content-Type: send JSON or form fields', schema: ErrorDetail },
+  429: {
+    description: 'Free-tier limit reached (fixed UTC windows)',
+    schema: ErrorDetail,
+    headers: { 'Retry-After': 'Seconds until the window resets', ...RATE_HEADERS },
+  },
+  503: {
+    description: 'A backing service is unavailable; retry (not counted against limits)',
+    schema: ErrorDetail,
+  },
+} satisfies Record<number, ResponseDoc>;
+
+export const dryRun: ParamDoc = {
+  name: 'dry_run',
+  in: 'query',
+  description:
+    'true: preview without synthesizing or charging — the text that would be read, chapters, estimated duration.',
+  schema: { type: 'boolean' },
+};
+
+export const lexiconName: ParamDoc = {
+  name: 'name',
+  in: 'path',
+  description: 'Lexicon name: 1-64 letters, digits, "-" or "_"',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$' },
+};
+
+export const convertResponses = (extra: string): Record<number, ResponseDoc> => ({
+  200: {
+    description:
+      'Audio ready, with its exact duration_s (and `chapters` with their real start times when the text has ' +
+      'headings). Texts up to 3,000 characters are narrated in the request; longer ones go to the queue and the ' +
+      'request waits for them up to 25 s (split across parallel synthesis, most texts are ready in time).' +
+      ` With ?dry_run=true: the preview.${extra}`,
+    schema: zod.union([ConversionResult, Preview]),
+    headers: RATE_HEADERS,
+  },
+  202: {
+    description:
+      'Not ready within the 25 s wait window: queued or processing. Fetch the audio_url (Location header): ' +
+      'an audio request is held until the audio exists; JSON clients poll GET /audio/{audio_id}.',
+    schema: QueuedConversion,
+    headers: { Location: 'The audio_url', 'Retry-After': 'Suggested polling interval', ...RATE_HEADERS },
+  },
+  ...common,
+});
