@@ -84,11 +84,9 @@ module.exports = {
     },
     {
       name: 'production-imports-no-test',
-      comment:
-        'Production code never imports test/ (fakes and helpers are for tests). scripts/screenshots.ts is a ' +
-        "developer tool that drives the tests' browser (test/helpers/browser.ts): never bundled or deployed.",
+      comment: 'Production code never imports test/ (fakes and helpers are for tests).',
       severity: 'error',
-      from: { path: '^(lambdas|templates|lib|bin|scripts)/', pathNot: '^scripts/screenshots\\.ts$' },
+      from: { path: '^(lambdas|templates|lib|bin|scripts)/' },
       to: { path: '^test/' },
     },
     {
