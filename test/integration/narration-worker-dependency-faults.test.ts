@@ -166,7 +166,9 @@ async function settled(audioId: string, timeoutMs = 45_000): Promise<AudioRecord
 }
 
 async function messagesIn(queueUrl: string, waitS = 1): Promise<unknown[]> {
-  const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: waitS }));
+  const out = await sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: waitS, MaxNumberOfMessages: 10 }),
+  );
   return (out.Messages ?? []).map((m) => JSON.parse(m.Body!));
 }
 
@@ -281,5 +283,8 @@ test('S3 fails every delivery: failed after 3 attempts with the reason, and the 
   for (const p of pollers.splice(0)) await p.stop();
   // As in SQS, the move to the DLQ happens when the message would be received a 4th time.
   expect(await receiveUntilRedriven(sqs, emu.queues.standard!, emu.queues.standardDlq!)).toEqual([]);
-  expect(await messagesIn(emu.queues.standardDlq!)).toEqual([{ audioId }]);
+  // This job's message, once. (Under load, the previous test's acknowledged-late message can reach the DLQ too: its
+  // failed DeleteMessage leaves a receipt the emulator keeps counting; that job is done and is not narrated again.)
+  const inDlq = await messagesIn(emu.queues.standardDlq!);
+  expect(inDlq.filter((m) => (m as { audioId: string }).audioId === audioId)).toEqual([{ audioId }]);
 });
