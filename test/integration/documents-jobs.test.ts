@@ -301,7 +301,11 @@ describe('deliverEvent: one attempt, against a loopback receiver', () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   async function setup(url: string, status: JobRecord['status'] = 'done') {
-    const job = await newJob({ owner: `acct:${url}` });
+    // Deliveries run on real time (signatures carry it), so the job is available a day from now, not from T0.
+    const job = await newJob({
+      owner: `acct:${url}`,
+      resultExpiresAt: Math.floor(Date.now() / 1000) + 86_400,
+    });
     const event = {
       id: eventIdFor(job.jobId, 'document.rendered'),
       type: 'document.rendered' as const,
