@@ -1,7 +1,7 @@
 // The request path of POST /v1/render, end to end, in one run (issue #16 item 3): the factura over HTTP through the
 // local runtime (front → middy chain → key lookup → quota charge → template → format → stats counter → response,
 // with dynalite as DynamoDB) against the same work without the request path, measured in the same process:
-//   - factura html over HTTP vs renderDocument() in process (parse + template + CSS inlining, no HTTP, no DynamoDB),
+//   - factura html over HTTP (from fetch, and from node:http with a keep-alive agent) vs renderDocument() in process (parse + template + CSS inlining, no HTTP, no DynamoDB),
 //     as wall time and as this process's CPU time per request (a shared, loaded machine inflates it less);
 //   - factura pdf over HTTP vs raw Chromium (plain puppeteer setContent + pdf of the same HTML and page options, on
 //     a browser started from the same binary with the same flags and fonts), and the in-process pdf vs the same;
@@ -15,6 +15,7 @@
 // @jsreport/jsreport-chrome-pdf puppeteer-core` to include it), against plain puppeteer on the same HTML.
 // Loopback only (tripwire); every loop is bounded. Run: npm run bench -- request-path
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
@@ -39,6 +40,7 @@ const THROUGHPUT_RENDERS = 48;
 const RECYCLE_EVERY = 20;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
 const fmt = (n: number, d = 1) => n.toFixed(d);
 const load = () =>
   loadavg()
@@ -149,6 +151,41 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
       if (res.status !== 200) throw new Error(`${format} over HTTP: ${res.status} ${bytes.toString()}`);
       return bytes;
     };
+    // The same html request from node:http with a keep-alive agent (what the AWS SDK itself uses): fetch's WHATWG
+    // streams cost this process ~2 ms of CPU per call more, which is the client's work, not the request path's (a
+    // real caller is another process). Both are measured, interleaved.
+    const agent = new HttpAgent({ keepAlive: true });
+    const renderUrl = new URL(`${rt.documentsUrl}/v1/render`);
+    const htmlBody = bodyOf('html');
+    const overNodeHttp = () =>
+      new Promise<Buffer>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: renderUrl.hostname,
+            port: renderUrl.port,
+            path: renderUrl.pathname,
+            method: 'POST',
+            agent,
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${key}`,
+              'content-length': Buffer.byteLength(htmlBody),
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('error', reject);
+            res.on('end', () => {
+              const bytes = Buffer.concat(chunks);
+              if (res.statusCode === 200) resolve(bytes);
+              else reject(new Error(`html over node:http: ${res.statusCode} ${bytes.toString()}`));
+            });
+          },
+        );
+        req.on('error', reject);
+        req.end(htmlBody);
+      });
     // In process: what the handler does minus HTTP, middy and DynamoDB (the body parsed as the handler does).
     const inProcessRenderer = new Renderer();
     const inProcess = (format: 'html' | 'pdf') => () =>
@@ -175,6 +212,7 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
     // Warm-up: first imports, JIT, the browsers' start, compiled templates.
     for (let i = 0; i < 10; i++) {
       await overHttp('html')();
+      await overNodeHttp();
       await inProcess('html')();
       await overHttp('pdf')();
       await inProcess('pdf')();
@@ -182,16 +220,23 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
     }
 
     // Interleaved, so drift (other load on the machine) hits every series alike.
-    const s = { httpHtml: [] as number[], procHtml: [] as number[], httpPdf: [] as number[] };
+    const s = {
+      httpHtml: [] as number[],
+      nodeHtml: [] as number[],
+      procHtml: [] as number[],
+      httpPdf: [] as number[],
+    };
     const p = { procPdf: [] as number[], rawPdf: [] as number[] };
-    const cpu = { httpHtml: { ms: 0 }, procHtml: { ms: 0 } };
+    const cpu = { httpHtml: { ms: 0 }, nodeHtml: { ms: 0 }, procHtml: { ms: 0 } };
     for (let i = 0; i < REPS; i++) {
       s.httpHtml.push(await timeCpu(overHttp('html'), cpu.httpHtml));
+      s.nodeHtml.push(await timeCpu(overNodeHttp, cpu.nodeHtml));
       s.procHtml.push(await timeCpu(inProcess('html'), cpu.procHtml));
       s.httpPdf.push(await time(overHttp('pdf')));
       p.procPdf.push(await time(inProcess('pdf')));
       p.rawPdf.push(await time(rawPdf));
     }
+    agent.destroy();
     const m = Object.fromEntries(Object.entries({ ...s, ...p }).map(([k, v]) => [k, median(v)])) as Record<
       keyof typeof s | keyof typeof p,
       number
@@ -203,11 +248,24 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
       'in-process render',
       cpu.procHtml.ms / REPS,
     );
+    ratioLine(
+      'request-path factura html over HTTP, node:http client (p50)',
+      m.nodeHtml,
+      'in-process render',
+      m.procHtml,
+    );
+    ratioLine(
+      'request-path factura html over HTTP, node:http client, CPU per request (mean)',
+      cpu.nodeHtml.ms / REPS,
+      'in-process render',
+      cpu.procHtml.ms / REPS,
+    );
     ratioLine('request-path factura pdf over HTTP (p50)', m.httpPdf, 'raw Chromium', m.rawPdf);
     ratioLine('request-path factura pdf in process (p50)', m.procPdf, 'raw Chromium', m.rawPdf);
     console.log(
-      `# factura html over HTTP p50 ${fmt(m.httpHtml, 2)} ms (target ≤ 10 ms on a warm process), p90 ` +
-        `${fmt([...s.httpHtml].sort((a, b) => a - b)[Math.floor(REPS * 0.9)]!, 2)} ms; medians of ${REPS}`,
+      `# factura html over HTTP p50 ${fmt(m.httpHtml, 2)} ms (fetch) / ${fmt(m.nodeHtml, 2)} ms (node:http) ` +
+        `(target ≤ 10 ms on a warm process), p90 ${fmt(p90(s.httpHtml), 2)} / ${fmt(p90(s.nodeHtml), 2)} ms; ` +
+        `medians of ${REPS}`,
     );
 
     console.log(`# load average ${load()} after the html/pdf series`);
