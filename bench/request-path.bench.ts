@@ -1,8 +1,9 @@
 // The request path of POST /v1/render, end to end, in one run (issue #16 item 3): the factura over HTTP through the
 // local runtime (front → middy chain → key lookup → quota charge → template → format → stats counter → response,
 // with dynalite as DynamoDB) against the same work without the request path, measured in the same process:
-//   - factura html over HTTP (from fetch, and from node:http with a keep-alive agent) vs renderDocument() in process (parse + template + CSS inlining, no HTTP, no DynamoDB),
-//     as wall time and as this process's CPU time per request (a shared, loaded machine inflates it less);
+//   - factura html over HTTP (from fetch, and from node:http with a keep-alive agent) vs renderDocument() in
+//     process (parse + template + CSS inlining, no HTTP, no DynamoDB), after HTML_WARMUP requests, as wall time and
+//     as this process's CPU time per request (a shared, loaded machine inflates it less);
 //   - factura pdf over HTTP vs raw Chromium (plain puppeteer setContent + pdf of the same HTML and page options, on
 //     a browser started from the same binary with the same flags and fonts), and the in-process pdf vs the same;
 //   - throughput at 4 concurrent renders: the renderer vs plain puppeteer with 4 pages on one browser, same HTML;
@@ -36,6 +37,7 @@ import { startLocal } from '../lib/local/runtime';
 import { installLoopbackTripwire } from '../test/helpers/loopback-only';
 
 const REPS = Number(process.env.REQUEST_PATH_REPS ?? 60);
+const HTML_WARMUP = 300;
 const THROUGHPUT_RENDERS = 48;
 const RECYCLE_EVERY = 20;
 
@@ -209,11 +211,16 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
       return rawPage.pdf(toPuppeteerPdfOptions(captured!.options));
     };
 
-    // Warm-up: first imports, JIT, the browsers' start, compiled templates.
-    for (let i = 0; i < 10; i++) {
+    // Warm-up: first imports, JIT, the browsers' start, compiled templates. A warm Lambda container has served many
+    // requests: V8 optimizes the SDK's, the handler's and the template's functions only after a few hundred calls
+    // (CPU per html request 20–26 ms after 30 requests, 15–19 ms after 500, one session, load ~4), so the html
+    // requests are repeated HTML_WARMUP times first.
+    for (let i = 0; i < HTML_WARMUP; i++) {
       await overHttp('html')();
       await overNodeHttp();
       await inProcess('html')();
+    }
+    for (let i = 0; i < 10; i++) {
       await overHttp('pdf')();
       await inProcess('pdf')();
       await rawPdf();
@@ -289,7 +296,7 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
     };
     const pieceTimes = Object.fromEntries(Object.keys(pieces).map((k) => [k, [] as number[]]));
     const pieceCpu = Object.fromEntries(Object.keys(pieces).map((k) => [k, { ms: 0 }]));
-    for (const fn of Object.values(pieces)) for (let i = 0; i < 10; i++) await fn();
+    for (const fn of Object.values(pieces)) for (let i = 0; i < HTML_WARMUP; i++) await fn();
     for (let i = 0; i < REPS; i++)
       for (const [name, fn] of Object.entries(pieces))
         pieceTimes[name]!.push(await timeCpu(fn, pieceCpu[name]!));
