@@ -228,26 +228,30 @@ export const makeHandler = (deps: DocumentsDeps) =>
         );
       };
       let rendering: Promise<Awaited<ReturnType<typeof render>>> | undefined;
+      // The GET /stats counter write starts with the render too (its increment taken back if nothing is delivered,
+      // refusals included); the response waits for the write that carries it.
+      let counted: Promise<boolean> | undefined;
+      const uncount = () => counted?.then((done) => done && recordRender(deps, request.format, -1));
       if (!admitted.serial) {
         rendering = render();
         rendering.catch(() => undefined); // settled below in every path
+        counted = recordRender(deps, request.format);
       }
       let decision: QuotaDecision;
       try {
         decision = await admitted.decision;
       } catch (err) {
-        await rendering?.catch(() => undefined);
+        await Promise.all([rendering?.catch(() => undefined), uncount()]);
         throw err;
       }
       const headers = rateLimitHeaders(decision, now);
       if (!decision.allowed) {
-        await rendering?.catch(() => undefined);
+        await Promise.all([rendering?.catch(() => undefined), uncount()]);
         throw refuse(decision, headers);
       }
       let doc;
       let location: string | undefined;
-      // The stats counter is written while the rest of the document renders (taken back if nothing is delivered).
-      const counted = recordRender(deps, request.format);
+      counted ??= recordRender(deps, request.format);
       try {
         doc = await (rendering ?? render());
         // Too large for a Lambda response: stored, and answered 303 See Other to it (clients follow with a GET).
@@ -261,7 +265,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
           deps.quotas
             .refund(decision)
             .catch((e) => logger.error('quota refund failed', { error: e as Error })),
-          counted.then((done) => done && recordRender(deps, request.format, -1)),
+          uncount(),
         ]);
         throw err;
       }
