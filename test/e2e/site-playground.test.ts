@@ -150,6 +150,72 @@ test('GET / is the Spanish playground with the strict CSP (frame-src blob: for t
   expect(await text('h1')).toBe('Prueba la API de documentos');
 });
 
+interface Plan {
+  id: string;
+  name: string;
+  price_usd: number;
+  billing: string;
+  documents_per_month: number;
+  checkout: string | null;
+}
+/** What the key's help says about the plans, and where its two links lead. */
+const planHelp = (p: Page) =>
+  p.evaluate(`({
+    help: document.querySelector('#clave-ayuda').innerText.replace(/\\s+/g, ' '),
+    pro: document.querySelector('#comprar-pro').getAttribute('href'),
+    lifetime: document.querySelector('#comprar-lifetime').getAttribute('href'),
+  })`) as Promise<{ help: string; pro: string; lifetime: string }>;
+
+test("the key's help states the plans as GET /pricing answers them: changed prices show up, no copy of them", async () => {
+  const pricing = (await (await fetch(`${rt.documentsUrl!}/pricing`)).json()) as { plans: Plan[] };
+  const real = (id: string) => pricing.plans.find((p) => p.id === id)!;
+  await page.waitForFunction(`document.querySelector('#comprar-pro').textContent.includes('$')`, {
+    timeout: 15_000,
+  });
+  const shown = await planHelp(page);
+  expect(shown.help).toContain(
+    `gratuito: ${real('free').documents_per_month} documentos al mes por dirección IP`,
+  );
+  expect(shown.help).toContain(`Pro ($${real('pro').price_usd} al mes)`);
+  expect(shown.help).toContain(`Lifetime ($${real('lifetime').price_usd} una vez)`);
+  expect(shown.pro).toBe(`${real('pro').checkout}?ref=playground`);
+
+  // The same page with GET /pricing answering other plans: the page follows the route, whatever it says.
+  const changed = pricing.plans.map((p) =>
+    p.id === 'free'
+      ? { ...p, documents_per_month: 75 }
+      : p.id === 'pro'
+        ? { ...p, price_usd: 12.5, checkout: '/pay/checkout/pro-nuevo' }
+        : p.id === 'lifetime'
+          ? { ...p, price_usd: 99 }
+          : p,
+  );
+  const other = await loopbackPage(browser, blocked, async (req) => {
+    if (new URL(req.url()).pathname !== '/pricing') return false;
+    await req.respond({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ ...pricing, plans: changed }),
+    });
+    return true;
+  });
+  try {
+    await other.goto(`${rt.documentsUrl!}/`);
+    await other.waitForFunction(`document.querySelector('#comprar-pro').textContent.includes('$')`, {
+      timeout: 15_000,
+    });
+    const now = await planHelp(other);
+    expect(now.help).toContain('gratuito: 75 documentos al mes por dirección IP');
+    expect(now.help).toContain('Pro ($12.50 al mes)');
+    expect(now.help).toContain('Lifetime ($99 una vez)');
+    expect(now.help).not.toContain(`$${real('pro').price_usd} al mes`);
+    expect(now.pro).toBe('/pay/checkout/pro-nuevo?ref=playground');
+    expect(now.lifetime).toBe(`${real('lifetime').checkout}?ref=playground`);
+  } finally {
+    await other.close();
+  }
+});
+
 test('choosing the factura loads its sample; an edit breaking the schema is reported as you type; fixing it clears it', async () => {
   await page.waitForSelector('#plantilla:not([disabled])');
   await page.select('#plantilla', 'factura');
