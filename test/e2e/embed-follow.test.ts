@@ -90,7 +90,7 @@ beforeAll(async () => {
     res.end(`<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><title>Blog</title>
 <style>body{font:18px/1.6 Georgia,serif;max-width:36em;margin:2em auto;padding:0 1em}</style></head><body>
 <h1>Noticias del campo</h1>
-<script src="${api}/embed.js" data-audio-id="${AUDIO_ID}" data-follow="#texto" data-title="Escuchar la noticia" async></script>
+<script src="${api}/embed.js" data-audio-id="${AUDIO_ID}"${url.searchParams.has('sin-seguir') ? '' : ' data-follow="#texto"'} data-title="Escuchar la noticia" async></script>
 ${ARTICLE}
 <p style="height:1500px">Fin.</p>
 </body></html>`);
@@ -280,5 +280,47 @@ test('plays a job from its first segment while it is made, then the whole file; 
   expect(await page.evaluate(`${ROOT}.querySelector('[aria-live]').getAttribute('aria-live')`)).toBe('off');
   expect(blocked).toEqual([]);
   expect(tripwire.attempts).toEqual([]);
+  await page.close();
+});
+
+test('data-follow set after the player was made, on <voz-player> or on the script tag, starts following; removed, stops', async () => {
+  const page = await loopbackPage(browser, blocked);
+  await page.setViewport({ width: 900, height: 700 });
+  await page.goto(`http://127.0.0.1:${sitePort}/articulo?sin-seguir`);
+  await (await page.waitForSelector('voz-player >>> [part=boton]'))!.click();
+  await page.waitForFunction(`(() => { const n = ${NOW}; return !n.paused && n.t > 0.3; })()`, {
+    timeout: 30_000,
+    polling: 100,
+  });
+  await (await page.$('voz-player >>> [part=boton]'))!.click();
+  await page.waitForFunction(`${NOW}.paused`);
+  const textBarHidden = `${ROOT}.querySelector('[part=texto]').hidden`;
+  // Made without data-follow: no highlight, no sentence buttons.
+  expect((await now(page)).hl).toBeNull();
+  expect(await page.evaluate(textBarHidden)).toBe(true);
+
+  // 1. Set on the player's element: the sentence under the (paused) playhead is highlighted, the buttons show.
+  await page.evaluate(`document.querySelector('voz-player').setAttribute('data-follow', '#texto')`);
+  await page.waitForFunction(`${NOW}.hl !== null`, { timeout: 15_000 });
+  const n = await now(page);
+  expect(n.hl).toBe(sentenceAt(n.t));
+  expect(await page.evaluate(textBarHidden)).toBe(false);
+
+  // 2. Removed: the highlights go, the buttons hide, and a click in the article no longer moves the playhead.
+  await page.evaluate(`document.querySelector('voz-player').removeAttribute('data-follow')`);
+  await page.waitForFunction(`${NOW}.hl === null && ${textBarHidden}`, { timeout: 5_000 });
+  const at = (await now(page)).t;
+  await page.click('#texto p:last-of-type');
+  expect((await now(page)).t).toBe(at);
+
+  // 3. Set on the script tag this time (the tag the page wrote): following again, and a click jumps.
+  await page.evaluate(`document.querySelector('script[data-audio-id]').dataset.follow = '#texto'`);
+  await page.waitForFunction(`${NOW}.hl !== null`, { timeout: 5_000 });
+  // The last paragraph holds the last three sentences: a click there jumps into one of them.
+  await page.click('#texto p:last-of-type');
+  await page.waitForFunction(`${NOW}.t >= ${job.sentences[job.sentences.length - 3]!.start_s}`, {
+    timeout: 10_000,
+  });
+  expect(blocked).toEqual([]);
   await page.close();
 });

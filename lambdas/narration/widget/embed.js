@@ -536,14 +536,10 @@
       render();
     }
 
-    // ---- Following the text: highlights in the page's own element, click to jump there.
+    // ---- Following the text: highlights in the page's own element, click to jump there. `data-follow` may be set,
+    // changed or removed at any time, on the script tag or on <voz-player> (observed below: setFollow).
     /** @type {Element | null} */
     var follow = null;
-    try {
-      follow = cfg.follow ? doc.querySelector(cfg.follow) : null;
-    } catch (e) {
-      // An invalid selector: no highlighting.
-    }
     var win = /** @type {any} */ (window);
     var marks = win.Highlight && win.CSS && win.CSS.highlights;
     /** @type {{nodes: Text[], starts: number[], map: number[] | null} | null} */
@@ -681,7 +677,27 @@
       if (audio.paused && !stalled) play();
     }
 
-    if (follow) {
+    /** Follows the element `selector` finds (none: stops following); what was highlighted elsewhere is cleared. */
+    function setFollow(/** @type {string | null | undefined} */ selector) {
+      /** @type {Element | null} */
+      var el = null;
+      try {
+        el = selector ? doc.querySelector(selector) : null;
+      } catch (e) {
+        // An invalid selector: no highlighting.
+      }
+      if (el === follow) return;
+      if (follow) {
+        follow.removeEventListener('click', onTextClick);
+        highlight('voz-frase', null);
+        highlight('voz-palabra', null);
+        live.textContent = '';
+      }
+      follow = el;
+      index = null;
+      curSentence = curWord = -1;
+      textBar.hidden = !(follow && timings && timings.sentences && timings.sentences.length);
+      if (!follow) return;
       if (!doc.getElementById('voz-marcas')) {
         var style = doc.createElement('style');
         style.id = 'voz-marcas';
@@ -690,29 +706,41 @@
           '::highlight(voz-frase){background-color:#fff0a6}::highlight(voz-palabra){background-color:#ffd54f;text-decoration:underline}';
         doc.head.insertBefore(style, doc.head.firstChild);
       }
-      follow.addEventListener('click', function (/** @type {Event} */ ev) {
-        var e = /** @type {MouseEvent} */ (ev);
-        var sel = doc.getSelection();
-        var el = /** @type {Element} */ (e.target);
-        if (
-          !timings ||
-          !ready ||
-          (sel && !sel.isCollapsed) ||
-          (el.closest && el.closest('a,button,input,select,textarea,label,voz-player'))
-        )
-          return;
-        var d = /** @type {any} */ (doc);
-        var p = d.caretPositionFromPoint && d.caretPositionFromPoint(e.clientX, e.clientY);
-        var r = !p && d.caretRangeFromPoint && d.caretRangeFromPoint(e.clientX, e.clientY);
-        var node = p ? p.offsetNode : r && r.startContainer;
-        var x = textIndex();
-        var k = x.nodes.indexOf(node);
-        if (k < 0) return;
-        var at = x.starts[k] + (p ? p.offset : r.startOffset);
-        if (x.map) at = find(x.map, '', at);
-        jumpToSentence(find(timings.sentences || [], 'start', at));
-      });
+      follow.addEventListener('click', onTextClick);
+      if (timings) sync();
+      else if (ready && audioId) loadTimings(audioId);
     }
+
+    function onTextClick(/** @type {Event} */ ev) {
+      var e = /** @type {MouseEvent} */ (ev);
+      var sel = doc.getSelection();
+      var el = /** @type {Element} */ (e.target);
+      if (
+        !timings ||
+        !ready ||
+        (sel && !sel.isCollapsed) ||
+        (el.closest && el.closest('a,button,input,select,textarea,label,voz-player'))
+      )
+        return;
+      var d = /** @type {any} */ (doc);
+      var p = d.caretPositionFromPoint && d.caretPositionFromPoint(e.clientX, e.clientY);
+      var r = !p && d.caretRangeFromPoint && d.caretRangeFromPoint(e.clientX, e.clientY);
+      var node = p ? p.offsetNode : r && r.startContainer;
+      var x = textIndex();
+      var k = x.nodes.indexOf(node);
+      if (k < 0) return;
+      var at = x.starts[k] + (p ? p.offset : r.startOffset);
+      if (x.map) at = find(x.map, '', at);
+      jumpToSentence(find(timings.sentences || [], 'start', at));
+    }
+
+    setFollow(cfg.follow);
+    // The last change wins, on the script tag or on the player's own element.
+    var watch = new MutationObserver(function (/** @type {MutationRecord[]} */ changes) {
+      setFollow(/** @type {Element} */ (changes[changes.length - 1].target).getAttribute('data-follow'));
+    });
+    watch.observe(tag, { attributeFilter: ['data-follow'] });
+    watch.observe(host, { attributeFilter: ['data-follow'] });
 
     function seekBy(/** @type {number} */ delta) {
       seekTo(pos() + delta);
