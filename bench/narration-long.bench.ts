@@ -5,9 +5,10 @@
 // stand-in on loopback (test/helpers/polly-stand-in.ts) with per-request latency and an 8 TPS limit answered with
 // ThrottlingException, checking the job finishes without a throttling failure. The stand-in serves canned speech
 // (cut to the length each text takes, encoded before the run): Polly's synthesis runs on AWS's machines, so only
-// what our code does is on this machine's cores — the token bucket and concurrency, the Ogg decoding, the MP3
-// encoding and the S3 writes (segments as they land, then the file and timings, to s3rver on loopback, as the
-// worker does). It then prints where the CPU went: decoding and encoding rates measured in the same process.
+// what our code does is on this machine's cores — the token bucket and concurrency, joining Polly's MP3 frames
+// and the S3 writes (segments as they land, then the file and timings, to s3rver on loopback, as the worker does).
+// Baseline in the same run: the same job made from Polly's Ogg Vorbis, decoded and encoded to MP3 by us (how WAV
+// and OGG narrations are made). It then prints the decoding and encoding rates measured in the same process.
 // BENCH_CHARS (default 100,000) sets the text size; CLOUD_LATENCY_MS (default 600) the stand-in's latency;
 // BENCH_PARTS=cloud runs only the cloud simulation, =local only the local runs; CLOUD_SPEECH=espeak makes the
 // stand-in speak every request again (its CPU then counts too, as before).
@@ -119,13 +120,34 @@ async function cloud(dir: string) {
     const cpu = cpuS(cpu0);
     const throttled = standIn.throttled;
     const requests = standIn.seen.length;
+    const maxInFlight = standIn.maxInFlight;
+
+    // Baseline in the same run: the same job made the way WAV/OGG are (and MP3 was before): Polly's Ogg Vorbis
+    // decoded to PCM and encoded to MP3 by us.
+    standIn.reset();
+    const decoding: Synthesizer = {
+      engine: polly.engine,
+      maxChars: polly.maxChars,
+      concurrency: polly.concurrency,
+      maxPerSecond: polly.maxPerSecond,
+      synthesize: (t, v, o) => polly.synthesize(t, v, o),
+    };
+    const cpu1 = process.cpuUsage();
+    const d = await run(decoding, join(dir, 'cloud-decoded.mp3'), { store });
+    const decodedCpu = cpuS(cpu1);
     console.log(
       `narration-long cloud (Polly stand-in, ${speech} speech, ${latencyMs} ms latency, 8 TPS, ${CHARS} chars): ${c.totalMs.toFixed(0)} ms vs 25000 ms window → ratio ${(c.totalMs / 25_000).toFixed(2)}×`,
     );
     console.log(
       `# cloud: first segment ${c.firstMs.toFixed(0)} ms, ${requests} requests (pacing floor at 8 TPS ${((requests / 8) * 1000).toFixed(0)} ms), ` +
-        `${throttled} throttled (absorbed), at most ${standIn.maxInFlight} in flight, ${c.audioS.toFixed(0)} s of audio in ${c.segments} segments; ` +
+        `${throttled} throttled (absorbed), at most ${maxInFlight} in flight, ${c.audioS.toFixed(0)} s of audio in ${c.segments} segments; ` +
         `process CPU ${cpu.toFixed(1)} s (all threads) in ${(c.totalMs / 1000).toFixed(1)} s on ${availableParallelism()} cores`,
+    );
+    console.log(
+      `narration-long cloud, Polly's MP3 joined vs its Ogg decoded and re-encoded: ${c.totalMs.toFixed(0)} ms vs ${d.totalMs.toFixed(0)} ms → ratio ${(c.totalMs / d.totalMs).toFixed(2)}×`,
+    );
+    console.log(
+      `# decoded and re-encoded: first segment ${d.firstMs.toFixed(0)} ms, ${standIn.throttled} throttled, process CPU ${decodedCpu.toFixed(1)} s`,
     );
 
     // Where our CPU goes: one 3,000-character answer decoded, then encoded to MP3, on this thread.

@@ -29,6 +29,12 @@ export interface Synthesis extends Pcm {
   marks?: SpeechMark[];
 }
 
+/** Speech the engine encoded as MP3 itself (Polly): joined frame by frame, never decoded. */
+export interface Mp3Synthesis {
+  mp3: Uint8Array;
+  marks?: SpeechMark[];
+}
+
 /** A speech engine (Polly in the cloud, espeak-ng locally). */
 export interface Synthesizer {
   /** 'polly' | 'espeak-cli' | 'espeak-wasm' */
@@ -41,6 +47,11 @@ export interface Synthesizer {
   readonly maxPerSecond?: number;
   /** `ssml`: `text` is SSML in this engine's dialect (core/speech.ts renders it), else plain text. */
   synthesize(text: string, voice: Voice, opts?: { ssml?: boolean }): Promise<Synthesis>;
+  /**
+   * The same speech as MP3 frames the engine encoded, when it can (Polly: its own 24 kHz MP3). MP3 narrations
+   * then skip decoding and re-encoding, the worker's whole CPU cost in the cloud.
+   */
+  synthesizeMp3?(text: string, voice: Voice, opts?: { ssml?: boolean }): Promise<Mp3Synthesis>;
 }
 
 export type JobStatus = 'queued' | 'processing' | 'done' | 'failed';

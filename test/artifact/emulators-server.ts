@@ -1,6 +1,6 @@
 // The artifact tests' backends, in their own process (run by tsx: fauxqs is ESM-only, which jest's global setup
 // cannot load): the embedded emulators (DynamoDB, S3, SQS with both services' queues) and the stand-in Amazon Polly
-// (test/helpers/polly-stand-in.ts: HTTP/2 on loopback, real espeak speech as 24 kHz Ogg Vorbis, speech marks).
+// (test/helpers/polly-stand-in.ts: HTTP/2 on loopback, real espeak speech as 24 kHz MP3 or Ogg Vorbis, speech marks).
 // Prints one JSON line {env, pollyEndpoint, pollyRequests?}; stops when its stdin closes, or after MAX_LIFE_MS.
 import { startPollyStandIn } from '../helpers/polly-stand-in';
 import { startEmulators } from '../../lib/local/emulators';

@@ -12,7 +12,7 @@
 // Options simulate the cloud: per-request latency and a transactions-per-second limit answered with Polly's
 // ThrottlingException; `intercept` lets a test answer a given request itself (errors, malformed replies).
 // `speech: 'canned'` (benchmarks): instead of speaking each request, the stand-in cuts speech it made and encoded
-// once at start-up to the length the request's text takes (espeak's own pace, ~15 characters a second); marks are
+// (Ogg Vorbis and CBR MP3) once at start-up to the length the request's text takes (espeak's own pace, ~15 characters a second); marks are
 // spread over it by characters. Real Polly synthesizes on AWS's machines: in a benchmark of our pipeline the
 // stand-in's espeak and Vorbis encoding would otherwise compete with the code under test for the same cores.
 // Request checks, latency, TPS limit and throttling stay the same.
@@ -28,7 +28,8 @@ import {
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeToFile } from '../../lambdas/narration/audio/encode';
+import { parseMp3FrameHeader } from '../../lambdas/narration/audio/duration';
+import { encodeToFile, MP3_DELAY_SAMPLES } from '../../lambdas/narration/audio/encode';
 import { VOICES, type Voice } from '../../lambdas/narration/core/voices';
 import type { Synthesizer } from '../../lambdas/narration/ports';
 import { createSynthesizer } from '../../lambdas/narration/speech';
@@ -153,6 +154,17 @@ function cannedSpeech(
   };
 }
 
+/**
+ * The frames of a CBR MP3 file (no tag) that hold its first `samples` samples, encoder delay included: a stream
+ * cut at a frame boundary is a whole stream.
+ */
+function cutMp3(mp3: Buffer, samples: number): Buffer {
+  const h = parseMp3FrameHeader(mp3);
+  if (!h) throw new Error('canned MP3 does not start with a frame');
+  const frames = Math.ceil((samples + MP3_DELAY_SAMPLES) / h.samplesPerFrame);
+  return mp3.subarray(0, Math.min(mp3.length, frames * h.frameBytes));
+}
+
 /** CRC-32 of Ogg pages (polynomial 0x04c11db7, not reflected, initial 0). */
 const OGG_CRC = (() => {
   const t = new Uint32Array(256);
@@ -204,10 +216,10 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
   let files = 0;
   // The same text is often asked twice (audio, then marks): speak it once.
   const cache = new Map<string, Promise<Spoken>>();
-  const encodeOgg = async (pcm: Int16Array, rate: number): Promise<Buffer> => {
-    const path = join(workDir, `${files++}.ogg`);
+  const encode = async (fmt: 'ogg' | 'mp3', pcm: Int16Array, rate: number): Promise<Buffer> => {
+    const path = join(workDir, `${files++}.${fmt}`);
     await encodeToFile(
-      'ogg',
+      fmt,
       rate,
       (async function* () {
         yield pcm;
@@ -219,16 +231,17 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
     return bytes;
   };
   const canned = opts.speech === 'canned' ? makeCanned() : undefined;
-  const oggByRate = new Map<number, Promise<Buffer>>();
-  const cannedOgg = (rate: number): Promise<Buffer> => {
-    let hit = oggByRate.get(rate);
+  const encodedCanned = new Map<string, Promise<Buffer>>();
+  const cannedAudio = (fmt: 'ogg' | 'mp3', rate: number): Promise<Buffer> => {
+    let hit = encodedCanned.get(`${fmt}/${rate}`);
     if (!hit) {
-      hit = canned!.then((c) => encodeOgg(resample(c.samples, c.rate, rate), rate));
-      oggByRate.set(rate, hit);
+      hit = canned!.then((c) => encode(fmt, resample(c.samples, c.rate, rate), rate));
+      encodedCanned.set(`${fmt}/${rate}`, hit);
     }
     return hit;
   };
-  if (canned) await cannedOgg(24000); // neural voices' rate, made before any request is timed
+  // Neural voices' rate in both formats, made before any request is timed.
+  if (canned) await Promise.all([cannedAudio('ogg', 24000), cannedAudio('mp3', 24000)]);
 
   async function speak(text: string, voice: Voice, ssml: boolean): Promise<Spoken> {
     if (canned) return cannedSpeech(await canned, text, ssml);
@@ -316,12 +329,17 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
     if (!allowed[kind].includes(rate))
       return error(400, 'ValidationException', `SampleRate ${rate} is not supported for ${format} (${kind})`);
     const spoken = await speak(text, voice, body.TextType === 'ssml');
-    if (canned && format === 'ogg_vorbis') {
-      const ogg = await cannedOgg(Number(rate));
+    if (canned && format !== 'pcm') {
+      const mp3 = format === 'mp3';
+      const audio = await cannedAudio(mp3 ? 'mp3' : 'ogg', Number(rate));
+      const samples = Math.round((spoken.samples.length * Number(rate)) / spoken.rate);
       return {
         status: 200,
-        headers: { 'content-type': 'audio/ogg', 'x-amzn-requestcharacters': String(text.length) },
-        body: cutOgg(ogg, Math.round((spoken.samples.length * Number(rate)) / spoken.rate)),
+        headers: {
+          'content-type': mp3 ? 'audio/mpeg' : 'audio/ogg',
+          'x-amzn-requestcharacters': String(text.length),
+        },
+        body: mp3 ? cutMp3(audio, samples) : cutOgg(audio, samples),
       };
     }
     const pcm = resample(spoken.samples, spoken.rate, Number(rate));

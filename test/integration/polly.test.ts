@@ -1,17 +1,18 @@
 // The Polly adapter with the real AWS SDK against the Polly stand-in on 127.0.0.1 (test/helpers/polly-stand-in.ts:
 // checks requests as Polly does and answers real espeak-ng speech, encoded as asked): checks the requests the SDK
-// really sends (POST /v1/speech, JSON body: Ogg Vorbis at 24 kHz, speech marks as a second json call), the decoded
+// really sends (POST /v1/speech, JSON body: MP3 or Ogg Vorbis at 24 kHz, speech marks as a second json call), the
 // audio and the marks' offsets, throttling retries, and narrate() over several 3,000-character chunks: joined output
-// at 24,000 Hz per ffprobe, with a duration that matches the samples.
+// at 24,000 Hz per ffprobe (MP3 from Polly's own frames, WAV from its decoded Ogg), with an exact duration.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PollyClient } from '@aws-sdk/client-polly';
 import { narrate, PAUSE_S } from '../../lambdas/narration/use-cases/narrate';
 import { findVoice } from '../../lambdas/narration/core/voices';
 import { parseSpeechMarks, PollySynthesizer, pollyClient } from '../../lambdas/narration/adapters/polly';
-import type { Synthesis } from '../../lambdas/narration/ports';
+import type { Mp3Synthesis, Synthesis } from '../../lambdas/narration/ports';
+import { mp3AudioFrames, silentMp3Frames } from '../../lambdas/narration/audio/mp3-join';
 import { startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
 import { FFPROBE } from '../helpers/runtime';
 
@@ -99,6 +100,32 @@ describe('PollySynthesizer', () => {
     const times = out.marks!.map((m) => m.time_s);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(Math.max(...times)).toBeLessThan(out.samples.length / 24000);
+  });
+
+  it("synthesizeMp3 asks for Polly's own MP3 at 24 kHz and marks, and returns its bytes as they came", async () => {
+    const text = 'El 15/03 pagué 1.234,56 €. Después volví a casa.';
+    const out: Mp3Synthesis = await new PollySynthesizer(client).synthesizeMp3(text, mia);
+    const audioCall = polly.seen.find((r) => r.body.OutputFormat !== 'json')!;
+    expect(audioCall.body).toEqual({
+      Engine: 'neural',
+      LanguageCode: 'es-MX',
+      Text: text,
+      TextType: 'text',
+      VoiceId: 'Mia',
+      OutputFormat: 'mp3',
+      SampleRate: '24000',
+    });
+    expect(polly.seen.filter((r) => r.body.OutputFormat === 'json')).toHaveLength(1);
+    const frames = mp3AudioFrames(out.mp3);
+    expect(frames.sampleRate).toBe(24000);
+    expect(frames.durationS).toBeGreaterThan(1.5);
+    expect(out.marks!.filter((m) => m.type === 'sentence').map((m) => text.slice(m.start, m.end))).toEqual([
+      'El 15/03 pagué 1.234,56 €.',
+      'Después volví a casa.',
+    ]);
+    const file = join(dir, 'polly-own.mp3');
+    await writeFile(file, out.mp3);
+    expect(probe(file).streams[0]).toEqual({ codec_name: 'mp3', sample_rate: '24000' });
   });
 
   it('without speech marks it makes one call', async () => {
@@ -200,6 +227,7 @@ describe('narrate() with Polly', () => {
     async (fmt) => {
       const synth = new PollySynthesizer(client);
       const parts: Synthesis[] = [];
+      const mp3Parts: Mp3Synthesis[] = [];
       const spy = {
         engine: synth.engine,
         maxChars: synth.maxChars,
@@ -209,11 +237,20 @@ describe('narrate() with Polly', () => {
           parts.push(r);
           return r;
         },
+        synthesizeMp3: async (t: string, v: typeof mia) => {
+          const r = await synth.synthesizeMp3(t, v);
+          mp3Parts.push(r);
+          return r;
+        },
       };
       const outPath = join(dir, `polly.${fmt}`);
       const result = await narrate({ text, voice: mia, fmt, synthesizer: spy, outPath });
 
-      const audioCalls = polly.seen.filter((s) => s.body.OutputFormat === 'ogg_vorbis');
+      // MP3 is made of Polly's own MP3 (never decoded); WAV of its Ogg Vorbis, decoded.
+      const asked = fmt === 'mp3' ? 'mp3' : 'ogg_vorbis';
+      expect(polly.seen.filter((s) => !['json', asked].includes(String(s.body.OutputFormat)))).toEqual([]);
+      expect(fmt === 'mp3' ? parts : mp3Parts).toEqual([]);
+      const audioCalls = polly.seen.filter((s) => s.body.OutputFormat === asked);
       const texts = audioCalls.map((s) => String(s.body.Text));
       expect(texts.length).toBeGreaterThanOrEqual(2);
       for (const s of audioCalls) expect(s.body.SampleRate).toBe('24000');
@@ -224,16 +261,15 @@ describe('narrate() with Polly', () => {
 
       const p = probe(outPath);
       expect(p.streams[0]).toEqual({ codec_name: fmt === 'wav' ? 'pcm_s16le' : 'mp3', sample_rate: '24000' });
-      // Exact: the decoded samples of every chunk plus the pauses between them.
+      // Exact. WAV: the decoded samples of every chunk plus the pauses between them. MP3: the frames of every
+      // Polly answer plus the silence frames of the pauses between them.
       const expectedS =
-        (parts.reduce((n, r) => n + r.samples.length, 0) + (parts.length - 1) * 24000 * PAUSE_S) / 24000;
-      if (fmt === 'wav') expect(result.durationS).toBeCloseTo(expectedS, 6);
-      // MP3: each chunk is encoded on its own and its frames concatenated (narrate's per-chunk segments), so each
-      // chunk adds LAME's encoder delay (1,105 samples) and pads its last frame (< 576): under 75 ms per chunk.
-      else expect(result.durationS - expectedS).toBeGreaterThanOrEqual(0);
-      expect(Math.abs(result.durationS - expectedS)).toBeLessThan(
-        fmt === 'wav' ? 1e-6 : 0.075 * parts.length,
-      );
+        fmt === 'wav'
+          ? (parts.reduce((n, r) => n + r.samples.length, 0) + (parts.length - 1) * 24000 * PAUSE_S) / 24000
+          : mp3Parts.reduce((n, r) => n + mp3AudioFrames(r.mp3).durationS, 0) +
+            (mp3Parts.length - 1) *
+              silentMp3Frames(mp3AudioFrames(mp3Parts[0]!.mp3).header, PAUSE_S).durationS;
+      expect(result.durationS).toBeCloseTo(expectedS, 6);
       expect(Math.abs(result.durationS - Number(p.format.duration)) / result.durationS).toBeLessThan(0.01);
     },
   );

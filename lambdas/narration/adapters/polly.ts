@@ -1,7 +1,8 @@
 // Amazon Polly as the narration Synthesizer. Per chunk, two SynthesizeSpeech calls run side by side:
-//  - the speech as Ogg Vorbis at 24 kHz (neural voices' best: PCM is capped at 16 kHz, audibly duller), decoded
-//    in-process (WASM, exact sample counts) to the mono 16-bit PCM our encoders join into one continuous file, so
-//    durations stay exact (MP3 would not decode sample-exactly: its encoder delay and padding are not marked);
+//  - the speech at 24 kHz (neural voices' best: PCM is capped at 16 kHz, audibly duller). For an MP3 narration,
+//    Polly's own MP3 (`synthesizeMp3`): narrate() joins its frames as they come (audio/mp3-join.ts), so the worker
+//    neither decodes nor encodes, and the duration is the frame count. For WAV and OGG, Ogg Vorbis (`synthesize`),
+//    decoded in-process (WASM, exact sample counts) to the mono 16-bit PCM our encoders join into one file;
 //  - its speech marks (OutputFormat json, `sentence` + `word`: JSON lines with `time` in ms and UTF-8 *byte*
 //    offsets into the text sent), returned as `marks` with UTF-16 offsets into that same text, from which the
 //    pipeline maps them back to the caller's original text.
@@ -17,7 +18,7 @@ import {
 } from '@aws-sdk/client-polly';
 import { OggVorbisDecoder } from '@wasm-audio-decoders/ogg-vorbis';
 import { observeAwsClient } from '../../shared/observability/aws-clients';
-import type { SpeechMark, Synthesis, Synthesizer } from '../ports';
+import type { Mp3Synthesis, SpeechMark, Synthesis, Synthesizer } from '../ports';
 import type { Voice } from '../core/voices';
 
 /** Neural (and generative) voices' best MP3/OGG rate; standard voices stop at 22.05 kHz. */
@@ -71,19 +72,39 @@ export class PollySynthesizer implements Synthesizer {
   }
 
   async synthesize(text: string, voice: Voice, opts: { ssml?: boolean } = {}): Promise<Synthesis> {
+    const { audio, marks } = await this.call('ogg_vorbis', text, voice, opts);
+    const rate = pollySampleRate(voice);
+    const pcm = await decodeOggVorbis(audio);
+    if (pcm.sampleRate !== rate)
+      throw new Error(`Polly returned ${pcm.sampleRate} Hz audio, ${rate} Hz was asked for`);
+    return marks ? { ...pcm, marks } : pcm;
+  }
+
+  /** Polly's own MP3 (24 kHz for neural voices), as it comes: narrate() joins its frames without decoding. */
+  async synthesizeMp3(text: string, voice: Voice, opts: { ssml?: boolean } = {}): Promise<Mp3Synthesis> {
+    const { audio, marks } = await this.call('mp3', text, voice, opts);
+    return marks ? { mp3: audio, marks } : { mp3: audio };
+  }
+
+  /** The audio call and, side by side, the speech-marks call for the same text. */
+  private async call(
+    format: 'ogg_vorbis' | 'mp3',
+    text: string,
+    voice: Voice,
+    opts: { ssml?: boolean },
+  ): Promise<{ audio: Uint8Array; marks?: SpeechMark[] }> {
     const base: SynthesizeSpeechCommandInput = {
       Text: text,
       // SSML (core/speech.ts): the caller's markup, and lexicon phonemes as inline <phoneme alphabet="ipa">.
       // Speech-mark offsets then point into this SSML string, as Polly documents.
       TextType: opts.ssml ? 'ssml' : 'text',
-      OutputFormat: 'ogg_vorbis',
+      OutputFormat: format,
       VoiceId: voice.polly.voiceId as VoiceId,
       Engine: voice.polly.engine,
       LanguageCode: voice.lang,
     };
-    const rate = pollySampleRate(voice);
     const [audio, marks] = await Promise.all([
-      this.client.send(new SynthesizeSpeechCommand({ ...base, SampleRate: String(rate) })),
+      this.client.send(new SynthesizeSpeechCommand({ ...base, SampleRate: String(pollySampleRate(voice)) })),
       this.speechMarks
         ? this.client.send(
             new SynthesizeSpeechCommand({
@@ -95,12 +116,13 @@ export class PollySynthesizer implements Synthesizer {
         : undefined,
     ]);
     if (!audio.AudioStream) throw new Error('Polly returned no audio stream');
-    const pcm = await decodeOggVorbis(await audio.AudioStream.transformToByteArray());
-    if (pcm.sampleRate !== rate)
-      throw new Error(`Polly returned ${pcm.sampleRate} Hz audio, ${rate} Hz was asked for`);
-    if (!marks) return pcm;
+    const bytes = await audio.AudioStream.transformToByteArray();
+    if (!marks) return { audio: bytes };
     if (!marks.AudioStream) throw new Error('Polly returned no speech marks');
-    return { ...pcm, marks: parseSpeechMarks(await marks.AudioStream.transformToString('utf8'), text) };
+    return {
+      audio: bytes,
+      marks: parseSpeechMarks(await marks.AudioStream.transformToString('utf8'), text),
+    };
   }
 }
 

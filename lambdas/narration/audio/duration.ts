@@ -102,8 +102,10 @@ export interface Mp3Summary {
   skippedBytes: number;
 }
 
-/** Counts MP3 frames across pushed byte ranges. */
+/** Counts MP3 frames across pushed byte ranges; `onFrame` sees each audio frame's bytes (tags and junk never). */
 export class Mp3FrameCounter {
+  constructor(private readonly onFrame?: (frame: Uint8Array, header: Mp3FrameHeader) => void) {}
+
   private buf = new Uint8Array(0);
   private frames = 0;
   private samples = 0;
@@ -206,6 +208,7 @@ export class Mp3FrameCounter {
         this.skipped += h.frameBytes;
       } else {
         this.sawAudio = true;
+        this.onFrame?.(b.subarray(at, next), h);
         this.frames++;
         this.samples += h.samplesPerFrame;
         this.seconds += h.samplesPerFrame / h.sampleRate;

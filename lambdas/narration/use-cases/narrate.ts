@@ -8,14 +8,19 @@
 // - Speed: chunks are synthesized with bounded concurrency (the engine's: espeak processes up to the cores, Polly
 //   calls within its transactions per second) and, for MP3, each chunk is encoded on its own in worker threads
 //   (audio/mp3-pool.ts); results are consumed strictly in order, at most a small window ahead, so memory stays flat.
-// - Output: MP3 is the chunks' frames concatenated (one CBR stream; each chunk's frames are also segment n);
+// - Output: MP3 is the chunks' frames concatenated (one CBR stream; each chunk's frames are also segment n): our
+//   LAME encoding of the chunk, or the engine's own MP3 frames when it makes them (Polly), never decoded;
 //   WAV and OGG are one encoder fed the chunks' PCM in order (their MP3 segments are made only when asked for).
 //   Chunks are separated by a 250 ms pause. Durations come from the bytes written (exact).
 // - Timings: a chunk's start in the file is exact (sum of the durations before it); sentences inside a chunk start
 //   where speech resumes after the matching pause (core/reading.ts partStarts) or at the engine's own marks.
-import { open, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { open, rename, rm, stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { availableParallelism } from 'node:os';
 import { encodeToFile, MP3_DELAY_SAMPLES, type EncodedFile, type Mp3Segment } from '../audio/encode';
+import { Mp3FrameCounter } from '../audio/duration';
+import { mp3AudioFrames, silentMp3Frames, xingFrame } from '../audio/mp3-join';
 import { sharedMp3Pool, type Mp3EncoderPool } from '../audio/mp3-pool';
 import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
 import { countChars, detectHeadings } from '../core/preview';
@@ -105,7 +110,30 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
   const last = chunks.length - 1;
 
   const work = async (chunk: PlannedChunk, i: number): Promise<ChunkAudio> => {
-    const call = () => synthesizer.synthesize(chunk.text, voice, chunk.ssml ? { ssml: true } : undefined);
+    const ssml = chunk.ssml ? { ssml: true } : undefined;
+    // The engine's own MP3, joined as it is: for MP3 output, unless the chunk's sentence starts must be found in
+    // its samples (SSML several sentences long: the marks index the markup, not the text).
+    if (opts.fmt === 'mp3' && synthesizer.synthesizeMp3 && !(chunk.ssml && chunk.parts.length > 1)) {
+      const call = () => synthesizer.synthesizeMp3!(chunk.text, voice, ssml);
+      const speech = bucket ? await bucket.run(call) : await call();
+      const frames = mp3AudioFrames(speech.mp3);
+      const pause = i < last ? silentMp3Frames(frames.header, PAUSE_S) : undefined;
+      const marks = speech.marks?.length && !chunk.ssml ? speech.marks : undefined;
+      return {
+        rate: frames.sampleRate,
+        speechS: frames.durationS,
+        pauses: [],
+        ...(marks ? { marks } : {}),
+        mp3: pause
+          ? {
+              bytes: concatBytes(frames.bytes, pause.bytes),
+              frames: frames.frames + pause.frames,
+              durationS: frames.durationS + pause.durationS,
+            }
+          : frames,
+      };
+    }
+    const call = () => synthesizer.synthesize(chunk.text, voice, ssml);
     const speech: Synthesis = bucket ? await bucket.run(call) : await call();
     const rate = speech.sampleRate;
     let body = speech.samples;
@@ -204,7 +232,11 @@ function round3(s: number): number {
   return Math.round(s * 1000) / 1000;
 }
 
-/** The MP3 segments' frames, in order, into one file; its duration is the frames' (exact). */
+/**
+ * The MP3 segments' frames, in order, into one file; its duration is the frames' (exact). When the frames are not
+ * all one bitrate (an engine's VBR answer, or its bitrate next to ours), a Xing frame with the frame count goes
+ * first, so players do not estimate the duration from the first frame's bitrate.
+ */
 async function writeMp3(
   outPath: string,
   count: number,
@@ -214,22 +246,47 @@ async function writeMp3(
   let bytes = 0;
   try {
     let durationS = 0;
-    const { Mp3FrameCounter } = await import('../audio/duration');
+    let frames = 0;
+    let first: Uint8Array | undefined;
+    const bitrates = new Set<number>();
     for (let i = 0; i < count; i++) {
       const b = await next(i);
-      const counter = new Mp3FrameCounter();
+      const counter = new Mp3FrameCounter((frame, h) => {
+        first ??= frame.slice(0, 4);
+        bitrates.add(h.bitrateKbps);
+      });
       counter.push(b);
-      durationS += counter.end().durationS;
+      const summary = counter.end();
+      durationS += summary.durationS;
+      frames += summary.frames;
       await fh.write(b);
       bytes += b.byteLength;
     }
     await fh.close();
+    if (bitrates.size > 1 && first) bytes = await prependToFile(outPath, xingFrame(first, frames, bytes));
     return { bytes, durationS, contentType: CONTENT_TYPE.mp3 };
   } catch (err) {
     await fh.close().catch(() => undefined);
     await rm(outPath, { force: true }).catch(() => undefined);
     throw err;
   }
+}
+
+/** Rewrites `path` with `head` before its bytes (streamed, not read into memory); returns the new size. */
+async function prependToFile(path: string, head: Uint8Array): Promise<number> {
+  const tmp = `${path}.head`;
+  const out = createWriteStream(tmp);
+  out.write(head);
+  await pipeline(createReadStream(path), out);
+  await rename(tmp, path);
+  return (await stat(path)).size;
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 function partAt(chunk: PlannedChunk, offset: number) {

@@ -2,6 +2,9 @@
 // paced by a token bucket, with adaptive backoff: a call refused for throttling halves the rate (down to 1/s) and
 // is retried after a pause; each success earns the rate back gradually (additive increase). The AWS SDK's adaptive
 // retry mode does the same per client; this bucket keeps the many chunks of one narration from causing it at all.
+// The bucket holds one token: starts are evenly spaced, never a burst, so no one-second window (however it is
+// aligned) sees more than the limit; and they are spaced 5 % wider than the limit, so requests that travel a few
+// milliseconds apart do not arrive closer than the limit allows.
 
 /** How an engine says "slow down" (the SDK's ThrottlingException, HTTP 429, Polly's own limits). */
 export function isThrottling(err: unknown): boolean {
@@ -14,18 +17,27 @@ export function isThrottling(err: unknown): boolean {
   );
 }
 
+/** Fraction of the limit the bucket paces at (room for network jitter between send and arrival). */
+export const PACING_MARGIN = 0.9;
+
 export class TokenBucket {
   private rate: number;
-  private tokens: number;
-  private last = Date.now();
+  private tokens = 1;
+  private last: number;
   private queue = Promise.resolve();
+  private readonly maxPerSecond: number;
 
   constructor(
-    private readonly maxPerSecond: number,
-    private readonly opts: { maxRetries?: number; sleep?: (ms: number) => Promise<void> } = {},
+    maxPerSecond: number,
+    private readonly opts: {
+      maxRetries?: number;
+      sleep?: (ms: number) => Promise<void>;
+      now?: () => number;
+    } = {},
   ) {
-    this.rate = maxPerSecond;
-    this.tokens = Math.max(1, Math.floor(maxPerSecond / 2)); // no full burst at start: others may share the quota
+    this.maxPerSecond = maxPerSecond * PACING_MARGIN;
+    this.rate = this.maxPerSecond;
+    this.last = this.now();
   }
 
   /** Current permitted rate (calls per second). */
@@ -54,8 +66,8 @@ export class TokenBucket {
   private acquire(): Promise<void> {
     const turn = this.queue.then(async () => {
       for (;;) {
-        const now = Date.now();
-        this.tokens = Math.min(this.rate, this.tokens + ((now - this.last) / 1000) * this.rate);
+        const now = this.now();
+        this.tokens = Math.min(1, this.tokens + ((now - this.last) / 1000) * this.rate);
         this.last = now;
         if (this.tokens >= 1) {
           this.tokens -= 1;
@@ -66,6 +78,10 @@ export class TokenBucket {
     });
     this.queue = turn.catch(() => undefined);
     return turn;
+  }
+
+  private now(): number {
+    return this.opts.now ? this.opts.now() : Date.now();
   }
 
   private sleep(ms: number): Promise<void> {
