@@ -57,6 +57,38 @@
     '[hidden]{display:none!important}' +
     '@media (prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important}}';
 
+  /** The highlight colours, in a cascade layer: any rule of the page for the same highlights wins. */
+  var MARKS =
+    '@layer voz{::highlight(voz-frase){background-color:#fff0a6}::highlight(voz-palabra){background-color:#ffd54f;text-decoration:underline}}';
+
+  /** @type {Record<string, CSSStyleSheet>} one constructed sheet per style, shared by every player */
+  var sheets = {};
+  /**
+   * Applies `css` to a shadow root or the document: a constructed style sheet (adoptedStyleSheets) where the browser
+   * has them, so a host page's strict CSP needs nothing for it; else a <style> element, first in it.
+   */
+  function addStyle(/** @type {any} */ where, /** @type {string} */ css) {
+    var list = where.adoptedStyleSheets;
+    if (list && !sheets[css])
+      try {
+        var sheet = new CSSStyleSheet();
+        sheet.replaceSync(css);
+        sheets[css] = sheet;
+      } catch (e) {
+        list = null; // no constructable style sheets here
+      }
+    if (list) {
+      if (Array.prototype.indexOf.call(list, sheets[css]) < 0)
+        where.adoptedStyleSheets = Array.prototype.slice.call(list).concat(sheets[css]);
+      return;
+    }
+    var parent = where.head || where;
+    for (var i = 0; i < parent.children.length; i++) if (parent.children[i].textContent === css) return;
+    var style = doc.createElement('style');
+    style.textContent = css;
+    parent.insertBefore(style, parent.firstChild);
+  }
+
   /** Seconds as m:ss (h:mm:ss from an hour on). */
   function clock(/** @type {number} */ s) {
     s = isFinite(s) && s > 0 ? Math.floor(s) : 0;
@@ -134,9 +166,7 @@
     var root = host.attachShadow({ mode: 'open' });
     // part="…" names are the styling hooks a host page may use: voz-player::part(boton) { … }.
     root.innerHTML =
-      '<style>' +
-      CSS +
-      '</style><div class="w" part="reproductor" role="region" aria-label="Reproductor de audio">' +
+      '<div class="w" part="reproductor" role="region" aria-label="Reproductor de audio">' +
       '<button class="p" part="boton" type="button" aria-label="Reproducir"><svg viewBox="0 0 24 24" aria-hidden="true">' +
       PLAY +
       '</svg></button><div class="m"><div class="t" part="titulo"></div>' +
@@ -158,6 +188,7 @@
       '<button type="button" data-d="1">Frase siguiente ›</button><label><input type="checkbox"> Seguir el texto</label></div>' +
       '<p part="estado" role="status"></p><p class="e" part="error" role="alert"></p><p class="s" aria-live="off"></p></div>' +
       '<audio preload="none"></audio><audio preload="none"></audio></div>';
+    addStyle(root, CSS);
 
     var $ = function (/** @type {string} */ sel) {
       return /** @type {any} */ (root.querySelector(sel));
@@ -698,14 +729,7 @@
       curSentence = curWord = -1;
       textBar.hidden = !(follow && timings && timings.sentences && timings.sentences.length);
       if (!follow) return;
-      if (!doc.getElementById('voz-marcas')) {
-        var style = doc.createElement('style');
-        style.id = 'voz-marcas';
-        // First in <head>: any rule of the page for the same highlights wins.
-        style.textContent =
-          '::highlight(voz-frase){background-color:#fff0a6}::highlight(voz-palabra){background-color:#ffd54f;text-decoration:underline}';
-        doc.head.insertBefore(style, doc.head.firstChild);
-      }
+      addStyle(doc, MARKS);
       follow.addEventListener('click', onTextClick);
       if (timings) sync();
       else if (ready && audioId) loadTimings(audioId);
