@@ -214,10 +214,21 @@ test('an article address → POST /convert/url (202, queued) → its title, its 
   expect(await js<string>(`${ROOT}.querySelector('[part=titulo]').textContent`)).toBe(ARTICLE_TITLE);
 });
 
-test('a PDF chosen in the file input → POST /convert/pdf (multipart) → played with its text following', async () => {
+test('a PDF chosen with the Spanish "Elegir PDF…" button → POST /convert/pdf (multipart) → played with its text following', async () => {
   await clearResult();
-  const input = await page.$('#pdf');
-  await (input as unknown as { uploadFile(p: string): Promise<void> }).uploadFile(pdfPath);
+  // The browser's own picker (English "Choose File") is out of sight; the Spanish button opens it.
+  expect(await text('#zona-pdf .elegir')).toBe('Elegir PDF… Ningún archivo elegido.');
+  expect(
+    await js<number>(`document.querySelector('#pdf').getBoundingClientRect().width`),
+  ).toBeLessThanOrEqual(1);
+  const [chooser] = await Promise.all([
+    page.waitForFileChooser({ timeout: 5_000 }),
+    page.click('#zona-pdf .boton'),
+  ]);
+  await chooser.accept([pdfPath]);
+  await page.waitForFunction(`document.querySelector('#pdf-nombre').textContent === 'informe.pdf'`, {
+    timeout: 5_000,
+  });
   const conv = page.waitForResponse((r) => r.url().endsWith('/convert/pdf'));
   await page.click('#forma-pdf button[type=submit]');
   const res = await conv;
