@@ -11,9 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
-import { generateKey, hashKey, type ApiKeyRecord } from '../../lambdas/shared/auth/keys';
-import { dynamo } from '../../lambdas/shared/aws/clients';
-import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
+import { generateKey } from '../../lambdas/shared/auth/keys';
+import { putApiKey } from '../helpers/api-keys';
 import { expectNoSeriousA11yViolations } from '../helpers/axe';
 import { launchChromium, loopbackPage } from '../helpers/browser';
 import { tempDir } from '../helpers/env';
@@ -40,27 +39,15 @@ interface Listing {
 }
 let listing: Listing;
 
-async function putKey(key: string, extra: Partial<ApiKeyRecord> = {}) {
-  await new DynamoKeyStore(dynamo(), rt.emulators.tableNames.keys).put({
-    keyHash: hashKey(key),
-    keyPrefix: key.slice(0, 10),
-    plan: 'pro',
-    status: 'active',
-    email: 'playground@example.com',
-    createdAt: new Date().toISOString(),
-    ...extra,
-  });
-}
-
 beforeAll(async () => {
   requirePdftotext();
   tripwire = installLoopbackTripwire();
   rt = await startRuntime();
   proKey = generateKey();
   lapsedKey = generateKey();
-  await putKey(proKey);
+  await putApiKey(rt, proKey, 'pro');
   // A key issued by billing whose subscription was canceled: 402 (no paid access), not 401.
-  await putKey(lapsedKey, { accountId: 'cus_playground', billingStatus: 'canceled', accountVersion: 1 });
+  await putApiKey(rt, lapsedKey, 'pro', 'cus_playground', { billingStatus: 'canceled' });
   listing = (await (await fetch(`${rt.documentsUrl!}/templates`)).json()) as Listing;
 
   browser = await launchChromium(join(files.path, 'perfil'));
