@@ -271,6 +271,15 @@ describe('narrate() with Polly', () => {
               silentMp3Frames(mp3AudioFrames(mp3Parts[0]!.mp3).header, PAUSE_S).durationS;
       expect(result.durationS).toBeCloseTo(expectedS, 6);
       expect(Math.abs(result.durationS - Number(p.format.duration)) / result.durationS).toBeLessThan(0.01);
+      // Where the audio changes chunk (a segment boundary: chunks end at sentences), a sentence starts, within
+      // 100 ms (the encoder delay before the chunk's speech is heard).
+      if (fmt === 'mp3') {
+        expect(result.segments.length).toBe(mp3Parts.length);
+        for (const seg of result.segments.slice(1)) {
+          const nearest = Math.min(...result.timings.sentences.map((t) => Math.abs(t.start_s - seg.start_s)));
+          expect(nearest).toBeLessThan(0.1);
+        }
+      }
     },
   );
 });
