@@ -5,7 +5,8 @@
  *   <script src="https://API/embed.js" data-audio-id="ID" async></script>      plays an existing audio
  *   <script src="https://API/embed.js" data-narrate="page" async></script>    narrates this page on click
  *   optional: data-voice="es-ES-Lucia"  data-fmt="mp3|ogg|wav"  data-title="…"  data-target="#css-selector"
- *             data-follow="#article" (highlight what is read in that element, click a sentence to jump there)
+ *             data-follow="#article" (highlight what is read in that element, click a sentence to jump there;
+ *             may be set, changed or removed later, on the script tag or on <voz-player>)
  *             data-scroll="on" (follow the reading by scrolling)  data-live="polite" (announce each sentence)
  *
  * A job still being made is played from its first segment (GET /audio/{id}/stream.m3u8 lists them), two <audio>
@@ -14,6 +15,9 @@
  * offsets into the narrated text: the element's textContent, or the same with whitespace runs collapsed and
  * trimmed (the player tells which from the audio's `chars`). Highlights use the CSS Custom Highlight API (the
  * page's DOM is never changed); ::highlight(voz-frase) and ::highlight(voz-palabra) can be restyled by the page.
+ *
+ * Styles are constructed style sheets (adoptedStyleSheets), so a host page's CSP needs nothing for them; <style>
+ * elements only where the browser lacks them.
  *
  * No dependencies, no globals: everything lives in this closure. The player renders inside an open Shadow DOM on a
  * <voz-player> element, so the host page's CSS cannot reach it (and its CSS cannot leak out); themable through
