@@ -8,17 +8,23 @@
 //   - throughput at 4 concurrent renders: the renderer vs plain puppeteer with 4 pages on one browser, same HTML;
 //   - browser recycles under load: the slowest render with a recycle every 20 renders vs the slowest render on a
 //     browser that is never recycled (a stall shows as a ratio far above 1×).
+// Then where an html request's time goes, each piece alone in the same process (medians and CPU per call): one
+// quota charge and one GET /stats counter write through the real adapters (AWS SDK → dynalite), and the HTTP round
+// trip through the front and middy chain of a request refused before any DynamoDB call (400).
 // Then jsreport, if it is installed (it is not a dependency: `npm i --no-save @jsreport/jsreport-core
 // @jsreport/jsreport-chrome-pdf puppeteer-core` to include it), against plain puppeteer on the same HTML.
 // Loopback only (tripwire); every loop is bounded. Run: npm run bench -- request-path
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { generateKey, hashKey } from '../lambdas/shared/auth/keys';
 import { dynamo } from '../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../lambdas/shared/aws/key-store';
+import { DynamoQuotaStore } from '../lambdas/shared/aws/quota-store';
+import { DynamoGrowthStore } from '../lambdas/shared/aws/growth-store';
+import { monthlyRules } from '../lambdas/documents/core/plans';
 import { findTemplate } from '../lambdas/documents/domain/template-registry';
 import { parseRenderRequest, renderDocument } from '../lambdas/documents/use-cases/render-request';
 import { Renderer, type PdfOptions } from '../lambdas/documents/render/chromium';
@@ -34,6 +40,10 @@ const RECYCLE_EVERY = 20;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number, d = 1) => n.toFixed(d);
+const load = () =>
+  loadavg()
+    .map((l) => fmt(l, 2))
+    .join(' ');
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
@@ -111,6 +121,7 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
 
 (async () => {
   const tripwire = installLoopbackTripwire();
+  console.log(`# Node ${process.version}, load average ${load()} at the start`);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-request-path-'));
   const rt = await startLocal({ dataDir, persist: false, startWorker: false });
@@ -198,6 +209,36 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
       `# factura html over HTTP p50 ${fmt(m.httpHtml, 2)} ms (target ≤ 10 ms on a warm process), p90 ` +
         `${fmt([...s.httpHtml].sort((a, b) => a - b)[Math.floor(REPS * 0.9)]!, 2)} ms; medians of ${REPS}`,
     );
+
+    console.log(`# load average ${load()} after the html/pdf series`);
+
+    // Where the time of an html request goes: its pieces alone, interleaved, medians and CPU per call.
+    const quotas = new DynamoQuotaStore(dynamo(), rt.emulators.tableNames.quotas);
+    const growth = new DynamoGrowthStore(dynamo(), rt.emulators.tableNames.growth);
+    const pieces = {
+      'one quota charge (SDK → dynalite)': () => quotas.consume('bench#pieces', monthlyRules('scale')),
+      'one GET /stats counter write (SDK → dynalite)': () =>
+        growth.add('bench#pieces', { documents: 1, format_html: 1 }),
+      'HTTP round trip, front + middy chain, refused before DynamoDB (400)': async () => {
+        const res = await fetch(`${rt.documentsUrl}/v1/render`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+          body: JSON.stringify({ template: 'factura', format: 'html' }),
+        });
+        await res.arrayBuffer();
+        if (res.status !== 400) throw new Error(`expected 400, got ${res.status}`);
+      },
+    };
+    const pieceTimes = Object.fromEntries(Object.keys(pieces).map((k) => [k, [] as number[]]));
+    const pieceCpu = Object.fromEntries(Object.keys(pieces).map((k) => [k, { ms: 0 }]));
+    for (const fn of Object.values(pieces)) for (let i = 0; i < 10; i++) await fn();
+    for (let i = 0; i < REPS; i++)
+      for (const [name, fn] of Object.entries(pieces))
+        pieceTimes[name]!.push(await timeCpu(fn, pieceCpu[name]!));
+    for (const name of Object.keys(pieces))
+      console.log(
+        `# piece: ${name}: p50 ${fmt(median(pieceTimes[name]!), 2)} ms, CPU ${fmt(pieceCpu[name]!.ms / REPS, 2)} ms`,
+      );
 
     // Throughput at 4 concurrent renders: the renderer (its default pool) vs plain puppeteer, 4 pages, one browser.
     const pages = await Promise.all(Array.from({ length: 4 }, () => raw.newPage()));

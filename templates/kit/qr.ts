@@ -20,9 +20,23 @@ const QUIET = 4;
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** `<svg>` text of a QR code for `text`. */
-export function qrSvg(text: string, options: QrSvgOptions = {}): string {
-  const { modules } = create(text, { errorCorrectionLevel: options.level ?? 'M' });
+/**
+ * The module matrix as path data, per (level, text), for the last QR_CACHE_MAX texts (least recently used out):
+ * encoding is deterministic, and qrcode's optimal segmentation and eight mask evaluations are most of a factura's
+ * template time, while the same invoice is often rendered again (html then pdf, retries, downloads).
+ */
+const QR_CACHE_MAX = 256;
+const drawn = new Map<string, { n: number; d: string }>();
+
+function modulePath(text: string, level: QRCodeErrorCorrectionLevel): { n: number; d: string } {
+  const key = `${level}\n${text}`;
+  const hit = drawn.get(key);
+  if (hit) {
+    drawn.delete(key); // most recently used: last in insertion order
+    drawn.set(key, hit);
+    return hit;
+  }
+  const { modules } = create(text, { errorCorrectionLevel: level });
   const n = modules.size;
   let d = '';
   for (let y = 0; y < n; y++) {
@@ -35,6 +49,15 @@ export function qrSvg(text: string, options: QrSvgOptions = {}): string {
       x += run - 1;
     }
   }
+  if (drawn.size >= QR_CACHE_MAX) drawn.delete(drawn.keys().next().value!);
+  const made = { n, d };
+  drawn.set(key, made);
+  return made;
+}
+
+/** `<svg>` text of a QR code for `text`. */
+export function qrSvg(text: string, options: QrSvgOptions = {}): string {
+  const { n, d } = modulePath(text, options.level ?? 'M');
   const dim = n + 2 * QUIET;
   const label = esc(options.label ?? text);
   const size = options.size ? ` width="${esc(options.size)}" height="${esc(options.size)}"` : '';

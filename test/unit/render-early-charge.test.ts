@@ -155,3 +155,164 @@ test('renders in flight together share GET /stats counter writes, and the counte
   expect(totals).toEqual({ documents: 12, format_html: 12 });
   expect(writes).toBeLessThan(12);
 });
+
+// The document renders while the quota charge is written (handlers/render.ts); the charge still decides.
+describe('render beside the quota charge', () => {
+  const pdfEvent = () =>
+    apiEvent('POST', '/v1/render', {
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ template: 'factura', format: 'pdf', data: factura.sample }),
+    });
+  const slotKey = () =>
+    slotsFor(`docs#key#${baseKey.keyHash.slice(0, 32)}`, [{ period: 'month', limit: 1000 }], new Date())[0]!
+      .key;
+
+  /** A world whose PDF render can be held, and whose GET /stats counter writes are recorded. */
+  function held(record: ApiKeyRecord) {
+    const w = world(record);
+    const stats: Record<string, number> = {};
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let renders = 0;
+    let renderStarted = false;
+    /** A DynamoDB write takes turns of the event loop (a socket round trip): up to 200 here, fewer once the render has started. */
+    const roundTrip = async () => {
+      for (let i = 0; i < 200 && !renderStarted; i++) await new Promise((r) => setImmediate(r));
+    };
+    const deps = {
+      ...w.deps,
+      growth: {
+        ...w.deps.growth,
+        add: async (_pk: string, deltas: Record<string, number>) => {
+          for (const [k, v] of Object.entries(deltas)) stats[k] = (stats[k] ?? 0) + v;
+          return {};
+        },
+      },
+      quotas: {
+        ...w.deps.quotas,
+        consume: async (...args: Parameters<QuotaStore['consume']>) => {
+          order.push('charge started');
+          await roundTrip();
+          const d = await w.deps.quotas.consume(...args);
+          order.push(d.allowed ? 'charge allowed' : 'charge refused');
+          // The render finishes only some turns after the decision: it is the slower of the two.
+          void (async () => {
+            for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+            release();
+          })();
+          return d;
+        },
+      },
+      renderer: async () => ({
+        renderPdf: async () => {
+          renders++;
+          renderStarted = true;
+          order.push('render started');
+          await gate;
+          order.push('render done');
+          return Buffer.from('%PDF-1.7 held');
+        },
+        renderPng: async () => Buffer.alloc(0),
+      }),
+    } as unknown as DocumentsDeps;
+    const send = async () =>
+      (await makeHandler(deps)(pdfEvent(), context)) as {
+        statusCode: number;
+        headers: Record<string, string>;
+        body: string;
+      };
+    return { ...w, deps, stats, order, send, renders: () => renders };
+  }
+
+  test('an allowed render runs while its charge is written, counted once in quota and stats', async () => {
+    const w = held(baseKey);
+    const res = await w.send();
+    expect(res.statusCode).toBe(200);
+    expect(Buffer.from(res.body, 'base64').toString()).toBe('%PDF-1.7 held');
+    // The render started before the charge was decided (not after it, as a serial path would).
+    expect(w.order.indexOf('render started')).toBeLessThan(w.order.indexOf('charge allowed'));
+    expect(w.total()).toBe(1);
+    expect(w.stats).toEqual({ documents: 1, format_pdf: 1 });
+  });
+
+  test('a refused charge with a slower render: 429 with its headers, nothing extra charged or counted', async () => {
+    const w = held(baseKey);
+    w.counts.set(slotKey(), 1000);
+    const res = await w.send();
+    const atAnswer = [...w.order];
+    expect(res.statusCode).toBe(429);
+    expect(JSON.parse(res.body).detail).toMatch(/Monthly limit reached: 1000 documents/);
+    expect(res.headers['retry-after']).toMatch(/^\d+$/);
+    expect(res.headers['ratelimit-remaining']).toBe('0');
+    expect(res.body).not.toContain('%PDF');
+    // The render ran beside the charge and had settled before the answer (nothing runs on after it).
+    expect(atAnswer).toEqual(['charge started', 'render started', 'charge refused', 'render done']);
+    expect(w.counts.get(slotKey())).toBe(1000);
+    expect(w.stats).toEqual({});
+    // Refused once in this container: its next request waits for the charge and renders nothing.
+    const again = await w.send();
+    expect(again.statusCode).toBe(429);
+    expect(w.renders()).toBe(1);
+    expect(w.counts.get(slotKey())).toBe(1000);
+    // Room again (a refund elsewhere): the charge decides, the render follows it and is delivered.
+    w.counts.set(slotKey(), 999);
+    const room = await w.send();
+    expect(room.statusCode).toBe(200);
+    expect(w.counts.get(slotKey())).toBe(1000);
+    expect(w.stats).toEqual({ documents: 1, format_pdf: 1 });
+  });
+
+  test('a render that fails beside an allowed charge: the charge is given back and stats do not count it', async () => {
+    const w = held(baseKey);
+    const deps = {
+      ...w.deps,
+      renderer: async () => ({
+        renderPdf: async () => {
+          throw new Error('chromium crashed');
+        },
+        renderPng: async () => Buffer.alloc(0),
+      }),
+    } as unknown as DocumentsDeps;
+    const res = (await makeHandler(deps)(pdfEvent(), context)) as { statusCode: number; body: string };
+    expect(res.statusCode).toBe(500);
+    expect(JSON.parse(res.body).request_id).toBeTruthy();
+    expect(w.total()).toBe(0);
+    expect(w.stats.documents ?? 0).toBe(0);
+  });
+
+  test('a charge that fails (DynamoDB throttled): 503 after the render settled, nothing counted', async () => {
+    const w = held(baseKey);
+    const throttled = Object.assign(new Error('Rate exceeded'), {
+      name: 'ThrottlingException',
+      $metadata: { httpStatusCode: 400 },
+    });
+    const deps = {
+      ...w.deps,
+      quotas: {
+        ...w.deps.quotas,
+        consume: async () => {
+          w.order.push('charge failed');
+          setImmediate(() => w.order.push('released')); // the render finishes after the failure
+          throw throttled;
+        },
+      },
+      renderer: async () => ({
+        renderPdf: async () => {
+          w.order.push('render started');
+          await new Promise((r) => setImmediate(r));
+          await new Promise((r) => setImmediate(r));
+          w.order.push('render done');
+          return Buffer.from('%PDF-1.7');
+        },
+        renderPng: async () => Buffer.alloc(0),
+      }),
+    } as unknown as DocumentsDeps;
+    const res = (await makeHandler(deps)(pdfEvent(), context)) as { statusCode: number; body: string };
+    expect(res.statusCode).toBe(503);
+    expect(res.body).not.toContain('%PDF');
+    expect(w.order[w.order.length - 1]).toBe('render done');
+    expect(w.total()).toBe(0);
+    expect(w.stats).toEqual({});
+  });
+});

@@ -60,9 +60,10 @@ export async function recordRender(
 const knownKeys = new Map<string, { plan: DocumentsPlan; subject: string }>();
 const KNOWN_KEYS_MAX = 10_000;
 
-/** Only for tests: forget the keys seen so far. */
+/** Only for tests: forget the keys seen so far and the subjects refused. */
 export function forgetKnownKeys(): void {
   knownKeys.clear();
+  refusedUntil.clear();
 }
 
 function remember(caller: Caller, plan: DocumentsPlan): void {
@@ -80,15 +81,38 @@ async function giveBack(deps: DocumentsDeps, charge: Promise<QuotaDecision> | un
 }
 
 /**
- * Who is calling and the quota charge for this render. Refusals come before anything stays charged: 401/402 (key),
- * 403 (async on a plan without it, custom_html on the free plan); the decision may still be a denial (429).
+ * Subjects refused (429) in this container, until their window resets (epoch seconds): their next render waits
+ * for its charge instead of running beside it, so a caller over its limit costs a conditional write, not a render.
+ * Only the order changes (the charge still decides). Bounded: cleared when full.
  */
-async function chargeCaller(
+const refusedUntil = new Map<string, number>();
+
+function noteDecision(subject: string, decision: QuotaDecision): void {
+  if (decision.allowed) refusedUntil.delete(subject);
+  else {
+    if (refusedUntil.size >= KNOWN_KEYS_MAX) refusedUntil.clear();
+    refusedUntil.set(subject, decision.binding.resetAt);
+  }
+}
+
+/**
+ * Who is calling, and the quota charge for this render, started but not awaited (the template renders while it
+ * is written; the decision is awaited before anything is answered). Refusals come before anything stays charged:
+ * 401/402 (key), 403 (async on a plan without it, custom_html on the free plan); the decision may still be a
+ * denial (429). `serial`: this subject was refused recently, render only once the charge allowed it.
+ */
+async function admitCaller(
   deps: DocumentsDeps,
   headers: Record<string, string>,
   clientIp: string,
   request: ValidRenderRequest,
-): Promise<{ caller: Caller; plan: DocumentsPlan; decision: QuotaDecision; now: Date }> {
+): Promise<{
+  caller: Caller;
+  plan: DocumentsPlan;
+  decision: Promise<QuotaDecision>;
+  serial: boolean;
+  now: Date;
+}> {
   const now = deps.now();
   const token = bearerToken(headers['authorization']);
   const known = typeof token === 'string' ? knownKeys.get(hashKey(token)) : undefined;
@@ -107,14 +131,18 @@ async function chargeCaller(
     remember(caller, plan);
     const subject = quotaSubject(caller);
     const rules = monthlyRules(plan);
-    let first: QuotaDecision;
-    if (early && known!.plan === plan && known!.subject === subject) first = await early;
-    else {
-      await giveBack(deps, early);
-      first = await deps.quotas.consume(subject, rules, now);
-    }
-    early = undefined; // from here on chargeRest owns the charge (and gives all of it back if it fails)
-    return { caller, plan, decision: await chargeRest(deps, first, subject, rules, now, request), now };
+    const stale = early && known!.plan === plan && known!.subject === subject ? undefined : early;
+    const first =
+      stale || !early ? giveBack(deps, stale).then(() => deps.quotas.consume(subject, rules, now)) : early;
+    early = undefined; // from here on the decision owns the charge (chargeRest gives all of it back if it fails)
+    const decision = first.then(async (d) => {
+      const combined = await chargeRest(deps, d, subject, rules, now, request);
+      noteDecision(subject, combined);
+      return combined;
+    });
+    decision.catch(() => undefined); // awaited by the caller; this only keeps it from being reported as unhandled
+    const refused = refusedUntil.get(subject);
+    return { caller, plan, decision, serial: refused !== undefined && refused > now.getTime() / 1000, now };
   } catch (err) {
     if (err instanceof DomainError && typeof token === 'string') knownKeys.delete(hashKey(token));
     await giveBack(deps, early);
@@ -162,11 +190,11 @@ export const makeHandler = (deps: DocumentsDeps) =>
     async (req) => {
       const body = req.body();
       const request = parseRenderRequest(body);
-      const { caller, plan, decision, now } = await chargeCaller(deps, req.headers, req.clientIp, request);
-      const headers = rateLimitHeaders(decision, now);
-      if (!decision.allowed) {
+      const admitted = await admitCaller(deps, req.headers, req.clientIp, request);
+      const { caller, plan, now } = admitted;
+      const refuse = (decision: QuotaDecision, headers: Record<string, string>) => {
         recordQuotaRejection('documents', req.event.routeKey);
-        throw new QuotaExceeded(
+        return new QuotaExceeded(
           `Monthly limit reached: ${decision.binding.limit} documents per calendar month (UTC) on the ${plan} plan. ` +
             `It resets in ${headers['retry-after']} seconds; a paid plan raises it (GET /pricing).` +
             (documentUnits(request) > 1
@@ -174,8 +202,11 @@ export const makeHandler = (deps: DocumentsDeps) =>
               : ''),
           headers,
         );
-      }
+      };
       if (request.options.async && caller.kind === 'key') {
+        const decision = await admitted.decision;
+        const headers = rateLimitHeaders(decision, now);
+        if (!decision.allowed) throw refuse(decision, headers);
         // 202 + a job: rendered by the render worker, announced by webhook (use-cases/jobs.ts).
         const accepted = await acceptAsyncRender(deps, {
           body,
@@ -187,15 +218,38 @@ export const makeHandler = (deps: DocumentsDeps) =>
         });
         return json(accepted.statusCode, accepted.body, { ...headers, ...accepted.headers });
       }
-      let doc;
-      let location: string | undefined;
-      // The stats counter is written while the document renders (taken back if nothing is delivered).
-      const counted = recordRender(deps, request.format);
-      try {
+      // The document renders while the quota charge is written (a subject refused recently waits for it first).
+      // The charge still decides: a denial answers 429 and what was rendered is dropped; a failed charge is the
+      // answer too (503), after the render has settled, so nothing runs on after the response.
+      const render = async () => {
         if (req.signal?.aborted) throw ABANDONED;
-        doc = await observeRender(request.format, async () =>
+        return observeRender(request.format, async () =>
           renderDocument(request, await deps.renderer(), { watermark: plan === 'free' }),
         );
+      };
+      let rendering: Promise<Awaited<ReturnType<typeof render>>> | undefined;
+      if (!admitted.serial) {
+        rendering = render();
+        rendering.catch(() => undefined); // settled below in every path
+      }
+      let decision: QuotaDecision;
+      try {
+        decision = await admitted.decision;
+      } catch (err) {
+        await rendering?.catch(() => undefined);
+        throw err;
+      }
+      const headers = rateLimitHeaders(decision, now);
+      if (!decision.allowed) {
+        await rendering?.catch(() => undefined);
+        throw refuse(decision, headers);
+      }
+      let doc;
+      let location: string | undefined;
+      // The stats counter is written while the rest of the document renders (taken back if nothing is delivered).
+      const counted = recordRender(deps, request.format);
+      try {
+        doc = await (rendering ?? render());
         // Too large for a Lambda response: stored, and answered 303 See Other to it (clients follow with a GET).
         if (doc.bytes.length > deps.config.DOCUMENTS_INLINE_MAX_BYTES)
           location = await deps.results.publish(doc.bytes, doc.contentType, doc.filename, 3600);
