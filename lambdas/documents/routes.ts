@@ -14,8 +14,8 @@ import { payStatusRoute } from './handlers/pay-status.route';
 import { payPortalRoute } from './handlers/pay-portal.route';
 import { payWebhookRoute } from './handlers/pay-webhook.route';
 import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
-import { apiAssetRoute, apiDocsRoute } from './handlers/api.route';
-import { siteFileRoute, sitePageRoute } from './handlers/site.route';
+import { API_ROUTES } from './handlers/api.route';
+import { SITE_ROUTES } from './handlers/site.route';
 import { getJobRoute } from './handlers/jobs.route';
 import { webhookPutRoute } from './handlers/webhook-put.route';
 import { webhookGetRoute } from './handlers/webhook-get.route';
@@ -50,11 +50,9 @@ export const documentsManifest: ServiceManifest = {
     payPortalRoute,
     payWebhookRoute,
     payKeysRotateRoute,
-    apiDocsRoute,
-    apiAssetRoute,
+    ...API_ROUTES,
     // The playground (GET /, its files at /site/{file}): lambdas/documents/site, handlers/site.ts.
-    sitePageRoute,
-    siteFileRoute,
+    ...SITE_ROUTES,
     // ── Async renders and Scale webhooks: domain/jobs.ts, domain/webhooks.ts, api/webhooks-doc.ts. Jobs and
     // endpoints are items of the accounts table; each function may touch only its kinds of item (itemPrefixes). ──
     getJobRoute,

@@ -26,8 +26,8 @@ import { payPortalRoute } from './handlers/pay-portal.route';
 import { payWebhookRoute } from './handlers/pay-webhook.route';
 import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { embedRoute } from './handlers/embed.route';
-import { siteFileRoute, sitePageRoute, sitePanelRoute, siteThanksRoute } from './handlers/site.route';
-import { apiAssetRoute, apiDocsRoute } from './handlers/api.route';
+import { SITE_ROUTES } from './handlers/site.route';
+import { API_ROUTES } from './handlers/api.route';
 import { notFoundRoute } from './handlers/not-found.route';
 import { webhookPutRoute } from './handlers/webhook-put.route';
 import { webhookGetRoute } from './handlers/webhook-get.route';
@@ -73,12 +73,8 @@ export const narrationManifest: ServiceManifest = {
     payWebhookRoute,
     payKeysRotateRoute,
     embedRoute,
-    sitePageRoute,
-    siteThanksRoute,
-    siteFileRoute,
-    sitePanelRoute,
-    apiDocsRoute,
-    apiAssetRoute,
+    ...SITE_ROUTES,
+    ...API_ROUTES,
     // ── Completion webhooks (paid plans): use-cases/webhooks.ts on the platform's lambdas/shared/webhooks. ──
     webhookPutRoute,
     webhookGetRoute,

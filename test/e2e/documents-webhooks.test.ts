@@ -7,37 +7,23 @@ import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifySignature } from '../../lambdas/shared/webhooks/signature';
-import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
+import { generateKey } from '../../lambdas/shared/auth/keys';
 import { dynamo, s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
-import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
 import { resetConfig } from '../../lambdas/shared/config';
+import { putApiKey } from '../helpers/api-keys';
 import { tempDir } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
 import { startRuntime, type TestRuntime } from '../helpers/runtime';
+import { startWebhookReceiver, webhookTestEnv, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 jest.setTimeout(180_000);
 
-// ---- a loopback receiver whose answers each test scripts -----------------------------------------------------------
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-const received: Received[] = [];
-/** Status codes to answer per path, in order; the last one repeats. Unscripted paths answer 200. */
-const script: Record<string, number[]> = {};
-let receiver: Server;
-let receiverPort = 0;
-
-function hook(path: string): string {
-  return `http://127.0.0.1:${receiverPort}${path}`;
-}
-const at = (path: string) => received.filter((r) => r.path === path);
+let receiver: WebhookReceiver;
+const hook = (path: string) => receiver.hook(path);
+const at = (path: string) => receiver.at(path);
 
 const STUB_PUBLIC = 'rebind.test=127.0.0.1,private.test=10.1.2.3,mixed.test=127.0.0.1|192.168.1.9';
 let rt: TestRuntime;
@@ -53,50 +39,22 @@ const keys: Record<'scaleA' | 'scaleA2' | 'scaleB' | 'scaleC' | 'scaleD' | 'pro'
 };
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      received.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
-      const plan = script[path];
-      const status = plan?.length ? (plan.length > 1 ? plan.shift()! : plan[0]!) : 200;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  receiverPort = (receiver.address() as AddressInfo).port;
+  receiver = await startWebhookReceiver();
   tripwire = installLoopbackTripwire();
-  rt = await startRuntime({
-    // Callbacks to this machine only through the explicit local-test settings (never set in the cloud).
-    WEBHOOK_URL_ALLOWLIST: '127.0.0.1',
-    WEBHOOK_DNS_STUB: STUB_PUBLIC,
-    WEBHOOK_RETRY_SCHEDULE_S: '1,1',
-    WEBHOOK_TIMEOUT_MS: '3000',
-  });
-  const store = new DynamoKeyStore(dynamo(), rt.emulators.tableNames.keys);
-  const put = (key: string, plan: 'scale' | 'pro', accountId?: string) =>
-    store.put({
-      keyHash: hashKey(key),
-      keyPrefix: key.slice(0, 10),
-      plan,
-      status: 'active',
-      email: `${accountId ?? 'pro'}@example.com`,
-      createdAt: new Date().toISOString(),
-      ...(accountId ? { accountId, billingStatus: 'active', accountVersion: 1 } : {}),
-    });
-  await put(keys.scaleA, 'scale', 'cus_A');
-  await put(keys.scaleA2, 'scale', 'cus_A'); // a second key of account A
-  await put(keys.scaleB, 'scale', 'cus_B');
-  await put(keys.scaleC, 'scale', 'cus_C');
-  await put(keys.scaleD, 'scale');
-  await put(keys.pro, 'pro', 'cus_P');
+  // Callbacks to this machine only through the explicit local-test settings (never set in the cloud).
+  rt = await startRuntime(webhookTestEnv(STUB_PUBLIC));
+  await putApiKey(rt, keys.scaleA, 'scale', 'cus_A');
+  await putApiKey(rt, keys.scaleA2, 'scale', 'cus_A'); // a second key of account A
+  await putApiKey(rt, keys.scaleB, 'scale', 'cus_B');
+  await putApiKey(rt, keys.scaleC, 'scale', 'cus_C');
+  await putApiKey(rt, keys.scaleD, 'scale');
+  await putApiKey(rt, keys.pro, 'pro', 'cus_P');
 });
 
 afterAll(async () => {
   tripwire?.uninstall();
   await rt?.stop();
-  await new Promise<void>((r) => receiver.close(() => r()));
+  await receiver?.close();
   files.cleanup();
 });
 
@@ -352,7 +310,7 @@ describe('async render (Scale) → 202 → job → signed callback', () => {
 
 describe('retries with backoff', () => {
   test('an endpoint answering 500 twice then 200 gets exactly 3 attempts, each recorded on the job', async () => {
-    script['/flaky'] = [500, 500, 200];
+    receiver.script['/flaky'] = [500, 500, 200];
     const secret = (await register(keys.scaleB, hook('/flaky'))).secret as string;
     const r = await call('POST', '/v1/render', keys.scaleB, { ...ventasCsv, options: { async: true } });
     expect(r.status).toBe(202);
@@ -377,7 +335,7 @@ describe('retries with backoff', () => {
   });
 
   test('an endpoint that never succeeds: 3 attempts (the cap), then no more', async () => {
-    script['/down'] = [503];
+    receiver.script['/down'] = [503];
     await register(keys.scaleC, hook('/down'));
     const r = await call('POST', '/v1/render', keys.scaleC, { ...ventasCsv, options: { async: true } });
     const job = await waitJob(r.json.id, keys.scaleC, (j) => j.deliveries.length >= 3);
@@ -419,14 +377,14 @@ describe('callback URLs pass the SSRF boundary at registration and at every deli
 
   test('plain http:// only to an allowlisted destination', async () => {
     // 127.0.0.2 is loopback but not on WEBHOOK_URL_ALLOWLIST (127.0.0.1): refused, never contacted.
-    const r = await call('PUT', '/v1/webhook', keys.scaleD, { url: `http://127.0.0.2:${receiverPort}/x` });
+    const r = await call('PUT', '/v1/webhook', keys.scaleD, { url: `http://127.0.0.2:${receiver.port}/x` });
     expect(r.status).toBe(400);
     expect(r.json.detail[0].type).toBe('url_not_public');
   });
 
   test('DNS rebinding: a name that resolves to a private address at delivery time is never contacted', async () => {
     // Registered while rebind.test resolves to the (allowlisted) receiver...
-    await register(keys.scaleD, `https://rebind.test:${receiverPort}/rebind`);
+    await register(keys.scaleD, `https://rebind.test:${receiver.port}/rebind`);
     // ...then the name starts resolving to a private address.
     process.env.WEBHOOK_DNS_STUB = STUB_PUBLIC.replace('rebind.test=127.0.0.1', 'rebind.test=10.0.0.7');
     resetConfig();
@@ -487,11 +445,11 @@ describe('plans and ownership', () => {
     expect((await call('GET', '/v1/webhook', keys.scaleB)).status).toBe(404);
     expect((await call('DELETE', '/v1/webhook', keys.scaleB)).status).toBe(404);
     expect((await call('POST', '/v1/webhook/rotate-secret', keys.scaleB)).status).toBe(404);
-    const seen = received.length;
+    const seen = receiver.received.length;
     const r = await call('POST', '/v1/render', keys.scaleB, { ...ventasCsv, options: { async: true } });
     const job = await waitJob(r.json.id, keys.scaleB, settled);
     expect(job).toMatchObject({ status: 'done', event: null, deliveries: [] });
-    expect(received.length).toBe(seen);
+    expect(receiver.received.length).toBe(seen);
   });
 });
 

@@ -8,15 +8,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { Browser, Page } from 'puppeteer-core';
-import { timingsKey } from '../../lambdas/narration/bucket';
 import { awsDeps } from '../../lambdas/narration/deps';
-import { narrationManifest } from '../../lambdas/narration/routes';
-import { s3Client } from '../../lambdas/shared/aws/clients';
-import type { ServiceManifest } from '../../lambdas/shared/manifest';
-import { createFront, listen, type LambdaHandler } from '../../lib/local/front';
-import { loadHandlers } from '../../lib/local/runtime';
 import { launchChromium, loopbackPage } from '../helpers/browser';
 import { tempDir } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
@@ -47,7 +40,6 @@ const ARTICLE = `<article id="texto">
 
 let tripwire: Tripwire;
 let rt: TestRuntime;
-let apiServer: Server;
 let api: string;
 let site: Server;
 let sitePort: number;
@@ -56,27 +48,6 @@ let job: FabricatedJob;
 let narrated: string;
 const files = tempDir('embed-follow-');
 const blocked: string[] = [];
-
-/**
- * GET /audio/{id}/timings is the pipeline's route; until the manifest has it, this test serves the stored timings
- * object the same way (200 once the job is done, 202 before) so the player can be tested on its own.
- */
-const timingsStandIn: LambdaHandler = async (event) => {
-  const id = event.pathParameters?.['audio_id'] ?? '';
-  const rec = await awsDeps().audio.get(id);
-  const cors = { 'access-control-allow-origin': '*', 'content-type': 'application/json' };
-  if (!rec) return { statusCode: 404, headers: cors, body: '{"detail":"Audio not found."}' };
-  if (rec.status !== 'done')
-    return { statusCode: 202, headers: cors, body: JSON.stringify({ audio_id: id, status: rec.status }) };
-  const out = await s3Client().send(
-    new GetObjectCommand({ Bucket: process.env.AUDIO_BUCKET!, Key: timingsKey(id) }),
-  );
-  const { cues: _cues, ...timings } = JSON.parse(await out.Body!.transformToString()) as Record<
-    string,
-    unknown
-  >;
-  return { statusCode: 200, headers: cors, body: JSON.stringify(timings) };
-};
 
 beforeAll(async () => {
   tripwire = installLoopbackTripwire();
@@ -90,7 +61,7 @@ beforeAll(async () => {
     res.end(`<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><title>Blog</title>
 <style>body{font:18px/1.6 Georgia,serif;max-width:36em;margin:2em auto;padding:0 1em}</style></head><body>
 <h1>Noticias del campo</h1>
-<script src="${api}/embed.js" data-audio-id="${AUDIO_ID}" data-follow="#texto" data-title="Escuchar la noticia" async></script>
+<script src="${api}/embed.js" data-audio-id="${AUDIO_ID}"${url.searchParams.has('sin-seguir') ? '' : ' data-follow="#texto"'} data-title="Escuchar la noticia" async></script>
 ${ARTICLE}
 <p style="height:1500px">Fin.</p>
 </body></html>`);
@@ -99,31 +70,7 @@ ${ARTICLE}
   sitePort = (site.address() as AddressInfo).port;
 
   rt = await startRuntime({}, { startWorker: false });
-  const hasTimings = narrationManifest.routes.some((r) => r.path === '/audio/{audio_id}/timings');
-  const manifest: ServiceManifest = hasTimings
-    ? narrationManifest
-    : {
-        ...narrationManifest,
-        routes: [
-          {
-            id: 'TimingsStandIn',
-            method: 'GET',
-            path: '/audio/{audio_id}/timings',
-            handler: 'test/e2e/embed-follow.test.ts',
-            memoryMb: 128,
-            timeoutS: 5,
-            access: {},
-          },
-          ...narrationManifest.routes,
-        ],
-      };
-  const handlers = await loadHandlers({
-    ...manifest,
-    routes: manifest.routes.filter((r) => r.id !== 'TimingsStandIn'),
-  });
-  if (!hasTimings) handlers['TimingsStandIn'] = timingsStandIn;
-  apiServer = createFront({ manifest, handlers, host: '127.0.0.1', port: 0, trustProxy: false });
-  api = await listen(apiServer, '127.0.0.1', 0);
+  api = rt.narrationUrl;
 
   // What the blog sent to POST /convert/text: the article's textContent (no entities in it), whitespace collapsed.
   narrated = ARTICLE.replace(/<[^>]+>/g, '')
@@ -136,10 +83,8 @@ ${ARTICLE}
 afterAll(async () => {
   await browser?.close();
   await rt?.stop();
-  for (const s of [apiServer, site]) {
-    s?.closeAllConnections();
-    await new Promise((r) => s?.close(r));
-  }
+  site?.closeAllConnections();
+  await new Promise((r) => site?.close(r));
   files.cleanup();
   tripwire?.uninstall();
 });
@@ -280,5 +225,47 @@ test('plays a job from its first segment while it is made, then the whole file; 
   expect(await page.evaluate(`${ROOT}.querySelector('[aria-live]').getAttribute('aria-live')`)).toBe('off');
   expect(blocked).toEqual([]);
   expect(tripwire.attempts).toEqual([]);
+  await page.close();
+});
+
+test('data-follow set after the player was made, on <voz-player> or on the script tag, starts following; removed, stops', async () => {
+  const page = await loopbackPage(browser, blocked);
+  await page.setViewport({ width: 900, height: 700 });
+  await page.goto(`http://127.0.0.1:${sitePort}/articulo?sin-seguir`);
+  await (await page.waitForSelector('voz-player >>> [part=boton]'))!.click();
+  await page.waitForFunction(`(() => { const n = ${NOW}; return !n.paused && n.t > 0.3; })()`, {
+    timeout: 30_000,
+    polling: 100,
+  });
+  await (await page.$('voz-player >>> [part=boton]'))!.click();
+  await page.waitForFunction(`${NOW}.paused`);
+  const textBarHidden = `${ROOT}.querySelector('[part=texto]').hidden`;
+  // Made without data-follow: no highlight, no sentence buttons.
+  expect((await now(page)).hl).toBeNull();
+  expect(await page.evaluate(textBarHidden)).toBe(true);
+
+  // 1. Set on the player's element: the sentence under the (paused) playhead is highlighted, the buttons show.
+  await page.evaluate(`document.querySelector('voz-player').setAttribute('data-follow', '#texto')`);
+  await page.waitForFunction(`${NOW}.hl !== null`, { timeout: 15_000 });
+  const n = await now(page);
+  expect(n.hl).toBe(sentenceAt(n.t));
+  expect(await page.evaluate(textBarHidden)).toBe(false);
+
+  // 2. Removed: the highlights go, the buttons hide, and a click in the article no longer moves the playhead.
+  await page.evaluate(`document.querySelector('voz-player').removeAttribute('data-follow')`);
+  await page.waitForFunction(`${NOW}.hl === null && ${textBarHidden}`, { timeout: 5_000 });
+  const at = (await now(page)).t;
+  await page.click('#texto p:last-of-type');
+  expect((await now(page)).t).toBe(at);
+
+  // 3. Set on the script tag this time (the tag the page wrote): following again, and a click jumps.
+  await page.evaluate(`document.querySelector('script[data-audio-id]').dataset.follow = '#texto'`);
+  await page.waitForFunction(`${NOW}.hl !== null`, { timeout: 5_000 });
+  // The last paragraph holds the last three sentences: a click there jumps into one of them.
+  await page.click('#texto p:last-of-type');
+  await page.waitForFunction(`${NOW}.t >= ${job.sentences[job.sentences.length - 3]!.start_s}`, {
+    timeout: 10_000,
+  });
+  expect(blocked).toEqual([]);
   await page.close();
 });

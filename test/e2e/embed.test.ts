@@ -14,7 +14,6 @@ import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { EMBED_JS } from '../../lambdas/narration/widget/embed.generated';
 import { awsDeps } from '../../lambdas/narration/deps';
 import { narrationManifest } from '../../lambdas/narration/routes';
-import type { ServiceManifest } from '../../lambdas/shared/manifest';
 import { createFront, listen } from '../../lib/local/front';
 import { loadHandlers } from '../../lib/local/runtime';
 import { launchChromium, loopbackPage } from '../helpers/browser';
@@ -23,17 +22,6 @@ import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only
 import { postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
 
 jest.setTimeout(120_000);
-
-/** The route as the manifest should hold it; until it does, this test adds it to its own front. */
-const EMBED_ROUTE = {
-  id: 'Embed',
-  method: 'GET',
-  path: '/embed.js',
-  handler: 'lambdas/narration/handlers/embed.ts',
-  memoryMb: 128,
-  timeoutS: 3,
-  access: {},
-} as const;
 
 const ARTICLE = readFileSync(join(__dirname, '..', 'fixtures', 'articles', 'noticia.html'), 'utf8');
 const APP_SHELL = readFileSync(join(__dirname, '..', 'fixtures', 'articles', 'app-shell.html'), 'utf8');
@@ -85,6 +73,17 @@ beforeAll(async () => {
         return html(
           ARTICLE.replace('</body>', `${embedTag('data-narrate="page" data-voice="es-ES-Lucia"')}</body>`),
         );
+      case '/estricta': {
+        // A page with a strict CSP: exactly what docs/embed.md says a host page needs, nothing for styles.
+        const bucket = new URL(rt.emulators.env['AWS_ENDPOINT_URL_S3']!).origin;
+        res.setHeader(
+          'content-security-policy',
+          `default-src 'none'; script-src ${api}; connect-src ${api}; media-src ${api} ${bucket}; style-src 'self'`,
+        );
+        return html(`<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><title>Estricta</title></head>
+<body><h1>Mi blog</h1><article id="texto"><p>${TEXT}</p></article>
+${embedTag(`data-audio-id="${url.searchParams.get('id')}" data-follow="#texto"`)}</body></html>`);
+      }
       case '/app':
         return html(APP_SHELL.replace('</body>', `${embedTag('data-narrate="page"')}</body>`));
       default:
@@ -104,15 +103,10 @@ beforeAll(async () => {
     // wait window, else 202 and the player polls).
     SYNC_MAX_CHARS: '1000',
   });
-  const manifest: ServiceManifest = {
-    ...narrationManifest,
-    routes: narrationManifest.routes.some((r) => r.path === EMBED_ROUTE.path)
-      ? narrationManifest.routes
-      : [{ ...EMBED_ROUTE }, ...narrationManifest.routes],
-  };
+  // Its own front on the same manifest, to log what the player asked for.
   apiServer = createFront({
-    manifest,
-    handlers: await loadHandlers(manifest),
+    manifest: narrationManifest,
+    handlers: await loadHandlers(narrationManifest),
     host: '127.0.0.1',
     port: 0,
     trustProxy: false,
@@ -236,6 +230,54 @@ describe('data-audio-id: a click plays an existing audio', () => {
     expect(look[1]).toBe('44px');
     expect(look[2]).toMatch(/^system-ui/);
     expect(look[3]).toBe('rgb(31, 35, 40)');
+  });
+
+  test("a host page with a strict CSP (no 'unsafe-inline', no hashes): the player is styled and plays, nothing refused", async () => {
+    const page = await loopbackPage(browser, blocked);
+    pages.push(page);
+    await page.evaluateOnNewDocument(`window.__refused = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__refused.push(e.violatedDirective + ' ' + e.blockedURI));`);
+    await page.goto(`http://127.0.0.1:${sitePort}/estricta?id=${audio.audio_id}`);
+    await page.waitForSelector('voz-player >>> [part=boton]');
+    const look = (await page.evaluate(`(() => { const r = ${ROOT};
+      const c = getComputedStyle(r.querySelector('[part=boton]'));
+      return { bg: c.backgroundColor, width: c.width, styles: r.querySelectorAll('style').length,
+        adopted: r.adoptedStyleSheets.length, headStyles: document.querySelectorAll('style').length,
+        marks: document.adoptedStyleSheets.map((s) => [...s.cssRules].map((x) => x.cssText).join('')).join('') };
+    })()`)) as {
+      bg: string;
+      width: string;
+      styles: number;
+      adopted: number;
+      headStyles: number;
+      marks: string;
+    };
+    expect(look).toMatchObject({
+      bg: 'rgb(11, 87, 208)',
+      width: '44px',
+      styles: 0,
+      adopted: 1,
+      headStyles: 0,
+    });
+    // The highlight colours (data-follow) sit in a cascade layer: the page's own ::highlight rules win.
+    expect(look.marks).toMatch(/^@layer voz \{[^}]*::highlight\(voz-frase\)/);
+    await click(page, 'boton');
+    await waitForPlaying(page);
+    expect(await page.evaluate('window.__refused')).toEqual([]);
+  });
+
+  test('where constructable style sheets are missing, the player falls back to a <style> element and is styled', async () => {
+    const page = await loopbackPage(browser, blocked);
+    pages.push(page);
+    await page.evaluateOnNewDocument(
+      `delete ShadowRoot.prototype.adoptedStyleSheets; delete Document.prototype.adoptedStyleSheets;`,
+    );
+    await page.goto(`http://127.0.0.1:${sitePort}/entrada?id=${audio.audio_id}`);
+    await page.waitForSelector('voz-player >>> [part=boton]');
+    const look = (await page.evaluate(`(() => { const r = ${ROOT};
+      return [getComputedStyle(r.querySelector('[part=boton]')).width, r.querySelectorAll('style').length,
+        'adoptedStyleSheets' in r] })()`)) as [string, number, boolean];
+    expect(look).toEqual(['44px', 1, false]);
   });
 
   test('a click plays real audio: the media clock advances, the time, seek bar and button follow', async () => {

@@ -6,31 +6,26 @@
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { verifySignature } from '../../lambdas/shared/webhooks/signature';
-import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
+import { generateKey } from '../../lambdas/shared/auth/keys';
 import { dynamo, s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
-import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
 import { resetConfig } from '../../lambdas/shared/config';
 import { audioEventIdFor } from '../../lambdas/narration/use-cases/webhooks';
+import { putApiKey } from '../helpers/api-keys';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
 import { startRuntime, type TestRuntime } from '../helpers/runtime';
+import {
+  startWebhookReceiver,
+  webhookTestEnv,
+  type Received,
+  type WebhookReceiver,
+} from '../helpers/webhook-receiver';
 
 jest.setTimeout(180_000);
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-const received: Received[] = [];
-/** Status codes to answer per path, in order; the last one repeats. Unscripted paths answer 200. */
-const script: Record<string, number[]> = {};
-let receiver: Server;
-let receiverPort = 0;
-const hook = (path: string) => `http://127.0.0.1:${receiverPort}${path}`;
-const at = (path: string) => received.filter((r) => r.path === path);
+let receiver: WebhookReceiver;
+const hook = (path: string) => receiver.hook(path);
+const at = (path: string) => receiver.at(path);
 const event = (r: Received) => JSON.parse(r.body.toString('utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const STUB = 'rebind.test=127.0.0.1,private.test=10.1.2.3';
@@ -45,53 +40,23 @@ const keys = {
 };
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      received.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
-      const plan = script[path];
-      const status = plan?.length ? (plan.length > 1 ? plan.shift()! : plan[0]!) : 200;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  receiverPort = (receiver.address() as AddressInfo).port;
+  receiver = await startWebhookReceiver();
   tripwire = installLoopbackTripwire();
-  rt = await startRuntime(
-    {
-      WEBHOOK_URL_ALLOWLIST: '127.0.0.1',
-      WEBHOOK_DNS_STUB: STUB,
-      WEBHOOK_RETRY_SCHEDULE_S: '1,1',
-      WEBHOOK_TIMEOUT_MS: '3000',
-    },
-    { trustProxy: true },
-  );
-  const store = new DynamoKeyStore(dynamo(), rt.emulators.tableNames.keys);
-  const put = (key: string, accountId: string) =>
-    store.put({
-      keyHash: hashKey(key),
-      keyPrefix: key.slice(0, 10),
-      plan: 'pro',
-      status: 'active',
-      email: `${accountId}@example.com`,
-      createdAt: new Date().toISOString(),
-      accountId,
-      billingStatus: 'active',
-      accountVersion: 1,
-    });
-  await put(keys.a, 'cus_A');
-  await put(keys.a2, 'cus_A');
-  await put(keys.b, 'cus_B');
-  await put(keys.c, 'cus_C');
-  await put(keys.d, 'cus_D');
+  rt = await startRuntime(webhookTestEnv(STUB), { trustProxy: true });
+  for (const [key, account] of [
+    [keys.a, 'cus_A'],
+    [keys.a2, 'cus_A'],
+    [keys.b, 'cus_B'],
+    [keys.c, 'cus_C'],
+    [keys.d, 'cus_D'],
+  ] as const)
+    await putApiKey(rt, key, 'pro', account);
 });
 
 afterAll(async () => {
   tripwire?.uninstall();
   await rt?.stop();
-  await new Promise<void>((r) => receiver.close(() => r()));
+  await receiver?.close();
 });
 
 afterEach(() => expect(tripwire.attempts).toEqual([]));
@@ -245,7 +210,7 @@ describe('completion webhooks', () => {
   });
 
   test('500, 500, 200 → exactly three attempts of one event, each signed', async () => {
-    script['/flaky'] = [500, 500, 200];
+    receiver.script['/flaky'] = [500, 500, 200];
     const secret = (await call('PUT', '/v1/webhook', { key: keys.b, body: { url: hook('/flaky') } })).json
       .secret as string;
     const r = await call('POST', '/convert/text', { key: keys.b, body: { text: 'Reintentos con espera.' } });
@@ -261,7 +226,7 @@ describe('completion webhooks', () => {
   test('DNS rebinding: a name that turns private at delivery time is never contacted (3 refusals, then the DLQ)', async () => {
     const reg = await call('PUT', '/v1/webhook', {
       key: keys.c,
-      body: { url: `https://rebind.test:${receiverPort}/rebind` },
+      body: { url: `https://rebind.test:${receiver.port}/rebind` },
     });
     expect(reg.status).toBe(201);
     process.env.WEBHOOK_DNS_STUB = STUB.replace('rebind.test=127.0.0.1', 'rebind.test=10.0.0.7');

@@ -3,12 +3,11 @@
 // segments that add up to the file, and timings whose offsets point into the ORIGINAL text and whose sentence starts
 // are where the audio really changes sentence — checked by ffprobe (its silencedetect filter on the decoded MP3 and
 // the segments' own durations), not by our code.
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { awsDeps } from '../../lambdas/narration/deps';
 import { tempDir } from '../helpers/env';
-import { FFPROBE, ffprobe, postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
+import { ffprobe, ffprobeFilter, postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
 
 jest.setTimeout(300_000);
 
@@ -53,24 +52,7 @@ function build(targetChars: number): { text: string; sentences: string[] } {
 
 /** Where ffprobe hears speech resume after a silence (seconds), from its silencedetect filter. */
 function silenceEnds(path: string): number[] {
-  const out = execFileSync(
-    FFPROBE,
-    [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      `amovie=${path},silencedetect=n=-50dB:d=0.1`,
-      '-show_entries',
-      'frame_tags=lavfi.silence_end',
-      '-of',
-      'csv=p=0',
-    ],
-    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
-  return out
-    .split('\n')
+  return ffprobeFilter(path, 'silencedetect=n=-50dB:d=0.1', ['lavfi.silence_end'])
     .map((l) => Number.parseFloat(l))
     .filter((n) => Number.isFinite(n));
 }

@@ -65,9 +65,23 @@ async function tryIt(opId: string): Promise<{ status: string; body: string }> {
   })()`);
 }
 
+/** Swagger UI's own labels still in English in the page (outside what the API document says), and a few in Spanish. */
+const LABELS = `(() => {
+  const english = ['Try it out', 'Cancel', 'Execute', 'Clear', 'Authorize', 'Parameters', 'No parameters', 'Request body',
+    'Responses', 'Server response', 'Request URL', 'Response body', 'Response headers', 'Code', 'Description', 'Links',
+    'No links', 'Media type', 'Example Value', 'Schema', 'Schemas'];
+  const theirs = '.markdown, .renderedMarkdown, .model-box, .model, pre, code, textarea, .parameter__name, .prop-name';
+  const w = document.createTreeWalker(document.getElementById('swagger-ui'), NodeFilter.SHOW_TEXT);
+  const left = [];
+  for (let t; (t = w.nextNode()); )
+    if (english.includes(t.data.trim()) && !t.parentElement.closest(theirs)) left.push(t.data.trim());
+  const text = (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent.trim());
+  return { left, buttons: text('#swagger-ui .btn'), headings: text('#swagger-ui h4') };
+})()`;
+
 test('narration: /api lists every documented operation; GET /voices → Try it out → Execute shows 200 and the voices', async () => {
   const doc = (await (await fetch(rt.url('/api?format=json'))).json()) as {
-    paths: Record<string, Record<string, { operationId: string }>>;
+    paths: Record<string, Record<string, { operationId: string; summary: string }>>;
   };
   const ids = await openReference(rt.narrationUrl);
   const operations = Object.values(doc.paths).flatMap((p) => Object.values(p));
@@ -81,6 +95,18 @@ test('narration: /api lists every documented operation; GET /voices → Try it o
   const voices = JSON.parse(res.body) as { id: string; lang: string }[];
   expect(voices).toEqual(await (await fetch(rt.url('/voices'))).json());
   expect(voices.map((v) => v.id)).toContain('es-MX-Mia');
+  // Swagger UI's own words are Spanish; the document's descriptions stay as written.
+  const labels = (await js(LABELS)) as { left: string[]; buttons: string[]; headings: string[] };
+  expect(labels.left).toEqual([]);
+  expect(labels.buttons).toEqual(expect.arrayContaining(['Autorizar', 'Cancelar', 'Ejecutar', 'Limpiar']));
+  expect(labels.headings).toEqual(
+    expect.arrayContaining(['Parámetros', 'Respuestas', 'Respuesta del servidor', 'URL de la petición']),
+  );
+  expect(
+    await js<string>(
+      `document.querySelector('#operations-narration-Voices .opblock-summary-description').textContent`,
+    ),
+  ).toBe(doc.paths['/voices']!['get']!.summary);
 
   await expectNoSeriousA11yViolations(page, 'narration /api (GET /voices answered)');
 });

@@ -131,6 +131,15 @@ async function resultsUntil(check: (r: Awaited<ReturnType<typeof results>>) => b
   return r;
 }
 
+/**
+ * Scrolls the pricing into view once the voices above it have rendered (they arrive after load from GET /voices and
+ * push the pricing down: scrolled earlier, it could leave the screen before the page saw it).
+ */
+async function showPricing(page: Page) {
+  await page.waitForFunction(`document.querySelectorAll('#lista-voces li').length > 0`, { timeout: 15_000 });
+  await page.evaluate(`document.querySelector('#precios').scrollIntoView()`);
+}
+
 const visible = (page: Page, sel: string) =>
   page.evaluate(`(() => { const e = document.querySelector(${JSON.stringify(sel)});
     return !!e && getComputedStyle(e).display !== 'none'; })()`) as Promise<boolean>;
@@ -150,13 +159,13 @@ test('each variant: its layout, one exposure when the pricing is seen (not befor
     expect(new URL(href).searchParams.get('ref')).toBe(`ab:precios:${variant}:${visitorOf(variant)}`);
     // Not on screen yet: no exposure.
     expect((await results())[variant]!.exposures).toBe(0);
-    await page.evaluate(`document.querySelector('#precios').scrollIntoView()`);
+    await showPricing(page);
     const r = await resultsUntil((x) => x[variant]!.exposures === 1);
     expect(r[variant]!.exposures).toBe(1);
     // A reload by the same visitor is not a second exposure.
     const again = page.waitForResponse((res) => res.url().endsWith('/ab/event'));
     await page.reload({ waitUntil: 'load' });
-    await page.evaluate(`document.querySelector('#precios').scrollIntoView()`);
+    await showPricing(page);
     // The page reports it again (a beacon, whose body the browser does not keep); the API counts it once.
     expect((await again).status()).toBe(200);
     expect((await results())[variant]!.exposures).toBe(1);
@@ -170,7 +179,7 @@ test('a click on "Elegir Pro" → a conversion is counted and the checkout at St
   const page = await open('/', visitor);
   await page.waitForFunction(`document.documentElement.dataset.precios === 'vitalicio'`, { timeout: 10_000 });
   const sessionsBefore = stripe.requests.filter((r) => r.path === '/v1/checkout/sessions').length;
-  await page.evaluate(`document.querySelector('#precios').scrollIntoView()`);
+  await showPricing(page);
   await Promise.all([page.waitForNavigation({ timeout: 20_000 }), page.click('a.comprar[data-plan=pro]')]);
   // The browser was sent to the hosted checkout page of the session the API created.
   expect(checkoutPages).toHaveLength(1);

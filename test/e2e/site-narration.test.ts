@@ -177,7 +177,8 @@ test('pasted text → POST /demo/try → the embed player plays it and highlight
   expect(((await res.json()) as { voice: string }).voice).toBe('es-MX-Mia');
   await page.waitForSelector('#resultado:not([hidden]) voz-player');
   expect(await text('#texto-narrado')).toBe(sentences.join(' '));
-  // The player is styled: the page's CSP admits its <style> elements by hash (no CSP report, checked at the end).
+  // The player is styled: constructed style sheets, which the page CSP (no hashes) need not admit (no CSP report,
+  // checked at the end).
   expect(await js<string>(`getComputedStyle(${ROOT}.querySelector('[part=boton]')).width`)).toBe('44px');
   const highlighted = await playAndFollow();
   expect(sentences).toContain(highlighted);
@@ -213,10 +214,21 @@ test('an article address → POST /convert/url (202, queued) → its title, its 
   expect(await js<string>(`${ROOT}.querySelector('[part=titulo]').textContent`)).toBe(ARTICLE_TITLE);
 });
 
-test('a PDF chosen in the file input → POST /convert/pdf (multipart) → played with its text following', async () => {
+test('a PDF chosen with the Spanish "Elegir PDF…" button → POST /convert/pdf (multipart) → played with its text following', async () => {
   await clearResult();
-  const input = await page.$('#pdf');
-  await (input as unknown as { uploadFile(p: string): Promise<void> }).uploadFile(pdfPath);
+  // The browser's own picker (English "Choose File") is out of sight; the Spanish button opens it.
+  expect(await text('#zona-pdf .elegir')).toBe('Elegir PDF… Ningún archivo elegido.');
+  expect(
+    await js<number>(`document.querySelector('#pdf').getBoundingClientRect().width`),
+  ).toBeLessThanOrEqual(1);
+  const [chooser] = await Promise.all([
+    page.waitForFileChooser({ timeout: 5_000 }),
+    page.click('#zona-pdf .boton'),
+  ]);
+  await chooser.accept([pdfPath]);
+  await page.waitForFunction(`document.querySelector('#pdf-nombre').textContent === 'informe.pdf'`, {
+    timeout: 5_000,
+  });
   const conv = page.waitForResponse((r) => r.url().endsWith('/convert/pdf'));
   await page.click('#forma-pdf button[type=submit]');
   const res = await conv;

@@ -11,9 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
-import { generateKey, hashKey, type ApiKeyRecord } from '../../lambdas/shared/auth/keys';
-import { dynamo } from '../../lambdas/shared/aws/clients';
-import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
+import { generateKey } from '../../lambdas/shared/auth/keys';
+import { putApiKey } from '../helpers/api-keys';
 import { expectNoSeriousA11yViolations } from '../helpers/axe';
 import { launchChromium, loopbackPage } from '../helpers/browser';
 import { tempDir } from '../helpers/env';
@@ -40,27 +39,15 @@ interface Listing {
 }
 let listing: Listing;
 
-async function putKey(key: string, extra: Partial<ApiKeyRecord> = {}) {
-  await new DynamoKeyStore(dynamo(), rt.emulators.tableNames.keys).put({
-    keyHash: hashKey(key),
-    keyPrefix: key.slice(0, 10),
-    plan: 'pro',
-    status: 'active',
-    email: 'playground@example.com',
-    createdAt: new Date().toISOString(),
-    ...extra,
-  });
-}
-
 beforeAll(async () => {
   requirePdftotext();
   tripwire = installLoopbackTripwire();
   rt = await startRuntime();
   proKey = generateKey();
   lapsedKey = generateKey();
-  await putKey(proKey);
+  await putApiKey(rt, proKey, 'pro');
   // A key issued by billing whose subscription was canceled: 402 (no paid access), not 401.
-  await putKey(lapsedKey, { accountId: 'cus_playground', billingStatus: 'canceled', accountVersion: 1 });
+  await putApiKey(rt, lapsedKey, 'pro', 'cus_playground', { billingStatus: 'canceled' });
   listing = (await (await fetch(`${rt.documentsUrl!}/templates`)).json()) as Listing;
 
   browser = await launchChromium(join(files.path, 'perfil'));
@@ -148,6 +135,72 @@ test('GET / is the Spanish playground with the strict CSP (frame-src blob: for t
   expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
   expect(await on('html', 'e.lang')).toBe('es-MX');
   expect(await text('h1')).toBe('Prueba la API de documentos');
+});
+
+interface Plan {
+  id: string;
+  name: string;
+  price_usd: number;
+  billing: string;
+  documents_per_month: number;
+  checkout: string | null;
+}
+/** What the key's help says about the plans, and where its two links lead. */
+const planHelp = (p: Page) =>
+  p.evaluate(`({
+    help: document.querySelector('#clave-ayuda').innerText.replace(/\\s+/g, ' '),
+    pro: document.querySelector('#comprar-pro').getAttribute('href'),
+    lifetime: document.querySelector('#comprar-lifetime').getAttribute('href'),
+  })`) as Promise<{ help: string; pro: string; lifetime: string }>;
+
+test("the key's help states the plans as GET /pricing answers them: changed prices show up, no copy of them", async () => {
+  const pricing = (await (await fetch(`${rt.documentsUrl!}/pricing`)).json()) as { plans: Plan[] };
+  const real = (id: string) => pricing.plans.find((p) => p.id === id)!;
+  await page.waitForFunction(`document.querySelector('#comprar-pro').textContent.includes('$')`, {
+    timeout: 15_000,
+  });
+  const shown = await planHelp(page);
+  expect(shown.help).toContain(
+    `gratuito: ${real('free').documents_per_month} documentos al mes por dirección IP`,
+  );
+  expect(shown.help).toContain(`Pro ($${real('pro').price_usd} al mes)`);
+  expect(shown.help).toContain(`Lifetime ($${real('lifetime').price_usd} una vez)`);
+  expect(shown.pro).toBe(`${real('pro').checkout}?ref=playground`);
+
+  // The same page with GET /pricing answering other plans: the page follows the route, whatever it says.
+  const changed = pricing.plans.map((p) =>
+    p.id === 'free'
+      ? { ...p, documents_per_month: 75 }
+      : p.id === 'pro'
+        ? { ...p, price_usd: 12.5, checkout: '/pay/checkout/pro-nuevo' }
+        : p.id === 'lifetime'
+          ? { ...p, price_usd: 99 }
+          : p,
+  );
+  const other = await loopbackPage(browser, blocked, async (req) => {
+    if (new URL(req.url()).pathname !== '/pricing') return false;
+    await req.respond({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ ...pricing, plans: changed }),
+    });
+    return true;
+  });
+  try {
+    await other.goto(`${rt.documentsUrl!}/`);
+    await other.waitForFunction(`document.querySelector('#comprar-pro').textContent.includes('$')`, {
+      timeout: 15_000,
+    });
+    const now = await planHelp(other);
+    expect(now.help).toContain('gratuito: 75 documentos al mes por dirección IP');
+    expect(now.help).toContain('Pro ($12.50 al mes)');
+    expect(now.help).toContain('Lifetime ($99 una vez)');
+    expect(now.help).not.toContain(`$${real('pro').price_usd} al mes`);
+    expect(now.pro).toBe('/pay/checkout/pro-nuevo?ref=playground');
+    expect(now.lifetime).toBe(`${real('lifetime').checkout}?ref=playground`);
+  } finally {
+    await other.close();
+  }
 });
 
 test('choosing the factura loads its sample; an edit breaking the schema is reported as you type; fixing it clears it', async () => {

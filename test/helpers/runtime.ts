@@ -37,6 +37,31 @@ import ffprobeInstaller from '@ffprobe-installer/ffprobe';
 /** A real ffprobe shipped inside an npm package: an independent check of our audio, no apt needed. */
 export const FFPROBE: string = ffprobeInstaller.path;
 
+/**
+ * ffprobe running an audio filter over a file (`amovie=<path>,<filter>` through lavfi): the frame tags asked for,
+ * one CSV line per decoded frame that has them.
+ */
+export function ffprobeFilter(path: string, filter: string, tags: string[]): string[] {
+  return execFileSync(
+    FFPROBE,
+    [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `amovie=${path},${filter}`,
+      '-show_entries',
+      `frame_tags=${tags.join(',')}`,
+      '-of',
+      'csv=p=0',
+    ],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+}
+
 export function ffprobe(path: string): { duration: number; codec: string; sampleRate: number } {
   const out = JSON.parse(
     execFileSync(

@@ -1,7 +1,7 @@
 // Joining an engine's own MP3 without decoding it (lambdas/narration/audio/mp3-join.ts and narrate()'s MP3 path),
 // checked by ffprobe (an independent decoder): tags are dropped, silence frames decode to exact zeros, and a file
 // whose frames change bitrate gets a Xing frame so its duration is read exactly rather than guessed.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { mp3AudioFrames, silentMp3Frames, xingFrame } from '../../lambdas/narrat
 import { findVoice } from '../../lambdas/narration/core/voices';
 import type { Mp3Synthesis, Synthesizer } from '../../lambdas/narration/ports';
 import { narrate } from '../../lambdas/narration/use-cases/narrate';
-import { FFPROBE } from '../helpers/runtime';
+import { FFPROBE, ffprobeFilter } from '../helpers/runtime';
 
 jest.setTimeout(60_000);
 
@@ -83,24 +83,10 @@ describe('silentMp3Frames', () => {
     const silence = silentMp3Frames(bytes.subarray(0, 4), 0.25);
     expect(silence.frames).toBe(Math.round((0.25 * 24000) / 576)); // MPEG-2 layer III: 576 samples a frame
     const path = file('silence.mp3', silence.bytes);
-    const stats = execFileSync(
-      FFPROBE,
-      [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        `amovie=${path},astats=metadata=1:reset=0`,
-        '-show_entries',
-        'frame_tags=lavfi.astats.Overall.Peak_level,lavfi.astats.Overall.Number_of_samples',
-        '-of',
-        'csv=p=0',
-      ],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-      .trim()
-      .split('\n')
+    const stats = ffprobeFilter(path, 'astats=metadata=1:reset=0', [
+      'lavfi.astats.Overall.Peak_level',
+      'lavfi.astats.Overall.Number_of_samples',
+    ])
       .pop()!
       .split(',');
     expect(stats[0]).toBe('-inf'); // peak level of all-zero audio

@@ -1,82 +1,51 @@
 // POST /v1/render's request schema with descriptions for the reader (validation is unchanged). Its module is the
 // render pipeline, so render.route.ts loads this lazily: only when GET /api builds its document.
+import type { z } from 'zod';
 import { FORMATS } from '../core/formats';
 import { PAGE_SIZES, renderOptionsSchema, renderRequestSchema } from '../use-cases/render-request';
 
-const o = renderOptionsSchema.shape;
+/** `schema` with a description on each field `docs` names, for the reader (validation unchanged). */
+function described<T extends z.ZodObject>(schema: T, docs: { [K in keyof T['shape']]?: string }) {
+  const shape = schema.shape as Record<string, z.ZodType>;
+  return schema.extend(
+    Object.fromEntries(Object.entries(docs).map(([k, d]) => [k, shape[k]!.meta({ description: d })])),
+  );
+}
+
 const length = 'a length: a number of millimetres (0–500) or a string such as "12mm", "1cm", "0.5in", "20px"';
 
-const RenderOptionsDoc = renderOptionsSchema
-  .extend({
-    page_size: o.page_size.meta({
-      description: `PDF page: ${PAGE_SIZES.join(', ')} (case-insensitive), or {"width", "height"} with each ${length}. Default: the template's (A4 or Letter; custom HTML A4)`,
-    }),
-    margin: o.margin.meta({
-      description: `PDF margins: one ${length} for all sides, or {"top", "right", "bottom", "left"}. Default: the template's (14 mm; certificado 10 mm; custom HTML 12 mm), 20 mm top/bottom where a header/footer is drawn`,
-    }),
-    landscape: o.landscape.meta({
-      description: 'PDF: swap width and height. Default false (certificado: true)',
-    }),
-    header_html: o.header_html.meta({
-      description:
-        'PDF: drawn in the top margin of every page; Jinja2 with the same data; page numbers with <span class="pageNumber"></span> and <span class="totalPages"></span>',
-    }),
-    footer_html: o.footer_html.meta({ description: 'PDF: like header_html, in the bottom margin' }),
-    csv_bom: o.csv_bom.meta({
-      description: 'csv: start with a UTF-8 byte order mark (for Excel). Default false',
-    }),
-    async: o.async.meta({ description: 'Scale plan: render in the background; see "Webhooks (Scale)"' }),
-    expires_in: o.expires_in.meta({
-      description:
-        'With async only (otherwise 400 unsupported_option at body.options.expires_in): seconds the job and its document are kept, 60–86400 (default 86400, a day). After that GET /v1/jobs/{id} answers 410 and the document is deleted; download links never outlive it',
-    }),
-    require_xml: o.require_xml.meta({
-      description:
-        'factura: the zip must carry the CFDI 4.0 XML (only schema-valid XML is written); data lacking a field CFDI requires is a 400 with one item per field. Default false: the zip leaves the XML out and LEEME.txt names the fields',
-    }),
-    pdfa: o.pdfa.meta({
-      description:
-        'format pdf only (other formats: 400 at body.options.pdfa): a PDF/A-3b (XMP pdfaid 3/B, sRGB output intent, fonts embedded) carrying what it was printed from as an associated file (AFRelationship Source): the CFDI XML byte for byte as factura.xml for cfdi_xml, otherwise data.json (the validated data). Default true with cfdi_xml, false otherwise; the PDF inside a zip is never PDF/A',
-    }),
-    password: o.password.meta({
-      description:
-        'format pdf only: the PDF opens only with this password (AES-256, ISO 32000-2 /V 5 /R 6), 1–127 bytes as UTF-8. Not with options.pdfa true (PDF/A forbids encryption: 400 option_conflict); with cfdi_xml the PDF/A default gives way. A free-plan watermark is drawn before encryption. Other formats: 400 at body.options.password',
-    }),
-    permissions: o.permissions.meta({
-      description:
-        'format pdf only: {"print", "copy", "modify", "annotate"} booleans, each true when left out; false is enforced by readers that honour PDF permissions (Acrobat, pdf.js, qpdf). copy false still lets screen readers extract text. Alone (no password) the PDF opens freely with these restrictions; the owner password that would lift them is random and not kept. Unknown members: 400',
-    }),
-  })
-  .meta({
-    description: 'Value types decided by this API (the contract shows none); unknown members are ignored',
-  });
-
-export const RenderRequestDoc = renderRequestSchema.extend({
-  template: renderRequestSchema.shape.template.meta({
-    description:
-      'Built-in template slug (GET /templates). Required unless custom_html is present, which overrides it',
-  }),
-  format: renderRequestSchema.shape.format.meta({
-    description: `One of ${FORMATS.join(', ')}; must be one the template renders to`,
-  }),
-  data: renderRequestSchema.shape.data.meta({
-    description:
-      "The template's data (JSON Schema in GET /templates → fields); custom_html: its variables. Required unless cfdi_xml is sent",
-  }),
-  cfdi_xml: renderRequestSchema.shape.cfdi_xml.meta({
-    description:
-      'Instead of data: a CFDI 4.0 XML (stamped or not) as text, ≤ 1,500,000 characters — template factura for types I, E, T and P (Pagos 2.0: each payment and the documents it pays, with saldos and taxes, and the Pagos totals); template nomina for tipo N with Complemento de Nómina 1.2 (its lines, totals re-checked, receptor’s labour data, the timbre; the PDF/A carries it as nomina.xml). Printed with its own figures, TimbreFiscalDigital (cadena original per SAT’s XSLT) and SAT verification QR; SAT’s arithmetic is re-checked and a mismatch is a red band on the PDF and the X-CFDI-Avisos response header, never corrected. Refused (400 at body.cfdi_xml): not well-formed, any DOCTYPE/entity, a root other than {http://www.sat.gob.mx/cfd/4}Comprobante (CFDI 3.3 named), missing required attributes, tipo P without its Pagos 2.0 complement (cfdi_missing), a tipo N sent to factura or another type sent to nomina (cfdi_unsupported, naming the right template), nómina data the template’s checks refuse (cfdi_invalid: CURP, RFC, catalogues). The zip carries the XML byte for byte as factura.xml',
-  }),
-  custom_html: renderRequestSchema.shape.custom_html.meta({
-    description: 'Your Jinja2 HTML (Pro, Scale, Lifetime), rendered in an isolated sandbox; every format',
-  }),
-  options: RenderOptionsDoc.optional(),
-  documents: renderRequestSchema.shape.documents.meta({
-    description:
-      'Merge several documents into one PDF, in order (1–20 parts): each part is {"template", "data"} or {"template": "factura", "cfdi_xml"} or {"custom_html", "data"} (paid plans), validated like a single request (problems at body.documents[i]…). Instead of the top-level template/data/cfdi_xml/custom_html; format must be pdf. options apply to every part (page, margins, header/footer) and to the merged file (pdfa: each part’s source attached as 01-factura.xml, 02-data.json…; password; permissions); one bookmark per part; warnings of a cfdi_xml part come in X-CFDI-Avisos prefixed "documento i:". Counts one document per part, all or nothing (429 when the month has fewer left). Answered as documentos.pdf',
-  }),
-  metadata: renderRequestSchema.shape.metadata.meta({
-    description:
-      'Your own JSON object (order ids, references), at most 50 keys and 4096 bytes as JSON (otherwise 400 metadata_too_large at body.metadata). Not rendered; an async job (options.async) shows it as sent in GET /v1/jobs/{id} and in its webhook events (data.job.metadata)',
-  }),
+const RenderOptionsDoc = described(renderOptionsSchema, {
+  page_size: `PDF page: ${PAGE_SIZES.join(', ')} (case-insensitive), or {"width", "height"} with each ${length}. Default: the template's (A4 or Letter; custom HTML A4)`,
+  margin: `PDF margins: one ${length} for all sides, or {"top", "right", "bottom", "left"}. Default: the template's (14 mm; certificado 10 mm; custom HTML 12 mm), 20 mm top/bottom where a header/footer is drawn`,
+  landscape: 'PDF: swap width and height. Default false (certificado: true)',
+  header_html:
+    'PDF: drawn in the top margin of every page; Jinja2 with the same data; page numbers with <span class="pageNumber"></span> and <span class="totalPages"></span>',
+  footer_html: 'PDF: like header_html, in the bottom margin',
+  csv_bom: 'csv: start with a UTF-8 byte order mark (for Excel). Default false',
+  async: 'Scale plan: render in the background; see "Webhooks (Scale)"',
+  expires_in:
+    'With async only (otherwise 400 unsupported_option at body.options.expires_in): seconds the job and its document are kept, 60–86400 (default 86400, a day). After that GET /v1/jobs/{id} answers 410 and the document is deleted; download links never outlive it',
+  require_xml:
+    'factura: the zip must carry the CFDI 4.0 XML (only schema-valid XML is written); data lacking a field CFDI requires is a 400 with one item per field. Default false: the zip leaves the XML out and LEEME.txt names the fields',
+  pdfa: 'format pdf only (other formats: 400 at body.options.pdfa): a PDF/A-3b (XMP pdfaid 3/B, sRGB output intent, fonts embedded) carrying what it was printed from as an associated file (AFRelationship Source): the CFDI XML byte for byte as factura.xml for cfdi_xml, otherwise data.json (the validated data). Default true with cfdi_xml, false otherwise; the PDF inside a zip is never PDF/A',
+  password:
+    'format pdf only: the PDF opens only with this password (AES-256, ISO 32000-2 /V 5 /R 6), 1–127 bytes as UTF-8. Not with options.pdfa true (PDF/A forbids encryption: 400 option_conflict); with cfdi_xml the PDF/A default gives way. A free-plan watermark is drawn before encryption. Other formats: 400 at body.options.password',
+  permissions:
+    'format pdf only: {"print", "copy", "modify", "annotate"} booleans, each true when left out; false is enforced by readers that honour PDF permissions (Acrobat, pdf.js, qpdf). copy false still lets screen readers extract text. Alone (no password) the PDF opens freely with these restrictions; the owner password that would lift them is random and not kept. Unknown members: 400',
+}).meta({
+  description: 'Value types decided by this API (the contract shows none); unknown members are ignored',
 });
+
+export const RenderRequestDoc = described(renderRequestSchema, {
+  template:
+    'Built-in template slug (GET /templates). Required unless custom_html is present, which overrides it',
+  format: `One of ${FORMATS.join(', ')}; must be one the template renders to`,
+  data: "The template's data (JSON Schema in GET /templates → fields); custom_html: its variables. Required unless cfdi_xml is sent",
+  cfdi_xml:
+    'Instead of data: a CFDI 4.0 XML (stamped or not) as text, ≤ 1,500,000 characters — template factura for types I, E, T and P (Pagos 2.0: each payment and the documents it pays, with saldos and taxes, and the Pagos totals); template nomina for tipo N with Complemento de Nómina 1.2 (its lines, totals re-checked, receptor’s labour data, the timbre; the PDF/A carries it as nomina.xml). Printed with its own figures, TimbreFiscalDigital (cadena original per SAT’s XSLT) and SAT verification QR; SAT’s arithmetic is re-checked and a mismatch is a red band on the PDF and the X-CFDI-Avisos response header, never corrected. Refused (400 at body.cfdi_xml): not well-formed, any DOCTYPE/entity, a root other than {http://www.sat.gob.mx/cfd/4}Comprobante (CFDI 3.3 named), missing required attributes, tipo P without its Pagos 2.0 complement (cfdi_missing), a tipo N sent to factura or another type sent to nomina (cfdi_unsupported, naming the right template), nómina data the template’s checks refuse (cfdi_invalid: CURP, RFC, catalogues). The zip carries the XML byte for byte as factura.xml',
+  custom_html: 'Your Jinja2 HTML (Pro, Scale, Lifetime), rendered in an isolated sandbox; every format',
+  documents:
+    'Merge several documents into one PDF, in order (1–20 parts): each part is {"template", "data"} or {"template": "factura", "cfdi_xml"} or {"custom_html", "data"} (paid plans), validated like a single request (problems at body.documents[i]…). Instead of the top-level template/data/cfdi_xml/custom_html; format must be pdf. options apply to every part (page, margins, header/footer) and to the merged file (pdfa: each part’s source attached as 01-factura.xml, 02-data.json…; password; permissions); one bookmark per part; warnings of a cfdi_xml part come in X-CFDI-Avisos prefixed "documento i:". Counts one document per part, all or nothing (429 when the month has fewer left). Answered as documentos.pdf',
+  metadata:
+    'Your own JSON object (order ids, references), at most 50 keys and 4096 bytes as JSON (otherwise 400 metadata_too_large at body.metadata). Not rendered; an async job (options.async) shows it as sent in GET /v1/jobs/{id} and in its webhook events (data.job.metadata)',
+}).extend({ options: RenderOptionsDoc.optional() });

@@ -1,24 +1,12 @@
-// GET /api and GET /api/assets/{file} (the reference page's files): the routes' specs, next to its handler (api.ts reads its limits here); routes.ts lists it.
-import type { RouteSpec } from '../../shared/manifest';
-import { API_ASSET_ROUTE_DOC, API_DOCS_ROUTE_DOC } from '../../shared/http/openapi';
+// GET /api and GET /api/assets/{file} (the reference page's files), served by api.ts: the specs from the platform's
+// builder (lambdas/shared/http/page-routes.ts) with this service's limits; routes.ts lists them.
+import { apiRoutes } from '../../shared/http/page-routes';
 
-export const apiDocsRoute = {
-  id: 'ApiDocs',
-  method: 'GET',
-  path: '/api',
+export const API_ROUTES = apiRoutes({
   handler: 'lambdas/documents/handlers/api.ts',
   // Image: the description includes POST /v1/render's own request schema, whose module loads the template
   // sandbox (isolated-vm), which only the image carries.
   packaging: 'image',
   memoryMb: 512,
   timeoutS: 10,
-  access: {},
-  docs: API_DOCS_ROUTE_DOC,
-} satisfies RouteSpec;
-
-export const apiAssetRoute = {
-  ...apiDocsRoute,
-  id: 'ApiAsset',
-  path: '/api/assets/{file}',
-  docs: API_ASSET_ROUTE_DOC,
-} satisfies RouteSpec;
+});

@@ -12,7 +12,7 @@ import { DomainError, Forbidden, QuotaExceeded, Unavailable } from '../../shared
 import { idempotency } from '../../shared/idempotency/idempotency';
 import { logger } from '../../shared/logger';
 import { coalescedCounter } from '../../shared/growth/coalesce';
-import { observeRender } from '../metrics';
+import { timeRender } from '../metrics';
 import { recordQuotaRejection } from '../../shared/observability/metrics';
 import { rateLimitHeaders, type QuotaDecision } from '../../shared/quota/windows';
 import { awsDeps, type DocumentsDeps } from '../deps';
@@ -223,7 +223,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
       // answer too (503), after the render has settled, so nothing runs on after the response.
       const render = async () => {
         if (req.signal?.aborted) throw ABANDONED;
-        return observeRender(request.format, async () =>
+        return timeRender(request.format, async () =>
           renderDocument(request, await deps.renderer(), { watermark: plan === 'free' }),
         );
       };
@@ -249,11 +249,12 @@ export const makeHandler = (deps: DocumentsDeps) =>
         await Promise.all([rendering?.catch(() => undefined), uncount()]);
         throw refuse(decision, headers);
       }
-      let doc;
+      let timed;
       let location: string | undefined;
       counted ??= recordRender(deps, request.format);
       try {
-        doc = await (rendering ?? render());
+        timed = await (rendering ?? render());
+        const { doc } = timed;
         // Too large for a Lambda response: stored, and answered 303 See Other to it (clients follow with a GET).
         if (doc.bytes.length > deps.config.DOCUMENTS_INLINE_MAX_BYTES)
           location = await deps.results.publish(doc.bytes, doc.contentType, doc.filename, 3600);
@@ -270,6 +271,8 @@ export const makeHandler = (deps: DocumentsDeps) =>
         throw err;
       }
       await counted;
+      timed.delivered(); // DocumentsRendered counts what is answered, like GET /stats
+      const { doc } = timed;
       // An XML input whose figures do not add up (SAT's rules): said here and on the PDF, never corrected.
       if (doc.warnings?.length) {
         headers['x-cfdi-avisos'] = doc.warnings.join('; ');

@@ -5,7 +5,8 @@
  *   <script src="https://API/embed.js" data-audio-id="ID" async></script>      plays an existing audio
  *   <script src="https://API/embed.js" data-narrate="page" async></script>    narrates this page on click
  *   optional: data-voice="es-ES-Lucia"  data-fmt="mp3|ogg|wav"  data-title="…"  data-target="#css-selector"
- *             data-follow="#article" (highlight what is read in that element, click a sentence to jump there)
+ *             data-follow="#article" (highlight what is read in that element, click a sentence to jump there;
+ *             may be set, changed or removed later, on the script tag or on <voz-player>)
  *             data-scroll="on" (follow the reading by scrolling)  data-live="polite" (announce each sentence)
  *
  * A job still being made is played from its first segment (GET /audio/{id}/stream.m3u8 lists them), two <audio>
@@ -14,6 +15,9 @@
  * offsets into the narrated text: the element's textContent, or the same with whitespace runs collapsed and
  * trimmed (the player tells which from the audio's `chars`). Highlights use the CSS Custom Highlight API (the
  * page's DOM is never changed); ::highlight(voz-frase) and ::highlight(voz-palabra) can be restyled by the page.
+ *
+ * Styles are constructed style sheets (adoptedStyleSheets), so a host page's CSP needs nothing for them; <style>
+ * elements only where the browser lacks them.
  *
  * No dependencies, no globals: everything lives in this closure. The player renders inside an open Shadow DOM on a
  * <voz-player> element, so the host page's CSS cannot reach it (and its CSS cannot leak out); themable through
@@ -56,6 +60,38 @@
     '.e{color:#b3261e}.e small{display:block;color:#57606a}' +
     '[hidden]{display:none!important}' +
     '@media (prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important}}';
+
+  /** The highlight colours, in a cascade layer: any rule of the page for the same highlights wins. */
+  var MARKS =
+    '@layer voz{::highlight(voz-frase){background-color:#fff0a6}::highlight(voz-palabra){background-color:#ffd54f;text-decoration:underline}}';
+
+  /** @type {Record<string, CSSStyleSheet>} one constructed sheet per style, shared by every player */
+  var sheets = {};
+  /**
+   * Applies `css` to a shadow root or the document: a constructed style sheet (adoptedStyleSheets) where the browser
+   * has them, so a host page's strict CSP needs nothing for it; else a <style> element, first in it.
+   */
+  function addStyle(/** @type {any} */ where, /** @type {string} */ css) {
+    var list = where.adoptedStyleSheets;
+    if (list && !sheets[css])
+      try {
+        var sheet = new CSSStyleSheet();
+        sheet.replaceSync(css);
+        sheets[css] = sheet;
+      } catch (e) {
+        list = null; // no constructable style sheets here
+      }
+    if (list) {
+      if (Array.prototype.indexOf.call(list, sheets[css]) < 0)
+        where.adoptedStyleSheets = Array.prototype.slice.call(list).concat(sheets[css]);
+      return;
+    }
+    var parent = where.head || where;
+    for (var i = 0; i < parent.children.length; i++) if (parent.children[i].textContent === css) return;
+    var style = doc.createElement('style');
+    style.textContent = css;
+    parent.insertBefore(style, parent.firstChild);
+  }
 
   /** Seconds as m:ss (h:mm:ss from an hour on). */
   function clock(/** @type {number} */ s) {
@@ -134,9 +170,7 @@
     var root = host.attachShadow({ mode: 'open' });
     // part="…" names are the styling hooks a host page may use: voz-player::part(boton) { … }.
     root.innerHTML =
-      '<style>' +
-      CSS +
-      '</style><div class="w" part="reproductor" role="region" aria-label="Reproductor de audio">' +
+      '<div class="w" part="reproductor" role="region" aria-label="Reproductor de audio">' +
       '<button class="p" part="boton" type="button" aria-label="Reproducir"><svg viewBox="0 0 24 24" aria-hidden="true">' +
       PLAY +
       '</svg></button><div class="m"><div class="t" part="titulo"></div>' +
@@ -158,6 +192,7 @@
       '<button type="button" data-d="1">Frase siguiente ›</button><label><input type="checkbox"> Seguir el texto</label></div>' +
       '<p part="estado" role="status"></p><p class="e" part="error" role="alert"></p><p class="s" aria-live="off"></p></div>' +
       '<audio preload="none"></audio><audio preload="none"></audio></div>';
+    addStyle(root, CSS);
 
     var $ = function (/** @type {string} */ sel) {
       return /** @type {any} */ (root.querySelector(sel));
@@ -536,14 +571,10 @@
       render();
     }
 
-    // ---- Following the text: highlights in the page's own element, click to jump there.
+    // ---- Following the text: highlights in the page's own element, click to jump there. `data-follow` may be set,
+    // changed or removed at any time, on the script tag or on <voz-player> (observed below: setFollow).
     /** @type {Element | null} */
     var follow = null;
-    try {
-      follow = cfg.follow ? doc.querySelector(cfg.follow) : null;
-    } catch (e) {
-      // An invalid selector: no highlighting.
-    }
     var win = /** @type {any} */ (window);
     var marks = win.Highlight && win.CSS && win.CSS.highlights;
     /** @type {{nodes: Text[], starts: number[], map: number[] | null} | null} */
@@ -681,38 +712,63 @@
       if (audio.paused && !stalled) play();
     }
 
-    if (follow) {
-      if (!doc.getElementById('voz-marcas')) {
-        var style = doc.createElement('style');
-        style.id = 'voz-marcas';
-        // First in <head>: any rule of the page for the same highlights wins.
-        style.textContent =
-          '::highlight(voz-frase){background-color:#fff0a6}::highlight(voz-palabra){background-color:#ffd54f;text-decoration:underline}';
-        doc.head.insertBefore(style, doc.head.firstChild);
+    /** Follows the element `selector` finds (none: stops following); what was highlighted elsewhere is cleared. */
+    function setFollow(/** @type {string | null | undefined} */ selector) {
+      /** @type {Element | null} */
+      var el = null;
+      try {
+        el = selector ? doc.querySelector(selector) : null;
+      } catch (e) {
+        // An invalid selector: no highlighting.
       }
-      follow.addEventListener('click', function (/** @type {Event} */ ev) {
-        var e = /** @type {MouseEvent} */ (ev);
-        var sel = doc.getSelection();
-        var el = /** @type {Element} */ (e.target);
-        if (
-          !timings ||
-          !ready ||
-          (sel && !sel.isCollapsed) ||
-          (el.closest && el.closest('a,button,input,select,textarea,label,voz-player'))
-        )
-          return;
-        var d = /** @type {any} */ (doc);
-        var p = d.caretPositionFromPoint && d.caretPositionFromPoint(e.clientX, e.clientY);
-        var r = !p && d.caretRangeFromPoint && d.caretRangeFromPoint(e.clientX, e.clientY);
-        var node = p ? p.offsetNode : r && r.startContainer;
-        var x = textIndex();
-        var k = x.nodes.indexOf(node);
-        if (k < 0) return;
-        var at = x.starts[k] + (p ? p.offset : r.startOffset);
-        if (x.map) at = find(x.map, '', at);
-        jumpToSentence(find(timings.sentences || [], 'start', at));
-      });
+      if (el === follow) return;
+      if (follow) {
+        follow.removeEventListener('click', onTextClick);
+        highlight('voz-frase', null);
+        highlight('voz-palabra', null);
+        live.textContent = '';
+      }
+      follow = el;
+      index = null;
+      curSentence = curWord = -1;
+      textBar.hidden = !(follow && timings && timings.sentences && timings.sentences.length);
+      if (!follow) return;
+      addStyle(doc, MARKS);
+      follow.addEventListener('click', onTextClick);
+      if (timings) sync();
+      else if (ready && audioId) loadTimings(audioId);
     }
+
+    function onTextClick(/** @type {Event} */ ev) {
+      var e = /** @type {MouseEvent} */ (ev);
+      var sel = doc.getSelection();
+      var el = /** @type {Element} */ (e.target);
+      if (
+        !timings ||
+        !ready ||
+        (sel && !sel.isCollapsed) ||
+        (el.closest && el.closest('a,button,input,select,textarea,label,voz-player'))
+      )
+        return;
+      var d = /** @type {any} */ (doc);
+      var p = d.caretPositionFromPoint && d.caretPositionFromPoint(e.clientX, e.clientY);
+      var r = !p && d.caretRangeFromPoint && d.caretRangeFromPoint(e.clientX, e.clientY);
+      var node = p ? p.offsetNode : r && r.startContainer;
+      var x = textIndex();
+      var k = x.nodes.indexOf(node);
+      if (k < 0) return;
+      var at = x.starts[k] + (p ? p.offset : r.startOffset);
+      if (x.map) at = find(x.map, '', at);
+      jumpToSentence(find(timings.sentences || [], 'start', at));
+    }
+
+    setFollow(cfg.follow);
+    // The last change wins, on the script tag or on the player's own element.
+    var watch = new MutationObserver(function (/** @type {MutationRecord[]} */ changes) {
+      setFollow(/** @type {Element} */ (changes[changes.length - 1].target).getAttribute('data-follow'));
+    });
+    watch.observe(tag, { attributeFilter: ['data-follow'] });
+    watch.observe(host, { attributeFilter: ['data-follow'] });
 
     function seekBy(/** @type {number} */ delta) {
       seekTo(pos() + delta);

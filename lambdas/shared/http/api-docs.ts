@@ -33,7 +33,7 @@ export function apiReferencePage(copy: ApiPageCopy): string {
 <header class="intro">
 <h1>Referencia de la ${esc(copy.title)}</h1>
 <p>${esc(copy.intro)}</p>
-<p>Abre un endpoint, pulsa <strong>Try it out</strong> y luego <strong>Execute</strong>: la petición se hace de verdad a esta API desde tu navegador. Para los endpoints de pago, pon tu clave en <strong>Authorize</strong>. Los textos de la referencia están en inglés; los nombres de campos son los del contrato.</p>
+<p>Abre un endpoint, pulsa <strong>Probar</strong> y luego <strong>Ejecutar</strong>: la petición se hace de verdad a esta API desde tu navegador. Para los endpoints de pago, pon tu clave en <strong>Autorizar</strong>. Las descripciones de la referencia están en inglés; los nombres de campos son los del contrato.</p>
 <p><a href="/api?format=json">Descarga el documento OpenAPI 3.1 (JSON)</a></p>
 </header>
 <main id="swagger-ui" data-spec="/api?format=json"></main>

@@ -4,7 +4,7 @@
 // "HTML propio" tab, sends their own Jinja2 HTML (custom_html, paid keys). PDF and PNG are previewed from a blob:
 // URL (the CSP's frame-src allows blob: for the PDF viewer), text formats are shown as text, and every result can
 // be downloaded. The optional API key lives in sessionStorage only (this tab, until it closes).
-import { FORMATS, loadTemplates, locText, render } from './lib/api.js';
+import { allowanceText, FORMATS, loadPricing, loadTemplates, locText, priceText, render } from './lib/api.js';
 import { locate, makeChecker, parseJson } from './lib/validate.js';
 
 const $ = (id) => document.getElementById(id);
@@ -398,6 +398,27 @@ function setUpRender(checkOwn) {
   });
 }
 
+// ── Prices (GET /pricing, so the page never states a price the API does not charge) ─────────────────────────
+
+async function showPrices() {
+  let plans;
+  try {
+    plans = (await loadPricing()).plans;
+  } catch {
+    return; // the links still name the plans; their pages state the price
+  }
+  const plan = (id) => plans.find((p) => p.id === id);
+  const free = plan('free');
+  if (free) $('cuota-gratis').textContent = `: ${allowanceText(free)}`;
+  for (const id of ['pro', 'lifetime']) {
+    const p = plan(id);
+    if (!p) continue;
+    const link = $(`comprar-${id}`);
+    link.textContent = `${p.name} (${priceText(p)})`;
+    if (p.checkout) link.href = `${p.checkout}?ref=playground`;
+  }
+}
+
 // ── Start ────────────────────────────────────────────────────────────────────────────────────────────────────
 
 async function start() {
@@ -406,6 +427,7 @@ async function start() {
   const checkOwn = setUpEditor();
   setUpRender(checkOwn);
   fillFormats();
+  void showPrices();
   const select = $('plantilla');
   try {
     state.listing = await loadTemplates();

@@ -299,6 +299,13 @@ $('#forma-pdf').addEventListener('submit', (e) => {
   );
 });
 
+// The chosen file's name next to the Spanish "Elegir PDF…" button (the native picker is hidden).
+const showPdfName = () => {
+  const file = $('#pdf').files[0];
+  $('#pdf-nombre').textContent = file ? file.name : 'Ningún archivo elegido.';
+};
+$('#pdf').addEventListener('change', showPdfName);
+
 // Drop a PDF on its box.
 const zone = $('#zona-pdf');
 zone.addEventListener('dragover', (e) => {
@@ -311,6 +318,7 @@ zone.addEventListener('drop', (e) => {
   zone.classList.remove('encima');
   if (e.dataTransfer && e.dataTransfer.files.length) {
     $('#pdf').files = e.dataTransfer.files;
+    showPdfName();
     $('#forma-pdf').requestSubmit();
   }
 });

@@ -24,6 +24,29 @@ export async function loadTemplates() {
   return res.json();
 }
 
+/** GET /pricing: `{currency, quota_reset, plans: [{id, name, price_usd, billing, documents_per_month, scope, checkout}]}`. */
+export async function loadPricing() {
+  const res = await fetch('/pricing', { headers: { accept: 'application/json' } });
+  if (!res.ok) throw new Error(`GET /pricing respondió ${res.status}`);
+  return res.json();
+}
+
+const BILLING = { monthly: 'al mes', once: 'una vez' };
+const SCOPE = { ip: 'por dirección IP', account: 'por cuenta' };
+
+/** A plan's price as the page says it: "$9 al mes", "$49 una vez", "$12.50 al mes". */
+export function priceText(plan) {
+  const amount = plan.price_usd.toLocaleString('en-US', {
+    minimumFractionDigits: Number.isInteger(plan.price_usd) ? 0 : 2,
+  });
+  return `$${amount} ${BILLING[plan.billing] ?? ''}`.trim();
+}
+
+/** A plan's allowance: "50 documentos al mes por dirección IP". */
+export function allowanceText(plan) {
+  return `${plan.documents_per_month.toLocaleString('es-MX')} documentos al mes ${SCOPE[plan.scope] ?? ''}`.trim();
+}
+
 function filenameOf(res, format) {
   const cd = res.headers.get('content-disposition') || '';
   const m = /filename="([^"]+)"/.exec(cd);
