@@ -1,7 +1,8 @@
 // The request path of POST /v1/render, end to end, in one run (issue #16 item 3): the factura over HTTP through the
 // local runtime (front → middy chain → key lookup → quota charge → template → format → stats counter → response,
 // with dynalite as DynamoDB) against the same work without the request path, measured in the same process:
-//   - factura html over HTTP (from fetch, and from node:http with a keep-alive agent) vs renderDocument() in
+//   - factura html over HTTP (from fetch, from node:http with a keep-alive agent, and from node:http in another
+//     process, as a real caller: then this process does only the request path's work) vs renderDocument() in
 //     process (parse + template + CSS inlining, no HTTP, no DynamoDB), after HTML_WARMUP requests, as wall time and
 //     as this process's CPU time per request (a shared, loaded machine inflates it less);
 //   - factura pdf over HTTP vs raw Chromium (plain puppeteer setContent + pdf of the same HTML and page options, on
@@ -121,6 +122,46 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
   );
   await jsreport.init();
   return (html) => jsreport.render({ template: { content: html, engine: 'none', recipe: 'chrome-pdf' } });
+}
+
+/**
+ * `HTML_WARMUP` then `REPS` html requests, one at a time, from a child Node process (node:http, keep-alive); the
+ * wall time of each measured one, in ms. Loopback only: the URL is checked before the child starts.
+ */
+async function otherProcessHtml(url: URL, key: string, body: string): Promise<number[]> {
+  if (url.hostname !== '127.0.0.1') throw new Error(`not loopback: ${url.hostname}`);
+  const client = `
+    const http = require('node:http');
+    const [url, key, body, warm, reps] = JSON.parse(process.argv[1]);
+    const u = new URL(url);
+    const agent = new http.Agent({ keepAlive: true });
+    const one = () => new Promise((resolve, reject) => {
+      const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent,
+        headers: { 'content-type': 'application/json', authorization: 'Bearer ' + key,
+          'content-length': Buffer.byteLength(body) } }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error('status ' + res.statusCode))));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    (async () => {
+      for (let i = 0; i < warm; i++) await one();
+      const out = [];
+      for (let i = 0; i < reps; i++) { const t = performance.now(); await one(); out.push(performance.now() - t); }
+      agent.destroy();
+      process.stdout.write(JSON.stringify(out));
+    })().catch((e) => { console.error(e); process.exit(1); });`;
+  const { execFile } = await import('node:child_process');
+  const out = await new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['-e', client, JSON.stringify([url.href, key, body, HTML_WARMUP, REPS])],
+      { timeout: 300_000, maxBuffer: 1 << 20 },
+      (err, stdout) => (err ? reject(err) : resolve(stdout)),
+    ),
+  );
+  return JSON.parse(out) as number[];
 }
 
 (async () => {
@@ -276,6 +317,17 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
     );
 
     console.log(`# load average ${load()} after the html/pdf series`);
+
+    // The html request as a real caller makes it: from another process (its own core), node:http with keep-alive.
+    // This process then does only the request path's work (front, chain, SDK, dynalite, render).
+    const fromOther = await otherProcessHtml(renderUrl, key, htmlBody);
+    ratioLine(
+      'request-path factura html over HTTP, client in another process (p50)',
+      median(fromOther),
+      'in-process render',
+      m.procHtml,
+      `; p90 ${fmt(p90(fromOther), 2)} ms, ${fromOther.length} requests after ${HTML_WARMUP} warm-up`,
+    );
 
     // Where the time of an html request goes: its pieces alone, interleaved, medians and CPU per call.
     const quotas = new DynamoQuotaStore(dynamo(), rt.emulators.tableNames.quotas);
