@@ -126,7 +126,7 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
         ...(marks ? { marks } : {}),
         mp3: pause
           ? {
-              bytes: concatBytes(frames.bytes, pause.bytes),
+              bytes: Buffer.concat([frames.bytes, pause.bytes]),
               frames: frames.frames + pause.frames,
               durationS: frames.durationS + pause.durationS,
             }
@@ -280,13 +280,6 @@ async function prependToFile(path: string, head: Uint8Array): Promise<number> {
   await pipeline(createReadStream(path), out);
   await rename(tmp, path);
   return (await stat(path)).size;
-}
-
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 function partAt(chunk: PlannedChunk, offset: number) {
