@@ -1,6 +1,9 @@
 // The artifact tests' backends, in their own process (run by tsx: fauxqs is ESM-only, which jest's global setup
 // cannot load): the embedded emulators (DynamoDB, S3, SQS with both services' queues) and the stand-in Amazon Polly
-// (test/helpers/polly-stand-in.ts: HTTP/2 on loopback, real espeak speech as 24 kHz MP3 or Ogg Vorbis, speech marks).
+// (test/helpers/polly-stand-in.ts: HTTP/2 on loopback, 24 kHz MP3 or Ogg Vorbis, speech marks) in its canned mode:
+// these tests check what is deployed (bundles, environment, wiring), not speech, so each request gets speech cut from
+// what espeak said once at start instead of speaking it again (test/integration/polly.test.ts covers the stand-in's
+// real speech and the adapter).
 // Prints one JSON line {env, pollyEndpoint, pollyRequests?}; stops when its stdin closes, or after MAX_LIFE_MS.
 import { startPollyStandIn } from '../helpers/polly-stand-in';
 import { startEmulators } from '../../lib/local/emulators';
@@ -15,7 +18,7 @@ async function main(): Promise<void> {
     persistDynamo: false,
     prefix: 'art-',
   });
-  const polly = await startPollyStandIn();
+  const polly = await startPollyStandIn({ speech: 'canned' });
   const pollyEndpoint = polly.endpoint;
   process.stdout.write(`${JSON.stringify({ env: emulators.env, pollyEndpoint })}\n`);
 

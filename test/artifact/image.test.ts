@@ -21,6 +21,7 @@ import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
 import { dynamo, resetClients } from '../../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
 import { resetConfig } from '../../lambdas/shared/config';
+import { documentsManifest } from '../../lambdas/documents/routes';
 import { httpApiEvent, sqsEvent } from './events';
 import { artifactState, isolatedDir } from './global-setup';
 import {
@@ -193,6 +194,71 @@ describe('one source for the image build', () => {
 });
 
 describe('image handlers run from the rebuilt folder under Node 22', () => {
+  // Every image route of the manifest is run from the rebuilt folder by a test of this block (zip-functions.test.ts
+  // runs only the zip routes): a new image route fails here until it has one.
+  const TESTED_HERE = ['Templates', 'Render', 'TemplateSample', 'TemplateSource', 'ApiDocs', 'ApiAsset'];
+  test('each image route of the manifest has a test here', () => {
+    const imageRoutes = documentsManifest.routes.filter((r) => r.packaging === 'image').map((r) => r.id);
+    expect([...imageRoutes].sort()).toEqual([...TESTED_HERE].sort());
+  });
+
+  test('GET /templates/factura/source answers the Jinja2 source', async () => {
+    const fn = await startImageFunction('TemplateSource');
+    try {
+      const a = answerOf(
+        await fn.invoke(
+          httpApiEvent('GET /templates/{slug}/source', {
+            method: 'GET',
+            path: '/templates/factura/source',
+          }),
+          30_000,
+        ),
+        fn.logs(),
+      );
+      expect(a.statusCode).toBe(200);
+      expect(header(a, 'content-type')).toMatch(/^text\/plain/);
+      expect(bodyText(a)).toBe(readFileSync(join(ROOT, 'templates', 'factura', 'template.html.j2'), 'utf8'));
+    } finally {
+      await fn.stop();
+    }
+  });
+
+  test('GET /api answers the reference page and its OpenAPI JSON; GET /api/assets/{file} its script', async () => {
+    const docs = await startImageFunction('ApiDocs');
+    const assets = await startImageFunction('ApiAsset');
+    try {
+      const page = answerOf(
+        await docs.invoke(httpApiEvent('GET /api', { method: 'GET', path: '/api' }), 30_000),
+        docs.logs(),
+      );
+      expect(page.statusCode).toBe(200);
+      expect(bodyText(page)).toContain('/api/assets/swagger-ui-bundle.js');
+      const spec = answerOf(
+        await docs.invoke(
+          httpApiEvent('GET /api', { method: 'GET', path: '/api', query: { format: 'json' } }),
+          30_000,
+        ),
+        docs.logs(),
+      );
+      expect(spec.statusCode).toBe(200);
+      const openapi = JSON.parse(bodyText(spec)) as { openapi: string; paths: Record<string, unknown> };
+      expect(openapi.openapi).toMatch(/^3\.1/);
+      expect(Object.keys(openapi.paths)).toContain('/v1/render');
+      const script = answerOf(
+        await assets.invoke(
+          httpApiEvent('GET /api/assets/{file}', { method: 'GET', path: '/api/assets/swagger-ui-bundle.js' }),
+          30_000,
+        ),
+        assets.logs(),
+      );
+      expect(script.statusCode).toBe(200);
+      expect(header(script, 'content-type')).toMatch(/javascript/);
+      expect(bodyText(script).length).toBeGreaterThan(100_000);
+    } finally {
+      await Promise.all([docs.stop(), assets.stop()]);
+    }
+  });
+
   test('GET /templates lists the factura', async () => {
     const fn = await startImageFunction('Templates');
     try {

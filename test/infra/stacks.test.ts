@@ -1,10 +1,11 @@
 // Infra layer: CloudFormation assertions on both stacks (ManifestService, lib/constructs/manifest-service.ts), each
 // built from the same route manifest the local runtime serves, plus cdk-nag's AwsSolutions pack. What every manifest
 // service gets is asserted for both (describe.each); what only one service has stays in its own block below.
-// Each app is synthesized once for the whole file, with real esbuild bundling of every zip handler (so an unresolvable
-// import fails here, not at deploy time); documents' container image is only fingerprinted and staged, never built
-// (no Docker here), so its build context and the Dockerfile's contract with the code are checked statically.
-// INFRA_SKIP_BUNDLING=1 skips bundling (CDK's own `aws:cdk:bundling-stacks` switch) for quick iteration.
+// Each app is synthesized once for the whole file, without bundling (CDK's own `aws:cdk:bundling-stacks` switch):
+// these assertions read templates, and the esbuild bundles are built once per run by the artifact project's
+// `cdk synth` (test/artifact/global-setup.ts), which then loads and invokes every one of them — an unresolvable import
+// fails there. Documents' container image is only fingerprinted and staged, never built (no Docker here), so its
+// build context and the Dockerfile's contract with the code are checked statically.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { App, type CfnElement, type PolicyValidationPluginReport, Validations } from 'aws-cdk-lib';
@@ -124,8 +125,7 @@ class Synth {
   nagSynthError: unknown;
 
   constructor(readonly svc: Service) {
-    const context: Record<string, unknown> = { ...cdkJson.context };
-    if (process.env.INFRA_SKIP_BUNDLING === '1') context['aws:cdk:bundling-stacks'] = [];
+    const context: Record<string, unknown> = noBundling;
     this.app = new App({ context });
     this.stack = new svc.Stack(this.app, svc.id);
     this.template = Template.fromStack(this.stack);

@@ -1,7 +1,6 @@
 // The worker under faults, against the emulators and the real SQS redrive: a worker killed mid-job leaves a job
 // that the next delivery finishes (one audio object, no duplicate); a job that always fails ends `failed` with its
 // reason after maxReceiveCount attempts and its message in the DLQ.
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { HeadObjectCommand as S3Head } from '@aws-sdk/client-s3';
 import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
 import { startConversion } from '../../lambdas/narration/use-cases/conversion';
@@ -158,9 +157,12 @@ test('a job that always fails ends failed with its reason after 3 attempts, and 
   for (const p of pollers.splice(0)) p.kill();
 
   // As in SQS, the move to the DLQ happens when the message would be received a 4th time: that receive gives nothing.
-  expect(await receiveUntilRedriven(sqsClient(), emu.queues.standard!, emu.queues.standardDlq!)).toEqual([]);
-  const dlq = await sqsClient().send(
-    new ReceiveMessageCommand({ QueueUrl: emu.queues.standardDlq!, WaitTimeSeconds: 1 }),
+  const redriven = await receiveUntilRedriven(
+    sqsClient(),
+    emu.queues.standard!,
+    emu.queues.standardDlq!,
+    (body) => (body as { audioId?: string }).audioId === audioId,
   );
-  expect(dlq.Messages?.map((m) => JSON.parse(m.Body!))).toEqual([{ audioId }]);
+  expect(redriven.received).toEqual([]);
+  expect(redriven.dead.body).toEqual({ audioId });
 });

@@ -128,11 +128,26 @@ describe('the wait window: a queued job that finishes in time answers 200', () =
     expect(await s.used()).toEqual([0, 0]);
   });
 
+  // The window is timed on a virtual clock (jest's fake timers: setTimeout and Date), so these tests say exactly when
+  // the answer comes whatever the machine's load. Promise jobs and I/O callbacks keep running for real.
+  const virtualClock = () =>
+    jest.useFakeTimers({ now: T0, doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  afterEach(() => jest.useRealTimers());
+  /** The promise's outcome once it settles (undefined while pending). */
+  function watch<T>(p: Promise<T>): { value?: T } {
+    const w: { value?: T } = {};
+    void p.then((v) => (w.value = v));
+    return w;
+  }
+
   test('not ready within the window: 202 as before, still charged once, job left to run', async () => {
     const s = setup({ WAIT_WINDOW_S: 0.3 });
-    const t = Date.now();
-    const out = await startConversion(s.deps, s.input(LONG));
-    expect(Date.now() - t).toBeGreaterThanOrEqual(250);
+    virtualClock();
+    const answer = watch(startConversion(s.deps, s.input(LONG)));
+    await jest.advanceTimersByTimeAsync(290);
+    expect(answer.value).toBeUndefined(); // still inside the 300 ms window
+    await jest.advanceTimersByTimeAsync(20);
+    const out = answer.value!;
     expect(out).toMatchObject({ statusCode: 202, body: { status: 'queued', duration_s: null } });
     expect(await s.audio.get(out.body.audio_id as string)).toMatchObject({ status: 'queued' });
     expect(await s.used()).toEqual([1, 1]);
@@ -140,10 +155,11 @@ describe('the wait window: a queued job that finishes in time answers 200', () =
 
   test("the window ends before the route's deadline", async () => {
     const s = setup({ WAIT_WINDOW_S: 25 });
-    const t = Date.now();
-    const out = await startConversion(s.deps, { ...s.input(LONG), remainingMs: () => 1800 });
-    expect(out.statusCode).toBe(202);
-    expect(Date.now() - t).toBeLessThan(1500);
+    virtualClock();
+    // 1.8 s left before the route's deadline: the wait ends with the margin to spare, long before the 25 s window.
+    const answer = watch(startConversion(s.deps, { ...s.input(LONG), remainingMs: () => 1800 }));
+    await jest.advanceTimersByTimeAsync(1800);
+    expect(answer.value?.statusCode).toBe(202);
   });
 
   test('abandoned while waiting (the caller got its 503): charge given back, job retired', async () => {
