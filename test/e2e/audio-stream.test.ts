@@ -1,10 +1,12 @@
 // GET /audio/{id}/stream.m3u8 and GET /audio/{id}/seg/{n}.mp3 over HTTP against the local runtime: a long job is
 // fabricated through the real adapters (segments of real espeak speech in s3rver, the record in dynalite) and lands
 // one segment at a time; the playlist must list exactly what has landed, end once the job is done, and its segments,
-// fetched through the redirects, must join into audio whose length ffprobe confirms.
+// fetched through the redirects, must join into audio whose length ffprobe confirms; played by ffprobe's own HLS
+// demuxer over HTTP, the playlist must sound as long as the joined file (a playlist missing a segment must not).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/env';
+import { playedSeconds, servePlaylist } from '../helpers/hls';
 import { fabricateJob, type FabricatedJob } from '../helpers/segmented-job';
 import { ffprobe, postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
 
@@ -98,6 +100,24 @@ test('the playlist grows as segments land and ends when the job is done', async 
   const listed = done.entries.reduce((s, e) => s + e.duration, 0);
   expect(Math.abs(probe.duration - listed)).toBeLessThan(0.1);
   expect(probe.duration).toBeGreaterThan(5);
+
+  // Played as a player plays it (ffprobe's HLS demuxer over loopback HTTP, every frame decoded): it hears the joined
+  // file's length.
+  const played = await playedSeconds(base);
+  expect(played.errors).toBe('');
+  expect(Math.abs(played.seconds - probe.duration)).toBeLessThan(0.1);
+  // Negative control: the same playlist without its middle segment (URIs made absolute, served from another loopback
+  // port) plays short by that segment, and the same comparison rejects it.
+  const lines = done.lines.map((l) => (l.startsWith('seg/') ? new URL(l, base).href : l));
+  lines.splice(lines.indexOf(new URL('seg/1.mp3', base).href) - 1, 2);
+  const broken = await servePlaylist(lines.join('\n') + '\n');
+  try {
+    const short = await playedSeconds(broken.url);
+    expect(Math.abs(short.seconds - probe.duration)).toBeGreaterThan(0.1);
+    expect(short.seconds).toBeCloseTo(probe.duration - job.segments[1]!.duration_s, 1);
+  } finally {
+    await broken.close();
+  }
 });
 
 test('a short MP3 made in one go is listed as its one file; bad names are 422, unknown ids 404', async () => {

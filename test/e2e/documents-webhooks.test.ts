@@ -17,7 +17,13 @@ import { putApiKey } from '../helpers/api-keys';
 import { tempDir } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
 import { startRuntime, type TestRuntime } from '../helpers/runtime';
-import { startWebhookReceiver, webhookTestEnv, type WebhookReceiver } from '../helpers/webhook-receiver';
+import {
+  opensslHmac,
+  startWebhookReceiver,
+  tampered,
+  webhookTestEnv,
+  type WebhookReceiver,
+} from '../helpers/webhook-receiver';
 
 jest.setTimeout(180_000);
 
@@ -204,6 +210,10 @@ describe('async render (Scale) → 202 → job → signed callback', () => {
       ),
     ).toBe(false);
     expect(verifySignature(secretA, sig, Buffer.concat([cb.body, Buffer.from(' ')]))).toBe(false);
+    // Independently of our verifySignature: OpenSSL's HMAC over the exact bytes delivered is the v1 sent; over a
+    // tampered copy of the body (the negative control) it is not.
+    expect(sig).toBe(`t=${t},v1=${opensslHmac(secretA, t, cb.body)}`);
+    expect(sig).not.toBe(`t=${t},v1=${opensslHmac(secretA, t, tampered(cb.body))}`);
     const event = JSON.parse(cb.body.toString('utf8'));
     expect(event).toMatchObject({
       object: 'event',

@@ -1,13 +1,17 @@
 // The Documents API over HTTP against the local runtime: every built-in template in every format it declares,
-// checked with independent tools (qpdf, pdftotext, Python's zipfile and csv modules, the PNG signature); the
-// contract's 400s; custom templates for paid keys; the free tier's monthly quota under concurrency.
+// checked with independent tools (qpdf, pdftotext, Python's zipfile and csv modules, pngjs decoding the PNG's pixels,
+// LibreOffice reading the custom_html XLSX's cells); the contract's 400s; custom templates for paid keys; the free
+// tier's monthly quota under concurrency.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import JSZip from 'jszip';
 import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
 import { dynamo } from '../../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
 import { tempDir } from '../helpers/env';
+import { sofficeCells } from '../helpers/office';
+import { blankPng, pngProblems, type Rgb } from '../helpers/png';
 import { startRuntime, type TestRuntime } from '../helpers/runtime';
 
 jest.setTimeout(180_000);
@@ -46,6 +50,7 @@ async function render(body: unknown, headers: Record<string, string> = from()) {
   });
 }
 
+const WHITE: Rgb = [255, 255, 255];
 const py = (code: string, file: string) => execFileSync('python3', ['-c', code, file], { encoding: 'utf8' });
 
 interface Listing {
@@ -138,10 +143,15 @@ describe('every template in every format it declares', () => {
       const res = await render({ ...body, format }, { authorization: `Bearer ${proKey}` });
       expect([format, res.status]).toEqual([format, 200]);
       const bytes = Buffer.from(await res.arrayBuffer());
-      if (format === 'png')
-        expect(
-          bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
-        ).toBe(true);
+      if (format === 'png') {
+        // Decoded by pngjs: the default 1024x768 viewport, white paper with the heading's ink on it; a blank image
+        // of the same size fails the same check (negative control).
+        const png = { width: 1024, height: 768, colours: [[1000, 700, WHITE]] as [number, number, Rgb][] };
+        expect(pngProblems(bytes, { ...png, minInk: 0.001 })).toEqual([]);
+        expect(pngProblems(blankPng(1024, 768), { ...png, minInk: 0.001 })).toEqual([
+          expect.stringMatching(/^only 0\.000% of the pixels differ/),
+        ]);
+      }
       if (format === 'md' || format === 'txt' || format === 'html')
         expect(bytes.toString('utf8').toLowerCase()).toContain('hola ñandú'); // txt capitalises headings
       if (format === 'json') expect(JSON.parse(bytes.toString('utf8'))).toMatchObject({ nombre: 'Ñandú' });
@@ -152,6 +162,48 @@ describe('every template in every format it declares', () => {
         expect(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })).not.toContain('plan gratuito');
       }
     }
+  });
+
+  test('custom_html → XLSX: LibreOffice reads the table as typed cells; a tampered copy reads otherwise', async () => {
+    const res = await render(
+      {
+        format: 'xlsx',
+        custom_html:
+          '<table><caption>Ventas</caption><tr><th>Producto</th><th>Unidades</th><th>Ingresos</th></tr>' +
+          '{% for r in filas %}<tr><td>{{ r.p }}</td><td>{{ r.u }}</td><td>{{ r.i }}</td></tr>{% endfor %}</table>',
+        data: {
+          filas: [
+            { p: 'Café, molido', u: 3, i: 1234.5 },
+            { p: 'Ñandú "azul"', u: 10, i: 99.9 },
+          ],
+        },
+      },
+      { authorization: `Bearer ${proKey}` },
+    );
+    expect(res.status).toBe(200);
+    const good = join(files.path, 'custom-table.xlsx');
+    writeFileSync(good, Buffer.from(await res.arrayBuffer()));
+    // Negative control: the same workbook with one number changed inside its sheet XML.
+    const zip = await JSZip.loadAsync(readFileSync(good));
+    const sheet = Object.keys(zip.files).find((n) => /^xl\/worksheets\/sheet\d+\.xml$/.test(n))!;
+    const xml = await zip.file(sheet)!.async('string');
+    expect(xml).toContain('<v>1234.5</v>');
+    zip.file(sheet, xml.replace('<v>1234.5</v>', '<v>1243.5</v>'));
+    const bad = join(files.path, 'custom-table-tampered.xlsx');
+    writeFileSync(bad, await zip.generateAsync({ type: 'nodebuffer' }));
+
+    const [cells, tamperedCells] = sofficeCells([good, bad], files.path);
+    const expected = {
+      Ventas: [
+        ['Ventas'], // the caption, as a title row
+        ['Producto', 'Unidades', 'Ingresos'],
+        ['Café, molido', 3, 1234.5],
+        ['Ñandú "azul"', 10, 99.9],
+      ],
+    };
+    expect(cells).toEqual(expected);
+    expect(tamperedCells).not.toEqual(expected);
+    expect(tamperedCells!.Ventas![2]).toEqual(['Café, molido', 3, 1243.5]);
   });
 
   test('GET /templates/{slug}/sample.pdf and /source', async () => {

@@ -15,7 +15,9 @@ import { putApiKey } from '../helpers/api-keys';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
 import { startRuntime, type TestRuntime } from '../helpers/runtime';
 import {
+  opensslHmac,
   startWebhookReceiver,
+  tampered,
   webhookTestEnv,
   type Received,
   type WebhookReceiver,
@@ -136,6 +138,11 @@ describe('completion webhooks', () => {
     expect(sig).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(verifySignature(secretA, sig, cb.body)).toBe(true);
     expect(verifySignature(secretA, sig, Buffer.concat([cb.body, Buffer.from(' ')]))).toBe(false);
+    // Independently of our verifySignature: OpenSSL's HMAC over the exact bytes delivered is the v1 sent; over a
+    // tampered copy of the body (the negative control) it is not.
+    const t = Number(/^t=(\d+),/.exec(sig)![1]);
+    expect(sig).toBe(`t=${t},v1=${opensslHmac(secretA, t, cb.body)}`);
+    expect(sig).not.toBe(`t=${t},v1=${opensslHmac(secretA, t, tampered(cb.body))}`);
     const e = event(cb);
     expect(e).toMatchObject({
       id: audioEventIdFor(r.json.audio_id, 'audio.completed'),

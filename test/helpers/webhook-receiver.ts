@@ -1,5 +1,7 @@
 // What the webhook e2e tests of both services share (narration-hooks, documents-webhooks): a loopback receiver whose
-// answers each test scripts, and the runtime settings that let callbacks reach it.
+// answers each test scripts, the runtime settings that let callbacks reach it, and OpenSSL as the independent
+// checker of the signatures.
+import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -58,3 +60,24 @@ export const webhookTestEnv = (dnsStub: string): Record<string, string> => ({
   WEBHOOK_RETRY_SCHEDULE_S: '1,1',
   WEBHOOK_TIMEOUT_MS: '3000',
 });
+
+/**
+ * OpenSSL's HMAC-SHA256 (hex) of the exact bytes `<t>.<body>` keyed with the whole secret string: `openssl dgst
+ * -sha256 -hmac <secret>` reading them from stdin. A delivery's `<Service>-Signature` must be `t=<t>,v1=<this>`; the
+ * tests compare with it instead of our own verifySignature (lambdas/shared/webhooks/signature.ts).
+ */
+export function opensslHmac(secret: string, t: number, body: Buffer): string {
+  const out = execFileSync('openssl', ['dgst', '-sha256', '-hmac', secret, '-r'], {
+    input: Buffer.concat([Buffer.from(`${t}.`, 'utf8'), body]),
+    encoding: 'utf8',
+  });
+  return /^([0-9a-f]{64}) /.exec(out)![1]!;
+}
+
+/** A copy of `body` with one bit of its middle byte flipped: what a tampered delivery would carry. */
+export function tampered(body: Buffer): Buffer {
+  const copy = Buffer.from(body);
+  const mid = copy.length >> 1;
+  copy.writeUInt8(copy.readUInt8(mid) ^ 0x01, mid);
+  return copy;
+}

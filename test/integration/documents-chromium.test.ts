@@ -1,6 +1,7 @@
 // The Chromium renderer's output, checked with independent tools (Debian poppler-utils and qpdf: CI installs
 // `apt-get install -y qpdf poppler-utils`): a valid PDF with the Spanish text intact in the bundled fonts, page
-// sizes/orientation/margins as asked, header/footer page numbers, the free-tier watermark, and PNG dimensions.
+// sizes/orientation/margins as asked, header/footer page numbers, the free-tier watermark, and PNGs decoded by pngjs
+// (size and pixels, with negative controls).
 // Real Chromium (@sparticuz/chromium), no network: documents only use data: URLs.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { RenderInputError } from '../../lambdas/documents/render/errors';
 import { toHttpError } from '../../lambdas/shared/http/errors';
 import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
 import { rejectsAsHttp } from '../helpers/as-http';
+import { blankPng, corruptPng, pngProblems, type Rgb } from '../helpers/png';
 
 jest.setTimeout(60_000);
 
@@ -265,32 +267,54 @@ describe('PDF', () => {
   });
 });
 
-describe('PNG', () => {
-  function pngSize(png: Buffer): { width: number; height: number } {
-    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    expect(png.subarray(12, 16).toString()).toBe('IHDR');
-    return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
-  }
+describe('PNG (decoded by pngjs: size and pixels)', () => {
+  const BLUE: Rgb = [0x1f, 0x4e, 0x79];
+  const WHITE: Rgb = [255, 255, 255];
+  // A blue band over white: the band's colour at its centre, white below it, and text ink inside it.
+  const html =
+    '<body style="margin:0; background:#fff"><div style="height:1000px; background:#1f4e79; color:white; ' +
+    'font-size:60px">Año ñ</div><div style="height:500px"></div>';
 
   it('captures the whole page at the asked width and scale', async () => {
-    const html =
-      '<body style="margin:0"><div style="height:1500px; background:#1f4e79; color:white">Año ñ</div>';
-    expect(pngSize(await renderer.renderPng(html, { width: 800 }))).toEqual({ width: 800, height: 1500 });
-    expect(pngSize(await renderer.renderPng(html, { width: 600, deviceScaleFactor: 2 }))).toEqual({
-      width: 1200,
-      height: 3000,
-    });
-    expect(pngSize(await renderer.renderPng(html, { width: 640, height: 480, fullPage: false }))).toEqual({
-      width: 640,
-      height: 480,
-    });
+    const whole = {
+      width: 800,
+      height: 1500,
+      colours: [
+        [400, 500, BLUE],
+        [400, 1200, WHITE],
+      ] as [number, number, Rgb][],
+    };
+    const at1x = await renderer.renderPng(html, { width: 800 });
+    expect(pngProblems(at1x, { ...whole, minInk: 0.2 })).toEqual([]);
+    const at2x = await renderer.renderPng(html, { width: 400, deviceScaleFactor: 2 });
+    expect(
+      pngProblems(at2x, {
+        width: 800,
+        height: 3000,
+        colours: [
+          [400, 1000, BLUE],
+          [400, 2400, WHITE],
+        ],
+      }),
+    ).toEqual([]);
+    const viewport = await renderer.renderPng(html, { width: 640, height: 480, fullPage: false });
+    expect(pngProblems(viewport, { width: 640, height: 480, colours: [[320, 240, BLUE]] })).toEqual([]);
+
+    // Negative controls: the same checker rejects a damaged file, a blank image of the right size and a wrong size.
+    expect(pngProblems(corruptPng(at1x), whole)).toEqual([expect.stringMatching(/^not a decodable PNG/)]);
+    expect(pngProblems(blankPng(800, 1500), { ...whole, minInk: 0.2 })).toEqual([
+      'pixel (400, 500) is rgb(255, 255, 255), expected rgb(31, 78, 121)',
+      expect.stringMatching(/^only 0\.000% of the pixels differ/),
+    ]);
+    expect(pngProblems(viewport, whole)[0]).toBe('size 640x480, expected 800x1500');
   });
 
   it('cuts a very tall page at 16,384 CSS pixels', async () => {
-    const png = await renderer.renderPng('<body style="margin:0"><div style="height:40000px">alto</div>', {
-      width: 200,
-    });
-    expect(pngSize(png)).toEqual({ width: 200, height: 16_384 });
+    const png = await renderer.renderPng(
+      '<body style="margin:0"><div style="height:40000px; background:#1f4e79">alto</div>',
+      { width: 200 },
+    );
+    expect(pngProblems(png, { width: 200, height: 16_384, colours: [[100, 16_383, BLUE]] })).toEqual([]);
   });
 
   it('refuses a bad viewport with a 400', async () => {

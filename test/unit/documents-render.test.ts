@@ -6,6 +6,7 @@ import {
   CONTAINMENT_ARGS,
   DOCUMENT_ORIGIN,
   contentSecurityPolicy,
+  cspBlockedUrl,
   decideRequest,
   launchArgs,
 } from '../../lambdas/documents/render/containment';
@@ -217,6 +218,21 @@ describe('containment building blocks', () => {
       'ws://x/',
     ])
       expect(d(url)).toBe('abort');
+  });
+
+  it("cspBlockedUrl reads the URL out of Chromium's CSP refusals (current and older wording), nothing else", () => {
+    expect(
+      cspBlockedUrl(
+        'Loading the image \'http://127.0.0.1:9/img\' violates the following Content Security Policy directive: "img-src data:". The action has been blocked.',
+      ),
+    ).toBe('http://127.0.0.1:9/img');
+    expect(
+      cspBlockedUrl(
+        "Refused to connect to 'ws://127.0.0.1:9/ws' because it violates the following Content Security Policy directive: \"default-src 'none'\".",
+      ),
+    ).toBe('ws://127.0.0.1:9/ws');
+    expect(cspBlockedUrl('Not allowed to load local resource: file:///etc/passwd')).toBeUndefined();
+    expect(cspBlockedUrl("Refused to execute the redirect specified via '<meta>'.")).toBeUndefined();
   });
 });
 

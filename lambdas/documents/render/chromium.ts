@@ -11,7 +11,13 @@ import type { ChildProcess } from 'node:child_process';
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
 import { logger } from '../../shared/logger';
-import { DOCUMENT_ORIGIN, contentSecurityPolicy, decideRequest, launchArgs } from './containment';
+import {
+  DOCUMENT_ORIGIN,
+  contentSecurityPolicy,
+  cspBlockedUrl,
+  decideRequest,
+  launchArgs,
+} from './containment';
 import { RenderCrashError, RenderInputError, RenderTimeoutError } from './errors';
 import { resolveFontsDir, writeFontconfig } from './fonts';
 import {
@@ -44,6 +50,12 @@ export interface RendererOptions {
   fontsDir?: string;
   /** Keep @sparticuz/chromium's `--single-process` (default true: what Lambda needs; see the docs). */
   singleProcess?: boolean;
+  /**
+   * Called with the URL of each request the containment refuses: aborted by the request interception, or refused
+   * by the CSP (Chromium reports those on the console; listened to only when this is set). The security tests watch
+   * the defences at work with it.
+   */
+  onBlockedRequest?: (url: string, by: 'interception' | 'csp') => void;
 }
 
 export interface RendererStats {
@@ -387,6 +399,12 @@ export class Renderer {
     };
     await page.setRequestInterception(true);
     page.on('request', (req) => this.onRequest(pp, req));
+    const observe = this.options.onBlockedRequest;
+    if (observe)
+      page.on('console', (m) => {
+        const url = cspBlockedUrl(m.text());
+        if (url) observe(url, 'csp');
+      });
     await page.setJavaScriptEnabled(false);
     pp.jsEnabled = false;
     return pp;
@@ -420,6 +438,7 @@ export class Renderer {
       settled(req.continue());
     } else {
       pp.blocked++;
+      this.options.onBlockedRequest?.(req.url(), 'interception');
       // A navigation aborted with ERR_ABORTED leaves the page on its document (no chrome-error:// page).
       settled(req.abort(req.isNavigationRequest() ? 'aborted' : 'blockedbyclient'));
     }

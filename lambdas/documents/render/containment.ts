@@ -92,3 +92,12 @@ export function decideRequest(req: {
   if (!req.isNavigation && req.url.startsWith('data:')) return 'continue';
   return 'abort';
 }
+
+/**
+ * The URL in Chromium's console report of a request the CSP refused (no request is made), if `text` is one:
+ * "Loading the image 'http://…' violates the following Content Security Policy directive: …" (older Chromium:
+ * "Refused to load the image 'http://…' because it violates …"); a frame's URL is reported as its origin.
+ */
+export function cspBlockedUrl(text: string): string | undefined {
+  return /'([^']+)' (?:because it )?violates the following Content Security Policy directive/.exec(text)?.[1];
+}
