@@ -22,6 +22,12 @@ const common = {
 module.exports = {
   // Chromium and isolated-vm keep native handles alive in warm containers by design; do not let them hold the run.
   forceExit: true,
+  // Both cores (jest's default is cores − 1: one worker here). Files are isolated from each other: each starts its
+  // own emulators and runtime on ephemeral ports in its own temp dir, and no test relies on what another left behind
+  // (quota windows, DLQ contents, keys). JEST_WORKERS overrides it (e.g. 1 to measure a file alone).
+  maxWorkers: Number(process.env.JEST_WORKERS) || 2,
+  // Slowest files first, also on a clean clone (test/sequencer.cjs reads test/timings.json).
+  testSequencer: '<rootDir>/test/sequencer.cjs',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },

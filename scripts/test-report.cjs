@@ -1,14 +1,17 @@
 // Reads Jest's JSON report (`jest --json --outputFile=<file>`) and prints where the suite's time went: seconds per
 // project (the sum of its files' times, and their count) and the 15 slowest files, then the one closing line CI reads:
 // `N passed, M failed, K skipped` (K counts skipped and todo tests; a missing or unreadable report counts as a failure).
-//   node scripts/test-report.cjs <report.json> [--top N]
+//   node scripts/test-report.cjs <report.json> [--top N] [--write-timings]
+// --write-timings also writes each file's seconds to test/timings.json, the order test/sequencer.cjs runs files in on
+// a clean clone (slowest first).
 // Plain CommonJS: it runs on whatever Node launched CI.
-const { readFileSync } = require('node:fs');
-const { relative } = require('node:path');
+const { readFileSync, writeFileSync } = require('node:fs');
+const { join, relative } = require('node:path');
 
 const [file, ...rest] = process.argv.slice(2);
 const topIndex = rest.indexOf('--top');
 const top = topIndex >= 0 ? Number(rest[topIndex + 1]) : 15;
+const writeTimings = rest.includes('--write-timings');
 
 let report = {};
 try {
@@ -51,6 +54,16 @@ if (files.length) {
   for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, top))
     console.log(`  ${f.seconds.toFixed(1).padStart(8)} s  ${f.path}${f.failed ? '  (failed)' : ''}`);
   console.log('');
+}
+
+if (writeTimings && files.length) {
+  const timings = Object.fromEntries(
+    [...files]
+      .sort((a, b) => a.path.localeCompare(b.path))
+      .map((f) => [f.path, Math.round(f.seconds * 10) / 10]),
+  );
+  writeFileSync(join(root, 'test', 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
+  console.log(`test/timings.json: ${files.length} files`);
 }
 
 const passed = report.numPassedTests ?? 0;
