@@ -31,6 +31,15 @@ const LEASE_S = 60;
 let clock = T0;
 const now = () => clock;
 const later = (s: number) => new Date(T0.getTime() + s * 1000);
+const queuedJob = (id: string, extra: Partial<TestJob> = {}): TestJob => ({
+  jobId: id,
+  audioId: id,
+  kind: 'test',
+  status: 'queued',
+  progress: 0,
+  updatedAt: T0.toISOString(),
+  ...extra,
+});
 
 interface Subject {
   store: LeasedJobStore<TestJob>;
@@ -84,16 +93,7 @@ describe.each(subjects)('LeasedJobStore contract: %s', (_name, make) => {
   });
 
   async function newJob(extra: Partial<TestJob> = {}): Promise<TestJob> {
-    const id = `j${process.pid}-${_name.length}-${++seq}`;
-    const job: TestJob = {
-      jobId: id,
-      audioId: id,
-      kind: 'test',
-      status: 'queued',
-      progress: 0,
-      updatedAt: T0.toISOString(),
-      ...extra,
-    };
+    const job = queuedJob(`j${process.pid}-${_name.length}-${++seq}`, extra);
     await store.create(job);
     return job;
   }
@@ -212,15 +212,7 @@ describe.each(subjects.filter(([name]) => name.startsWith('DynamoDB')))('stored 
   test('the stored item keeps the record field names (data written before stays readable)', async () => {
     clock = T0;
     const { store, raw } = make();
-    const id = `raw${process.pid}-${_name.length}`;
-    const job: TestJob = {
-      jobId: id,
-      audioId: id,
-      kind: 'test',
-      status: 'queued',
-      progress: 0,
-      updatedAt: T0.toISOString(),
-    };
+    const job = queuedJob(`raw${process.pid}-${_name.length}`);
     await store.create(job);
     await store.claim(job.jobId, 2);
     await store.fail(job.jobId, 'boom', { bytes: 3 });
