@@ -26,6 +26,9 @@ module.exports = {
   // own emulators and runtime on ephemeral ports in its own temp dir, and no test relies on what another left behind
   // (quota windows, DLQ contents, keys). JEST_WORKERS overrides it (e.g. 1 to measure a file alone).
   maxWorkers: Number(process.env.JEST_WORKERS) || 2,
+  // Two files run side by side, so a test's CPU may be shared: jest's 5 s default timed out quick tests on a loaded
+  // machine. Files with long work set their own (jest.setTimeout).
+  testTimeout: 30_000,
   // Slowest files first, also on a clean clone (test/sequencer.cjs reads test/timings.json).
   testSequencer: '<rootDir>/test/sequencer.cjs',
   projects: [

@@ -1,17 +1,17 @@
 // Global setup of the `artifact` jest project: builds what is deployed and starts what it talks to.
-//  1. `cdk synth` (offline) into .cache/artifact/cdk.out, reused while its inputs are unchanged (a hash of every
-//     file synth reads: bin, lib, lambdas, templates, package files, cdk.json, tsconfig.json, .dockerignore).
-//  2. The zip assets are copied into a temporary folder whose parents hold no node_modules, so a bundle resolves
-//     only what it carries (a module left external fails to load, as in Lambda).
-//  3. The emulators and the Polly stand-in start in their own process (emulators-server.ts).
+//  1. In the background (prepare.ts, its own process, so the other projects' tests start meanwhile): `cdk synth`
+//     (offline) into .cache/artifact/cdk.out, reused while its inputs are unchanged (a hash of every file synth
+//     reads: bin, lib, lambdas, templates, package files, cdk.json, tsconfig.json, .dockerignore); then the zip
+//     assets are copied into a temporary folder whose parents hold no node_modules, so a bundle resolves only what
+//     it carries (a module left external fails to load, as in Lambda). The tests await it (artifactReady()).
+//  2. The emulators and the Polly stand-in start in their own process (emulators-server.ts).
 // The state (paths, endpoints) reaches the test files through ARTIFACT_STATE.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { node22 } from '../helpers/node22';
-import { readAssembly } from './assembly';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const CACHE = join(ROOT, '.cache', 'artifact');
@@ -28,7 +28,7 @@ const SYNTH_INPUTS = [
 ];
 
 export interface ArtifactState {
-  /** The synthesized cloud assembly (cache). */
+  /** The synthesized cloud assembly (cache): complete once artifactReady() resolves. */
   cdkOut: string;
   /** Temporary folder: copies of the zip assets (asset.<hash>/) and scratch space. */
   runDir: string;
@@ -42,6 +42,19 @@ export function artifactState(): ArtifactState {
   const raw = process.env.ARTIFACT_STATE;
   if (!raw) throw new Error('ARTIFACT_STATE is unset: run these tests through the jest project `artifact`');
   return JSON.parse(raw) as ArtifactState;
+}
+
+/** Waits until prepare.ts has synthesized and copied the assets (bounded); throws its reason if it failed. */
+export async function artifactReady(timeoutMs = 15 * 60_000): Promise<ArtifactState> {
+  const state = artifactState();
+  const ready = join(state.runDir, 'ready.json');
+  const failed = join(state.runDir, 'prepare-failed.txt');
+  for (const deadline = Date.now() + timeoutMs; !existsSync(ready);) {
+    if (existsSync(failed)) throw new Error(`artifact build failed:\n${readFileSync(failed, 'utf8')}`);
+    if (Date.now() > deadline) throw new Error(`the artifact build did not end within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return state;
 }
 
 /** Hash of the files `cdk synth` reads (tracked and untracked, not ignored). */
@@ -109,7 +122,8 @@ function startBackends(dataDir: string): Promise<{ child: ChildProcess; line: st
   );
   return new Promise((resolvePromise, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error('emulators did not start within 60 s')), 60_000);
+    // Generous: the canned Polly stand-in speaks and encodes its speech once at start, on a machine that may be busy.
+    const timer = setTimeout(() => reject(new Error('emulators did not start within 5 min')), 5 * 60_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
       const nl = buffered.indexOf('\n');
@@ -125,25 +139,34 @@ function startBackends(dataDir: string): Promise<{ child: ChildProcess; line: st
   });
 }
 
-const holder = globalThis as unknown as { artifactBackends?: ChildProcess; artifactRunDir?: string };
+const holder = globalThis as unknown as {
+  artifactBackends?: ChildProcess;
+  artifactPrepare?: ChildProcess;
+  artifactRunDir?: string;
+};
 
 export default async function globalSetup(): Promise<void> {
-  const log = (line: string) => process.stderr.write(`${line}\n`);
   const node = node22();
-  const cdkOut = synthesize(log);
   const runDir = isolatedDir('artifact-run-');
-  for (const fn of readAssembly(cdkOut).functions)
-    if (fn.packaging === 'zip' && !existsSync(join(runDir, fn.assetPath)))
-      cpSync(join(cdkOut, fn.assetPath), join(runDir, fn.assetPath), { recursive: true });
-  const { child, line } = await startBackends(join(runDir, 'emulators'));
+  holder.artifactRunDir = runDir;
+  holder.artifactPrepare = spawn(
+    join(ROOT, 'node_modules', '.bin', 'tsx'),
+    [join(__dirname, 'prepare.ts'), runDir],
+    { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  const { child, line } = await startBackends(join(runDir, 'emulators')).catch((err: unknown) => {
+    holder.artifactPrepare?.kill('SIGTERM');
+    throw err;
+  });
   const { env, pollyEndpoint } = JSON.parse(line) as { env: Record<string, string>; pollyEndpoint: string };
   holder.artifactBackends = child;
-  holder.artifactRunDir = runDir;
-  const state: ArtifactState = { cdkOut, runDir, env, pollyEndpoint, node22: node };
+  const state: ArtifactState = { cdkOut: join(CACHE, 'cdk.out'), runDir, env, pollyEndpoint, node22: node };
   process.env.ARTIFACT_STATE = JSON.stringify(state);
 }
 
 export async function stopBackends(): Promise<void> {
+  const prepare = holder.artifactPrepare;
+  if (prepare && prepare.exitCode === null && prepare.signalCode === null) prepare.kill('SIGTERM');
   const child = holder.artifactBackends;
   if (child && child.exitCode === null) {
     const exited = new Promise<void>((r) => child.once('exit', () => r()));

@@ -7,7 +7,7 @@ import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import type { RouteSpec, ServiceManifest, WorkerSpec } from '../../lambdas/shared/manifest';
 import { bundleSources, readAssembly, type AssemblyFunction } from './assembly';
-import { artifactState, type ArtifactState } from './global-setup';
+import { artifactReady, type ArtifactState } from './global-setup';
 import {
   lambdaEnvironment,
   LambdaProcess,
@@ -66,7 +66,7 @@ export interface Harness {
 }
 
 export async function harness(): Promise<Harness> {
-  const state = artifactState();
+  const state = await artifactReady();
   const xray = await startXraySink();
   const home = join(state.runDir, 'home');
   mkdirSync(home, { recursive: true });

@@ -151,7 +151,7 @@ beforeAll(async () => {
     email: 'image-scale@example.com',
     createdAt: new Date().toISOString(),
   });
-});
+}, 20 * 60_000); // includes waiting for the background synth (prepare.ts)
 
 afterAll(() => {
   resetClients();

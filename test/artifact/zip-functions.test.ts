@@ -343,7 +343,7 @@ beforeAll(async () => {
   for (const side of ['source', 'bundle'] as const)
     keys[side] = { pro: await make('pro', side), scale: await make('scale', side) };
   pdf = await makePdf();
-});
+}, 20 * 60_000); // includes waiting for the background synth (prepare.ts)
 
 afterAll(() => {
   resetClients();
