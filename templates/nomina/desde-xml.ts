@@ -13,7 +13,7 @@ import { dec, moneyText, sum, type Dec } from '../kit/money';
 import type { XmlDocument } from '../kit/template-types';
 import { calcNomina } from './calc';
 import { DEDUCCION_ISR } from './catalogos';
-import { schema, type NominaData } from './schema';
+import { schemaDesdeXml, type NominaData } from './schema';
 
 const num = (s: string | undefined) => (s === undefined ? undefined : Number(s));
 
@@ -115,7 +115,7 @@ export function nominaDesdeXml(xml: string): XmlDocument {
       },
     ]);
   const n = leerNomina12(c.complementoNodos)!;
-  const parsed = schema.safeParse(datos(c, n));
+  const parsed = schemaDesdeXml.safeParse(datos(c, n));
   if (!parsed.success)
     throw new CfdiXmlError(
       parsed.error.issues.map((i) => ({

@@ -579,6 +579,8 @@ export interface RenderedDocument {
   filename: string;
   /** What the re-checks of an XML input found (the X-CFDI-Avisos header); absent when nothing. */
   warnings?: string[];
+  /** Complements of an XML input printed as generic sections (X-CFDI-Complementos-No-Reconocidos); absent when none. */
+  unknownComplements?: string[];
 }
 
 function cssLength(v: number | string | undefined, fallback: string): string {
@@ -811,11 +813,13 @@ export async function renderDocument(
     throw err;
   }
   const warnings = request.kind === 'template' ? request.xml?.warnings : undefined;
+  const unknown = request.kind === 'template' ? request.xml?.unknownComplements : undefined;
   return {
     bytes: file.bytes,
     contentType: file.contentType,
     filename: `${model.baseName}.${file.extension}`,
     ...(warnings?.length ? { warnings } : {}),
+    ...(unknown?.length ? { unknownComplements: unknown } : {}),
   };
 }
 
@@ -831,6 +835,7 @@ async function renderMerge(
 ): Promise<RenderedDocument> {
   const parts: MergePart[] = [];
   const warnings: string[] = [];
+  const unknown: string[] = [];
   const attachments: PdfAAttachment[] = [];
   const pdfa = wantsPdfA(request);
   for (const [i, part] of request.parts.entries()) {
@@ -839,6 +844,7 @@ async function renderMerge(
       part.kind === 'template' ? (part.xml?.title ?? part.template.title(part.data as never)) : 'Documento';
     parts.push({ bytes: doc.bytes, title });
     warnings.push(...(doc.warnings ?? []).map((w) => `documento ${i + 1}: ${w}`));
+    unknown.push(...(doc.unknownComplements ?? []).map((w) => `documento ${i + 1}: ${w}`));
     if (pdfa) {
       const source = pdfASource(part, part.data);
       attachments.push({ ...source, name: `${String(i + 1).padStart(2, '0')}-${source.name}` });
@@ -855,6 +861,7 @@ async function renderMerge(
     contentType: CONTENT_TYPES.pdf,
     filename: 'documentos.pdf',
     ...(warnings.length ? { warnings } : {}),
+    ...(unknown.length ? { unknownComplements: unknown } : {}),
   };
 }
 
