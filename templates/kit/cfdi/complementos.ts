@@ -215,19 +215,47 @@ function bloques(el: XmlNodo, titulo: string, nivel: number, out: Bloque[]): voi
       continue;
     }
     const keys = [...new Set(els.flatMap((e) => Object.keys(e.attrs)))];
-    if (keys.length) {
+    // Children that are single leaves (e.g. a Mercancía's one CantidadTransporta) become columns of the row, so 50
+    // mercancías stay 50 rows instead of 100 blocks.
+    const plegables = els.every((e) =>
+      e.children.every(
+        (c) =>
+          !c.children.length && !c.text?.trim() && e.children.filter((x) => x.local === c.local).length === 1,
+      ),
+    );
+    const sub = plegables
+      ? [
+          ...new Set(
+            els.flatMap((e) => e.children.flatMap((c) => Object.keys(c.attrs).map((k) => `${c.local} ${k}`))),
+          ),
+        ]
+      : [];
+    const valor = (e: XmlNodo, key: string) => {
+      const [local, k] = key.split(' ') as [string, string];
+      return e.children.find((c) => c.local === local)?.attrs[k]?.trim() ?? '';
+    };
+    if (keys.length || sub.length) {
       out.push({
         titulo: `${nombre} (${els.length})`,
         nivel: nivel + 1,
         campos: [],
         tabla: {
-          columnas: ['#', ...keys.map(etiqueta)],
-          filas: els.map((e, i) => [String(i + 1), ...keys.map((k) => e.attrs[k]?.trim() ?? '')]),
-          lineas: keys.length > MAX_COLUMNAS,
+          columnas: [
+            '#',
+            ...keys.map(etiqueta),
+            ...sub.map((x) => `${etiqueta(x.split(' ')[0]!)} · ${etiqueta(x.split(' ')[1]!)}`),
+          ],
+          filas: els.map((e, i) => [
+            String(i + 1),
+            ...keys.map((k) => e.attrs[k]?.trim() ?? ''),
+            ...sub.map((x) => valor(e, x)),
+          ]),
+          lineas: keys.length + sub.length > MAX_COLUMNAS,
         },
       });
     }
     els.forEach((e, i) => {
+      if (plegables) return;
       if (e.children.length || e.text?.trim())
         for (const [sub, subs] of grupos(e))
           subs.forEach((s, j) =>
