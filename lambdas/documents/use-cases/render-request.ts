@@ -39,6 +39,7 @@ import {
   TEMPLATE_SLUGS,
 } from '../domain/template-registry';
 import { CfdiXmlError } from '../../../templates/kit/cfdi/leer';
+import { marcaSchema, vistaMarca } from '../../../templates/kit/marca';
 import type { BuiltInTemplate, XmlDocument } from '../../../templates/kit/template-types';
 
 // ---- request schema --------------------------------------------------------------------------------------
@@ -98,6 +99,11 @@ export const renderOptionsSchema = z.object({
    * request, otherwise data.json). Default: true for cfdi_xml, false otherwise.
    */
   pdfa: z.boolean().optional(),
+  /**
+   * factura: the business's brand — logo (data URI of a PNG or SVG, ≤ 200 KB, the SVG sanitised), primary colour,
+   * a notes block and a footer legend (templates/kit/marca.ts). Nothing SAT requires is removed.
+   */
+  marca: marcaSchema.optional(),
   /** format pdf: the password that opens the PDF (AES-256), 1–127 bytes as UTF-8. */
   password: z.string().min(1).optional(),
   /** format pdf: what a reader may do with it (each defaults to true); alone, the PDF opens without a password. */
@@ -333,6 +339,15 @@ export function validateRenderRequest(body: unknown): ValidationResult {
 
   if (problems.length === 0 && template && !xmlInput)
     problems.push(...requiredXmlProblems(template, data, raw.options));
+  if (
+    (raw.options as { marca?: unknown } | undefined)?.marca !== undefined &&
+    !(template && MARCA_TEMPLATES.has(template.meta.slug))
+  )
+    problems.push({
+      loc: ['body', 'options', 'marca'],
+      msg: `options.marca is printed by the factura template, not by ${template ? `'${template.meta.slug}'` : 'custom_html'}`,
+      type: 'unsupported_option',
+    });
   if ((raw.options as { pdfa?: unknown } | undefined)?.pdfa === true && format && format !== 'pdf')
     problems.push({
       loc: ['body', 'options', 'pdfa'],
@@ -522,6 +537,9 @@ function metadataProblems(metadata: unknown): DocumentProblem[] {
   return out;
 }
 
+/** Templates that print options.marca. */
+const MARCA_TEMPLATES = new Set(['factura']);
+
 /** options.require_xml: the fields the template's XML still needs, or the option refused where it has no XML. */
 function requiredXmlProblems(template: BuiltInTemplate, data: unknown, options: unknown): DocumentProblem[] {
   const required = (options as { require_xml?: unknown } | undefined)?.require_xml === true;
@@ -636,7 +654,14 @@ async function buildModel(request: SingleRenderRequest, deps: RenderDeps): Promi
     const t = request.template;
     const data = request.data as never;
     // A caller's footer_html replaces the template's own page footer (both would print in the bottom margin).
-    const view = { ...(request.xml?.view ?? t.view(data)), _pie_propio: !!request.options.footer_html };
+    const marca = vistaMarca(request.options.marca);
+    const view = {
+      ...(request.xml?.view ?? t.view(data)),
+      _pie_propio: !!request.options.footer_html,
+      // The brand (factura): its colour is the house accent (templates/_partials/estilos.html.j2).
+      _marca: marca,
+      ...(marca?.color ? { color_acento: marca.color } : {}),
+    };
     const { source, hash } = loadSource(t.meta.slug);
     const title = request.xml?.title ?? t.title(data);
     const html =
