@@ -190,7 +190,7 @@ export interface SeccionComplemento {
   bloques: Bloque[];
 }
 
-const MAX_COLUMNAS = 8;
+const MAX_COLUMNAS = 12;
 const campos = (el: XmlNodo): Campo[] =>
   Object.entries(el.attrs).map(([k, v]) => ({ etiqueta: etiqueta(k), valor: v.trim() }));
 
