@@ -174,6 +174,9 @@ const total = (description: string) => z.number().finite().describe(description)
  * The schema. `desdeXml`: the data read from a stamped CFDI de nómina, checked by SAT's rules only — the CURP by
  * nomina12.xsd's pattern, without RENAPO's check digit (SAT stamps CURPs whose check digit does not match).
  */
+/** Lines of a stamped XML: nomina12.xsd sets no maximum; this only bounds the work (the XML is ≤ 20,000 elements). */
+const LINEAS_XML = 20_000;
+
 function makeSchema({ desdeXml }: { desdeXml: boolean }) {
   return z
     .object({
@@ -231,7 +234,8 @@ function makeSchema({ desdeXml }: { desdeXml: boolean }) {
             .number()
             .finite()
             .positive()
-            .max(366)
+            // nomina12.xsd writes NumDiasPagados with up to 5 integer digits (pensions, settlements): SAT's bound.
+            .max(desdeXml ? 36160 : 366)
             .optional()
             .describe('Número de días pagados; por omisión, los días del periodo'),
         })
@@ -241,16 +245,16 @@ function makeSchema({ desdeXml }: { desdeXml: boolean }) {
       percepciones: z
         .array(percepcion)
         .min(1)
-        .max(100)
+        .max(desdeXml ? LINEAS_XML : 100)
         .describe('Percepciones: sueldo, horas extra, premios…'),
       deducciones: z
         .array(deduccion)
-        .max(100)
+        .max(desdeXml ? LINEAS_XML : 100)
         .default([])
         .describe('Deducciones: ISR, cuotas IMSS, créditos…'),
       otros_pagos: z
         .array(otroPago)
-        .max(100)
+        .max(desdeXml ? LINEAS_XML : 100)
         .default([])
         .describe('Otros pagos: subsidio para el empleo, viáticos…'),
       totales: z
