@@ -109,6 +109,23 @@ describe('options.marca in a request', () => {
     );
   });
 
+  it('a merge: the brand goes to the factura parts, the others render without it', () => {
+    const r = validateRenderRequest({
+      format: 'pdf',
+      documents: [
+        { template: 'factura', data: findTemplate('factura')!.sample },
+        { template: 'ventas', data: findTemplate('ventas')!.sample },
+      ],
+      options: { marca: { color: '#112233' } },
+    });
+    expect(r.ok).toBe(true);
+    const parts = r.ok && r.request.kind === 'merge' ? r.request.parts : [];
+    expect(parts.map((p) => (p.options as { marca?: unknown }).marca)).toEqual([
+      { color: '#112233' },
+      undefined,
+    ]);
+  });
+
   it('refused for templates that do not print it, and for custom_html', () => {
     const v = validateRenderRequest({
       template: 'ventas',

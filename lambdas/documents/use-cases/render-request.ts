@@ -435,10 +435,13 @@ function validateMerge(raw: Record<string, unknown>, problems: DocumentProblem[]
           type: 'extra_forbidden',
         });
     const part = item as Record<string, unknown>;
+    // The brand (options.marca) goes to the parts that print it; the others render without it.
+    const { marca, ...unbranded } = partOptions as typeof partOptions & { marca?: unknown };
+    const branded = typeof part.template === 'string' && MARCA_TEMPLATES.has(part.template);
     const check = validateRenderRequest({
       ...Object.fromEntries(PART_KEYS.filter((k) => part[k] !== undefined).map((k) => [k, part[k]])),
       format: 'pdf',
-      options: { ...partOptions, pdfa: false },
+      options: { ...(branded && marca !== undefined ? { ...unbranded, marca } : unbranded), pdfa: false },
     });
     if (!check.ok) problems.push(...check.problems.map((p) => ({ ...p, loc: at(p.loc) })));
     else parts.push(check.request as SingleRenderRequest);
