@@ -159,3 +159,20 @@ it("a 6-digit NSS (nomina12.xsd: [0-9]{1,15}) is valid for SAT's XSD and renders
     expect.objectContaining({ type: 'cfdi_invalid', msg: expect.stringContaining('empleado.nss') }),
   ]);
 });
+
+it('another complement on a nómina is printed, not dropped; one nobody knows is named by unknownComplements', async () => {
+  const xml = readFileSync(join(DIR, 'nomina-quincenal.xml'), 'utf8').replace(
+    '<cfdi:Complemento>',
+    '<cfdi:Complemento><mc:DatosAdicionales xmlns:mc="urn:x-ejemplo:complemento-propio:1" Version="1.0" Contrato="CT-2025-009"><mc:Hito Numero="1" Descripcion="Bono de productividad"/></mc:DatosAdicionales>',
+  );
+  const { file, warnings } = await tpl.renderBody({ cfdi_xml: xml });
+  expect(warnings).toBeUndefined();
+  const text = flat(pdftotext(file));
+  expect(text).toContain('COMPLEMENTO NO RECONOCIDO'); // CSS text-transform
+  expect(text).toContain('CT-2025-009');
+  expect(text).toContain('Bono de productividad');
+  const check = validateRenderRequest({ template: 'nomina', format: 'pdf', cfdi_xml: xml });
+  expect(check.ok && check.request.kind === 'template' && check.request.xml?.unknownComplements).toEqual([
+    'DatosAdicionales (urn:x-ejemplo:complemento-propio:1)',
+  ]);
+});
