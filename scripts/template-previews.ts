@@ -15,7 +15,7 @@ import { findTemplate } from '../lambdas/documents/domain/template-registry';
 import { Renderer } from '../lambdas/documents/render/chromium';
 import { balanceLargo, balanceSinComparativo } from '../templates/balance/examples';
 import { largeVentas } from '../templates/ventas/examples';
-import { borradorUsd, largeFactura } from '../templates/factura/examples';
+import { borradorUsd, largeFactura, marcaEjemplo } from '../templates/factura/examples';
 
 export interface Preview {
   /** Template slug. */
@@ -35,6 +35,8 @@ export const PREVIEWS: Preview[] = [
   { slug: 'factura', name: 'factura-a4', options: { page_size: 'A4' }, secondPage: false },
   { slug: 'factura', name: 'factura-borrador', data: borradorUsd },
   { slug: 'factura', name: 'factura-60', data: largeFactura(findTemplate('factura')!.sample as never, 60) },
+  // options.marca: logo, colour, notes, footer legend (issue #25).
+  { slug: 'factura', name: 'factura-marca', options: { marca: marcaEjemplo } },
   { slug: 'certificado' },
   { slug: 'certificado', name: 'certificado-letter', options: { page_size: 'Letter' } },
   { slug: 'cotizacion' },

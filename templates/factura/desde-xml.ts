@@ -15,7 +15,20 @@ import {
   type ClaveImpuesto,
   type TipoFactor,
 } from '../kit/cfdi/catalogos';
-import { CfdiXmlError, leerCfdi, NS_NOMINA12, NS_PAGOS20, type CfdiLeido } from '../kit/cfdi/leer';
+import { NS_RETENCIONES10, NS_RETENCIONES20 } from '../kit/cfdi/retenciones20';
+import { retencionesDesdeXml } from './retenciones';
+import {
+  arbolXml,
+  CfdiXmlError,
+  leerCfdi,
+  NS_CFDI40,
+  NS_NOMINA12,
+  NS_PAGOS20,
+  type CfdiLeido,
+} from '../kit/cfdi/leer';
+import { desconocidos, lineaNodo, seccionesComplementos } from '../kit/cfdi/complementos';
+import { leerImpLocal, NS_IMPLOCAL } from '../kit/cfdi/implocal';
+import { asciiHeader } from '../kit/cfdi/verificar';
 import { vistaTimbre } from '../kit/cfdi/timbre';
 import { verificarTotales, type Discrepancia } from '../kit/cfdi/verificar';
 import { importeConLetra } from '../kit/con-letra';
@@ -52,6 +65,8 @@ export interface FacturaDesdeXml {
   view: Record<string, unknown>;
   title: string;
   discrepancias: Discrepancia[];
+  /** Complements (document or concept level) we do not know, printed as generic sections: "local (namespace)". */
+  desconocidos: string[];
   /** The caller's XML, as given (factura.xml in the zip, the PDF/A attachment). */
   xml: string;
 }
@@ -74,7 +89,11 @@ function rechazarComplementos(c: CfdiLeido): void {
 }
 
 export function facturaDesdeXml(xml: string): FacturaDesdeXml {
-  const c = leerCfdi(xml);
+  const root = arbolXml(xml);
+  // A CFDI de Retenciones e información de pagos is its own document (./retenciones.ts).
+  if (root.local === 'Retenciones' && (root.uri === NS_RETENCIONES20 || root.uri === NS_RETENCIONES10))
+    return retencionesDesdeXml(root, xml);
+  const c = leerCfdi(root);
   rechazarComplementos(c);
   const m = c.moneda;
   const money = (s: string | undefined) => (s === undefined ? null : moneyText(dec(s), m));
@@ -93,6 +112,8 @@ export function facturaDesdeXml(xml: string): FacturaDesdeXml {
     clave_unidad: k.claveUnidad,
     unidad_texto: k.unidad ?? CLAVE_UNIDAD[k.claveUnidad] ?? '',
     objeto_imp_texto: k.objetoImp === '02' ? '02' : (conDescripcion(OBJETO_IMP, k.objetoImp) ?? k.objetoImp),
+    // ACuentaTerceros, InformacionAduanera (pedimento), CuentaPredial, Parte, and concept-level complements.
+    extras: k.extras.map(lineaNodo),
     impuestos: [
       ...k.traslados.map((t) => ({
         etiqueta: impuestoDe(t.impuesto)
@@ -147,6 +168,31 @@ export function facturaDesdeXml(xml: string): FacturaDesdeXml {
     });
   }
 
+  // Impuestos locales: each line in the totals (traslados add, retenciones subtract), so what is printed adds up.
+  const locales = leerImpLocal(c.complementoNodos);
+  for (const t of locales?.traslados ?? [])
+    totales.push({
+      etiqueta: `${t.nombre || 'Traslado local'} ${t.tasa} % (local)`,
+      importe: money(t.importe || '0'),
+    });
+  for (const r of locales?.retenciones ?? [])
+    totales.push({
+      etiqueta: `Retención ${r.nombre || 'local'} ${r.tasa} % (local)`,
+      importe: moneyText(dec(r.importe || '0').neg(), m),
+    });
+
+  // Every other complement, printed from its own elements (the timbre, Pagos 2.0 and implocal are printed above).
+  const impresos = new Set([NS_IMPLOCAL, ...(pagosLeidos ? [NS_PAGOS20] : [])]);
+  const otros = c.complementoNodos.filter((n) => !impresos.has(n.uri));
+  const complementos = seccionesComplementos(otros);
+  const noReconocidos = [
+    ...desconocidos(otros),
+    ...desconocidos(
+      c.conceptos.flatMap((k) => k.extras),
+      [NS_CFDI40],
+    ),
+  ].map(asciiHeader);
+
   const timbre = vistaTimbre(c);
 
   const folio = [c.serie, c.folio].filter(Boolean).join('-');
@@ -197,6 +243,8 @@ export function facturaDesdeXml(xml: string): FacturaDesdeXml {
         uuids: r.uuids,
       })),
       avisos: discrepancias.map(avisoTexto),
+      complementos,
+      hay_desconocidos: complementos.some((x) => !x.conocido),
       // Tipo P: the payments and the documents they pay (Pagos 2.0); its Comprobante totals are zeros in XXX.
       pagos: pagos?.pagos ?? null,
       pagos_totales: pagos?.totales ?? null,
@@ -209,6 +257,7 @@ export function facturaDesdeXml(xml: string): FacturaDesdeXml {
     view,
     title: `${documento}${folio ? ` ${folio}` : ''} — ${c.emisor.nombre}`,
     discrepancias,
+    desconocidos: noReconocidos,
     xml,
   };
 }

@@ -90,3 +90,17 @@ export function largeFactura(sample: Input, n: number): Input {
   void _x;
   return { ...rest, folio: '1025', items };
 }
+
+/** A brand for previews and tests (options.marca): an SVG logo of a made-up school, its green, notes and a legend. */
+export const marcaEjemplo = {
+  logo: `data:image/svg+xml;base64,${Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 80" width="240" height="80">' +
+      '<rect width="80" height="80" rx="16" fill="#0b6e4f"/><path d="M20 58 L40 20 L60 58 Z" fill="#f4d35e"/>' +
+      '<text x="94" y="38" font-family="Noto Sans" font-size="24" font-weight="700" fill="#0b6e4f">KEMPER</text>' +
+      '<text x="94" y="64" font-family="Noto Sans" font-size="14" fill="#52606d">Escuela de robótica</text></svg>',
+    'utf8',
+  ).toString('base64')}`,
+  color: '#0b6e4f',
+  notas: 'Gracias por su preferencia.',
+  leyenda_pie: 'www.kemper.example · Servicio de fletes certificado',
+};

@@ -43,6 +43,7 @@ export const factura = defineTemplate({
       view: f.view,
       title: f.title,
       warnings: f.discrepancias.length ? [avisoHeader(f.discrepancias)] : [],
+      ...(f.desconocidos.length ? { unknownComplements: f.desconocidos } : {}),
       attachments: [
         {
           name: 'factura.xml',

@@ -135,9 +135,10 @@ export function curpCheckDigit(first17: string): number {
 
 /**
  * CURP: 18 characters — 4 letters, birth date AAMMDD, sex (H, M or X), state (two letters, NE abroad), 3
- * consonants, a differentiator and RENAPO's check digit, which is verified.
+ * consonants, a differentiator and RENAPO's check digit, which is verified unless `digitoVerificador` is false (a
+ * stamped CFDI: SAT's XSD checks the pattern only).
  */
-export function curp(description: string) {
+export function curp(description: string, { digitoVerificador = true } = {}) {
   return z
     .string()
     .trim()
@@ -153,7 +154,7 @@ export function curp(description: string) {
           'Not a CURP: 4 letters, the birth date YYMMDD, sex (H, M or X), state (2 letters), 3 consonants, a character and a digit',
         );
       else if (!fechaAAMMDD(m[1]!)) fail(`The CURP's date ${m[1]} (YYMMDD) is not a calendar day`);
-      else if (curpCheckDigit(s) !== +s[17]!)
+      else if (digitoVerificador && curpCheckDigit(s) !== +s[17]!)
         fail(
           `The CURP's check digit does not match (it should be ${curpCheckDigit(s)}): check how it was typed`,
         );
@@ -161,13 +162,17 @@ export function curp(description: string) {
     .describe(description);
 }
 
-/** Número de Seguridad Social (IMSS): 11 digits. */
+/**
+ * Número de Seguridad Social: 1 to 15 digits, SAT's own rule (nomina12.xsd, NumSeguridadSocial `[0-9]{1,15}`). The
+ * IMSS writes 11, but other institutes (ISSSTE, state ones) use other lengths and SAT stamps them: a printer must not
+ * refuse what SAT accepts.
+ */
 export function nss(description: string) {
   return z
     .string()
     .trim()
-    .refine((s) => /^\d{11}$/.test(s), {
-      message: 'An NSS has 11 digits, without spaces or dashes, e.g. 12038512345',
+    .refine((s) => /^\d{1,15}$/.test(s), {
+      message: 'An NSS is 1 to 15 digits (the IMSS uses 11), without spaces or dashes, e.g. 12038512345',
       params: { type: 'nss_format' },
     })
     .describe(description);

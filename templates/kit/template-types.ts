@@ -57,6 +57,8 @@ export interface XmlDocument {
   title: string;
   /** ASCII lines for the X-CFDI-Avisos response header: what the re-checks found (empty when nothing). */
   warnings: string[];
+  /** Complements printed as generic sections because we do not know them, "local (namespace)" in ASCII. */
+  unknownComplements?: string[];
   /** Files for the zip besides the template's formats (the XML itself). */
   attachments: TemplateAttachment[];
   /** The file a PDF/A-3 carries as its source (AFRelationship Source). */

@@ -5,6 +5,8 @@
 // XML states are re-checked against its lines and printed as the XML says: a mismatch is a warning band and the
 // X-CFDI-Avisos header, never corrected, as for facturas.
 import { CfdiXmlError, leerCfdi, NS_NOMINA12, type CfdiLeido } from '../kit/cfdi/leer';
+import { desconocidos, seccionesComplementos } from '../kit/cfdi/complementos';
+import { asciiHeader } from '../kit/cfdi/verificar';
 import { leerNomina12, type NominaLeida } from '../kit/cfdi/nomina12';
 import { vistaTimbre } from '../kit/cfdi/timbre';
 import { avisoHeader, type Discrepancia } from '../kit/cfdi/verificar';
@@ -13,7 +15,7 @@ import { dec, moneyText, sum, type Dec } from '../kit/money';
 import type { XmlDocument } from '../kit/template-types';
 import { calcNomina } from './calc';
 import { DEDUCCION_ISR } from './catalogos';
-import { schema, type NominaData } from './schema';
+import { schemaDesdeXml, type NominaData } from './schema';
 
 const num = (s: string | undefined) => (s === undefined ? undefined : Number(s));
 
@@ -115,7 +117,7 @@ export function nominaDesdeXml(xml: string): XmlDocument {
       },
     ]);
   const n = leerNomina12(c.complementoNodos)!;
-  const parsed = schema.safeParse(datos(c, n));
+  const parsed = schemaDesdeXml.safeParse(datos(c, n));
   if (!parsed.success)
     throw new CfdiXmlError(
       parsed.error.issues.map((i) => ({
@@ -126,6 +128,8 @@ export function nominaDesdeXml(xml: string): XmlDocument {
   const data: NominaData = parsed.data;
   const discrepancias = verificar(c, n);
   const timbre = vistaTimbre(c);
+  // Any other complement is printed too (never dropped); an unknown one is named by the response header.
+  const otros = c.complementoNodos.filter((x) => x.uri !== NS_NOMINA12);
   const view = {
     ...data,
     calc: {
@@ -137,6 +141,7 @@ export function nominaDesdeXml(xml: string): XmlDocument {
       neto_letra: importeConLetra(dec(c.total), data.moneda),
       fecha_emision: c.fecha,
       uso_cfdi: c.receptor.usoCfdi,
+      complementos: seccionesComplementos(otros),
     },
   };
   const bytes = Buffer.from(xml, 'utf8');
@@ -145,6 +150,7 @@ export function nominaDesdeXml(xml: string): XmlDocument {
     view,
     title: `Recibo de nómina — ${data.empleado.nombre} — ${data.periodo.inicio} a ${data.periodo.fin}`,
     warnings: discrepancias.length ? [avisoHeader(discrepancias)] : [],
+    ...(desconocidos(otros).length ? { unknownComplements: desconocidos(otros).map(asciiHeader) } : {}),
     attachments: [{ name: 'nomina.xml', bytes, description: 'el CFDI de nómina tal como se recibió (XML)' }],
     embedded: { name: 'nomina.xml', bytes, mimeType: 'text/xml' },
   };

@@ -121,11 +121,12 @@ it('template and CFDI type must match: a factura XML to nomina, a nómina XML to
       msg: expect.stringContaining("template 'nomina'"),
     }),
   ]);
-  // A CURP that fails the template's check (RENAPO digit) is named, at body.cfdi_xml.
+  // A CURP outside SAT's pattern (month 13) is named, at body.cfdi_xml; one whose RENAPO check digit does not match
+  // is not refused: SAT's XSD checks the pattern only, and a printer is never stricter than SAT.
   const badCurp = validateRenderRequest({
     template: 'nomina',
     format: 'pdf',
-    cfdi_xml: nomina.replace('Curp="HEOA850612HQTRRN09"', 'Curp="HEOA850612HQTRRN01"'),
+    cfdi_xml: nomina.replace('Curp="HEOA850612HQTRRN09"', 'Curp="HEOA851312HQTRRN09"'),
   });
   expect(badCurp.ok || badCurp.problems).toEqual([
     expect.objectContaining({
@@ -133,5 +134,45 @@ it('template and CFDI type must match: a factura XML to nomina, a nómina XML to
       type: 'cfdi_invalid',
       msg: expect.stringContaining('empleado.curp'),
     }),
+  ]);
+  const digit = validateRenderRequest({
+    template: 'nomina',
+    format: 'pdf',
+    cfdi_xml: nomina.replace('Curp="HEOA850612HQTRRN09"', 'Curp="HEOA850612HQTRRN01"'),
+  });
+  expect(digit.ok).toBe(true);
+});
+
+it("a 6-digit NSS (nomina12.xsd: [0-9]{1,15}) is valid for SAT's XSD and renders, printed as written", async () => {
+  const nomina = readFileSync(join(DIR, 'nomina-quincenal.xml'), 'utf8').replace(
+    'NumSeguridadSocial="12038512345"',
+    'NumSeguridadSocial="120385"',
+  );
+  expect(xmllintSchema(nomina).errors).toBe('');
+  const { file, warnings } = await tpl.renderBody({ cfdi_xml: nomina });
+  expect(warnings).toBeUndefined();
+  expect(flat(pdftotext(file))).toContain('120385');
+  const sixteen = nomina.replace('NumSeguridadSocial="120385"', 'NumSeguridadSocial="1234567890123456"');
+  expect(xmllintSchema(sixteen).ok).toBe(false);
+  const refused = validateRenderRequest({ template: 'nomina', format: 'pdf', cfdi_xml: sixteen });
+  expect(refused.ok || refused.problems).toEqual([
+    expect.objectContaining({ type: 'cfdi_invalid', msg: expect.stringContaining('empleado.nss') }),
+  ]);
+});
+
+it('another complement on a nómina is printed, not dropped; one nobody knows is named by unknownComplements', async () => {
+  const xml = readFileSync(join(DIR, 'nomina-quincenal.xml'), 'utf8').replace(
+    '<cfdi:Complemento>',
+    '<cfdi:Complemento><mc:DatosAdicionales xmlns:mc="urn:x-ejemplo:complemento-propio:1" Version="1.0" Contrato="CT-2025-009"><mc:Hito Numero="1" Descripcion="Bono de productividad"/></mc:DatosAdicionales>',
+  );
+  const { file, warnings } = await tpl.renderBody({ cfdi_xml: xml });
+  expect(warnings).toBeUndefined();
+  const text = flat(pdftotext(file));
+  expect(text).toContain('COMPLEMENTO NO RECONOCIDO'); // CSS text-transform
+  expect(text).toContain('CT-2025-009');
+  expect(text).toContain('Bono de productividad');
+  const check = validateRenderRequest({ template: 'nomina', format: 'pdf', cfdi_xml: xml });
+  expect(check.ok && check.request.kind === 'template' && check.request.xml?.unknownComplements).toEqual([
+    'DatosAdicionales (urn:x-ejemplo:complemento-propio:1)',
   ]);
 });

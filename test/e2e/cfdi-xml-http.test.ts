@@ -1,6 +1,7 @@
 // POST /v1/render with `cfdi_xml` over HTTP against the local runtime (the in-process corpus checks are in
 // cfdi-xml.test.ts): a stamped XML whose Total does not add up comes back as a PDF with the X-CFDI-Avisos header,
-// readable by browser callers (exposed through CORS); an XML with a DTD is refused with the contract's 400 shape
+// readable by browser callers (exposed through CORS); a complement we do not know is named by
+// X-CFDI-Complementos-No-Reconocidos; an XML with a DTD is refused with the contract's 400 shape
 // before anything is rendered or charged.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -46,6 +47,31 @@ test('a CFDI that adds up carries no warning header', async () => {
   expect(res.status).toBe(200);
   expect(res.headers.get('x-cfdi-avisos')).toBeNull();
   await res.arrayBuffer();
+});
+
+test('a complement nobody knows: PDF with it printed, X-CFDI-Complementos-No-Reconocidos names it, exposed to browsers', async () => {
+  const res = await render({
+    template: 'factura',
+    format: 'pdf',
+    cfdi_xml: xmlOf(join('complementos', 'desconocido.xml')),
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('x-cfdi-complementos-no-reconocidos')).toBe(
+    'DatosAdicionales (urn:x-ejemplo:complemento-propio:1)',
+  );
+  expect(res.headers.get('x-cfdi-avisos')).toBeNull();
+  expect(res.headers.get('access-control-expose-headers')?.split(/,\s*/)).toContain(
+    'x-cfdi-complementos-no-reconocidos',
+  );
+  await res.arrayBuffer();
+  const known = await render({
+    template: 'factura',
+    format: 'pdf',
+    cfdi_xml: xmlOf(join('complementos', 'ine.xml')),
+  });
+  expect(known.status).toBe(200);
+  expect(known.headers.get('x-cfdi-complementos-no-reconocidos')).toBeNull();
+  await known.arrayBuffer();
 });
 
 test('an XML with a DTD (XXE) is a 400 at body.cfdi_xml, in the contract shape', async () => {

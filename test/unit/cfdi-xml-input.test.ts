@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { CFDI_XML_MAX_CHARS, validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { leerCfdi } from '../../templates/kit/cfdi/leer';
 import { cadenaOriginalTimbre } from '../../templates/kit/cfdi/timbre';
+import { avisoHeader } from '../../templates/kit/cfdi/verificar';
 import { cadenaTfdXslt } from '../helpers/sat-xml';
 
 const DIR = join(__dirname, '..', 'fixtures', 'cfdi');
@@ -91,6 +92,36 @@ describe('hostile or wrong XML → 400 at body.cfdi_xml', () => {
     ]);
   });
 
+  it('Version="4.0" in CFDI 3.3\'s namespace is a namespace error, not "CFDI 3.3"', () => {
+    const xml = BASICO.replace(
+      'xmlns:cfdi="http://www.sat.gob.mx/cfd/4"',
+      'xmlns:cfdi="http://www.sat.gob.mx/cfd/3"',
+    );
+    expect(refused(xml)).toEqual([
+      {
+        loc: ['body', 'cfdi_xml'],
+        msg: expect.stringMatching(
+          /^Comprobante@Version '4\.0' in namespace http:\/\/www\.sat\.gob\.mx\/cfd\/3/,
+        ),
+        type: 'cfdi_namespace',
+      },
+    ]);
+  });
+
+  it("a timbre UUID with letters that are not hexadecimal is refused (TimbreFiscalDigitalv11.xsd's pattern)", () => {
+    const uuid = /<tfd:TimbreFiscalDigital[^>]* UUID="([^"]+)"/.exec(BASICO)![1]!;
+    const bad = BASICO.replace(`UUID="${uuid}"`, `UUID="${uuid.slice(0, -4)}WXYZ"`);
+    expect(refused(bad)).toEqual([
+      {
+        loc: ['body', 'cfdi_xml'],
+        msg: expect.stringMatching(/^TimbreFiscalDigital@UUID '.*WXYZ' is not 8-4-4-4-12 hexadecimal digits/),
+        type: 'cfdi_invalid',
+      },
+    ]);
+    // Lower case is hexadecimal too: accepted as written.
+    expect(refused(BASICO.replace(`UUID="${uuid}"`, `UUID="${uuid.toLowerCase()}"`))).toEqual([]);
+  });
+
   it('not XML at all, and truncated XML', () => {
     expect(refused('{"not": "xml"}')[0]!.type).toBe('xml_syntax');
     expect(refused(BASICO.slice(0, 600))[0]!.type).toBe('xml_syntax');
@@ -125,6 +156,22 @@ describe('hostile or wrong XML → 400 at body.cfdi_xml', () => {
     const other = validateRenderRequest({ template: 'cotizacion', format: 'pdf', cfdi_xml: BASICO });
     expect(other.ok ? [] : other.problems).toEqual([expect.objectContaining({ type: 'unsupported_input' })]);
     expect(problems({})).toEqual([{ loc: ['body', 'data'], msg: 'Field required', type: 'missing' }]);
+  });
+});
+
+describe('X-CFDI-Avisos', () => {
+  it('is printable ASCII that still reads: × as x, − as -, accents dropped, nothing as "?" that had a spelling', () => {
+    const h = avisoHeader([
+      {
+        donde: 'Concepto[1]@Importe',
+        dice: '100.00',
+        esperado: 'Cantidad × ValorUnitario = 99.5 − descuento (Unión)',
+      },
+    ]);
+    expect(h).toBe(
+      'Concepto[1]@Importe: XML 100.00, expected Cantidad x ValorUnitario = 99.5 - descuento (Union)',
+    );
+    expect(h).toMatch(/^[\x20-\x7e]*$/);
   });
 });
 
@@ -165,12 +212,8 @@ describe('reading a CFDI', () => {
         selloCfd: attr('SelloCFD')!,
         noCertificadoSat: attr('NoCertificadoSAT')!,
       });
-      expect(ours).toBe(
-        cadenaTfdXslt(el).replace(
-          /1\.1\|5f3a9c1e-7b2d-4e8f-a6c4-19d0b7e2f835/,
-          '1.1|5F3A9C1E-7B2D-4E8F-A6C4-19D0B7E2F835',
-        ),
-      );
+      // Byte for byte, the lower-case UUID included.
+      expect(ours).toBe(cadenaTfdXslt(el));
     }
   });
 });

@@ -421,7 +421,8 @@ describe('SAT verification QR and cadena original', () => {
         noCertificadoSat: '30001000000400002495',
       }),
     ).toBe(
-      '||1.1|AD662D33-6934-459C-A128-BDF0393E0F44|2022-06-24T15:37:19|CVD110412TF6|abc/+=|30001000000400002495||',
+      // As written, like SAT's XSLT: a lower-case UUID stays lower case.
+      '||1.1|ad662d33-6934-459c-a128-bdf0393e0f44|2022-06-24T15:37:19|CVD110412TF6|abc/+=|30001000000400002495||',
     );
     expect(calcFactura(d()).timbre!.cadena_original).toMatch(
       /^\|\|1\.1\|5F3A9C1E-7B2D-4E8F-A6C4-19D0B7E2F835\|2024-03-15T10:42:11\|PAC151027QX5\|bE\+XBHRw.*==\|30001000000500003456\|\|$/,

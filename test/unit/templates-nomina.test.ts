@@ -219,15 +219,20 @@ describe('nomina 400s, per field, in English', () => {
     expect(curpCheckDigit('MAHJ280603MSPRRV0')).toBe(9);
   });
 
-  it('NSS: 11 digits', () => {
-    for (const nss of ['1203851234', '1203851234X', '120-385-1234']) {
+  it("NSS: SAT's [0-9]{1,15} (nomina12.xsd), never stricter: 6, 11 and 15 digits pass; letters, dashes, 16 digits do not", () => {
+    for (const nss of ['123456', '12038512345', '123456789012345']) {
+      const d = ok();
+      d.empleado.nss = nss;
+      expect(problems(d)).toEqual([]);
+    }
+    for (const nss of ['1203851234X', '120-385-1234', '1234567890123456']) {
       const d = ok();
       d.empleado.nss = nss;
       expect(problems(d)).toEqual([
         expect.objectContaining({
           loc: ['body', 'data', 'empleado', 'nss'],
           type: 'nss_format',
-          msg: expect.stringContaining('11 digits'),
+          msg: expect.stringContaining('1 to 15 digits'),
         }),
       ]);
     }

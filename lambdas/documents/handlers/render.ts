@@ -274,12 +274,20 @@ export const makeHandler = (deps: DocumentsDeps) =>
       timed.delivered(); // DocumentsRendered counts what is answered, like GET /stats
       const { doc } = timed;
       // An XML input whose figures do not add up (SAT's rules): said here and on the PDF, never corrected.
+      const exposed: string[] = [];
       if (doc.warnings?.length) {
         headers['x-cfdi-avisos'] = doc.warnings.join('; ');
-        // Readable by browser callers too (the playground, customers' web apps).
-        headers['access-control-expose-headers'] =
-          `${CORS_HEADERS['access-control-expose-headers']}, x-cfdi-avisos`;
+        exposed.push('x-cfdi-avisos');
       }
+      // A complement we do not know is printed as a generic section, never dropped; this header names it.
+      if (doc.unknownComplements?.length) {
+        headers['x-cfdi-complementos-no-reconocidos'] = doc.unknownComplements.join('; ').slice(0, 1500);
+        exposed.push('x-cfdi-complementos-no-reconocidos');
+      }
+      // Readable by browser callers too (the playground, customers' web apps).
+      if (exposed.length)
+        headers['access-control-expose-headers'] =
+          `${CORS_HEADERS['access-control-expose-headers']}, ${exposed.join(', ')}`;
       if (location)
         return { statusCode: 303, headers: { ...headers, location, 'cache-control': 'no-store' }, body: '' };
       return {

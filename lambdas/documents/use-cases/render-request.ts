@@ -39,6 +39,7 @@ import {
   TEMPLATE_SLUGS,
 } from '../domain/template-registry';
 import { CfdiXmlError } from '../../../templates/kit/cfdi/leer';
+import { marcaSchema, vistaMarca } from '../../../templates/kit/marca';
 import type { BuiltInTemplate, XmlDocument } from '../../../templates/kit/template-types';
 
 // ---- request schema --------------------------------------------------------------------------------------
@@ -98,6 +99,11 @@ export const renderOptionsSchema = z.object({
    * request, otherwise data.json). Default: true for cfdi_xml, false otherwise.
    */
   pdfa: z.boolean().optional(),
+  /**
+   * factura: the business's brand — logo (data URI of a PNG or SVG, ≤ 200 KB, the SVG sanitised), primary colour,
+   * a notes block and a footer legend (templates/kit/marca.ts). Nothing SAT requires is removed.
+   */
+  marca: marcaSchema.optional(),
   /** format pdf: the password that opens the PDF (AES-256), 1–127 bytes as UTF-8. */
   password: z.string().min(1).optional(),
   /** format pdf: what a reader may do with it (each defaults to true); alone, the PDF opens without a password. */
@@ -333,6 +339,15 @@ export function validateRenderRequest(body: unknown): ValidationResult {
 
   if (problems.length === 0 && template && !xmlInput)
     problems.push(...requiredXmlProblems(template, data, raw.options));
+  if (
+    (raw.options as { marca?: unknown } | undefined)?.marca !== undefined &&
+    !(template && MARCA_TEMPLATES.has(template.meta.slug))
+  )
+    problems.push({
+      loc: ['body', 'options', 'marca'],
+      msg: `options.marca is printed by the factura template, not by ${template ? `'${template.meta.slug}'` : 'custom_html'}`,
+      type: 'unsupported_option',
+    });
   if ((raw.options as { pdfa?: unknown } | undefined)?.pdfa === true && format && format !== 'pdf')
     problems.push({
       loc: ['body', 'options', 'pdfa'],
@@ -420,10 +435,13 @@ function validateMerge(raw: Record<string, unknown>, problems: DocumentProblem[]
           type: 'extra_forbidden',
         });
     const part = item as Record<string, unknown>;
+    // The brand (options.marca) goes to the parts that print it; the others render without it.
+    const { marca, ...unbranded } = partOptions as typeof partOptions & { marca?: unknown };
+    const branded = typeof part.template === 'string' && MARCA_TEMPLATES.has(part.template);
     const check = validateRenderRequest({
       ...Object.fromEntries(PART_KEYS.filter((k) => part[k] !== undefined).map((k) => [k, part[k]])),
       format: 'pdf',
-      options: { ...partOptions, pdfa: false },
+      options: { ...(branded && marca !== undefined ? { ...unbranded, marca } : unbranded), pdfa: false },
     });
     if (!check.ok) problems.push(...check.problems.map((p) => ({ ...p, loc: at(p.loc) })));
     else parts.push(check.request as SingleRenderRequest);
@@ -522,6 +540,9 @@ function metadataProblems(metadata: unknown): DocumentProblem[] {
   return out;
 }
 
+/** Templates that print options.marca. */
+const MARCA_TEMPLATES = new Set(['factura']);
+
 /** options.require_xml: the fields the template's XML still needs, or the option refused where it has no XML. */
 function requiredXmlProblems(template: BuiltInTemplate, data: unknown, options: unknown): DocumentProblem[] {
   const required = (options as { require_xml?: unknown } | undefined)?.require_xml === true;
@@ -579,6 +600,8 @@ export interface RenderedDocument {
   filename: string;
   /** What the re-checks of an XML input found (the X-CFDI-Avisos header); absent when nothing. */
   warnings?: string[];
+  /** Complements of an XML input printed as generic sections (X-CFDI-Complementos-No-Reconocidos); absent when none. */
+  unknownComplements?: string[];
 }
 
 function cssLength(v: number | string | undefined, fallback: string): string {
@@ -634,7 +657,14 @@ async function buildModel(request: SingleRenderRequest, deps: RenderDeps): Promi
     const t = request.template;
     const data = request.data as never;
     // A caller's footer_html replaces the template's own page footer (both would print in the bottom margin).
-    const view = { ...(request.xml?.view ?? t.view(data)), _pie_propio: !!request.options.footer_html };
+    const marca = vistaMarca(request.options.marca);
+    const view = {
+      ...(request.xml?.view ?? t.view(data)),
+      _pie_propio: !!request.options.footer_html,
+      // The brand (factura): its colour is the house accent (templates/_partials/estilos.html.j2).
+      _marca: marca,
+      ...(marca?.color ? { color_acento: marca.color } : {}),
+    };
     const { source, hash } = loadSource(t.meta.slug);
     const title = request.xml?.title ?? t.title(data);
     const html =
@@ -811,11 +841,13 @@ export async function renderDocument(
     throw err;
   }
   const warnings = request.kind === 'template' ? request.xml?.warnings : undefined;
+  const unknown = request.kind === 'template' ? request.xml?.unknownComplements : undefined;
   return {
     bytes: file.bytes,
     contentType: file.contentType,
     filename: `${model.baseName}.${file.extension}`,
     ...(warnings?.length ? { warnings } : {}),
+    ...(unknown?.length ? { unknownComplements: unknown } : {}),
   };
 }
 
@@ -831,6 +863,7 @@ async function renderMerge(
 ): Promise<RenderedDocument> {
   const parts: MergePart[] = [];
   const warnings: string[] = [];
+  const unknown: string[] = [];
   const attachments: PdfAAttachment[] = [];
   const pdfa = wantsPdfA(request);
   for (const [i, part] of request.parts.entries()) {
@@ -839,6 +872,7 @@ async function renderMerge(
       part.kind === 'template' ? (part.xml?.title ?? part.template.title(part.data as never)) : 'Documento';
     parts.push({ bytes: doc.bytes, title });
     warnings.push(...(doc.warnings ?? []).map((w) => `documento ${i + 1}: ${w}`));
+    unknown.push(...(doc.unknownComplements ?? []).map((w) => `documento ${i + 1}: ${w}`));
     if (pdfa) {
       const source = pdfASource(part, part.data);
       attachments.push({ ...source, name: `${String(i + 1).padStart(2, '0')}-${source.name}` });
@@ -855,6 +889,7 @@ async function renderMerge(
     contentType: CONTENT_TYPES.pdf,
     filename: 'documentos.pdf',
     ...(warnings.length ? { warnings } : {}),
+    ...(unknown.length ? { unknownComplements: unknown } : {}),
   };
 }
 

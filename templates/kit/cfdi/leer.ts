@@ -19,6 +19,7 @@ export const NS_NOMINA12 = 'http://www.sat.gob.mx/nomina12';
 export const NS_PAGOS20 = 'http://www.sat.gob.mx/Pagos20';
 
 const MAX_ELEMENTS = 20_000;
+export const UUID_RE = /^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$/;
 const MAX_DEPTH = 24;
 
 export interface CfdiXmlProblem {
@@ -40,8 +41,15 @@ export interface XmlNodo {
   local: string;
   attrs: Record<string, string>;
   children: XmlNodo[];
+  /** Its own character data, when not only whitespace (a few complements carry text, e.g. detallista). */
+  text?: string;
 }
 type El = XmlNodo;
+
+/** Parses `xml` (the defences above); throws CfdiXmlError when it is not well-formed or too large. */
+export function arbolXml(xml: string): El {
+  return tree(xml);
+}
 
 function tree(xml: string): El {
   const parser = new SaxesParser({ xmlns: true, position: true });
@@ -63,6 +71,10 @@ function tree(xml: string): El {
     if (stack.length) stack[stack.length - 1]!.children.push(el);
     else root = el;
     stack.push(el);
+  });
+  parser.on('text', (t: string) => {
+    const el = stack[stack.length - 1];
+    if (el && t.trim()) el.text = (el.text ?? '') + t;
   });
   parser.on('closetag', () => {
     stack.pop();
@@ -132,6 +144,9 @@ export interface ConceptoLeido {
   objetoImp: string;
   traslados: TrasladoLeido[];
   retenciones: RetencionLeida[];
+  /** Concept-level nodes besides Impuestos, as read: ACuentaTerceros, InformacionAduanera, CuentaPredial, Parte
+   * (CFDI namespace) and the ComplementoConcepto's children (iedu, ventavehiculos…); printed by ./complementos.ts. */
+  extras: XmlNodo[];
 }
 
 export interface TimbreLeido {
@@ -189,9 +204,17 @@ export interface CfdiLeido {
   complementoNodos: XmlNodo[];
 }
 
-/** Reads `xml` (a CFDI 4.0); throws CfdiXmlError with every problem found. */
-export function leerCfdi(xml: string): CfdiLeido {
-  const root = tree(xml);
+/** Reads `xml` (a CFDI 4.0, as text or already parsed by arbolXml); throws CfdiXmlError with every problem found. */
+export function leerCfdi(xml: string | XmlNodo): CfdiLeido {
+  const root = typeof xml === 'string' ? tree(xml) : xml;
+  // The namespace decides the version; a Version="4.0" in CFDI 3.3's namespace is neither (cfdv40.xsd refuses it).
+  if (root.local === 'Comprobante' && root.uri === NS_CFDI33 && root.attrs.Version !== '3.3')
+    throw new CfdiXmlError([
+      {
+        msg: `Comprobante@Version '${root.attrs.Version ?? ''}' in namespace ${NS_CFDI33} (CFDI 3.3's): a CFDI 4.0 is in namespace ${NS_CFDI40}`,
+        type: 'cfdi_namespace',
+      },
+    ]);
   if (root.local === 'Comprobante' && root.uri === NS_CFDI33)
     throw new CfdiXmlError([
       {
@@ -267,6 +290,13 @@ export function leerCfdi(xml: string): CfdiLeido {
           importe: q.req('Importe'),
         };
       }),
+      extras: k.children.flatMap((x) =>
+        x.uri === NS_CFDI40 && x.local === 'ComplementoConcepto'
+          ? x.children
+          : x.uri === NS_CFDI40 && x.local === 'Impuestos'
+            ? []
+            : [x],
+      ),
     };
   });
   if (conceptosEl.children.length && !conceptos.length)
@@ -300,15 +330,28 @@ export function leerCfdi(xml: string): CfdiLeido {
       });
     // As written (not trimmed): the cadena original applies SAT's own whitespace rule (normalize-space).
     const raw = (name: string) => (t.req(name) === '' ? '' : tfdEl.attrs[name]!);
+    // SelloCFD and SelloSAT are required attributes whose XSD type allows an empty value: present is enough.
+    const present = (name: string) => {
+      const v = tfdEl.attrs[name];
+      if (v === undefined)
+        problems.push({ msg: `TimbreFiscalDigital@${name} is required`, type: 'cfdi_missing' });
+      return v ?? '';
+    };
+    // TimbreFiscalDigitalv11.xsd: 8-4-4-4-12 hexadecimal digits, either case (kept as written).
+    if (tfdEl.attrs.UUID?.trim() && !UUID_RE.test(tfdEl.attrs.UUID))
+      problems.push({
+        msg: `TimbreFiscalDigital@UUID '${tfdEl.attrs.UUID.slice(0, 60)}' is not 8-4-4-4-12 hexadecimal digits (TimbreFiscalDigitalv11.xsd)`,
+        type: 'cfdi_invalid',
+      });
     timbre = {
       version,
       uuid: raw('UUID'),
       fechaTimbrado: raw('FechaTimbrado'),
       rfcProvCertif: raw('RfcProvCertif'),
       leyenda: tfdEl.attrs.Leyenda,
-      selloCfd: raw('SelloCFD'),
+      selloCfd: present('SelloCFD'),
       noCertificadoSat: raw('NoCertificadoSAT'),
-      selloSat: raw('SelloSAT'),
+      selloSat: present('SelloSAT'),
     };
   }
 

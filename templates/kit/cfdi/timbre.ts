@@ -15,7 +15,7 @@
 import { Dec, dec } from '../money';
 import { qrSvg } from '../qr';
 import { fechaLarga } from '../../../lambdas/shared/text/fechas';
-import type { CfdiLeido } from './leer';
+import type { CfdiLeido, TimbreLeido } from './leer';
 
 export const SAT_VERIFICATION_URL = 'https://verificacfdi.facturaelectronica.sat.gob.mx/default.aspx';
 
@@ -54,7 +54,8 @@ export interface Timbre {
 
 /** ||1.1|UUID|FechaTimbrado|RfcProvCertif|[Leyenda|]SelloCFD|NoCertificadoSAT|| */
 export function cadenaOriginalTimbre(t: Timbre): string {
-  const fields = ['1.1', t.uuid.toUpperCase(), t.fechaTimbrado, t.rfcProvCertif];
+  // Every value as written: SAT's XSLT copies attributes (a lower-case UUID stays lower case).
+  const fields = ['1.1', t.uuid, t.fechaTimbrado, t.rfcProvCertif];
   // The XSLT's "Opcional" tests the attribute node: a Leyenda present, even empty, is a field.
   if (t.leyenda !== undefined) fields.push(t.leyenda);
   fields.push(t.selloCfd, t.noCertificadoSat);
@@ -74,12 +75,18 @@ export function vistaTimbre(c: CfdiLeido) {
     total: c.total,
     selloCfdi: c.sello,
   });
+  return vistaSellos(t, url, c.sello);
+}
+
+/** The timbre's printed parts given the verification URL (CFDI or Retenciones) and the document's own sello. */
+export function vistaSellos(t: TimbreLeido, url: string, sello: string) {
   return {
-    uuid: t.uuid.toUpperCase(),
+    // As written, like the cadena original (an upper-case copy would not be the XML's text).
+    uuid: t.uuid.trim(),
     url,
     qr_svg: qrSvg(url, { size: '31mm', label: 'Código QR de verificación del SAT' }),
     cadena_original: cadenaOriginalTimbre(t),
-    sello_cfdi: c.sello,
+    sello_cfdi: sello,
     sello_sat: t.selloSat,
     no_certificado_sat: t.noCertificadoSat,
     fecha_timbrado: t.fechaTimbrado,

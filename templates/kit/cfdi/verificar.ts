@@ -11,7 +11,9 @@
 //   Impuestos             each Traslado (Impuesto, TipoFactor, TasaOCuota) and Retención (Impuesto) = the sum of
 //                         the conceptos' ones, rounded to the currency; the Total* = the sums of its lines
 //   Total                 = SubTotal − Descuento + TotalImpuestosTrasladados − TotalImpuestosRetenidos
+//                         + implocal TotaldeTraslados − implocal TotaldeRetenciones (Impuestos locales 1.0)
 import { currencyDigits, Dec, dec, sum } from '../money';
+import { leerImpLocal } from './implocal';
 import type { CfdiLeido, TrasladoLeido } from './leer';
 
 const decimals = (s: string) => (s.includes('.') ? s.length - s.indexOf('.') - 1 : 0);
@@ -49,15 +51,26 @@ export interface Discrepancia {
   esperado: string;
 }
 
-/** SAT's arithmetic checks over the XML's own figures: the discrepancies (empty when everything adds up). */
+/** Text in printable ASCII for an HTTP header: accents dropped (á → a), × → x, − → -, anything else left → ?. */
+export function asciiHeader(s: string): string {
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/×/g, 'x')
+    .replace(/[−–—]/g, '-')
+    .replace(/[ \t\r\n]+/g, ' ')
+    .replace(/[^\x20-\x7e]/g, '?');
+}
+
 /** Discrepancies in ASCII for an HTTP header (X-CFDI-Avisos). */
 export function avisoHeader(d: Discrepancia[]): string {
-  return d
-    .map((x) => `${x.donde}: XML ${x.dice}, expected ${x.esperado}`)
-    .join('; ')
-    .replace(/[^\x20-\x7e]/g, '?')
-    .slice(0, 1500);
+  return asciiHeader(d.map((x) => `${x.donde}: XML ${x.dice}, expected ${x.esperado}`).join('; ')).slice(
+    0,
+    1500,
+  );
 }
+
+/** SAT's arithmetic checks over the XML's own figures: the discrepancies (empty when everything adds up). */
 
 export function verificarTotales(c: CfdiLeido): Discrepancia[] {
   const out: Discrepancia[] = [];
@@ -144,10 +157,27 @@ export function verificarTotales(c: CfdiLeido): Discrepancia[] {
   if (imp?.totalImpuestosRetenidos !== undefined || !totalRet.isZero())
     eq('Impuestos@TotalImpuestosRetenidos', imp?.totalImpuestosRetenidos, totalRet);
 
+  // Impuestos locales 1.0 (implocal): its TotaldeTraslados and TotaldeRetenciones enter Comprobante@Total, and each
+  // is the sum of its lines (SAT's "Estándar del complemento de impuestos locales").
+  const loc = leerImpLocal(c.complementoNodos);
+  if (loc) {
+    eq(
+      'ImpuestosLocales@TotaldeTraslados',
+      loc.totalTraslados,
+      sum(loc.traslados.map((t) => num(t.importe) ?? new Dec(0))),
+    );
+    eq(
+      'ImpuestosLocales@TotaldeRetenciones',
+      loc.totalRetenciones,
+      sum(loc.retenciones.map((t) => num(t.importe) ?? new Dec(0))),
+    );
+  }
   const total = (num(c.subTotal) ?? new Dec(0))
     .minus(num(c.descuento) ?? 0)
     .plus(num(imp?.totalImpuestosTrasladados) ?? 0)
-    .minus(num(imp?.totalImpuestosRetenidos) ?? 0);
+    .minus(num(imp?.totalImpuestosRetenidos) ?? 0)
+    .plus(num(loc?.totalTraslados) ?? 0)
+    .minus(num(loc?.totalRetenciones) ?? 0);
   eq('Comprobante@Total', c.total, total);
   return out;
 }

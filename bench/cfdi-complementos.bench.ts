@@ -1,0 +1,99 @@
+// A CFDI with a Carta Porte 3.1 of 50 mercancías against the same CFDI without the complement (the baseline),
+// measured in the same run with one warm Chromium renderer: the whole PDF from cfdi_xml (validation, view, HTML,
+// Chromium). Two cases from test/fixtures/cfdi/complementos: a traslado (carta-porte-31-traslado.xml) whose 50 goods
+// are also its conceptos — the usual shape of a Carta Porte CFDI — and a freight invoice of one concepto
+// (carta-porte-31-ingreso.xml), the worst case: there the complement is almost all of the document (1 page without,
+// 3 with), and Chromium's time follows the pages. Mercancías repeated to 50 with numbered descriptions; the baseline
+// drops the cartaporte31:CartaPorte element. Goal (issue #25): ≤ 1.3×. Usage: npm run bench -- cfdi-complementos
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  parseRenderRequest,
+  renderDocument,
+  type RenderDeps,
+} from '../lambdas/documents/use-cases/render-request';
+import { Renderer } from '../lambdas/documents/render/chromium';
+
+const REPS = 15;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function time(n: number, fn: () => unknown): Promise<number> {
+  await fn();
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    out.push(performance.now() - t);
+  }
+  return median(out);
+}
+
+const fixture = (name: string) =>
+  readFileSync(join(__dirname, '..', 'test', 'fixtures', 'cfdi', 'complementos', name), 'utf8');
+
+/** `xml` with its mercancías repeated to `n` (descriptions numbered), and the same XML without the complement. */
+function conYSin(xml: string, n: number): { con: string; sin: string } {
+  const mercancias = [...xml.matchAll(/<cartaporte31:Mercancia [\s\S]*?<\/cartaporte31:Mercancia>/g)].map(
+    (m) => m[0],
+  );
+  const many = Array.from({ length: n }, (_, i) =>
+    mercancias[i % mercancias.length]!.replace(/ lote \d+"/, ` lote ${i + 1}"`),
+  ).join('\n      ');
+  const con = xml
+    .replace(/<cartaporte31:Mercancia [\s\S]*<\/cartaporte31:Mercancia>/, many)
+    .replace(/NumTotalMercancias="\d+"/, `NumTotalMercancias="${n}"`);
+  const sin = xml.replace(/<cartaporte31:CartaPorte [\s\S]*<\/cartaporte31:CartaPorte>/, '');
+  return { con, sin };
+}
+
+/** A freight invoice (one concepto: the service) with `n` mercancías in its Carta Porte, and without it. */
+export function cartaPorteXml(n: number): { con: string; sin: string } {
+  return conYSin(fixture('carta-porte-31-ingreso.xml'), n);
+}
+
+/** A CFDI de traslado listing its `n` goods as conceptos, with the Carta Porte of those `n` mercancías, and without. */
+export function trasladoXml(n: number): { con: string; sin: string } {
+  const xml = fixture('carta-porte-31-traslado.xml');
+  const conceptos = [...xml.matchAll(/<cfdi:Concepto [^>]*>(?:<\/cfdi:Concepto>)?/g)].map((m) => m[0]);
+  const many = Array.from({ length: n }, (_, i) =>
+    conceptos[i % conceptos.length]!.replace(/Descripcion="([^"]*)"/, `Descripcion="$1 lote ${i + 1}"`),
+  ).join('\n    ');
+  return conYSin(xml.replace(/<cfdi:Concepto [\s\S]*<\/cfdi:Concepto>/, many), n);
+}
+
+async function main(): Promise<void> {
+  const body = (cfdi_xml: string) => ({ template: 'factura', format: 'pdf', cfdi_xml });
+  const renderer = new Renderer();
+  const deps: RenderDeps = {
+    renderPdf: (h, o) => renderer.renderPdf(h, o),
+    renderPng: (h, o) => renderer.renderPng(h, o),
+  };
+  const cases: [string, { con: string; sin: string }][] = [
+    ['traslado with its 50 goods as conceptos + Carta Porte 3.1 of the 50 mercancías', trasladoXml(50)],
+    ['freight invoice of 1 concepto + Carta Porte 3.1 of 50 mercancías', cartaPorteXml(50)],
+  ];
+  try {
+    for (const [name, { con, sin }] of cases) {
+      // Interleaved rounds, so a load spike on this shared machine hits both sides alike.
+      const base: number[] = [];
+      const subject: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        base.push(await time(REPS, () => renderDocument(parseRenderRequest(body(sin)), deps)));
+        subject.push(await time(REPS, () => renderDocument(parseRenderRequest(body(con)), deps)));
+      }
+      const b = median(base);
+      const s = median(subject);
+      console.log(
+        `cfdi-complementos ${name} PDF: ${s.toFixed(2)} ms vs baseline (the same CFDI without the complement) ${b.toFixed(2)} ms → ratio ${(s / b).toFixed(2)}×`,
+      );
+    }
+  } finally {
+    await renderer.close();
+  }
+}
+
+if (require.main === module)
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

@@ -1,0 +1,311 @@
+// Every complement a CFDI carries, printed: none is dropped. Pagos 2.0 and Nómina 1.2 have their own layouts
+// (./pagos20.ts, ./nomina12.ts), Impuestos locales enters the totals (./implocal.ts) and the TimbreFiscalDigital
+// the timbre; every other complement — Carta Porte 3.1/3.0/2.0, Comercio Exterior 2.0/1.1, INE, Donatarias, Leyendas
+// Fiscales, Divisas, and any complement this code does not know — is printed from its own elements as sections:
+// an element's attributes as label/value pairs, a repeated element (Ubicación, Mercancía, Fracción…) as a table
+// with one row each, nested elements as sub-sections. Values are printed as written, never reformatted, so what
+// the paper shows is what SAT stamped.
+//
+// A complement whose namespace is not in KNOWN still prints the same way, under a notice that says it was not
+// recognised, and its namespace is returned in `desconocidos` (the X-CFDI-Complementos response header): a
+// business never receives a PDF that silently lacks part of its CFDI.
+import type { XmlNodo } from './leer';
+
+const SAT = 'http://www.sat.gob.mx/';
+
+/** Complements we name (namespace → printed name). The version printed comes from the element itself. */
+export const KNOWN: Readonly<Record<string, string>> = {
+  [`${SAT}CartaPorte31`]: 'Carta Porte',
+  [`${SAT}CartaPorte30`]: 'Carta Porte',
+  [`${SAT}CartaPorte20`]: 'Carta Porte',
+  [`${SAT}CartaPorte`]: 'Carta Porte',
+  [`${SAT}ComercioExterior20`]: 'Comercio Exterior',
+  [`${SAT}ComercioExterior11`]: 'Comercio Exterior',
+  [`${SAT}ComercioExterior`]: 'Comercio Exterior',
+  [`${SAT}implocal`]: 'Impuestos locales',
+  [`${SAT}ine`]: 'INE (procesos electorales)',
+  [`${SAT}donat`]: 'Donatarias',
+  [`${SAT}leyendasFiscales`]: 'Leyendas fiscales',
+  [`${SAT}servicioparcialconstruccion`]: 'Servicios parciales de construcción',
+  [`${SAT}vehiculousado`]: 'Enajenación de vehículo usado',
+  [`${SAT}divisas`]: 'Compra venta de divisas',
+  [`${SAT}TuristaPasajeroExtranjero`]: 'Turista pasajero extranjero',
+  [`${SAT}iedu`]: 'Instituciones educativas privadas',
+  [`${SAT}ventavehiculos`]: 'Venta de vehículos nuevos',
+  [`${SAT}terceros`]: 'Por cuenta de terceros',
+  [`${SAT}aerolineas`]: 'Aerolíneas',
+  [`${SAT}ConsumoDeCombustibles11`]: 'Consumo de combustibles',
+  [`${SAT}EstadoDeCuentaCombustible12`]: 'Estado de cuenta de combustibles',
+  [`${SAT}certificadodestruccion`]: 'Certificado de destrucción',
+  [`${SAT}detallista`]: 'Detallista',
+  [`${SAT}notariospublicos`]: 'Notarios públicos',
+  [`${SAT}arteantiguedades`]: 'Obras de arte plásticas y antigüedades',
+  [`${SAT}pagoenespecie`]: 'Pago en especie',
+  [`${SAT}pfic`]: 'Persona física integrante de coordinado',
+  [`${SAT}registrofiscal`]: 'CFDI registro fiscal',
+  [`${SAT}renovacionysustitucionvehiculos`]: 'Renovación y sustitución de vehículos',
+  [`${SAT}valesdedespensa`]: 'Vales de despensa',
+  [`${SAT}GastosHidrocarburos10`]: 'Gastos de hidrocarburos',
+  [`${SAT}IngresosHidrocarburos10`]: 'Ingresos de hidrocarburos',
+  [`${SAT}spei`]: 'SPEI de terceros a terceros',
+  [`${SAT}Pagos20`]: 'Recepción de pagos',
+  [`${SAT}nomina12`]: 'Nómina',
+  // CFDI de Retenciones e información de pagos 2.0: its complements (still in retencionpago/1/… namespaces).
+  [`${SAT}esquemas/retencionpago/1/arrendamientoenfideicomiso`]: 'Arrendamiento en fideicomiso',
+  [`${SAT}esquemas/retencionpago/1/dividendos`]: 'Dividendos',
+  [`${SAT}esquemas/retencionpago/1/enajenaciondeacciones`]: 'Enajenación de acciones',
+  [`${SAT}esquemas/retencionpago/1/fideicomisonoempresarial`]: 'Fideicomiso no empresarial',
+  [`${SAT}esquemas/retencionpago/1/intereses`]: 'Intereses',
+  [`${SAT}esquemas/retencionpago/1/intereseshipotecarios`]: 'Intereses hipotecarios',
+  [`${SAT}esquemas/retencionpago/1/operacionesconderivados`]: 'Operaciones con derivados',
+  [`${SAT}esquemas/retencionpago/1/pagosaextranjeros`]: 'Pagos a extranjeros',
+  [`${SAT}esquemas/retencionpago/1/planesderetiro11`]: 'Planes de retiro',
+  [`${SAT}esquemas/retencionpago/1/planesderetiro`]: 'Planes de retiro',
+  [`${SAT}esquemas/retencionpago/1/premios`]: 'Premios',
+  [`${SAT}esquemas/retencionpago/1/sectorfinanciero`]: 'Sector financiero',
+  [`${SAT}esquemas/retencionpago/1/PlataformasTecnologicas10`]: 'Servicios mediante plataformas tecnológicas',
+};
+
+/** Names that lose their accents or read poorly when split from CamelCase. */
+const LABELS: Readonly<Record<string, string>> = {
+  IdCCP: 'IdCCP',
+  TranspInternac: 'Transporte internacional',
+  TotalDistRec: 'Distancia total recorrida (km)',
+  DistanciaRecorrida: 'Distancia recorrida (km)',
+  Ubicacion: 'Ubicación',
+  Ubicaciones: 'Ubicaciones',
+  Mercancia: 'Mercancía',
+  Mercancias: 'Mercancías',
+  Descripcion: 'Descripción',
+  FraccionArancelaria: 'Fracción arancelaria',
+  NumTotalMercancias: 'Número total de mercancías',
+  PesoBrutoTotal: 'Peso bruto total',
+  UnidadPeso: 'Unidad de peso',
+  BienesTransp: 'Bienes transportados',
+  PesoEnKg: 'Peso (kg)',
+  ValorMercancia: 'Valor de la mercancía',
+  FechaHoraSalidaLlegada: 'Fecha y hora de salida/llegada',
+  RFCRemitenteDestinatario: 'RFC remitente/destinatario',
+  NombreRemitenteDestinatario: 'Nombre remitente/destinatario',
+  IDUbicacion: 'ID ubicación',
+  TipoUbicacion: 'Tipo de ubicación',
+  PermSCT: 'Permiso SCT',
+  NumPermisoSCT: 'Número de permiso SCT',
+  IdentificacionVehicular: 'Identificación vehicular',
+  ConfigVehicular: 'Configuración vehicular',
+  PesoBrutoVehicular: 'Peso bruto vehicular (t)',
+  PlacaVM: 'Placa',
+  AnioModeloVM: 'Año del modelo',
+  AseguraRespCivil: 'Aseguradora (responsabilidad civil)',
+  PolizaRespCivil: 'Póliza (responsabilidad civil)',
+  FiguraTransporte: 'Figura de transporte',
+  TiposFigura: 'Figura',
+  TipoFigura: 'Tipo de figura',
+  RFCFigura: 'RFC',
+  NumLicencia: 'Número de licencia',
+  NombreFigura: 'Nombre',
+  CodigoPostal: 'Código postal',
+  Pais: 'País',
+  Municipio: 'Municipio',
+  Localidad: 'Localidad',
+  Colonia: 'Colonia',
+  ClaveDePedimento: 'Clave de pedimento',
+  CertificadoOrigen: 'Certificado de origen',
+  NumCertificadoOrigen: 'Número de certificado de origen',
+  NumeroExportadorConfiable: 'Número de exportador confiable',
+  Incoterm: 'Incoterm',
+  Observaciones: 'Observaciones',
+  TipoCambioUSD: 'Tipo de cambio USD',
+  TotalUSD: 'Total USD',
+  NoIdentificacion: 'No. identificación',
+  CantidadAduana: 'Cantidad en aduana',
+  UnidadAduana: 'Unidad de aduana',
+  ValorUnitarioAduana: 'Valor unitario en aduana',
+  ValorDolares: 'Valor en dólares',
+  MotivoTraslado: 'Motivo del traslado',
+  NumRegIdTrib: 'Número de registro de identidad tributaria',
+  ResidenciaFiscal: 'Residencia fiscal',
+  disposicionFiscal: 'Disposición fiscal',
+  textoLeyenda: 'Texto de la leyenda',
+  noAutorizacion: 'Número de autorización',
+  fechaAutorizacion: 'Fecha de autorización',
+  leyenda: 'Leyenda',
+  TipoProceso: 'Tipo de proceso',
+  TipoComite: 'Tipo de comité',
+  ClaveEntidad: 'Clave de entidad',
+  Ambito: 'Ámbito',
+  IdContabilidad: 'Id de contabilidad',
+  TotaldeTraslados: 'Total de traslados',
+  TotaldeRetenciones: 'Total de retenciones',
+  RfcACuentaTerceros: 'RFC',
+  NombreACuentaTerceros: 'Nombre',
+  RegimenFiscalACuentaTerceros: 'Régimen fiscal',
+  DomicilioFiscalACuentaTerceros: 'Domicilio fiscal',
+  ACuentaTerceros: 'A cuenta de terceros',
+  InformacionAduanera: 'Información aduanera',
+  NumeroPedimento: 'Pedimento',
+  CuentaPredial: 'Cuenta predial',
+  Numero: 'Número',
+  Parte: 'Parte',
+  version: 'Versión',
+  Version: 'Versión',
+};
+
+/** A printable label of an XML name: our wording when we have one, else its CamelCase split ("PesoNetoTotal" → "Peso neto total"). */
+export function etiqueta(name: string): string {
+  const known = LABELS[name];
+  if (known) return known;
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_]+/)
+    .filter(Boolean);
+  return words
+    .map((w, i) =>
+      i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : /^[A-Z0-9]+$/.test(w) ? w : w.toLowerCase(),
+    )
+    .join(' ');
+}
+
+export interface Campo {
+  etiqueta: string;
+  valor: string;
+}
+
+/** One printed block of a complement: a heading, its fields, and for a repeated element a table. */
+export interface Bloque {
+  titulo: string;
+  /** 0: the complement's root; deeper elements count up (the template indents nothing past 2). */
+  nivel: number;
+  campos: Campo[];
+  texto?: string;
+  /** A repeated element: one row per occurrence. `lineas` (wide tables) prints each row as "label value · …". */
+  tabla?: { columnas: string[]; filas: string[][]; lineas: boolean };
+}
+
+export interface SeccionComplemento {
+  titulo: string;
+  namespace: string;
+  conocido: boolean;
+  bloques: Bloque[];
+}
+
+const MAX_COLUMNAS = 12;
+const campos = (el: XmlNodo): Campo[] =>
+  Object.entries(el.attrs).map(([k, v]) => ({ etiqueta: etiqueta(k), valor: v.trim() }));
+
+function grupos(el: XmlNodo): [string, XmlNodo[]][] {
+  const m = new Map<string, XmlNodo[]>();
+  for (const c of el.children) {
+    const k = `${c.uri} ${c.local}`;
+    m.set(k, [...(m.get(k) ?? []), c]);
+  }
+  return [...m.values()].map((xs) => [xs[0]!.local, xs]);
+}
+
+function bloques(el: XmlNodo, titulo: string, nivel: number, out: Bloque[]): void {
+  const cs = campos(el);
+  const texto = el.text?.trim();
+  // A wrapper (no attributes, no text) prints only as the heading of what it holds.
+  out.push({ titulo, nivel, campos: cs, ...(texto ? { texto } : {}) });
+  for (const [local, els] of grupos(el)) {
+    const nombre = etiqueta(local);
+    if (els.length === 1) {
+      bloques(els[0]!, nombre, nivel + 1, out);
+      continue;
+    }
+    const keys = [...new Set(els.flatMap((e) => Object.keys(e.attrs)))];
+    // Children that are single leaves (e.g. a Mercancía's one CantidadTransporta) become columns of the row, so 50
+    // mercancías stay 50 rows instead of 100 blocks.
+    const plegables = els.every((e) =>
+      e.children.every(
+        (c) =>
+          !c.children.length && !c.text?.trim() && e.children.filter((x) => x.local === c.local).length === 1,
+      ),
+    );
+    const sub = plegables
+      ? [
+          ...new Set(
+            els.flatMap((e) => e.children.flatMap((c) => Object.keys(c.attrs).map((k) => `${c.local} ${k}`))),
+          ),
+        ]
+      : [];
+    const valor = (e: XmlNodo, key: string) => {
+      const [local, k] = key.split(' ') as [string, string];
+      return e.children.find((c) => c.local === local)?.attrs[k]?.trim() ?? '';
+    };
+    if (keys.length || sub.length) {
+      out.push({
+        titulo: `${nombre} (${els.length})`,
+        nivel: nivel + 1,
+        campos: [],
+        tabla: {
+          columnas: [
+            '#',
+            ...keys.map(etiqueta),
+            ...sub.map((x) => `${etiqueta(x.split(' ')[0]!)} · ${etiqueta(x.split(' ')[1]!)}`),
+          ],
+          filas: els.map((e, i) => [
+            String(i + 1),
+            ...keys.map((k) => e.attrs[k]?.trim() ?? ''),
+            ...sub.map((x) => valor(e, x)),
+          ]),
+          lineas: keys.length + sub.length > MAX_COLUMNAS,
+        },
+      });
+    }
+    els.forEach((e, i) => {
+      if (plegables) return;
+      if (e.children.length || e.text?.trim())
+        for (const [sub, subs] of grupos(e))
+          subs.forEach((s, j) =>
+            bloques(
+              s,
+              `${nombre} ${i + 1} · ${etiqueta(sub)}${subs.length > 1 ? ` ${j + 1}` : ''}`,
+              nivel + 2,
+              out,
+            ),
+          );
+      if (!keys.length && !e.children.length && e.text?.trim())
+        out.push({ titulo: `${nombre} ${i + 1}`, nivel: nivel + 1, campos: [], texto: e.text.trim() });
+    });
+  }
+}
+
+/** How the complement names itself: "Carta Porte 3.1", or for one we do not know, its element and namespace. */
+function tituloDe(el: XmlNodo): { titulo: string; conocido: boolean } {
+  const nombre = KNOWN[el.uri];
+  const version = el.attrs.Version ?? el.attrs.version;
+  if (nombre)
+    return { titulo: `Complemento ${nombre}${version ? ` ${version.trim()}` : ''}`, conocido: true };
+  return { titulo: `Complemento ${el.local}${version ? ` ${version.trim()}` : ''}`, conocido: false };
+}
+
+/** The printed sections of `nodos` (a CFDI's complements, those printed elsewhere excluded by the caller). */
+export function seccionesComplementos(nodos: readonly XmlNodo[]): SeccionComplemento[] {
+  return nodos.map((el) => {
+    const { titulo, conocido } = tituloDe(el);
+    const out: Bloque[] = [];
+    bloques(el, titulo, 0, out);
+    // The root block's heading is the section's title.
+    return { titulo, namespace: el.uri, conocido, bloques: out };
+  });
+}
+
+/** A concept-level node (ACuentaTerceros, InformacionAduanera, CuentaPredial, Parte, iedu…) in one line. */
+export function lineaNodo(el: XmlNodo): string {
+  const nombre = KNOWN[el.uri] && !el.uri.endsWith('/cfd/4') ? KNOWN[el.uri]! : etiqueta(el.local);
+  const partes = campos(el).map((c) => `${c.etiqueta} ${c.valor}`);
+  if (el.text?.trim()) partes.push(el.text.trim());
+  const hijos = el.children.map(lineaNodo);
+  return `${nombre}: ${[...partes, ...hijos.map((h) => `(${h})`)].join(', ')}`;
+}
+
+/** Namespaces of nodes not in KNOWN (nor CFDI's own): what the X-CFDI-Complementos header names. */
+export function desconocidos(nodos: readonly XmlNodo[], propios: readonly string[] = []): string[] {
+  return [
+    ...new Set(
+      nodos.filter((n) => !KNOWN[n.uri] && !propios.includes(n.uri)).map((n) => `${n.local} (${n.uri})`),
+    ),
+  ];
+}
