@@ -21,7 +21,7 @@ import { availableParallelism } from 'node:os';
 import { encodeToFile, MP3_DELAY_SAMPLES, type EncodedFile, type Mp3Segment } from '../audio/encode';
 import { Mp3FrameCounter } from '../audio/duration';
 import { id3ChapterTag, type Id3Chapter } from '../audio/id3-chapters';
-import { DEFAULT_LOUDNESS, fadeEdges, normalizePcm, type LoudnessTarget } from '../audio/loudness';
+import { DEFAULT_LOUDNESS, EDGE_FADE_MS, fadeEdges, normalizePcm, type LoudnessTarget } from '../audio/loudness';
 import { mp3AudioFrames, silentMp3Frames, xingFrame } from '../audio/mp3-join';
 import { sharedMp3Pool, type Mp3EncoderPool } from '../audio/mp3-pool';
 import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
@@ -81,6 +81,11 @@ export interface NarrateOptions {
    * the engine's level. Default: the request's (`speech.loudness`), else DEFAULT_LOUDNESS.
    */
   loudness?: LoudnessTarget | 'off';
+  /**
+   * Fade (ms) at the edges of each chunk's speech that is not silent already, so a join never clicks (default
+   * EDGE_FADE_MS; 0 joins the engine's samples as they are: the tests' control).
+   */
+  edgeFadeMs?: number;
 }
 
 export interface Narration extends EncodedFile {
@@ -216,6 +221,7 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
         ? normalizePcm(speech.samples, rate, target, opts.fmt === 'wav' ? {} : { lossy: opts.fmt }).samples
         : Int16Array.from(speech.samples),
       rate,
+      opts.edgeFadeMs ?? EDGE_FADE_MS,
     );
     let body = shaped;
     if (i < last) {
