@@ -21,7 +21,13 @@ import { availableParallelism } from 'node:os';
 import { encodeToFile, MP3_DELAY_SAMPLES, type EncodedFile, type Mp3Segment } from '../audio/encode';
 import { Mp3FrameCounter } from '../audio/duration';
 import { id3ChapterTag, type Id3Chapter } from '../audio/id3-chapters';
-import { DEFAULT_LOUDNESS, EDGE_FADE_MS, fadeEdges, normalizePcm, type LoudnessTarget } from '../audio/loudness';
+import {
+  DEFAULT_LOUDNESS,
+  EDGE_FADE_MS,
+  fadeEdges,
+  normalizePcm,
+  type LoudnessTarget,
+} from '../audio/loudness';
 import { mp3AudioFrames, silentMp3Frames, xingFrame } from '../audio/mp3-join';
 import { sharedMp3Pool, type Mp3EncoderPool } from '../audio/mp3-pool';
 import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
