@@ -63,8 +63,8 @@ export interface PlanOptions {
   /** SSML and lexicon (core/speech.ts). SSML input is read as the lexicon's chunks, without sentence timings. */
   speech?: SpeechOptions;
   /**
-   * UTF-16 offsets where headings start: a sentence holding one is a chunk of its own, so the pauses around a
-   * heading are the joins' (a reader stops before and after a title) and its chapter starts on a chunk start.
+   * UTF-16 offsets where headings start: a chunk that starts with a heading, or follows one, gets a heading's pause
+   * before it. Headings do not cut chunks (that would cost Polly calls: a long article has dozens).
    */
   headings?: number[];
   onRuleError?: (rule: string, error: unknown) => void;
@@ -97,7 +97,7 @@ export function planReading(text: string, voice: Voice, opts: PlanOptions): Read
   let length = 0; // plain characters in `pieces`
   let cost = 0; // plus markup
   let boundary: ChunkBoundary = 'sentence'; // before the chunk being filled
-  let nextBoundary: ChunkBoundary | undefined; // forced for the chunk after it (after a heading)
+  let afterHeading = false; // the last sentence added was a heading
   const headingAt = [...(opts.headings ?? [])].sort((a, b) => a - b);
   const close = () => {
     if (parts.length > 0) chunks.push({ ...renderChunk(pieces, markup), parts, boundary });
@@ -129,12 +129,14 @@ export function planReading(text: string, voice: Voice, opts: PlanOptions): Read
       whole <= opts.maxChars ? [prepared] : chunkPieces(prepared, markup, opts.maxChars).map(trimPieces);
     let from = 0;
     const heading = headingAt.some((h) => h >= span.start && h < span.end);
-    const kind: ChunkBoundary = span.breaks === 2 ? 'paragraph' : span.breaks === 1 ? 'line' : 'sentence';
-    if (heading || nextBoundary) {
-      if (parts.length > 0) close();
-      boundary = heading ? 'heading' : nextBoundary!;
-      nextBoundary = undefined;
-    }
+    const kind: ChunkBoundary =
+      heading || afterHeading
+        ? 'heading'
+        : span.breaks === 2
+          ? 'paragraph'
+          : span.breaks === 1
+            ? 'line'
+            : 'sentence';
     groups.forEach((group, k) => {
       const piece = plain(group);
       from = Math.max(0, spoken.indexOf(piece, from));
@@ -156,7 +158,7 @@ export function planReading(text: string, voice: Voice, opts: PlanOptions): Read
       cost += piece.length + extra;
       from += piece.length;
     });
-    if (heading) nextBoundary = 'heading';
+    afterHeading = heading;
   }
   close();
   return { sentences, chunks };
