@@ -29,7 +29,11 @@ export interface LocalOptions {
   /** Extra environment for the handlers (e.g. SYNC_MAX_CHARS in tests). */
   env?: Record<string, string>;
   startWorker?: boolean;
-  /** Job queues' visibility timeout (retry delay after a failed attempt). @default 10 */
+  /**
+   * Job queues' visibility timeout (the guard for a worker that dies). Given explicitly (tests), failed attempts
+   * are retried after it too, unless JOB_RETRY_SCHEDULE_S is set; otherwise they follow the default backoff.
+   * @default 10
+   */
   queueVisibilityS?: number;
   /** Every route's deadline (s) instead of its spec's timeoutS (see FrontOptions.deadlineS). */
   deadlineS?: number;
@@ -80,6 +84,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
       SPEECH_ENGINE: process.env.SPEECH_ENGINE ?? 'espeak',
       // A job's lease must run out before its message is redelivered (after the visibility timeout).
       JOB_LEASE_S: String(Math.max(1, queueVisibilityS - 2)),
+      ...(options.queueVisibilityS !== undefined && !process.env.JOB_RETRY_SCHEDULE_S
+        ? { JOB_RETRY_SCHEDULE_S: String(queueVisibilityS) }
+        : {}),
     },
     options.env ?? {},
   );
