@@ -86,6 +86,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
     emulators.env,
     {
       SPEECH_ENGINE: process.env.SPEECH_ENGINE ?? 'espeak',
+      // The documents renderer's Chromium dies with this process, even on SIGKILL (the script says how).
+      CHROMIUM_LAUNCHER: process.env.CHROMIUM_LAUNCHER ?? resolve(__dirname, 'chromium-with-parent.sh'),
       // A job's lease must run out before its message is redelivered (after the visibility timeout).
       JOB_LEASE_S: String(Math.max(1, queueVisibilityS - 2)),
       ...(options.queueVisibilityS !== undefined && !process.env.JOB_RETRY_SCHEDULE_S
