@@ -3,7 +3,7 @@
 // Longer: 202 with the same fields plus status/progress; the worker finishes it (GET /audio/{id}).
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { idempotency } from '../../shared/idempotency/idempotency';
+import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/validation';
@@ -44,6 +44,7 @@ export const makeHandler = (deps: NarrationDeps) =>
         });
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
+          audioId: idempotentId(req),
           signal: req.signal,
           remainingMs: () => context.getRemainingTimeInMillis(),
           text: body.text,
