@@ -145,6 +145,7 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
             voice: src.voice,
             fmt: src.fmt,
             syncMaxChars: deps.config.SYNC_MAX_CHARS,
+            pauseS: how.breakS,
             ...(pdf.title !== undefined ? { title: pdf.title } : {}),
             headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),
             ...(how.speech ? { spoken: spokenText(how.pieces()) } : {}),
@@ -155,6 +156,7 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
         observeConversion(req.event.routeKey, src.fmt, () =>
           startConversion(deps, {
             audioId: idempotentId(req),
+            pauseS: how.breakS,
             signal: req.signal,
             remainingMs: () => context.getRemainingTimeInMillis(),
             headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),

@@ -37,6 +37,7 @@ export const makeHandler = (deps: NarrationDeps) =>
             voice,
             fmt: body.fmt,
             syncMaxChars: deps.config.SYNC_MAX_CHARS,
+            pauseS: how.breakS,
             ...(how.speech ? { spoken: spokenText(how.pieces()), chars: how.chars } : {}),
             ...(body.text_type === 'ssml' ? { headings: [] } : {}),
           }),
@@ -45,6 +46,7 @@ export const makeHandler = (deps: NarrationDeps) =>
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
           audioId: idempotentId(req),
+          pauseS: how.breakS,
           signal: req.signal,
           remainingMs: () => context.getRemainingTimeInMillis(),
           text: body.text,

@@ -114,6 +114,7 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
             voice,
             fmt: body.fmt,
             syncMaxChars: deps.config.SYNC_MAX_CHARS,
+            pauseS: how.breakS,
             title,
             headings: narration.headings,
             ...(how.speech ? { spoken: spokenText(how.pieces()) } : {}),
@@ -123,6 +124,7 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
           audioId: idempotentId(req),
+          pauseS: how.breakS,
           signal: req.signal,
           remainingMs: () => context.getRemainingTimeInMillis(),
           headings: narration.headings.map((h) => ({ text: h.text, offset: h.offset })),

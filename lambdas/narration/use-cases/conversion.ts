@@ -46,6 +46,8 @@ export interface ConversionInput {
    * from a request that died continues that conversion (same audio, charged once) instead of starting another.
    */
   audioId?: string;
+  /** Seconds of <break> silence in the text (core/breaks.ts): part of the estimated duration. */
+  pauseS?: number;
 }
 
 /**
@@ -275,6 +277,7 @@ export async function startConversion(
         .refund(decision)
         .catch((e) => logger.error('quota refund failed', { error: e as Error }));
     if (err instanceof Abandoned) {
+      if (record.charge) await countCut(deps, record.charge.subject, now);
       logger.warn('conversion abandoned after the early-timeout answer; charge given back', {
         audioId,
         chars,
@@ -296,7 +299,7 @@ export async function startConversion(
     body: {
       ...base,
       duration_s: null,
-      estimated_duration_s: Math.round(chars / CHARS_PER_SECOND),
+      estimated_duration_s: Math.round(chars / CHARS_PER_SECOND + (input.pauseS ?? 0)),
       status: 'queued',
       progress: 0,
     },
@@ -304,13 +307,43 @@ export async function startConversion(
   };
 }
 
-/** 429 before anything is written when a window is already spent (the charge itself stays exact). */
+/** The abuse budget of deadline-cut requests: its own counter per caller (usage stays = deliveries). */
+const cutSubject = (subject: string) => `cut#${subject}`;
+const cutRules = (deps: NarrationDeps): WindowRule[] => [
+  { period: 'hour', limit: deps.config.FREE_CUT_PER_HOUR },
+];
+
+/** A free request cut at its deadline (its work was done for nobody) counts against the caller's cut budget. */
+async function countCut(deps: NarrationDeps, subject: string, now: Date): Promise<void> {
+  await deps.quotas
+    .consume(cutSubject(subject), cutRules(deps), now, { force: true })
+    .catch((e) => logger.error('cut budget not counted', { error: e as Error }));
+}
+
+/**
+ * 429 before anything is written when a window is already spent (the charge itself stays exact), or when the
+ * caller's requests were cut at the deadline too often this hour.
+ */
 async function refuseIfSpent(
   deps: NarrationDeps,
   charge: NonNullable<AudioRecord['charge']>,
   now: Date,
   policy: QuotaPolicy | undefined,
 ): Promise<void> {
+  const [cuts] = await deps.quotas.peek(cutSubject(charge.subject), cutRules(deps), now);
+  if (cuts && cuts.used >= cuts.limit) {
+    const binding = { ...cuts, remaining: 0 };
+    const headers = rateLimitHeaders(
+      { allowed: false, charged: [], binding, all: [binding], slots: [cuts] },
+      now,
+    );
+    throw new QuotaExceeded(
+      `Too many of this address's conversions ran past the ${cuts.limit}-per-hour allowance of requests cut at ` +
+        `their deadline: send shorter texts (long ones are queued and answered 202), or try again in ` +
+        `${headers['retry-after']} seconds.`,
+      headers,
+    );
+  }
   const windows = await deps.quotas.peek(charge.subject, charge.rules, now);
   const spent = windows.find((w) => w.used >= w.limit);
   if (!spent) return;
