@@ -3,13 +3,15 @@
 //   npm run dlq -- peek <queue> [--max 10]           the messages, without removing them (narration: the job's status)
 //   npm run dlq -- redrive <queue> [--max N] [--dry-run]
 //       moves messages back to their source queue: receive → send to the source → delete, in batches of 10.
-//       Narration jobs ({"audioId"}) are first set back from `failed` to `queued` (AUDIO_TABLE), because the worker
-//       acknowledges a failed job without running it; a redriven message starts again with 3 attempts.
+//       Job messages — narration's ({"audioId"}, AUDIO_TABLE) and documents' async renders ({"jobId"},
+//       ACCOUNTS_TABLE) — first have their job set back from `failed` to `queued`, because a worker acknowledges a
+//       failed job without running it; a redriven message starts again with 3 attempts. Webhook event messages
+//       (they carry an eventId) are moved as they are.
 //   npm run dlq -- redrive <queue> --native          SQS's own redrive (StartMessageMoveTask; cloud only), for queues
 //       whose messages need no reset. `npm run dlq -- status <queue>` shows its progress (ListMessageMoveTasks).
 // <queue> is a queue URL, its name, or a unique part of the name ("priority", "standard-dlq").
-// Cloud: AWS credentials and region as for the AWS CLI, and AUDIO_TABLE (stack output AudioTableName) for narration
-// jobs. Local: talks to the running `npm start` (endpoints in $DATA_DIR/endpoints.json).
+// Cloud: AWS credentials and region as for the AWS CLI, AUDIO_TABLE for narration jobs and ACCOUNTS_TABLE for
+// documents renders (docs/operations/runbook.md). Local: talks to the running `npm start` (endpoints in $DATA_DIR/endpoints.json).
 // At-least-once: a message sent but not yet deleted when the command dies is in both queues; the worker is idempotent
 // (a job is claimed once, output keys are deterministic), so a duplicate does no harm.
 import { existsSync, readFileSync } from 'node:fs';
@@ -29,6 +31,7 @@ import {
   type Message,
 } from '@aws-sdk/client-sqs';
 import { DynamoAudioRepository } from '../lambdas/narration/adapters/audio-repository';
+import { DynamoJobRepository } from '../lambdas/documents/adapters/job-repository';
 import type { LeasedJob, LeasedJobStore } from '../lambdas/shared/jobs/leased-job';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -46,15 +49,23 @@ export interface DlqInfo {
   sources: { name: string; url: string; arn: string; maxReceiveCount: number }[];
 }
 
+/** What the CLI needs of a service's leased-job store. */
+export type ResettableJobs = Pick<LeasedJobStore<LeasedJob>, 'get' | 'requeueFailed' | 'restoreFailed'>;
+
 export interface DlqDeps {
   sqs: SQSClient;
   /**
    * Narration's jobs (the audio table's leased-job store), to reset failed jobs before a redrive (optional:
    * without it they stay failed).
    */
-  audio?: Pick<LeasedJobStore<LeasedJob>, 'get' | 'requeueFailed' | 'restoreFailed'>;
+  audio?: ResettableJobs;
+  /** Documents' async renders (the accounts table's `docjob#` items), likewise. */
+  documentJobs?: ResettableJobs;
   out: (line: string) => void;
 }
+
+/** The job a message names: a job message's body is exactly {"audioId"} (narration) or {"jobId"} (documents). */
+type JobRef = { kind: 'audioId' | 'jobId'; id: string };
 
 const nameOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 
@@ -128,14 +139,23 @@ export async function findDlq(sqs: SQSClient, ref: string): Promise<DlqInfo> {
   );
 }
 
-function audioIdOf(m: Message): string | undefined {
+function jobOf(m: Message): JobRef | undefined {
+  let body: unknown;
   try {
-    const body = JSON.parse(m.Body ?? '') as { audioId?: unknown };
-    return typeof body.audioId === 'string' ? body.audioId : undefined;
+    body = JSON.parse(m.Body ?? '');
   } catch {
     return undefined;
   }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const keys = Object.keys(body);
+  // Webhook event messages also name a job (plus eventId, type): they are deliveries, not jobs to run again.
+  if (keys.length !== 1 || (keys[0] !== 'audioId' && keys[0] !== 'jobId')) return undefined;
+  const id = (body as Record<string, unknown>)[keys[0]];
+  return typeof id === 'string' ? { kind: keys[0], id } : undefined;
 }
+
+const storeFor = (deps: DlqDeps, job: JobRef | undefined): ResettableJobs | undefined =>
+  job && (job.kind === 'audioId' ? deps.audio : deps.documentJobs);
 
 export async function peek(deps: DlqDeps, ref: string, max = 10): Promise<Message[]> {
   const dlq = await findDlq(deps.sqs, ref);
@@ -158,10 +178,11 @@ export async function peek(deps: DlqDeps, ref: string, max = 10): Promise<Messag
   deps.out(`${dlq.name}: ${dlq.visible} visible, ${dlq.inFlight} in flight; showing ${seen.size}`);
   for (const m of seen.values()) {
     const sent = new Date(Number(m.Attributes?.SentTimestamp ?? 0)).toISOString();
-    const audioId = audioIdOf(m);
+    const ref = jobOf(m);
+    const store = storeFor(deps, ref);
     let job = '';
-    if (audioId && deps.audio) {
-      const rec = await deps.audio.get(audioId);
+    if (ref && store) {
+      const rec = await store.get(ref.id);
       job = rec ? `  job ${rec.status}${rec.error ? `: ${rec.error}` : ''}` : '  job missing';
     }
     deps.out(`${m.MessageId}  first sent ${sent}  ${(m.Body ?? '').slice(0, 200)}${job}`);
@@ -172,7 +193,7 @@ export async function peek(deps: DlqDeps, ref: string, max = 10): Promise<Messag
 export interface RedriveResult {
   moved: number;
   requeued: number;
-  /** Narration jobs left as they were (not failed: done, queued, processing or missing), by status. */
+  /** Jobs left as they were (not failed: done, queued, active or missing), by status. */
   untouched: Record<string, number>;
 }
 
@@ -198,6 +219,7 @@ export async function redrive(
     );
     return result;
   }
+  const missingStore = new Set<JobRef['kind']>();
   let emptyRounds = 0;
   while (result.moved < max && emptyRounds < 2 && Date.now() < deadline) {
     const r = await deps.sqs.send(
@@ -219,9 +241,13 @@ export async function redrive(
     // Reset first: the worker skips a job still marked failed, so the message must not arrive before the reset.
     const previous = new Map<number, string>();
     for (const [i, m] of batch.entries()) {
-      const audioId = audioIdOf(m);
-      if (!audioId || !deps.audio) continue;
-      const outcome = await deps.audio.requeueFailed(audioId);
+      const ref = jobOf(m);
+      const store = storeFor(deps, ref);
+      if (!ref || !store) {
+        if (ref) missingStore.add(ref.kind);
+        continue;
+      }
+      const outcome = await store.requeueFailed(ref.id);
       if (outcome.requeued) {
         result.requeued++;
         previous.set(i, outcome.error);
@@ -241,9 +267,11 @@ export async function redrive(
     for (const f of sent.Failed ?? []) {
       const i = Number(f.Id);
       deps.out(`send failed for ${batch[i]!.MessageId} (left in the DLQ): ${f.Message}`);
-      if (previous.has(i) && deps.audio) {
+      const ref = jobOf(batch[i]!);
+      const store = storeFor(deps, ref);
+      if (previous.has(i) && ref && store) {
         // Already picked up by a worker: nothing to restore.
-        await deps.audio.restoreFailed(audioIdOf(batch[i]!)!, previous.get(i)!).catch(() => undefined);
+        await store.restoreFailed(ref.id, previous.get(i)!).catch(() => undefined);
         result.requeued--;
       }
     }
@@ -262,12 +290,14 @@ export async function redrive(
     .join(', ');
   deps.out(
     `moved ${result.moved} message(s) ${dlq.name} → ${source.name}` +
-      (deps.audio ? `; ${result.requeued} failed job(s) set back to queued` : '') +
+      (deps.audio || deps.documentJobs ? `; ${result.requeued} failed job(s) set back to queued` : '') +
       (untouched ? `; jobs left as they were: ${untouched}` : ''),
   );
-  if (!deps.audio)
+  for (const kind of missingStore)
     deps.out(
-      'note: AUDIO_TABLE not set, so narration jobs were not reset (the worker skips jobs still marked failed)',
+      kind === 'audioId'
+        ? 'note: AUDIO_TABLE not set, so narration jobs were not reset (the worker skips jobs still marked failed)'
+        : 'note: ACCOUNTS_TABLE not set, so documents renders were not reset (the worker skips jobs still marked failed)',
     );
   return result;
 }
@@ -342,9 +372,15 @@ export async function main(argv: string[], out: (line: string) => void = console
     throw new Error('--max must be a positive integer');
   await localEndpoints();
   const sqs = new SQSClient({});
-  const table = process.env.AUDIO_TABLE;
-  const ddb = table ? DynamoDBDocumentClient.from(new DynamoDBClient({})) : undefined;
-  const deps: DlqDeps = { sqs, audio: ddb && table ? new DynamoAudioRepository(ddb, table) : undefined, out };
+  const audioTable = process.env.AUDIO_TABLE;
+  const accountsTable = process.env.ACCOUNTS_TABLE;
+  const ddb = audioTable || accountsTable ? DynamoDBDocumentClient.from(new DynamoDBClient({})) : undefined;
+  const deps: DlqDeps = {
+    sqs,
+    audio: ddb && audioTable ? new DynamoAudioRepository(ddb, audioTable) : undefined,
+    documentJobs: ddb && accountsTable ? new DynamoJobRepository(ddb, accountsTable) : undefined,
+    out,
+  };
   try {
     if (command === 'list') {
       const dlqs = await listDlqs(sqs);

@@ -19,6 +19,8 @@ import { sqsClient } from '../shared/aws/clients';
 import { DynamoJobRepository } from './adapters/job-repository';
 import { S3JobFiles } from './adapters/job-files';
 import { SqsMessageQueue } from '../shared/aws/message-queue';
+import { SqsMessageVisibility } from '../shared/aws/message-visibility';
+import type { MessageVisibility } from '../shared/jobs/retry';
 import { DynamoWebhookStore } from '../shared/aws/webhook-store';
 import { webhookPolicyFrom } from '../shared/webhooks/config';
 import type { MessageQueue } from './use-cases/jobs';
@@ -45,6 +47,8 @@ export interface DocumentsDeps {
   readonly jobFiles: JobFiles;
   readonly renderQueue: MessageQueue;
   readonly deliveryQueue: MessageQueue;
+  /** The render worker's retries: a failed render's message reappears after a backoff (shared/jobs/retry.ts). */
+  readonly redelivery: MessageVisibility;
   readonly webhooks: WebhookStore;
   /** Where webhook callbacks may go (the SSRF policy of lambdas/shared/net/safe-fetch.ts). */
   readonly webhookPolicy: WebhookPolicy;
@@ -110,6 +114,9 @@ export function awsDeps(): DocumentsDeps {
     },
     get deliveryQueue() {
       return new SqsMessageQueue(sqsClient(), required('DOCUMENTS_DELIVERY_QUEUE_URL'));
+    },
+    get redelivery() {
+      return new SqsMessageVisibility(sqsClient(), [config().DOCUMENTS_RENDER_QUEUE_URL]);
     },
     get webhooks() {
       return new DynamoWebhookStore<WebhookEventType>(dynamo(), required('ACCOUNTS_TABLE'));

@@ -24,6 +24,7 @@ import type {
 } from './ports';
 import type { IdempotencyStore } from '../shared/idempotency/idempotency';
 import type { MessageQueue } from '../shared/webhooks/delivery';
+import type { MessageVisibility } from '../shared/jobs/retry';
 import type { WebhookPolicy, WebhookStore } from '../shared/webhooks/endpoints';
 import { webhookPolicyFrom } from '../shared/webhooks/config';
 import type { AudioEventType } from './core/audio-events';
@@ -47,6 +48,8 @@ const modules = {
     require('../shared/aws/idempotency-store') as typeof import('../shared/aws/idempotency-store'),
   webhookStore: () => require('../shared/aws/webhook-store') as typeof import('../shared/aws/webhook-store'),
   messageQueue: () => require('../shared/aws/message-queue') as typeof import('../shared/aws/message-queue'),
+  messageVisibility: () =>
+    require('../shared/aws/message-visibility') as typeof import('../shared/aws/message-visibility'),
   lexiconStore: () => require('./adapters/lexicon-store') as typeof import('./adapters/lexicon-store'),
   queueDepth: () => require('./adapters/queue-depth') as typeof import('./adapters/queue-depth'),
 };
@@ -101,6 +104,8 @@ export interface NarrationDeps {
   readonly webhookPolicy: WebhookPolicy;
   /** audio.completed / audio.failed events to deliver (the delivery worker's queue). */
   readonly deliveryQueue: MessageQueue;
+  /** The worker's retries: a failed job message reappears after a backoff (lambdas/shared/jobs/retry.ts). */
+  readonly redelivery: MessageVisibility;
 }
 
 // Adapters are thin (a client and a name); the clients and the config they use are created once per process.
@@ -139,6 +144,11 @@ export function awsDeps(): NarrationDeps {
       modules.clients().sqsClient(),
       required('DELIVERY_QUEUE_URL'),
     );
+  const redelivery = () =>
+    new (modules.messageVisibility().SqsMessageVisibility)(modules.clients().sqsClient(), [
+      config().PRIORITY_QUEUE_URL,
+      config().STANDARD_QUEUE_URL,
+    ]);
   const lexicons = () =>
     new (modules.lexiconStore().DynamoLexiconStore)(dynamo(), required('ACCOUNTS_TABLE'));
   let synth: Promise<Synthesizer> | undefined;
@@ -154,6 +164,9 @@ export function awsDeps(): NarrationDeps {
     },
     get deliveryQueue() {
       return deliveryQueue();
+    },
+    get redelivery() {
+      return redelivery();
     },
     get config() {
       return config();

@@ -95,6 +95,11 @@ export interface AudioRecord {
   timings?: true;
   /** The job text is a JSON envelope `{text, speech}` (SSML and/or lexicon entries, core/speech.ts). */
   speechOptions?: true;
+  /**
+   * The free-tier charge made with this job (quota subject and windows, charged under the audio id, in the windows
+   * of createdAt): a worker that finishes the job makes sure it is there, a failure gives it back — each once.
+   */
+  charge?: { subject: string; rules: { period: 'hour' | 'day' | 'month'; limit: number }[] };
 }
 
 /** One playable part of a job's audio: MP3, audio/<id>/seg/<n>.mp3 (lambdas/narration/bucket.ts). */

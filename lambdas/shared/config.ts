@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { allowlistFrom } from './net/safe-fetch';
 import { parseExperiments } from './growth/experiments';
+import { jobRetryScheduleVar } from './jobs/retry';
 
 export const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -55,6 +56,12 @@ export const platformVars = {
   JOB_LEASE_S: z.coerce.number().int().min(1).max(3600).default(120),
   /** SQS maxReceiveCount of the job queues: on the last attempt the worker records the failure. */
   MAX_RECEIVE_COUNT: z.coerce.number().int().min(1).default(3),
+  /**
+   * Seconds before a failed job attempt is retried (attempt 1, 2, …; the last value repeats): the worker sets the
+   * message's visibility to it (lambdas/shared/jobs/retry.ts). The queue's visibility timeout stays the guard for a
+   * worker that dies.
+   */
+  JOB_RETRY_SCHEDULE_S: jobRetryScheduleVar,
   /**
    * Destinations POST /convert/url (and any safeFetch caller) may reach although they are not public, or on a
    * port other than 80/443: comma-separated host[:port], IP[:port], [IPv6][:port] or CIDR. Empty in the cloud;

@@ -3,12 +3,15 @@
 // its own and SQS redelivers only it (after maxReceiveCount attempts, to the DLQ). Each record's body is parsed
 // with the worker's zod schema (a malformed one fails its record); the message's fields are added to every log
 // line written while the record is handled. Used by narration's worker and documents' render and delivery workers.
+// A worker given a retry policy (the job workers: lambdas/shared/jobs/retry.ts) sets a failed record's visibility to
+// the policy's backoff, so SQS redelivers it in seconds to minutes instead of after the queue's visibility timeout.
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
 import { logger } from './logger';
+import { failedAttemptDelayS, type RetryPolicy } from './jobs/retry';
 import { metricsMiddleware } from './observability/metrics';
 import { tracingMiddleware } from './observability/tracing';
 
@@ -26,6 +29,8 @@ export interface WorkerRecord<M> {
 export function sqsWorker<M extends Record<string, string>>(
   Message: z.ZodType<M>,
   handle: (r: WorkerRecord<M>) => Promise<unknown>,
+  /** Read when a record fails (deps are lazy); without it the queue's visibility timeout decides the retry. */
+  retry?: () => RetryPolicy,
 ) {
   const processor = new BatchProcessor(EventType.SQS);
   const recordHandler = async (record: SQSRecord) => {
@@ -34,6 +39,9 @@ export function sqsWorker<M extends Record<string, string>>(
     logger.appendKeys(message);
     try {
       return await handle({ message, attempt, record });
+    } catch (err) {
+      if (retry) await scheduleRetry(retry, record, attempt, err);
+      throw err;
     } finally {
       logger.removeKeys(Object.keys(message));
     }
@@ -45,4 +53,26 @@ export function sqsWorker<M extends Record<string, string>>(
     .handler((event: SQSEvent, context: Context) =>
       processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false }),
     );
+}
+
+/** Sets the failed record's visibility to its backoff; a failure to do so leaves the queue's timeout (logged). */
+async function scheduleRetry(
+  retry: () => RetryPolicy,
+  record: SQSRecord,
+  attempt: number,
+  err: unknown,
+): Promise<void> {
+  try {
+    const policy = retry();
+    const delayS = failedAttemptDelayS(policy, attempt, err);
+    await policy.visibility.retryAfter(
+      { receiptHandle: record.receiptHandle, eventSourceARN: record.eventSourceARN },
+      delayS,
+    );
+    logger.info('failed attempt: retry scheduled', { attempt, retryInS: delayS });
+  } catch (e) {
+    logger.warn("could not shorten the failed message's visibility; the queue timeout applies", {
+      error: e as Error,
+    });
+  }
 }

@@ -2,6 +2,8 @@
 // matches the manifest's routes, builds the event, invokes the route's handler with a Lambda-like context
 // (including the route's timeout), and writes the result back. Bodies over the route's limit are refused while
 // streaming, before they are buffered; the refusal reaches a client that is still sending (see drainThenClose).
+// A body that has not fully arrived within API Gateway's 30 s is answered 408 and its connection closed (Node's own
+// request timeout is 300 s), and a client that goes away mid-body is logged as 408, not as a 500 of ours.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +29,12 @@ export interface FrontOptions {
    * speed of a loaded machine). Default: the spec's, as Lambda enforces it.
    */
   deadlineS?: number;
+  /** How long a request body may take to arrive after its headers. @default BODY_TIMEOUT_MS */
+  bodyTimeoutMs?: number;
 }
+
+/** API Gateway gives a request 30 s in all; a body still arriving after that is refused with 408. */
+export const BODY_TIMEOUT_MS = 30_000;
 
 /**
  * After refusing a body that is still arriving, the front keeps reading it for up to 10 s / 64 MiB more, as API
@@ -63,23 +70,38 @@ export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
   return addr.startsWith('::ffff:') ? addr.slice(7) : addr;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
+/** The body, or why there is none: over the limit, not arrived in time, or the client went away. */
+function readBody(
+  req: IncomingMessage,
+  limit: number,
+  timeoutMs: number,
+): Promise<Buffer | 'too-large' | 'timeout' | 'aborted'> {
+  return new Promise((resolve) => {
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (declared > limit) return resolve('too-large');
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    const settle = (v: Buffer | 'too-large' | 'timeout' | 'aborted') => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(v);
+    };
+    const timer = setTimeout(() => settle('timeout'), timeoutMs);
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > limit) {
         req.removeAllListeners('data');
-        resolve('too-large');
+        settle('too-large');
         return;
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('end', () => settle(Buffer.concat(chunks)));
+    // A client that closes or resets before the end of its body gave up: nothing to answer.
+    req.on('error', () => settle('aborted'));
+    req.on('close', () => settle(req.complete ? Buffer.concat(chunks) : 'aborted'));
   });
 }
 
@@ -238,7 +260,24 @@ export function createFront(options: FrontOptions): Server {
         const match = resolveRoute(options.manifest, method, path);
         if (!match) return sendJson(res, 404, { detail: 'Not Found' });
         const limit = match.route.maxBodyBytes ?? DEFAULT_MAX_BODY;
-        const body = await readBody(req, limit);
+        const body = await readBody(req, limit, options.bodyTimeoutMs ?? BODY_TIMEOUT_MS);
+        if (body === 'aborted') {
+          log(`${method} ${path} → 408 (the client closed the connection before sending its whole body)`);
+          return;
+        }
+        if (body === 'timeout') {
+          log(
+            `${method} ${path} → 408 (body not received within ${options.bodyTimeoutMs ?? BODY_TIMEOUT_MS} ms)`,
+          );
+          sendJson(
+            res,
+            408,
+            { detail: 'The request body did not arrive in time: send the whole body within 30 seconds.' },
+            { connection: 'close' },
+          );
+          // `Connection: close`: Node ends the connection once the answer is written.
+          return;
+        }
         if (body === 'too-large') {
           drainThenClose(req, options.drain ?? DRAIN);
           const tooLarge = match.route.tooLarge;

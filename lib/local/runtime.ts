@@ -9,11 +9,11 @@ import { resetClients } from '../../lambdas/shared/aws/clients';
 import { z } from 'zod';
 import { webhookVars } from '../../lambdas/shared/webhooks/config';
 import { resetConfig } from '../../lambdas/shared/config';
-import { asService } from '../../lambdas/shared/logger';
 import type { QueueSpec, ServiceManifest } from '../../lambdas/shared/manifest';
 import { startEmulators, type Emulators } from './emulators';
 import { createFront, listen, type LambdaHandler } from './front';
 import { startPoller, type WorkerHandler } from './worker-poller';
+import { enableInvocationScopes, runInvocation } from './invocations';
 
 export interface LocalOptions {
   dataDir: string;
@@ -29,7 +29,11 @@ export interface LocalOptions {
   /** Extra environment for the handlers (e.g. SYNC_MAX_CHARS in tests). */
   env?: Record<string, string>;
   startWorker?: boolean;
-  /** Job queues' visibility timeout (retry delay after a failed attempt). @default 10 */
+  /**
+   * Job queues' visibility timeout (the guard for a worker that dies). Given explicitly (tests), failed attempts
+   * are retried after it too, unless JOB_RETRY_SCHEDULE_S is set; otherwise they follow the default backoff.
+   * @default 10
+   */
   queueVisibilityS?: number;
   /** Every route's deadline (s) instead of its spec's timeoutS (see FrontOptions.deadlineS). */
   deadlineS?: number;
@@ -52,8 +56,10 @@ export async function loadHandlers(manifest: ServiceManifest): Promise<Record<st
     const mod = (await import(resolve(ROOT, route.handler))) as { handler?: LambdaHandler };
     const handler = mod.handler;
     if (typeof handler !== 'function') throw new Error(`${route.handler} does not export a handler`);
-    // Both services share this process (and its logger): each invocation's lines name its service.
-    out[route.id] = (event, context) => asService(manifest.service, () => handler(event, context));
+    // Both services share this process (and its logger): each invocation's lines name its service and carry its
+    // own Lambda context and keys, however many run at once.
+    out[route.id] = (event, context) =>
+      runInvocation(manifest.service, context, () => handler(event, context));
   }
   return out;
 }
@@ -61,6 +67,8 @@ export async function loadHandlers(manifest: ServiceManifest): Promise<Record<st
 export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
+  // Before any SDK client runs: invocations served at once keep their own logger state (lib/local/invocations.ts).
+  await enableInvocationScopes();
   const queueVisibilityS = options.queueVisibilityS ?? 10;
   const emulators = await startEmulators({
     dataDir: options.dataDir,
@@ -78,8 +86,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
     emulators.env,
     {
       SPEECH_ENGINE: process.env.SPEECH_ENGINE ?? 'espeak',
+      // The documents renderer's Chromium dies with this process, even on SIGKILL (the script says how).
+      CHROMIUM_LAUNCHER: process.env.CHROMIUM_LAUNCHER ?? resolve(__dirname, 'chromium-with-parent.sh'),
       // A job's lease must run out before its message is redelivered (after the visibility timeout).
       JOB_LEASE_S: String(Math.max(1, queueVisibilityS - 2)),
+      ...(options.queueVisibilityS !== undefined && !process.env.JOB_RETRY_SCHEDULE_S
+        ? { JOB_RETRY_SCHEDULE_S: String(queueVisibilityS) }
+        : {}),
     },
     options.env ?? {},
   );
@@ -136,7 +149,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
       pollers.push(
         startPoller({
           worker: spec,
-          handler: (event, context) => asService(service, () => mod.handler(event, context)),
+          handler: (event, context) => runInvocation(service, context, () => mod.handler(event, context)),
           queues: emulators.queues,
           endpoint: emulators.env.AWS_ENDPOINT_URL_SQS!,
           visibilityS: queueVisibilityS,

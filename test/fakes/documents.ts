@@ -2,6 +2,7 @@
 // adapters: the job repository is the shared leased-job fake (claimed jobs are `rendering`) plus the event flag and
 // the bounded delivery log; files are kept by key; the webhook store answers 409 to a stale write like DynamoDB's
 // conditional put; the queue records what was sent and retried.
+import type { MessageVisibility, ReceivedMessage } from '../../lambdas/shared/jobs/retry';
 import { Conflict } from '../../lambdas/shared/errors';
 import {
   MAX_RECORDED_DELIVERIES,
@@ -95,6 +96,15 @@ export class FakeMessageQueue implements MessageQueue {
   /** The message bodies sent so far. */
   get messages(): Record<string, unknown>[] {
     return this.sent.map((s) => s.message);
+  }
+}
+
+/** Records each failed job message's retry delay (lambdas/shared/jobs/retry.ts). */
+export class FakeMessageVisibility implements MessageVisibility {
+  readonly retries: { message: ReceivedMessage; delayS: number }[] = [];
+
+  async retryAfter(message: ReceivedMessage, delayS: number): Promise<void> {
+    this.retries.push({ message, delayS });
   }
 }
 

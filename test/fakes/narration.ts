@@ -29,7 +29,7 @@ import type { Lexicon } from '../../lambdas/narration/core/lexicon';
 import { Faults } from './faults';
 import { FakeLeasedJobStore } from './leased-job-store';
 import { FakeGrowthStore, FakeQuotaStore } from './platform';
-import { FakeMessageQueue, FakeWebhookStore } from './documents';
+import { FakeMessageQueue, FakeMessageVisibility, FakeWebhookStore } from './documents';
 import type { AudioEventType } from '../../lambdas/narration/core/audio-events';
 import type { IdempotencyStore } from '../../lambdas/shared/idempotency/idempotency';
 
@@ -222,6 +222,7 @@ export function fakeNarrationDeps(
     lexicons: new FakeLexiconStore(),
     webhooks: new FakeWebhookStore<AudioEventType>(),
     deliveryQueue: new FakeMessageQueue(),
+    redelivery: new FakeMessageVisibility(),
     uploads: new FakeUploadStore(),
     uploadRecords: new FakeUploadRepository(),
   };
@@ -245,6 +246,7 @@ export function fakeNarrationDeps(
     webhooks: fakes.webhooks,
     webhookPolicy: { allowlist: [], timeoutMs: 1000 },
     deliveryQueue: fakes.deliveryQueue,
+    redelivery: fakes.redelivery,
   };
   return { deps, ...fakes };
 }

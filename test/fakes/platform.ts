@@ -6,6 +6,7 @@ import type { ApiKeyRecord, KeyBillingState, KeyStore } from '../../lambdas/shar
 import type { GrowthItem, GrowthStore } from '../../lambdas/shared/growth/ports';
 import {
   slotsFor,
+  type ChargeOptions,
   type QuotaDecision,
   type QuotaStore,
   type WindowRule,
@@ -16,13 +17,23 @@ import { Faults } from './faults';
 export class FakeQuotaStore implements QuotaStore {
   /** Counter per window key. */
   readonly counts = new Map<string, number>();
+  /** Charge ids per window key (ChargeOptions.id). */
+  readonly ids = new Map<string, Set<string>>();
   readonly faults = new Faults();
 
-  async consume(subject: string, rules: WindowRule[], now = new Date()): Promise<QuotaDecision> {
+  async consume(
+    subject: string,
+    rules: WindowRule[],
+    now = new Date(),
+    opts: ChargeOptions = {},
+  ): Promise<QuotaDecision> {
     this.faults.check('consume');
     const slots = slotsFor(subject, rules, now);
     const all: QuotaDecision['all'] = [];
-    const full = slots.find((s) => (this.counts.get(s.key) ?? 0) >= s.limit);
+    const has = (s: WindowSlot) => !!opts.id && !!this.ids.get(s.key)?.has(opts.id);
+    const full = opts.force
+      ? undefined
+      : slots.find((s) => !has(s) && (this.counts.get(s.key) ?? 0) >= s.limit);
     if (full) {
       const denied = { ...full, remaining: 0 };
       const before = slots
@@ -31,16 +42,22 @@ export class FakeQuotaStore implements QuotaStore {
       return { allowed: false, charged: [], binding: denied, all: [...before, denied], slots };
     }
     for (const s of slots) {
-      this.counts.set(s.key, this.used(s) + 1);
+      if (!has(s)) {
+        this.counts.set(s.key, this.used(s) + 1);
+        if (opts.id) this.ids.set(s.key, (this.ids.get(s.key) ?? new Set()).add(opts.id));
+      }
       all.push({ ...s, remaining: s.limit - this.used(s) });
     }
     const binding = all.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-    return { allowed: true, charged: slots, binding, all, slots };
+    return { allowed: true, charged: slots, binding, all, slots, ...(opts.id ? { chargeId: opts.id } : {}) };
   }
 
   async refund(decision: QuotaDecision): Promise<void> {
     this.faults.check('refund');
-    for (const s of decision.charged) if (this.used(s) > 0) this.counts.set(s.key, this.used(s) - 1);
+    for (const s of decision.charged) {
+      if (decision.chargeId && !this.ids.get(s.key)?.delete(decision.chargeId)) continue;
+      if (this.used(s) > 0) this.counts.set(s.key, this.used(s) - 1);
+    }
   }
 
   async peek(

@@ -16,6 +16,8 @@ export async function withEmulators(
   const dataDir = mkdtempSync(join(tmpdir(), 'emu-'));
   const emulators = await startEmulators({ dataDir, persistDynamo: false, prefix: 'test-', ...opts });
   Object.assign(process.env, emulators.env);
+  // As startLocal: a test that shortens the visibility timeout gets its failed attempts retried after it too.
+  if (opts.queueVisibilityS !== undefined) process.env.JOB_RETRY_SCHEDULE_S = String(opts.queueVisibilityS);
   resetConfig();
   resetClients();
   return {

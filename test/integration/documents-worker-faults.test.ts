@@ -2,8 +2,10 @@
 // narration-worker-crash.test.ts does for narration): the job is accepted through acceptAsyncRender onto the real render queue,
 // the worker's handler runs from the local poller, each failed attempt goes back to the queue by redelivery, the
 // attempt the queue counts as the last fails the job and gives the quota back, and SQS moves the message to the
-// render queue's DLQ.
-import { awsDeps, type DocumentsDeps } from '../../lambdas/documents/deps';
+// render queue's DLQ. Then `npm run dlq -- redrive` (bin/dlq.ts's main, what the script runs) sends it back and the
+// render worker, Chromium working again, produces its PDF.
+import { main as dlqMain } from '../../bin/dlq';
+import { awsDeps, sharedRenderer, type DocumentsDeps } from '../../lambdas/documents/deps';
 import { acceptAsyncRender } from '../../lambdas/documents/use-cases/jobs';
 import { parseRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { makeHandler } from '../../lambdas/documents/handlers/render-worker';
@@ -43,15 +45,19 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 test(`a render that always fails on our side: ${MAX_RECEIVE_COUNT} deliveries, failed + refunded, message in the DLQ`, async () => {
   const base = awsDeps();
   let renders = 0;
-  // Chromium crashing on every attempt: a fault on our side (retried), not the caller's.
+  let crashing = true;
+  // Chromium crashing on every attempt: a fault on our side (retried), not the caller's; fixed before the redrive.
   const deps = Object.assign(Object.create(base) as DocumentsDeps, {
-    renderer: async () => ({
-      renderPdf: async () => {
-        renders += 1;
-        throw new Error('chromium crashed');
-      },
-      renderPng: async () => Buffer.alloc(0),
-    }),
+    renderer: async () => {
+      if (!crashing) return sharedRenderer();
+      return {
+        renderPdf: async () => {
+          renders += 1;
+          throw new Error('chromium crashed');
+        },
+        renderPng: async () => Buffer.alloc(0),
+      };
+    },
   });
   const queue = { url: emu.queues.render!, dlq: emu.queues.renderDlq! };
 
@@ -106,7 +112,35 @@ test(`a render that always fails on our side: ${MAX_RECEIVE_COUNT} deliveries, f
     queue.dlq,
     (body) => (body as { jobId?: string }).jobId === jobId,
   );
+  // Looked at with visibility 0: left in place for the redrive below.
   expect(redriven.received).toEqual([]);
   expect(redriven.dead.body).toEqual({ jobId });
   expect(Number(redriven.dead.Attributes!.ApproximateReceiveCount)).toBeGreaterThanOrEqual(MAX_RECEIVE_COUNT);
+  // The operator fixes the cause and redrives: the job goes back to queued, its message to the render queue, and
+  // the worker renders it from the request it kept.
+  crashing = false;
+  const out: string[] = [];
+  expect(await dlqMain(['redrive', 'render-dlq'], (l) => out.push(l))).toBe(0);
+  expect(out.join('\n')).toMatch(
+    /moved 1 message\(s\) test-render-dlq → test-render; 1 failed job\(s\) set back to queued/,
+  );
+  pollers.push(
+    startPoller({
+      worker: spec,
+      handler: makeHandler(deps),
+      queues: emu.queues,
+      endpoint: emu.env.AWS_ENDPOINT_URL_SQS!,
+      visibilityS: 2,
+    }),
+  );
+  const done = await until('the redriven job to be rendered', async () => {
+    const job = await base.jobs.get(jobId);
+    return job?.status === 'done' ? job : undefined;
+  });
+  for (const p of pollers.splice(0)) p.kill();
+  const pdf = Buffer.from(
+    await (await fetch(await base.jobFiles.presignResult(done.result!, 60))).arrayBuffer(),
+  );
+  expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  expect(await base.jobFiles.getRequest(jobId)).toBeUndefined(); // settled: its request is gone
 });

@@ -208,6 +208,24 @@ describe('validateRenderRequest', () => {
 });
 
 describe('renderDocument', () => {
+  it('a merged part whose template fails is reported at body.documents[i], not at body.custom_html', async () => {
+    const req = parseRenderRequest({
+      format: 'pdf',
+      documents: [
+        { custom_html: '<p>{{ n }}</p>', data: { n: 1 } },
+        { custom_html: '<p>{{ n | no_such_filter }}</p>', data: { n: 2 } },
+      ],
+    });
+    const err = await renderDocument(req, fakeChromium()).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(TemplateError);
+    expect((err as TemplateError).problems.map((p) => p.loc)).toEqual([
+      ['body', 'documents', 1, 'custom_html'],
+    ]);
+  });
+
   it('sends the rendered template to Chromium with page options, watermarking free PDFs', async () => {
     const chromium = fakeChromium();
     const req = parseRenderRequest({ template: 'factura', format: 'pdf', data: factura.sample });

@@ -1,6 +1,7 @@
 // Render worker: fed by the documents render queue (SQS event source, batch size 1, reportBatchItemFailures) with
 // the async renders POST /v1/render accepted (domain/jobs.ts). Runs in the container image (Chromium) and renders
-// with the same renderDocument() as the synchronous route. A fault is retried by SQS redelivery; a request the
+// with the same renderDocument() as the synchronous route. A fault is retried by SQS redelivery after a backoff of
+// seconds to minutes (JOB_RETRY_SCHEDULE_S, lambdas/shared/jobs/retry.ts); a request the
 // caller must fix fails at once; after MAX_RECEIVE_COUNT attempts the job is failed (quota given back, webhook
 // event queued) and SQS moves the message to the DLQ.
 import { z } from 'zod';
@@ -27,6 +28,14 @@ export function renderJobDeps(deps: DocumentsDeps): RenderJobDeps {
 }
 
 export const makeHandler = (deps: DocumentsDeps) =>
-  sqsWorker(Message, ({ message, attempt }) => runRenderJob(renderJobDeps(deps), message.jobId, attempt));
+  sqsWorker(
+    Message,
+    ({ message, attempt }) => runRenderJob(renderJobDeps(deps), message.jobId, attempt),
+    () => ({
+      maxAttempts: deps.config.MAX_RECEIVE_COUNT,
+      schedule: deps.config.JOB_RETRY_SCHEDULE_S,
+      visibility: deps.redelivery,
+    }),
+  );
 
 export const handler = makeHandler(awsDeps());

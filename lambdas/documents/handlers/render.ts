@@ -305,6 +305,8 @@ export const makeHandler = (deps: DocumentsDeps) =>
     {
       maxBodyBytes: route.maxBodyBytes,
       invalidStatus: documentsManifest.invalidRequestStatus,
+      timeoutDetail:
+        'The document took too long to render and was stopped. Please retry; large documents can be rendered in the background with options.async (Scale plan).',
       ...idempotency(route, deps),
     },
   );

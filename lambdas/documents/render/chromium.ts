@@ -524,15 +524,18 @@ export class Renderer {
       throw new RenderCrashError(errorText(err), { cause: err });
     }
     const t = performance.now();
+    // LOCAL ONLY (the stack never sets it): a launcher that runs the browser so it dies with this process
+    // (lib/local/chromium-with-parent.sh); it reads the real binary from CHROMIUM_EXECUTABLE.
+    const launcher = process.env.CHROMIUM_LAUNCHER;
     let browser: Browser;
     try {
       browser = await puppeteer.launch({
-        executablePath,
+        executablePath: launcher || executablePath,
         headless: 'shell',
         args: launchArgs(chromium.args, { singleProcess: this.singleProcess }),
         // CDP over a pipe: no DevTools port listening on loopback for anything to find.
         pipe: true,
-        env: { ...process.env, FONTCONFIG_FILE: fontconfig },
+        env: { ...process.env, FONTCONFIG_FILE: fontconfig, CHROMIUM_EXECUTABLE: executablePath },
         timeout: this.launchTimeoutMs,
         // Pending CDP calls settle eventually even if the browser wedges; the render timeout acts first.
         protocolTimeout: Math.max(60_000, this.timeoutMs * 4),

@@ -58,6 +58,11 @@ async function failJob(
   deps: RenderJobDeps,
   job: JobRecord,
   failure: { reason: string; problems?: DocumentProblem[] },
+  /**
+   * Keep the stored request: a job that failed on our side goes to the DLQ and may be redriven (`npm run dlq`),
+   * which renders it from that request; the bucket's jobs/ rule removes it after JOB_REQUESTS_PREFIX.days.
+   */
+  keepRequest = false,
 ): Promise<void> {
   const event = await outcomeEvent(deps, job, 'document.failed');
   const moved = await deps.jobs.fail(job.jobId, failure.reason, {
@@ -70,6 +75,7 @@ async function failJob(
     logger.error('quota refund failed', { error: e as Error, jobId: job.jobId }),
   );
   await queueEvent(deps, { jobId: job.jobId, event });
+  if (keepRequest) return;
   await deps.jobFiles
     .deleteRequest(job.jobId)
     .catch((e) => logger.warn('job request cleanup failed', { error: e as Error }));
@@ -108,9 +114,14 @@ export function runRenderJob(
       if (current) await queueEvent(deps, current);
     },
     async giveUp(claimed, err, tried) {
-      await failJob(deps, claimed, {
-        reason: `Rendering failed on our side after ${tried} attempts. It was not counted against your limits; please submit it again.`,
-      });
+      await failJob(
+        deps,
+        claimed,
+        {
+          reason: `Rendering failed on our side after ${tried} attempts. It was not counted against your limits; please submit it again.`,
+        },
+        true,
+      );
       throw err; // the message goes on to the DLQ (its alarm), as narration's do
     },
   });

@@ -588,6 +588,8 @@ export interface RenderDeps {
 export interface RenderContext {
   /** Free plan: the renderer stamps WATERMARK_TEXT on every PDF page (also the PDF inside a zip). */
   watermark?: boolean;
+  /** Where this document sits in the request, for error locations: ['body'], or ['body', 'documents', i] in a merge. */
+  at?: (string | number)[];
 }
 
 /** The free plan's watermark on PDFs (contract: "a subtle watermark"). */
@@ -650,7 +652,11 @@ export function pdfOptions(
 
 const CUSTOM_PAGE = { size: 'A4' as const, landscape: false, margin: '12mm' };
 
-async function buildModel(request: SingleRenderRequest, deps: RenderDeps): Promise<DocumentModel> {
+async function buildModel(
+  request: SingleRenderRequest,
+  deps: RenderDeps,
+  at: (string | number)[] = ['body'],
+): Promise<DocumentModel> {
   const sandbox = deps.sandbox ?? sharedSandbox();
   const partials = builtInPartials();
   if (request.kind === 'template') {
@@ -669,7 +675,11 @@ async function buildModel(request: SingleRenderRequest, deps: RenderDeps): Promi
     const title = request.xml?.title ?? t.title(data);
     const html =
       deps.builtInEngine === 'sandbox'
-        ? await sandbox.render(source, view, { partials, name: t.meta.slug, loc: ['template'] })
+        ? await sandbox.render(source, view, {
+            partials,
+            name: t.meta.slug,
+            loc: at.length > 1 ? [...at, 'template'] : ['template'],
+          })
         : renderTrusted(source, view, partials, `${t.meta.slug}@${hash}`);
     return {
       title,
@@ -679,7 +689,7 @@ async function buildModel(request: SingleRenderRequest, deps: RenderDeps): Promi
       sheets: t.sheets?.(data),
     };
   }
-  const html = await sandbox.render(request.source, request.data, { partials, loc: ['body', 'custom_html'] });
+  const html = await sandbox.render(request.source, request.data, { partials, loc: [...at, 'custom_html'] });
   const title = htmlTitle(html) ?? 'Documento';
   return { title, baseName: 'documento', html: ensureDocument(html, title), data: request.data };
 }
@@ -822,7 +832,7 @@ export async function renderDocument(
   ctx: RenderContext = {},
 ): Promise<RenderedDocument> {
   if (request.kind === 'merge') return renderMerge(request, deps, ctx);
-  const model = await buildModel(request, deps);
+  const model = await buildModel(request, deps, ctx.at);
   const defaults = request.kind === 'template' ? request.template.meta.page : CUSTOM_PAGE;
   let pagePromise: Promise<PdfOptions> | undefined;
   const page = () => (pagePromise ??= headerFooter(request, deps, pdfOptions(request.options, defaults)));
@@ -867,7 +877,7 @@ async function renderMerge(
   const attachments: PdfAAttachment[] = [];
   const pdfa = wantsPdfA(request);
   for (const [i, part] of request.parts.entries()) {
-    const doc = await renderDocument(part, deps, {});
+    const doc = await renderDocument(part, deps, { at: ['body', 'documents', i] });
     const title =
       part.kind === 'template' ? (part.xml?.title ?? part.template.title(part.data as never)) : 'Documento';
     parts.push({ bytes: doc.bytes, title });

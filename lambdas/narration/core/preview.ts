@@ -31,6 +31,8 @@ export interface PreviewInput {
   spoken?: string;
   /** Billed characters when not the text's length (SSML). */
   chars?: number;
+  /** Seconds of <break> silence (core/breaks.ts): part of the audio's length. */
+  pauseS?: number;
 }
 
 const HEADING_WORDS =
@@ -73,7 +75,7 @@ export function previewConversion(input: PreviewInput) {
     fmt: input.fmt,
     chars,
     ...(input.title !== undefined ? { title: input.title } : {}),
-    estimated_duration_s: seconds(chars),
+    estimated_duration_s: Math.round((chars * scale) / CHARS_PER_SECOND + (input.pauseS ?? 0)),
     /** What the request would do: narrate inside the request (200) or queue (202). */
     delivery: chars <= input.syncMaxChars ? 'sync' : 'queued',
     chapters,

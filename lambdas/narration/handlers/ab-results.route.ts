@@ -10,7 +10,8 @@ export const abResultsRoute = {
   handler: 'lambdas/narration/handlers/ab-results.ts',
   memoryMb: 256,
   timeoutS: 10,
-  access: { settings: ['DASHBOARD_TOKEN', 'AB_EXPERIMENTS'], tables: { growth: 'r' } },
+  // quotas: wrong-token counters per address (dashboard-auth.ts).
+  access: { settings: ['DASHBOARD_TOKEN', 'AB_EXPERIMENTS'], tables: { growth: 'r', quotas: 'rw' } },
   docs: {
     summary: 'A/B results (dashboard)',
     tags: ['growth'],
@@ -23,6 +24,10 @@ export const abResultsRoute = {
       401: { description: 'Missing or wrong dashboard token', schema: ErrorDetail },
       404: { description: 'Unknown experiment', schema: ErrorDetail },
       422: common[422],
+      429: {
+        description: 'Too many wrong dashboard tokens from this address (Retry-After)',
+        schema: ErrorDetail,
+      },
       503: { description: 'No dashboard token is configured', schema: ErrorDetail },
     },
   },

@@ -14,7 +14,7 @@
 // chapters from the PDF's bookmarks, estimated duration) without charging or using up an upload_id.
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { idempotency } from '../../shared/idempotency/idempotency';
+import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { invalid } from '../../shared/errors';
 import { HttpError } from '../../shared/http/errors';
@@ -145,6 +145,7 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
             voice: src.voice,
             fmt: src.fmt,
             syncMaxChars: deps.config.SYNC_MAX_CHARS,
+            pauseS: how.breakS,
             ...(pdf.title !== undefined ? { title: pdf.title } : {}),
             headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),
             ...(how.speech ? { spoken: spokenText(how.pieces()) } : {}),
@@ -154,6 +155,8 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
       const convert = (): Promise<ConversionOutcome> =>
         observeConversion(req.event.routeKey, src.fmt, () =>
           startConversion(deps, {
+            audioId: idempotentId(req),
+            pauseS: how.breakS,
             signal: req.signal,
             remainingMs: () => context.getRemainingTimeInMillis(),
             headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),

@@ -64,7 +64,8 @@ export const convertTextRoute = {
       "abbreviations, phone numbers, RFC/CURP…) are applied for the voice's country, then the caller's " +
       'pronunciation lexicons (`lexicons`, else the account default; paid keys). Default voice es-MX-Mia, ' +
       'default format mp3. `text_type: "ssml"`: `text` is SSML, this subset: `<speak>` (root), `<p>`, `<s>`, ' +
-      '`<break time="2s"/>` (≤ 10 s, or strength), `<say-as interpret-as="characters|digits|date|telephone">` ' +
+      '`<break time="2s"/>` (≤ 10 s, or strength; all pauses together ≤ 60 s on the free tier, ≤ 1,800 s on paid ' +
+      'plans, else 422; they count in `estimated_duration_s`: a narration lasts at most its text plus those), `<say-as interpret-as="characters|digits|date|telephone">` ' +
       '(date: format dmy|mdy|ymd), `<sub alias="…">`, `<emphasis level>` (dropped with a warning where the ' +
       'engine lacks it: Polly neural voices), `<lang xml:lang="en-US">`. Parsed as strict XML without any DTD: a ' +
       'DOCTYPE, an undefined entity, an unknown element or attribute, or a misplaced element is a 422 naming the ' +

@@ -3,7 +3,7 @@
 // Longer: 202 with the same fields plus status/progress; the worker finishes it (GET /audio/{id}).
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { idempotency } from '../../shared/idempotency/idempotency';
+import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/validation';
@@ -37,6 +37,7 @@ export const makeHandler = (deps: NarrationDeps) =>
             voice,
             fmt: body.fmt,
             syncMaxChars: deps.config.SYNC_MAX_CHARS,
+            pauseS: how.breakS,
             ...(how.speech ? { spoken: spokenText(how.pieces()), chars: how.chars } : {}),
             ...(body.text_type === 'ssml' ? { headings: [] } : {}),
           }),
@@ -44,6 +45,8 @@ export const makeHandler = (deps: NarrationDeps) =>
         });
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
+          audioId: idempotentId(req),
+          pauseS: how.breakS,
           signal: req.signal,
           remainingMs: () => context.getRemainingTimeInMillis(),
           text: body.text,

@@ -6,7 +6,7 @@
 // page cannot be fetched or holds no article: those are 422 on body.url with the reason and what to do instead.
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { idempotency } from '../../shared/idempotency/idempotency';
+import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { type DomainError, Unavailable, invalid } from '../../shared/errors';
 import { json } from '../../shared/http/response';
@@ -119,6 +119,7 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
             voice,
             fmt: body.fmt,
             syncMaxChars: deps.config.SYNC_MAX_CHARS,
+            pauseS: how.breakS,
             title,
             headings: narration.headings,
             ...(how.speech ? { spoken: spokenText(how.pieces()) } : {}),
@@ -127,6 +128,8 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
         });
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
+          audioId: idempotentId(req),
+          pauseS: how.breakS,
           signal: req.signal,
           remainingMs: () => context.getRemainingTimeInMillis(),
           headings: narration.headings.map((h) => ({ text: h.text, offset: h.offset })),

@@ -12,7 +12,8 @@ export const dashboardSummaryRoute = {
   timeoutS: 10,
   access: {
     settings: ['DASHBOARD_TOKEN', 'AB_EXPERIMENTS'],
-    tables: { growth: 'r' },
+    // quotas: wrong-token counters per address (dashboard-auth.ts).
+    tables: { growth: 'r', quotas: 'rw' },
     readDlqs: ['priority', 'standard', 'webhooks'],
   },
   docs: {
@@ -27,6 +28,10 @@ export const dashboardSummaryRoute = {
     responses: {
       200: { description: 'Summary (docs/growth.md, "Dashboard")' },
       401: { description: 'Missing or wrong dashboard token', schema: ErrorDetail },
+      429: {
+        description: 'Too many wrong dashboard tokens from this address (Retry-After)',
+        schema: ErrorDetail,
+      },
       503: { description: 'No dashboard token is configured', schema: ErrorDetail },
     },
   },

@@ -1,9 +1,9 @@
 // GET /dashboard/summary — behind the dashboard token, like GET /ab/results (Bearer or X-Dashboard-Token; 401,
-// 503 when DASHBOARD_TOKEN is unset): the waitlist (count, interest, sources), public statistics, failed jobs and
+// 503 when DASHBOARD_TOKEN is unset, 429 after 20 wrong tokens from one address in the hour): the waitlist (count, interest, sources), public statistics, failed jobs and
 // the DLQs' depth, for the /panel page. Read-only and never cached. Body: docs/growth.md ("Dashboard").
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/response';
-import { assertDashboardToken } from '../../shared/growth/dashboard-auth';
+import { authorizeDashboard } from '../../shared/growth/dashboard-auth';
 import { dlqEnvVar } from '../../shared/manifest';
 import { awsDeps, awsQueueDepth, type NarrationDeps } from '../deps';
 import type { QueueDepth } from '../ports';
@@ -20,7 +20,13 @@ const DLQS = dashboardSummaryRoute.access.readDlqs.map((queue) => ({
 export const makeHandler = (deps: NarrationDeps, queueDepth: QueueDepth = awsQueueDepth()) =>
   apiHandler(async (req) => {
     // Authenticate first: nothing is told to a caller without the token.
-    assertDashboardToken(req.headers, deps.config.DASHBOARD_TOKEN);
+    await authorizeDashboard({
+      headers: req.headers,
+      expected: deps.config.DASHBOARD_TOKEN,
+      quotas: deps.quotas,
+      clientIp: req.clientIp,
+      now: deps.now(),
+    });
     const summary = await dashboardSummary({
       growth: deps.growth,
       experiments: deps.config.AB_EXPERIMENTS,

@@ -10,7 +10,7 @@
 // here (/convert/text is unlimited for it) and the demo widget never sends one.
 import { ipSubject, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { idempotency } from '../../shared/idempotency/idempotency';
+import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { invalid } from '../../shared/errors';
 import { json } from '../../shared/http/response';
@@ -52,6 +52,7 @@ export const makeHandler = (deps: NarrationDeps) =>
       const caller: Caller = { kind: 'anonymous', subject: demoSubject(req.clientIp) };
       const out = await observeConversion(req.event.routeKey, 'mp3', () =>
         startConversion(deps, {
+          audioId: idempotentId(req),
           signal: req.signal,
           remainingMs: () => context.getRemainingTimeInMillis(),
           text: body.text,

@@ -1,12 +1,18 @@
-// Runs PDF extraction in a worker thread with a hard time and memory fence. pdf.js cannot be stopped from the
-// outside once it is busy: measured here, a 250 KB PDF whose content stream inflates to 256 MB of one token kept
-// the event loop blocked for minutes, and `loadingTask.destroy()` did not stop a 1 GB inflate (it ran on for 20 s
-// and 2.5 GB after the caller had given up). A worker thread is terminated at once, wherever it is.
-// The worker is this same file: in Lambda the bundle (`__filename` is the bundle) is loaded again in the worker and
-// this module starts listening there; from TypeScript sources (tests, `npm start`) tsx is registered first.
-// One warm worker is kept between requests (Lambda runs one request per instance at a time).
+// Runs PDF extraction in a child process with a hard time and memory fence, one file per process. pdf.js cannot be
+// stopped from the outside once it is busy: measured here, a 250 KB PDF whose content stream inflates to 256 MB of
+// one token kept the event loop blocked for minutes, and `loadingTask.destroy()` did not stop a 1 GB inflate (it
+// ran on for 20 s and 2.5 GB after the caller had given up). A child is killed at once, wherever it is.
+// Why a process and not a worker thread (as before): memory a worker thread took stays with the process after the
+// worker ends (one 600 KB hostile PDF took a fresh process from 242 MB to 1.0–1.3 GB RSS for good), and a fence
+// measured against that process's RSS gave the same file different answers depending on what came before. A child
+// returns all its memory to the system when it exits, its own RSS is what the fence measures (from a fresh start
+// every time: the same file always gets the same answer), and its heap has its own cap.
+// The child is this same file: in Lambda the bundle (`__filename` is the bundle) runs again in the child and this
+// module starts listening there; from TypeScript sources (tests, `npm start`) tsx is registered first. One spare
+// child is started ahead (Lambda runs one request per instance at a time), so a request does not wait for it.
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { logger } from '../../shared/logger';
 import { PdfRejected, type PdfRejectionType } from './errors';
 import { extractInThisThread } from './extract';
@@ -15,6 +21,8 @@ import type { PdfExtraction, PdfLimits } from './types';
 
 const ROLE = 'narration-pdf-extractor';
 const MiB = 1024 * 1024;
+/** The child's JS heap cap (strings, objects); typed arrays are fenced by the RSS watch below. */
+const HEAP_MB = 1024;
 
 interface Job {
   id: number;
@@ -22,142 +30,158 @@ interface Job {
   limits: PdfLimits;
 }
 type Reply =
+  | { id: number; ready: true }
   | { id: number; ok: PdfExtraction }
   | { id: number; rejected: { type: PdfRejectionType; message: string } }
   | { id: number; failed: string };
 
-// ---- worker side ------------------------------------------------------------------------------------------------
-if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE && parentPort) {
-  const port = parentPort;
-  void loadPdfjs().catch(() => undefined); // warm up while the first job is on its way
-  port.on('message', (job: Job) => {
+// ---- child side -------------------------------------------------------------------------------------------------
+if (process.env.NARRATION_PDF_ROLE === ROLE && typeof process.send === 'function') {
+  const send = (r: Reply) => process.send!(r);
+  void loadPdfjs().then(
+    () => send({ id: 0, ready: true }),
+    () => send({ id: 0, ready: true }),
+  );
+  process.on('message', (job: Job) => {
     const deadline = Date.now() + job.limits.timeoutMs;
-    extractInThisThread(job.bytes, job.limits, () => Date.now() > deadline).then(
-      (ok) => port.postMessage({ id: job.id, ok } satisfies Reply),
+    // A Buffer arrives as a Buffer; pdf.js wants a plain Uint8Array (a view, no copy).
+    const bytes = new Uint8Array(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
+    extractInThisThread(bytes, job.limits, () => Date.now() > deadline).then(
+      (ok) => send({ id: job.id, ok }),
       (err: unknown) =>
-        port.postMessage(
-          (err instanceof PdfRejected
+        send(
+          err instanceof PdfRejected
             ? { id: job.id, rejected: { type: err.type, message: err.message } }
-            : {
-                id: job.id,
-                failed: err instanceof Error ? (err.stack ?? err.message) : String(err),
-              }) satisfies Reply,
+            : { id: job.id, failed: err instanceof Error ? (err.stack ?? err.message) : String(err) },
         ),
     );
   });
+  // The parent went away: nothing to answer to.
+  process.on('disconnect', () => process.exit(0));
 }
 
-// ---- main side --------------------------------------------------------------------------------------------------
-function spawn(): Worker {
-  const options = {
-    workerData: { role: ROLE },
-    // pdf.js prints warnings with console.log: keep them out of the response path, log them at debug level.
-    stdout: true,
-    stderr: true,
-    // Caps the JS heap (strings, objects); typed arrays are fenced by the RSS watch below.
-    resourceLimits: { maxOldGenerationSizeMb: 1024 },
-  };
-  let worker: Worker;
-  if (__filename.endsWith('.ts')) {
-    // Resolved at run time only (createRequire keeps bundlers from trying to include the dev-only tsx).
-    const tsx = createRequire(__filename).resolve('tsx/cjs/api');
-    worker = new Worker(
-      `require(${JSON.stringify(tsx)}).register();require(${JSON.stringify(__filename)});`,
-      {
-        ...options,
-        eval: true,
-      },
-    );
-  } else {
-    worker = new Worker(__filename, options);
+// ---- parent side ------------------------------------------------------------------------------------------------
+/** Resident memory of a process, from /proc (Linux, as in Lambda); undefined where it cannot be read. */
+function rssOf(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+    return Number.isFinite(pages) ? pages * 4096 : undefined;
+  } catch {
+    return undefined;
   }
-  for (const stream of [worker.stdout, worker.stderr])
-    stream.on('data', (chunk: Buffer) =>
-      logger.debug('pdf worker output', { output: chunk.toString().slice(0, 500) }),
-    );
-  worker.unref();
-  return worker;
 }
 
-let idle: Worker | undefined;
+interface Child {
+  proc: ChildProcess;
+  /** Resolves when pdf.js is loaded in it (its RSS then is the job's baseline). */
+  ready: Promise<void>;
+}
+
+function spawn(): Child {
+  const env = { ...process.env, NARRATION_PDF_ROLE: ROLE };
+  const execArgv = [`--max-old-space-size=${HEAP_MB}`];
+  // Resolved at run time only (createRequire keeps bundlers from trying to include the dev-only tsx).
+  if (__filename.endsWith('.ts')) execArgv.push('--require', createRequire(__filename).resolve('tsx/cjs'));
+  const proc = fork(__filename, [], {
+    env,
+    execArgv,
+    // Structured clone: the PDF's bytes travel as bytes, not as JSON.
+    serialization: 'advanced',
+    // pdf.js prints warnings with console.log: keep them out of the response path, log them at debug level.
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  for (const stream of [proc.stdout, proc.stderr])
+    stream?.on('data', (chunk: Buffer) =>
+      logger.debug('pdf child output', { output: chunk.toString().slice(0, 500) }),
+    );
+  const ready = new Promise<void>((resolve) => {
+    const onReady = (r: Reply) => {
+      if ('ready' in r) {
+        proc.off('message', onReady);
+        resolve();
+      }
+    };
+    proc.on('message', onReady);
+    proc.once('exit', () => resolve());
+  });
+  proc.unref();
+  (proc as unknown as { channel?: { unref(): void } }).channel?.unref();
+  return { proc, ready };
+}
+
+let spare: Child | undefined;
 let nextId = 1;
 
-/** Starts the worker ahead of the first request (e.g. during Lambda init). */
+/** Starts the next extraction's process ahead of its request (e.g. during Lambda init). */
 export function prewarmPdfWorker(): void {
-  idle ??= spawn();
+  spare ??= spawn();
 }
 
-/** Terminates the idle worker (tests, shutdown). */
+/** Stops the spare process (tests, shutdown). */
 export async function stopPdfWorkers(): Promise<void> {
-  const w = idle;
-  idle = undefined;
-  await w?.terminate();
+  const c = spare;
+  spare = undefined;
+  if (!c || c.proc.exitCode !== null || c.proc.signalCode !== null) return;
+  const exited = new Promise((r) => c.proc.once('exit', r));
+  c.proc.kill('SIGKILL');
+  await exited;
 }
 
-export function extractInWorker(bytes: Uint8Array, limits: PdfLimits): Promise<PdfExtraction> {
-  const worker = idle ?? spawn();
-  idle = undefined;
+export async function extractInWorker(bytes: Uint8Array, limits: PdfLimits): Promise<PdfExtraction> {
+  const child = spare ?? spawn();
+  spare = spawn(); // the next request's, started while this one runs
+  await child.ready;
+  const { proc } = child;
   const id = nextId++;
-  const copy = new Uint8Array(bytes); // a standalone buffer that can be transferred, not copied again
+  // The fence is on the child's own resident memory, from where it stood with pdf.js loaded: the same file meets
+  // the same budget whatever this process did before.
+  const baseRss = rssOf(proc.pid);
   return new Promise<PdfExtraction>((resolve, reject) => {
     let settled = false;
-    // Growth of the process's resident memory over the lowest level seen during this job (memory the rest of
-    // the process frees meanwhile must not hide what the worker takes).
-    let baseRss = process.memoryUsage.rss();
-    const finish = (err: Error | undefined, value?: PdfExtraction, reusable = false) => {
+    const finish = (err: Error | undefined, value?: PdfExtraction) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       clearInterval(watch);
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-      if (reusable && !idle) idle = worker;
-      else void worker.terminate();
+      proc.off('message', onMessage);
+      proc.off('exit', onExit);
+      // One file per process: all its memory goes back to the system.
+      proc.kill('SIGKILL');
       if (err) reject(err);
       else resolve(value!);
     };
     const onMessage = (reply: Reply) => {
       if (reply.id !== id) return;
-      if ('ok' in reply) finish(undefined, reply.ok, true);
-      else if ('rejected' in reply)
-        finish(new PdfRejected(reply.rejected.type, reply.rejected.message), undefined, true);
-      else {
+      if ('ok' in reply) finish(undefined, reply.ok);
+      else if ('rejected' in reply) finish(new PdfRejected(reply.rejected.type, reply.rejected.message));
+      else if ('failed' in reply) {
         logger.error('pdf extraction failed', { error: reply.failed });
         finish(new Error(`PDF extraction failed: ${reply.failed.split('\n')[0]}`));
       }
     };
-    const onError = (err: Error) => {
-      // An exception escaping pdf.js's own handling, or the heap limit: the file drove the reader off the rails.
-      logger.warn('pdf worker died', { error: err });
-      finish(
-        (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? tooSlow()
-          : new PdfRejected(
-              'pdf_invalid',
-              'The PDF is damaged and cannot be read. Open it in a PDF viewer and save or export it again ' +
-                '(e.g. "Print to PDF"), then upload the new file.',
-            ),
-      );
+    // Died on its own: the heap cap (or the system) stopped a file that drove the reader off the rails.
+    const onExit = (code: number | null, signal: string | null) => {
+      logger.warn('pdf child died', { code, signal });
+      finish(tooSlow());
     };
-    const onExit = () => finish(tooSlow());
-    // The worker checks the deadline between pages; this is the hard stop for when it cannot.
+    // The child checks the deadline between pages; this is the hard stop for when it cannot.
     const timer = setTimeout(() => {
       logger.warn('pdf extraction stopped: time budget', { timeoutMs: limits.timeoutMs });
       finish(tooSlow());
     }, limits.timeoutMs + 1000);
     const watch = setInterval(() => {
-      const rss = process.memoryUsage.rss();
-      baseRss = Math.min(baseRss, rss);
+      const rss = rssOf(proc.pid);
+      if (rss === undefined || baseRss === undefined) return;
       const grown = rss - baseRss;
       if (grown > limits.maxMemoryMb * MiB) {
         logger.warn('pdf extraction stopped: memory budget', { grownMb: Math.round(grown / MiB) });
         finish(tooSlow());
       }
     }, 20);
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.on('exit', onExit);
-    worker.postMessage({ id, bytes: copy, limits } satisfies Job, [copy.buffer]);
+    proc.on('message', onMessage);
+    proc.once('exit', onExit);
+    if (proc.exitCode !== null || proc.signalCode !== null) return onExit(proc.exitCode, proc.signalCode);
+    proc.send({ id, bytes, limits } satisfies Job);
   });
 }

@@ -9,7 +9,7 @@ import { Unavailable, QuotaExceeded } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { recordConversionStatsSafely, recordJobFailureSafely } from '../../shared/growth/stats';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
-import { rateLimitHeaders, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
+import { rateLimitHeaders, slotsFor, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
 import type { AudioFormat } from '../core/formats';
 import { audioOwner } from './data-control';
@@ -41,6 +41,13 @@ export interface ConversionInput {
   speech?: SpeechOptions;
   /** Characters billed when not the text's length (SSML: its text content, as Polly bills). */
   chars?: number;
+  /**
+   * The conversion's id when the request carries an Idempotency-Key (idempotentId): a retry that took the key over
+   * from a request that died continues that conversion (same audio, charged once) instead of starting another.
+   */
+  audioId?: string;
+  /** Seconds of <break> silence in the text (core/breaks.ts): part of the estimated duration. */
+  pauseS?: number;
 }
 
 /**
@@ -99,15 +106,19 @@ function planOf(caller: Caller): Plan {
   return caller.kind === 'key' ? caller.key.plan : 'free';
 }
 
-/** Charges the free tier (paid keys are unlimited); throws 429 with Retry-After and RateLimit headers. */
+/**
+ * Charges the free tier (paid keys are unlimited) under the conversion's id, so a charge repeated for the same
+ * conversion counts once; throws 429 with Retry-After and RateLimit headers.
+ */
 async function charge(
   deps: NarrationDeps,
   caller: Caller,
   now: Date,
-  policy?: QuotaPolicy,
+  policy: QuotaPolicy | undefined,
+  id: string,
 ): Promise<{ decision?: QuotaDecision; headers: Record<string, string> }> {
   if (caller.kind === 'key') return { headers: {} };
-  const decision = await deps.quotas.consume(caller.subject, policy?.rules ?? freeRules(deps), now);
+  const decision = await deps.quotas.consume(caller.subject, policy?.rules ?? freeRules(deps), now, { id });
   const headers = rateLimitHeaders(decision, now);
   if (!decision.allowed) {
     const per = decision.binding.period;
@@ -130,8 +141,13 @@ export async function startConversion(
   const now = deps.now();
   const chars = input.chars ?? countChars(input.text);
   const plan = planOf(input.caller);
-  const { decision, headers } = await charge(deps, input.caller, now, input.quota);
-  const audioId = newAudioId();
+  let audioId = input.audioId ?? newAudioId();
+  if (input.audioId) {
+    // An idempotent retry: the request that held its key may have died after making the conversion durable.
+    const earlier = await deps.audio.get(audioId);
+    if (earlier && earlier.status !== 'failed') return resumeConversion(deps, earlier, input);
+    if (earlier) audioId = newAudioId(); // it failed (and was refunded): this retry is a new conversion
+  }
   const base = {
     audio_id: audioId,
     audio_url: audioUrl(audioId, input.fmt),
@@ -152,12 +168,42 @@ export async function startConversion(
     updatedAt: now.toISOString(),
     expiresAt: Math.floor(now.getTime() / 1000) + retentionDays * 86400,
     ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.caller.kind === 'key'
+      ? {}
+      : { charge: { subject: input.caller.subject, rules: input.quota?.rules ?? freeRules(deps) } }),
   };
 
+  // Charges follow deliveries: a free conversion is made durable (its record and text: a worker can finish it)
+  // BEFORE it is charged, and the charge is made under its id. A process that dies at any point leaves either
+  // nothing, or a job that the worker finishes and charges once (jobEnded); never a charge without its audio.
+  // A caller already at its limit is refused before anything is written.
+  if (record.charge) await refuseIfSpent(deps, record.charge, now, input.quota);
+  const sync = chars <= deps.config.SYNC_MAX_CHARS;
   let queuedRecord = false;
+  let decision: QuotaDecision | undefined;
+  let headers: Record<string, string> = {};
+  if (record.charge) {
+    await deps.store.putJobText(
+      audioId,
+      input.speech ? JSON.stringify({ text: input.text, speech: input.speech }) : input.text,
+    );
+    await deps.audio.create({
+      ...record,
+      progress: 0,
+      ...(input.speech ? { speechOptions: true as const } : {}),
+    });
+    queuedRecord = true;
+    try {
+      ({ decision, headers } = await charge(deps, input.caller, now, input.quota, audioId));
+    } catch (err) {
+      await retire(deps, audioId, 'Not accepted: the free tier limit was reached.');
+      throw err;
+    }
+  }
+
   try {
     throwIfAbandoned(input.signal);
-    if (chars <= deps.config.SYNC_MAX_CHARS) {
+    if (sync) {
       const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt, {
         headings: input.headings,
         speech: input.speech,
@@ -174,8 +220,14 @@ export async function startConversion(
         bytes: result.bytes,
         timings: true,
       };
-      await deps.audio.create(done);
-      await jobEnded(deps, done);
+      if (queuedRecord) {
+        // A worker may have finished it meanwhile (a restart re-queued it): then that outcome stands.
+        await deps.audio.complete(audioId, { durationS, bytes: result.bytes, timings: true });
+        await deps.store
+          .deleteJobText(audioId)
+          .catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));
+      } else await deps.audio.create(done);
+      await jobEnded(deps, done, { charged: true });
       // Public /stats counters; never throws (a stats failure must not fail the conversion).
       await recordConversionStatsSafely(() => deps.growth, {
         chars,
@@ -186,16 +238,18 @@ export async function startConversion(
       return { statusCode: 200, body: doneBody(base, durationS, result.timings), headers };
     }
     // With SSML or a lexicon, the job text is a JSON envelope (the record says so): the worker reads it the same way.
-    await deps.store.putJobText(
-      audioId,
-      input.speech ? JSON.stringify({ text: input.text, speech: input.speech }) : input.text,
-    );
-    await deps.audio.create({
-      ...record,
-      progress: 0,
-      ...(input.speech ? { speechOptions: true as const } : {}),
-    });
-    queuedRecord = true;
+    if (!queuedRecord) {
+      await deps.store.putJobText(
+        audioId,
+        input.speech ? JSON.stringify({ text: input.text, speech: input.speech }) : input.text,
+      );
+      await deps.audio.create({
+        ...record,
+        progress: 0,
+        ...(input.speech ? { speechOptions: true as const } : {}),
+      });
+      queuedRecord = true;
+    }
     throwIfAbandoned(input.signal);
     await deps.queue.enqueue({ audioId }, plan !== 'free');
     // Wait for the worker up to the window: most long texts are ready in time, and then the caller gets the
@@ -216,16 +270,14 @@ export async function startConversion(
   } catch (err) {
     // The caller is told to retry, so this job must never run: a record left `queued` would be re-queued by
     // the next local start (lib/local/runtime.ts) and narrated for nobody, or picked up by a late delivery.
-    if (queuedRecord)
-      await deps.audio
-        .fail(audioId, 'Not accepted: the job could not be queued (the caller was answered 503).')
-        .catch((e) => logger.error('could not retire an unqueued job', { error: e as Error, audioId }));
+    if (queuedRecord) await retire(deps, audioId, 'Not accepted: the caller was answered 503.');
     // Nothing was delivered: give the free-tier allowance back and tell the caller to retry.
     if (decision)
       await deps.quotas
         .refund(decision)
         .catch((e) => logger.error('quota refund failed', { error: e as Error }));
     if (err instanceof Abandoned) {
+      if (record.charge) await countCut(deps, record.charge.subject, now);
       logger.warn('conversion abandoned after the early-timeout answer; charge given back', {
         audioId,
         chars,
@@ -247,11 +299,128 @@ export async function startConversion(
     body: {
       ...base,
       duration_s: null,
-      estimated_duration_s: Math.round(chars / CHARS_PER_SECOND),
+      estimated_duration_s: Math.round(chars / CHARS_PER_SECOND + (input.pauseS ?? 0)),
       status: 'queued',
       progress: 0,
     },
     headers: { ...headers, location: base.audio_url, 'retry-after': '5' },
+  };
+}
+
+/** The abuse budget of deadline-cut requests: its own counter per caller (usage stays = deliveries). */
+const cutSubject = (subject: string) => `cut#${subject}`;
+const cutRules = (deps: NarrationDeps): WindowRule[] => [
+  { period: 'hour', limit: deps.config.FREE_CUT_PER_HOUR },
+];
+
+/** A free request cut at its deadline (its work was done for nobody) counts against the caller's cut budget. */
+async function countCut(deps: NarrationDeps, subject: string, now: Date): Promise<void> {
+  await deps.quotas
+    .consume(cutSubject(subject), cutRules(deps), now, { force: true })
+    .catch((e) => logger.error('cut budget not counted', { error: e as Error }));
+}
+
+/**
+ * 429 before anything is written when a window is already spent (the charge itself stays exact), or when the
+ * caller's requests were cut at the deadline too often this hour.
+ */
+async function refuseIfSpent(
+  deps: NarrationDeps,
+  charge: NonNullable<AudioRecord['charge']>,
+  now: Date,
+  policy: QuotaPolicy | undefined,
+): Promise<void> {
+  const [cuts] = await deps.quotas.peek(cutSubject(charge.subject), cutRules(deps), now);
+  if (cuts && cuts.used >= cuts.limit) {
+    const binding = { ...cuts, remaining: 0 };
+    const headers = rateLimitHeaders(
+      { allowed: false, charged: [], binding, all: [binding], slots: [cuts] },
+      now,
+    );
+    throw new QuotaExceeded(
+      `Too many of this address's conversions ran past the ${cuts.limit}-per-hour allowance of requests cut at ` +
+        `their deadline: send shorter texts (long ones are queued and answered 202), or try again in ` +
+        `${headers['retry-after']} seconds.`,
+      headers,
+    );
+  }
+  const windows = await deps.quotas.peek(charge.subject, charge.rules, now);
+  const spent = windows.find((w) => w.used >= w.limit);
+  if (!spent) return;
+  const binding = { ...spent, remaining: 0 };
+  const headers = rateLimitHeaders(
+    { allowed: false, charged: [], binding, all: [binding], slots: windows },
+    now,
+  );
+  const retry = headers['retry-after']!;
+  throw new QuotaExceeded(
+    policy
+      ? policy.refusal(spent.limit, spent.period, retry)
+      : `Free tier limit reached: ${spent.limit} conversions per ${spent.period} per IP address. ` +
+          `Try again in ${retry} seconds, or use an API key of a paid plan (no limits).`,
+    headers,
+  );
+}
+
+/** Marks a job that must never run (its request failed before it was accepted) failed; never throws. */
+async function retire(deps: NarrationDeps, audioId: string, reason: string): Promise<void> {
+  await deps.audio
+    .fail(audioId, reason)
+    .catch((e) => logger.error('could not retire an unaccepted job', { error: e as Error, audioId }));
+  await deps.store.deleteJobText(audioId).catch(() => undefined);
+}
+
+/**
+ * An idempotent retry found the conversion its key's first request made durable: answer it (done), or make sure it
+ * is queued and wait for it like the first request would have. Nothing is charged again (the charge is the job's).
+ */
+async function resumeConversion(
+  deps: NarrationDeps,
+  record: AudioRecord,
+  input: ConversionInput,
+): Promise<ConversionOutcome> {
+  const base = {
+    audio_id: record.audioId,
+    audio_url: audioUrl(record.audioId, record.fmt),
+    voice: record.voice,
+    chars: record.chars,
+    ...(record.title !== undefined ? { title: record.title } : {}),
+  };
+  logger.info('idempotent retry continues an earlier conversion', {
+    audioId: record.audioId,
+    status: record.status,
+  });
+  let settled: AudioRecord | undefined = record.status === 'done' ? record : undefined;
+  if (!settled) {
+    // Its request died: the message may never have been sent. A duplicate is harmless (one claim per job).
+    await deps.queue.enqueue({ audioId: record.audioId }, record.plan !== 'free');
+    settled = await waitForJob(deps, record.audioId, waitBudgetMs(deps, input), input.signal);
+    throwIfAbandoned(input.signal);
+  }
+  if (settled?.status === 'done') {
+    const timings = settled.timings
+      ? await deps.store.getTimings(record.audioId).catch(() => undefined)
+      : undefined;
+    return {
+      statusCode: 200,
+      body: doneBody(base, settled.durationS ?? 0, timings as Timings | undefined),
+      headers: {},
+    };
+  }
+  if (settled?.status === 'failed')
+    throw new Unavailable(
+      `The conversion failed (${settled.error ?? 'the narration failed'}). Please retry with a new Idempotency-Key; this attempt was not counted against your limits.`,
+    );
+  return {
+    statusCode: 202,
+    body: {
+      ...base,
+      duration_s: null,
+      estimated_duration_s: Math.round(record.chars / CHARS_PER_SECOND),
+      status: 'queued',
+      progress: record.progress ?? 0,
+    },
+    headers: { location: base.audio_url, 'retry-after': '5' },
   };
 }
 
@@ -320,7 +489,12 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * The one place a conversion ends (done or failed, inline or in the worker): what must happen for every finished
  * job goes here (webhooks: audio.completed / audio.failed).
  */
-export async function jobEnded(_deps: NarrationDeps, record: AudioRecord): Promise<void> {
+export async function jobEnded(
+  _deps: NarrationDeps,
+  record: AudioRecord,
+  opts: { charged?: boolean } = {},
+): Promise<void> {
+  await settleCharge(_deps, record, opts.charged ?? false);
   await queueAudioEvent(_deps, record); // the completion webhook (use-cases/webhooks.ts; never throws)
   // The dashboard's failed-jobs count (never throws).
   if (record.status === 'failed') await recordJobFailureSafely(() => _deps.growth, _deps.now());
@@ -330,6 +504,35 @@ export async function jobEnded(_deps: NarrationDeps, record: AudioRecord): Promi
     chars: record.chars,
     ...(record.durationS !== undefined ? { durationS: record.durationS } : {}),
   });
+}
+
+/**
+ * The job's free-tier charge follows its outcome, each step idempotent under the audio id: done → the charge is
+ * there (made now if the request died before making it; past the limit if need be, since the request was admitted),
+ * failed → given back. Never throws (logged: the outcome is recorded either way).
+ */
+async function settleCharge(deps: NarrationDeps, record: AudioRecord, charged: boolean): Promise<void> {
+  const c = record.charge;
+  if (!c || (record.status === 'done' && charged)) return;
+  const at = new Date(record.createdAt);
+  try {
+    if (record.status === 'done')
+      await deps.quotas.consume(c.subject, c.rules, at, { id: record.audioId, force: true });
+    else {
+      const slots = slotsFor(c.subject, c.rules, at);
+      const binding = { ...slots[0]!, remaining: 0 };
+      await deps.quotas.refund({
+        allowed: true,
+        charged: slots,
+        binding,
+        all: [binding],
+        slots,
+        chargeId: record.audioId,
+      });
+    }
+  } catch (err) {
+    logger.error('free-tier charge not settled', { error: err as Error, audioId: record.audioId });
+  }
 }
 
 async function narrateToStore(

@@ -15,6 +15,7 @@ import {
   type TextType,
 } from '../core/speech';
 import { SsmlError } from '../core/ssml';
+import { breakSeconds, maxBreaksS } from '../core/breaks';
 import type { Voice } from '../core/voices';
 import type { NarrationDeps } from '../deps';
 import { lexiconEntriesFor } from './lexicons';
@@ -29,6 +30,8 @@ export interface SpeechRequest {
   warnings: string[];
   /** The pieces after reading rules and lexicon (previews read the spoken text from them). */
   pieces: () => Piece[];
+  /** Seconds of silence its <break> elements add (core/breaks.ts): part of the audio's length and estimates. */
+  breakS: number;
 }
 
 export async function speechRequest(
@@ -63,6 +66,17 @@ export async function speechRequest(
       'The SSML has nothing to read aloud: it contains no letters or digits',
       'value_error',
     );
+  // Breaks are audio too: their sum is capped per plan (a flood of 10 s breaks is refused, naming the cap).
+  const breakS = breakSeconds(parsed.pieces);
+  const plan = caller.kind === 'key' ? caller.key.plan : 'free';
+  const cap = maxBreaksS(plan);
+  if (breakS > cap)
+    throw invalid(
+      loc.text,
+      `The <break> pauses add up to ${Math.round(breakS)} s; a narration may hold at most ${cap} s of pauses on ` +
+        `the ${plan === 'free' ? 'free' : plan} plan (each pause at most 10 s).`,
+      'value_error',
+    );
   const engine = deps.config.SPEECH_ENGINE === 'polly' ? 'polly' : 'espeak';
   // Markup the engine lacks can only come from SSML or lexicon phonemes: skip the extra pass otherwise.
   const markupWarnings =
@@ -86,6 +100,7 @@ export async function speechRequest(
     lexicons: lexicon.applied,
     warnings: [...lexicon.warnings, ...markupWarnings],
     pieces,
+    breakS,
   };
 }
 

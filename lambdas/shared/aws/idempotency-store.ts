@@ -107,6 +107,23 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     );
   }
 
+  async renew(key: string, fingerprint: string, lockS: number, now: Date): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: this.key(key),
+          UpdateExpression: 'SET lockedUntil = :l',
+          ConditionExpression: '#s = :pending AND fingerprint = :fp',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: { ':l': epoch(now) + lockS, ':pending': 'pending', ':fp': fingerprint },
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+  }
+
   async release(key: string, fingerprint: string): Promise<void> {
     try {
       await this.db.send(

@@ -1,9 +1,15 @@
 // DynamoDB QuotaStore: one counter item per (subject, window). Each charge is a single conditional ADD, so 100
 // parallel requests against a limit of 5 let exactly 5 through (no transactions needed; the emulator lacks them).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import {
   slotsFor,
+  type ChargeOptions,
   type QuotaDecision,
   type QuotaStore,
   type WindowRule,
@@ -19,38 +25,64 @@ export class DynamoQuotaStore implements QuotaStore {
     private readonly table: string,
   ) {}
 
-  private async add(slot: WindowSlot, delta: 1 | -1): Promise<number | undefined> {
+  /**
+   * One conditional ADD. With an id, the window's `ids` set records it: a charge for an id already there changes
+   * nothing and answers the current count; a refund for an id not there changes nothing.
+   */
+  private async add(slot: WindowSlot, delta: 1 | -1, opts: ChargeOptions = {}): Promise<number | undefined> {
+    const { id, force } = opts;
+    const conditions: string[] = [];
+    if (delta > 0 && !force) conditions.push('(attribute_not_exists(#c) OR #c < :limit)');
+    if (delta < 0) conditions.push('#c > :zero');
+    if (id) conditions.push(delta > 0 ? 'NOT contains(#ids, :id)' : 'contains(#ids, :id)');
     try {
       const out = await this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: slot.key },
-          UpdateExpression: 'ADD #c :d SET expiresAt = if_not_exists(expiresAt, :exp)',
-          ConditionExpression: delta > 0 ? 'attribute_not_exists(#c) OR #c < :limit' : '#c > :zero',
-          ExpressionAttributeNames: { '#c': 'count' },
-          ExpressionAttributeValues:
-            delta > 0
-              ? { ':d': 1, ':limit': slot.limit, ':exp': slot.resetAt + KEEP_AFTER_RESET_S }
-              : { ':d': -1, ':zero': 0, ':exp': slot.resetAt + KEEP_AFTER_RESET_S },
+          UpdateExpression:
+            (id ? (delta > 0 ? 'ADD #c :d, #ids :set' : 'ADD #c :d DELETE #ids :set') : 'ADD #c :d') +
+            ' SET expiresAt = if_not_exists(expiresAt, :exp)',
+          ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
+          ExpressionAttributeNames: { '#c': 'count', ...(id ? { '#ids': 'ids' } : {}) },
+          ExpressionAttributeValues: {
+            ':d': delta,
+            ':exp': slot.resetAt + KEEP_AFTER_RESET_S,
+            ...(delta > 0 && !force ? { ':limit': slot.limit } : {}),
+            ...(delta < 0 ? { ':zero': 0 } : {}),
+            ...(id ? { ':id': id, ':set': new Set([id]) } : {}),
+          },
           ReturnValues: 'UPDATED_NEW',
         }),
       );
       return Number(out.Attributes?.count ?? 0);
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return undefined;
-      throw err;
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      if (!id || delta < 0) return undefined;
+      // Refused: full, or already charged for this id (then it counts as charged).
+      const item = await this.db.send(
+        new GetCommand({ TableName: this.table, Key: { pk: slot.key }, ConsistentRead: true }),
+      );
+      const ids = item.Item?.ids as Set<string> | undefined;
+      return ids?.has(id) ? Number(item.Item?.count ?? 0) : undefined;
     }
   }
 
-  async consume(subject: string, rules: WindowRule[], now = new Date()): Promise<QuotaDecision> {
+  async consume(
+    subject: string,
+    rules: WindowRule[],
+    now = new Date(),
+    opts: ChargeOptions = {},
+  ): Promise<QuotaDecision> {
     const slots = slotsFor(subject, rules, now);
     const charged: WindowSlot[] = [];
     const all: QuotaDecision['all'] = [];
+    const chargeId = opts.id ? { chargeId: opts.id } : {};
     for (const slot of slots) {
-      const count = await this.add(slot, 1);
+      const count = await this.add(slot, 1, opts);
       if (count === undefined) {
         // This window is full: give back what was charged in the earlier windows of this request.
-        await Promise.all(charged.map((s) => this.add(s, -1)));
+        await Promise.all(charged.map((s) => this.add(s, -1, { id: opts.id })));
         const denied = { ...slot, remaining: 0 };
         return { allowed: false, charged: [], binding: denied, all: [...all, denied], slots };
       }
@@ -58,11 +90,11 @@ export class DynamoQuotaStore implements QuotaStore {
       all.push({ ...slot, remaining: slot.limit - count });
     }
     const binding = all.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-    return { allowed: true, charged, binding, all, slots };
+    return { allowed: true, charged, binding, all, slots, ...chargeId };
   }
 
   async refund(decision: QuotaDecision): Promise<void> {
-    await Promise.all(decision.charged.map((s) => this.add(s, -1)));
+    await Promise.all(decision.charged.map((s) => this.add(s, -1, { id: decision.chargeId })));
   }
 
   async peek(

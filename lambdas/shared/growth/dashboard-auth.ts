@@ -2,9 +2,15 @@
 // `X-Dashboard-Token: <token>`. Compared in constant time: both sides are hashed to SHA-256 first, so
 // timingSafeEqual always sees equal-length buffers and neither the token's content nor its length leaks through
 // timing. No token configured → 503 (nothing could ever pass; the operator must set DASHBOARD_TOKEN), not 401.
+// Guesses are throttled per address (authorizeDashboard): wrong tokens are counted on the QuotaStore under
+// `dashtoken#ip#<hash>`; past the limit every attempt from that address, right or wrong, gets 429 with Retry-After
+// until the window resets, so a guess that happens to be right is not even compared.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { bearerToken } from '../auth/keys';
-import { Unauthenticated, Unavailable } from '../errors';
+import { ipSubject } from '../auth/resolve-caller';
+import { QuotaExceeded, Unauthenticated, Unavailable } from '../errors';
+import { logger } from '../logger';
+import { rateLimitHeaders, type QuotaStore, type WindowRule } from '../quota/windows';
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
@@ -31,4 +37,50 @@ export function assertDashboardToken(headers: Record<string, string>, expected: 
         ? 'Wrong dashboard token.'
         : 'A dashboard token is required: send `Authorization: Bearer <token>` or `X-Dashboard-Token: <token>`.',
     );
+}
+
+/** Wrong dashboard tokens one address may send per hour before it is refused (429) until the hour ends. */
+export const DASHBOARD_FAILURES_PER_HOUR = 20;
+
+export const dashboardFailureSubject = (ip: string) => `dashtoken#${ipSubject(ip)}`;
+
+/**
+ * assertDashboardToken with guesses throttled per address: 429 (Retry-After, RateLimit-*) once `clientIp` sent
+ * DASHBOARD_FAILURES_PER_HOUR wrong tokens this hour; each wrong token is counted. A missing token is not a guess.
+ */
+export async function authorizeDashboard(opts: {
+  headers: Record<string, string>;
+  expected: string | undefined;
+  quotas: QuotaStore;
+  clientIp: string;
+  now: Date;
+  failuresPerHour?: number;
+}): Promise<void> {
+  const rules: WindowRule[] = [
+    { period: 'hour', limit: opts.failuresPerHour ?? DASHBOARD_FAILURES_PER_HOUR },
+  ];
+  const subject = dashboardFailureSubject(opts.clientIp);
+  if (opts.expected) {
+    const [slot] = await opts.quotas.peek(subject, rules, opts.now);
+    if (slot && slot.used >= slot.limit) {
+      const headers = rateLimitHeaders(
+        { allowed: false, charged: [], binding: { ...slot, remaining: 0 }, all: [], slots: [slot] },
+        opts.now,
+      );
+      throw new QuotaExceeded(
+        `Too many wrong dashboard tokens from this address: at most ${slot.limit} per hour. ` +
+          `Try again in ${headers['retry-after']} seconds.`,
+        headers,
+      );
+    }
+  }
+  try {
+    assertDashboardToken(opts.headers, opts.expected);
+  } catch (err) {
+    if (err instanceof Unauthenticated && /^Wrong/.test(err.message))
+      await opts.quotas
+        .consume(subject, rules, opts.now)
+        .catch((e: unknown) => logger.warn('could not count a wrong dashboard token', { error: e as Error }));
+    throw err;
+  }
 }

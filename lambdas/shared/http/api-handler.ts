@@ -25,7 +25,13 @@ export interface ApiHandlerOptions {
   idempotency?: IdempotencyOptions;
   /** Instead of that refusal: this status with `{"detail": detail}` (a route's RouteSpec.tooLarge). */
   tooLarge?: { status: number; detail: string };
+  /** The `detail` of the 503 answered at the route's deadline. @default narration's wording (TIMEOUT_DETAIL) */
+  timeoutDetail?: string;
 }
+
+/** What the deadline's 503 says by default (narration: long texts have the queue). */
+export const TIMEOUT_DETAIL =
+  'The request took too long and was stopped. Please retry; long texts are processed in the background.';
 
 /** Headers every answer carries; browsers (the embeddable player) call the API cross-origin. */
 export const CORS_HEADERS: Record<string, string> = {
@@ -59,10 +65,7 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
       // Answer in the contract's shape just before Lambda would time out (API Gateway would send a bare 503).
       timeoutEarlyInMillis: 500,
       timeoutEarlyResponse: () => ({
-        ...json(503, {
-          detail:
-            'The request took too long and was stopped. Please retry; long texts are processed in the background.',
-        }),
+        ...json(503, { detail: options.timeoutDetail ?? TIMEOUT_DETAIL }),
         headers: { 'content-type': 'application/json', ...CORS_HEADERS, 'retry-after': '5' },
       }),
     })

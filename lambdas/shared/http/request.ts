@@ -31,6 +31,40 @@ export function bodyBytes(event: ApiEvent): Buffer {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
 }
 
+/**
+ * How deep a JSON body may nest (objects and arrays). Checked once, without recursion, right after parsing and
+ * before anything walks the value recursively (zod, the template sandbox's copy, metadata echo): a 5,000-deep body
+ * would otherwise overflow the stack there (a 500). Real bodies (templates' data, CFDI complements) nest < 15.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** The path to the first value nested deeper than `max`, or undefined. Iterative: no stack to overflow. */
+export function tooDeepAt(value: unknown, max = MAX_JSON_DEPTH): (string | number)[] | undefined {
+  // Each entry links to its parent (no path copies per value: a wide body stays cheap).
+  type Node = { v: unknown; depth: number; key?: string | number; parent?: Node };
+  const stack: Node[] = [{ v: value, depth: 0 }];
+  while (stack.length) {
+    const node = stack.pop()!;
+    const { v, depth } = node;
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= max) {
+      const path: (string | number)[] = [];
+      for (let n: Node | undefined = node; n?.parent; n = n.parent) path.push(n.key!);
+      return path.reverse();
+    }
+    if (Array.isArray(v))
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], depth: depth + 1, key: i, parent: node });
+    else {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        stack.push({ v: (v as Record<string, unknown>)[key], depth: depth + 1, key, parent: node });
+      }
+    }
+  }
+  return undefined;
+}
+
 function jsonErrorPosition(err: unknown): number | undefined {
   const m = /position (\d+)/.exec(err instanceof Error ? err.message : '');
   return m ? Number(m[1]) : undefined;
@@ -51,14 +85,23 @@ export function parseBody(raw: Buffer, contentType: string | undefined): unknown
   }
   if (type === '' || type === 'application/json' || type.endsWith('+json')) {
     if (text.trim() === '') throw invalid(['body'], 'Field required', 'missing');
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch (err) {
       const pos = jsonErrorPosition(err);
       throw new InvalidInput([
         { loc: pos === undefined ? ['body'] : ['body', pos], msg: 'JSON decode error', type: 'json_invalid' },
       ]);
     }
+    const deep = tooDeepAt(value);
+    if (deep)
+      throw invalid(
+        ['body', ...deep],
+        `Nested more than ${MAX_JSON_DEPTH} levels deep (objects and arrays)`,
+        'json_too_deep',
+      );
+    return value;
   }
   throw new HttpError(
     415,

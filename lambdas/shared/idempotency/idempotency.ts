@@ -16,8 +16,10 @@
 //
 // Exact under concurrency: the key is taken with one DynamoDB conditional put (IdempotencyStore.begin), so of 50
 // parallel requests exactly one runs. Keys are scoped per caller — the API key sent (its hash), or the client IP for
-// anonymous callers — so two callers can never see each other's answers. A key whose request died without an answer
-// (Lambda timeout) is free again once its lock (the route's timeout + a margin) has passed.
+// anonymous callers — so two callers can never see each other's answers. A running request holds its key on a short
+// lease (LEASE_S) that it renews while it runs, so a key whose request died without an answer (a crash, a Lambda
+// timeout) is taken over by the retry within seconds; routes that create something derive its id from the key
+// (idempotentId), so the retry continues the same conversion instead of starting (and charging) another.
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ipSubject } from '../auth/resolve-caller';
@@ -63,7 +65,12 @@ export interface IdempotencyStore {
   complete(key: string, fingerprint: string, response: StoredResponse | null, now: Date): Promise<void>;
   /** Frees the key (the answer is not one to replay). */
   release(key: string, fingerprint: string): Promise<void>;
+  /** Extends a running request's lock to `lockS` from `now` (its heartbeat); stores without it keep the first lock. */
+  renew?(key: string, fingerprint: string, lockS: number, now: Date): Promise<void>;
 }
+
+/** A running request's lease on its key, renewed every LEASE_S / 3 while it runs (stores with renew()). */
+export const LEASE_S = 6;
 
 export interface IdempotencyOptions {
   store: () => IdempotencyStore;
@@ -86,6 +93,19 @@ export function idempotency(
       now: () => (deps.now ? deps.now() : new Date()),
     },
   };
+}
+
+/**
+ * A stable id for what the request creates, derived from its Idempotency-Key and caller (undefined without a key):
+ * a retry that takes over a key whose first request died finds that request's conversion under the same id.
+ */
+export function idempotentId(req: Pick<ApiRequest, 'headers' | 'clientIp'>): string | undefined {
+  const raw = req.headers[IDEMPOTENCY_HEADER];
+  if (raw === undefined || !KEY_RE.test(raw)) return undefined;
+  return createHash('sha256')
+    .update(`${callerScope(req)}\n${raw}`)
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 /** Who the key belongs to: the API key sent (hashed), else the client's address (hashed). */
@@ -149,7 +169,9 @@ export async function withIdempotency(
   const store = opts.store();
   const key = `${callerScope(req)}#${createHash('sha256').update(raw).digest('hex').slice(0, 40)}`;
   const fingerprint = fingerprintOf(req);
-  const held = await store.begin(key, fingerprint, opts.lockS, now());
+  const renews = typeof store.renew === 'function';
+  const lockS = renews ? Math.min(opts.lockS, LEASE_S) : opts.lockS;
+  const held = await store.begin(key, fingerprint, lockS, now());
   if (held.state !== 'started') {
     if (held.fingerprint !== fingerprint)
       throw new InvalidInput([
@@ -176,11 +198,24 @@ export async function withIdempotency(
     return replay(held.response);
   }
   let result: ApiResult;
+  // The heartbeat: while this request runs its lease is renewed; if the process dies, it lapses within LEASE_S.
+  const heartbeat = renews
+    ? setInterval(
+        () =>
+          void store.renew!(key, fingerprint, lockS, now()).catch((e: unknown) =>
+            logger.warn('idempotency lease not renewed', { error: e as Error }),
+          ),
+        (lockS * 1000) / 3,
+      )
+    : undefined;
+  heartbeat?.unref();
   try {
     result = await fn();
   } catch (err) {
     await store.release(key, fingerprint).catch(() => undefined);
     throw err;
+  } finally {
+    clearInterval(heartbeat);
   }
   const status = result.statusCode ?? 200;
   try {

@@ -55,8 +55,18 @@ export interface LeasedJobStore<T extends LeasedJob> {
 
 export const isSettled = (job: Pick<LeasedJob, 'status'>) => job.status === 'done' || job.status === 'failed';
 
-/** A job whose lease another worker still holds: retry later (SQS redelivers after the visibility timeout). */
-export class JobBusyError extends Error {}
+/**
+ * A job whose lease another worker still holds: retry later, not before the lease runs out (`retryInS`, read by the
+ * worker's retry backoff: lambdas/shared/jobs/retry.ts).
+ */
+export class JobBusyError extends Error {
+  constructor(
+    message: string,
+    readonly retryInS = 0,
+  ) {
+    super(message);
+  }
+}
 
 export interface LeasedJobPolicy<T extends LeasedJob, R> {
   /** The delivery that may fail for good (the queue's maxReceiveCount). */
@@ -91,7 +101,9 @@ export async function runLeasedJob<T extends LeasedJob, R>(
       logger.info('job already settled, acknowledging', { status: current?.status ?? 'missing' });
       return 'skipped';
     }
-    throw new JobBusyError(`job ${id} is being worked on by another worker`);
+    // SQS visibility is real time, so the lease's remainder is too.
+    const leftS = current.leaseUntil ? Math.max(0, current.leaseUntil - Date.now() / 1000) : 0;
+    throw new JobBusyError(`job ${id} is being worked on by another worker`, Math.ceil(leftS) + 1);
   }
   try {
     return await work(claimed);

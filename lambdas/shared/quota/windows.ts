@@ -53,6 +53,18 @@ export interface QuotaDecision {
   all: (WindowSlot & { remaining: number })[];
   /** Every window of the policy, evaluated or not. */
   slots: WindowSlot[];
+  /** The charge's id (ChargeOptions.id): its refund gives back exactly that charge, once. */
+  chargeId?: string;
+}
+
+/**
+ * A charge that may be made more than once (a retried request, the worker finishing a job whose request died) but
+ * must count once: each window remembers the ids it was charged for. `force`: charge even past the limit (the
+ * request was admitted earlier; only a crash between admission and charge gets here).
+ */
+export interface ChargeOptions {
+  id?: string;
+  force?: boolean;
 }
 
 /** The caller's view of a decision, as headers (IETF RateLimit draft fields, widely used names). */
@@ -71,9 +83,12 @@ export function rateLimitHeaders(decision: QuotaDecision, now: Date): Record<str
 }
 
 export interface QuotaStore {
-  /** Charges one unit to every window, or none if any window is full. Exact under concurrency. */
-  consume(subject: string, rules: WindowRule[], now?: Date): Promise<QuotaDecision>;
-  /** Gives back what a decision charged (the work failed). */
+  /**
+   * Charges one unit to every window, or none if any window is full. Exact under concurrency. With an id, a
+   * window already charged for that id is not charged again (and counts as charged).
+   */
+  consume(subject: string, rules: WindowRule[], now?: Date, opts?: ChargeOptions): Promise<QuotaDecision>;
+  /** Gives back what a decision charged (the work failed); with its chargeId, only if that charge is there. */
   refund(decision: QuotaDecision): Promise<void>;
   /** Current usage without charging. */
   peek(subject: string, rules: WindowRule[], now?: Date): Promise<(WindowSlot & { used: number })[]>;

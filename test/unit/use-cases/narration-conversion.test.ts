@@ -84,12 +84,13 @@ test('a queue failure answers 503, gives the charge back and retires the record 
   expect(await s.audio.listUnfinished(10)).toEqual([]);
 });
 
-test('a storage failure of a short text answers 503 and gives the charge back; no record is kept', async () => {
+test('a storage failure of a short text answers 503 and gives the charge back; its record is retired (failed)', async () => {
   const s = setup();
   s.store.faults.fail('putAudioFile');
   await expect(startConversion(s.deps, s.input('Hola.'))).rejects.toBeInstanceOf(Unavailable);
   expect(await s.used()).toEqual([0, 0]);
-  expect(s.audio.items.size).toBe(0);
+  // The free conversion was made durable before it was charged; the failure retires it (never served, never run).
+  expect([...s.audio.items.values()].map((r) => r.status)).toEqual(['failed']);
 });
 
 describe('the wait window: a queued job that finishes in time answers 200', () => {
@@ -172,5 +173,74 @@ describe('the wait window: a queued job that finishes in time answers 200', () =
     expect(await s.used()).toEqual([0, 0]);
     const [record] = s.audio.items.values();
     expect(record).toMatchObject({ status: 'failed' });
+  });
+});
+
+describe('charges follow deliveries (a process that dies mid-request)', () => {
+  /** The state a request leaves when its process dies after making the job durable, charged or not yet. */
+  async function orphan(s: ReturnType<typeof setup>, charged: boolean): Promise<string> {
+    const audioId = 'orphan-' + (charged ? 'charged' : 'uncharged');
+    await s.store.putJobText(audioId, 'Hola mundo.');
+    await s.audio.create({
+      audioId,
+      status: 'queued',
+      voice: voice.id,
+      fmt: 'wav',
+      chars: 11,
+      plan: 'free',
+      owner: anonymous.subject,
+      createdAt: T0.toISOString(),
+      updatedAt: T0.toISOString(),
+      expiresAt: Math.floor(T0.getTime() / 1000) + 86400,
+      progress: 0,
+      charge: { subject: anonymous.subject, rules: freeRules(s.deps) },
+    });
+    if (charged) await s.quotas.consume(anonymous.subject, freeRules(s.deps), T0, { id: audioId });
+    return audioId;
+  }
+
+  test.each([true, false])(
+    'charged before the crash: %s → the worker finishes it, charged exactly once',
+    async (c) => {
+      const s = setup();
+      const id = await orphan(s, c);
+      expect(await runJob(s.deps, id, 1, findVoice)).toBe('done');
+      expect(await s.used()).toEqual([1, 1]);
+      // A second delivery of the same job changes nothing.
+      expect(await runJob(s.deps, id, 2, findVoice)).toBe('skipped');
+      expect(await s.used()).toEqual([1, 1]);
+    },
+  );
+
+  test('a job that fails for good gives its charge back, once', async () => {
+    const s = setup();
+    const id = await orphan(s, true);
+    s.synth.faults.fail('synthesize');
+    await expect(runJob(s.deps, id, 3, findVoice)).rejects.toThrow();
+    expect(await s.used()).toEqual([0, 0]);
+  });
+
+  test('an idempotent retry (same id) continues the conversion: same audio, charged once', async () => {
+    const s = setup();
+    const first = await startConversion(s.deps, { ...s.input('Hola mundo.'), audioId: 'idem-1' });
+    const again = await startConversion(s.deps, { ...s.input('Hola mundo.'), audioId: 'idem-1' });
+    expect(again.statusCode).toBe(200);
+    expect(again.body.audio_id).toBe(first.body.audio_id);
+    expect(again.body.duration_s).toBe(first.body.duration_s);
+    expect(await s.used()).toEqual([1, 1]);
+  });
+
+  test('a retry whose first request died with its job queued finishes that job, charged once', async () => {
+    const s = setup({ WAIT_WINDOW_S: 10 });
+    const id = await orphan(s, true);
+    const enqueue = s.queue.enqueue.bind(s.queue);
+    s.queue.enqueue = async (message, priority) => {
+      await enqueue(message, priority);
+      setTimeout(() => void runJob(s.deps, message.audioId, 1, findVoice).catch(() => undefined), 20);
+    };
+    const out = await startConversion(s.deps, { ...s.input('Hola mundo.'), audioId: id });
+    expect(out.statusCode).toBe(200);
+    expect(out.body.audio_id).toBe(id);
+    expect(await s.used()).toEqual([1, 1]);
   });
 });
