@@ -48,7 +48,10 @@ export const factura = defineTemplate({
         {
           name: 'factura.xml',
           bytes: Buffer.from(xml, 'utf8'),
-          description: 'el CFDI 4.0 tal como se recibió (XML)',
+          description:
+            'retenciones' in f.data
+              ? 'el CFDI de Retenciones e información de pagos 2.0 tal como se recibió (XML)'
+              : 'el CFDI 4.0 tal como se recibió (XML)',
         },
       ],
       embedded: { name: 'factura.xml', bytes: Buffer.from(xml, 'utf8'), mimeType: 'text/xml' },
