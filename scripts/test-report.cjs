@@ -21,10 +21,12 @@ try {
 }
 
 const root = process.cwd();
+/** The repository-relative path (`test/<project>/…`), also for a report written by another checkout. */
+const repoPath = (path) => /(?:^|\/)(test\/.*)$/.exec(path)?.[1] ?? relative(root, path);
 /** test/<project>/… → project (the jest projects are the folders under test/). */
-const projectOf = (path) => relative(root, path).split('/')[1] ?? 'other';
+const projectOf = (path) => repoPath(path).split('/')[1] ?? 'other';
 const files = (report.testResults ?? []).map((r) => ({
-  path: relative(root, r.name),
+  path: repoPath(r.name),
   project: projectOf(r.name),
   seconds: Math.max(0, (r.endTime - r.startTime) / 1000) || 0,
   tests: (r.assertionResults ?? []).length,
@@ -40,7 +42,8 @@ if (files.length) {
     p.tests += f.tests;
     projects.set(f.project, p);
   }
-  const wall = report.startTime ? (Date.now() - report.startTime) / 1000 : undefined;
+  const lastEnd = Math.max(...(report.testResults ?? []).map((r) => r.endTime ?? 0));
+  const wall = report.startTime && lastEnd > 0 ? (lastEnd - report.startTime) / 1000 : undefined;
   console.log(
     '\nTime per project (sum of its files; files run side by side, so the sum exceeds the wall time):',
   );
@@ -49,7 +52,7 @@ if (files.length) {
       `  ${name.padEnd(12)} ${p.seconds.toFixed(1).padStart(8)} s  ${String(p.files).padStart(4)} files  ${String(p.tests).padStart(5)} tests`,
     );
   if (wall !== undefined)
-    console.log(`  jest wall time ${wall.toFixed(1)} s (from its start to this report)`);
+    console.log(`  jest wall time ${wall.toFixed(1)} s (from its start to the end of its last file)`);
   console.log(`\n${Math.min(top, files.length)} slowest files:`);
   for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, top))
     console.log(`  ${f.seconds.toFixed(1).padStart(8)} s  ${f.path}${f.failed ? '  (failed)' : ''}`);
