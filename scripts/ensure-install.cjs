@@ -22,6 +22,7 @@ const TOOLS = {
   // PDF text, fonts and attachments (pdftotext, pdffonts, pdfdetach, pdftoppm)
   pdftotext: { check: onPath('pdftotext'), pkgs: 'poppler-utils' },
   qpdf: { check: onPath('qpdf'), pkgs: 'qpdf' }, // PDF structure check
+  zbarimg: { check: onPath('zbarimg'), pkgs: 'zbar-tools' }, // reads the QR codes of rendered CFDI pages
   'espeak-ng': { check: onPath('espeak-ng'), pkgs: 'espeak-ng' }, // the local speech engine's CLI
   // EBU R128 loudness (loudnorm/ebur128 filters) of narrations, decoded at the joins, as an independent meter
   ffmpeg: { check: onPath('ffmpeg'), pkgs: 'ffmpeg' },
