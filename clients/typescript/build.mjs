@@ -2,6 +2,7 @@
 // with esbuild, and dist/*.d.ts with tsc. `node build.mjs [outDir]` (default dist). The tests build into a temp dir.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,3 +26,14 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(here, 'tsconfig.json'), '--outDir', out], {
   stdio: 'inherit',
 });
+// The sources import without extensions (esbuild bundles them); Node's ESM resolution (TypeScript's NodeNext, what
+// an ESM consumer uses) needs them in the declarations.
+for (const file of readdirSync(out, { recursive: true })) {
+  if (!String(file).endsWith('.d.ts')) continue;
+  const path = join(out, String(file));
+  const text = readFileSync(path, 'utf8').replace(
+    /(from\s+'|import\(')(\.{1,2}\/[^']+?)(?<!\.js)'/g,
+    "$1$2.js'",
+  );
+  writeFileSync(path, text);
+}

@@ -35,8 +35,7 @@ import {
   webhookTestEnv,
   type WebhookReceiver,
 } from '../helpers/webhook-receiver';
-import { makeLargePdf } from '../fixtures/pdf/large-pdf';
-import { makeFixtures } from '../fixtures/pdf/make-fixtures';
+import { textPdf } from '../helpers/text-pdf';
 
 jest.setTimeout(180_000);
 
@@ -44,6 +43,15 @@ const run = promisify(execFile);
 const MiB = 1024 * 1024;
 const ROOT = join(__dirname, '..', '..');
 const files = tempDir('clients-ts-');
+/** A short article (what /convert/url reads): a title and three paragraphs. */
+const ARTICLE = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>El tren llega a la sierra</title></head>
+<body><header><nav><a href="/">Inicio</a></nav></header><main><article><h1>El tren llega a la sierra</h1>
+<p>Después de diez años de obras, el tren de pasajeros llegó por fin a los pueblos de la sierra. Los vecinos
+salieron a recibirlo con música y comida, y muchos viajaron gratis durante el primer día.</p>
+<p>El recorrido completo dura dos horas y media. Las autoridades prometen tres salidas diarias y tarifas
+especiales para estudiantes y personas mayores a partir del mes próximo.</p>
+<p>Los comerciantes esperan más visitantes los fines de semana, sobre todo en la temporada de lluvias.</p>
+</article></main><footer>Diario de la Sierra</footer></body></html>`;
 const keys = { pro: generateKey(), scale: generateKey() };
 let rt: TestRuntime;
 let receiver: WebhookReceiver;
@@ -83,7 +91,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   site = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(readFileSync(join(ROOT, 'test/fixtures/articles/noticia.html')));
+    res.end(ARTICLE);
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   sitePort = (site.address() as AddressInfo).port;
@@ -98,7 +106,7 @@ beforeAll(async () => {
   await putApiKey(rt, keys.scale, 'scale', 'cus_ts_scale');
   narration = new NarrationClient({ apiKey: keys.pro, baseUrl: rt.narrationUrl });
   documents = new DocumentsClient({ apiKey: keys.scale, baseUrl: rt.documentsUrl! });
-  smallPdf = (await makeFixtures()).clean[0]!.bytes;
+  smallPdf = textPdf(['Informe de ventas del primer trimestre.', 'Las ventas crecieron un diez por ciento.']);
   // The package as published: esbuild bundles + tsc declarations (clients/typescript/build.mjs).
   dist = join(files.path, 'pkg', 'dist');
   await run(process.execPath, [join(ROOT, 'clients/typescript/build.mjs'), dist]);
@@ -196,14 +204,15 @@ describe('narration', () => {
       voice: 'es-MX-Mia',
     });
     expect(done).toMatchObject({ voice: 'es-MX-Mia', title: expect.any(String) });
-    expect(done.chars).toBeGreaterThan(100);
+    expect(done.title).toContain('El tren llega a la sierra');
+    expect(done.chars).toBeGreaterThan(300);
   });
 
   test('PDFs: a small one directly; a 5 MiB one through upload slot → S3 POST → POST /convert/pdf {upload_id}', async () => {
     const direct = await narration.narratePdf(smallPdf);
     expect(direct.chars).toBeGreaterThan(0);
 
-    const big = await makeLargePdf(5 * MiB);
+    const big = textPdf(['Anexo del informe anual.', 'Este documento pesa por sus fotografias.'], 5 * MiB);
     expect(big.length).toBeGreaterThan(4.5 * 1e6);
     await expect(narration.narratePdf(big, { via: 'direct' })).rejects.toMatchObject({
       constructor: PayloadTooLargeError,
@@ -224,7 +233,7 @@ describe('narration', () => {
     expect(posts[slotPost + 1]![1]).toBeLessThan(300); // the file, to the presigned S3 URL
     expect(posts[slotPost + 2]).toEqual(['/convert/pdf', expect.any(Number)]);
     expect(done).toMatchObject({ status: 'done' });
-    expect(done.chars).toBeGreaterThan(4000);
+    expect(done.chars).toBeGreaterThan(40);
     const slot: UploadSlot = await narration.createPdfUpload();
     expect(slot.upload.file_field).toBe('file');
   });
@@ -262,7 +271,7 @@ describe('narration', () => {
     expect(await verifySignature(created.secret!, header, tampered(cb.body))).toBe(false);
     expect(await verifySignature('whsec_otro', header, cb.body)).toBe(false);
     const event = await constructEvent<{ audio_id: string }>(created.secret!, header, cb.body);
-    expect(event).toMatchObject({ type: 'audio.completed', data: { audio_id: done.audio_id } });
+    expect(event).toMatchObject({ type: 'audio.completed', data: { audio: { audio_id: done.audio_id } } });
     await narration.webhooks.delete();
   });
 
@@ -301,8 +310,8 @@ describe('documents', () => {
       json: (b) => JSON.parse(b.toString('utf8')) !== undefined,
       csv: (b) => b.toString('utf8').includes('Café'),
       html: (b) => /<html/i.test(b.toString('utf8')),
-      md: (b) => b.toString('utf8').includes('Hola'),
-      txt: (b) => b.toString('utf8').includes('Hola'),
+      md: (b) => /hola/i.test(b.toString('utf8')),
+      txt: (b) => /hola/i.test(b.toString('utf8')),
     };
     const ventas = { title: 'Ventas', rows: [{ product: 'Café', units: 3, revenue: 150 }] };
     const results: Record<string, boolean> = {};
@@ -321,7 +330,7 @@ describe('documents', () => {
     const accepted = await documents.renderAsync({
       template: 'ventas',
       format: 'csv',
-      data: { title: 'V', rows: [] },
+      data: { title: 'V', rows: [{ product: 'A', units: 1, revenue: 1 }] },
     });
     expect(accepted).toMatchObject({ status: 'queued', status_url: `/v1/jobs/${accepted.id}` });
     const job = await documents.waitForJob(accepted.id);
@@ -332,7 +341,7 @@ describe('documents', () => {
     const viaRender = await documents.render({
       template: 'ventas',
       format: 'csv',
-      data: { title: 'V', rows: [] },
+      data: { title: 'V', rows: [{ product: 'A', units: 1, revenue: 1 }] },
       options: { async: true },
     });
     expect(viaRender.filename).toBe('ventas.csv');
@@ -347,8 +356,8 @@ describe('documents', () => {
 
   test('merge: two documents in one PDF (qpdf --check); a 400 carries its items', async () => {
     const merged = await documents.merge([
-      { template: 'ventas', data: { title: 'Uno', rows: [] } },
-      { template: 'ventas', data: { title: 'Dos', rows: [] } },
+      { template: 'ventas', data: { title: 'Uno', rows: [{ product: 'A', units: 1, revenue: 1 }] } },
+      { template: 'ventas', data: { title: 'Dos', rows: [{ product: 'B', units: 2, revenue: 2 }] } },
     ]);
     expect(merged.filename).toBe('documentos.pdf');
     const file = join(files.path, 'merged.pdf');
@@ -380,6 +389,8 @@ describe('the package', () => {
       JSON.stringify({
         compilerOptions: {
           target: 'ES2022',
+          // @types/node's own files are not the subject (our declarations are still checked where the consumer uses them)
+          skipLibCheck: true,
           module: 'NodeNext',
           moduleResolution: 'NodeNext',
           strict: true,
