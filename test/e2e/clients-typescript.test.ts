@@ -232,7 +232,7 @@ describe('narration', () => {
     expect(posts[slotPost]).toEqual(['/convert/pdf/upload', 201]);
     expect(posts[slotPost + 1]![1]).toBeLessThan(300); // the file, to the presigned S3 URL
     expect(posts[slotPost + 2]).toEqual(['/convert/pdf', expect.any(Number)]);
-    expect(done).toMatchObject({ status: 'done' });
+    expect(done).toMatchObject({ audio_id: expect.any(String), duration_s: expect.any(Number) });
     expect(done.chars).toBeGreaterThan(40);
     const slot: UploadSlot = await narration.createPdfUpload();
     expect(slot.upload.file_field).toBe('file');
