@@ -7,7 +7,7 @@
 // running APIs' OpenAPI documents; a sample consumer type-checks against the built package; the CLI (built bin)
 // narrates a PDF to an MP3 (ffprobe) and prints facturas from CFDI XML (qpdf --check), with its exit codes.
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -275,7 +275,7 @@ describe('narration', () => {
     await narration.webhooks.delete();
   });
 
-  test('typed errors: the contract’s status, detail items and codes; Spanish on request', async () => {
+  test('typed errors: the contract’s status, detail items and codes', async () => {
     const err = await narration.narrateText({ text: '' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidRequestError);
     expect(err).toMatchObject({
@@ -406,6 +406,16 @@ describe('the package', () => {
       (e: { stdout: string }) => e.stdout,
     );
     expect(out).toBe('ok');
+
+    // Installed, the bin answers as `npx voz` (package.json bin → dist/cli.js, run by its shebang).
+    mkdirSync(join(project, 'node_modules', '.bin'));
+    chmodSync(join(pkg, 'dist', 'cli.js'), 0o755);
+    symlinkSync('../voz-client/dist/cli.js', join(project, 'node_modules', '.bin', 'voz'));
+    const npx = await run('npx', ['--offline', '--no-install', 'voz', 'voces'], {
+      cwd: project,
+      env: { ...process.env, VOZ_NARRATION_URL: rt.narrationUrl },
+    });
+    expect(npx.stdout).toContain('es-MX-Mia');
   });
 
   test('CLI: narrar a PDF → MP3 (ffprobe); narrar a URL with --voz; factura --xml → PDFs (qpdf); render → xlsx; exit codes', async () => {
