@@ -97,7 +97,7 @@ test('the Python client and CLI pass their live tests against this runtime (Debi
   // unittest reports on stderr; every test ran (none skipped) and passed.
   expect({ code: result.code, tail: result.out.split('\n').slice(-4).join('\n') }).toEqual({
     code: 0,
-    tail: expect.stringMatching(/Ran 12 tests in [\d.]+s\n\nOK\n?$/),
+    tail: expect.stringMatching(/Ran 14 tests in [\d.]+s\n\nOK\n?$/),
   });
   expect(result.out).not.toMatch(/skipped/);
 });

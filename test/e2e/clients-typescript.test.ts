@@ -291,6 +291,21 @@ describe('narration', () => {
       code: 'unauthenticated',
     });
   });
+  test('preview (dry run, nothing charged), delete, webhook secret rotation', async () => {
+    const preview = await narration.preview({ text: 'El 3 de mayo llegó.' });
+    expect(preview).toMatchObject({ dry_run: true });
+    const done = await narration.narrateText({ text: 'Para borrar.' });
+    await narration.deleteAudio(done.audio_url);
+    await expect(narration.waitForAudio(done.audio_id)).rejects.toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
+    const created = await narration.webhooks.put({ url: receiver.hook('/rotar') });
+    const rotated = await narration.webhooks.rotateSecret();
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(created.secret);
+    await narration.webhooks.delete();
+  });
 });
 
 describe('documents', () => {
@@ -371,6 +386,23 @@ describe('documents', () => {
       status: 400,
       items: [expect.objectContaining({ loc: expect.arrayContaining(['template']) })],
     });
+  });
+  test('templates, a template’s source and sample PDF, pricing, stats, a job by id', async () => {
+    expect(JSON.stringify(await documents.templates())).toContain('factura');
+    expect(await documents.templateSource('factura')).toMatch(/</);
+    expect(
+      Buffer.from(await documents.templateSample('factura'))
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    expect(JSON.stringify(await documents.pricing())).toMatch(/scale/i);
+    expect(typeof (await documents.stats())).toBe('object');
+    const accepted = await documents.renderAsync({
+      template: 'ventas',
+      format: 'csv',
+      data: { title: 'J', rows: [{ product: 'A', units: 1, revenue: 1 }] },
+    });
+    expect(await documents.job(accepted.id)).toMatchObject({ id: accepted.id, format: 'csv' });
   });
 });
 

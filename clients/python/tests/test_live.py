@@ -206,6 +206,18 @@ class NarrationTest(unittest.TestCase):
         self.assertEqual((event["type"], event["data"]["audio"]["audio_id"]), ("audio.completed", done["audio_id"]))
         self.client.webhooks.delete()
 
+    def test_preview_delete_and_secret_rotation(self) -> None:
+        self.assertIs(self.client.preview("El 3 de mayo llegó.")["dry_run"], True)
+        done = self.client.narrate_text("Para borrar.")
+        self.client.delete_audio(done["audio_url"])
+        with self.assertRaises(NotFoundError):
+            self.client.wait_for_audio(done["audio_id"])
+        created = self.client.webhooks.put(self.receiver.url("/rotar"))
+        rotated = self.client.webhooks.rotate_secret()
+        self.assertTrue(rotated["secret"].startswith("whsec_"))
+        self.assertNotEqual(rotated["secret"], created["secret"])
+        self.client.webhooks.delete()
+
     def test_typed_errors(self) -> None:
         with self.assertRaises(InvalidRequestError) as ctx:
             self.client.narrate_text("")
@@ -272,6 +284,16 @@ class DocumentsTest(unittest.TestCase):
         event = construct_event(created["secret"], headers["docs-signature"], body)
         self.assertEqual(event["type"], "document.rendered")
         self.assertFalse(verify_signature(created["secret"], headers["docs-signature"], tampered(body)))
+
+    def test_templates_pricing_stats_and_a_job(self) -> None:
+        self.assertIn("factura", json.dumps(self.client.templates()))
+        self.assertIn("<", self.client.template_source("factura"))
+        self.assertEqual(self.client.template_sample("factura")[:5], b"%PDF-")
+        self.assertRegex(json.dumps(self.client.pricing()).lower(), "scale")
+        self.assertIsInstance(self.client.stats(), dict)
+        data = {"title": "J", "rows": [{"product": "A", "units": 1, "revenue": 1}]}
+        accepted = self.client.render_async({"template": "ventas", "format": "csv", "data": data})
+        self.assertEqual(self.client.job(accepted["id"])["id"], accepted["id"])
 
     def test_merge_and_a_400(self) -> None:
         merged = self.client.merge(
