@@ -90,6 +90,18 @@ module.exports = {
       to: { path: '^test/' },
     },
     {
+      name: 'clients-talk-http-only',
+      comment:
+        'clients/ (the published SDKs and their generator) reach the services over HTTP only: no import of the ' +
+        'services, templates, infrastructure, entry points or tests, and no npm package (fetch and node: built-ins).',
+      severity: 'error',
+      from: { path: '^clients/' },
+      to: {
+        path: '^(lambdas|templates|lib|bin|scripts|test|bench)/|(^|/)node_modules/',
+        pathNot: '(^|/)node_modules/(esbuild|typescript|@types)/',
+      },
+    },
+    {
       name: 'no-cycles',
       comment: 'Modules form no import cycle (a cycle makes two layers one).',
       severity: 'error',

@@ -10,6 +10,8 @@ export default tseslint.config(
       '.cache/**',
       '.data/**',
       'coverage/**',
+      // the TypeScript client's build output (npm run build / npm pack in clients/typescript)
+      'clients/typescript/dist/**',
       '**/*.js',
       '**/*.cjs',
       '**/*.mjs',

@@ -16,6 +16,8 @@ const inCi = !!process.env.CI && !/^(0|false)$/i.test(process.env.CI);
 const onPath = (cmd) => `command -v ${cmd}`;
 const TOOLS = {
   python3: { check: onPath('python3'), pkgs: 'python3' }, // test helpers spawn python3 (three test files)
+  // the Python client's type check (test/e2e/clients-python.test.ts): Debian's mypy for Debian's python3
+  mypy: { check: '/usr/bin/python3 -m mypy --version', pkgs: 'python3-mypy' },
   openssl: { check: onPath('openssl'), pkgs: 'openssl' }, // the safe-fetch test makes its TLS certificates
   xmllint: { check: onPath('xmllint'), pkgs: 'libxml2-utils' }, // CFDI XML checked against its schema
   xsltproc: { check: onPath('xsltproc'), pkgs: 'xsltproc' }, // SAT's XSLT gives the reference cadena original in the CFDI tests

@@ -1,7 +1,7 @@
 // The import-direction check of `npm run lint` (.dependency-cruiser.cjs, docs/architecture.md "Layers") catches what
 // it is there for: the real config and CLI run over a small tree in a temp dir, once clean and once with planted
 // violations (an upward import from the platform, a cycle, @aws-sdk outside an adapter, production importing test/,
-// impure core, one service importing another).
+// impure core, one service importing another, a client package importing server code or an npm package).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,11 +33,15 @@ function cruise(files: Record<string, string>): Violation[] {
     }
     let out: string;
     try {
-      out = execFileSync(process.execPath, [cli, 'lambdas', 'templates', 'test', '--output-type', 'json'], {
-        cwd: dir,
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-      });
+      out = execFileSync(
+        process.execPath,
+        [cli, 'lambdas', 'templates', 'test', 'clients', '--output-type', 'json'],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
     } catch (err) {
       // The CLI exits non-zero when it finds violations; the report is still on stdout.
       out = (err as { stdout: string }).stdout;
@@ -63,6 +67,9 @@ const clean: Record<string, string> = {
     "import { HttpError } from '../../lambdas/shared/http/errors';\nexport { HttpError };\n",
   'test/unit/narrate.test.ts':
     "import { narrate } from '../../lambdas/narration/use-cases/narrate';\nnarrate('a');\n",
+  // A client package: HTTP and node: built-ins only.
+  'clients/typescript/src/http.ts':
+    "import { randomUUID } from 'node:crypto';\nexport const key = () => randomUUID();\n",
 };
 
 const rulesOf = (violations: Violation[]) => [...new Set(violations.map((v) => v.rule.name))].sort();
@@ -98,9 +105,14 @@ describe('import layers (dependency-cruiser)', () => {
       'lambdas/documents/use-cases/x.ts':
         "import { narrate } from '../../narration/use-cases/narrate';\nexport { narrate };\n",
       'templates/kit/qr.ts': "import { deps } from '../../lambdas/documents/deps';\nexport { deps };\n",
+      // A client reusing server code, and pulling an npm package into the SDK.
+      'clients/typescript/src/bad.ts':
+        "import { HttpError } from '../../../lambdas/shared/http/errors';\n" +
+        "import { S3Client } from '@aws-sdk/client-s3';\nexport const bad = [HttpError, S3Client];\n",
     });
     expect(rulesOf(violations)).toEqual([
       'aws-sdk-only-in-adapters',
+      'clients-talk-http-only',
       'core-is-pure',
       'kit-imports-only-shared',
       'no-cycles',
@@ -131,5 +143,11 @@ describe('import layers (dependency-cruiser)', () => {
       expect.objectContaining({ from: 'lambdas/documents/deps.ts', to: 'test/fakes/store.ts' }),
     ]);
     expect(find('core-is-pure').map((v) => v.from)).toEqual(['lambdas/documents/core/read.ts']);
+    expect(
+      find('clients-talk-http-only').map((v) => [v.from, v.to.replace(/^.*node_modules\//, '')]),
+    ).toEqual([
+      ['clients/typescript/src/bad.ts', expect.stringMatching(/^@aws-sdk\/client-s3\//)],
+      ['clients/typescript/src/bad.ts', 'lambdas/shared/http/errors.ts'],
+    ]);
   });
 });

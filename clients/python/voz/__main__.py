@@ -1,0 +1,6 @@
+"""python -m voz"""
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,225 @@
+"""``python -m voz``: the command line of the Narration and Documents APIs (same commands as ``npx voz``).
+
+    python -m voz narrar archivo.pdf -o audio.mp3        python -m voz narrar https://… --voz es-MX-Mia
+    python -m voz factura --xml *.xml -o pdfs/            python -m voz render ventas datos.json -f xlsx
+    python -m voz voces
+
+API key from VOZ_API_KEY (or --clave); base URLs from VOZ_NARRATION_URL / VOZ_DOCUMENTS_URL (or --narracion-url /
+--documentos-url). Progress on stderr; exit codes in EXIT."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from .documents import DocumentsClient
+from .errors import (
+    AuthenticationError,
+    ConnectionFailedError,
+    JobFailedError,
+    PaymentRequiredError,
+    PermissionDeniedError,
+    RateLimitError,
+    ServerError,
+    ServiceUnavailableError,
+    VozError,
+    WaitTimeoutError,
+)
+from .narration import NarrationClient, audio_id_of
+
+EXIT: Dict[str, int] = {
+    "ok": 0,
+    "failure": 1,  # unexpected
+    "usage": 2,  # wrong arguments, unreadable input file
+    "rejected": 3,  # the API refused the request (invalid input, not found, conflict…)
+    "auth": 4,  # 401/402/403
+    "rate_limited": 5,  # 429
+    "unavailable": 6,  # 5xx or no connection: retry later
+    "job_failed": 7,  # the job failed, or waiting timed out
+}
+EPILOG = "salida: 0 bien, 2 uso, 3 petición rechazada, 4 clave/plan, 5 límite, 6 servicio no disponible, 7 trabajo fallido"
+
+
+class UsageError(Exception):
+    pass
+
+
+class Progress:
+    """A bar on a terminal, a line per 10 % otherwise (stderr)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.tty = sys.stderr.isatty()
+        self.last_step = -1
+
+    def update(self, fraction: float, note: str = "") -> None:
+        pct = max(0, min(100, round(fraction * 100)))
+        if self.tty:
+            filled = pct // 5
+            sys.stderr.write(f"\r{self.label} [{'#' * filled}{'-' * (20 - filled)}] {pct} % {note}")
+        elif pct // 10 != self.last_step:
+            self.last_step = pct // 10
+            sys.stderr.write(f"{self.label}: {pct} % {note}\n")
+        sys.stderr.flush()
+
+    def done(self, note: str) -> None:
+        sys.stderr.write(f"{chr(13) if self.tty else ''}{self.label}: {note}\n")
+
+
+def _read(path: str) -> bytes:
+    try:
+        return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as err:
+        raise UsageError(f"no se puede leer {path}: {err.strerror or err}") from err
+
+
+def _clients(a: argparse.Namespace) -> Tuple[NarrationClient, DocumentsClient]:
+    key = a.clave or os.environ.get("VOZ_API_KEY") or None
+    narration = NarrationClient(key, a.narracion_url or os.environ.get("VOZ_NARRATION_URL"), language=a.idioma)
+    documents = DocumentsClient(key, a.documentos_url or os.environ.get("VOZ_DOCUMENTS_URL"), language=a.idioma)
+    return narration, documents
+
+
+def narrar(a: argparse.Namespace) -> None:
+    src: str = a.entrada
+    is_url = src.startswith(("http://", "https://"))
+    out = a.o or f"{'narracion' if is_url or src == '-' else Path(src).stem}.mp3"
+    ext = Path(out).suffix.lstrip(".").lower()
+    fmt = a.formato or (ext if ext in ("mp3", "wav", "ogg") else "mp3")
+    narration, _ = _clients(a)
+    bar = Progress("Narrando")
+    bar.update(0, "enviando")
+
+    def progress(status: str, fraction: float) -> None:
+        bar.update(fraction, status)
+
+    def upload(stage: str, size: int) -> None:
+        bar.update(0, f"{stage} ({size / 1048576:.1f} MB)")
+
+    if is_url:
+        result = narration.narrate_url(src, voice=a.voz, fmt=fmt, on_progress=progress)
+    elif src.lower().endswith(".pdf"):
+        result = narration.narrate_pdf(_read(src), voice=a.voz, fmt=fmt, filename=Path(src).name, on_progress=progress, on_upload=upload)
+    else:
+        result = narration.narrate_text(_read(src).decode("utf-8"), voice=a.voz, fmt=fmt, on_progress=progress)
+    data = narration.download(audio_id_of(str(result["audio_id"])), on_progress=progress)
+    Path(out).write_bytes(data)
+    bar.done(f"{out} ({result.get('duration_s')} s, voz {result.get('voice')}, {len(data)} bytes)")
+
+
+def factura(a: argparse.Namespace) -> None:
+    files: List[str] = a.xml or []
+    if not files:
+        raise UsageError("factura: --xml <archivo.xml>… (uno o más CFDI)")
+    out = Path(a.o or ".")
+    out.mkdir(parents=True, exist_ok=True)
+    _, documents = _clients(a)
+    bar = Progress("Facturas")
+    for i, f in enumerate(files, 1):
+        xml = _read(f).decode("utf-8")
+        doc = documents.render({"template": "factura", "format": "pdf", "cfdi_xml": xml})
+        target = out / f"{Path(f).stem}.pdf"
+        target.write_bytes(doc.content)
+        for w in doc.warnings:
+            sys.stderr.write(f"aviso ({Path(f).name}): {w}\n")
+        bar.update(i / len(files), str(target))
+    bar.done(f"{len(files)} PDF en {out}")
+
+
+def render(a: argparse.Namespace) -> None:
+    try:
+        data: Any = json.loads(_read(a.datos).decode("utf-8"))
+    except ValueError as err:
+        raise UsageError(f"{a.datos} no es JSON: {err}") from err
+    _, documents = _clients(a)
+    bar = Progress("Generando")
+    doc = documents.render(
+        {"template": a.plantilla, "format": a.formato or "pdf", "data": data},
+        on_progress=lambda job: bar.update(float(job.get("progress", 0)), str(job.get("status"))),
+    )
+    target = Path(a.o or doc.filename)
+    if a.o and (a.o.endswith("/") or target.is_dir()):
+        target.mkdir(parents=True, exist_ok=True)
+        target = target / doc.filename
+    target.write_bytes(doc.content)
+    bar.done(f"{target} ({doc.content_type}, {len(doc.content)} bytes)")
+
+
+def voces(a: argparse.Namespace) -> None:
+    narration, _ = _clients(a)
+    for v in narration.voices():
+        print(f"{v['id']}\t{v['name']}\t{v['gender']}")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # argparse exits with 2 by itself; keep our message style
+        raise UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = _Parser(add_help=False)
+    common.add_argument("--clave", help="API key (default: VOZ_API_KEY)")
+    common.add_argument("--narracion-url", dest="narracion_url", help="default: VOZ_NARRATION_URL")
+    common.add_argument("--documentos-url", dest="documentos_url", help="default: VOZ_DOCUMENTS_URL")
+    common.add_argument("--idioma", default="es", help="language of the APIs' messages (es, en)")
+    p = _Parser(prog="voz", description="Narración y documentos desde la terminal.", epilog=EPILOG)
+    sub = p.add_subparsers(dest="orden", parser_class=_Parser)
+    n = sub.add_parser("narrar", parents=[common], help="texto, PDF o URL → audio")
+    n.add_argument("entrada", help="archivo.pdf, archivo.txt, https://… o - (entrada estándar)")
+    n.add_argument("-o", help="archivo de salida (default <nombre>.mp3)")
+    n.add_argument("--voz", help="p. ej. es-MX-Mia")
+    n.add_argument("--formato", choices=["mp3", "wav", "ogg"])
+    n.set_defaults(run=narrar)
+    f = sub.add_parser("factura", parents=[common], help="CFDI XML → PDF")
+    f.add_argument("--xml", nargs="+", required=True)
+    f.add_argument("-o", help="carpeta de salida")
+    f.set_defaults(run=factura)
+    r = sub.add_parser("render", parents=[common], help="plantilla + datos JSON → documento")
+    r.add_argument("plantilla")
+    r.add_argument("datos")
+    r.add_argument("-f", "--formato", dest="formato")
+    r.add_argument("-o")
+    r.set_defaults(run=render)
+    v = sub.add_parser("voces", parents=[common], help="voces disponibles")
+    v.set_defaults(run=voces)
+    return p
+
+
+def exit_code_for(err: BaseException) -> int:
+    if isinstance(err, UsageError):
+        return EXIT["usage"]
+    if isinstance(err, (JobFailedError, WaitTimeoutError)):
+        return EXIT["job_failed"]
+    if isinstance(err, (AuthenticationError, PaymentRequiredError, PermissionDeniedError)):
+        return EXIT["auth"]
+    if isinstance(err, RateLimitError):
+        return EXIT["rate_limited"]
+    if isinstance(err, (ConnectionFailedError, ServiceUnavailableError, ServerError)):
+        return EXIT["unavailable"]
+    if isinstance(err, VozError):
+        return EXIT["rejected"]
+    return EXIT["failure"]
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = _parser()
+    try:
+        a = parser.parse_args(argv)
+        run: Optional[Callable[[argparse.Namespace], None]] = getattr(a, "run", None)
+        if run is None:
+            parser.print_help()
+            return EXIT["usage"]
+        run(a)
+        return EXIT["ok"]
+    except (UsageError, VozError) as err:
+        code = exit_code_for(err)
+        extra = ""
+        if isinstance(err, VozError):
+            extra = f" [{err.status or 'sin respuesta'} {err.code}{', ' + err.request_id if err.request_id else ''}]"
+        sys.stderr.write(f"\nvoz: {err}{extra}\n")
+        if code == EXIT["usage"]:
+            parser.print_usage(sys.stderr)
+        return code
