@@ -416,7 +416,9 @@ describe('each containment layer alone blocks the network', () => {
     page.on('console', (m) => logged.push(m.text()));
     await page.setContent(hostileScripts(S, sentinel.port));
     expect(logged).toContain('SCRIPT-RAN'); // scripts did run
-    await untilRefused([`failed ${S}/fetch`, `failed ${S}/xhr`, `failed ${S}/late-navigation`]);
+    // The navigation that surely starts is the form's submit (synchronous in the script); the 50 ms late navigation
+    // may never start, when the failed submit has already replaced the document with an error page.
+    await untilRefused([`failed ${S}/fetch`, `failed ${S}/xhr`, `failed ${S}/form-submit`]);
     // A fresh page for the markup: the first one is off to its (failed) late navigation's error page.
     const second = await b.newPage();
     watch(second);
