@@ -9,7 +9,7 @@ export interface GrowthRuntime {
 
 export async function startGrowthRuntime(
   env: Record<string, string> = {},
-  opts: { trustProxy?: boolean; startWorker?: boolean } = {},
+  opts: { trustProxy?: boolean; startWorker?: boolean; deadlineS?: number } = {},
 ): Promise<GrowthRuntime> {
   const rt = await startRuntime(env, opts);
   return { rt, url: (path) => rt.url(path), stop: () => rt.stop() };
