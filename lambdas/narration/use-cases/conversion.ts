@@ -620,6 +620,20 @@ async function narrateJob(
   findVoice: (id: string) => Voice | undefined,
 ): Promise<'done' | 'skipped'> {
   const { audioId } = claimed;
+  // A free job whose request ended before charging it (it died, or answered 503 and could not retire the record):
+  // nobody was told about it, so nobody gets it — not narrated, not charged.
+  const c = claimed.charge;
+  if (
+    c &&
+    deps.quotas.hasCharge &&
+    !(await deps.quotas.hasCharge(c.subject, c.rules, new Date(claimed.createdAt), audioId))
+  ) {
+    const reason =
+      'Not accepted: its request ended before the conversion was charged. Please submit it again.';
+    if (await deps.audio.fail(audioId, reason))
+      await jobEnded(deps, { ...claimed, status: 'failed', error: reason });
+    return 'skipped';
+  }
   const voice = findVoice(claimed.voice);
   const stored = await deps.store.getJobText(audioId);
   const { text, speech } =
