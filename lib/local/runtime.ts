@@ -51,6 +51,8 @@ export interface LocalRuntime {
 const ROOT = resolve(__dirname, '..', '..');
 
 export async function loadHandlers(manifest: ServiceManifest): Promise<Record<string, LambdaHandler>> {
+  // Also for fronts built without startLocal (test harnesses): every invocation needs its scope.
+  await enableInvocationScopes();
   const out: Record<string, LambdaHandler> = {};
   for (const route of manifest.routes) {
     const mod = (await import(resolve(ROOT, route.handler))) as { handler?: LambdaHandler };

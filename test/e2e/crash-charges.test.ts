@@ -109,9 +109,14 @@ test('kills at three moments: usage equals deliveries per address, 200s keep the
 
   // Idempotent requests whose answer was lost: the retry gets the result within 10 s (a 202 counts: it names the
   // same job), and is the same conversion (no second charge: checked with the totals below).
+  // A client that follows the 409's Retry-After while the dead request's lease (6 s) runs out.
   for (const s of sent.filter((x) => x.key && x.status === undefined)) {
     const t = Date.now();
     await post(rt.narrationUrl, s);
+    while (s.status === 409 && Date.now() - t < 10_000) {
+      await new Promise((r) => setTimeout(r, 1000));
+      await post(rt.narrationUrl, s);
+    }
     expect(Date.now() - t).toBeLessThan(10_000);
     expect([200, 202]).toContain(s.status);
   }
@@ -139,7 +144,13 @@ test('kills at three moments: usage equals deliveries per address, 200s keep the
   // Every 200 (and 202) answered before a kill still serves its audio.
   for (const s of sent.filter((x) => x.audioId)) {
     const res = await fetch(`${rt.narrationUrl}/audio/${s.audioId}`, { redirect: 'manual' });
-    expect({ id: s.audioId, status: res.status }).toEqual({ id: s.audioId, status: 302 });
+    const why = res.status === 302 ? '' : await res.text();
+    expect({ id: s.audioId, answered: s.status, status: res.status, why }).toEqual({
+      id: s.audioId,
+      answered: s.status,
+      status: 302,
+      why: '',
+    });
   }
   db.destroy();
 });

@@ -260,6 +260,9 @@ describe('DynamoDB', () => {
 describe('S3', () => {
   test('unavailable while storing a short narration: 503, the charge given back, no record left', async () => {
     const before = await used();
+    // Records an earlier fault left unfinished (DynamoDB down after the job was made durable: it could not be
+    // retired; a worker fails it unnarrated, as it was never charged) are not this test's.
+    const unfinished = (await awsDeps().audio.listUnfinished(1000)).map((r) => r.audioId);
     proxies.s3.fail({ match: s3Op('PUT'), mode: AWS_FAULTS.s3Internal });
     const { res, body } = await convert(SHORT);
     expect(res.status).toBe(503);
@@ -267,7 +270,7 @@ describe('S3', () => {
     expect(typeof body.detail).toBe('string');
     expect(proxies.s3.log.filter((r) => r.method === 'PUT').length).toBeGreaterThanOrEqual(3); // SDK retries
     expect(await used()).toEqual(before);
-    expect(await awsDeps().audio.listUnfinished(1000)).toEqual([]);
+    expect((await awsDeps().audio.listUnfinished(1000)).map((r) => r.audioId)).toEqual(unfinished);
   });
 
   test('SlowDown once on the upload: retried by the SDK, 200', async () => {

@@ -52,6 +52,10 @@ export class FakeQuotaStore implements QuotaStore {
     return { allowed: true, charged: slots, binding, all, slots, ...(opts.id ? { chargeId: opts.id } : {}) };
   }
 
+  async hasCharge(subject: string, rules: WindowRule[], at: Date, id: string): Promise<boolean> {
+    return slotsFor(subject, rules, at).every((s) => !!this.ids.get(s.key)?.has(id));
+  }
+
   async refund(decision: QuotaDecision): Promise<void> {
     this.faults.check('refund');
     for (const s of decision.charged) {

@@ -391,6 +391,24 @@ async function resumeConversion(
     status: record.status,
   });
   let settled: AudioRecord | undefined = record.status === 'done' ? record : undefined;
+  let headers: Record<string, string> = {};
+  if (!settled && record.charge) {
+    // Its request may have died before charging it: the retry is the request now, so the charge is made here
+    // (under the job's id and in its windows: once, however many retries), before the job is queued.
+    const c = record.charge;
+    const decision = await deps.quotas.consume(c.subject, c.rules, new Date(record.createdAt), {
+      id: record.audioId,
+    });
+    headers = rateLimitHeaders(decision, deps.now());
+    if (!decision.allowed) {
+      await retire(deps, record.audioId, 'Not accepted: the free tier limit was reached.');
+      throw new QuotaExceeded(
+        `Free tier limit reached: ${decision.binding.limit} conversions per ${decision.binding.period} per IP ` +
+          `address. Try again in ${headers['retry-after']} seconds, or use an API key of a paid plan (no limits).`,
+        headers,
+      );
+    }
+  }
   if (!settled) {
     // Its request died: the message may never have been sent. A duplicate is harmless (one claim per job).
     await deps.queue.enqueue({ audioId: record.audioId }, record.plan !== 'free');
@@ -404,7 +422,7 @@ async function resumeConversion(
     return {
       statusCode: 200,
       body: doneBody(base, settled.durationS ?? 0, timings as Timings | undefined),
-      headers: {},
+      headers,
     };
   }
   if (settled?.status === 'failed')
@@ -420,7 +438,7 @@ async function resumeConversion(
       status: 'queued',
       progress: record.progress ?? 0,
     },
-    headers: { location: base.audio_url, 'retry-after': '5' },
+    headers: { ...headers, location: base.audio_url, 'retry-after': '5' },
   };
 }
 
@@ -620,6 +638,20 @@ async function narrateJob(
   findVoice: (id: string) => Voice | undefined,
 ): Promise<'done' | 'skipped'> {
   const { audioId } = claimed;
+  // A free job whose request ended before charging it (it died, or answered 503 and could not retire the record):
+  // nobody was told about it, so nobody gets it — not narrated, not charged.
+  const c = claimed.charge;
+  if (
+    c &&
+    deps.quotas.hasCharge &&
+    !(await deps.quotas.hasCharge(c.subject, c.rules, new Date(claimed.createdAt), audioId))
+  ) {
+    const reason =
+      'Not accepted: its request ended before the conversion was charged. Please submit it again.';
+    if (await deps.audio.fail(audioId, reason))
+      await jobEnded(deps, { ...claimed, status: 'failed', error: reason });
+    return 'skipped';
+  }
   const voice = findVoice(claimed.voice);
   const stored = await deps.store.getJobText(audioId);
   const { text, speech } =

@@ -93,6 +93,21 @@ export class DynamoQuotaStore implements QuotaStore {
     return { allowed: true, charged, binding, all, slots, ...chargeId };
   }
 
+  async hasCharge(subject: string, rules: WindowRule[], at: Date, id: string): Promise<boolean> {
+    const slots = slotsFor(subject, rules, at);
+    const out = await this.db.send(
+      new BatchGetCommand({
+        RequestItems: { [this.table]: { Keys: slots.map((s) => ({ pk: s.key })), ConsistentRead: true } },
+      }),
+    );
+    const items = out.Responses?.[this.table] ?? [];
+    return (
+      slots.length > 0 &&
+      items.length === slots.length &&
+      items.every((i) => (i.ids as Set<string> | undefined)?.has(id))
+    );
+  }
+
   async refund(decision: QuotaDecision): Promise<void> {
     await Promise.all(decision.charged.map((s) => this.add(s, -1, { id: decision.chargeId })));
   }

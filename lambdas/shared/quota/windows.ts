@@ -90,6 +90,8 @@ export interface QuotaStore {
   consume(subject: string, rules: WindowRule[], now?: Date, opts?: ChargeOptions): Promise<QuotaDecision>;
   /** Gives back what a decision charged (the work failed); with its chargeId, only if that charge is there. */
   refund(decision: QuotaDecision): Promise<void>;
+  /** Was the charge `id` made in the windows of `at`? (stores without charge ids: undefined, unknown) */
+  hasCharge?(subject: string, rules: WindowRule[], at: Date, id: string): Promise<boolean>;
   /** Current usage without charging. */
   peek(subject: string, rules: WindowRule[], now?: Date): Promise<(WindowSlot & { used: number })[]>;
 }

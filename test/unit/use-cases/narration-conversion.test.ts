@@ -199,18 +199,24 @@ describe('charges follow deliveries (a process that dies mid-request)', () => {
     return audioId;
   }
 
-  test.each([true, false])(
-    'charged before the crash: %s → the worker finishes it, charged exactly once',
-    async (c) => {
-      const s = setup();
-      const id = await orphan(s, c);
-      expect(await runJob(s.deps, id, 1, findVoice)).toBe('done');
-      expect(await s.used()).toEqual([1, 1]);
-      // A second delivery of the same job changes nothing.
-      expect(await runJob(s.deps, id, 2, findVoice)).toBe('skipped');
-      expect(await s.used()).toEqual([1, 1]);
-    },
-  );
+  test('charged before the crash → the worker finishes it, charged exactly once', async () => {
+    const s = setup();
+    const id = await orphan(s, true);
+    expect(await runJob(s.deps, id, 1, findVoice)).toBe('done');
+    expect(await s.used()).toEqual([1, 1]);
+    // A second delivery of the same job changes nothing.
+    expect(await runJob(s.deps, id, 2, findVoice)).toBe('skipped');
+    expect(await s.used()).toEqual([1, 1]);
+  });
+
+  test('not charged before the crash → nobody was told of it: failed without narrating, nothing charged', async () => {
+    const s = setup();
+    const id = await orphan(s, false);
+    expect(await runJob(s.deps, id, 1, findVoice)).toBe('skipped');
+    expect(await s.audio.get(id)).toMatchObject({ status: 'failed' });
+    expect(s.store.objects.has(`audio/${id}.wav`)).toBe(false);
+    expect(await s.used()).toEqual([0, 0]);
+  });
 
   test('a job that fails for good gives its charge back, once', async () => {
     const s = setup();
