@@ -130,7 +130,7 @@ it('cfdi_xml with a password: a protected plain PDF (PDF/A gives way); pdfa true
     options: { pdfa: true, password: PASSWORD, permissions: { copy: false } },
   });
   expect(both.ok).toBe(false);
-  if (both.ok) return;
+  if (both.ok) throw new Error('unreachable: asserted not ok above'); // narrows the type
   expect(both.problems).toEqual([
     expect.objectContaining({
       loc: ['body', 'options', 'pdfa'],
@@ -149,7 +149,7 @@ it('bad protection values → 400 items at their loc, every problem at once', ()
     options: { password: 'ñ'.repeat(64), permissions: { print: 'yes', delete: true } },
   });
   expect(r.ok).toBe(false);
-  if (r.ok) return;
+  if (r.ok) throw new Error('unreachable: asserted not ok above'); // narrows the type
   const at = (loc: string) => r.problems.filter((p) => p.loc.join('.') === loc).map((p) => p.type);
   expect(at('body.options.permissions.print')).toEqual(['bool_type']);
   expect(

@@ -176,7 +176,7 @@ describe('ventas', () => {
       },
     });
     expect(r.ok).toBe(true);
-    if (!r.ok) return;
+    if (!r.ok) throw new Error('unreachable: asserted ok above'); // narrows the type
     const calc = calcVentas((r.request as { data: unknown }).data as never);
     expect(calc.total_revenue).toBe('0.30');
     expect(calc.total_units).toBe('4');
@@ -201,7 +201,7 @@ describe('balance', () => {
     sample.capital[0]!.importe += 0.01;
     const r = validateRenderRequest({ template: 'balance', format: 'pdf', data: sample });
     expect(r.ok).toBe(false);
-    if (r.ok) return;
+    if (r.ok) throw new Error('unreachable: asserted not ok above'); // narrows the type
     expect(r.problems).toEqual([
       expect.objectContaining({
         loc: ['body', 'data', 'capital'],
