@@ -16,6 +16,13 @@ class Render_RequestOptionsMarginV2(TypedDict, total=False):
     left: Union[float, str]
 
 
+class Render_RequestOptionsMarca(TypedDict, total=False):
+    logo: str
+    color: str
+    notas: str
+    leyenda_pie: str
+
+
 class Render_RequestOptionsPermissions(TypedDict, total=False):
     print: bool
     copy: bool
@@ -23,7 +30,7 @@ class Render_RequestOptionsPermissions(TypedDict, total=False):
     annotate: bool
 
 
-Render_RequestOptions = TypedDict("Render_RequestOptions", {"page_size": Union[str, Render_RequestOptionsPageSizeV2], "margin": Union[Union[float, str], Render_RequestOptionsMarginV2], "landscape": bool, "header_html": str, "footer_html": str, "csv_bom": bool, "async": bool, "expires_in": int, "require_xml": bool, "pdfa": bool, "password": str, "permissions": Render_RequestOptionsPermissions}, total=False)
+Render_RequestOptions = TypedDict("Render_RequestOptions", {"page_size": Union[str, Render_RequestOptionsPageSizeV2], "margin": Union[Union[float, str], Render_RequestOptionsMarginV2], "landscape": bool, "header_html": str, "footer_html": str, "csv_bom": bool, "async": bool, "expires_in": int, "require_xml": bool, "pdfa": bool, "marca": Render_RequestOptionsMarca, "password": str, "permissions": Render_RequestOptionsPermissions}, total=False)
 
 
 class _Render_RequestBase(TypedDict):

@@ -8,7 +8,7 @@ export type Render_Request = {
   format: string;
   /** The template's data (JSON Schema in GET /templates → fields); custom_html: its variables. Required unless cfdi_xml is sent */
   data?: Record<string, unknown>;
-  /** Instead of data: a CFDI 4.0 XML (stamped or not) as text, ≤ 1,500,000 characters — template factura for types I, E, T and P (Pagos 2.0: each payment and the documents it pays, with saldos and taxes, and the Pagos totals); template nomina for tipo N with Complemento de Nómina 1.2 (its lines, totals re-checked, receptor’s labour data, the timbre; the PDF/A carries it as nomina.xml). Printed with its own figures, TimbreFiscalDigital (cadena original per SAT’s XSLT) and SAT verification QR; SAT’s arithmetic is re-checked and a mismatch is a red band on the PDF and the X-CFDI-Avisos response header, never corrected. Refused (400 at body.cfdi_xml): not well-formed, any DOCTYPE/entity, a root other than {http://www.sat.gob.mx/cfd/4}Comprobante (CFDI 3.3 named), missing required attributes, tipo P without its Pagos 2.0 complement (cfdi_missing), a tipo N sent to factura or another type sent to nomina (cfdi_unsupported, naming the right template), nómina data the template’s checks refuse (cfdi_invalid: CURP, RFC, catalogues). The zip carries the XML byte for byte as factura.xml */
+  /** Instead of data: a CFDI 4.0 XML (stamped or not) as text, ≤ 1,500,000 characters — template factura for types I, E, T and P (Pagos 2.0: each payment and the documents it pays, with saldos and taxes, and the Pagos totals) and for a CFDI de Retenciones e información de pagos 2.0 (a constancia de retenciones); every complement printed (Carta Porte, Comercio Exterior, Impuestos locales in the totals, INE, Donatarias, Leyendas fiscales…; concept-level ACuentaTerceros, pedimentos, cuenta predial, partes), an unknown one as a generic section named by the X-CFDI-Complementos-No-Reconocidos header; template nomina for tipo N with Complemento de Nómina 1.2 (its lines, totals re-checked, receptor’s labour data, the timbre; the PDF/A carries it as nomina.xml). Printed with its own figures, TimbreFiscalDigital (cadena original per SAT’s XSLT) and SAT verification QR; SAT’s arithmetic is re-checked and a mismatch is a red band on the PDF and the X-CFDI-Avisos response header, never corrected. Refused (400 at body.cfdi_xml): not well-formed, any DOCTYPE/entity, a root other than {http://www.sat.gob.mx/cfd/4}Comprobante (CFDI 3.3 named), missing required attributes, tipo P without its Pagos 2.0 complement (cfdi_missing), a tipo N sent to factura or another type sent to nomina (cfdi_unsupported, naming the right template), nómina data the template’s checks refuse (cfdi_invalid: CURP, RFC, catalogues). The zip carries the XML byte for byte as factura.xml */
   cfdi_xml?: string;
   /** Your Jinja2 HTML (Pro, Scale, Lifetime), rendered in an isolated sandbox; every format */
   custom_html?: string;
@@ -42,6 +42,16 @@ export type Render_Request = {
     require_xml?: boolean;
     /** format pdf only (other formats: 400 at body.options.pdfa): a PDF/A-3b (XMP pdfaid 3/B, sRGB output intent, fonts embedded) carrying what it was printed from as an associated file (AFRelationship Source): the CFDI XML byte for byte as factura.xml for cfdi_xml, otherwise data.json (the validated data). Default true with cfdi_xml, false otherwise; the PDF inside a zip is never PDF/A */
     pdfa?: boolean;
+    marca?: {
+      /** Logo: data URI of a PNG or SVG (≤ 200 KB); the SVG is sanitised */
+      logo?: string;
+      /** Primary colour (#rrggbb): headings, table headers, rules */
+      color?: string;
+      /** Notes block printed after the totals */
+      notas?: string;
+      /** Footer legend on every page */
+      leyenda_pie?: string;
+    };
     /** format pdf only: the PDF opens only with this password (AES-256, ISO 32000-2 /V 5 /R 6), 1–127 bytes as UTF-8. Not with options.pdfa true (PDF/A forbids encryption: 400 option_conflict); with cfdi_xml the PDF/A default gives way. A free-plan watermark is drawn before encryption. Other formats: 400 at body.options.password */
     password?: string;
     /** format pdf only: {"print", "copy", "modify", "annotate"} booleans, each true when left out; false is enforced by readers that honour PDF permissions (Acrobat, pdf.js, qpdf). copy false still lets screen readers extract text. Alone (no password) the PDF opens freely with these restrictions; the owner password that would lift them is random and not kept. Unknown members: 400 */
