@@ -40,7 +40,6 @@ export const HEAVY_PACKAGES = [
   '@mozilla/readability',
   'wasm-media-encoders',
   '@wasm-audio-decoders/ogg-vorbis',
-  'mpg123-decoder',
   'isolated-vm',
   'nunjucks',
   'jszip',

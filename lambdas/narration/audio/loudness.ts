@@ -213,9 +213,9 @@ const RELEASE_MS = 60;
 const LIMIT_MARGIN_DB = 0.5;
 /**
  * More headroom when the samples go to a lossy encoder next, which adds to the true peak (measured with ffmpeg on
- * espeak speech at 22 kHz, six voices: LAME 48 kbps up to +1.1 dB, Vorbis q3 up to +1.3 dB).
+ * espeak speech at 22 kHz, six voices: LAME 48 kbps up to +0.5 dB, Vorbis q3 up to +1.3 dB).
  */
-export const LOSSY_MARGIN_DB = { mp3: 1.4, ogg: 1.8 } as const;
+export const LOSSY_MARGIN_DB = { mp3: 1.0, ogg: 1.8 } as const;
 
 /**
  * `samples` brought to `target`: a gain to the target loudness, then a look-ahead limiter under the true-peak

@@ -7,7 +7,6 @@
 import type { MPEGDecoder } from 'mpg123-decoder';
 import { DEFAULT_LOUDNESS, gatedLoudness, kWeighted, lufs, type LoudnessTarget } from './loudness';
 import { applyMp3Gain, countGranules, GRANULE_SAMPLES, MP3_GAIN_STEP_DB } from './mp3-gain';
-import { silentMp3Frames } from './mp3-join';
 
 let decoderPromise: Promise<MPEGDecoder> | undefined;
 
@@ -111,16 +110,8 @@ export async function levelMp3Frames(
   target: LoudnessTarget = DEFAULT_LOUDNESS,
 ): Promise<Mp3Leveling> {
   const granules = countGranules(frames);
-  // A few silent frames after the chunk flush the decoder: its last granule's overlap tail (and the filterbank's
-  // delay) is heard in the pause that follows it in the file, so its peaks count too (they are the last granule's).
-  const flush = silentMp3Frames(frames.subarray(0, 4), 0.1);
-  const decoded = await decodeMp3Frames(Buffer.concat([frames, flush.bytes]));
-  const tail = Math.round((flush.durationS * decoded.rate) / GRANULE_SAMPLES);
-  const stats = granuleStats(decoded.samples, decoded.rate, granules + tail);
-  const energy = stats.energy.subarray(0, granules);
-  const peakDb = stats.peakDb.subarray(0, granules);
-  for (let g = granules; g < granules + tail; g++)
-    peakDb[granules - 1] = Math.max(peakDb[granules - 1]!, stats.peakDb[g]!);
+  const decoded = await decodeMp3Frames(frames);
+  const { energy, peakDb } = granuleStats(decoded.samples, decoded.rate, granules);
   const before = {
     integrated: loudnessWith(energy, new Int32Array(granules), decoded.rate),
     truePeakDb: peakDb.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY),
