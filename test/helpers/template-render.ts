@@ -80,7 +80,7 @@ export function templateRenderer(slug: string): TemplateRenderer {
     render,
     renderBody,
     renderFile: async (data, format, options) => (await render(data, format, options)).file,
-    qrInPdf(file, { page = 1, dpi = 150, region = { x: 0, y: 0, w: 1, h: 1 } } = {}) {
+    qrInPdf(file, { page = 1, dpi = 300, region = { x: 0, y: 0, w: 1, h: 1 } } = {}) {
       const { width, height } = pdfInfo(file);
       const px = (pt: number) => String(Math.round((pt * dpi) / 72));
       const { x, y, w, h } = region;

@@ -23,7 +23,10 @@ export const makeHandler = (deps: NarrationDeps, queueDepth: QueueDepth = awsQue
     await authorizeDashboard({
       headers: req.headers,
       expected: deps.config.DASHBOARD_TOKEN,
-      quotas: deps.quotas,
+      // A getter: without a configured token the 503 comes before any storage is reached (not even read from deps).
+      get quotas() {
+        return deps.quotas;
+      },
       clientIp: req.clientIp,
       now: deps.now(),
     });
