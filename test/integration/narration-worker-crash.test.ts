@@ -15,6 +15,7 @@ import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
 import { receiveUntilRedriven } from '../helpers/sqs-redrive';
 import { narrationDepsOn, testClock, type TestClock } from '../helpers/clock';
+import { until } from '../helpers/until';
 
 jest.setTimeout(120_000);
 
@@ -63,22 +64,6 @@ function poller(deps: NarrationDeps): Poller {
   });
   pollers.push(p);
   return p;
-}
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
-  last?: () => Promise<unknown>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(await last?.())}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 async function queueJob(deps: NarrationDeps): Promise<string> {
