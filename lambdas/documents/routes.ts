@@ -8,13 +8,8 @@ import { templatesRoute } from './handlers/templates.route';
 import { templateSourceRoute } from './handlers/template-source.route';
 import { pricingRoute } from './handlers/pricing.route';
 import { documentStatsRoute } from './handlers/stats.route';
-import { payCheckoutRoute } from './handlers/pay-checkout.route';
-import { paySuccessRoute } from './handlers/pay-success.route';
-import { payStatusRoute } from './handlers/pay-status.route';
-import { payPortalRoute } from './handlers/pay-portal.route';
-import { payWebhookRoute } from './handlers/pay-webhook.route';
-import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { API_ROUTES } from './handlers/api.route';
+import { BILLING_ROUTES } from './handlers/billing.route';
 import { SITE_ROUTES } from './handlers/site.route';
 import { getJobRoute } from './handlers/jobs.route';
 import { webhookPutRoute } from './handlers/webhook-put.route';
@@ -44,12 +39,7 @@ export const documentsManifest: ServiceManifest = {
     pricingRoute,
     documentStatsRoute,
     // ── Billing (Stripe): lambdas/shared/billing, docs/billing.md. Same routes as narration, documents plans. ──
-    payCheckoutRoute,
-    paySuccessRoute,
-    payStatusRoute,
-    payPortalRoute,
-    payWebhookRoute,
-    payKeysRotateRoute,
+    ...BILLING_ROUTES,
     ...API_ROUTES,
     // The playground (GET /, its files at /site/{file}): lambdas/documents/site, handlers/site.ts.
     ...SITE_ROUTES,

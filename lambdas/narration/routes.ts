@@ -19,15 +19,10 @@ import { abEventRoute } from './handlers/ab-event.route';
 import { abResultsRoute } from './handlers/ab-results.route';
 import { dashboardSummaryRoute } from './handlers/dashboard-summary.route';
 import { statsRoute } from './handlers/stats.route';
-import { payCheckoutRoute } from './handlers/pay-checkout.route';
-import { paySuccessRoute } from './handlers/pay-success.route';
-import { payStatusRoute } from './handlers/pay-status.route';
-import { payPortalRoute } from './handlers/pay-portal.route';
-import { payWebhookRoute } from './handlers/pay-webhook.route';
-import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { embedRoute } from './handlers/embed.route';
 import { SITE_ROUTES } from './handlers/site.route';
 import { API_ROUTES } from './handlers/api.route';
+import { BILLING_ROUTES } from './handlers/billing.route';
 import { notFoundRoute } from './handlers/not-found.route';
 import { webhookPutRoute } from './handlers/webhook-put.route';
 import { webhookGetRoute } from './handlers/webhook-get.route';
@@ -66,12 +61,7 @@ export const narrationManifest: ServiceManifest = {
     abResultsRoute,
     dashboardSummaryRoute,
     statsRoute,
-    payCheckoutRoute,
-    paySuccessRoute,
-    payStatusRoute,
-    payPortalRoute,
-    payWebhookRoute,
-    payKeysRotateRoute,
+    ...BILLING_ROUTES,
     embedRoute,
     ...SITE_ROUTES,
     ...API_ROUTES,
