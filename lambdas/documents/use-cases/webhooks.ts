@@ -1,5 +1,5 @@
 // Scale webhooks: one endpoint per account (PUT/GET/DELETE /v1/webhook, POST /v1/webhook/rotate-secret) and the
-// delivery of job events to it (handlers/delivery-worker.ts). The machinery — endpoints, SSRF checks at
+// delivery of job events to it (handlers/delivery-worker.ts; the routes: handlers/webhooks.ts). The machinery — endpoints, SSRF checks at
 // registration and delivery, signing, retries — is the platform's (lambdas/shared/webhooks/, also used by
 // narration); this file binds it to documents: event types, Docs-* headers, Scale only, 400 refusals, and the
 // job-side bookkeeping (each attempt is recorded on the job). Event kinds, payload, signature and retries are
@@ -73,6 +73,7 @@ export const DOCUMENTS_WEBHOOKS: WebhookService<WebhookEventType> = {
   keyLabel: 'Scale key',
   assertAllowed: (caller) => assertWebhooksAllowed(planOf(caller)),
   invalid,
+  invalidStatus: 400,
 };
 
 export const WebhookPutRequest = webhookPutRequest(WEBHOOK_EVENT_TYPES);
