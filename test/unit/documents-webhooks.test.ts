@@ -1,7 +1,7 @@
 // Scale webhooks, pure parts: the signature scheme (and the copy customers get in the API description), the
 // callback URL policy at registration (stub resolver: no DNS, no sockets), and the documented shapes against what the
 // code produces.
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import {
   EndpointView,
   JobAccepted,
@@ -35,6 +35,8 @@ import type { NarrationDeps } from '../../lambdas/narration/deps';
 import { routeHandler } from '../../lambdas/shared/http/route-handlers';
 import type { RouteSpec } from '../../lambdas/shared/manifest';
 import { WEBHOOK_ITEM_PREFIX } from '../../lambdas/shared/webhooks/item-prefix';
+import { webhookEvent, webhookEventId } from '../../lambdas/shared/webhooks/events';
+import { audioEventIdFor } from '../../lambdas/narration/use-cases/webhooks';
 import { apiEvent as event, callHandler as call, untouchedDeps } from '../helpers/api-event';
 import type { ApiKeyRecord } from '../../lambdas/shared/auth/keys';
 import { parseConfig } from '../../lambdas/documents/config';
@@ -380,5 +382,26 @@ describe('the webhook surface: one builder and one handler file per service', ()
       expect(put.statusCode).toBe(status);
       expect(JSON.stringify(put.json.detail)).toContain('8192 bytes');
     }
+  });
+});
+
+describe('one event model for both services', () => {
+  const oldId = (s: string) => 'evt_' + createHash('sha256').update(s).digest('base64url').slice(0, 24);
+
+  test('event ids: deterministic per subject and type, the same ids as before the model was shared', () => {
+    expect(eventIdFor('job_a', 'document.rendered')).toBe(oldId('job_a:document.rendered'));
+    expect(audioEventIdFor('a1', 'audio.failed')).toBe(oldId('audio:a1:audio.failed'));
+    expect(audioEventIdFor('a1', 'audio.failed')).toBe(webhookEventId('audio:a1', 'audio.failed'));
+    expect(webhookEventId('x', 'audio.completed')).not.toBe(webhookEventId('x', 'audio.failed'));
+  });
+
+  test('the envelope: Stripe-like fields in a fixed order, `created` in Unix seconds, the service payload as data', () => {
+    const event = webhookEvent('evt_1', 'document.rendered', '2026-11-28T08:00:01.900Z', {
+      job: { id: 'job_a' },
+    });
+    expect(JSON.stringify(event)).toBe(
+      '{"id":"evt_1","object":"event","type":"document.rendered","created":1795852801,"api_version":"v1",' +
+        '"data":{"job":{"id":"job_a"}}}',
+    );
   });
 });

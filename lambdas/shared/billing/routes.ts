@@ -1,5 +1,5 @@
 // The route specs of the /pay routes, built here once and called by each service with what differs (its catalogue,
-// its error responses, a few words of its own docs), as ./../http/page-routes.ts builds the pages. One handler file per
+// its error responses, a few words of its own docs), as ../http/page-routes.ts builds the pages. One handler file per
 // service serves them all (lambdas/<service>/handlers/billing.ts, on ./handlers.ts). Plain data, like every spec
 // (../manifest.ts): what each function reads (settings, tables) follows from the catalogue, so the two services cannot
 // drift apart. Behaviour, statuses and bodies: docs/billing.md.
