@@ -272,6 +272,8 @@ export async function renderPart(
         const request = parseRenderRequest({ template: entry.template, cfdi_xml: entry.xml, format: 'pdf' });
         const doc = await renderDocument(request, await deps.renderer(), { watermark: job.plan === 'free' });
         await deps.batchFiles.putPdf(jobId, uuid, doc.bytes);
+        // One line per PDF made (the crash test counts them: a redelivered part makes none twice).
+        logger.info('batch PDF stored', { jobId, part, uuid });
         await deps.recordRender('pdf').catch(() => undefined);
         outcomes.push({ uuid, ok: true });
       } catch (err) {
