@@ -206,6 +206,20 @@ test('a zip of 200 files: 195 PDFs with their UUIDs, 5 refusals with reasons, to
     expect(Object.values(got).reduce((n, r) => n + r[0]!, 0)).toBe(195);
   }
 
+  // Negative control of the Python checker: one CFDI's Total changed in its XML moves its RFC's total.
+  const one = [...byUuid.values()][0]!;
+  const altered = one.xml.replace(
+    /(<(?:\w+:)?Comprobante\b[^>]*?\sTotal=")([0-9.]+)"/,
+    (_, a: string, t: string) => `${a}${(Number(t) + 1).toFixed(2)}"`,
+  );
+  expect(altered).not.toBe(one.xml);
+  writeFileSync(join(dir, 'xml', `${one.uuid}.xml`), altered);
+  const py2 = JSON.parse(
+    spawnSync('/usr/bin/python3', ['-c', PY_SUMS, join(dir, 'xml')], { encoding: 'utf8' }).stdout,
+  ) as typeof expected;
+  const rfcOf = /<(?:\w+:)?Emisor\b[^>]*?\sRfc="([^"]+)"/.exec(one.xml)![1]!.replace(/&amp;/g, '&');
+  expect(py2.rfc[rfcOf]!.total).not.toBe(expected.rfc[rfcOf]!.total);
+
   // resumen.csv: the same 195 rows.
   const csv = strFromU8(zip['resumen.csv']!).trim().split('\n');
   expect(csv).toHaveLength(196);
