@@ -772,10 +772,9 @@ async function renderFormat(
   switch (format) {
     case 'pdf': {
       const pdfa = wantsPdfA(request);
-      // PDF/A wants every font embedded: its watermark is stamped here with an embedded font, not by the renderer.
-      const options = { ...(await page()), ...(ctx.watermark && !pdfa ? { watermark: WATERMARK_TEXT } : {}) };
+      // The renderer draws the watermark in the page (its font embedded by Chromium: PDF/A holds).
+      const options = { ...(await page()), ...(ctx.watermark ? { watermark: WATERMARK_TEXT } : {}) };
       let pdf = await deps.renderPdf(model.html, options);
-      if (pdfa && ctx.watermark) pdf = await stampWatermark(pdf, WATERMARK_TEXT, { embeddedFont: true });
       if (pdfa) pdf = await toPdfA3(pdf, pdfAOptions(model, request));
       // Last, over the finished file (watermark included); validation allows it only for format pdf.
       const protection = request.format === 'pdf' ? protectionOf(request.options) : undefined;
