@@ -123,6 +123,8 @@ export function problem(a, what) {
 export function showProblem(el, p) {
   el.textContent = '';
   if (!p) return;
+  // On a phone the message may sit below the screen: bring it into view (role="alert" announces it).
+  requestAnimationFrame(() => el.scrollIntoView({ block: 'nearest' }));
   const strong = document.createElement('strong');
   strong.textContent = p.message;
   el.append(strong);
