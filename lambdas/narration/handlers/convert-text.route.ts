@@ -77,7 +77,15 @@ export const convertTextRoute = {
         schema: { type: 'string', examples: ['respond-async'] },
       },
     ],
-    body: { schema: ConvertTextReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    body: {
+      schema: ConvertTextReq,
+      contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+      example: {
+        text: 'Hola. El Sr. Pérez llega a la Col. Roma el 15/03/2025 a las 10:30 h con $1,250.50 para el pago.',
+        voice: 'es-MX-Mia',
+        fmt: 'mp3',
+      },
+    },
     responses: convertResponses(''),
   },
 } satisfies RouteSpec;

@@ -90,9 +90,14 @@ export async function buildOpenApi(manifest: ServiceManifest, info: ApiInfo): Pr
     if (doc.body) {
       const b = doc.body.schema;
       const schema = jsonSchema(typeof b === 'function' ? await b() : b);
+      const e = doc.body.example;
+      const example = typeof e === 'function' ? await e() : e;
       operation.requestBody = {
         required: true,
-        content: Object.fromEntries(doc.body.contentTypes.map((t) => [t, { schema }])),
+        // The example goes with the first (main) media type, the one "Probar" opens with.
+        content: Object.fromEntries(
+          doc.body.contentTypes.map((t, i) => [t, i === 0 ? { schema, example } : { schema }]),
+        ),
       };
     }
     operation.responses = Object.fromEntries(
