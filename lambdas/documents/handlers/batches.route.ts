@@ -40,7 +40,17 @@ export const startBatchRoute = {
       'when the zip is read; refused files are not charged, PDFs that fail on our side are given back; a batch ' +
       'larger than what is left this month fails then, charging nothing. Starting the same upload again answers the ' +
       'same batch.',
-    body: { schema: BatchRequestDoc, contentTypes: ['application/json'] },
+    body: {
+      schema: BatchRequestDoc,
+      contentTypes: ['application/json'],
+      // One CFDI written from the factura template's sample (unsigned: the batch lists it among the refused files,
+      // with the reason); a real call sends stamped XML or an upload_id.
+      example: async () => {
+        const { facturaXml } = await import('../../../templates/factura/xml');
+        const sample = (await import('../../../templates/factura/sample.json')).default;
+        return { xml: [facturaXml(sample as Parameters<typeof facturaXml>[0])] };
+      },
+    },
     responses: {
       202: {
         description: 'The batch, queued',
