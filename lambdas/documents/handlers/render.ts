@@ -6,7 +6,7 @@
 // options.async (Scale plan; 403 for other plans): 202 {id, status: "queued", status_url} + Location, charged now,
 // rendered by the render worker (use-cases/jobs.ts), announced to the account's webhook endpoint.
 import { bearerToken, hashKey } from '../../shared/auth/keys';
-import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
+import { ipSubject, resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler, CORS_HEADERS } from '../../shared/http/api-handler';
 import { DomainError, Forbidden, QuotaExceeded, Unavailable } from '../../shared/errors';
 import { idempotency } from '../../shared/idempotency/idempotency';
@@ -14,6 +14,7 @@ import { logger } from '../../shared/logger';
 import { coalescedCounter } from '../../shared/growth/coalesce';
 import { timeRender } from '../metrics';
 import { recordQuotaRejection } from '../../shared/observability/metrics';
+import { countCut, refuseIfCutTooOften } from '../../shared/quota/cut-budget';
 import { rateLimitHeaders, type QuotaDecision } from '../../shared/quota/windows';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { monthlyRules, planOf, quotaSubject, type DocumentsPlan } from '../core/plans';
@@ -21,6 +22,7 @@ import {
   documentUnits,
   parseRenderRequest,
   renderDocument,
+  RenderStopped,
   usesCustomHtml,
   type ValidRenderRequest,
 } from '../use-cases/render-request';
@@ -190,6 +192,17 @@ export const makeHandler = (deps: DocumentsDeps) =>
     async (req) => {
       const body = req.body();
       const request = parseRenderRequest(body);
+      // A free caller whose renders were cut at the deadline too often this hour is refused before any work.
+      const free = bearerToken(req.headers['authorization']) === undefined;
+      const cutSubject = quotaSubject({ kind: 'anonymous', subject: ipSubject(req.clientIp) });
+      if (free)
+        await refuseIfCutTooOften(
+          deps.quotas,
+          cutSubject,
+          deps.config.FREE_CUT_PER_HOUR,
+          deps.now(),
+          'send smaller documents (fewer rows or parts), or render large ones with options.async (Scale plan)',
+        );
       const admitted = await admitCaller(deps, req.headers, req.clientIp, request);
       const { caller, plan, now } = admitted;
       const refuse = (decision: QuotaDecision, headers: Record<string, string>) => {
@@ -224,7 +237,10 @@ export const makeHandler = (deps: DocumentsDeps) =>
       const render = async () => {
         if (req.signal?.aborted) throw ABANDONED;
         return timeRender(request.format, async () =>
-          renderDocument(request, await deps.renderer(), { watermark: plan === 'free' }),
+          renderDocument(request, await deps.renderer(), {
+            watermark: plan === 'free',
+            ...(req.signal ? { signal: req.signal } : {}), // the deadline's 503 stops the render
+          }),
         );
       };
       let rendering: Promise<Awaited<ReturnType<typeof render>>> | undefined;
@@ -268,6 +284,16 @@ export const makeHandler = (deps: DocumentsDeps) =>
             .catch((e) => logger.error('quota refund failed', { error: e as Error })),
           uncount(),
         ]);
+        if (req.signal?.aborted) {
+          // Cut at the deadline: not charged, but counted against a free caller's budget of such requests.
+          if (free) await countCut(deps.quotas, cutSubject, deps.config.FREE_CUT_PER_HOUR, now);
+          logger.warn('render abandoned after the early-timeout answer; charge given back', {
+            format: request.format,
+            // How far it got before it stopped (documents rendered / in the request).
+            ...(err instanceof RenderStopped ? { rendered: err.rendered, documents: err.documents } : {}),
+          });
+          throw ABANDONED;
+        }
         throw err;
       }
       await counted;

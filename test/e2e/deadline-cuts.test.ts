@@ -1,0 +1,117 @@
+// Work is bounded by what is charged, over HTTP against the local runtime with a short route deadline (2 s, so it
+// runs in seconds): a free caller repeating a request that is cut at the deadline (answered 503 and not charged) gets
+// 429 once FREE_CUT_PER_HOUR cuts are counted, on both services, before any more work; and each cut request's work
+// stops (narration: no engine call after the 503, the narration ends before its last chunk; documents: a merge stops
+// before its next part), proved by the runtime's own log lines of the abandoned work. Usage stays at what was
+// delivered: nothing. The refusals cost less CPU than one cut (a ratio measured in this run, not a time).
+import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
+import { dynamo } from '../../lambdas/shared/aws/clients';
+import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
+import { monthlyRules } from '../../lambdas/documents/core/plans';
+import ventas from '../../templates/ventas/sample.json';
+import { startRuntime, postJson, type TestRuntime } from '../helpers/runtime';
+import { until } from '../helpers/until';
+import { logger } from '../../lambdas/shared/logger';
+
+jest.setTimeout(600_000);
+
+const CUTS = 3;
+let rt: TestRuntime;
+const warned: Record<string, unknown>[] = [];
+let spy: jest.SpyInstance | undefined;
+beforeAll(async () => {
+  // The runtime runs in this process: its warnings (abandoned work) are kept, and still logged.
+  const warn = logger.warn.bind(logger);
+  spy = jest.spyOn(logger, 'warn').mockImplementation(((message: string, ...extra: unknown[]) => {
+    warned.push(Object.assign({ message }, ...(extra.filter((e) => typeof e === 'object') as object[])));
+    return (warn as (...a: unknown[]) => void)(message, ...extra);
+  }) as never);
+  rt = await startRuntime(
+    {
+      FREE_CUT_PER_HOUR: String(CUTS),
+      FREE_PER_HOUR: '100',
+      FREE_PER_DAY: '100',
+      SYNC_MAX_CHARS: '30000', // narrated inside the request: the deadline cuts it
+    },
+    { trustProxy: true, startWorker: false, deadlineS: 2 },
+  );
+});
+afterAll(async () => {
+  await rt?.stop();
+  spy?.mockRestore();
+});
+
+/** The runtime's warnings with this message. */
+const lines = (message: string) => warned.filter((l) => l.message === message);
+
+/** Sends `send` 10 times in a row; after each 503, waits for the runtime to log that request's work as abandoned. */
+async function tenTimes(send: () => Promise<Response>, abandoned: string) {
+  const answers: { status: number; detail: string; cpuUs: number }[] = [];
+  for (let i = 0; i < 10; i++) {
+    const cpu = process.cpuUsage();
+    const res = await send();
+    const detail = JSON.stringify(await res.json());
+    if (res.status === 503) {
+      const cuts = answers.filter((a) => a.status === 503).length + 1;
+      // Bounded by the work in flight at the cut (one engine call, one Chromium render), on a loaded machine.
+      await until(
+        `the work of cut request ${cuts} to stop`,
+        async () => (lines(abandoned).length >= cuts ? true : undefined),
+        150_000,
+      );
+    }
+    const used = process.cpuUsage(cpu);
+    answers.push({ status: res.status, detail, cpuUs: used.user + used.system });
+  }
+  return answers;
+}
+
+function expectBounded(answers: { status: number; detail: string; cpuUs: number }[]) {
+  expect(answers.map((a) => a.status)).toEqual([...Array(CUTS).fill(503), ...Array(10 - CUTS).fill(429)]);
+  expect(answers[CUTS]!.detail).toContain(`${CUTS}-per-hour allowance of requests cut at their deadline`);
+  // The refusals ran no work: all of them together cost less CPU than one cut request.
+  const refusals = answers.slice(CUTS).reduce((a, b) => a + b.cpuUs, 0);
+  expect(refusals).toBeLessThan(answers[0]!.cpuUs);
+}
+
+test('narration: a text cut at the deadline, 10 times from one address: 3 × 503 (each narration stopped early), then 429; nothing charged', async () => {
+  const ip = '198.51.100.71';
+  const text = Array.from(
+    { length: 400 },
+    (_, i) => `La frase número ${i + 1} de un texto largo que se lee en voz alta sin prisa.`,
+  ).join(' '); // ~30,000 characters: minutes of audio, far more than 2 s of work
+  const answers = await tenTimes(
+    () => postJson(rt.url('/convert/text'), { text, output_format: 'mp3' }, { 'x-forwarded-for': ip }),
+    'conversion abandoned after the early-timeout answer; charge given back',
+  );
+  expectBounded(answers);
+  // Each cut narration stopped before its last chunk: no engine call began after its request was answered.
+  const stopped = lines('conversion abandoned after the early-timeout answer; charge given back');
+  expect(stopped).toHaveLength(CUTS);
+  for (const s of stopped) expect(s.chunksStarted as number).toBeLessThan(s.chunks as number);
+  const quotas = new DynamoQuotaStore(dynamo(), process.env.QUOTAS_TABLE!);
+  const [hour] = await quotas.peek(ipSubject(ip), [{ period: 'hour', limit: 100 }]);
+  expect(hour!.used).toBe(0);
+});
+
+test('documents: a 4-part merge cut at the deadline, 10 times from one address: 3 × 503 (each stopped before its last part), then 429; nothing charged', async () => {
+  const ip = '198.51.100.72';
+  const rows = Array.from({ length: 1500 }, (_, i) => ({
+    ...ventas.rows[i % ventas.rows.length]!,
+    product: `Producto ${i + 1}`,
+  }));
+  const part = { template: 'ventas', data: { ...ventas, rows } };
+  const body = { format: 'pdf', documents: [part, part, part, part] };
+  const answers = await tenTimes(
+    () => postJson(`${rt.documentsUrl!}/v1/render`, body, { 'x-forwarded-for': ip }),
+    'render abandoned after the early-timeout answer; charge given back',
+  );
+  expectBounded(answers);
+  const stopped = lines('render abandoned after the early-timeout answer; charge given back');
+  expect(stopped).toHaveLength(CUTS);
+  for (const s of stopped) expect(s).toMatchObject({ documents: 4, rendered: expect.any(Number) });
+  for (const s of stopped) expect(s.rendered as number).toBeLessThan(4);
+  const quotas = new DynamoQuotaStore(dynamo(), process.env.QUOTAS_TABLE!);
+  const [month] = await quotas.peek(`docs#${ipSubject(ip)}`, monthlyRules('free'));
+  expect(month!.used).toBe(0);
+});
