@@ -9,7 +9,7 @@ import { bearerToken, hashKey } from '../../shared/auth/keys';
 import { ipSubject, resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler, CORS_HEADERS } from '../../shared/http/api-handler';
 import { DomainError, Forbidden, QuotaExceeded, Unavailable } from '../../shared/errors';
-import { idempotency } from '../../shared/idempotency/idempotency';
+import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
 import { logger } from '../../shared/logger';
 import { coalescedCounter } from '../../shared/growth/coalesce';
 import { timeRender } from '../metrics';
@@ -108,6 +108,11 @@ async function admitCaller(
   headers: Record<string, string>,
   clientIp: string,
   request: ValidRenderRequest,
+  /**
+   * The charge's id (a one-document request with an Idempotency-Key: idempotentId), so the retry of a request that
+   * died after charging counts once. A merge's units are charged without ids (a refund gives back each unit).
+   */
+  chargeId: string | undefined,
 ): Promise<{
   caller: Caller;
   plan: DocumentsPlan;
@@ -118,7 +123,8 @@ async function admitCaller(
   const now = deps.now();
   const token = bearerToken(headers['authorization']);
   const known = typeof token === 'string' ? knownKeys.get(hashKey(token)) : undefined;
-  let early = known ? deps.quotas.consume(known.subject, monthlyRules(known.plan), now) : undefined;
+  const charge = chargeId ? { id: chargeId } : {};
+  let early = known ? deps.quotas.consume(known.subject, monthlyRules(known.plan), now, charge) : undefined;
   early?.catch(() => undefined); // awaited below; this only keeps a failure from being reported as unhandled
   try {
     const caller = await resolveCaller(headers, clientIp, deps.keys);
@@ -135,7 +141,9 @@ async function admitCaller(
     const rules = monthlyRules(plan);
     const stale = early && known!.plan === plan && known!.subject === subject ? undefined : early;
     const first =
-      stale || !early ? giveBack(deps, stale).then(() => deps.quotas.consume(subject, rules, now)) : early;
+      stale || !early
+        ? giveBack(deps, stale).then(() => deps.quotas.consume(subject, rules, now, charge))
+        : early;
     early = undefined; // from here on the decision owns the charge (chargeRest gives all of it back if it fails)
     const decision = first.then(async (d) => {
       const combined = await chargeRest(deps, d, subject, rules, now, request);
@@ -203,7 +211,13 @@ export const makeHandler = (deps: DocumentsDeps) =>
           deps.now(),
           'send smaller documents (fewer rows or parts), or render large ones with options.async (Scale plan)',
         );
-      const admitted = await admitCaller(deps, req.headers, req.clientIp, request);
+      const admitted = await admitCaller(
+        deps,
+        req.headers,
+        req.clientIp,
+        request,
+        documentUnits(request) === 1 ? idempotentId(req) : undefined,
+      );
       const { caller, plan, now } = admitted;
       const refuse = (decision: QuotaDecision, headers: Record<string, string>) => {
         recordQuotaRejection('documents', req.event.routeKey);
