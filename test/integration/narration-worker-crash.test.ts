@@ -29,6 +29,7 @@ beforeAll(async () => {
   Object.assign(process.env, {
     SPEECH_ENGINE: 'espeak',
     SYNC_MAX_CHARS: '100',
+    WAIT_WINDOW_S: '0', // queueJob answers 202 at once: the workers below are the subject
     JOB_LEASE_S: String(LEASE_S),
     MAX_RECEIVE_COUNT: '3',
   });
