@@ -200,24 +200,35 @@ export const makeHandler = (deps: DocumentsDeps) =>
     async (req) => {
       const body = req.body();
       const request = parseRenderRequest(body);
-      // A free caller whose renders were cut at the deadline too often this hour is refused before any work.
+      // A free caller whose renders were cut at the deadline too often this hour is refused before any work. The
+      // check is read while the caller is admitted (no added latency); a refusal gives that charge back.
       const free = bearerToken(req.headers['authorization']) === undefined;
       const cutSubject = quotaSubject({ kind: 'anonymous', subject: ipSubject(req.clientIp) });
-      if (free)
-        await refuseIfCutTooOften(
-          deps.quotas,
-          cutSubject,
-          deps.config.FREE_CUT_PER_HOUR,
-          deps.now(),
-          'send smaller documents (fewer rows or parts), or render large ones with options.async (Scale plan)',
-        );
-      const admitted = await admitCaller(
+      const cutCheck = free
+        ? refuseIfCutTooOften(
+            deps.quotas,
+            cutSubject,
+            deps.config.FREE_CUT_PER_HOUR,
+            deps.now(),
+            'send smaller documents (fewer rows or parts), or render large ones with options.async (Scale plan)',
+          )
+        : undefined;
+      cutCheck?.catch(() => undefined); // awaited below; this only keeps it from being reported as unhandled
+      const admitting = admitCaller(
         deps,
         req.headers,
         req.clientIp,
         request,
         documentUnits(request) === 1 ? idempotentId(req) : undefined,
       );
+      try {
+        await cutCheck;
+      } catch (err) {
+        const a = await admitting.catch(() => undefined);
+        if (a) await giveBack(deps, a.decision);
+        throw err;
+      }
+      const admitted = await admitting;
       const { caller, plan, now } = admitted;
       const refuse = (decision: QuotaDecision, headers: Record<string, string>) => {
         recordQuotaRejection('documents', req.event.routeKey);
