@@ -29,7 +29,6 @@ beforeAll(async () => {
   Object.assign(process.env, {
     SPEECH_ENGINE: 'espeak',
     SYNC_MAX_CHARS: '100',
-    WAIT_WINDOW_S: '0', // queueJob answers 202 at once: the workers below are the subject
     JOB_LEASE_S: String(LEASE_S),
     MAX_RECEIVE_COUNT: '3',
     // The request answers 202 at once instead of waiting its window (25 s) for a worker that is not polling yet.
