@@ -590,6 +590,22 @@ export interface RenderContext {
   watermark?: boolean;
   /** Where this document sits in the request, for error locations: ['body'], or ['body', 'documents', i] in a merge. */
   at?: (string | number)[];
+  /**
+   * Stops the render (RenderStopped) when aborted, before the next document of a merge or the next format: the
+   * caller was already answered (the route's deadline), so the rest would be work for nobody.
+   */
+  signal?: AbortSignal;
+}
+
+/** The render's signal aborted after `rendered` of the request's `documents`. */
+export class RenderStopped extends Error {
+  constructor(
+    readonly rendered: number,
+    readonly documents: number,
+  ) {
+    super(`render stopped after ${rendered} of ${documents} documents`);
+    this.name = 'RenderStopped';
+  }
 }
 
 /** The free plan's watermark on PDFs (contract: "a subtle watermark"). */
@@ -831,6 +847,7 @@ export async function renderDocument(
   ctx: RenderContext = {},
 ): Promise<RenderedDocument> {
   if (request.kind === 'merge') return renderMerge(request, deps, ctx);
+  if (ctx.signal?.aborted) throw new RenderStopped(0, 1);
   const model = await buildModel(request, deps, ctx.at);
   const defaults = request.kind === 'template' ? request.template.meta.page : CUSTOM_PAGE;
   let pagePromise: Promise<PdfOptions> | undefined;
@@ -876,6 +893,7 @@ async function renderMerge(
   const attachments: PdfAAttachment[] = [];
   const pdfa = wantsPdfA(request);
   for (const [i, part] of request.parts.entries()) {
+    if (ctx.signal?.aborted) throw new RenderStopped(i, request.parts.length);
     const doc = await renderDocument(part, deps, { at: ['body', 'documents', i] });
     const title =
       part.kind === 'template' ? (part.xml?.title ?? part.template.title(part.data as never)) : 'Documento';
