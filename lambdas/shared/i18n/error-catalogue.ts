@@ -368,8 +368,8 @@ export const ERROR_MESSAGES = {
     'Llegaste al límite de la demo: {n} demos por {@period} por dirección IP. Vuelve a intentarlo en {s} segundos, o usa POST /convert/text, que tiene su propio cupo gratuito y admite hasta 100,000 caracteres.',
   ],
   deadline_limit: [
-    "Too many of this address's conversions ran past the {n}-per-hour allowance of requests cut at their deadline: send shorter texts (long ones are queued and answered 202), or try again in {s} seconds.",
-    'Demasiadas conversiones de esta dirección superaron el cupo de {n} por hora de solicitudes cortadas por tiempo: envía textos más cortos (los largos se encolan y se responden con 202), o vuelve a intentarlo en {s} segundos.',
+    "Too many of this address's requests ran past the {n}-per-hour allowance of requests cut at their deadline: {@advice}, or try again in {s} seconds.",
+    'Demasiadas solicitudes de esta dirección superaron el cupo de {n} por hora de solicitudes cortadas por tiempo: {@advice}, o vuelve a intentarlo en {s} segundos.',
   ],
   conversion_failed_reason: [
     'The conversion failed ({@reason}). Please retry; this attempt was not counted against your limits.',
@@ -1318,6 +1318,11 @@ export const TERMS: Record<string, string> = {
   invalid: 'no válida',
   'the narration failed': 'la narración falló',
   'unknown error': 'error desconocido',
+  // The advice of the deadline-cut allowance (lambdas/shared/quota/cut-budget.ts), per service.
+  'send shorter texts (long ones are queued and answered 202)':
+    'envía textos más cortos (los largos se encolan y se responden con 202)',
+  'send smaller documents (fewer rows or parts), or render large ones with options.async (Scale plan)':
+    'envía documentos más pequeños (menos filas o partes), o genera los grandes con options.async (plan Scale)',
 };
 
 /** Values with a number or a list in them: "5 characters", "'mp3', 'wav' or 'ogg'". */
