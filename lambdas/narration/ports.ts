@@ -235,3 +235,14 @@ export interface UploadStore {
 export interface QueueDepth {
   depth(queueUrl: string): Promise<{ visible: number; inFlight: number }>;
 }
+
+/**
+ * "Nothing narrated twice" (core/reuse.ts): which audio answered a request fingerprint. Items of the audio table
+ * (`same#<fingerprint>`), expiring with the audio they name. A pointer never keeps an audio alive: a deleted or
+ * expired audio simply stops being found.
+ */
+export interface ReuseIndex {
+  find(fingerprint: string): Promise<string | undefined>;
+  /** Points the fingerprint at `audioId` (the latest conversion wins). */
+  remember(fingerprint: string, audioId: string, expiresAt: number): Promise<void>;
+}
