@@ -54,6 +54,8 @@ export interface ConversionInput {
    * docs/reuse.md). @default true (the demo turns it off: its tries are samples with their own budget)
    */
   reuse?: boolean;
+  /** Reuse only among requests of this scope (a feed's narrations: `feed#<id>`); default the caller's requests. */
+  reuseScope?: string;
 }
 
 /**
@@ -158,7 +160,7 @@ export async function startConversion(
   const fingerprint =
     deps.reuse && input.reuse !== false
       ? reuseKey({
-          owner: audioOwner(input.caller),
+          owner: audioOwner(input.caller) + (input.reuseScope ? `|${input.reuseScope}` : ''),
           text: input.text,
           voice: input.voice.id,
           fmt: input.fmt,
