@@ -187,6 +187,14 @@ test('registration: free tier 401, a private address 422 without connecting, the
     'url',
   ]);
 
+  // first_play waits for the player's feed mode: refused rather than registering a feed that never narrates.
+  const firstPlay = await postJson(rt.url('/v1/feeds'), { url: site('/feed.xml'), mode: 'first_play' }, auth);
+  expect(firstPlay.status).toBe(422);
+  expect(((await firstPlay.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual([
+    'body',
+    'mode',
+  ]);
+
   const before = await conversions();
   const res = await postJson(
     rt.url('/v1/feeds'),

@@ -753,7 +753,7 @@ class FeedCreate_Request(_FeedCreate_RequestBase, total=False):
     voice: str
     fmt: Literal["mp3", "wav", "ogg"]
     lexicons: List[str]
-    mode: Literal["publish", "first_play"]
+    mode: Literal["publish"]
     podcast: FeedCreate_RequestPodcast
 
 

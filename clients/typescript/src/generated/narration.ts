@@ -718,7 +718,7 @@ export type FeedCreate_Request = {
   voice?: string;
   fmt?: "mp3" | "wav" | "ogg";
   lexicons?: string[];
-  mode?: "publish" | "first_play";
+  mode?: "publish";
   podcast?: {
     title?: string;
     author?: string;
