@@ -76,6 +76,12 @@ export const PRICES = {
     unit: 'read request unit (on-demand)',
     source: 'same as DynamoDB writes',
   },
+  schedulerInvocation: {
+    usd: 1 / 1e6,
+    unit: 'EventBridge Scheduler invocation',
+    source:
+      'https://aws.amazon.com/eventbridge/pricing/ (Scheduler: $1.00 per million invocations after 14M free)',
+  },
   apiHttpRequest: {
     usd: 1 / 1e6,
     unit: 'HTTP API request (first 300M/month, metered per 512 KB)',
@@ -152,6 +158,24 @@ export const ASSUMPTIONS = {
   batchSplitMsPerCfdi: 5,
   batchAssembleMsPerCfdi: 30,
   cfdiXmlBytes: 8 * 1024,
+  // Publisher feeds (docs/feeds.md)
+  /** A news article's narrated text, characters (≈ 800 words): over SYNC_MAX_CHARS, so it goes to the worker. */
+  feedArticleChars: 5000,
+  /** Feeds one publisher registers (they share the 1,000 articles). */
+  feeds: 5,
+  /** Polls per feed and month at FEED_POLL_INTERVAL_S (900 s). */
+  pollsPerFeed: (30 * 86400) / 900,
+  /** Share of articles edited after publishing (each edit is one more narration of the article). */
+  editedShare: 0.1,
+  /** Scheduler ticks per month (FeedScheduler, rate(5 minutes)). */
+  schedulerTicks: (30 * 86400) / 300,
+  /** One feed fetch + parse (poll worker) and one page fetch + extraction (article worker), seconds. */
+  feedPollS: 0.5,
+  articleFetchS: 1,
+  /** Podcast apps re-read each podcast feed about hourly (Cache-Control max-age=300 lets them). */
+  podcastReadsPerFeed: 30 * 24,
+  /** Items in a podcast feed (one audio record read each). */
+  podcastItems: 100,
 };
 export type Assumptions = typeof ASSUMPTIONS;
 
@@ -335,6 +359,85 @@ export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Bre
   return breakdown('1,000 CFDI in one batch (zip upload, Scale key)', lines);
 }
 
+/** Cost of a publisher's month: 1,000 feed articles narrated (neural), polls, podcast reads (docs/feeds.md). */
+export function feedsCost(expansion: number, p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Breakdown {
+  const articles = 1000;
+  const narrations = articles * (1 + a.editedShare);
+  const polls = a.feeds * a.pollsPerFeed;
+  const lines: Line[] = [];
+  const add = (item: string, quantity: number, price: Price) =>
+    lines.push({ item, quantity, unit: price.unit, usd: quantity * price.usd });
+  const billed = narrations * a.feedArticleChars * expansion;
+  add(
+    `Polly neural (${narrations.toLocaleString('en-US')} narrations: ${a.editedShare * 100} % edited once)`,
+    billed,
+    p.pollyNeural,
+  );
+  const worker = narrationManifest.workers.find((w) => w.id === 'FeedArticleWorker')!;
+  const poller = narrationManifest.workers.find((w) => w.id === 'FeedPollWorker')!;
+  const sched = narrationManifest.schedules!.find((x) => x.id === 'FeedScheduler')!;
+  const seconds = narrationSeconds(a.feedArticleChars * expansion, a.workerMemMb, a);
+  add('EventBridge Scheduler ticks (every 5 min)', a.schedulerTicks, p.schedulerInvocation);
+  add(
+    `Lambda FeedScheduler (${sched.memoryMb} MB × 0.2 s)`,
+    a.schedulerTicks * 0.2 * (sched.memoryMb / 1024),
+    p.lambdaArmGbS,
+  );
+  add(
+    `Lambda FeedPollWorker (${poller.memoryMb} MB × ${a.feedPollS} s, ${a.feeds} feeds every 15 min)`,
+    polls * a.feedPollS * (poller.memoryMb / 1024),
+    p.lambdaArmGbS,
+  );
+  add(
+    `Lambda FeedArticleWorker (${worker.memoryMb} MB × ${a.articleFetchS + a.overheadS} s: fetch, extract, queue)`,
+    narrations * (a.articleFetchS + a.overheadS) * (worker.memoryMb / 1024),
+    p.lambdaArmGbS,
+  );
+  add(
+    `Lambda Worker (${a.workerMemMb} MB × ${seconds.toFixed(1)} s each)`,
+    narrations * seconds * (a.workerMemMb / 1024),
+    p.lambdaArmGbS,
+  );
+  add(
+    `Lambda FeedPodcast (256 MB × 0.2 s, ${a.podcastReadsPerFeed} reads per feed)`,
+    a.feeds * a.podcastReadsPerFeed * 0.2 * 0.25,
+    p.lambdaArmGbS,
+  );
+  const invocations = a.schedulerTicks + polls + narrations * 2 + a.feeds * a.podcastReadsPerFeed;
+  add('Lambda invocations', invocations, p.lambdaRequest);
+  add(
+    'API Gateway HTTP API requests (podcast reads, audio redirects)',
+    a.feeds * a.podcastReadsPerFeed + narrations * a.downloadsPerAudio,
+    p.apiHttpRequest,
+  );
+  // Each message: send + receive + delete. Polls, articles, long jobs.
+  add('SQS send + receive + delete', (polls + narrations * 2) * 3, p.sqsRequest);
+  const audioBytes = (a.feedArticleChars * expansion * a.mp3BytesPerSecond) / a.charsPerSecond;
+  const audioGb = (narrations * audioBytes) / 1024 ** 3;
+  add(
+    'S3 PUT-class (audio, segments, timings, job text)',
+    narrations * (uploadRequests(audioBytes, a) + 3),
+    p.s3Put,
+  );
+  add('S3 GET (downloads, job text)', narrations * (a.downloadsPerAudio + 1), p.s3Get);
+  add(`S3 storage (${a.audioDaysKept} days)`, audioGb * (a.audioDaysKept / 30), p.s3StorageGbMonth);
+  // Polls: feed read + update; scheduler: index query + claim; articles: article read/write + the job's writes.
+  const chunks = Math.ceil((a.feedArticleChars * expansion) / a.chunkChars);
+  add('DynamoDB writes', polls * 2 + narrations * (2 + 4 + chunks), p.ddbWrite);
+  add(
+    'DynamoDB reads (incl. podcast: one per item)',
+    polls * 2 + narrations * 4 + a.feeds * a.podcastReadsPerFeed * (a.podcastItems + 1),
+    p.ddbRead,
+  );
+  add('CloudWatch Logs ingestion', (invocations * a.logBytesPerInvocation) / 1024 ** 3, p.logsIngestGb);
+  add('Data transfer out (audio downloads)', audioGb * a.downloadsPerAudio, p.transferOutGb);
+  return breakdown(
+    '1,000 feed articles a month (5,000 characters each, neural, 5 feeds)',
+    lines,
+    lines[0]!.item,
+  );
+}
+
 /** Polly-billed characters per input character for a text, from the reading rules themselves. */
 export function expansionOf(text: string): number {
   return normalizeForSpeech(text, 'es-MX').length / text.length;
@@ -377,6 +480,7 @@ export function renderMarkdown(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS)
   const results = scenarios.map((s) => narrationCost(s, p, a));
   const docs = documentsCost(p, a);
   const batch = batchCost(p, a);
+  const feeds = feedsCost(prose, p, a);
   const pct = (b: Breakdown) => `${((b.infraUsd / b.speechUsd) * 100).toFixed(1)} %`;
   const summary = results.map(
     (b) => `| ${b.title} | ${usd(b.speechUsd)} | ${usd(b.infraUsd)} | ${pct(b)} | ${usd(b.totalUsd)} |`,
@@ -409,6 +513,15 @@ Sensitivity: if Polly returned audio only 2× faster than real time (the model a
 characters of standard voice in long jobs would cost ${usd(slow.totalUsd)}, infrastructure ${pct(slow)} of Polly.
 
 ${results.map(table).join('\n\n')}
+
+## Narration: a publisher's feeds, 1,000 articles a month
+
+${table(feeds)}
+
+Polly is ${((feeds.speechUsd / feeds.totalUsd) * 100).toFixed(1)} % of it: ${usd(feeds.totalUsd / 1000)} per article. Everything the feeds add
+(the schedule, polls, queues, podcast reads) is ${usd(feeds.lines.filter((l) => /Scheduler|FeedPoll|FeedPodcast/.test(l.item)).reduce((s, l) => s + l.usd, 0))} a month: polling is cheap
+because an unchanged feed answers 304 and an unchanged article is never narrated again (docs/feeds.md). Audience
+downloads beyond ${a.downloadsPerAudio} per episode add data transfer out (about ${usd(((a.feedArticleChars * prose * a.mp3BytesPerSecond) / a.charsPerSecond / 1024 ** 3) * p.transferOutGb.usd * 1000)} per 1,000 downloads of one episode each).
 
 ## Documents: 1,000 PDFs
 

@@ -13,6 +13,7 @@ import type { QueueSpec, ServiceManifest } from '../../lambdas/shared/manifest';
 import { startEmulators, type Emulators } from './emulators';
 import { createFront, listen, type LambdaHandler } from './front';
 import { startPoller, type WorkerHandler } from './worker-poller';
+import { startSchedule, type LocalSchedule, type ScheduledHandler } from './scheduler';
 import { enableInvocationScopes, runInvocation } from './invocations';
 
 export interface LocalOptions {
@@ -45,6 +46,8 @@ export interface LocalRuntime {
   /** Undefined when started with `documents: false`. */
   documentsUrl?: string;
   emulators: Emulators;
+  /** The manifests' schedules by id (a timer each; `tick()` runs one now). Empty without the worker. */
+  schedules: Record<string, LocalSchedule>;
   stop(): Promise<void>;
 }
 
@@ -161,11 +164,27 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
     }
   }
 
+  // Every manifest schedule on a timer, as EventBridge Scheduler invokes it in the cloud.
+  const schedules: Record<string, LocalSchedule> = {};
+  if (options.startWorker !== false)
+    for (const spec of narrationManifest.schedules ?? []) {
+      const mod = (await import(resolve(ROOT, spec.handler))) as { handler: ScheduledHandler };
+      schedules[spec.id] = startSchedule({
+        spec,
+        service: narrationManifest.service,
+        handler: mod.handler,
+        env: process.env,
+        log,
+      });
+    }
+
   return {
     narrationUrl,
     documentsUrl,
     emulators,
+    schedules,
     async stop() {
+      await Promise.all(Object.values(schedules).map((s) => s.stop()));
       await Promise.all(pollers.map((p) => p.stop()));
       await Promise.all(
         servers.map(

@@ -71,7 +71,10 @@ beforeAll(async () => {
         return html(blogPage(embedTag(`data-audio-id="${url.searchParams.get('id')}"`)));
       case '/sociedad/sequia.html':
         return html(
-          ARTICLE.replace('</body>', `${embedTag('data-narrate="page" data-voice="es-ES-Lucia"')}</body>`),
+          ARTICLE.replace(
+            '</body>',
+            `${embedTag(`data-narrate="page" data-voice="${url.searchParams.get('voz') ?? 'es-ES-Lucia'}"`)}</body>`,
+          ),
         );
       case '/estricta': {
         // A page with a strict CSP: exactly what docs/embed.md says a host page needs, nothing for styles.
@@ -562,10 +565,12 @@ describe('data-narrate="page": the player narrates the page it is on', () => {
   test('the free-tier limit: a Spanish message saying when to retry, and the API detail', async () => {
     const statuses: number[] = [];
     while (statuses.at(-1) !== 429 && statuses.length <= 2)
-      statuses.push((await postJson(`${api}/convert/text`, { text: 'Hola.' })).status);
+      // Each text differs: a repeat would reuse its audio, uncharged (docs/reuse.md).
+      statuses.push((await postJson(`${api}/convert/text`, { text: `Hola ${statuses.length}.` })).status);
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.slice(0, -1).every((s) => s === 200)).toBe(true);
-    const page = await open('/sociedad/sequia.html');
+    // Another voice: the article in Lucía's voice was narrated above, and that one would be reused, uncharged.
+    const page = await open('/sociedad/sequia.html?voz=es-MX-Mia');
     await click(page, 'boton');
     await waitForAlert(page);
     const s = await state(page);

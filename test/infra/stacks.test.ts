@@ -21,7 +21,13 @@ import { UPLOAD_ITEM_PREFIX } from '../../lambdas/narration/adapters/upload-repo
 import { JOB_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
 import { WEBHOOK_ITEM_PREFIX } from '../../lambdas/shared/webhooks/item-prefix';
 import { parseConfig } from '../../lambdas/documents/config';
-import type { RouteSpec, ServiceManifest, TableId, WorkerSpec } from '../../lambdas/shared/manifest';
+import type {
+  RouteSpec,
+  ScheduleSpec,
+  ServiceManifest,
+  TableId,
+  WorkerSpec,
+} from '../../lambdas/shared/manifest';
 import { IMAGE_MIN_TMP_MB, imageCommand } from '../../lib/constructs/image-function';
 import { queueVisibilityTimeoutS, type ManifestStack } from '../../lib/constructs/manifest-service';
 import type { ServiceFunctionBase } from '../../lib/constructs/service-function-base';
@@ -41,7 +47,7 @@ interface Statement {
   Effect: string;
   Condition?: Json;
 }
-type Entry = RouteSpec | WorkerSpec;
+type Entry = RouteSpec | WorkerSpec | ScheduleSpec;
 
 /** What each service's stack must have, written out here (not read from the code under test). */
 interface Service {
@@ -117,6 +123,7 @@ const TABLE_ENV: Record<TableId, string> = {
   quotas: 'QUOTAS_TABLE',
   keys: 'KEYS_TABLE',
   growth: 'GROWTH_TABLE',
+  feeds: 'FEEDS_TABLE',
 };
 
 /** One service's synthesized stack and the helpers that read it. */
@@ -181,7 +188,7 @@ function synthOf(svc: Service): () => Synth {
   return () => synths.get(svc.name)!;
 }
 
-const entriesOf = (m: ServiceManifest): Entry[] => [...m.routes, ...m.workers];
+const entriesOf = (m: ServiceManifest): Entry[] => [...m.routes, ...m.workers, ...(m.schedules ?? [])];
 const isWorker = (e: Entry): e is WorkerSpec => 'queues' in e;
 
 describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s stack', (_name, svc) => {
@@ -584,6 +591,72 @@ describe('narration only', () => {
   test('the contract paths, and $default (fallback for unknown paths)', () => {
     for (const key of ['$default', 'GET /voices', 'GET /audio/{audio_id}'])
       s().template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
+  });
+
+  test('feeds: EventBridge Scheduler invokes FeedScheduler every 5 min through a role that may do only that, with retries and an alarmed DLQ', () => {
+    const { stack, template, logicalId } = s();
+    const schedules = Object.values(
+      template.findResources('AWS::Scheduler::Schedule') as Record<string, Json>,
+    );
+    expect(schedules).toHaveLength(1);
+    const { schedule, role, dlq } = stack.service.schedules['FeedScheduler']!;
+    const props = schedules[0]!.Properties;
+    expect(props).toMatchObject({
+      ScheduleExpression: 'rate(5 minutes)',
+      State: 'ENABLED',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: {
+        Arn: { 'Fn::GetAtt': [logicalId(stack.functions['FeedScheduler']!.fn), 'Arn'] },
+        RoleArn: { 'Fn::GetAtt': [logicalId(role), 'Arn'] },
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [logicalId(dlq), 'Arn'] } },
+        RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 300 },
+      },
+    });
+    expect(schedule.scheduleExpression).toBe('rate(5 minutes)');
+    // The role: assumed by EventBridge Scheduler of this account only; invoke that one function, send to its DLQ.
+    const roleProps = (template.findResources('AWS::IAM::Role') as Record<string, Json>)[logicalId(role)]!
+      .Properties;
+    expect(roleProps.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'scheduler.amazonaws.com' },
+        Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+      }),
+    ]);
+    const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Json>).filter(
+      (pol) => JSON.stringify(pol.Properties.Roles).includes(logicalId(role)),
+    );
+    const statements = policies.flatMap((pol) => pol.Properties.PolicyDocument.Statement as Json[]);
+    const actions = statements.flatMap((st) => [st.Action].flat()).sort();
+    expect(actions).toEqual([
+      'lambda:InvokeFunction',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
+    const invoke = statements.find((st) => st.Action === 'lambda:InvokeFunction')!;
+    expect(invoke.Resource).toEqual({
+      'Fn::GetAtt': [logicalId(stack.functions['FeedScheduler']!.fn), 'Arn'],
+    });
+    // The DLQ is alarmed like every DLQ.
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Json>);
+    expect(
+      alarms.filter(
+        (a) =>
+          a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible' &&
+          JSON.stringify(a.Properties.Dimensions).includes(logicalId(dlq)),
+      ),
+    ).toHaveLength(1);
+  });
+
+  test('feeds: the poll and article queues feed their workers, each with a DLQ', () => {
+    const { stack } = s();
+    for (const [q, worker] of [
+      ['feedpolls', 'FeedPollWorker'],
+      ['feedarticles', 'FeedArticleWorker'],
+    ] as const) {
+      expect(stack.queues[q]!.spec.maxReceiveCount).toBe(3);
+      expect(narrationManifest.workers.find((w) => w.id === worker)!.queues).toEqual([q]);
+    }
   });
 
   test('visibility timeout: 6 × worker timeout, capped at 12 h', () => {

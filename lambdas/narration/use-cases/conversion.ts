@@ -20,6 +20,7 @@ import type { AudioRecord, Plan, Segment, StoredTimings, Timings } from '../port
 import type { Voice } from '../core/voices';
 import { CHARS_PER_SECOND, countChars } from '../core/preview';
 import type { SpeechOptions } from '../core/speech';
+import { reuseKey, stillReusable } from '../core/reuse';
 
 export interface ConversionInput {
   text: string;
@@ -51,6 +52,13 @@ export interface ConversionInput {
   audioId?: string;
   /** Seconds of <break> silence in the text (core/breaks.ts): part of the estimated duration. */
   pauseS?: number;
+  /**
+   * Answer an identical earlier request of the same caller with its audio, not charged again (core/reuse.ts,
+   * docs/reuse.md). @default true (the demo turns it off: its tries are samples with their own budget)
+   */
+  reuse?: boolean;
+  /** Reuse only among requests of this scope (a feed's narrations: `feed#<id>`); default the caller's requests. */
+  reuseScope?: string;
 }
 
 /**
@@ -151,6 +159,26 @@ export async function startConversion(
     if (earlier && earlier.status !== 'failed') return resumeConversion(deps, earlier, input);
     if (earlier) audioId = newAudioId(); // it failed (and was refunded): this retry is a new conversion
   }
+  const retentionDays = input.ttlDays ?? deps.config.AUDIO_TTL_DAYS;
+  const fingerprint =
+    deps.reuse && input.reuse !== false
+      ? reuseKey({
+          owner: audioOwner(input.caller) + (input.reuseScope ? `|${input.reuseScope}` : ''),
+          text: input.text,
+          voice: input.voice.id,
+          fmt: input.fmt,
+          engine: deps.config.SPEECH_ENGINE,
+          speech: input.speech,
+          title: input.title,
+          headings: input.headings,
+          retentionDays,
+        })
+      : undefined;
+  if (fingerprint) {
+    const reused = await reuseEarlier(deps, fingerprint, input, now);
+    if (reused) return reused;
+  }
+  const remember = (at: AudioRecord) => rememberSafely(deps, fingerprint, at);
   const base = {
     audio_id: audioId,
     audio_url: audioUrl(audioId, input.fmt),
@@ -158,7 +186,6 @@ export async function startConversion(
     chars,
     ...(input.title !== undefined ? { title: input.title } : {}),
   };
-  const retentionDays = input.ttlDays ?? deps.config.AUDIO_TTL_DAYS;
   const record: AudioRecord = {
     audioId,
     status: 'queued',
@@ -196,6 +223,7 @@ export async function startConversion(
       ...(input.speech ? { speechOptions: true as const } : {}),
     });
     queuedRecord = true;
+    await remember(record);
     try {
       ({ decision, headers } = await charge(deps, input.caller, now, input.quota, audioId));
     } catch (err) {
@@ -232,7 +260,10 @@ export async function startConversion(
         await deps.store
           .deleteJobText(audioId)
           .catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));
-      } else await deps.audio.create(done);
+      } else {
+        await deps.audio.create(done);
+        await remember(done);
+      }
       await jobEnded(deps, done, { charged: true });
       // Public /stats counters; never throws (a stats failure must not fail the conversion).
       await recordConversionStatsSafely(() => deps.growth, {
@@ -255,6 +286,7 @@ export async function startConversion(
         ...(input.speech ? { speechOptions: true as const } : {}),
       });
       queuedRecord = true;
+      await remember(record);
     }
     throwIfAbandoned(input.signal);
     await deps.queue.enqueue({ audioId }, plan !== 'free');
@@ -317,6 +349,86 @@ export async function startConversion(
     },
     headers: { ...headers, location: base.audio_url, 'retry-after': '5' },
   };
+}
+
+/**
+ * An identical earlier request of this caller (same fingerprint): its audio answers this one, nothing is charged or
+ * narrated. Done → 200 now; still queued or narrating → waited for like its own request would (200, else 202);
+ * failed, deleted, expired, or past half its retention → undefined (narrate anew). A failed lookup is a miss.
+ */
+async function reuseEarlier(
+  deps: NarrationDeps,
+  fingerprint: string,
+  input: ConversionInput,
+  now: Date,
+): Promise<ConversionOutcome | undefined> {
+  let record: AudioRecord | undefined;
+  try {
+    const id = await deps.reuse!.find(fingerprint);
+    record = id === undefined ? undefined : await deps.audio.get(id);
+  } catch (err) {
+    logger.warn('reuse lookup failed: narrating', { error: err as Error });
+    return undefined;
+  }
+  if (
+    !record ||
+    record.status === 'failed' ||
+    record.owner !== audioOwner(input.caller) ||
+    record.fmt !== input.fmt ||
+    !stillReusable(record, now)
+  )
+    return undefined;
+  const settled =
+    record.status === 'done'
+      ? record
+      : await waitForJob(deps, record.audioId, waitBudgetMs(deps, input), input.signal);
+  throwIfAbandoned(input.signal);
+  if (settled?.status === 'failed') return undefined;
+  logger.info('identical request: earlier audio reused', {
+    audioId: record.audioId,
+    status: settled?.status ?? record.status,
+  });
+  const base = {
+    audio_id: record.audioId,
+    audio_url: audioUrl(record.audioId, record.fmt),
+    voice: record.voice,
+    chars: record.chars,
+    ...(record.title !== undefined ? { title: record.title } : {}),
+    reused: true,
+  };
+  if (settled?.status === 'done') {
+    const timings = settled.timings
+      ? await deps.store.getTimings(record.audioId).catch(() => undefined)
+      : undefined;
+    return {
+      statusCode: 200,
+      body: doneBody(base, settled.durationS ?? 0, timings as Timings | undefined),
+      headers: {},
+    };
+  }
+  return {
+    statusCode: 202,
+    body: {
+      ...base,
+      duration_s: null,
+      estimated_duration_s: Math.round(record.chars / CHARS_PER_SECOND + (input.pauseS ?? 0)),
+      status: 'queued',
+      progress: record.progress ?? 0,
+    },
+    headers: { location: base.audio_url, 'retry-after': '5' },
+  };
+}
+
+/** Points the request's fingerprint at its (durable) conversion; never throws (a miss only narrates again). */
+async function rememberSafely(
+  deps: NarrationDeps,
+  fingerprint: string | undefined,
+  record: AudioRecord,
+): Promise<void> {
+  if (!fingerprint || !deps.reuse) return;
+  await deps.reuse
+    .remember(fingerprint, record.audioId, record.expiresAt)
+    .catch((e) => logger.warn('reuse pointer not written', { error: e as Error, audioId: record.audioId }));
 }
 
 /**
