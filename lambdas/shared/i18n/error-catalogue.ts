@@ -1257,6 +1257,40 @@ export const ERROR_MESSAGES = {
     'The batch could not be queued because a backing service is unavailable. Please retry; nothing was charged.',
     'No se pudo poner el lote en cola porque un servicio interno no está disponible. Vuelve a intentarlo; no se cobró nada.',
   ],
+  // ---- Narration: feeds, podcast and chapters -------------------------------------------------------------------
+  audio_id_plain: [
+    'audio_id should be the id returned by a convert endpoint',
+    'audio_id debe ser el id que devolvió un endpoint de conversión',
+  ],
+  audio_not_found_short: [
+    'Audio not found. It may have expired.',
+    'Audio no encontrado. Puede que haya caducado.',
+  ],
+  chapters_failed: ['The conversion failed: it has no chapters.', 'La conversión falló: no tiene capítulos.'],
+  feed_url_format: ['An http(s) address', 'Una dirección http(s)'],
+  feed_language_format: ['A language tag like "es" or "es-MX"', 'Una etiqueta de idioma como "es" o "es-MX"'],
+  feed_delete_audio: ['audio is "keep" (default) or "delete".', 'audio es "keep" (por omisión) o "delete".'],
+  feed_not_found: ['Feed not found.', 'Feed no encontrado.'],
+  feeds_paid_only: [
+    'Feeds are part of the paid plans: send "Authorization: Bearer <key>" with the key of a Pro, Lifetime or Scale plan.',
+    'Los feeds son parte de los planes de pago: envía "Authorization: Bearer <key>" con la clave de un plan Pro, Lifetime o Scale.',
+  ],
+  feed_unknown_voice: [
+    "Unknown voice '{voice}' (see GET /voices).",
+    "Voz desconocida '{voice}' (consulta GET /voices).",
+  ],
+  feeds_too_many: [
+    'An account may register at most {n} feeds; delete one first.',
+    'Una cuenta puede registrar como máximo {n} feeds; borra uno primero.',
+  ],
+  feed_already_registered: [
+    'This feed is already registered for your account.',
+    'Este feed ya está registrado en tu cuenta.',
+  ],
+  feed_paused: [
+    'The feed is paused: resume it first (PATCH {"status": "active"}).',
+    'El feed está en pausa: reanúdalo primero (PATCH {"status": "active"}).',
+  ],
 } as const satisfies Record<string, readonly [en: string, es: string]>;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
