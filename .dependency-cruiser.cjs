@@ -76,6 +76,15 @@ module.exports = {
       to: { path: '^lambdas/[^/]+/handlers/' },
     },
     {
+      name: 'ports-import-no-use-case',
+      comment:
+        "Ports own their types: a service's ports.ts and its adapters import no use case or handler (the use case " +
+        'imports the port, never the other way round).',
+      severity: 'error',
+      from: { path: '^lambdas/[^/]+/(ports[.]ts$|adapters/)' },
+      to: { path: '^lambdas/[^/]+/(use-cases|handlers)/' },
+    },
+    {
       name: 'aws-sdk-only-in-adapters',
       comment: '@aws-sdk/* is imported by adapters (lambdas/<service>/adapters, lambdas/shared/aws) only.',
       severity: 'error',

@@ -1,7 +1,8 @@
 // The import-direction check of `npm run lint` (.dependency-cruiser.cjs, docs/architecture.md "Layers") catches what
 // it is there for: the real config and CLI run over a small tree in a temp dir, once clean and once with planted
 // violations (an upward import from the platform, a cycle, @aws-sdk outside an adapter, production importing test/,
-// impure core, one service importing another, a client package importing server code or an npm package).
+// impure core, one service importing another, an adapter importing a use case, a client package importing server code
+// or an npm package).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,6 +106,9 @@ describe('import layers (dependency-cruiser)', () => {
       'lambdas/documents/use-cases/x.ts':
         "import { narrate } from '../../narration/use-cases/narrate';\nexport { narrate };\n",
       'templates/kit/qr.ts': "import { deps } from '../../lambdas/documents/deps';\nexport { deps };\n",
+      // An adapter taking its types from a use case (ports own their types).
+      'lambdas/narration/adapters/audio.ts':
+        "import type { narrate } from '../use-cases/narrate';\nexport type Narrate = typeof narrate;\n",
       // A client reusing server code, and pulling an npm package into the SDK.
       'clients/typescript/src/bad.ts':
         "import { HttpError } from '../../../lambdas/shared/http/errors';\n" +
@@ -117,6 +121,7 @@ describe('import layers (dependency-cruiser)', () => {
       'kit-imports-only-shared',
       'no-cycles',
       'platform-imports-no-service',
+      'ports-import-no-use-case',
       'production-imports-no-test',
       'services-are-independent',
       'templates-import-no-service',
@@ -143,6 +148,12 @@ describe('import layers (dependency-cruiser)', () => {
       expect.objectContaining({ from: 'lambdas/documents/deps.ts', to: 'test/fakes/store.ts' }),
     ]);
     expect(find('core-is-pure').map((v) => v.from)).toEqual(['lambdas/documents/core/read.ts']);
+    expect(find('ports-import-no-use-case')).toEqual([
+      expect.objectContaining({
+        from: 'lambdas/narration/adapters/audio.ts',
+        to: 'lambdas/narration/use-cases/narrate.ts',
+      }),
+    ]);
     expect(
       find('clients-talk-http-only').map((v) => [v.from, v.to.replace(/^.*node_modules\//, '')]),
     ).toEqual([

@@ -18,7 +18,7 @@ import { dataJson, renderJson } from '../formats/json';
 import { renderMd } from '../formats/md';
 import { renderTxt } from '../formats/txt';
 import type { DocumentModel, RenderedFile } from '../formats/types';
-import { PAGE_FORMATS, type PageFormat, type PdfOptions, type PngOptions } from '../render/page-options';
+import { PAGE_FORMATS, type PageFormat, type PdfOptions } from '../render/page-options';
 import { RenderTimeoutError } from '../render/errors';
 import { mergePdfs, type MergePart } from '../render/merge';
 import { toPdfA3, type PdfAAttachment, type PdfAOptions } from '../render/pdfa';
@@ -27,9 +27,10 @@ import { stampWatermark } from '../render/watermark';
 import { renderXlsx } from '../formats/xlsx';
 import { buildZip, type ZipEntry } from '../formats/zip';
 import { ensureDocument, htmlTitle } from '../templating/html';
-import { sharedSandbox, type TemplateSandbox } from '../templating/sandbox';
+import { sharedSandbox } from '../templating/sandbox';
 import { renderTrusted } from '../templating/trusted';
 import { DocumentRequestError, type DocumentProblem } from '../errors';
+import type { RenderDeps, RenderedDocument } from '../ports';
 import { CONTENT_TYPES, FORMATS, type Format } from '../core/formats';
 import {
   builtInPartials,
@@ -571,19 +572,8 @@ export function parseRenderRequest(body: unknown): ValidRenderRequest {
 
 // ---- rendering -------------------------------------------------------------------------------------------
 
-export interface RenderDeps {
-  /** Chromium: HTML → PDF bytes (Renderer.renderPdf of lambdas/documents/render/chromium.ts). */
-  renderPdf(html: string, options: PdfOptions): Promise<Buffer>;
-  /** Chromium: HTML → PNG bytes (Renderer.renderPng). */
-  renderPng(html: string, options: PngOptions): Promise<Buffer>;
-  /** The sandbox for callers' templates; defaults to the process-wide one. */
-  sandbox?: TemplateSandbox;
-  /**
-   * How built-in templates render: 'trusted' (in-process node:vm realm, compiled once; default) or 'sandbox'
-   * (the same isolate as callers' templates). See bench/template-sandbox.bench.ts.
-   */
-  builtInEngine?: 'trusted' | 'sandbox';
-}
+/** The renderer port and the document it yields live in ../ports.ts; re-exported for existing callers. */
+export type { RenderDeps, RenderedDocument };
 
 export interface RenderContext {
   /** Free plan: the renderer stamps WATERMARK_TEXT on every PDF page (also the PDF inside a zip). */
@@ -594,17 +584,6 @@ export interface RenderContext {
 
 /** The free plan's watermark on PDFs (contract: "a subtle watermark"). */
 export const WATERMARK_TEXT = 'Generado con el plan gratuito';
-
-export interface RenderedDocument {
-  bytes: Buffer;
-  contentType: string;
-  /** For Content-Disposition, e.g. `factura.pdf`. */
-  filename: string;
-  /** What the re-checks of an XML input found (the X-CFDI-Avisos header); absent when nothing. */
-  warnings?: string[];
-  /** Complements of an XML input printed as generic sections (X-CFDI-Complementos-No-Reconocidos); absent when none. */
-  unknownComplements?: string[];
-}
 
 function cssLength(v: number | string | undefined, fallback: string): string {
   if (v === undefined) return fallback;
