@@ -88,8 +88,7 @@ export async function buildOpenApi(manifest: ServiceManifest, info: ApiInfo): Pr
         schema: p.schema ?? { type: 'string' },
       }));
     if (doc.body) {
-      const b = doc.body.schema;
-      const schema = jsonSchema(typeof b === 'function' ? await b() : b);
+      const schema = jsonSchema(doc.body.schema);
       operation.requestBody = {
         required: true,
         content: Object.fromEntries(doc.body.contentTypes.map((t) => [t, { schema }])),

@@ -26,8 +26,8 @@ export interface RouteDoc {
   description?: string;
   tags: string[];
   params?: ParamDoc[];
-  /** A schema whose module is heavy (the render pipeline) may be loaded lazily, only when /api is built. */
-  body?: { schema: z.ZodType | (() => Promise<z.ZodType>); contentTypes: string[] };
+  /** The request body's schema: the one the handler validates with, declared beside the route spec. */
+  body?: { schema: z.ZodType; contentTypes: string[] };
   responses: Record<number, ResponseDoc>;
   /** Optional Bearer key (free tier without it). */
   bearer?: 'optional' | 'required';
