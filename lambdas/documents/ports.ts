@@ -6,9 +6,24 @@ import type { LeasedJobStore } from '../shared/jobs/leased-job';
 import type { WindowSlot } from '../shared/quota/windows';
 import type { DeliveryAttempt as SharedDeliveryAttempt } from '../shared/webhooks/delivery';
 import type { DocumentsPlan } from './core/plans';
+import type { WebhookEventType } from './core/webhook-events';
 import type { DocumentProblem } from './errors';
 import type { PdfOptions, PngOptions } from './render/page-options';
-import type { TemplateSandbox } from './templating/sandbox';
+
+/** How a template renders: its name in messages, where its errors point, the partials it may include. */
+export interface TemplateRenderOptions {
+  /** Name shown in messages (the request field). */
+  name?: string;
+  /** Where errors point in the request body. */
+  loc?: (string | number)[];
+  /** Built-in partials the template may include/import/extend, name → source. */
+  partials?: Record<string, string>;
+}
+
+/** Renders a caller's Jinja2 template in isolation (templating/sandbox.ts `TemplateSandbox`). */
+export interface TemplateRenderer {
+  render(source: string, data: unknown, options?: TemplateRenderOptions): Promise<string>;
+}
 
 /** What the render pipeline needs: Chromium (injected, so the pipeline and its tests run without a browser). */
 export interface RenderDeps {
@@ -17,7 +32,7 @@ export interface RenderDeps {
   /** Chromium: HTML → PNG bytes (Renderer.renderPng). */
   renderPng(html: string, options: PngOptions): Promise<Buffer>;
   /** The sandbox for callers' templates; defaults to the process-wide one. */
-  sandbox?: TemplateSandbox;
+  sandbox?: TemplateRenderer;
   /**
    * How built-in templates render: 'trusted' (in-process node:vm realm, compiled once; default) or 'sandbox'
    * (the same isolate as callers' templates). See bench/template-sandbox.bench.ts.
@@ -38,7 +53,7 @@ export interface RenderedDocument {
 }
 
 export type JobStatus = 'queued' | 'rendering' | 'done' | 'failed';
-export type WebhookEventType = 'document.rendered' | 'document.failed';
+export type { WebhookEventType };
 
 /** Where a finished document is stored. */
 export interface JobResult {

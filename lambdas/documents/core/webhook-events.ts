@@ -2,9 +2,8 @@
 // lambdas/shared/webhooks binds them in use-cases/webhooks.ts). Data only, so the route specs and their docs
 // (api/webhooks-doc.ts) read it without importing a use case.
 import type { WebhookBrand } from '../../shared/webhooks/endpoints';
-import type { WebhookEventType } from '../ports';
-
-export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['document.rendered', 'document.failed'];
+export const WEBHOOK_EVENT_TYPES = ['document.rendered', 'document.failed'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const SIGNATURE_HEADER = 'Docs-Signature';
 export const EVENT_ID_HEADER = 'Docs-Event-Id';
