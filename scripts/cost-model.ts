@@ -140,6 +140,18 @@ export const ASSUMPTIONS = {
   coldShare: 0.02,
   coldRenderMs: 4500,
   pdfBytes: 60 * 1024,
+  // CFDI batches (POST /v1/batches, lambdas/documents/use-cases/batch-run.ts)
+  batchWorkerMemMb: documentsManifest.workers.find((w) => w.id === 'BatchWorker')!.memoryMb,
+  /** CFDI per part (PART_SIZE of use-cases/batches.ts): one SQS message and one worker invocation each. */
+  batchPartSize: 20,
+  /** ms per CFDI in a warm part: the factura PDF/A from XML (~110 ms, issue #26) + HEAD and PUT of its PDF. */
+  batchCfdiMs: 150,
+  /** Every part may start a cold container at concurrency 50: the worst case, counted in full. */
+  batchColdMs: 4500,
+  /** Split and assembly, ms per CFDI: reading the zip, and streaming PDF + XML into the result zip. */
+  batchSplitMsPerCfdi: 5,
+  batchAssembleMsPerCfdi: 30,
+  cfdiXmlBytes: 8 * 1024,
 };
 export type Assumptions = typeof ASSUMPTIONS;
 
@@ -279,6 +291,50 @@ export function documentsCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS):
   return breakdown('1,000 PDFs (factura, Pro key, answered inline)', lines);
 }
 
+/** Cost of 1,000 stamped CFDI through a batch (zip upload → PDFs + resumen.xlsx in one zip), Scale key. */
+export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Breakdown {
+  const n = 1000;
+  const parts = Math.ceil(n / a.batchPartSize);
+  const lines: Line[] = [];
+  const add = (item: string, quantity: number, price: Price) =>
+    lines.push({ item, quantity, unit: price.unit, usd: quantity * price.usd });
+  const gb = a.batchWorkerMemMb / 1024;
+  const workerS =
+    (n * (a.batchCfdiMs + a.batchSplitMsPerCfdi + a.batchAssembleMsPerCfdi) + parts * a.batchColdMs) / 1000;
+  add(
+    `Lambda BatchWorker (${a.batchWorkerMemMb} MB: ${a.batchCfdiMs} ms per CFDI rendered, ${parts} parts each cold at ${a.batchColdMs} ms, split + assembly ${a.batchSplitMsPerCfdi + a.batchAssembleMsPerCfdi} ms per CFDI)`,
+    workerS * gb,
+    p.lambdaX86GbS,
+  );
+  // Split + parts + assembly; the API: upload slot, start, ~20 status polls.
+  add('Lambda invocations', parts + 2 + 22, p.lambdaRequest);
+  add('API Gateway HTTP API requests', 22, p.apiHttpRequest);
+  add('SQS send + receive + delete (one message per step)', (parts + 2) * 3, p.sqsRequest);
+  const zipBytes = n * (a.pdfBytes + a.cfdiXmlBytes);
+  add(
+    'S3 PUT-class (the upload, parts, outcomes, each PDF, the result zip in 5 MiB parts)',
+    1 + 2 * parts + n + Math.ceil(zipBytes / a.multipartPartBytes) + 2,
+    p.s3Put,
+  );
+  add(
+    'S3 GET/HEAD (the zip read, HEAD per PDF, parts and PDFs read by the assembly, the download)',
+    1 + n + 2 * parts + n + 1,
+    p.s3Get,
+  );
+  add(
+    'DynamoDB writes (job record: create, split, one per part, done; the quota charge)',
+    4 + parts,
+    p.ddbWrite,
+  );
+  add(
+    'CloudWatch Logs ingestion (a line per PDF stored)',
+    (n * 400 + parts * a.logBytesPerInvocation) / 1024 ** 3,
+    p.logsIngestGb,
+  );
+  add('Data transfer out (the result zip)', zipBytes / 1024 ** 3, p.transferOutGb);
+  return breakdown('1,000 CFDI in one batch (zip upload, Scale key)', lines);
+}
+
 /** Polly-billed characters per input character for a text, from the reading rules themselves. */
 export function expansionOf(text: string): number {
   return normalizeForSpeech(text, 'es-MX').length / text.length;
@@ -320,6 +376,7 @@ export function renderMarkdown(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS)
   ];
   const results = scenarios.map((s) => narrationCost(s, p, a));
   const docs = documentsCost(p, a);
+  const batch = batchCost(p, a);
   const pct = (b: Breakdown) => `${((b.infraUsd / b.speechUsd) * 100).toFixed(1)} %`;
   const summary = results.map(
     (b) => `| ${b.title} | ${usd(b.speechUsd)} | ${usd(b.infraUsd)} | ${pct(b)} | ${usd(b.totalUsd)} |`,
@@ -361,6 +418,14 @@ The render Lambda is a container image on x86_64 (@sparticuz/chromium ships x64 
 Per PDF: ${usd(docs.totalUsd / 1000)}; the Lambda line is ${((docs.lines[0]!.usd / docs.totalUsd) * 100).toFixed(0)} % of it.
 Formats without Chromium (csv, json, md, txt, xlsx, docx) cost less.
 
+## Documents: 1,000 CFDI in a batch
+
+${table(batch)}
+
+Per CFDI: ${usd(batch.totalUsd / 1000)}. The batch worker counts every part as a cold start (50 parallel containers
+for 1,000 CFDI): a month processed in one go pays that once; warm containers cut the Lambda line by about half. Intermediate
+files live two days (\`batches/\` lifecycle rule): their storage is a fraction of a cent.
+
 ## Assumptions
 
 | Name | Value | Where it comes from |
@@ -382,6 +447,10 @@ Formats without Chromium (csv, json, md, txt, xlsx, docx) cost less.
 | renderWarmMs | ${a.renderWarmMs} | warm factura PDF 26 ms (bench/render-pdf.bench.ts median, docs/performance.md) + ~35 ms for the key lookup, quota and stats writes (3 DynamoDB calls), validation and base64 |
 | coldShare, coldRenderMs | ${a.coldShare}, ${a.coldRenderMs} ms | **assumption**: 1 render in 50 starts a container (Chromium unpack + launch ~3–4.5 s) |
 | pdfBytes | ${a.pdfBytes} | a 1-page factura with embedded fonts |
+| batchPartSize, batchCfdiMs | ${a.batchPartSize}, ${a.batchCfdiMs} ms | PART_SIZE of lambdas/documents/use-cases/batches.ts; a factura PDF/A from its XML (~110 ms, issue #26) + the PDF's HEAD and PUT |
+| batchColdMs | ${a.batchColdMs} ms | **assumption**: every part of a 1,000-CFDI batch starts a container (concurrency 50) |
+| batchSplitMsPerCfdi, batchAssembleMsPerCfdi | ${a.batchSplitMsPerCfdi} ms, ${a.batchAssembleMsPerCfdi} ms | **assumption**: reading one XML; streaming its PDF and XML into the result zip |
+| cfdiXmlBytes | ${a.cfdiXmlBytes} | a stamped CFDI with a few conceptos |
 
 Per conversion the model counts: DynamoDB writes = audio record + stats (+ claim, done and one progress update per
 chunk for long jobs); reads = API-key lookup + one GetItem per GET /audio; S3 PUTs = the audio (multipart above

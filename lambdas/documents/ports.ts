@@ -9,6 +9,8 @@ import type { DocumentsPlan } from './core/plans';
 import type { WebhookEventType } from './core/webhook-events';
 import type { DocumentProblem } from './errors';
 import type { PdfOptions, PngOptions } from './render/page-options';
+import type { Readable } from 'node:stream';
+import type { Refused, ResumenRow } from './core/cfdi-resumen';
 
 /** How a template renders: its name in messages, where its errors point, the partials it may include. */
 export interface TemplateRenderOptions {
@@ -114,6 +116,78 @@ export interface JobRecord {
    * only here, never in S3 next to what it opens. Never shown to callers.
    */
   requestSecret?: string;
+  /** A CFDI batch (POST /v1/batches): its source and, once split, its plan. Absent on single renders. */
+  batch?: BatchState;
+  /** Batch counters (atomic ADDs as parts finish): CFDI rendered, CFDI that failed, parts counted. */
+  batchDone?: number;
+  batchFailed?: number;
+  partsDone?: number;
+}
+
+/** What a batch job records besides the job's own fields (use-cases/batches.ts). */
+export interface BatchState {
+  source: 'zip' | 'json';
+  /** The uploaded zip or the stored JSON list (bucket key). */
+  sourceKey: string;
+  /** The quota counter the documents are charged to (plans.quotaSubject of the caller). */
+  quotaSubject: string;
+  /** Set when split: distinct stamped CFDI to print, files refused, parts queued, when rendering began. */
+  total?: number;
+  refused?: number;
+  parts?: number;
+  splitAt?: string;
+}
+
+/** One CFDI of a part: its file, XML, summary row and the template that prints it. */
+export interface BatchEntry {
+  archivo: string;
+  xml: string;
+  row: ResumenRow;
+  template: 'factura' | 'nomina';
+}
+
+/** What became of one CFDI of a part. */
+export interface PartOutcome {
+  uuid: string;
+  ok: boolean;
+  /** Why no PDF (failed ones). */
+  motivo?: string;
+}
+
+/** A batch's files (S3, under batches/ of the documents bucket; the result zip under results/jobs/). */
+export interface BatchFiles {
+  /** A presigned POST for one zip of at most `maxBytes` at `key`. */
+  presignUpload(
+    key: string,
+    limits: { maxBytes: number; expiresInS: number },
+  ): Promise<{ url: string; fields: Record<string, string> }>;
+  /** The stored source (zip or JSON list) as a stream with its size, or undefined when nothing is there. */
+  openSource(key: string): Promise<{ body: Readable; bytes: number } | undefined>;
+  putSource(key: string, body: string): Promise<void>;
+  putPart(jobId: string, part: number, entries: BatchEntry[]): Promise<void>;
+  getPart(jobId: string, part: number): Promise<BatchEntry[]>;
+  putOutcome(jobId: string, part: number, outcomes: PartOutcome[]): Promise<void>;
+  getOutcome(jobId: string, part: number): Promise<PartOutcome[] | undefined>;
+  putRefused(jobId: string, refused: Refused[]): Promise<void>;
+  getRefused(jobId: string): Promise<Refused[]>;
+  hasPdf(jobId: string, uuid: string): Promise<boolean>;
+  putPdf(jobId: string, uuid: string, bytes: Buffer): Promise<void>;
+  openPdf(jobId: string, uuid: string): Promise<Readable>;
+  /** Streams `body` to the job's result key (multipart: never whole in memory). */
+  uploadResult(jobId: string, filename: string, body: Readable): Promise<JobResult>;
+}
+
+/** The batch's counters on its job record (DynamoDB: one conditional update each). */
+export interface BatchRepository {
+  /** Records the split (queued → rendering) once; false when it was already recorded. */
+  planBatch(jobId: string, plan: Required<BatchState>, charged: WindowSlot[]): Promise<boolean>;
+  /**
+   * Counts part `part` once: its CFDI done and failed; answers the record after the count, or undefined when
+   * that part was already counted.
+   */
+  recordPart(jobId: string, part: number, done: number, failed: number): Promise<JobRecord | undefined>;
+  /** The parts already counted. */
+  partsCounted(jobId: string): Promise<Set<number>>;
 }
 
 /**

@@ -209,9 +209,12 @@ async function requeueDocumentJobs(log: (line: string) => void): Promise<void> {
   const { awsDeps } = await import('../../lambdas/documents/deps');
   const deps = awsDeps();
   const jobs = await deps.jobs.listUnfinished(10_000);
-  for (const job of jobs) {
+  for (const job of jobs.filter((j) => !j.batch)) {
     if (job.status === 'rendering') await deps.jobs.release(job.jobId);
     await deps.renderQueue.send({ jobId: job.jobId });
   }
+  // CFDI batches: their next steps on the batch queue (each step is idempotent).
+  const { requeueBatches } = await import('../../lambdas/documents/use-cases/batches');
+  await requeueBatches({ jobs: deps.batches, batchQueue: deps.batchQueue }, jobs);
   if (jobs.length) log(`re-queued ${jobs.length} unfinished document job(s) from the previous run`);
 }

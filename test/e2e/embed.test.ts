@@ -422,8 +422,8 @@ describe('negative controls: the same checks fail when no audio plays', () => {
     await waitForAlert(page);
     const s = await state(page);
     expect(s.alert).toMatch(/^Este audio no existe o ya caducó\./);
-    expect(s.alert).toContain('Detalle: Audio not found.');
-    expect(s.detailLang).toBe('en');
+    expect(s.alert).toContain('Detalle: No se encontró el audio.');
+    expect(s.detailLang).toBe('');
     expect(s.t).toBe(0);
     expect(s.button).toBe('Reproducir');
     await expect(waitForPlaying(page, 2000)).rejects.toThrow(/Waiting failed|timeout/i);
@@ -551,8 +551,10 @@ describe('data-narrate="page": the player narrates the page it is on', () => {
     await click(page, 'boton');
     await waitForAlert(page);
     const s = await state(page);
-    expect(s.alert).toMatch(/^No se pudo narrar esta página/);
-    expect(s.alert).toMatch(/Detalle: .+/);
+    // The specific reason, in Spanish (the player asks for it): the page builds its text with JavaScript.
+    expect(s.alert).toMatch(
+      /^No se pudo narrar esta página\.\s*Detalle: La página arma su contenido con JavaScript/,
+    );
     expect(s.t).toBe(0);
   });
 
@@ -570,8 +572,8 @@ describe('data-narrate="page": the player narrates the page it is on', () => {
     expect(s.alert).toMatch(
       /^Se alcanzó el límite de narraciones gratuitas\. Podrás intentarlo de nuevo en \d+ (s|min)\./,
     );
-    expect(s.alert).toContain('Detalle: Free tier limit reached');
-    expect(s.detailLang).toBe('en');
+    expect(s.alert).toContain('Detalle: Llegaste al límite del plan gratuito');
+    expect(s.detailLang).toBe('');
     expect(s.button).toBe('Reproducir');
     expect(s.busy).toBeNull();
   });

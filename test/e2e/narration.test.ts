@@ -36,6 +36,13 @@ test('GET /voices lists Mexican and Spanish voices in the contract shape', async
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   const voices = (await res.json()) as { id: string; name: string; lang: string; gender: string }[];
   expect(voices.map((v) => v.id)).toEqual(['es-MX-Mia', 'es-MX-Andres', 'es-ES-Lucia', 'es-ES-Sergio']);
+  // Ids stay ASCII (what callers send); display names are spelled as in Spanish.
+  expect(voices.map((v) => v.name)).toEqual([
+    'Mia (Mexico)',
+    'Andrés (Mexico)',
+    'Lucía (Spain)',
+    'Sergio (Spain)',
+  ]);
   for (const v of voices) {
     expect(Object.keys(v).sort()).toEqual(['gender', 'id', 'lang', 'name']);
     expect(v.id.startsWith(`${v.lang}-`)).toBe(true);

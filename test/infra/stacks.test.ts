@@ -92,11 +92,14 @@ const SERVICES: Service[] = [
       'RenderDlqUrl',
       'DeliveriesQueueUrl',
       'DeliveriesDlqUrl',
+      'BatchQueueUrl',
+      'BatchDlqUrl',
     ],
     expires: [
       ['results/', 1],
       ['samples/', 30],
       ['jobs/', 2],
+      ['batches/', 2],
     ],
     tables: [
       ['quotas', 'pk'],
@@ -1012,8 +1015,8 @@ describe('documents only', () => {
 
   describe('async renders and webhooks: queues, workers, narrowed grants', () => {
     test('the manifest declares the render and deliveries queues', () => {
-      expect(documentsManifest.queues.map((q) => q.id).sort()).toEqual(['deliveries', 'render']);
-      expect(Object.keys(s().stack.queues).sort()).toEqual(['deliveries', 'render']);
+      expect(documentsManifest.queues.map((q) => q.id).sort()).toEqual(['batch', 'deliveries', 'render']);
+      expect(Object.keys(s().stack.queues).sort()).toEqual(['batch', 'deliveries', 'render']);
     });
 
     test('delivery attempts: the queue redelivers once per retry delay, plus the first try', () => {
@@ -1047,7 +1050,11 @@ describe('documents only', () => {
       expect(envOf('Render').DOCUMENTS_RENDER_QUEUE_URL).toBeDefined();
       expect(sendsTo('RenderWorker')).toEqual([arn('deliveries')]);
       expect(sendsTo('DeliveryWorker')).toEqual([]);
-      for (const id of Object.keys(stack.functions).filter((f) => !['Render', 'RenderWorker'].includes(f)))
+      // CFDI batches: StartBatch queues the split; the batch worker queues parts, the assembly and the webhook event.
+      expect(sendsTo('StartBatch')).toEqual([arn('batch')]);
+      expect(sendsTo('BatchWorker')).toEqual([`[${arn('batch')},${arn('deliveries')}]`]);
+      const senders = ['Render', 'RenderWorker', 'StartBatch', 'BatchWorker'];
+      for (const id of Object.keys(stack.functions).filter((f) => !senders.includes(f)))
         expect({ id, sends: sendsTo(id) }).toEqual({ id, sends: [] });
     });
 
@@ -1063,6 +1070,9 @@ describe('documents only', () => {
         WebhookRotateSecret: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: true },
         RenderWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
         DeliveryWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
+        StartBatch: { prefixes: [JOB_ITEM_PREFIX], writes: true },
+        GetBatch: { prefixes: [JOB_ITEM_PREFIX], writes: false },
+        BatchWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
       };
       for (const [id, want] of Object.entries(expected)) {
         const onAccounts = statementsOf(fnOf(id)).filter((st) =>
@@ -1086,6 +1096,26 @@ describe('documents only', () => {
       for (const p of [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX])
         for (const billing of ['acct#', 'evt#', 'email#', 'purchase#', 'pickup#'])
           expect(p.startsWith(billing) || billing.startsWith(p)).toBe(false);
+    });
+
+    test('CFDI batches: the batch worker runs the renderer image for 15 minutes; its queue fans out to 50', () => {
+      expect(s().propsOf('BatchWorker')).toMatchObject({
+        PackageType: 'Image',
+        Timeout: 900,
+        ImageConfig: { Command: [imageCommand(workerOf('BatchWorker').handler)] },
+      });
+      const batch = documentsManifest.queues.find((q) => q.id === 'batch')!;
+      expect(batch).toMatchObject({ maxConcurrency: 50, maxReceiveCount: 3 });
+      s().template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        ScalingConfig: { MaximumConcurrency: 50 },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      // The upload slot may only put objects under batches/uploads/.
+      const puts = s()
+        .statementsOf(s().fnOf('BatchUpload'))
+        .filter((st) => [st.Action].flat().some((a) => String(a).startsWith('s3:')));
+      expect(puts.map((st) => [st.Action].flat()).flat()).toEqual(['s3:PutObject']);
+      expect(JSON.stringify(puts.map((st) => st.Resource))).toContain('batches/uploads/*');
     });
 
     test('bucket: queued requests under jobs/ expire in 2 days; job results under results/ (1 day)', () => {

@@ -214,6 +214,12 @@ export const renderRoute = {
     body: {
       schema: RenderRequestDoc,
       contentTypes: ['application/json'],
+      // A built-in template with its own sample data: renders as it is.
+      example: async () => ({
+        template: 'certificado',
+        format: 'pdf',
+        data: (await import('../../../templates/certificado/sample.json')).default,
+      }),
     },
     responses: {
       200: {

@@ -78,10 +78,9 @@ export async function renderFormat(
   switch (format) {
     case 'pdf': {
       const pdfa = wantsPdfA(request);
-      // PDF/A wants every font embedded: its watermark is stamped after Chromium with an embedded font, not by it.
-      const options = { ...(await page()), ...(ctx.watermark && !pdfa ? { watermark: WATERMARK_TEXT } : {}) };
+      // The renderer draws the watermark in the page (its font embedded by Chromium: PDF/A holds).
+      const options = { ...(await page()), ...(ctx.watermark ? { watermark: WATERMARK_TEXT } : {}) };
       const pdf = await postProcess(await deps.renderPdf(model.html, options), {
-        watermark: !!ctx.watermark && pdfa,
         ...(pdfa ? { pdfa: pdfAOptions(model, request) } : {}),
         // Validation allows a protection only for format pdf: the PDF inside a zip is never protected.
         ...(request.format === 'pdf' ? { protection: protectionOf(request.options) } : {}),

@@ -1,5 +1,6 @@
 // Post-processing of a rendered PDF, in the one order every PDF takes (docs/architecture.md): the free plan's
-// watermark → PDF/A-3b → protection, last, over the finished file. A single document and a merge both end here.
+// watermark (a merge's; a single document has it drawn by Chromium) → PDF/A-3b → protection, last, over the finished
+// file. A single document and a merge both end here.
 // Like every stage after the request, it imports nothing of the request or use-case layer.
 import { toPdfA3, type PdfAOptions } from './pdfa';
 import { protectPdf, type PdfProtection } from './protect';
@@ -10,8 +11,8 @@ export const WATERMARK_TEXT = 'Generado con el plan gratuito';
 
 export interface PostProcessing {
   /**
-   * Stamp WATERMARK_TEXT on every page here, in an embedded font when the PDF becomes a PDF/A (PDF/A wants every
-   * font embedded). A single non-PDF/A document has it drawn by Chromium instead (PdfOptions.watermark).
+   * Stamp WATERMARK_TEXT on every page here (a merge: once, after merging), in an embedded font when the PDF becomes
+   * a PDF/A. A single document has it drawn in the page by Chromium instead (PdfOptions.watermark).
    */
   watermark?: boolean;
   /** Make it a PDF/A-3b with these associated files. */

@@ -64,8 +64,28 @@ export const convertTextRoute = {
       'engine lacks it: Polly neural voices), `<lang xml:lang="en-US">`. Parsed as strict XML without any DTD: a ' +
       'DOCTYPE, an undefined entity, an unknown element or attribute, or a misplaced element is a 422 naming the ' +
       'line and column. `chars` counts the text content (as Polly bills).',
-    params: [dryRun],
-    body: { schema: ConvertTextReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    params: [
+      dryRun,
+      {
+        name: 'Prefer',
+        in: 'header',
+        description:
+          '`respond-async` (RFC 7240): a text longer than 3,000 characters is answered 202 as soon as it is queued ' +
+          '(with `Preference-Applied: respond-async`) instead of after the wait window, so a player can start on ' +
+          'its segments (GET /audio/{audio_id}/stream.m3u8) while the rest is made. Shorter texts are narrated in ' +
+          'the request either way.',
+        schema: { type: 'string', examples: ['respond-async'] },
+      },
+    ],
+    body: {
+      schema: ConvertTextReq,
+      contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+      example: {
+        text: 'Hola. El Sr. Pérez llega a la Col. Roma el 15/03/2025 a las 10:30 h con $1,250.50 para el pago.',
+        voice: 'es-MX-Mia',
+        fmt: 'mp3',
+      },
+    },
     responses: convertResponses(''),
   },
 } satisfies RouteSpec;

@@ -35,6 +35,8 @@ export interface ConversionInput {
   signal?: AbortSignal;
   /** Time left before the route's deadline (the Lambda context's): bounds the wait for a queued job. */
   remainingMs?: () => number;
+  /** The caller prefers the 202 at once to the wait window (`Prefer: respond-async`): a queued job is not waited for. */
+  respondAsync?: boolean;
   /** Chapter headings found by the input's parser (code-point offsets); plain text: detected. */
   headings?: { text: string; offset: number }[];
   /** SSML and lexicon entries (core/speech.ts); kept with a queued job's text. */
@@ -461,8 +463,9 @@ function doneBody(base: Record<string, unknown>, durationS: number, timings: Tim
 /** How long a request may wait for its queued job: the window, inside the route's deadline. */
 export function waitBudgetMs(
   deps: Pick<NarrationDeps, 'config'>,
-  input: { remainingMs?: () => number },
+  input: { remainingMs?: () => number; respondAsync?: boolean },
 ): number {
+  if (input.respondAsync) return 0;
   const window = deps.config.WAIT_WINDOW_S * 1000;
   const left = input.remainingMs ? input.remainingMs() - DEADLINE_MARGIN_MS : window;
   return Math.max(0, Math.min(window, left));
