@@ -42,11 +42,6 @@ const { parse, config } = defineConfig({
   WAIT_WINDOW_S: z.coerce.number().min(0).max(900).default(25),
   FREE_PER_HOUR: z.coerce.number().int().min(0).default(5),
   FREE_PER_DAY: z.coerce.number().int().min(0).default(20),
-  /**
-   * Free conversions of one caller cut at the route's deadline (answered 503, not charged) per hour; past it the
-   * caller's conversions are refused (429) until the hour ends: work that is never delivered is still bounded.
-   */
-  FREE_CUT_PER_HOUR: z.coerce.number().int().min(1).default(3),
   /** Lifetime of the presigned URL GET /audio/{id} redirects to. */
   PRESIGN_TTL_S: z.coerce.number().int().min(10).max(3600).default(300),
   /** POST /demo/try: its own per-IP counters, separate from the free tier's. */

@@ -47,8 +47,9 @@ export const startBatchRoute = {
       // with the reason); a real call sends stamped XML or an upload_id.
       example: async () => {
         const { facturaXml } = await import('../../../templates/factura/xml');
+        const { schema } = await import('../../../templates/factura/schema');
         const sample = (await import('../../../templates/factura/sample.json')).default;
-        return { xml: [facturaXml(sample as Parameters<typeof facturaXml>[0])] };
+        return { xml: [facturaXml(schema.parse(sample))] };
       },
     },
     responses: {

@@ -23,6 +23,11 @@ export interface RenderContext {
   watermark?: boolean;
   /** Where this document sits in the request, for error locations: ['body'], or ['body', 'documents', i] in a merge. */
   at?: (string | number)[];
+  /**
+   * Stops the render (RenderStopped) when aborted, before the next document of a merge or the next format: the
+   * caller was already answered (the route's deadline), so the rest would be work for nobody.
+   */
+  signal?: AbortSignal;
 }
 
 function readme(model: DocumentModel, entries: ZipEntry[], request: SingleRenderRequest): string {

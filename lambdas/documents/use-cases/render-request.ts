@@ -22,6 +22,17 @@ export { parseRenderRequest, validateRenderRequest } from '../request/validate';
 export type { ValidRenderRequest } from '../request/valid-request';
 export type { RenderDeps, RenderedDocument, RenderContext };
 
+/** The render's signal aborted after `rendered` of the request's `documents`. */
+export class RenderStopped extends Error {
+  constructor(
+    readonly rendered: number,
+    readonly documents: number,
+  ) {
+    super(`render stopped after ${rendered} of ${documents} documents`);
+    this.name = 'RenderStopped';
+  }
+}
+
 /**
  * Renders a validated request to its file. Caller templates (custom_html, header_html, footer_html) run in the
  * sandbox; their faults throw TemplateError (400). Chromium faults and bugs propagate (500 with a request id).
@@ -32,6 +43,7 @@ export async function renderDocument(
   ctx: RenderContext = {},
 ): Promise<RenderedDocument> {
   if (request.kind === 'merge') return renderMerge(request, deps, ctx);
+  if (ctx.signal?.aborted) throw new RenderStopped(0, 1);
   const model = await buildModel(request, deps, ctx.at);
   let file;
   try {
@@ -74,6 +86,7 @@ async function renderMerge(
   const attachments: PdfAAttachment[] = [];
   const pdfa = wantsPdfA(request);
   for (const [i, part] of request.parts.entries()) {
+    if (ctx.signal?.aborted) throw new RenderStopped(i, request.parts.length);
     const doc = await renderDocument(part, deps, { at: ['body', 'documents', i] });
     const title =
       part.kind === 'template' ? (part.xml?.title ?? part.template.title(part.data as never)) : 'Documento';

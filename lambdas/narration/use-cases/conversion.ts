@@ -9,12 +9,13 @@ import { Unavailable, QuotaExceeded } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { recordConversionStatsSafely, recordJobFailureSafely } from '../../shared/growth/stats';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
+import { countCut, refuseIfCutTooOften } from '../../shared/quota/cut-budget';
 import { rateLimitHeaders, slotsFor, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
 import type { AudioFormat } from '../core/formats';
 import { audioOwner } from './data-control';
 import { queueAudioEvent } from './webhooks';
-import { narrate } from './narrate';
+import { narrate, NarrationStopped } from './narrate';
 import type { AudioRecord, Plan, Segment, StoredTimings, Timings } from '../ports';
 import type { Voice } from '../core/voices';
 import { CHARS_PER_SECOND, countChars } from '../core/preview';
@@ -203,13 +204,16 @@ export async function startConversion(
     }
   }
 
+  let narrating = false; // for the log of an abandoned request: did its narration start?
   try {
     throwIfAbandoned(input.signal);
     if (sync) {
+      narrating = true;
       const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt, {
         headings: input.headings,
         speech: input.speech,
         retentionDays,
+        signal: input.signal, // the deadline's 503 stops the narration: no more engine calls for nobody
       });
       // Answered 503 meanwhile: no record, so the stored file is never served (the lifecycle rule removes it).
       throwIfAbandoned(input.signal);
@@ -278,13 +282,19 @@ export async function startConversion(
       await deps.quotas
         .refund(decision)
         .catch((e) => logger.error('quota refund failed', { error: e as Error }));
-    if (err instanceof Abandoned) {
-      if (record.charge) await countCut(deps, record.charge.subject, now);
+    if (err instanceof Abandoned || input.signal?.aborted) {
+      if (record.charge)
+        await countCut(deps.quotas, record.charge.subject, deps.config.FREE_CUT_PER_HOUR, now);
       logger.warn('conversion abandoned after the early-timeout answer; charge given back', {
         audioId,
         chars,
+        // How far the narration got before it stopped (engine calls begun / the text's chunks), or that it never
+        // started (cut before it) or had finished (cut while its audio was stored).
+        ...(err instanceof NarrationStopped
+          ? { chunksStarted: err.started, chunks: err.chunks }
+          : { narration: narrating ? 'finished' : 'not started' }),
       });
-      throw err;
+      throw err instanceof Abandoned ? err : new Abandoned();
     }
     logger.error('conversion failed', { error: err as Error, audioId, chars });
     if (err instanceof Unavailable) throw err;
@@ -309,19 +319,6 @@ export async function startConversion(
   };
 }
 
-/** The abuse budget of deadline-cut requests: its own counter per caller (usage stays = deliveries). */
-const cutSubject = (subject: string) => `cut#${subject}`;
-const cutRules = (deps: NarrationDeps): WindowRule[] => [
-  { period: 'hour', limit: deps.config.FREE_CUT_PER_HOUR },
-];
-
-/** A free request cut at its deadline (its work was done for nobody) counts against the caller's cut budget. */
-async function countCut(deps: NarrationDeps, subject: string, now: Date): Promise<void> {
-  await deps.quotas
-    .consume(cutSubject(subject), cutRules(deps), now, { force: true })
-    .catch((e) => logger.error('cut budget not counted', { error: e as Error }));
-}
-
 /**
  * 429 before anything is written when a window is already spent (the charge itself stays exact), or when the
  * caller's requests were cut at the deadline too often this hour.
@@ -332,20 +329,13 @@ async function refuseIfSpent(
   now: Date,
   policy: QuotaPolicy | undefined,
 ): Promise<void> {
-  const [cuts] = await deps.quotas.peek(cutSubject(charge.subject), cutRules(deps), now);
-  if (cuts && cuts.used >= cuts.limit) {
-    const binding = { ...cuts, remaining: 0 };
-    const headers = rateLimitHeaders(
-      { allowed: false, charged: [], binding, all: [binding], slots: [cuts] },
-      now,
-    );
-    throw new QuotaExceeded(
-      `Too many of this address's conversions ran past the ${cuts.limit}-per-hour allowance of requests cut at ` +
-        `their deadline: send shorter texts (long ones are queued and answered 202), or try again in ` +
-        `${headers['retry-after']} seconds.`,
-      headers,
-    );
-  }
+  await refuseIfCutTooOften(
+    deps.quotas,
+    charge.subject,
+    deps.config.FREE_CUT_PER_HOUR,
+    now,
+    'send shorter texts (long ones are queued and answered 202)',
+  );
   const windows = await deps.quotas.peek(charge.subject, charge.rules, now);
   const spent = windows.find((w) => w.used >= w.limit);
   if (!spent) return;
@@ -569,6 +559,8 @@ async function narrateToStore(
     speech?: SpeechOptions | undefined;
     /** The objects' retention class (their record's retention). */
     retentionDays?: number | undefined;
+    /** Stops the narration (NarrationStopped): the request was answered already, or the worker lost its job. */
+    signal?: AbortSignal | undefined;
   } = {},
 ) {
   const synthesizer = await deps.synthesizer();
@@ -584,6 +576,7 @@ async function narrateToStore(
       ...(extra.onSegment ? { onSegment: extra.onSegment } : {}),
       ...(extra.headings ? { headings: extra.headings } : {}),
       ...(extra.speech ? { speech: extra.speech } : {}),
+      ...(extra.signal ? { signal: extra.signal } : {}),
     });
     await deps.store.putAudioFile(audioId, fmt, outPath, extra.retentionDays);
     // The cues' text rides along for WebVTT (GET /audio/{id}/timings?format=vtt): the caller's text is not kept.
@@ -705,8 +698,9 @@ async function narrateJob(
     },
     speech,
     retentionDays,
+    signal: lost,
   }).catch((err: unknown) => {
-    if (err instanceof JobGone) return undefined;
+    if (err instanceof JobGone || (err instanceof NarrationStopped && lost?.aborted)) return undefined;
     throw err;
   });
   if (!result) {

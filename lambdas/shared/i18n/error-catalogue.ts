@@ -368,8 +368,8 @@ export const ERROR_MESSAGES = {
     'Llegaste al límite de la demo: {n} demos por {@period} por dirección IP. Vuelve a intentarlo en {s} segundos, o usa POST /convert/text, que tiene su propio cupo gratuito y admite hasta 100,000 caracteres.',
   ],
   deadline_limit: [
-    "Too many of this address's conversions ran past the {n}-per-hour allowance of requests cut at their deadline: send shorter texts (long ones are queued and answered 202), or try again in {s} seconds.",
-    'Demasiadas conversiones de esta dirección superaron el cupo de {n} por hora de solicitudes cortadas por tiempo: envía textos más cortos (los largos se encolan y se responden con 202), o vuelve a intentarlo en {s} segundos.',
+    "Too many of this address's requests ran past the {n}-per-hour allowance of requests cut at their deadline: {@advice}, or try again in {s} seconds.",
+    'Demasiadas solicitudes de esta dirección superaron el cupo de {n} por hora de solicitudes cortadas por tiempo: {@advice}, o vuelve a intentarlo en {s} segundos.',
   ],
   conversion_failed_reason: [
     'The conversion failed ({@reason}). Please retry; this attempt was not counted against your limits.',
@@ -1232,6 +1232,31 @@ export const ERROR_MESSAGES = {
     'Retenciones/Receptor needs Nacional or Extranjero',
     'Retenciones/Receptor necesita Nacional o Extranjero',
   ],
+  // ---- Documents: CFDI batches ---------------------------------------------------------------------------------
+  batch_not_found: [
+    "No batch '{id}' for this account (batches are kept for a day).",
+    "No hay un lote '{id}' para esta cuenta (los lotes se guardan un día).",
+  ],
+  batch_needs_key: [
+    'A batch needs an API key (`Authorization: Bearer <key>`): its documents are charged to your plan and its result belongs to your account. GET /pricing shows the plans.',
+    'Un lote necesita una clave de API (`Authorization: Bearer <key>`): sus documentos se cobran a tu plan y su resultado pertenece a tu cuenta. GET /pricing muestra los planes.',
+  ],
+  batch_upload_id_format: [
+    'an upload_id from POST /v1/batches/upload',
+    'un upload_id de POST /v1/batches/upload',
+  ],
+  batch_month_used: [
+    "This month's {limit} documents are used: a batch is charged per CFDI it prints. Upgrade (GET /pricing) or wait for the month to reset.",
+    'Ya se usaron los {limit} documentos de este mes: un lote se cobra por cada CFDI que imprime. Mejora tu plan (GET /pricing) o espera a que empiece el mes.',
+  ],
+  batch_nothing_uploaded: [
+    'Nothing was uploaded for this upload_id (or it expired): POST the zip to the upload url with the fields of POST /v1/batches/upload first.',
+    'No se subió nada con este upload_id (o caducó): primero envía el zip con POST a la url de subida con los campos de POST /v1/batches/upload.',
+  ],
+  batch_queue_unavailable: [
+    'The batch could not be queued because a backing service is unavailable. Please retry; nothing was charged.',
+    'No se pudo poner el lote en cola porque un servicio interno no está disponible. Vuelve a intentarlo; no se cobró nada.',
+  ],
 } as const satisfies Record<string, readonly [en: string, es: string]>;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
@@ -1293,6 +1318,11 @@ export const TERMS: Record<string, string> = {
   invalid: 'no válida',
   'the narration failed': 'la narración falló',
   'unknown error': 'error desconocido',
+  // The advice of the deadline-cut allowance (lambdas/shared/quota/cut-budget.ts), per service.
+  'send shorter texts (long ones are queued and answered 202)':
+    'envía textos más cortos (los largos se encolan y se responden con 202)',
+  'send smaller documents (fewer rows or parts), or render large ones with options.async (Scale plan)':
+    'envía documentos más pequeños (menos filas o partes), o genera los grandes con options.async (plan Scale)',
 };
 
 /** Values with a number or a list in them: "5 characters", "'mp3', 'wav' or 'ogg'". */
