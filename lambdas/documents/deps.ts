@@ -14,7 +14,7 @@ import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
 import type { KeyStore } from '../shared/auth/keys';
 import type { GrowthStore } from '../shared/growth/ports';
 import type { QuotaStore } from '../shared/quota/windows';
-import type { RenderDeps } from './use-cases/render-request';
+import type { RenderDeps } from './ports';
 import { sqsClient } from '../shared/aws/clients';
 import { DynamoJobRepository } from './adapters/job-repository';
 import { S3JobFiles } from './adapters/job-files';

@@ -1,16 +1,61 @@
 // Ports of the documents service: the records and stores its use cases talk to (adapters in ./adapters, in-memory
-// fakes in test/fakes/documents.ts). The queue and webhook-store ports are the platform's (lambdas/shared/webhooks).
+// fakes in test/fakes/documents.ts), and the renderer the render pipeline is given (RenderDeps) with the document it
+// yields (RenderedDocument). The queue and webhook-store ports are the platform's (lambdas/shared/webhooks). Ports
+// import no use case (.dependency-cruiser.cjs `ports-import-no-use-case`).
 import type { LeasedJobStore } from '../shared/jobs/leased-job';
 import type { WindowSlot } from '../shared/quota/windows';
 import type { DeliveryAttempt as SharedDeliveryAttempt } from '../shared/webhooks/delivery';
 import type { DocumentsPlan } from './core/plans';
+import type { WebhookEventType } from './core/webhook-events';
 import type { DocumentProblem } from './errors';
-import type { RenderedDocument } from './use-cases/render-request';
+import type { PdfOptions, PngOptions } from './render/page-options';
 import type { Readable } from 'node:stream';
 import type { Refused, ResumenRow } from './core/cfdi-resumen';
 
+/** How a template renders: its name in messages, where its errors point, the partials it may include. */
+export interface TemplateRenderOptions {
+  /** Name shown in messages (the request field). */
+  name?: string;
+  /** Where errors point in the request body. */
+  loc?: (string | number)[];
+  /** Built-in partials the template may include/import/extend, name → source. */
+  partials?: Record<string, string>;
+}
+
+/** Renders a caller's Jinja2 template in isolation (templating/sandbox.ts `TemplateSandbox`). */
+export interface TemplateRenderer {
+  render(source: string, data: unknown, options?: TemplateRenderOptions): Promise<string>;
+}
+
+/** What the render pipeline needs: Chromium (injected, so the pipeline and its tests run without a browser). */
+export interface RenderDeps {
+  /** Chromium: HTML → PDF bytes (Renderer.renderPdf of lambdas/documents/render/chromium.ts). */
+  renderPdf(html: string, options: PdfOptions): Promise<Buffer>;
+  /** Chromium: HTML → PNG bytes (Renderer.renderPng). */
+  renderPng(html: string, options: PngOptions): Promise<Buffer>;
+  /** The sandbox for callers' templates; defaults to the process-wide one. */
+  sandbox?: TemplateRenderer;
+  /**
+   * How built-in templates render: 'trusted' (in-process node:vm realm, compiled once; default) or 'sandbox'
+   * (the same isolate as callers' templates). See bench/template-sandbox.bench.ts.
+   */
+  builtInEngine?: 'trusted' | 'sandbox';
+}
+
+/** A rendered document: what POST /v1/render answers and an async job stores. */
+export interface RenderedDocument {
+  bytes: Buffer;
+  contentType: string;
+  /** For Content-Disposition, e.g. `factura.pdf`. */
+  filename: string;
+  /** What the re-checks of an XML input found (the X-CFDI-Avisos header); absent when nothing. */
+  warnings?: string[];
+  /** Complements of an XML input printed as generic sections (X-CFDI-Complementos-No-Reconocidos); absent when none. */
+  unknownComplements?: string[];
+}
+
 export type JobStatus = 'queued' | 'rendering' | 'done' | 'failed';
-export type WebhookEventType = 'document.rendered' | 'document.failed';
+export type { WebhookEventType };
 
 /** Where a finished document is stored. */
 export interface JobResult {

@@ -26,7 +26,7 @@ function plansTable(): string {
   ].join('\n');
 }
 
-/** The zip's entries per template, as POST /v1/render builds them (render-request.ts `zipFormats` + attachments). */
+/** The zip's entries per template, as POST /v1/render builds them (pipeline/formats.ts `zipFormats` + attachments). */
 export function zipEntries(slug: string): string[] {
   const t = findTemplate(slug)!;
   const own = t.meta.formats.filter((f) => f !== 'zip' && f !== 'json').map((f) => `${slug}.${f}`);

@@ -18,14 +18,9 @@ import { countCut, refuseIfCutTooOften } from '../../shared/quota/cut-budget';
 import { rateLimitHeaders, type QuotaDecision } from '../../shared/quota/windows';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { monthlyRules, planOf, quotaSubject, type DocumentsPlan } from '../core/plans';
-import {
-  documentUnits,
-  parseRenderRequest,
-  renderDocument,
-  RenderStopped,
-  usesCustomHtml,
-  type ValidRenderRequest,
-} from '../use-cases/render-request';
+import { parseRenderRequest } from '../request/validate';
+import { documentUnits, usesCustomHtml, type ValidRenderRequest } from '../request/valid-request';
+import { renderDocument, RenderStopped } from '../use-cases/render-request';
 import { acceptAsyncRender, assertAsyncAllowed } from '../use-cases/jobs';
 import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';

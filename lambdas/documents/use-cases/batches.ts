@@ -23,7 +23,7 @@ import { monthlyRules, type DocumentsPlan } from '../core/plans';
 import type { BatchFiles, BatchRepository, JobFiles, JobRecord, JobRepository } from '../ports';
 import { availableUntil, downloadFor, JOB_TTL_S, newJobId, ownerOf, type MessageQueue } from './jobs';
 
-/** render-request.ts' CFDI_XML_MAX_CHARS (not imported: this module runs in zip functions, without the templates). */
+/** handlers/render.route.ts' CFDI_XML_MAX_CHARS (not imported: this module runs in zip functions, without the templates). */
 const CFDI_XML_MAX_CHARS = 1_500_000;
 
 export const MAX_BATCH_FILES = 5000;

@@ -9,9 +9,10 @@ import { DocumentRequestError, type DocumentProblem } from '../errors';
 import { eventIdFor, type AcceptDeps, type DeliveryMessage } from './jobs';
 import { openRequest } from './job-secrets';
 import type { MessageQueue } from '../../shared/webhooks/delivery';
-import type { JobRecord, WebhookEventType } from '../ports';
+import type { JobRecord, RenderDeps, RenderedDocument, WebhookEventType } from '../ports';
 import { observeRender } from '../metrics';
-import { parseRenderRequest, renderDocument, type RenderDeps, type RenderedDocument } from './render-request';
+import { parseRenderRequest } from '../request/validate';
+import { renderDocument } from './render-request';
 
 export interface RenderJobDeps extends AcceptDeps {
   deliveryQueue: MessageQueue;

@@ -90,8 +90,7 @@ export async function buildOpenApi(manifest: ServiceManifest, info: ApiInfo): Pr
       }));
     let example: Record<string, unknown> | undefined;
     if (doc.body) {
-      const b = doc.body.schema;
-      const schema = jsonSchema(typeof b === 'function' ? await b() : b);
+      const schema = jsonSchema(doc.body.schema);
       const e = doc.body.example;
       example = typeof e === 'function' ? await e() : e;
       operation.requestBody = {
