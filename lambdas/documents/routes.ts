@@ -20,7 +20,7 @@ import { getBatchRoute } from './handlers/batch-get.route';
 import { JOB_ITEM_PREFIX } from './adapters/item-prefixes';
 import { WEBHOOK_ITEM_PREFIX } from '../shared/webhooks/item-prefix';
 import { webhookDelivery } from '../shared/webhooks/routes';
-import { documentsBucket } from './bucket';
+import { BATCHES_PREFIX, JOB_REQUESTS_PREFIX, JOB_RESULT_PREFIX, documentsBucket } from './bucket';
 
 /** Webhook events of async jobs (use-cases/webhooks.ts): the `deliveries` queue and the worker delivering them. */
 const WEBHOOK_DELIVERY = webhookDelivery({
@@ -91,7 +91,9 @@ export const documentsManifest: ServiceManifest = {
       access: {
         tables: { quotas: 'rw', growth: 'rw', accounts: 'rw' },
         itemPrefixes: { accounts: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX] },
+        // Reads and deletes the job's request (jobs/), writes its result (results/jobs/).
         bucket: 'rw',
+        bucketPrefixes: [JOB_REQUESTS_PREFIX.prefix, JOB_RESULT_PREFIX],
         sendTo: ['deliveries'],
       },
     },
@@ -109,7 +111,9 @@ export const documentsManifest: ServiceManifest = {
       access: {
         tables: { quotas: 'rw', growth: 'rw', accounts: 'rw' },
         itemPrefixes: { accounts: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX] },
+        // The batch's source, parts and PDFs (batches/), the result zip (results/jobs/).
         bucket: 'rw',
+        bucketPrefixes: [BATCHES_PREFIX.prefix, JOB_RESULT_PREFIX],
         // Parts and the assembly are queued by the worker itself; the finished batch's webhook event goes to the
         // delivery worker.
         sendTo: ['batch', 'deliveries'],

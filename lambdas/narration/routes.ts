@@ -33,7 +33,7 @@ import {
   lexiconListRoute,
   lexiconPutRoute,
 } from './handlers/lexicons.route';
-import { narrationBucket } from './bucket';
+import { CONVERSION_PREFIXES, narrationBucket } from './bucket';
 import { FEED_ROUTES } from './handlers/feeds.route';
 import { audioChaptersRoute, podcastRoute } from './handlers/podcast.route';
 import { LEXICON_ITEM_PREFIX } from './adapters/item-prefixes';
@@ -108,6 +108,7 @@ export const narrationManifest: ServiceManifest = {
         tables: { audio: 'rw', growth: 'rw', accounts: 'r' },
         itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
         bucket: 'rw',
+        bucketPrefixes: CONVERSION_PREFIXES,
         speech: true,
         sendTo: ['webhooks'],
       },
@@ -139,6 +140,7 @@ export const narrationManifest: ServiceManifest = {
         tables: { feeds: 'rw', audio: 'rw', keys: 'r', accounts: 'r', growth: 'rw' },
         itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
         bucket: 'rw',
+        bucketPrefixes: CONVERSION_PREFIXES,
         sendTo: ['priority', 'standard', 'webhooks'],
         speech: true,
       },
@@ -153,7 +155,8 @@ export const narrationManifest: ServiceManifest = {
       timeoutS: 60,
       everyMinutes: 5,
       localEveryVar: 'FEED_TICK_S',
-      access: { tables: { feeds: 'rw' }, sendTo: ['feedpolls'] },
+      // byPoll: the active feeds whose next poll has come
+      access: { tables: { feeds: 'rw' }, queries: { feeds: ['byPoll'] }, sendTo: ['feedpolls'] },
     },
   ],
   // How paid plans get priority: each event source scales its pollers independently, and maxConcurrency caps how

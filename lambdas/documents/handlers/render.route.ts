@@ -7,6 +7,7 @@
 // footer_html} plus our csv_bom. Validation problems are pydantic-style items with loc ["body", ...].
 import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
+import { JOB_REQUESTS_PREFIX, RESULTS_PREFIX } from '../bucket';
 import { JOB_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { RATE_HEADERS, common } from '../api/doc-parts';
 import { Binary, ErrorDetail } from '../api/schemas';
@@ -199,7 +200,9 @@ export const renderRoute = {
   access: {
     tables: { quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'rw' },
     itemPrefixes: { accounts: [JOB_ITEM_PREFIX] },
+    // results/: documents too large to answer inline; jobs/: an async job's request
     bucket: 'rw',
+    bucketPrefixes: [RESULTS_PREFIX.prefix, JOB_REQUESTS_PREFIX.prefix],
     sendTo: ['render'],
   },
   docs: {
