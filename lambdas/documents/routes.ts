@@ -2,18 +2,20 @@
 // is a spec next to its handler (handlers/<name>.route.ts, from which the handler reads its limits); this file lists
 // them.
 import type { ServiceManifest } from '../shared/manifest';
+import {
+  API_ROUTES,
+  BILLING_ROUTES,
+  SITE_ROUTES,
+  WEBHOOK_ROUTES,
+  notFoundRoute,
+} from './handlers/platform.route';
 import { renderRoute } from './handlers/render.route';
 import { templateSampleRoute } from './handlers/template-sample.route';
 import { templatesRoute } from './handlers/templates.route';
 import { templateSourceRoute } from './handlers/template-source.route';
 import { pricingRoute } from './handlers/pricing.route';
 import { documentStatsRoute } from './handlers/stats.route';
-import { API_ROUTES } from './handlers/api.route';
-import { BILLING_ROUTES } from './handlers/billing.route';
-import { SITE_ROUTES } from './handlers/site.route';
 import { getJobRoute } from './handlers/jobs.route';
-import { WEBHOOK_ROUTES } from './handlers/webhooks.route';
-import { notFoundRoute } from './handlers/not-found.route';
 import { batchUploadRoute } from './handlers/batch-upload.route';
 import { startBatchRoute } from './handlers/batches.route';
 import { getBatchRoute } from './handlers/batch-get.route';

@@ -1,6 +1,13 @@
 // The narration service's manifest, read by lib/narration-stack.ts and bin/local.ts. Each route is a spec next to its
 // handler (handlers/<name>.route.ts, from which the handler reads its limits); this file lists them.
 import type { ServiceManifest } from '../shared/manifest';
+import {
+  API_ROUTES,
+  BILLING_ROUTES,
+  SITE_ROUTES,
+  WEBHOOK_ROUTES,
+  notFoundRoute,
+} from './handlers/platform.route';
 import { voicesRoute } from './handlers/voices.route';
 import { convertTextRoute } from './handlers/convert-text.route';
 import { convertPdfRoute } from './handlers/convert-pdf.route';
@@ -20,11 +27,6 @@ import { abResultsRoute } from './handlers/ab-results.route';
 import { dashboardSummaryRoute } from './handlers/dashboard-summary.route';
 import { statsRoute } from './handlers/stats.route';
 import { embedRoute } from './handlers/embed.route';
-import { SITE_ROUTES } from './handlers/site.route';
-import { API_ROUTES } from './handlers/api.route';
-import { BILLING_ROUTES } from './handlers/billing.route';
-import { notFoundRoute } from './handlers/not-found.route';
-import { WEBHOOK_ROUTES } from './handlers/webhooks.route';
 import { webhookDelivery } from '../shared/webhooks/routes';
 import { WEBHOOK_ITEM_PREFIX } from '../shared/webhooks/item-prefix';
 import {

@@ -1,4 +1,4 @@
-// The completion-webhook routes of webhooks.route.ts, one handler picking each by its route key: the platform's
+// The completion-webhook routes of platform.route.ts, one handler picking each by its route key: the platform's
 // handlers (lambdas/shared/webhooks/handlers.ts) bound to narration (NARRATION_WEBHOOKS: audio.completed and
 // audio.failed, Voz-* headers, paid keys only, 422 refusals).
 //   PUT    /v1/webhook               → 201 {..., secret} (registered; the whsec_… secret shown this once) or 200 (changed).
@@ -13,7 +13,7 @@ import { webhookHandlers } from '../../shared/webhooks/handlers';
 import { routeHandler } from '../../shared/http/route-handlers';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { NARRATION_WEBHOOKS } from '../use-cases/webhooks';
-import { WEBHOOK_ROUTES } from './webhooks.route';
+import { WEBHOOK_ROUTES } from './platform.route';
 
 export const makeHandlers = (deps: NarrationDeps) =>
   webhookHandlers(NARRATION_WEBHOOKS, WEBHOOK_ROUTES, deps);
