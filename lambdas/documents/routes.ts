@@ -8,13 +8,13 @@ import {
   SITE_ROUTES,
   WEBHOOK_ROUTES,
   notFoundRoute,
+  documentStatsRoute,
 } from './handlers/platform.route';
 import { renderRoute } from './handlers/render.route';
 import { templateSampleRoute } from './handlers/template-sample.route';
 import { templatesRoute } from './handlers/templates.route';
 import { templateSourceRoute } from './handlers/template-source.route';
 import { pricingRoute } from './handlers/pricing.route';
-import { documentStatsRoute } from './handlers/stats.route';
 import { getJobRoute } from './handlers/jobs.route';
 import { batchUploadRoute } from './handlers/batch-upload.route';
 import { startBatchRoute } from './handlers/batches.route';

@@ -7,6 +7,7 @@ import {
   SITE_ROUTES,
   WEBHOOK_ROUTES,
   notFoundRoute,
+  statsRoute,
 } from './handlers/platform.route';
 import { voicesRoute } from './handlers/voices.route';
 import { convertTextRoute } from './handlers/convert-text.route';
@@ -25,7 +26,6 @@ import { abAssignRoute } from './handlers/ab-assign.route';
 import { abEventRoute } from './handlers/ab-event.route';
 import { abResultsRoute } from './handlers/ab-results.route';
 import { dashboardSummaryRoute } from './handlers/dashboard-summary.route';
-import { statsRoute } from './handlers/stats.route';
 import { embedRoute } from './handlers/embed.route';
 import { webhookDelivery } from '../shared/webhooks/routes';
 import { WEBHOOK_ITEM_PREFIX } from '../shared/webhooks/item-prefix';

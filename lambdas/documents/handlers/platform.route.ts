@@ -1,14 +1,14 @@
 // The surfaces both services serve, as the documents service's data for the platform's builders: its web pages, GET /api,
-// the /pay routes, the /v1/webhook routes and the $default route. Each service declares in this one file what
-// differs (pages, limits, catalogue, wording, docs); the builders (lambdas/shared/http/page-routes.ts,
+// the /pay routes, the /v1/webhook routes, GET /stats and the $default route. Each service declares in this one
+// file what differs (pages, limits, catalogue, wording, docs); the builders (lambdas/shared/http/page-routes.ts,
 // lambdas/shared/billing/routes.ts, lambdas/shared/webhooks/routes.ts) make the specs, the handler files named in
-// them serve them (site.ts, api.ts, billing.ts, webhooks.ts, not-found.ts).
+// them serve them (site.ts, api.ts, billing.ts, webhooks.ts, stats.ts, not-found.ts), routes.ts lists them.
 import { billingRoutes } from '../../shared/billing/routes';
 import { apiRoutes, siteRoutes } from '../../shared/http/page-routes';
 import type { RouteSpec } from '../../shared/manifest';
 import { webhookRoutes } from '../../shared/webhooks/routes';
 import { common, invalid400 } from '../api/doc-parts';
-import { ErrorDetail, PayStatusResponse, WebhookAck } from '../api/schemas';
+import { ErrorDetail, PayStatusResponse, StatsResponse, WebhookAck } from '../api/schemas';
 import { DOCUMENTS_WEBHOOK_DOCS } from '../api/webhooks-doc';
 import { DOCUMENTS_PAY } from '../billing';
 
@@ -116,4 +116,21 @@ export const notFoundRoute = {
   memoryMb: 128,
   timeoutS: 3,
   access: {},
+} satisfies RouteSpec;
+
+// GET /stats: public counters (the growth table's counter items, no scans), served by stats.ts.
+export const documentStatsRoute = {
+  id: 'DocumentStats',
+  method: 'GET',
+  path: '/stats',
+  handler: 'lambdas/documents/handlers/stats.ts',
+  memoryMb: 256,
+  timeoutS: 5,
+  access: { tables: { growth: 'r' } },
+  docs: {
+    summary: 'Public statistics',
+    tags: ['meta'],
+    description: 'Counters, not scans: documents delivered, by format. Cached 60 s.',
+    responses: { 200: { description: 'Statistics', schema: StatsResponse } },
+  },
 } satisfies RouteSpec;

@@ -1,8 +1,8 @@
 // The surfaces both services serve, as narration's data for the platform's builders: its web pages, GET /api,
-// the /pay routes, the /v1/webhook routes and the $default route. Each service declares in this one file what
-// differs (pages, limits, catalogue, wording, docs); the builders (lambdas/shared/http/page-routes.ts,
+// the /pay routes, the /v1/webhook routes, GET /stats and the $default route. Each service declares in this one
+// file what differs (pages, limits, catalogue, wording, docs); the builders (lambdas/shared/http/page-routes.ts,
 // lambdas/shared/billing/routes.ts, lambdas/shared/webhooks/routes.ts) make the specs, the handler files named in
-// them serve them (site.ts, api.ts, billing.ts, webhooks.ts, not-found.ts).
+// them serve them (site.ts, api.ts, billing.ts, webhooks.ts, stats.ts, not-found.ts), routes.ts lists them.
 import { billingRoutes } from '../../shared/billing/routes';
 import { apiRoutes, siteRoutes } from '../../shared/http/page-routes';
 import type { RouteSpec } from '../../shared/manifest';
@@ -124,4 +124,22 @@ export const notFoundRoute = {
   memoryMb: 128,
   timeoutS: 3,
   access: {},
+} satisfies RouteSpec;
+
+// GET /stats: public counters (the growth table's counter items, no scans), served by stats.ts.
+export const statsRoute = {
+  id: 'Stats',
+  method: 'GET',
+  path: '/stats',
+  handler: 'lambdas/narration/handlers/stats.ts',
+  memoryMb: 256,
+  timeoutS: 5,
+  access: { tables: { growth: 'r' } },
+  docs: {
+    summary: 'Public statistics',
+    tags: ['growth'],
+    description:
+      'Counters, not scans: conversions, characters and seconds narrated, waitlist size. Cached 60 s.',
+    responses: { 200: { description: 'Statistics (docs/growth.md)' } },
+  },
 } satisfies RouteSpec;
