@@ -34,7 +34,7 @@ const WEBHOOK_DELIVERY = webhookDelivery({
   },
   worker: {
     description: 'Delivers signed webhook events of async jobs, with retries',
-    handler: 'lambdas/documents/handlers/delivery-worker.ts',
+    handler: 'lambdas/documents/handlers/webhooks.ts',
     access: {
       // Each attempt is recorded on its job (docjob# items).
       tables: { accounts: 'rw' },

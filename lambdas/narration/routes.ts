@@ -50,7 +50,7 @@ const WEBHOOK_DELIVERY = webhookDelivery({
   },
   worker: {
     description: 'Delivers signed audio.completed / audio.failed webhook events, with retries',
-    handler: 'lambdas/narration/handlers/delivery-worker.ts',
+    handler: 'lambdas/narration/handlers/webhooks.ts',
     // The audio record is the event's subject (its data); accounts: the endpoint items only.
     access: { tables: { audio: 'r', accounts: 'r' } },
   },
