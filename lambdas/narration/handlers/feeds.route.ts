@@ -2,6 +2,7 @@
 // use-cases/feeds.ts has the rules; docs/feeds.md the whole picture. routes.ts lists them.
 import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
+import { CONVERSION_PREFIXES } from '../bucket';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { common } from '../api/doc-parts';
 import { ErrorDetail } from '../api/schemas';
@@ -113,6 +114,8 @@ export const feedCreateRoute = {
   access: {
     // accounts: the lexicons named are checked to exist
     tables: { keys: 'r', feeds: 'rw', accounts: 'r' },
+    // byOwner: the account's feeds are counted against its limit
+    queries: { feeds: ['byOwner'] },
     itemPrefixes: { accounts: [LEXICON_ITEM_PREFIX] },
     sendTo: ['feedpolls'],
   },
@@ -150,6 +153,7 @@ export const feedListRoute = {
   id: 'FeedList',
   method: 'GET',
   path: '/v1/feeds',
+  access: { ...base.access, queries: { feeds: ['byOwner'] } },
   docs: {
     summary: "List the account's feeds",
     tags: ['feeds'],
@@ -236,7 +240,13 @@ export const feedDeleteRoute = {
   path: '/v1/feeds/{feed_id}',
   timeoutS: 29,
   // audio: the feed's narrations are deleted with ?audio=delete
-  access: { tables: { keys: 'r', feeds: 'rw', audio: 'rw' }, bucket: 'rw' },
+  // byFeed: the feed's articles, whose audio may go with it
+  access: {
+    tables: { keys: 'r', feeds: 'rw', audio: 'rw' },
+    queries: { feeds: ['byFeed'] },
+    bucket: 'rw',
+    bucketPrefixes: CONVERSION_PREFIXES,
+  },
   docs: {
     summary: 'Delete a feed',
     tags: ['feeds'],
