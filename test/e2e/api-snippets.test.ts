@@ -54,6 +54,7 @@ const NOT_RUN: Record<string, string> = {
   'narration DELETE /v1/feeds/{feed_id}': 'needs a registered feed (see POST /v1/feeds)',
   'narration GET /feeds/{feed_id}/podcast.xml': 'needs a registered feed (see POST /v1/feeds)',
   'narration GET /feeds/{feed_id}/article': 'needs a registered feed (see POST /v1/feeds)',
+  'narration POST /feeds/{feed_id}/article': 'needs a registered first_play feed (see POST /v1/feeds)',
   'narration POST /listens': 'needs a registered feed that lists the article (see POST /v1/feeds)',
   'narration GET /v1/feeds/{feed_id}/listens': 'needs a registered feed (see POST /v1/feeds)',
 };

@@ -35,8 +35,13 @@ function articlePage(n: number, title: string, variant = ''): string {
 }
 
 const pages: Record<string, string> = {};
-/** Put into every article page once set: the embed player with only its feed attribute (no per-article wiring). */
-let playerTag = '';
+/** Put into each article page once set: the embed player with only its feed attribute (no per-article wiring). */
+let playerTag = (_path: string) => '';
+/** A second feed, registered in first_play mode: one article. */
+const feedB = `<?xml version="1.0"?><rss version="2.0"><channel><title>Estrenos</title>
+<item><title>Noticia de estreno</title><link>/articulos/b1.html</link><pubDate>Fri, 27 Nov 2026 10:00:00 GMT</pubDate></item>
+</channel></rss>`;
+let browser: Browser | undefined;
 let feedXml = '';
 let feedEtag = '';
 const requests: { path: string; ifNoneMatch?: string; status: number }[] = [];
@@ -82,8 +87,9 @@ beforeAll(async () => {
     }
     if (path === '/roto.xml') return done(500, 'error interno', 'text/plain');
     if (path === '/no-es-feed.xml') return done(200, '<html><body>Hola</body></html>', 'text/html');
+    if (path === '/feed-b.xml') return done(200, feedB, 'application/rss+xml');
     const page = pages[path.split('?')[0]!];
-    if (page) return done(200, page.replace('</body>', `${playerTag}</body>`));
+    if (page) return done(200, page.replace('</body>', `${playerTag(path)}</body>`));
     return done(404, '<p>No existe</p>');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -98,6 +104,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await browser?.close();
   await rt?.stop();
   server?.closeAllConnections();
   await new Promise((r) => server?.close(r));
@@ -193,10 +200,9 @@ test('registration: free tier 401, a private address 422 without connecting, the
     'url',
   ]);
 
-  // first_play waits for the player's feed mode: refused rather than registering a feed that never narrates.
-  const firstPlay = await postJson(rt.url('/v1/feeds'), { url: site('/feed.xml'), mode: 'first_play' }, auth);
-  expect(firstPlay.status).toBe(422);
-  expect(((await firstPlay.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual([
+  const unknownMode = await postJson(rt.url('/v1/feeds'), { url: site('/feed.xml'), mode: 'nunca' }, auth);
+  expect(unknownMode.status).toBe(422);
+  expect(((await unknownMode.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual([
     'body',
     'mode',
   ]);
@@ -388,11 +394,12 @@ test('the player on an article page finds its narration by the feed, highlights 
   const f = await getFeed(feedId);
   const a1 = f.entries.find((e) => e.url === site('/articulos/1.html'))!;
   // The page as the publisher's template renders it: the embed script with the feed id, following the article.
-  playerTag = `<script src="${rt.url('/embed.js')}" data-feed="${feedId}" data-follow="article" async></script>`;
+  playerTag = () =>
+    `<script src="${rt.url('/embed.js')}" data-feed="${feedId}" data-follow="article" async></script>`;
   const blocked: string[] = [];
   const beacons: string[] = [];
-  const browser: Browser = await launchChromium(join(files.path, 'profile'));
-  try {
+  browser = await launchChromium(join(files.path, 'profile'));
+  {
     const page = await loopbackPage(browser, blocked, async (req) => {
       if (req.url().endsWith('/listens')) beacons.push(req.postData() ?? '');
       return false;
@@ -498,10 +505,56 @@ test('the player on an article page finds its narration by the feed, highlights 
       event: '100',
     });
     expect(blocked).toEqual([]);
-  } finally {
-    await browser.close();
-    playerTag = '';
+    await page.close();
   }
+});
+
+test('first_play: a poll only records the article; the first press in the player narrates it, once', async () => {
+  const res = await postJson(rt.url('/v1/feeds'), { url: site('/feed-b.xml'), mode: 'first_play' }, auth);
+  expect(res.status).toBe(201);
+  const idB = ((await res.json()) as Feed).feed_id;
+  pages['/articulos/b1.html'] = articlePage(5, 'Noticia de estreno');
+  const before = await conversions();
+  const waiting = await waitFeed(
+    idB,
+    (x) => x.entries.length === 1 && x.entries[0]!.status === 'waiting_play',
+  );
+  expect(waiting.entries[0]).toMatchObject({ narrations: 0, audio_id: null });
+  expect(await conversions()).toEqual(before);
+  const lookupUrl = rt.url(`/feeds/${idB}/article?url=${encodeURIComponent(site('/articulos/b1.html'))}`);
+  const offered = await fetch(lookupUrl);
+  expect(offered.status).toBe(200);
+  expect(offered.headers.get('cache-control')).toBe('no-store');
+  expect(await offered.json()).toMatchObject({ audio_id: null, article: waiting.entries[0]!.key });
+
+  // The reader presses play on the article: the player asks, is offered the page, and its POST narrates it.
+  playerTag = () => `<script src="${rt.url('/embed.js')}" data-feed="${idB}" async></script>`;
+  const blocked: string[] = [];
+  const page = await loopbackPage(browser!, blocked);
+  await page.goto(site('/articulos/b1.html'));
+  await (await page.waitForSelector('voz-player >>> [part=boton]'))!.click();
+  const NOW = `(() => { const a = document.querySelector('voz-player').shadowRoot.querySelector('audio');
+    return { src: a.currentSrc, t: a.currentTime, paused: a.paused, error: a.error ? a.error.code : null }; })()`;
+  await page.waitForFunction(`(() => { const n = ${NOW}; return !n.paused && !n.error && n.t > 0.5; })()`, {
+    timeout: 60_000,
+    polling: 100,
+  });
+  const played = ((await page.evaluate(NOW)) as { src: string }).src;
+  const narrated = await waitFeed(idB, (x) => x.entries[0]!.status === 'narrated');
+  expect(narrated.entries[0]!.narrations).toBe(1);
+  expect(played).toContain(narrated.entries[0]!.audio_id!);
+  const after = await conversions();
+  expect(after.length - before.length).toBe(1);
+  // Pressed again (another reader): the same audio, nothing narrated.
+  const again = await fetch(lookupUrl, { method: 'POST' });
+  expect(again.status).toBe(200);
+  expect(((await again.json()) as { audio_id: string }).audio_id).toBe(narrated.entries[0]!.audio_id);
+  expect(await conversions()).toEqual(after);
+  expect(blocked).toEqual([]);
+  await page.close();
+  expect(
+    (await fetch(rt.url(`/v1/feeds/${idB}?audio=delete`), { method: 'DELETE', headers: auth })).status,
+  ).toBe(200);
 });
 
 test("listens: refusals are clear and count nothing; the analytics are the owner's", async () => {

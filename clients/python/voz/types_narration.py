@@ -754,7 +754,7 @@ class FeedCreate_Request(_FeedCreate_RequestBase, total=False):
     voice: str
     fmt: Literal["mp3", "wav", "ogg"]
     lexicons: List[str]
-    mode: Literal["publish"]
+    mode: Literal["publish", "first_play"]
     podcast: FeedCreate_RequestPodcast
 
 
@@ -985,7 +985,20 @@ class FeedPageAudio_Query(TypedDict):
 
 # GET /feeds/{feed_id}/article
 class FeedPageAudio_200(TypedDict):
-    audio_id: str
+    audio_id: Optional[str]
+    article: str
+    url: str
+    title: Optional[str]
+
+
+# POST /feeds/{feed_id}/article
+class FeedFirstPlay_Query(TypedDict):
+    url: str
+
+
+# POST /feeds/{feed_id}/article
+class FeedFirstPlay_200(TypedDict):
+    audio_id: Optional[str]
     article: str
     url: str
     title: Optional[str]

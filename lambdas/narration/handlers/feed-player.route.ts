@@ -7,6 +7,8 @@ import { common } from '../api/doc-parts';
 import { ErrorDetail } from '../api/schemas';
 import { LISTEN_EVENTS, MAX_LISTEN_DAYS } from '../use-cases/listens';
 import { MAX_URL_CHARS } from './convert-url.route';
+import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
+import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 
 const handler = 'lambdas/narration/handlers/feed-player.ts';
 const feedId = {
@@ -18,7 +20,10 @@ const feedId = {
 };
 
 export const PageNarration = z.object({
-  audio_id: z.string().meta({ description: 'Play it as data-audio-id would (GET /audio/{audio_id})' }),
+  audio_id: z.string().nullable().meta({
+    description:
+      'Play it as data-audio-id would (GET /audio/{audio_id}); null: a first_play feed offers it (POST narrates it)',
+  }),
   article: z.string().meta({ description: "The article's key within the feed (what beacons name)" }),
   url: z.string().meta({ description: 'The link the feed gives for the page' }),
   title: z.string().nullable(),
@@ -56,6 +61,51 @@ export const feedPageAudioRoute = {
         schema: ErrorDetail,
       },
       422: common[422],
+    },
+  },
+} satisfies RouteSpec;
+
+export const feedFirstPlayRoute = {
+  id: 'FeedFirstPlay' as const,
+  method: 'POST',
+  path: '/feeds/{feed_id}/article',
+  handler,
+  // The article is read and, when short, narrated in this request (as FeedArticleWorker does); long ones queued.
+  memoryMb: 1024,
+  timeoutS: 29,
+  access: {
+    tables: { feeds: 'rw', quotas: 'rw', audio: 'rw', keys: 'r', accounts: 'r', growth: 'rw' },
+    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
+    bucket: 'rw',
+    sendTo: ['priority', 'standard', 'webhooks'],
+    speech: true,
+  },
+  docs: {
+    summary: "A reader's first play: narrate a first_play feed's article",
+    tags: ['feeds'],
+    description:
+      'What the embed player sends when the lookup offers the page (`audio_id` null, a feed registered with ' +
+      "`mode: first_play`): the article is read and narrated now, as the feed's owner, once; then it answers as " +
+      'the lookup does. An article already narrated answers its audio without narrating. No body (a CORS simple ' +
+      'request). Public; at most 30 first plays per hour per IP address (429 after).',
+    params: [
+      feedId,
+      {
+        name: 'url',
+        in: 'query',
+        required: true,
+        description: 'The page address',
+        schema: { type: 'string', maxLength: MAX_URL_CHARS },
+      },
+    ],
+    responses: {
+      200: { description: 'Its narration (queued or done: GET /audio/{audio_id})', schema: PageNarration },
+      404: {
+        description: 'No such feed, the feed does not list the page, or the page could not be narrated',
+        schema: ErrorDetail,
+      },
+      422: common[422],
+      429: common[429],
     },
   },
 } satisfies RouteSpec;
@@ -157,4 +207,9 @@ export const feedListensRoute = {
   },
 } satisfies RouteSpec;
 
-export const FEED_PLAYER_ROUTES = [feedPageAudioRoute, listenRoute, feedListensRoute] as const;
+export const FEED_PLAYER_ROUTES = [
+  feedPageAudioRoute,
+  feedFirstPlayRoute,
+  listenRoute,
+  feedListensRoute,
+] as const;

@@ -8,8 +8,8 @@ import { chargePerIp } from '../../shared/growth/limits';
 import { ipSubject } from '../../shared/auth/resolve-caller';
 import type { Caller } from '../../shared/auth/resolve-caller';
 import type { FeedDeps } from '../feed-deps';
-import type { FeedRecord } from '../ports';
-import { feedOwner } from './feeds';
+import type { FeedEntryState, FeedRecord } from '../ports';
+import { feedOwner, processArticle } from './feeds';
 
 /** What a beacon may say: a play starts, a quarter of the audio is reached, the reader seeks. */
 export const LISTEN_EVENTS = ['play', '25', '50', '75', '100', 'seek'] as const;
@@ -46,7 +46,8 @@ export function pageKey(url: string): string | undefined {
 }
 
 export interface PageNarration {
-  audio_id: string;
+  /** null: a `first_play` feed's article not narrated yet (POST narrates it). */
+  audio_id: string | null;
   article: string;
   url: string;
   title: string | null;
@@ -60,7 +61,7 @@ export async function findPageNarration(
   deps: Pick<FeedDeps, 'feeds'>,
   feedId: string,
   url: string,
-): Promise<PageNarration> {
+): Promise<PageNarration & { feed: FeedRecord; entry: FeedEntryState }> {
   const wanted = pageKey(url);
   if (!wanted)
     throw invalid(['query', 'url'], 'url should be the http(s) address of the page.', 'url_parsing');
@@ -68,9 +69,45 @@ export async function findPageNarration(
   const entry = feed.entries.find((e) => pageKey(e.url) === wanted);
   if (!entry) throw new NotFound('This page is not in the feed (yet): the next poll will find it.');
   const article = await deps.feeds.getArticle(feedId, entry.key);
-  if (!article?.audioId || article.status !== 'narrated')
+  const narrated = article?.status === 'narrated' && article.audioId;
+  // A first-play feed's article is offered (audio_id null) until a reader's press narrates it.
+  if (!narrated && !(feed.mode === 'first_play' && article?.status !== 'failed'))
     throw new NotFound('This page has no narration yet.');
-  return { audio_id: article.audioId, article: entry.key, url: entry.url, title: article.title ?? null };
+  return {
+    audio_id: narrated ? article.audioId! : null,
+    article: entry.key,
+    url: entry.url,
+    title: article?.title ?? entry.title ?? null,
+    feed,
+    entry,
+  };
+}
+
+/**
+ * A reader's press on a `first_play` feed's article (the embed player): narrated now as the feed's owner, once —
+ * an article already narrated answers its audio, and processArticle never narrates an unchanged text again. Public,
+ * so limited per IP (FIRST_PLAYS_PER_HOUR), and only for articles the feed lists.
+ */
+export async function narrateOnFirstPlay(
+  deps: FeedDeps,
+  clientIp: string,
+  feedId: string,
+  url: string,
+): Promise<{ found: PageNarration; limits: Record<string, string> }> {
+  const { feed, entry, ...found } = await findPageNarration(deps, feedId, url);
+  if (found.audio_id) return { found, limits: {} };
+  const limits = await chargePerIp(
+    deps.quotas,
+    `firstplay#${ipSubject(clientIp)}`,
+    [{ period: 'hour', limit: deps.config.FIRST_PLAYS_PER_HOUR }],
+    deps.now(),
+    'first plays',
+  );
+  await processArticle(deps, feed.feedId, entry, { play: true });
+  const article = await deps.feeds.getArticle(feed.feedId, entry.key);
+  if (!article?.audioId || article.status !== 'narrated')
+    throw new NotFound(article?.error ?? 'This page has no narration yet.');
+  return { found: { ...found, audio_id: article.audioId, title: article.title ?? found.title }, limits };
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);

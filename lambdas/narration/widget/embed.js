@@ -553,20 +553,24 @@
       if (cfg.fmt) form.set('fmt', cfg.fmt);
       // A form body is a CORS "simple request": no preflight round trip.
       var canonical = /** @type {HTMLLinkElement | null} */ (doc.querySelector('link[rel=canonical]'));
+      var look =
+        'feeds/' +
+        encodeURIComponent(feed || '') +
+        '/article?url=' +
+        encodeURIComponent(canonical ? canonical.href : form.get('url') || '');
       var got = audioId
         ? Promise.resolve(audioId)
         : feed
-          ? call(
-              'feeds/' +
-                encodeURIComponent(feed) +
-                '/article?url=' +
-                encodeURIComponent(canonical ? canonical.href : form.get('url') || ''),
-              {},
-            ).then(function (/** @type {ApiAnswer} */ a) {
-              article = a.body.article;
-              showTitle(a.body);
-              return (audioId = a.body.audio_id);
-            })
+          ? call(look, {})
+              .then(function (/** @type {ApiAnswer} */ a) {
+                article = a.body.article;
+                // A first_play feed offers the page (no audio yet): this press narrates it.
+                return a.body.audio_id ? a : call(look, { method: 'POST' });
+              })
+              .then(function (/** @type {ApiAnswer} */ a) {
+                showTitle(a.body);
+                return (audioId = a.body.audio_id);
+              })
           : call('convert/url', { method: 'POST', body: form }).then(function (/** @type {ApiAnswer} */ a) {
               showTitle(a.body);
               if (a.status === 202) showProgress(a.body);

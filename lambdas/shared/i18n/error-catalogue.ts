@@ -1342,6 +1342,7 @@ export const TERMS: Record<string, string> = {
   'A/B events': 'eventos A/B',
   'waitlist sign-ups': 'registros en la lista de espera',
   'listen beacons': 'avisos de escucha',
+  'first plays': 'primeras reproducciones',
   // sniffed file kinds
   'plain text': 'texto sin formato',
   'not a PDF': 'otro tipo de archivo',

@@ -720,7 +720,7 @@ export type FeedCreate_Request = {
   voice?: string;
   fmt?: "mp3" | "wav" | "ogg";
   lexicons?: string[];
-  mode?: "publish";
+  mode?: "publish" | "first_play";
   podcast?: {
     title?: string;
     author?: string;
@@ -931,8 +931,25 @@ export type FeedPageAudio_Query = {
 
 /** GET /feeds/{feed_id}/article */
 export type FeedPageAudio_200 = {
-  /** Play it as data-audio-id would (GET /audio/{audio_id}) */
-  audio_id: string;
+  /** Play it as data-audio-id would (GET /audio/{audio_id}); null: a first_play feed offers it (POST narrates it) */
+  audio_id: string | null;
+  /** The article's key within the feed (what beacons name) */
+  article: string;
+  /** The link the feed gives for the page */
+  url: string;
+  title: string | null;
+};
+
+/** POST /feeds/{feed_id}/article */
+export type FeedFirstPlay_Query = {
+  /** The page address */
+  url: string;
+};
+
+/** POST /feeds/{feed_id}/article */
+export type FeedFirstPlay_200 = {
+  /** Play it as data-audio-id would (GET /audio/{audio_id}); null: a first_play feed offers it (POST narrates it) */
+  audio_id: string | null;
   /** The article's key within the feed (what beacons name) */
   article: string;
   /** The link the feed gives for the page */
