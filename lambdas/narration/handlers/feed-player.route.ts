@@ -19,6 +19,14 @@ const feedId = {
   schema: { type: 'string' as const },
 };
 
+const pageUrl = {
+  name: 'url',
+  in: 'query' as const,
+  required: true,
+  description: 'The page address',
+  schema: { type: 'string' as const, maxLength: MAX_URL_CHARS },
+};
+
 export const PageNarration = z.object({
   audio_id: z.string().nullable().meta({
     description:
@@ -44,16 +52,7 @@ export const feedPageAudioRoute = {
       'What the embed player with `data-feed` asks: the entry the feed lists now whose link is `url` (the page it ' +
       'sits on: its canonical address, else its address without the #fragment). Addresses match without ' +
       'fragment, tracking parameters (utm_*, fbclid, gclid) or trailing slash. Public (no key), cached 60 s.',
-    params: [
-      feedId,
-      {
-        name: 'url',
-        in: 'query',
-        required: true,
-        description: 'The page address',
-        schema: { type: 'string', maxLength: MAX_URL_CHARS },
-      },
-    ],
+    params: [feedId, pageUrl],
     responses: {
       200: { description: 'Its narration', schema: PageNarration },
       404: {
@@ -88,16 +87,7 @@ export const feedFirstPlayRoute = {
       "`mode: first_play`): the article is read and narrated now, as the feed's owner, once; then it answers as " +
       'the lookup does. An article already narrated answers its audio without narrating. No body (a CORS simple ' +
       'request). Public; at most 30 first plays per hour per IP address (429 after).',
-    params: [
-      feedId,
-      {
-        name: 'url',
-        in: 'query',
-        required: true,
-        description: 'The page address',
-        schema: { type: 'string', maxLength: MAX_URL_CHARS },
-      },
-    ],
+    params: [feedId, pageUrl],
     responses: {
       200: { description: 'Its narration (queued or done: GET /audio/{audio_id})', schema: PageNarration },
       404: {
