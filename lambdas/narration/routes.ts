@@ -38,6 +38,7 @@ import {
 import { CONVERSION_PREFIXES, narrationBucket } from './bucket';
 import { FEED_ROUTES } from './handlers/feeds.route';
 import { audioChaptersRoute, podcastRoute } from './handlers/podcast.route';
+import { FEED_PLAYER_ROUTES } from './handlers/feed-player.route';
 import { LEXICON_ITEM_PREFIX } from './adapters/item-prefixes';
 
 /** Completion webhook events (use-cases/webhooks.ts): the `webhooks` queue and the worker delivering them. */
@@ -93,6 +94,7 @@ export const narrationManifest: ServiceManifest = {
     ...FEED_ROUTES,
     podcastRoute,
     audioChaptersRoute,
+    ...FEED_PLAYER_ROUTES,
     notFoundRoute,
   ],
   workers: [

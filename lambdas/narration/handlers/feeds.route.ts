@@ -38,9 +38,8 @@ export const CreateFeedReq = z
     voice: voiceField,
     fmt: fmtField,
     lexicons: lexiconsField,
-    // `first_play` (narrate when a reader first asks) waits for the player's feed mode, which is not built yet:
-    // accepting it now would register feeds that never narrate (docs/feeds.md).
-    mode: z.enum(['publish']).default('publish'),
+    // `first_play`: a poll only records the article; the embed player's first press narrates it (docs/feeds.md).
+    mode: z.enum(['publish', 'first_play']).default('publish'),
     podcast: PodcastReq.optional(),
   })
   .strict();
@@ -126,7 +125,9 @@ export const feedCreateRoute = {
     description:
       'Polls the feed (first poll at once, then every 15 min; ETag / If-Modified-Since; failures back off, doubling, ' +
       'up to a day) and narrates each new or changed article through the same path as POST /convert/url (public ' +
-      'addresses only). `mode`: `publish` (the only one so far) narrates when a poll finds the article. An unchanged article is never narrated again. `podcast`: what ' +
+      'addresses only). `mode`: `publish` narrates when a poll finds the article; `first_play` only records it, and the ' +
+      "embed player's first press on the article narrates it (docs/feeds.md). An unchanged article is never " +
+      'narrated again. `podcast`: what ' +
       '/feeds/{feed_id}/podcast.xml says about the show. Paid keys only; at most 20 feeds per account.',
     body: {
       schema: CreateFeedReq,

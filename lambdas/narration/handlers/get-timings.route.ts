@@ -27,6 +27,14 @@ export const getTimingsRoute = {
     params: [
       { name: 'audio_id', in: 'path', required: true, description: 'audio_id (no extension)' },
       { name: 'format', in: 'query', required: false, description: '`json` (default) or `vtt`' },
+      {
+        name: 'offsets',
+        in: 'query',
+        required: false,
+        description:
+          '`utf16` (default) or `letters`: `start`/`end` of sentences and words counted in letters and digits only ' +
+          '(the embed player uses it to find the text in a page that spaces or punctuates it differently)',
+      },
     ],
     responses: {
       200: { description: 'Timings (JSON), or WebVTT with ?format=vtt (text/vtt)', schema: Timings },
