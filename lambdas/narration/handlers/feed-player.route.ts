@@ -9,6 +9,7 @@ import { LISTEN_EVENTS, MAX_LISTEN_DAYS } from '../use-cases/listens';
 import { MAX_URL_CHARS } from './convert-url.route';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
+import { CONVERSION_PREFIXES } from '../bucket';
 
 const handler = 'lambdas/narration/handlers/feed-player.ts';
 const feedId = {
@@ -76,6 +77,7 @@ export const feedFirstPlayRoute = {
     tables: { feeds: 'rw', quotas: 'rw', audio: 'rw', keys: 'r', accounts: 'r', growth: 'rw' },
     itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
     bucket: 'rw',
+    bucketPrefixes: CONVERSION_PREFIXES,
     sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },
