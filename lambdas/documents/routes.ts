@@ -13,6 +13,7 @@ import { BILLING_ROUTES } from './handlers/billing.route';
 import { SITE_ROUTES } from './handlers/site.route';
 import { getJobRoute } from './handlers/jobs.route';
 import { WEBHOOK_ROUTES } from './handlers/webhooks.route';
+import { BRAND_ROUTES } from './handlers/brand.route';
 import { notFoundRoute } from './handlers/not-found.route';
 import { batchUploadRoute } from './handlers/batch-upload.route';
 import { startBatchRoute } from './handlers/batches.route';
@@ -71,6 +72,8 @@ export const documentsManifest: ServiceManifest = {
     // endpoints are items of the accounts table; each function may touch only its kinds of item (itemPrefixes). ──
     getJobRoute,
     ...WEBHOOK_ROUTES,
+    // ── The account's brand, printed on its facturas: use-cases/brand.ts (`brand#` items of the accounts table). ──
+    ...BRAND_ROUTES,
     // ── CFDI batches: use-cases/batches.ts (API side), use-cases/batch-run.ts (the batch worker's steps). ──
     batchUploadRoute,
     startBatchRoute,
