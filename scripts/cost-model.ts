@@ -317,7 +317,8 @@ export function documentsCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS):
   add('Lambda invocations', n, p.lambdaRequest);
   add('API Gateway HTTP API requests', n, p.apiHttpRequest);
   add('DynamoDB writes (quota counter, stats)', n * 2, p.ddbWrite);
-  add('DynamoDB reads (API key)', n, p.ddbRead);
+  // The key, and the account's brand (PUT /v1/brand: its small item, consistent; the logo is cached per container).
+  add('DynamoDB reads (API key, account brand)', n * 2, p.ddbRead);
   add('CloudWatch Logs ingestion', (n * a.logBytesPerInvocation) / 1024 ** 3, p.logsIngestGb);
   add('Data transfer out (the PDFs)', (n * a.pdfBytes) / 1024 ** 3, p.transferOutGb);
   return breakdown('1,000 PDFs (factura, Pro key, answered inline)', lines);

@@ -16,6 +16,7 @@ import { templatesRoute } from './handlers/templates.route';
 import { templateSourceRoute } from './handlers/template-source.route';
 import { pricingRoute } from './handlers/pricing.route';
 import { getJobRoute } from './handlers/jobs.route';
+import { BRAND_ROUTES } from './handlers/brand.route';
 import { batchUploadRoute } from './handlers/batch-upload.route';
 import { startBatchRoute } from './handlers/batches.route';
 import { getBatchRoute } from './handlers/batch-get.route';
@@ -73,6 +74,8 @@ export const documentsManifest: ServiceManifest = {
     // endpoints are items of the accounts table; each function may touch only its kinds of item (itemPrefixes). ──
     getJobRoute,
     ...WEBHOOK_ROUTES,
+    // ── The account's brand, printed on its facturas: use-cases/brand.ts (`brand#` items of the accounts table). ──
+    ...BRAND_ROUTES,
     // ── CFDI batches: use-cases/batches.ts (API side), use-cases/batch-run.ts (the batch worker's steps). ──
     batchUploadRoute,
     startBatchRoute,

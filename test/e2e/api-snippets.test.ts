@@ -59,8 +59,12 @@ const NOT_RUN: Record<string, string> = {
   'narration GET /v1/feeds/{feed_id}/listens': 'needs a registered feed (see POST /v1/feeds)',
 };
 /** Run first: what other samples read. Run last, in this order: what removes it. */
-const FIRST = ['narration PUT /v1/lexicons/{name}'];
-const LAST = ['narration DELETE /v1/lexicons/{name}', 'narration DELETE /audio/{audio_id}'];
+const FIRST = ['narration PUT /v1/lexicons/{name}', 'documents PUT /v1/brand'];
+const LAST = [
+  'narration DELETE /v1/lexicons/{name}',
+  'narration DELETE /audio/{audio_id}',
+  'documents DELETE /v1/brand',
+];
 
 interface Sample {
   lang: string;
@@ -136,6 +140,13 @@ const BEFORE_EACH: Record<string, () => Promise<void>> = {
     await run('/bin/sh', ['-c', put.source], {
       cwd: files.path,
       env: { PATH: SYSTEM_PATH, ...env.narration },
+    });
+  },
+  'documents DELETE /v1/brand': async () => {
+    const put = operations.find((o) => o.name === 'documents PUT /v1/brand')!.samples[0]!;
+    await run('/bin/sh', ['-c', put.source], {
+      cwd: files.path,
+      env: { PATH: SYSTEM_PATH, ...env.documents },
     });
   },
   'narration DELETE /audio/{audio_id}': async () => {

@@ -18,7 +18,7 @@ import { REALM_BOOTSTRAP_FILE } from '../../lambdas/documents/templating/realm-s
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { RETENTION_TAG, UPLOAD_PREFIX } from '../../lambdas/narration/bucket';
 import { UPLOAD_ITEM_PREFIX } from '../../lambdas/narration/adapters/upload-repository';
-import { JOB_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
+import { BRAND_ITEM_PREFIX, JOB_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
 import { WEBHOOK_ITEM_PREFIX } from '../../lambdas/shared/webhooks/item-prefix';
 import { parseConfig } from '../../lambdas/documents/config';
 import type {
@@ -1254,12 +1254,15 @@ describe('documents only', () => {
       const { stack, logicalId, fnOf, statementsOf, envOf } = s();
       const accountsArn = { 'Fn::GetAtt': [logicalId(stack.tables.accounts!), 'Arn'] };
       const expected: Record<string, { prefixes: string[]; writes: boolean }> = {
-        Render: { prefixes: [JOB_ITEM_PREFIX], writes: true },
+        Render: { prefixes: [JOB_ITEM_PREFIX, BRAND_ITEM_PREFIX], writes: true },
         GetJob: { prefixes: [JOB_ITEM_PREFIX], writes: false },
         WebhookPut: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: true },
         WebhookGet: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: false },
         WebhookDelete: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: true },
         WebhookRotateSecret: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: true },
+        BrandPut: { prefixes: [BRAND_ITEM_PREFIX], writes: true },
+        BrandGet: { prefixes: [BRAND_ITEM_PREFIX], writes: false },
+        BrandDelete: { prefixes: [BRAND_ITEM_PREFIX], writes: true },
         RenderWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
         DeliveryWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
         StartBatch: { prefixes: [JOB_ITEM_PREFIX], writes: true },
@@ -1285,7 +1288,7 @@ describe('documents only', () => {
         expect(envOf(id).ACCOUNTS_TABLE).toEqual({ Ref: logicalId(stack.tables.accounts!) });
       }
       // The prefixes never overlap billing's items (acct#, evt#, email#, purchase#, pickup#).
-      for (const p of [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX])
+      for (const p of [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX, BRAND_ITEM_PREFIX])
         for (const billing of ['acct#', 'evt#', 'email#', 'purchase#', 'pickup#'])
           expect(p.startsWith(billing) || billing.startsWith(p)).toBe(false);
     });

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
 import { JOB_REQUESTS_PREFIX, RESULTS_PREFIX } from '../bucket';
-import { JOB_ITEM_PREFIX } from '../adapters/item-prefixes';
+import { BRAND_ITEM_PREFIX, JOB_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { RATE_HEADERS, common } from '../api/doc-parts';
 import { Binary, ErrorDetail } from '../api/schemas';
 import { CONTENT_TYPES, FORMATS } from '../core/formats';
@@ -43,6 +43,8 @@ const RenderOptionsDoc = described(renderOptionsSchema, {
   pdfa: 'format pdf only (other formats: 400 at body.options.pdfa): a PDF/A-3b (XMP pdfaid 3/B, sRGB output intent, fonts embedded) carrying what it was printed from as an associated file (AFRelationship Source): the CFDI XML byte for byte as factura.xml for cfdi_xml, otherwise data.json (the validated data). Default true with cfdi_xml, false otherwise; the PDF inside a zip is never PDF/A',
   password:
     'format pdf only: the PDF opens only with this password (AES-256, ISO 32000-2 /V 5 /R 6), 1–127 bytes as UTF-8. Not with options.pdfa true (PDF/A forbids encryption: 400 option_conflict); with cfdi_xml the PDF/A default gives way. A free-plan watermark is drawn before encryption. Other formats: 400 at body.options.password',
+  marca:
+    'factura only (other templates: 400 unsupported_option): the business\'s brand, {"logo", "color", "notas", "leyenda_pie"} (see PUT /v1/brand for each). Left out, a request with an API key prints its account\'s stored brand (PUT /v1/brand); given, it replaces that brand whole for this document, and {} prints none',
   permissions:
     'format pdf only: {"print", "copy", "modify", "annotate"} booleans, each true when left out; false is enforced by readers that honour PDF permissions (Acrobat, pdf.js, qpdf). copy false still lets screen readers extract text. Alone (no password) the PDF opens freely with these restrictions; the owner password that would lift them is random and not kept. Unknown members: 400',
 }).meta({
@@ -75,12 +77,13 @@ export const renderRoute = {
   memoryMb: 2048,
   timeoutS: 29,
   maxBodyBytes: 2 * MiB,
-  // accounts: only job items (options.async creates one); render: queues async jobs.
+  // accounts: job items (options.async creates one) and the account's brand (read for a factura without
+  // options.marca); render: queues async jobs.
   // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
   idempotent: true,
   access: {
     tables: { quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'rw' },
-    itemPrefixes: { accounts: [JOB_ITEM_PREFIX] },
+    itemPrefixes: { accounts: [JOB_ITEM_PREFIX, BRAND_ITEM_PREFIX] },
     // results/: documents too large to answer inline; jobs/: an async job's request
     bucket: 'rw',
     bucketPrefixes: [RESULTS_PREFIX.prefix, JOB_REQUESTS_PREFIX.prefix],

@@ -66,7 +66,8 @@ export const renderOptionsSchema = z.object({
   pdfa: z.boolean().optional(),
   /**
    * factura: the business's brand — logo (data URI of a PNG or SVG, ≤ 200 KB, the SVG sanitised), primary colour,
-   * a notes block and a footer legend (templates/kit/marca.ts). Nothing SAT requires is removed.
+   * a notes block and a footer legend (templates/kit/marca.ts). Nothing SAT requires is removed. Without it, a
+   * key's factura prints its account's stored brand (PUT /v1/brand); `{}` prints none.
    */
   marca: marcaSchema.optional(),
   /** format pdf: the password that opens the PDF (AES-256), 1–127 bytes as UTF-8. */

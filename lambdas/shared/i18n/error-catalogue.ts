@@ -1167,6 +1167,14 @@ export const ERROR_MESSAGES = {
     'The PNG logo is {w} × {h} px; at most {max} on each side',
     'El logo PNG mide {w} × {h} px; como máximo {max} por lado',
   ],
+  brand_none: [
+    'This account has no brand stored. Store one with PUT /v1/brand.',
+    'Esta cuenta no tiene una marca guardada. Guarda una con PUT /v1/brand.',
+  ],
+  brand_empty: [
+    'A brand needs at least one of logo, color, notas, leyenda_pie (DELETE /v1/brand removes it)',
+    'Una marca necesita al menos uno de logo, color, notas, leyenda_pie (DELETE /v1/brand la elimina)',
+  ],
   xml_required_for: [
     'Field required for the CFDI 4.0 XML ({field}); options.require_xml asks for it',
     'Campo obligatorio para el XML del CFDI 4.0 ({field}); lo pide options.require_xml',
