@@ -8,7 +8,7 @@
 import { bearerToken, hashKey } from '../../shared/auth/keys';
 import { ipSubject, resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler, CORS_HEADERS } from '../../shared/http/api-handler';
-import { DomainError, Forbidden, QuotaExceeded, Unavailable } from '../../shared/errors';
+import { DomainError, Forbidden, QuotaExceeded, Unavailable, WorkStopped } from '../../shared/errors';
 import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
 import { logger } from '../../shared/logger';
 import { coalescedCounter } from '../../shared/growth/coalesce';
@@ -20,7 +20,7 @@ import { awsDeps, type DocumentsDeps } from '../deps';
 import { monthlyRules, planOf, quotaSubject, type DocumentsPlan } from '../core/plans';
 import { parseRenderRequest } from '../request/validate';
 import { documentUnits, usesCustomHtml, type ValidRenderRequest } from '../request/valid-request';
-import { renderDocument, RenderStopped } from '../use-cases/render-request';
+import { renderDocument } from '../use-cases/render-request';
 import { acceptAsyncRender, assertAsyncAllowed } from '../use-cases/jobs';
 import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
@@ -310,7 +310,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
           logger.warn('render abandoned after the early-timeout answer; charge given back', {
             format: request.format,
             // How far it got before it stopped (documents rendered / in the request).
-            ...(err instanceof RenderStopped ? { rendered: err.rendered, documents: err.documents } : {}),
+            ...(err instanceof WorkStopped ? { rendered: err.done, documents: err.total } : {}),
           });
           throw ABANDONED;
         }
