@@ -46,6 +46,7 @@ function world(record: ApiKeyRecord) {
     refund: async (d) => {
       for (const s of d.charged) counts.set(s.key, (counts.get(s.key) ?? 0) - 1);
     },
+    commit: async () => undefined,
     peek: async () => [],
   };
   const keys = { current: record as ApiKeyRecord | undefined };
