@@ -121,7 +121,12 @@ export class FakeQuotaStore implements QuotaStore {
     rules: WindowRule[],
     now = new Date(),
   ): Promise<(WindowSlot & { used: number })[]> {
-    return slotsFor(subject, rules, now).map((s) => ({ ...s, used: this.used(s) }));
+    // A hold past its time is not usage (the window's next charge gives it back).
+    const expired = (s: WindowSlot) =>
+      [...(this.holds.get(s.key)?.values() ?? [])]
+        .filter((h) => h.until <= Date.now() / 1000)
+        .reduce((n, h) => n + h.units, 0);
+    return slotsFor(subject, rules, now).map((s) => ({ ...s, used: this.used(s) - expired(s) }));
   }
 
   private used(slot: WindowSlot): number {

@@ -82,9 +82,10 @@ describe.each<[string, () => QuotaStore]>([
     await q.commit(a);
     await q.refund(a);
     expect(await used()).toBe(1);
-    // A render whose process died holds the window's last unit; the next charge gives it back and fits.
+    // A render whose process died holds the window's last unit (not usage once past its time); the next charge
+    // gives it back and fits.
     const gone = await q.consume(who, month, T0, dead('gone'));
-    expect(await used()).toBe(2);
+    expect(await used()).toBe(1);
     const c = await q.consume(who, month, T0, live('c'));
     expect(c.allowed).toBe(true);
     expect(await used()).toBe(2);

@@ -271,8 +271,14 @@ export class DynamoQuotaStore implements QuotaStore {
         RequestItems: { [this.table]: { Keys: slots.map((s) => ({ pk: s.key })), ConsistentRead: true } },
       }),
     );
+    // A hold past its time is not usage (its process died: the window's next charge gives it back).
+    const nowS = Date.now() / 1000;
+    const expired = (i: Item) =>
+      Object.entries(i)
+        .filter(([k, v]) => k.startsWith(HOLD) && (v as HeldCharge).until <= nowS)
+        .reduce((n, [, v]) => n + (v as HeldCharge).units, 0);
     const counts = new Map(
-      (out.Responses?.[this.table] ?? []).map((i) => [i.pk as string, Number(i.count ?? 0)]),
+      (out.Responses?.[this.table] ?? []).map((i) => [i.pk as string, Number(i.count ?? 0) - expired(i)]),
     );
     return slots.map((s) => ({ ...s, used: counts.get(s.key) ?? 0 }));
   }

@@ -64,8 +64,8 @@ export interface QuotaDecision {
 /**
  * A charge held until its work is delivered. The hold is written with the charge, in the same conditional write of
  * each window's counter item; commit() removes it once the work is delivered (before the answer leaves). A hold
- * found past `untilS` (its process died: nothing answers after a route's deadline) is given back by the next charge
- * of that window, or by the local runtime's start: each hold is given back once, in one conditional write.
+ * found past `untilS` (its process died: nothing answers after a route's deadline) is no longer usage (peek), and is
+ * given back by the next charge of that window, or by the local runtime's start: once, in one conditional write.
  */
 export interface ChargeHold {
   /** Unique per piece of work (the request id, or the charge id when there is one). */
