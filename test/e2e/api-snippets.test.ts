@@ -53,6 +53,10 @@ const NOT_RUN: Record<string, string> = {
   'narration POST /v1/feeds/{feed_id}/poll': 'needs a registered feed (see POST /v1/feeds)',
   'narration DELETE /v1/feeds/{feed_id}': 'needs a registered feed (see POST /v1/feeds)',
   'narration GET /feeds/{feed_id}/podcast.xml': 'needs a registered feed (see POST /v1/feeds)',
+  'narration GET /feeds/{feed_id}/article': 'needs a registered feed (see POST /v1/feeds)',
+  'narration POST /feeds/{feed_id}/article': 'needs a registered first_play feed (see POST /v1/feeds)',
+  'narration POST /listens': 'needs a registered feed that lists the article (see POST /v1/feeds)',
+  'narration GET /v1/feeds/{feed_id}/listens': 'needs a registered feed (see POST /v1/feeds)',
 };
 /** Run first: what other samples read. Run last, in this order: what removes it. */
 const FIRST = ['narration PUT /v1/lexicons/{name}'];
