@@ -141,7 +141,7 @@ export const ASSUMPTIONS = {
   // Documents
   renderMemMb: documentsManifest.routes.find((r) => r.id === 'Render')!.memoryMb,
   /** Warm factura PDF, ms: bench/render-pdf.bench.ts "warm invoice" median here (docs/performance.md) + handling. */
-  renderWarmMs: 60,
+  renderWarmMs: 65,
   /** Share of renders that hit a cold container (Chromium unpack + launch), and what one costs, ms. */
   coldShare: 0.02,
   coldRenderMs: 4500,
@@ -316,7 +316,7 @@ export function documentsCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS):
   );
   add('Lambda invocations', n, p.lambdaRequest);
   add('API Gateway HTTP API requests', n, p.apiHttpRequest);
-  add('DynamoDB writes (quota counter, stats)', n * 2, p.ddbWrite);
+  add('DynamoDB writes (quota charge, its commit, stats)', n * 3, p.ddbWrite);
   // The key, and the account's brand (PUT /v1/brand: its small item, consistent; the logo is cached per container).
   add('DynamoDB reads (API key, account brand)', n * 2, p.ddbRead);
   add('CloudWatch Logs ingestion', (n * a.logBytesPerInvocation) / 1024 ** 3, p.logsIngestGb);
@@ -595,7 +595,7 @@ files live two days (\`batches/\` lifecycle rule): their storage is a fraction o
 | logBytesPerInvocation | ${a.logBytesPerInvocation} | Powertools JSON line + Lambda START/END/REPORT; texts are never logged |
 | multipartPartBytes | ${a.multipartPartBytes} | @aws-sdk/lib-storage part size |
 | renderMemMb | ${a.renderMemMb} | lambdas/documents/routes.ts |
-| renderWarmMs | ${a.renderWarmMs} | warm factura PDF 26 ms (bench/render-pdf.bench.ts median, docs/performance.md) + ~35 ms for the key lookup, quota and stats writes (3 DynamoDB calls), validation and base64 |
+| renderWarmMs | ${a.renderWarmMs} | warm factura PDF 26 ms (bench/render-pdf.bench.ts median, docs/performance.md) + ~35 ms for the key lookup, quota and stats writes (3 DynamoDB calls), validation and base64, + ~5 ms for the quota charge's commit (a 4th call, after the render: an estimate of one in-region write) |
 | coldShare, coldRenderMs | ${a.coldShare}, ${a.coldRenderMs} ms | **assumption**: 1 render in 50 starts a container (Chromium unpack + launch ~3–4.5 s) |
 | pdfBytes | ${a.pdfBytes} | a 1-page factura with embedded fonts |
 | batchPartSize, batchCfdiMs | ${a.batchPartSize}, ${a.batchCfdiMs} ms | PART_SIZE of lambdas/documents/use-cases/batches.ts; a factura PDF/A from its XML (~110 ms, issue #26) + the PDF's HEAD and PUT |
