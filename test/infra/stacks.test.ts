@@ -177,7 +177,11 @@ class Synth {
   nagSynthError: unknown;
 
   constructor(readonly svc: Service) {
-    const context: Record<string, unknown> = noBundling;
+    // Secrets wired (from Secrets Manager, by name), so the policy audit below sees every function's secrets.
+    const context: Record<string, unknown> = {
+      ...noBundling,
+      [`${svc.name}:secretName`]: `${svc.name}/secrets`,
+    };
     this.app = new App({ context });
     this.stack = new svc.Stack(this.app, svc.id);
     this.template = Template.fromStack(this.stack);
@@ -415,21 +419,21 @@ describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s stack', (_nam
     describe('every synthesized policy and environment (secrets wired)', () => {
       let target: AuditTarget;
       beforeAll(() => {
-        const app = new App({
-          context: { ...noBundling, [`${svc.name}:secretName`]: `${svc.name}/secrets` },
-        });
-        const stack = new svc.Stack(app, `${svc.id}Secrets`);
-        const id = (c: { node: { defaultChild?: unknown } }) =>
-          stack.resolve(stack.getLogicalId(c.node.defaultChild as CfnElement)) as string;
+        const { stack, template, logicalId } = s();
         target = {
-          resources: Template.fromStack(stack).toJSON().Resources as Record<string, Json>,
+          resources: template.toJSON().Resources as Record<string, Json>,
           functions: Object.fromEntries(
-            Object.entries(stack.functions).map(([fid, f]) => [fid, { role: id(f.role), fn: id(f.fn) }]),
+            Object.entries(stack.functions).map(([fid, f]) => [
+              fid,
+              { role: logicalId(f.role), fn: logicalId(f.fn) },
+            ]),
           ),
-          bucket: id(stack.bucket),
-          tables: Object.fromEntries(Object.entries(stack.tables).map(([t, table]) => [t, id(table!)])),
+          bucket: logicalId(stack.bucket),
+          tables: Object.fromEntries(
+            Object.entries(stack.tables).map(([t, table]) => [t, logicalId(table!)]),
+          ),
         };
-      }, 120_000);
+      });
 
       test('no Scan, no Query but on the indexes a function queries, no S3 write outside the prefixes it writes, no secret it does not read', () => {
         expect(auditLeastPrivilege(target, svc.needs)).toEqual([]);
@@ -973,7 +977,8 @@ describe('narration only', () => {
     });
 
     test('without settings, nothing secret is wired (the routes answer 503 naming the variable)', () => {
-      const vars = Object.values(s().resources)
+      const bare = Template.fromStack(new NarrationStack(new App({ context: noBundling }), 'Bare')).toJSON();
+      const vars = Object.values(bare.Resources as Record<string, Json>)
         .filter((r) => r.Type === 'AWS::Lambda::Function')
         .flatMap((f) => Object.keys((f.Properties.Environment?.Variables ?? {}) as Json));
       expect(vars).not.toContain('STRIPE_SECRET_KEY');
