@@ -2,8 +2,10 @@
 // operation they wrap, over HTTP only. Narration: voices, text (200 and 202 → polling at Retry-After), URL, PDF
 // (direct, and a 5 MiB one through the presigned upload path: just over the ~4.5 MB a request may carry, so the
 // direct route refuses it — the 20 MB ceiling itself is convert-pdf-upload.test.ts's), download (ffprobe), timings,
-// lexicons, webhooks (a real signed delivery verified), typed errors, an idempotent retry after a lost answer.
-// Documents: every format, an async job with its signed webhook, a merge (qpdf). The generated types match the
+// lexicons, webhooks (a real signed delivery verified), typed errors with the API's X-Error-Code in English and
+// Spanish, an idempotent retry after a lost answer, a publisher feed (served from loopback: narrated, its podcast,
+// paused, polled, deleted with its audio). Documents: every format, an async job with its signed webhook, a merge
+// (qpdf), a batch of CFDI through the zip upload and as an XML list (the result zip read). The generated types match the
 // running APIs' OpenAPI documents; a sample consumer type-checks against the built package; the CLI (built bin)
 // narrates a PDF to an MP3 (ffprobe) and prints facturas from CFDI XML (qpdf --check), with its exit codes.
 import { execFile, execFileSync } from 'node:child_process';
@@ -12,13 +14,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { strFromU8, unzipSync, zipSync } from 'fflate';
 import {
   AuthenticationError,
   DocumentsClient,
   FORMATS,
   InvalidRequestError,
   NarrationClient,
+  NotFoundError,
   PayloadTooLargeError,
+  VozError,
   constructEvent,
   verifySignature,
   type UploadSlot,
@@ -52,6 +57,17 @@ salieron a recibirlo con música y comida, y muchos viajaron gratis durante el p
 especiales para estudiantes y personas mayores a partir del mes próximo.</p>
 <p>Los comerciantes esperan más visitantes los fines de semana, sobre todo en la temporada de lluvias.</p>
 </article></main><footer>Diario de la Sierra</footer></body></html>`;
+/** The feed's one article: another text (a narration of its own, not the reuse of ARTICLE's). */
+const FEED_ARTICLE = ARTICLE.replaceAll('El tren llega a la sierra', 'La feria del libro abre en la plaza');
+const feedXml = (port: number) => `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0"><channel><title>Diario de la Sierra</title><link>http://127.0.0.1:${port}/</link>
+<description>Noticias</description><language>es-MX</language>
+<item><title>La feria del libro abre en la plaza</title><link>http://127.0.0.1:${port}/feria.html</link>
+<guid>http://127.0.0.1:${port}/feria.html</guid><pubDate>Sat, 28 Nov 2026 09:00:00 GMT</pubDate></item>
+</channel></rss>`;
+const CFDI = ['ingreso-basico.xml', 'egreso-nota-credito.xml'].map((n) =>
+  readFileSync(join(__dirname, '..', 'fixtures', 'cfdi', n), 'utf8'),
+);
 const keys = { pro: generateKey(), scale: generateKey() };
 let rt: TestRuntime;
 let receiver: WebhookReceiver;
@@ -79,6 +95,15 @@ function recordingFetch(
   };
 }
 
+/** The error a call fails with (a call that succeeds fails the test). */
+const failure = <E>(p: Promise<unknown>): Promise<E> =>
+  p.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (e: unknown) => e as E,
+  );
+
 const waitFor = async (check: () => boolean, timeoutMs = 30_000) => {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -89,9 +114,13 @@ const waitFor = async (check: () => boolean, timeoutMs = 30_000) => {
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  site = createServer((_req, res) => {
+  site = createServer((req, res) => {
+    if (req.url === '/feed.xml') {
+      res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
+      return res.end(feedXml(sitePort));
+    }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(ARTICLE);
+    res.end(req.url === '/feria.html' ? FEED_ARTICLE : ARTICLE);
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   sitePort = (site.address() as AddressInfo).port;
@@ -256,7 +285,7 @@ describe('narration', () => {
     });
     expect(done.lexicons).toEqual(['marcas']);
     await narration.lexicons.delete('marcas');
-    await expect(narration.lexicons.get('marcas')).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    await expect(narration.lexicons.get('marcas')).rejects.toMatchObject({ status: 404, code: 'lexicon_unknown' });
   });
 
   test('webhooks: register, a real audio.completed delivery verifies (and a tampered one does not)', async () => {
@@ -288,9 +317,77 @@ describe('narration', () => {
     await expect(anon.voices().then(() => anon.narrateText({ text: 'hola' }))).rejects.toMatchObject({
       constructor: AuthenticationError,
       status: 401,
-      code: 'unauthenticated',
+      code: 'api_key_unknown',
     });
   });
+  test('errors carry the API’s X-Error-Code, the same in English and in Spanish (language: "es")', async () => {
+    const es = new NarrationClient({ apiKey: keys.pro, baseUrl: rt.narrationUrl, language: 'es' });
+    const raw = await fetch(`${rt.narrationUrl}/v1/lexicons/no-existe`, {
+      headers: { authorization: `Bearer ${keys.pro}` },
+    });
+    const header = raw.headers.get('x-error-code');
+    expect(header).toMatch(/^[a-z_]+$/);
+    const [en, spanish] = await Promise.all(
+      [narration, es].map((c) => failure<VozError>(c.lexicons.get('no-existe'))),
+    );
+    expect(en).toBeInstanceOf(NotFoundError);
+    expect(spanish).toBeInstanceOf(NotFoundError);
+    expect([en!.code, spanish!.code]).toEqual([header, header]);
+    expect(en!.code).not.toBe('not_found'); // the API's own code, not the client's per-status fallback
+    expect(en!.message).toBe(((await raw.json()) as { detail: string }).detail);
+    expect(spanish!.message).not.toBe(en!.message);
+    expect(spanish!.message).toMatch(/[áéíóúñ]|no (existe|se encontr)/i);
+    // Invalid input: the items' messages in Spanish, their types (the code) unchanged.
+    const [enItems, esItems] = await Promise.all(
+      [narration, es].map((c) => failure<InvalidRequestError>(c.narrateText({ text: '' }))),
+    );
+    expect(esItems!.code).toBe(enItems!.code);
+    expect(esItems!.items[0]!.msg).not.toBe(enItems!.items[0]!.msg);
+  });
+
+  test('feeds: register a loopback RSS → its article narrated; the podcast lists it; pause, poll, delete with its audio', async () => {
+    const feed = await narration.feeds.create({
+      url: `http://127.0.0.1:${sitePort}/feed.xml`,
+      voice: 'es-MX-Mia',
+    });
+    expect(feed).toMatchObject({
+      feed_id: expect.stringMatching(/^fd_/),
+      status: 'active',
+      voice: 'es-MX-Mia',
+    });
+    expect(narration.feeds.podcastUrl(feed.feed_id)).toBe(
+      `${rt.narrationUrl}/feeds/${feed.feed_id}/podcast.xml`,
+    );
+    let got = await narration.feeds.get(feed.feed_id);
+    for (let i = 0; i < 300 && got.entries[0]?.status !== 'narrated'; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      got = await narration.feeds.get(feed.feed_id);
+    }
+    expect(got.entries).toEqual([
+      expect.objectContaining({ url: `http://127.0.0.1:${sitePort}/feria.html`, status: 'narrated' }),
+    ]);
+    const audioId = got.entries[0]!.audio_id!;
+    expect(await narration.waitForAudio(audioId)).toMatchObject({ status: 'done' });
+    expect(await narration.feeds.podcast(feed.feed_id)).toContain(`/audio/${audioId}.mp3`);
+    expect((await narration.feeds.list()).feeds.map((f) => f.feed_id)).toContain(feed.feed_id);
+    expect(await narration.feeds.setStatus(feed.feed_id, 'paused')).toMatchObject({ status: 'paused' });
+    await expect(narration.feeds.poll(feed.feed_id)).rejects.toMatchObject({
+      constructor: InvalidRequestError,
+      code: 'feed_paused',
+    });
+    await narration.feeds.setStatus(feed.feed_id, 'active');
+    expect(await narration.feeds.poll(feed.feed_id)).toMatchObject({ feed_id: feed.feed_id });
+    expect(await narration.feeds.delete(feed.feed_id, { audio: 'delete' })).toEqual({
+      deleted: true,
+      audio_deleted: 1,
+      audio_kept: 0,
+    });
+    await expect(narration.feeds.get(feed.feed_id)).rejects.toMatchObject({
+      constructor: NotFoundError,
+      code: 'feed_not_found',
+    });
+  });
+
   test('preview (dry run, nothing charged), delete, webhook secret rotation', async () => {
     const preview = await narration.preview({ text: 'El 3 de mayo llegó.' });
     expect(preview).toMatchObject({ dry_run: true });
@@ -298,7 +395,7 @@ describe('narration', () => {
     await narration.deleteAudio(done.audio_url);
     await expect(narration.waitForAudio(done.audio_id)).rejects.toMatchObject({
       status: 404,
-      code: 'not_found',
+      code: 'audio_not_found',
     });
     const created = await narration.webhooks.put({ url: receiver.hook('/rotar') });
     const rotated = await narration.webhooks.rotateSecret();
@@ -403,6 +500,34 @@ describe('documents', () => {
       data: { title: 'J', rows: [{ product: 'A', units: 1, revenue: 1 }] },
     });
     expect(await documents.job(accepted.id)).toMatchObject({ id: accepted.id, format: 'csv' });
+  });
+  test('batches: a zip of CFDI through the upload path, and an XML list with a refused file; the result zip read', async () => {
+    const stages: string[] = [];
+    const progress: number[] = [];
+    const { batch, zip } = await documents.printBatch(
+      { zip: zipSync(Object.fromEntries(CFDI.map((x, i) => [`mes/${i}.xml`, new TextEncoder().encode(x)]))) },
+      { onUpload: (s) => stages.push(s), onProgress: (b) => progress.push(b.progress) },
+    );
+    expect(stages).toEqual(['slot', 'sending']);
+    expect(batch).toMatchObject({ object: 'batch', status: 'done', total: 2, done: 2, refused: 0 });
+    const names = Object.keys(unzipSync(zip.bytes)).sort();
+    expect(names.filter((n) => n.endsWith('.pdf'))).toHaveLength(2);
+    expect(names).toEqual(expect.arrayContaining(['resumen.csv', 'resumen.xlsx']));
+    expect(zip.bytes.length).toBe(batch.bytes);
+
+    const started = await documents.startBatch({ xml: [CFDI[0]!, '<no-es-un-cfdi/>'] });
+    expect(started).toMatchObject({ object: 'batch', status: 'queued' });
+    const listed = await documents.waitForBatch(started.id);
+    expect(listed).toMatchObject({ status: 'done', done: 1, refused: 1 });
+    expect(await documents.batch(started.id)).toMatchObject({ id: started.id, status: 'done' });
+    const files = unzipSync((await documents.downloadBatch(listed)).bytes);
+    expect(strFromU8(files['resumen.csv']!).toUpperCase()).toContain(
+      /UUID="([^"]+)"/.exec(CFDI[0]!)![1]!.toUpperCase(),
+    );
+    await expect(documents.batch('job_no_existe')).rejects.toMatchObject({
+      constructor: NotFoundError,
+      code: 'batch_not_found',
+    });
   });
 });
 
