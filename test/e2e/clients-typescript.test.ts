@@ -10,8 +10,6 @@
 // narrates a PDF to an MP3 (ffprobe) and prints facturas from CFDI XML (qpdf --check), with its exit codes.
 import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { strFromU8, unzipSync, zipSync } from 'fflate';
@@ -41,6 +39,7 @@ import {
   type WebhookReceiver,
 } from '../helpers/webhook-receiver';
 import { textPdf } from '../helpers/text-pdf';
+import { ARTICLE_TITLE, startArticleSite, type ArticleSite } from '../helpers/clients-site';
 
 jest.setTimeout(180_000);
 
@@ -48,31 +47,13 @@ const run = promisify(execFile);
 const MiB = 1024 * 1024;
 const ROOT = join(__dirname, '..', '..');
 const files = tempDir('clients-ts-');
-/** A short article (what /convert/url reads): a title and three paragraphs. */
-const ARTICLE = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>El tren llega a la sierra</title></head>
-<body><header><nav><a href="/">Inicio</a></nav></header><main><article><h1>El tren llega a la sierra</h1>
-<p>Después de diez años de obras, el tren de pasajeros llegó por fin a los pueblos de la sierra. Los vecinos
-salieron a recibirlo con música y comida, y muchos viajaron gratis durante el primer día.</p>
-<p>El recorrido completo dura dos horas y media. Las autoridades prometen tres salidas diarias y tarifas
-especiales para estudiantes y personas mayores a partir del mes próximo.</p>
-<p>Los comerciantes esperan más visitantes los fines de semana, sobre todo en la temporada de lluvias.</p>
-</article></main><footer>Diario de la Sierra</footer></body></html>`;
-/** The feed's one article: another text (a narration of its own, not the reuse of ARTICLE's). */
-const FEED_ARTICLE = ARTICLE.replaceAll('El tren llega a la sierra', 'La feria del libro abre en la plaza');
-const feedXml = (port: number) => `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0"><channel><title>Diario de la Sierra</title><link>http://127.0.0.1:${port}/</link>
-<description>Noticias</description><language>es-MX</language>
-<item><title>La feria del libro abre en la plaza</title><link>http://127.0.0.1:${port}/feria.html</link>
-<guid>http://127.0.0.1:${port}/feria.html</guid><pubDate>Sat, 28 Nov 2026 09:00:00 GMT</pubDate></item>
-</channel></rss>`;
 const CFDI = ['ingreso-basico.xml', 'egreso-nota-credito.xml'].map((n) =>
   readFileSync(join(__dirname, '..', 'fixtures', 'cfdi', n), 'utf8'),
 );
 const keys = { pro: generateKey(), scale: generateKey() };
 let rt: TestRuntime;
 let receiver: WebhookReceiver;
-let site: Server;
-let sitePort = 0;
+let site: ArticleSite;
 let narration: NarrationClient;
 let documents: DocumentsClient;
 let smallPdf: Buffer;
@@ -114,19 +95,10 @@ const waitFor = async (check: () => boolean, timeoutMs = 30_000) => {
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  site = createServer((req, res) => {
-    if (req.url === '/feed.xml') {
-      res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
-      return res.end(feedXml(sitePort));
-    }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(req.url === '/feria.html' ? FEED_ARTICLE : ARTICLE);
-  });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  sitePort = (site.address() as AddressInfo).port;
+  site = await startArticleSite();
   rt = await startRuntime({
     ...webhookTestEnv(''),
-    URL_FETCH_ALLOWLIST: `127.0.0.1:${sitePort}`,
+    URL_FETCH_ALLOWLIST: `127.0.0.1:${site.port}`,
     // Texts over 200 characters are queued and answered 202 at once: the client's polling path, cheaply.
     SYNC_MAX_CHARS: '200',
     WAIT_WINDOW_S: '0',
@@ -145,7 +117,7 @@ afterAll(async () => {
   await stopPdfWorkers();
   await rt?.stop();
   await receiver?.close();
-  await new Promise<void>((r) => (site ? site.close(() => r()) : r()));
+  await site?.close();
   files.cleanup();
 });
 
@@ -229,11 +201,11 @@ describe('narration', () => {
 
   test('an article URL (its title in the result)', async () => {
     const done = await narration.narrateUrl({
-      url: `http://127.0.0.1:${sitePort}/noticia`,
+      url: site.articleUrl,
       voice: 'es-MX-Mia',
     });
     expect(done).toMatchObject({ voice: 'es-MX-Mia', title: expect.any(String) });
-    expect(done.title).toContain('El tren llega a la sierra');
+    expect(done.title).toContain(ARTICLE_TITLE);
     expect(done.chars).toBeGreaterThan(300);
   });
 
@@ -285,7 +257,10 @@ describe('narration', () => {
     });
     expect(done.lexicons).toEqual(['marcas']);
     await narration.lexicons.delete('marcas');
-    await expect(narration.lexicons.get('marcas')).rejects.toMatchObject({ status: 404, code: 'lexicon_unknown' });
+    await expect(narration.lexicons.get('marcas')).rejects.toMatchObject({
+      status: 404,
+      code: 'lexicon_unknown',
+    });
   });
 
   test('webhooks: register, a real audio.completed delivery verifies (and a tampered one does not)', async () => {
@@ -347,7 +322,7 @@ describe('narration', () => {
 
   test('feeds: register a loopback RSS → its article narrated; the podcast lists it; pause, poll, delete with its audio', async () => {
     const feed = await narration.feeds.create({
-      url: `http://127.0.0.1:${sitePort}/feed.xml`,
+      url: site.feedUrl,
       voice: 'es-MX-Mia',
     });
     expect(feed).toMatchObject({
@@ -363,9 +338,7 @@ describe('narration', () => {
       await new Promise((r) => setTimeout(r, 200));
       got = await narration.feeds.get(feed.feed_id);
     }
-    expect(got.entries).toEqual([
-      expect.objectContaining({ url: `http://127.0.0.1:${sitePort}/feria.html`, status: 'narrated' }),
-    ]);
+    expect(got.entries).toEqual([expect.objectContaining({ url: site.feedArticleUrl, status: 'narrated' })]);
     const audioId = got.entries[0]!.audio_id!;
     expect(await narration.waitForAudio(audioId)).toMatchObject({ status: 'done' });
     expect(await narration.feeds.podcast(feed.feed_id)).toContain(`/audio/${audioId}.mp3`);
@@ -596,14 +569,7 @@ describe('the package', () => {
     expect(ffprobe(join(files.path, 'audio.mp3'))).toMatchObject({ codec: 'mp3' });
     execFileSync(FFPROBE, ['-v', 'error', join(files.path, 'audio.mp3')]);
 
-    const fromUrl = await voz([
-      'narrar',
-      `http://127.0.0.1:${sitePort}/noticia`,
-      '--voz',
-      'es-MX-Mia',
-      '-o',
-      'noticia.mp3',
-    ]);
+    const fromUrl = await voz(['narrar', site.articleUrl, '--voz', 'es-MX-Mia', '-o', 'noticia.mp3']);
     expect(fromUrl).toMatchObject({ code: 0, stderr: expect.stringContaining('es-MX-Mia') });
 
     const xmls = ['ingreso-basico.xml', 'egreso-nota-credito.xml'].map((n) =>
