@@ -84,9 +84,15 @@ test('the Python client and CLI pass their live tests against this runtime (Debi
     (e: { code: number; stderr: string }) => ({ code: e.code, out: e.stderr }),
   );
   // unittest reports on stderr; every test ran (none skipped) and passed.
-  expect({ code: result.code, tail: result.out.split('\n').slice(-4).join('\n') }).toEqual({
+  // A failure shows unittest's own report of each failing test.
+  expect({
+    code: result.code,
+    tail: result.out.split('\n').slice(-4).join('\n'),
+    failures: result.out.match(/^(FAIL|ERROR): [\s\S]*?(?=^-{20,}$|^={20,}$)/gm) ?? [],
+  }).toEqual({
     code: 0,
-    tail: expect.stringMatching(/Ran 17 tests in [\d.]+s\n\nOK\n?$/),
+    tail: expect.stringMatching(/Ran 18 tests in [\d.]+s\n\nOK\n?$/),
+    failures: [],
   });
   expect(result.out).not.toMatch(/skipped/);
 });

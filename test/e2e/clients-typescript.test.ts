@@ -558,8 +558,12 @@ describe('the package', () => {
     };
     const voz = (args: string[], extra: Record<string, string> = {}) =>
       run(process.execPath, [cli, ...args], { cwd: files.path, env: { ...env, ...extra } }).then(
-        (r) => ({ code: 0, stderr: r.stderr }),
-        (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+        (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+        (e: { code: number; stdout: string; stderr: string }) => ({
+          code: e.code,
+          stdout: e.stdout,
+          stderr: e.stderr,
+        }),
       );
     const pdf = join(files.path, 'archivo.pdf');
     writeFileSync(pdf, smallPdf);
@@ -593,5 +597,37 @@ describe('the package', () => {
     expect((await voz(['narrar', pdf], { VOZ_API_KEY: 'key_no_existe_0000000000000000' })).code).toBe(4);
     expect((await voz(['render', 'no-existe', 'datos.json'])).code).toBe(3);
     expect((await voz(['voces'], { VOZ_NARRATION_URL: 'http://127.0.0.1:1' })).code).toBe(6);
+  });
+
+  test('CLI: lote --xml → the batch zip; feed agregar / lista / borrar; --ayuda prints clients/cli-usage.txt', async () => {
+    const cli = join(dist, 'cli.js');
+    const env = { ...process.env, VOZ_NARRATION_URL: rt.narrationUrl, VOZ_DOCUMENTS_URL: rt.documentsUrl! };
+    const voz = (args: string[], key: string) =>
+      run(process.execPath, [cli, ...args], { cwd: files.path, env: { ...env, VOZ_API_KEY: key } }).then(
+        (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+    const xmls = ['ingreso-basico.xml', 'egreso-nota-credito.xml'].map((n) =>
+      join(ROOT, 'test/fixtures/cfdi', n),
+    );
+    const lot = await voz(['lote', '--xml', ...xmls, '-o', 'lote.zip'], keys.scale);
+    expect(lot).toMatchObject({ code: 0, stderr: expect.stringContaining('2 PDF, 0 rechazados') });
+    const names = Object.keys(unzipSync(readFileSync(join(files.path, 'lote.zip'))));
+    expect(names.filter((n) => n.endsWith('.pdf'))).toHaveLength(2);
+
+    const added = await voz(['feed', 'agregar', site.feedUrl, '--voz', 'es-ES-Lucia'], keys.pro);
+    expect(added).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^fd_\S+\thttp:\S+\/podcast\.xml\n$/),
+    });
+    const id = added.stdout.split('\t')[0]!;
+    expect((await voz(['feed', 'lista'], keys.pro)).stdout).toContain(`${id}\tactive\t${site.feedUrl}`);
+    const deleted = await voz(['feed', 'borrar', id, '--borrar-audio'], keys.pro);
+    expect(JSON.parse(deleted.stdout)).toMatchObject({ deleted: true });
+    expect((await voz(['feed', 'ver', id], keys.pro)).code).toBe(3);
+    expect((await voz(['feed', 'ver'], keys.pro)).code).toBe(2);
+
+    const help = await voz(['--ayuda'], keys.pro);
+    expect(help.stdout).toBe(readFileSync(join(ROOT, 'clients/cli-usage.txt'), 'utf8'));
   });
 });

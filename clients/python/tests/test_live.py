@@ -431,6 +431,28 @@ class CliTest(unittest.TestCase):
         self.assertEqual(self.voz("render", "no-existe", "py-datos.json").returncode, 3)
         self.assertEqual(self.voz("voces", VOZ_NARRATION_URL="http://127.0.0.1:1").returncode, 6)
 
+    def test_lote_feed_and_the_one_usage_text(self) -> None:
+        archive = OUT / "py-mes.zip"
+        with zipfile.ZipFile(archive, "w") as z:
+            for x in ENV["VOZ_TEST_CFDI"].split(os.pathsep):
+                z.write(x, Path(x).name)
+        r = self.voz("lote", str(archive), "-o", "py-lote.zip", VOZ_API_KEY=SCALE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("2 PDF, 0 rechazados", r.stderr)
+        names = zipfile.ZipFile(OUT / "py-lote.zip").namelist()
+        self.assertEqual(len([n for n in names if n.endswith(".pdf")]), 2)
+        r = self.voz("feed", "agregar", ENV["VOZ_TEST_FEED_URL"], "--voz", "es-ES-Lucia")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"^fd_\S+\thttp:\S+/podcast\.xml\n$")
+        feed_id = r.stdout.split("\t")[0]
+        self.assertIn(f"{feed_id}\tactive\t{ENV['VOZ_TEST_FEED_URL']}", self.voz("feed", "lista").stdout)
+        r = self.voz("feed", "borrar", feed_id, "--borrar-audio")
+        self.assertEqual((r.returncode, json.loads(r.stdout)["deleted"]), (0, True))
+        self.assertEqual(self.voz("feed", "ver", feed_id).returncode, 3)
+        self.assertEqual(self.voz("feed", "ver").returncode, 2)
+        usage = (HERE.parent / "cli-usage.txt").read_text("utf-8")
+        self.assertEqual(self.voz("--ayuda").stdout, usage)
+
 
 if __name__ == "__main__":
     unittest.main()
