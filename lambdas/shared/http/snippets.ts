@@ -61,7 +61,8 @@ const py = (v: unknown) =>
  */
 function answerKind(doc: RouteDoc): { kind: 'json' | 'text' | 'file'; ext?: string } {
   const ok = Object.entries(doc.responses).find(([s]) => s.startsWith('2'))?.[1];
-  const type = ok?.contentType ?? ok?.contentTypes?.[0] ?? (ok && !ok.schema ? 'text/plain' : 'application/json');
+  const type =
+    ok?.contentType ?? ok?.contentTypes?.[0] ?? (ok && !ok.schema ? 'text/plain' : 'application/json');
   if (/json/.test(type)) return { kind: 'json' };
   if (/^text\/|javascript|mpegurl/.test(type)) return { kind: 'text' };
   return { kind: 'file', ext: type === 'application/pdf' ? 'pdf' : 'bin' };
