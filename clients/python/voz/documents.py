@@ -91,35 +91,16 @@ class DocumentsClient(ServiceClient):
     ) -> T.GetJob_200:
         """Polls the job at its Retry-After until done, or raises JobFailedError (with its problems)."""
 
-        def step(_res: Response, body: Any) -> Optional[T.GetJob_200]:
-            job = cast(T.GetJob_200, body)
-            if job["status"] == "done":
-                return job
-            if job["status"] == "failed":
-                problems = job.get("problems")
-                raise JobFailedError(
-                    job.get("reason") or f"job {job_id} failed",
-                    status=200,
-                    code=str(problems[0]["type"]) if problems else "job_failed",
-                    detail=cast(Any, problems) or job.get("reason"),
-                    body=job,
-                )
-            if on_progress:
-                on_progress(cast(Dict[str, Any], job))
-            return None
+        def failure(job: Dict[str, Any]) -> Tuple[str, Any]:
+            problems = job.get("problems")
+            return (str(problems[0]["type"]) if problems else "job_failed", problems or job.get("reason"))
 
-        return self.http.poll(f"/v1/jobs/{_q(job_id)}", step, timeout_s=timeout_s)
+        return cast(T.GetJob_200, self._until_done(f"/v1/jobs/{_q(job_id)}", failure, on_progress, timeout_s))
 
     def download_job(self, job: T.GetJob_200) -> RenderedDocument:
-        url = job.get("download_url")
-        if not url:
-            raise JobFailedError(f"job {job['id']} has no document", code="no_document", body=job)
-        res = self.http.request("GET", url, auth=False, headers={"accept": "*/*"})
-        return RenderedDocument(
-            content=res.body,
-            content_type=job.get("content_type") or res.headers.get("content-type") or "application/octet-stream",
-            filename=job.get("filename") or f"documento.{job['format']}",
-        )
+        """The document of a finished job (its presigned download_url; no API key goes there)."""
+        job_d = cast(Dict[str, Any], job)
+        return self._download(job_d, job.get("content_type"), job.get("filename") or f"documento.{job['format']}")
 
     def create_batch_upload(self) -> T.BatchUpload_201:
         """POST /v1/batches/upload: a presigned upload slot for one zip of CFDI (≤ 100 MiB, ≤ 5,000 files)."""
@@ -145,30 +126,14 @@ class DocumentsClient(ServiceClient):
     ) -> T.GetBatch_200:
         """Polls the batch at its Retry-After until done, or raises JobFailedError (with the reason)."""
 
-        def step(_res: Response, body: Any) -> Optional[T.GetBatch_200]:
-            batch = cast(T.GetBatch_200, body)
-            if batch["status"] == "done":
-                return batch
-            if batch["status"] == "failed":
-                reason = batch.get("reason")
-                raise JobFailedError(
-                    reason or f"batch {batch_id} failed", status=200, code="batch_failed", detail=reason, body=batch
-                )
-            if on_progress:
-                on_progress(cast(Dict[str, Any], batch))
-            return None
+        def failure(batch: Dict[str, Any]) -> Tuple[str, Any]:
+            return ("batch_failed", batch.get("reason"))
 
-        return self.http.poll(f"/v1/batches/{_q(batch_id)}", step, timeout_s=timeout_s)
+        return cast(T.GetBatch_200, self._until_done(f"/v1/batches/{_q(batch_id)}", failure, on_progress, timeout_s))
 
     def download_batch(self, batch: T.GetBatch_200) -> RenderedDocument:
         """The zip of a finished batch: a PDF and the XML per CFDI, resumen.xlsx and resumen.csv."""
-        url = batch.get("download_url")
-        if not url:
-            raise JobFailedError(f"batch {batch['id']} has no zip", code="no_document", body=batch)
-        res = self.http.request("GET", url, auth=False, headers={"accept": "*/*"})
-        return RenderedDocument(
-            content=res.body, content_type="application/zip", filename=batch.get("filename") or f"{batch['id']}.zip"
-        )
+        return self._download(cast(Dict[str, Any], batch), "application/zip", batch.get("filename") or f"{batch['id']}.zip")
 
     def print_batch(
         self,
@@ -215,3 +180,34 @@ class DocumentsClient(ServiceClient):
 
     def stats(self) -> T.DocumentStats_200:
         return cast(T.DocumentStats_200, self.http.json("GET", "/stats"))
+
+    def _until_done(
+        self,
+        path: str,
+        failure: Callable[[Dict[str, Any]], Tuple[str, Any]],
+        on_progress: Optional[Callable[[Dict[str, Any]], None]],
+        timeout_s: float,
+    ) -> Dict[str, Any]:
+        """Polls a job or batch at ``path`` until done; failed → JobFailedError with ``failure``'s code and detail."""
+
+        def step(_res: Response, body: Any) -> Optional[Dict[str, Any]]:
+            x = cast(Dict[str, Any], body)
+            if x["status"] == "done":
+                return x
+            if x["status"] == "failed":
+                code, detail = failure(x)
+                raise JobFailedError(x.get("reason") or f"{x['id']} failed", status=200, code=code, detail=detail, body=x)
+            if on_progress:
+                on_progress(x)
+            return None
+
+        return self.http.poll(path, step, timeout_s=timeout_s)
+
+    def _download(self, x: Dict[str, Any], content_type: Optional[str], filename: str) -> RenderedDocument:
+        """A finished job's file from its presigned download_url (no API key goes there)."""
+        url = x.get("download_url")
+        if not url:
+            raise JobFailedError(f"{x['id']} has no file to download", code="no_document", body=x)
+        res = self.http.request("GET", url, auth=False, headers={"accept": "*/*"})
+        ctype = content_type or res.headers.get("content-type") or "application/octet-stream"
+        return RenderedDocument(content=res.body, content_type=ctype, filename=filename)

@@ -2,7 +2,7 @@
 // also when the API answers 303 to a download link), async jobs (Scale: 202 → GET /v1/jobs/{id} polled at its
 // Retry-After → download), merges of several documents into one PDF, batches of CFDI (a zip through the presigned
 // upload, or a list of XML → one zip of PDFs and summaries), templates, pricing and the webhook endpoint.
-import { JobFailedError } from './errors';
+import { JobFailedError, type ErrorItem } from './errors';
 import { Transport, toBlob, type ClientOptions, type PollOptions } from './http';
 import type * as D from './generated/documents';
 
@@ -110,32 +110,15 @@ export class DocumentsClient {
 
   /** Polls the job at its Retry-After until done (answers it) or failed (JobFailedError with the problems). */
   waitForJob(id: string, opts: JobWaitOptions = {}): Promise<Job> {
-    return this.http.poll<Job>(`/v1/jobs/${encodeURIComponent(id)}`, opts, (_res, body) => {
-      const job = body as Job;
-      if (job.status === 'done') return { done: job };
-      if (job.status === 'failed')
-        throw new JobFailedError(job.reason ?? `job ${id} failed`, {
-          status: 200,
-          code: job.problems?.[0]?.type ?? 'job_failed',
-          detail: job.problems ?? job.reason,
-          body: job,
-        });
-      opts.onProgress?.(job);
-      return { waiting: job.status };
-    });
+    return this.untilDone<Job>(`/v1/jobs/${encodeURIComponent(id)}`, opts, (job) => ({
+      code: job.problems?.[0]?.type ?? 'job_failed',
+      detail: job.problems ?? job.reason,
+    }));
   }
 
-  /** The document of a finished job (its presigned download_url; no API key sent there). */
-  async downloadJob(job: Job): Promise<RenderedDocument> {
-    if (!job.download_url)
-      throw new JobFailedError(`job ${job.id} has no document`, { code: 'no_document', body: job });
-    const res = await this.http.request('GET', job.download_url, { auth: false, headers: { accept: '*/*' } });
-    return {
-      bytes: new Uint8Array(await res.arrayBuffer()),
-      contentType: job.content_type ?? res.headers.get('content-type') ?? 'application/octet-stream',
-      filename: job.filename ?? `documento.${job.format}`,
-      warnings: [],
-    };
+  /** The document of a finished job (its presigned download_url; no API key goes there). */
+  downloadJob(job: Job): Promise<RenderedDocument> {
+    return this.download(job, job.content_type, job.filename ?? `documento.${job.format}`);
   }
 
   /** POST /v1/batches/upload: a presigned upload slot for one zip of CFDI (≤ 100 MiB, ≤ 5,000 files). */
@@ -164,35 +147,15 @@ export class DocumentsClient {
 
   /** Polls the batch at its Retry-After until done (answers it) or failed (JobFailedError with the reason). */
   waitForBatch(id: string, opts: BatchWaitOptions = {}): Promise<Batch> {
-    return this.http.poll<Batch>(`/v1/batches/${encodeURIComponent(id)}`, opts, (_res, body) => {
-      const batch = body as Batch;
-      if (batch.status === 'done') return { done: batch };
-      if (batch.status === 'failed')
-        throw new JobFailedError(batch.reason ?? `batch ${id} failed`, {
-          status: 200,
-          code: 'batch_failed',
-          detail: batch.reason,
-          body: batch,
-        });
-      opts.onProgress?.(batch);
-      return { waiting: batch.status };
-    });
+    return this.untilDone<Batch>(`/v1/batches/${encodeURIComponent(id)}`, opts, (batch) => ({
+      code: 'batch_failed',
+      detail: batch.reason,
+    }));
   }
 
   /** The zip of a finished batch: a PDF and the XML per CFDI, resumen.xlsx and resumen.csv. */
-  async downloadBatch(batch: Batch): Promise<RenderedDocument> {
-    if (!batch.download_url)
-      throw new JobFailedError(`batch ${batch.id} has no zip`, { code: 'no_document', body: batch });
-    const res = await this.http.request('GET', batch.download_url, {
-      auth: false,
-      headers: { accept: '*/*' },
-    });
-    return {
-      bytes: new Uint8Array(await res.arrayBuffer()),
-      contentType: 'application/zip',
-      filename: batch.filename ?? `${batch.id}.zip`,
-      warnings: [],
-    };
+  downloadBatch(batch: Batch): Promise<RenderedDocument> {
+    return this.download(batch, 'application/zip', batch.filename ?? `${batch.id}.zip`);
   }
 
   /**
@@ -256,4 +219,37 @@ export class DocumentsClient {
     rotateSecret: (): Promise<D.WebhookRotateSecret_200> =>
       this.http.json('POST', '/v1/webhook/rotate-secret'),
   };
+
+  /** Polls a job or batch at `path` until done; failed → JobFailedError with `failure`'s code and detail. */
+  private untilDone<T extends { id: string; status: string; reason?: string }>(
+    path: string,
+    opts: PollOptions & { onProgress?: (x: T) => void },
+    failure: (x: T) => { code: string; detail: string | ErrorItem[] | undefined },
+  ): Promise<T> {
+    return this.http.poll<T>(path, opts, (_res, body) => {
+      const x = body as T;
+      if (x.status === 'done') return { done: x };
+      if (x.status === 'failed')
+        throw new JobFailedError(x.reason ?? `${x.id} failed`, { status: 200, body: x, ...failure(x) });
+      opts.onProgress?.(x);
+      return { waiting: x.status };
+    });
+  }
+
+  /** A finished job's file from its presigned download_url (no API key goes there). */
+  private async download(
+    x: { id: string; download_url?: string },
+    contentType: string | undefined,
+    filename: string,
+  ): Promise<RenderedDocument> {
+    if (!x.download_url)
+      throw new JobFailedError(`${x.id} has no file to download`, { code: 'no_document', body: x });
+    const res = await this.http.request('GET', x.download_url, { auth: false, headers: { accept: '*/*' } });
+    return {
+      bytes: new Uint8Array(await res.arrayBuffer()),
+      contentType: contentType ?? res.headers.get('content-type') ?? 'application/octet-stream',
+      filename,
+      warnings: [],
+    };
+  }
 }
