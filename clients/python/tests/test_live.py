@@ -441,12 +441,14 @@ class CliTest(unittest.TestCase):
         self.assertIn("2 PDF, 0 rechazados", r.stderr)
         names = zipfile.ZipFile(OUT / "py-lote.zip").namelist()
         self.assertEqual(len([n for n in names if n.endswith(".pdf")]), 2)
-        r = self.voz("feed", "agregar", ENV["VOZ_TEST_FEED_URL"], "--voz", "es-ES-Lucia")
+        # unittest runs CliTest first: this feed's narration is kept (borrar without --borrar-audio) and the same feed
+        # and voice in NarrationTest reuse it, nothing narrated twice.
+        r = self.voz("feed", "agregar", ENV["VOZ_TEST_FEED_URL"], "--voz", "es-MX-Mia")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertRegex(r.stdout, r"^fd_\S+\thttp:\S+/podcast\.xml\n$")
         feed_id = r.stdout.split("\t")[0]
         self.assertIn(f"{feed_id}\tactive\t{ENV['VOZ_TEST_FEED_URL']}", self.voz("feed", "lista").stdout)
-        r = self.voz("feed", "borrar", feed_id, "--borrar-audio")
+        r = self.voz("feed", "borrar", feed_id)
         self.assertEqual((r.returncode, json.loads(r.stdout)["deleted"]), (0, True))
         self.assertEqual(self.voz("feed", "ver", feed_id).returncode, 3)
         self.assertEqual(self.voz("feed", "ver").returncode, 2)
