@@ -195,6 +195,12 @@ test('the TypeScript samples type-check (one tsc call, strict) and those of ever
     source: op.samples.find((s) => s.lang === 'TypeScript')!.source,
   }));
   for (const s of samples) writeFileSync(join(dir, 'src', `${s.file}.mts`), `// ${s.op.name}\n${s.source}\n`);
+  // Negative controls: a type error tsc must name, and a sample that fails (a 404) the runner must report.
+  writeFileSync(join(dir, 'src', 'control-type.mts'), "const n: number = 'texto';\nconsole.log(n);\n");
+  writeFileSync(
+    join(dir, 'src', 'control-404.mts'),
+    'const res = await fetch(`${process.env.VOZ_API}/no-existe`);\nif (!res.ok) throw new Error(`${res.status}`);\n',
+  );
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
@@ -218,7 +224,9 @@ test('the TypeScript samples type-check (one tsc call, strict) and those of ever
     () => '',
     (e: { stdout: string }) => e.stdout,
   );
-  expect(checked).toBe('');
+  expect(checked.trim().split('\n')).toEqual([
+    expect.stringMatching(/\/src\/control-type\.mts\(1,7\): error TS2322/),
+  ]);
 
   // The curl/Python test deleted its audio last: a new one for the samples that read it (and the last, which
   // deletes it). The lexicon PUT runs first and its DELETE last, as above.
@@ -229,7 +237,8 @@ test('the TypeScript samples type-check (one tsc call, strict) and those of ever
     file: join(dir, 'out', `${s.file}.mjs`),
     env: env[s.op.service],
   }));
-  writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan));
+  const control = { name: 'control 404', file: join(dir, 'out', 'control-404.mjs'), env: env.narration };
+  writeFileSync(join(dir, 'plan.json'), JSON.stringify([...plan, control]));
   await run(
     process.execPath,
     [join(ROOT, 'test/helpers/run-ts-samples.mjs'), join(dir, 'plan.json'), join(dir, 'report.json')],
@@ -239,7 +248,7 @@ test('the TypeScript samples type-check (one tsc call, strict) and those of ever
     ran: string[];
     failures: string[];
   };
-  expect(report.failures).toEqual([]);
+  expect(report.failures).toEqual([expect.stringMatching(/^control 404: Error: 404/)]);
   expect(report.ran).toEqual(plan.map((p) => p.name));
   expect(report.ran.length).toBeGreaterThan(40);
 });
