@@ -91,7 +91,16 @@ const SERVICES: Service[] = [
     needs: {
       bucketWrites: {
         ...Object.fromEntries(
-          ['ConvertText', 'ConvertUrl', 'DemoTry', 'Worker', 'FeedArticleWorker', 'DeleteAudio', 'FeedDelete']
+          [
+            'ConvertText',
+            'ConvertUrl',
+            'DemoTry',
+            'Worker',
+            'FeedArticleWorker',
+            'FeedFirstPlay',
+            'DeleteAudio',
+            'FeedDelete',
+          ]
             .concat(['GetAudio', 'GetTimings', 'AudioSegment', 'AudioChapters']) // delete an expired audio's files
             .map((id) => [id, CONVERSION]),
         ),
