@@ -22,6 +22,8 @@ export const getBatchRoute = {
     summary: 'A batch of CFDI',
     tags: ['batches'],
     bearer: 'optional',
+    // Examples with a key: a month of CFDI is a paid plan's (without one, the free plan's 10 files).
+    sampleKey: true,
     description:
       'Progress of a batch (done, failed, refused of total; `eta_s`), and when done the zip (`download_url`, ' +
       'presigned, signed afresh at each GET, valid 1 h). Visible to every key of the account that started it (a ' +

@@ -22,6 +22,8 @@ export const batchUploadRoute = {
     summary: 'Upload slot for a zip of CFDI',
     tags: ['batches'],
     bearer: 'optional',
+    // Examples with a key: a month of CFDI is a paid plan's (without one, the free plan's 10 files).
+    sampleKey: true,
     description:
       'For a month of stamped CFDI 4.0 (SAT descarga masiva, a PAC portal): answers an `upload_id` and a presigned ' +
       'S3 POST. Send `upload.fields` unchanged, then the zip as `file` (multipart/form-data, e.g. `curl -F key=... ' +

@@ -30,6 +30,8 @@ export const startBatchRoute = {
     summary: 'Start a batch of CFDI',
     tags: ['batches'],
     bearer: 'optional',
+    // Examples with a key: a month of CFDI is a paid plan's (without one, the free plan's 10 files).
+    sampleKey: true,
     description:
       'Prints a month of stamped CFDI 4.0 at once: `{"upload_id"}` of a zip sent with POST /v1/batches/upload, or ' +
       '`{"xml": [...]}`. 202 with the batch; poll GET /v1/batches/{id} (or GET /v1/jobs/{id}; Scale accounts with a ' +
