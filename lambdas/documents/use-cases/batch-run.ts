@@ -268,34 +268,52 @@ export async function renderPart(
   if (!outcomes) {
     const entries = await deps.batchFiles.getPart(jobId, part);
     const last = attempt >= deps.maxAttempts;
+    const ourFault = (uuid: string, err: unknown): PartOutcome => {
+      if (!last) throw err; // SQS redelivers the part; the PDFs stored so far are kept and skipped
+      logger.error('batch CFDI failed on the last attempt', { error: err as Error, jobId, part, uuid });
+      return {
+        uuid,
+        ok: false,
+        motivo: `Falló la impresión de nuestro lado tras ${attempt} intentos (not charged; send it again)`,
+      };
+    };
+    // Which PDFs a previous attempt stored: asked for the whole part at once (one round trip, not one per CFDI).
+    const stored = await Promise.all(entries.map((e) => deps.batchFiles.hasPdf(jobId, e.row.uuid)));
+    // Each PDF is stored while the next one renders; the part ends when every write has.
+    const writes: Promise<void>[] = [];
     outcomes = [];
-    for (const entry of entries) {
+    for (const [i, entry] of entries.entries()) {
       const uuid = entry.row.uuid;
-      if (await deps.batchFiles.hasPdf(jobId, uuid)) {
+      if (stored[i]) {
         outcomes.push({ uuid, ok: true });
         continue;
       }
       try {
         const request = parseRenderRequest({ template: entry.template, cfdi_xml: entry.xml, format: 'pdf' });
         const doc = await renderDocument(request, await deps.renderer(), { watermark: job.plan === 'free' });
-        await deps.batchFiles.putPdf(jobId, uuid, doc.bytes);
-        // One line per PDF made (the crash test counts them: a redelivered part makes none twice).
-        logger.info('batch PDF stored', { jobId, part, uuid });
-        await deps.recordRender('pdf').catch(() => undefined);
-        outcomes.push({ uuid, ok: true });
+        const at = outcomes.push({ uuid, ok: true }) - 1;
+        writes.push(
+          deps.batchFiles.putPdf(jobId, uuid, doc.bytes).then(
+            async () => {
+              // One line per PDF made (the crash test counts them: a redelivered part makes none twice).
+              logger.info('batch PDF stored', { jobId, part, uuid });
+              await deps.recordRender('pdf').catch(() => undefined);
+            },
+            (err: unknown) => void (outcomes![at] = ourFault(uuid, err)),
+          ),
+        );
       } catch (err) {
         const fault = callerFault(err);
-        if (fault) outcomes.push({ uuid, ok: false, motivo: `No se pudo imprimir: ${fault}` });
-        else if (last) {
-          logger.error('batch CFDI failed on the last attempt', { error: err as Error, jobId, part, uuid });
-          outcomes.push({
-            uuid,
-            ok: false,
-            motivo: `Falló la impresión de nuestro lado tras ${attempt} intentos (not charged; send it again)`,
-          });
-        } else throw err; // SQS redelivers the part; the PDFs stored so far are kept and skipped
+        // A fault on our side before the last attempt: the writes under way end first, then SQS redelivers.
+        if (!fault && !last) await Promise.allSettled(writes);
+        outcomes.push(
+          fault ? { uuid, ok: false, motivo: `No se pudo imprimir: ${fault}` } : ourFault(uuid, err),
+        );
       }
     }
+    const settled = await Promise.allSettled(writes);
+    const failedWrite = settled.find((r) => r.status === 'rejected');
+    if (failedWrite) throw failedWrite.reason;
     await deps.batchFiles.putOutcome(jobId, part, outcomes);
   }
   const ok = outcomes.filter((o) => o.ok).length;
