@@ -284,7 +284,7 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
     );
     console.log(
       `# raw ${rawBefore.toFixed(2)} before and ${rawAfter.toFixed(2)} CFDI/s after; the batch from POST to done ` +
-        `(upload, split, ${Math.ceil(LOCAL_CFDI / 20)} parts, zip, polled every 250 ms) ${s((CFDI * 1000) / batchRate)}, ${made} PDFs made for ${LOCAL_CFDI} CFDI; load ${load()}`,
+        `(upload, split, ${Math.ceil(LOCAL_CFDI / 20)} parts, zip, polled every 250 ms) ${s((LOCAL_CFDI * 1000) / batchRate)}, ${made} PDFs made for ${LOCAL_CFDI} CFDI; load ${load()}`,
     );
     if (tripwire.attempts.length) throw new Error(`non-loopback: ${tripwire.attempts.join(', ')}`);
   } finally {
