@@ -262,7 +262,7 @@ test('a zip of 200 files: 195 PDFs with their UUIDs, 5 refusals with reasons, to
   expect(sig).not.toBe(`t=${t},v1=${opensslHmac(secret, t, tampered(delivery!.body))}`);
 });
 
-test('the free plan, without a key: a JSON list of at most 10 files, one PDF per UUID, watermarked, charged per CFDI', async () => {
+test('the free plan, without a key: at most 10 files (a list over it is 403, a zip fails), one PDF per UUID, watermarked, charged per CFDI', async () => {
   // Over the plan's limit: 403 naming it, in English and in Spanish; a paid plan's own limit likewise.
   const eleven = Array.from({ length: 11 }, () => '<x/>');
   const over = await fetch(`${rt.documentsUrl}/v1/batches`, {
@@ -288,6 +288,17 @@ test('the free plan, without a key: a JSON list of at most 10 files, one PDF per
     body: {
       detail: expect.stringMatching(/^A batch on the pro plan holds at most 1000 files; this one has 1001\./),
     },
+  });
+
+  // A zip is counted when it is read: over the limit, the batch fails at the split, naming it, charging nothing.
+  const zipped = await uploadAndStart(
+    rt.documentsUrl!,
+    '',
+    zipOf(eleven.map((xml, i) => ({ name: `f${i}.xml`, xml }))),
+  );
+  expect((await waitForBatch(rt.documentsUrl!, '', zipped.id, 60_000)).at(-1)).toMatchObject({
+    status: 'failed',
+    reason: expect.stringMatching(/more than 10 files, the most a batch holds on the free plan/),
   });
 
   const corpus = batchCorpus('e2e-free', 3, false);
