@@ -44,19 +44,20 @@ import { loggedHttpApi } from './logged-http-api';
 import type { ServiceName } from '../../lambdas/shared/observability/names';
 import { ServiceAlarms } from './service-alarms';
 import { ServiceFunction } from './service-function';
-import type { ServiceFunctionBase } from './service-function-base';
+import { DYNAMODB_READ, DYNAMODB_WRITE, type ServiceFunctionBase } from './service-function-base';
 import { serviceTable } from './service-table';
 import { settingsBinder } from './settings';
 
 /** SQS's maximum visibility timeout. */
 const MAX_VISIBILITY_S = 12 * 60 * 60;
 /**
- * Item actions for a grant narrowed to partition-key prefixes (access.itemPrefixes). Only actions that carry the
- * item's key, so dynamodb:LeadingKeys always applies: no Scan or Query (their requests name no partition key, and a
- * ForAllValues condition over an absent key would allow them), no batch writes.
+ * Item actions for a grant narrowed to partition-key prefixes (access.itemPrefixes): the same item calls as any
+ * table grant (DYNAMODB_READ/WRITE), which all carry the item's key, so dynamodb:LeadingKeys always applies; never
+ * Scan or Query (their requests name no partition key, and a ForAllValues condition over an absent key would allow
+ * them).
  */
-const ITEM_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem'];
-const ITEM_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+const ITEM_READ = DYNAMODB_READ;
+const ITEM_WRITE = DYNAMODB_WRITE;
 
 /**
  * Visibility timeout of a queue feeding a Lambda: AWS asks for at least 6 × the function timeout plus the batching
@@ -186,7 +187,18 @@ export class ManifestService extends Construct {
         if (!mode) continue;
         const table = this.tables[tableId]!;
         const prefixes = access.itemPrefixes?.[tableId];
+        const queried = access.queries?.[tableId] ?? [];
+        const indexes = (TABLES[tableId].indexes ?? []).map((i) => i.name);
+        for (const index of queried)
+          if (!indexes.includes(index))
+            throw new Error(
+              `access.queries names ${tableId}.${index}, which is not an index of lib/tables.ts.`,
+            );
         if (prefixes?.length) {
+          if (queried.length)
+            throw new Error(
+              `access: a ${tableId} grant narrowed to item prefixes cannot also query its indexes.`,
+            );
           // A table grant narrowed to items whose partition key starts with one of the prefixes.
           fn.role.addToPrincipalPolicy(
             new iam.PolicyStatement({
@@ -200,13 +212,7 @@ export class ManifestService extends Construct {
           fn.fn.addEnvironment(TABLES[tableId].envVar, table.tableName);
           continue;
         }
-        const shape = TABLES[tableId];
-        fn.bindTable(
-          table,
-          mode,
-          shape.envVar,
-          (shape.indexes ?? []).map((i) => i.name),
-        );
+        fn.bindTable(table, mode, TABLES[tableId].envVar, queried);
       }
       if (access.bucket) {
         fn.bindBucket(this.bucket, access.bucket, manifest.bucket.envVar, access.bucketPrefixes);

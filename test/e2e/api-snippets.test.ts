@@ -53,10 +53,18 @@ const NOT_RUN: Record<string, string> = {
   'narration POST /v1/feeds/{feed_id}/poll': 'needs a registered feed (see POST /v1/feeds)',
   'narration DELETE /v1/feeds/{feed_id}': 'needs a registered feed (see POST /v1/feeds)',
   'narration GET /feeds/{feed_id}/podcast.xml': 'needs a registered feed (see POST /v1/feeds)',
+  'narration GET /feeds/{feed_id}/article': 'needs a registered feed (see POST /v1/feeds)',
+  'narration POST /feeds/{feed_id}/article': 'needs a registered first_play feed (see POST /v1/feeds)',
+  'narration POST /listens': 'needs a registered feed that lists the article (see POST /v1/feeds)',
+  'narration GET /v1/feeds/{feed_id}/listens': 'needs a registered feed (see POST /v1/feeds)',
 };
 /** Run first: what other samples read. Run last, in this order: what removes it. */
-const FIRST = ['narration PUT /v1/lexicons/{name}'];
-const LAST = ['narration DELETE /v1/lexicons/{name}', 'narration DELETE /audio/{audio_id}'];
+const FIRST = ['narration PUT /v1/lexicons/{name}', 'documents PUT /v1/brand'];
+const LAST = [
+  'narration DELETE /v1/lexicons/{name}',
+  'narration DELETE /audio/{audio_id}',
+  'documents DELETE /v1/brand',
+];
 
 interface Sample {
   lang: string;
@@ -132,6 +140,13 @@ const BEFORE_EACH: Record<string, () => Promise<void>> = {
     await run('/bin/sh', ['-c', put.source], {
       cwd: files.path,
       env: { PATH: SYSTEM_PATH, ...env.narration },
+    });
+  },
+  'documents DELETE /v1/brand': async () => {
+    const put = operations.find((o) => o.name === 'documents PUT /v1/brand')!.samples[0]!;
+    await run('/bin/sh', ['-c', put.source], {
+      cwd: files.path,
+      env: { PATH: SYSTEM_PATH, ...env.documents },
     });
   },
   'narration DELETE /audio/{audio_id}': async () => {

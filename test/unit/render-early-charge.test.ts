@@ -60,6 +60,8 @@ function world(record: ApiKeyRecord) {
       renderPng: async () => Buffer.alloc(0),
     }),
     now: () => new Date(),
+    // A key's factura reads its account's brand (PUT /v1/brand): none here.
+    brands: { get: async () => undefined },
   } as unknown as DocumentsDeps;
   const total = () => [...counts.values()].reduce((a, b) => a + b, 0);
   return { deps, keys, consumed, counts, total };

@@ -21,7 +21,8 @@ import { monthlyRules, planOf, quotaSubject, type DocumentsPlan } from '../core/
 import { parseRenderRequest } from '../request/validate';
 import { documentUnits, usesCustomHtml, type ValidRenderRequest } from '../request/valid-request';
 import { renderDocument, RenderStopped } from '../use-cases/render-request';
-import { acceptAsyncRender, assertAsyncAllowed } from '../use-cases/jobs';
+import { acceptAsyncRender, assertAsyncAllowed, ownerOf } from '../use-cases/jobs';
+import { bodyWithBrand, usesAccountBrand, withAccountBrand } from '../use-cases/brand';
 import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
 import { renderRoute as route } from './render.route';
@@ -194,7 +195,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
   apiHandler(
     async (req) => {
       const body = req.body();
-      const request = parseRenderRequest(body);
+      let request = parseRenderRequest(body);
       // A free caller whose renders were cut at the deadline too often this hour is refused before any work. The
       // check is read while the caller is admitted (no added latency); a refusal gives that charge back.
       const free = bearerToken(req.headers['authorization']) === undefined;
@@ -225,6 +226,19 @@ export const makeHandler = (deps: DocumentsDeps) =>
       }
       const admitted = await admitting;
       const { caller, plan, now } = admitted;
+      // A key's factura without options.marca prints its account's stored brand (PUT /v1/brand, use-cases/brand.ts):
+      // one read, only for such requests, while the charge is written. An async job stores the brand in its body.
+      let stored = body;
+      if (caller.kind === 'key' && usesAccountBrand(request)) {
+        const brand = await deps.brands.get(ownerOf(caller.key)).catch(async (err: unknown) => {
+          await giveBack(deps, admitted.decision);
+          throw err;
+        });
+        if (brand) {
+          request = withAccountBrand(request, brand.marca);
+          stored = bodyWithBrand(body, brand.marca);
+        }
+      }
       const refuse = (decision: QuotaDecision, headers: Record<string, string>) => {
         recordQuotaRejection('documents', req.event.routeKey);
         return new QuotaExceeded(
@@ -242,7 +256,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
         if (!decision.allowed) throw refuse(decision, headers);
         // 202 + a job: rendered by the render worker, announced by webhook (use-cases/jobs.ts).
         const accepted = await acceptAsyncRender(deps, {
-          body,
+          body: stored,
           request,
           key: caller.key,
           plan,
