@@ -79,7 +79,7 @@ export function codeSamples(
   const qs = query.length
     ? `?${query.map((p) => `${p.name}=${encodeURIComponent(QUERY_VALUES[p.name]!)}`).join('&')}`
     : '';
-  const key = doc.bearer === 'required';
+  const key = doc.bearer === 'required' || (doc.bearer === 'optional' && doc.sampleKey === true);
   const bodyType = doc.body?.contentTypes[0];
   const multipart = bodyType === 'multipart/form-data';
   const answer = answerKind(doc);

@@ -1245,9 +1245,13 @@ export const ERROR_MESSAGES = {
     "No batch '{id}' for this account (batches are kept for a day).",
     "No hay un lote '{id}' para esta cuenta (los lotes se guardan un día).",
   ],
-  batch_needs_key: [
-    'A batch needs an API key (`Authorization: Bearer <key>`): its documents are charged to your plan and its result belongs to your account. GET /pricing shows the plans.',
-    'Un lote necesita una clave de API (`Authorization: Bearer <key>`): sus documentos se cobran a tu plan y su resultado pertenece a tu cuenta. GET /pricing muestra los planes.',
+  batch_plan_limit: [
+    'A batch on the free plan holds at most {max} files; this one has {files}. Send `Authorization: Bearer <key>` of a paid plan (Pro: 1,000 files per batch, Scale: 5,000; GET /pricing).',
+    'Un lote en el plan gratuito admite como máximo {max} archivos; este tiene {files}. Envía `Authorization: Bearer <key>` con la clave de un plan de pago (Pro: 1,000 archivos por lote, Scale: 5,000; GET /pricing).',
+  ],
+  batch_plan_limit_paid: [
+    'A batch on the {plan} plan holds at most {max} files; this one has {files}. Split it into several batches, or upgrade to Scale (5,000 files per batch; GET /pricing).',
+    'Un lote en el plan {plan} admite como máximo {max} archivos; este tiene {files}. Divídelo en varios lotes, o cambia al plan Scale (5,000 archivos por lote; GET /pricing).',
   ],
   batch_upload_id_format: [
     'an upload_id from POST /v1/batches/upload',
