@@ -4,7 +4,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ERROR_MESSAGES, type ErrorCode } from '../../lambdas/shared/i18n/error-catalogue';
+import { CATALOGUE_PARTS, ERROR_MESSAGES, type ErrorCode } from '../../lambdas/shared/i18n/error-catalogue';
 import { matchMessage, preferredLanguage, translateMessage } from '../../lambdas/shared/i18n/errors';
 import { localizeAnswer } from '../../lambdas/shared/http/localize';
 import { json } from '../../lambdas/shared/http/response';
@@ -25,6 +25,18 @@ const placeholders = (t: string) => [...t.matchAll(/\{@?([a-z_][a-z0-9_]*)\}/g)]
 const entries = Object.entries(ERROR_MESSAGES) as [ErrorCode, readonly [string, string]][];
 
 describe('every message the services can throw has an entry', () => {
+  it('each code is declared in one part of the catalogue (a second one would silently replace the first)', () => {
+    const seen = new Map<string, string>();
+    const twice: string[] = [];
+    for (const [part, messages] of Object.entries(CATALOGUE_PARTS))
+      for (const code of Object.keys(messages)) {
+        if (seen.has(code)) twice.push(`${code}: ${seen.get(code)} and ${part}`);
+        seen.set(code, part);
+      }
+    expect(twice).toEqual([]);
+    expect(seen.size).toBe(Object.keys(ERROR_MESSAGES).length);
+  });
+
   const sites = scanErrorMessages(ROOT);
 
   it('reads a plausible number of messages from both services and the templates', () => {
