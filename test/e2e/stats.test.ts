@@ -10,6 +10,7 @@ import { makeHandler as makeConvertText } from '../../lambdas/narration/handlers
 import type { GrowthStore } from '../../lambdas/shared/growth/ports';
 import { postJson, waitForAudio } from '../helpers/runtime';
 import { startGrowthRuntime, type GrowthRuntime } from '../helpers/growth-runtime';
+import { until } from '../helpers/until';
 
 jest.setTimeout(120_000);
 
@@ -81,7 +82,11 @@ test('a conversion inside the request and one finished by the worker both count,
   const info = (await (
     await fetch(g.url(b.audio_url), { headers: { accept: 'application/json' } })
   ).json()) as { duration_s: number };
-  s = await stats();
+  // The worker counts a job just after marking it done (the counters never hold up the audio): wait for it.
+  s = await until("the worker's conversion in the public counters", async () => {
+    const now = await stats();
+    return now.conversions >= 2 ? now : undefined;
+  });
   expect(s.conversions).toBe(2);
   expect(s.characters_narrated).toBe(a.chars + b.chars);
   expect(s.seconds_narrated).toBeCloseTo(a.duration_s + info.duration_s, 3);

@@ -19,6 +19,7 @@ import { resetClients } from '../../lambdas/shared/aws/clients';
 import { resetConfig } from '../../lambdas/shared/config';
 import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
+import { until } from '../helpers/until';
 import { receiveUntilRedriven } from '../helpers/sqs-redrive';
 import { narrationDepsOn, testClock } from '../helpers/clock';
 import { AWS_FAULTS, dynamoOp, s3Op, sqsOp, startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
@@ -253,11 +254,16 @@ test('SQS fails the acknowledgement: the message comes back and the finished job
   const audioId = await queueJob();
   synthCalls = 0;
   deliveries = 0;
-  // sqs-consumer deletes the message after the handler succeeds; every attempt of that delete fails once round.
-  proxies.sqs.fail({ match: sqsOp('DeleteMessage'), mode: AWS_FAULTS.sqsInternal, times: 3 });
+  // sqs-consumer deletes the message after the handler succeeds; every delete fails until the message has come back
+  // (a count of failures could be used up by another message's delete, and this one's then pass at once).
+  proxies.sqs.fail({ match: sqsOp('DeleteMessage'), mode: AWS_FAULTS.sqsInternal });
   poll();
   const done = await settled(audioId);
   expect(done.status).toBe('done');
+  await until('the message delivered again after its failed acknowledgement', async () =>
+    deliveries >= 2 ? true : undefined,
+  );
+  proxies.sqs.clear();
   // The redelivered message is acknowledged without work, then deleted for good.
   const deadline = Date.now() + 20_000;
   while (

@@ -26,7 +26,16 @@ export const makeHandler = (
     async (req) => {
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
       const out = await startBatch(
-        { ...deps, jobs: deps.batches },
+        // Named, not spread: the deps are lazy getters, and a spread would read every one (a store this function
+        // has no table for throws).
+        {
+          jobs: deps.batches,
+          jobFiles: deps.jobFiles,
+          batchFiles: deps.batchFiles,
+          batchQueue: deps.batchQueue,
+          quotas: deps.quotas,
+          now: () => deps.now(),
+        },
         {
           owner: batchOwner(caller),
           plan: planOf(caller),
