@@ -9,6 +9,10 @@
 // and the S3 writes (segments as they land, then the file and timings, to s3rver on loopback, as the worker does).
 // Baseline in the same run: the same job made from Polly's Ogg Vorbis, decoded and encoded to MP3 by us (how WAV
 // and OGG narrations are made). It then prints the decoding and encoding rates measured in the same process.
+// Loudness (issue #28): the cloud job runs twice, with loudness normalisation off (the baseline, as before) and on
+// (the default: each chunk's frames decoded once in the MP3 threads to measure them, then gained losslessly), and
+// prints the ratio.
+// CLOUD_DECODED=0 skips the decode-and-re-encode baseline.
 // BENCH_CHARS (default 100,000) sets the text size; CLOUD_LATENCY_MS (default 600) the stand-in's latency;
 // BENCH_PARTS=cloud runs only the cloud simulation, =local only the local runs; CLOUD_SPEECH=espeak makes the
 // stand-in speak every request again (its CPU then counts too, as before).
@@ -37,6 +41,8 @@ text = text.slice(0, CHARS);
 
 interface RunOptions {
   encoderThreads?: number;
+  /** 'off': the engine's own level (how narrations were made before loudness normalisation). */
+  loudness?: 'off';
   /** Where segments, the file and its timings go as the worker stores them (the cloud run). */
   store?: S3AudioStore;
 }
@@ -52,6 +58,7 @@ async function run(engine: Synthesizer, outPath: string, o: RunOptions = {}) {
     synthesizer: engine,
     outPath,
     ...(o.encoderThreads !== undefined ? { encoderThreads: o.encoderThreads } : {}),
+    ...(o.loudness ? { loudness: o.loudness } : {}),
     onSegment: async (s, mp3) => {
       await o.store?.putSegment(audioId, s.n, mp3);
       if (s.n === 0) first = performance.now() - t;
@@ -115,6 +122,13 @@ async function cloud(dir: string) {
     });
     const polly = new PollySynthesizer(client);
     const store = new S3AudioStore(s3, emulators.bucket);
+    // Baseline in the same run: the same job without loudness normalisation (Polly's frames joined as they come,
+    // the path before -16 LUFS became the default). Then the job as it runs now, levelled (one decode per chunk in
+    // the MP3 threads, global_gain written into the frames).
+    const cpuOff = process.cpuUsage();
+    const off = await run(polly, join(dir, 'cloud-off.mp3'), { store, loudness: 'off' });
+    const offCpu = cpuS(cpuOff);
+    standIn.reset();
     const cpu0 = process.cpuUsage();
     const c = await run(polly, join(dir, 'cloud.mp3'), { store });
     const cpu = cpuS(cpu0);
@@ -122,6 +136,22 @@ async function cloud(dir: string) {
     const requests = standIn.seen.length;
     const maxInFlight = standIn.maxInFlight;
 
+    console.log(
+      `narration-long cloud (Polly stand-in, ${speech} speech, ${latencyMs} ms latency, 8 TPS, ${CHARS} chars): ${c.totalMs.toFixed(0)} ms vs 25000 ms window → ratio ${(c.totalMs / 25_000).toFixed(2)}×`,
+    );
+    console.log(
+      `# cloud: first segment ${c.firstMs.toFixed(0)} ms, ${requests} requests (pacing floor at 8 TPS ${((requests / 8) * 1000).toFixed(0)} ms), ` +
+        `${throttled} throttled (absorbed), at most ${maxInFlight} in flight, ${c.audioS.toFixed(0)} s of audio in ${c.segments} segments; ` +
+        `process CPU ${cpu.toFixed(1)} s (all threads) in ${(c.totalMs / 1000).toFixed(1)} s on ${availableParallelism()} cores`,
+    );
+    console.log(
+      `narration-long cloud, loudness -16 LUFS applied vs off (${CHARS} chars): ${c.totalMs.toFixed(0)} ms vs ${off.totalMs.toFixed(0)} ms → ratio ${(c.totalMs / off.totalMs).toFixed(2)}× (goal ≤ 1.1×)`,
+    );
+    console.log(
+      `# loudness off: first segment ${off.firstMs.toFixed(0)} ms, process CPU ${offCpu.toFixed(1)} s; applied: first segment ${c.firstMs.toFixed(0)} ms, process CPU ${cpu.toFixed(1)} s`,
+    );
+    // CLOUD_DECODED=0: the loudness comparison only.
+    if (process.env.CLOUD_DECODED === '0') return;
     // Baseline in the same run: the same job made the way WAV/OGG are (and MP3 was before): Polly's Ogg Vorbis
     // decoded to PCM and encoded to MP3 by us.
     standIn.reset();
@@ -135,14 +165,6 @@ async function cloud(dir: string) {
     const cpu1 = process.cpuUsage();
     const d = await run(decoding, join(dir, 'cloud-decoded.mp3'), { store });
     const decodedCpu = cpuS(cpu1);
-    console.log(
-      `narration-long cloud (Polly stand-in, ${speech} speech, ${latencyMs} ms latency, 8 TPS, ${CHARS} chars): ${c.totalMs.toFixed(0)} ms vs 25000 ms window → ratio ${(c.totalMs / 25_000).toFixed(2)}×`,
-    );
-    console.log(
-      `# cloud: first segment ${c.firstMs.toFixed(0)} ms, ${requests} requests (pacing floor at 8 TPS ${((requests / 8) * 1000).toFixed(0)} ms), ` +
-        `${throttled} throttled (absorbed), at most ${maxInFlight} in flight, ${c.audioS.toFixed(0)} s of audio in ${c.segments} segments; ` +
-        `process CPU ${cpu.toFixed(1)} s (all threads) in ${(c.totalMs / 1000).toFixed(1)} s on ${availableParallelism()} cores`,
-    );
     console.log(
       `narration-long cloud, Polly's MP3 joined vs its Ogg decoded and re-encoded: ${c.totalMs.toFixed(0)} ms vs ${d.totalMs.toFixed(0)} ms → ratio ${(c.totalMs / d.totalMs).toFixed(2)}×`,
     );

@@ -70,6 +70,24 @@ export interface PollyStandIn {
   stop(): Promise<void>;
 }
 
+/**
+ * Polly's Spanish voices and the engines each is offered with (Polly voice list, 2026), written out here rather
+ * than read from our catalogue, so a wrong voice/engine pair in our code is refused as Polly would refuse it.
+ */
+const POLLY_VOICES: Record<string, { lang: string; engines: string[] }> = {
+  Mia: { lang: 'es-MX', engines: ['standard', 'neural', 'generative'] },
+  Andres: { lang: 'es-MX', engines: ['neural', 'generative'] },
+  Lucia: { lang: 'es-ES', engines: ['standard', 'neural', 'generative'] },
+  Sergio: { lang: 'es-ES', engines: ['neural', 'generative'] },
+  Alba: { lang: 'es-ES', engines: ['long-form'] },
+  Raul: { lang: 'es-ES', engines: ['long-form'] },
+  Conchita: { lang: 'es-ES', engines: ['standard'] },
+  Enrique: { lang: 'es-ES', engines: ['standard'] },
+};
+/** SynthesizeSpeech: 3,000 billed characters (SSML tags are not billed), 6,000 characters in all. */
+const MAX_BILLED_CHARS = 3000;
+const MAX_TOTAL_CHARS = 6000;
+
 const RATES: Record<string, { neural: string[]; standard: string[] }> = {
   pcm: { neural: ['8000', '16000'], standard: ['8000', '16000'] },
   mp3: { neural: ['8000', '16000', '22050', '24000'], standard: ['8000', '16000', '22050'] },
@@ -278,12 +296,30 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
     const text = body.Text;
     if (typeof text !== 'string' || text.length === 0)
       return error(400, 'ValidationException', 'Text is required');
-    if (text.length > 6000) return error(400, 'TextLengthExceededException', 'Maximum text length exceeded');
-    const voice = VOICES.find((v) => v.polly.voiceId === body.VoiceId);
-    if (!voice) return error(400, 'ValidationException', `Unknown VoiceId ${String(body.VoiceId)}`);
-    const kind = body.Engine === 'standard' ? 'standard' : 'neural';
+    const billed = body.TextType === 'ssml' ? text.replace(/<[^>]*>/g, '').length : text.length;
+    if (text.length > MAX_TOTAL_CHARS || billed > MAX_BILLED_CHARS)
+      return error(400, 'TextLengthExceededException', 'Maximum text length has been exceeded');
+    const polly = POLLY_VOICES[String(body.VoiceId)];
+    const voice = VOICES.find((v) => v.polly.voiceId === body.VoiceId) ?? VOICES[0]!;
+    if (!polly) return error(400, 'ValidationException', `Unknown VoiceId ${String(body.VoiceId)}`);
+    const engineName = body.Engine === undefined ? 'standard' : String(body.Engine);
+    if (!polly.engines.includes(engineName))
+      return error(
+        400,
+        'EngineNotSupportedException',
+        `This voice does not support the selected engine: ${String(body.VoiceId)} with ${engineName}`,
+      );
+    if (body.LanguageCode !== undefined && body.LanguageCode !== polly.lang)
+      return error(
+        400,
+        'ValidationException',
+        `LanguageCode ${String(body.LanguageCode)} is not ${polly.lang}`,
+      );
+    const kind = engineName === 'standard' ? 'standard' : 'neural';
     const format = String(body.OutputFormat);
     if (format === 'json') {
+      if (engineName === 'generative')
+        return error(400, 'ValidationException', 'Speech marks are not supported by generative voices');
       const types = body.SpeechMarkTypes;
       if (!Array.isArray(types) || types.length === 0 || types.some((t) => !['sentence', 'word'].includes(t)))
         return error(400, 'ValidationException', 'SpeechMarkTypes must be sentence and/or word here');

@@ -71,7 +71,7 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
   apiHandler(
     async (req, context) => {
       const body = validate(ConvertUrlReq, req.body());
-      const voice = resolveVoice(body.voice);
+      const voice = resolveVoice(body.voice, body.engine);
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
 
       let page;
@@ -102,7 +102,12 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
       assertSpeakable(narration.text, ['body', 'url']);
 
       const title = article.title || new URL(page.url).hostname;
-      const how = await speechRequest(deps, caller, { text: narration.text, lexicons: body.lexicons }, voice);
+      const how = await speechRequest(
+        deps,
+        caller,
+        { text: narration.text, lexicons: body.lexicons, loudness: body.loudness },
+        voice,
+      );
       const extra = {
         ...(narration.truncated ? { truncated: true, article_chars: narration.articleChars } : {}),
         ...speechFields(how),
