@@ -223,9 +223,7 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
     const rate = speech.sampleRate;
     // Each chunk to the target loudness (exact: these are samples), its edges faded so no join clicks.
     const shaped = fadeEdges(
-      target
-        ? normalizePcm(speech.samples, rate, target, opts.fmt === 'wav' ? {} : { lossy: opts.fmt }).samples
-        : Int16Array.from(speech.samples),
+      target ? normalizePcm(speech.samples, rate, target, opts.fmt).samples : Int16Array.from(speech.samples),
       rate,
       opts.edgeFadeMs ?? EDGE_FADE_MS,
     );
