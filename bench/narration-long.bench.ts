@@ -11,7 +11,8 @@
 // and OGG narrations are made). It then prints the decoding and encoding rates measured in the same process.
 // Loudness (issue #28): the cloud job runs twice, with loudness normalisation off (the baseline, as before) and on
 // (the default: each chunk's frames decoded once in the MP3 threads to measure them, then gained losslessly), and
-// prints the ratio.
+// prints the ratio, and measures the levelled file with ffmpeg's ebur128 (the 100,000-character check of the
+// loudness target on the cloud path).
 // CLOUD_DECODED=0 skips the decode-and-re-encode baseline.
 // BENCH_CHARS (default 100,000) sets the text size; CLOUD_LATENCY_MS (default 600) the stand-in's latency;
 // BENCH_PARTS=cloud runs only the cloud simulation, =local only the local runs; CLOUD_SPEECH=espeak makes the
@@ -30,6 +31,7 @@ import type { Synthesizer } from '../lambdas/narration/ports';
 import { createSynthesizer } from '../lambdas/narration/speech/index';
 import { narrate } from '../lambdas/narration/use-cases/narrate';
 import { startEmulators } from '../lib/local/emulators';
+import { ffmpegLoudness } from '../test/helpers/loudness-meter';
 import { startPollyStandIn } from '../test/helpers/polly-stand-in';
 
 const CHARS = Number(process.env.BENCH_CHARS ?? 100_000);
@@ -146,6 +148,12 @@ async function cloud(dir: string) {
     );
     console.log(
       `narration-long cloud, loudness -16 LUFS applied vs off (${CHARS} chars): ${c.totalMs.toFixed(0)} ms vs ${off.totalMs.toFixed(0)} ms → ratio ${(c.totalMs / off.totalMs).toFixed(2)}× (goal ≤ 1.1×)`,
+    );
+    // The whole 100,000-character file as a podcast platform's checker measures it (ffmpeg ebur128).
+    const m = ffmpegLoudness(join(dir, 'cloud.mp3'));
+    console.log(
+      `# loudness of the ${CHARS}-character cloud file (ffmpeg ebur128): ${m.i} LUFS integrated, true peak ${m.tp} dBTP ` +
+        `(goal -16 ± 1, ≤ -1): ${Math.abs(m.i + 16) <= 1 && m.tp <= -1 ? 'met' : 'NOT MET'}`,
     );
     console.log(
       `# loudness off: first segment ${off.firstMs.toFixed(0)} ms, process CPU ${offCpu.toFixed(1)} s; applied: first segment ${c.firstMs.toFixed(0)} ms, process CPU ${cpu.toFixed(1)} s`,

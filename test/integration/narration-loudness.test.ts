@@ -34,7 +34,7 @@ import {
 } from '../helpers/loudness-meter';
 import { startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
 
-jest.setTimeout(120_000);
+jest.setTimeout(600_000);
 
 const fixture = readFileSync(join(__dirname, '../fixtures/texto-2000.txt'), 'utf8').trim();
 /** `n` characters of Spanish prose in paragraphs, with a heading every ~2,000 characters. */
