@@ -7,26 +7,10 @@
 // drops the cartaporte31:CartaPorte element. Goal (issue #25): ≤ 1.3×. Usage: npm run bench -- cfdi-complementos
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  parseRenderRequest,
-  renderDocument,
-  type RenderDeps,
-} from '../lambdas/documents/use-cases/render-request';
-import { Renderer } from '../lambdas/documents/render/chromium';
+import { parseRenderRequest, renderDocument } from '../lambdas/documents/use-cases/render-request';
+import { median, ratioLine, time, warmRenderer } from './measure';
 
 const REPS = 15;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function time(n: number, fn: () => unknown): Promise<number> {
-  await fn();
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn();
-    out.push(performance.now() - t);
-  }
-  return median(out);
-}
 
 const fixture = (name: string) =>
   readFileSync(join(__dirname, '..', 'test', 'fixtures', 'cfdi', 'complementos', name), 'utf8');
@@ -63,11 +47,7 @@ export function trasladoXml(n: number): { con: string; sin: string } {
 
 async function main(): Promise<void> {
   const body = (cfdi_xml: string) => ({ template: 'factura', format: 'pdf', cfdi_xml });
-  const renderer = new Renderer();
-  const deps: RenderDeps = {
-    renderPdf: (h, o) => renderer.renderPdf(h, o),
-    renderPng: (h, o) => renderer.renderPng(h, o),
-  };
+  const { deps, close } = warmRenderer();
   const cases: [string, { con: string; sin: string }][] = [
     ['traslado with its 50 goods as conceptos + Carta Porte 3.1 of the 50 mercancías', trasladoXml(50)],
     ['freight invoice of 1 concepto + Carta Porte 3.1 of 50 mercancías', cartaPorteXml(50)],
@@ -81,14 +61,11 @@ async function main(): Promise<void> {
         base.push(await time(REPS, () => renderDocument(parseRenderRequest(body(sin)), deps)));
         subject.push(await time(REPS, () => renderDocument(parseRenderRequest(body(con)), deps)));
       }
-      const b = median(base);
-      const s = median(subject);
-      console.log(
-        `cfdi-complementos ${name} PDF: ${s.toFixed(2)} ms vs baseline (the same CFDI without the complement) ${b.toFixed(2)} ms → ratio ${(s / b).toFixed(2)}×`,
-      );
+      // Baseline: the same CFDI without the complement.
+      ratioLine(`cfdi-complementos ${name} PDF`, median(subject), median(base));
     }
   } finally {
-    await renderer.close();
+    await close();
   }
 }
 

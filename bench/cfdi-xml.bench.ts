@@ -4,32 +4,11 @@
 // sample (4 conceptos, timbre). Usage: npm run bench -- cfdi-xml
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  parseRenderRequest,
-  renderDocument,
-  type RenderDeps,
-} from '../lambdas/documents/use-cases/render-request';
+import { parseRenderRequest, renderDocument } from '../lambdas/documents/use-cases/render-request';
 import { TEMPLATES } from '../lambdas/documents/domain/template-registry';
-import { Renderer } from '../lambdas/documents/render/chromium';
+import { ratioLine as line, time, warmRenderer } from './measure';
 
 const REPS = 15;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function time(n: number, fn: () => unknown): Promise<number> {
-  await fn();
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn();
-    out.push(performance.now() - t);
-  }
-  return median(out);
-}
-
-const line = (name: string, ms: number, base: number) =>
-  console.log(
-    `${name}: ${ms.toFixed(2)} ms vs baseline ${base.toFixed(2)} ms → ratio ${(ms / base).toFixed(2)}×`,
-  );
 
 async function main(): Promise<void> {
   const xml = readFileSync(join(__dirname, '..', 'test', 'fixtures', 'cfdi', 'ingreso-basico.xml'), 'utf8');
@@ -41,17 +20,13 @@ async function main(): Promise<void> {
   const vXml = await time(200, () => parseRenderRequest(fromXml));
   line('cfdi-xml validate+read (XML) vs JSON schema', vXml, vJson);
 
-  const renderer = new Renderer();
-  const deps: RenderDeps = {
-    renderPdf: (h, o) => renderer.renderPdf(h, o),
-    renderPng: (h, o) => renderer.renderPng(h, o),
-  };
+  const { deps, close } = warmRenderer();
   try {
     const pJson = await time(REPS, () => renderDocument(parseRenderRequest(fromJson), deps));
     const pXml = await time(REPS, () => renderDocument(parseRenderRequest(fromXml), deps));
     line('cfdi-xml PDF per document (XML) vs JSON', pXml, pJson);
   } finally {
-    await renderer.close();
+    await close();
   }
 }
 

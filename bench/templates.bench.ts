@@ -4,44 +4,22 @@
 // #6) is under one page-second for every sample. Then a 300-row ventas report per page, and the XLSX: the ventas
 // workbook with its native charts against the same sheets without charts (what the chart post-processing adds).
 // Usage: npm run bench -- templates
-import {
-  parseRenderRequest,
-  renderDocument,
-  type RenderDeps,
-} from '../lambdas/documents/use-cases/render-request';
+import { parseRenderRequest, renderDocument } from '../lambdas/documents/use-cases/render-request';
 import { TEMPLATES } from '../lambdas/documents/domain/template-registry';
 import { renderXlsx } from '../lambdas/documents/formats/xlsx';
-import { Renderer } from '../lambdas/documents/render/chromium';
 import { largeVentas } from '../templates/ventas/examples';
 
-const REPS = 15;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+import { ratioLine, time, warmRenderer } from './measure';
 
-async function time(n: number, fn: () => Promise<unknown>): Promise<number> {
-  await fn(); // warm: compiled template, pooled page, JIT
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn();
-    out.push(performance.now() - t);
-  }
-  return median(out);
-}
+const REPS = 15;
 
 /** Page objects in a PDF (Chromium writes one `/Type /Page` per page). */
 const pageCount = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
 
-const line = (name: string, ms: number, base: number) =>
-  console.log(
-    `${name}: ${ms.toFixed(1)} ms vs baseline ${base.toFixed(1)} ms → ratio ${(ms / base).toFixed(2)}×`,
-  );
+const line = (name: string, ms: number, base: number) => ratioLine(name, ms, base, 1);
 
 async function main(): Promise<void> {
-  const renderer = new Renderer();
-  const deps: RenderDeps = {
-    renderPdf: (h, o) => renderer.renderPdf(h, o),
-    renderPng: (h, o) => renderer.renderPng(h, o),
-  };
+  const { renderer, deps, close } = warmRenderer();
   const sample = (slug: string) => TEMPLATES.find((t) => t.meta.slug === slug)!.sample;
   const pdf = (slug: string, data: unknown) => () =>
     renderDocument(parseRenderRequest({ template: slug, format: 'pdf', data }), deps);
@@ -80,7 +58,7 @@ async function main(): Promise<void> {
     const noCharts = await time(REPS, () => renderXlsx(bare));
     line('ventas 300 rows xlsx with native charts', await time(REPS, () => renderXlsx(model)), noCharts);
   } finally {
-    await renderer.close();
+    await close();
   }
 }
 

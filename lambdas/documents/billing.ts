@@ -4,7 +4,7 @@
 // `{"detail": [{loc, msg, type}]}` like POST /v1/render; and it runs no A/B experiments, so a purchase's `ref` is only
 // kept on the purchase.
 import type { BillingCatalogue, StringSetting } from '../shared/billing/catalogue';
-import type { PayRoutes } from '../shared/billing/handlers';
+import type { PayRoutes } from '../shared/billing/routes';
 import type { Config } from './config';
 
 export const DOCUMENTS_BILLING: BillingCatalogue<StringSetting<Config>> = {

@@ -8,23 +8,39 @@ import { templatesRoute } from './handlers/templates.route';
 import { templateSourceRoute } from './handlers/template-source.route';
 import { pricingRoute } from './handlers/pricing.route';
 import { documentStatsRoute } from './handlers/stats.route';
-import { payCheckoutRoute } from './handlers/pay-checkout.route';
-import { paySuccessRoute } from './handlers/pay-success.route';
-import { payStatusRoute } from './handlers/pay-status.route';
-import { payPortalRoute } from './handlers/pay-portal.route';
-import { payWebhookRoute } from './handlers/pay-webhook.route';
-import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { API_ROUTES } from './handlers/api.route';
+import { BILLING_ROUTES } from './handlers/billing.route';
 import { SITE_ROUTES } from './handlers/site.route';
 import { getJobRoute } from './handlers/jobs.route';
-import { webhookPutRoute } from './handlers/webhook-put.route';
-import { webhookGetRoute } from './handlers/webhook-get.route';
-import { webhookDeleteRoute } from './handlers/webhook-delete.route';
-import { webhookRotateSecretRoute } from './handlers/webhook-rotate.route';
+import { WEBHOOK_ROUTES } from './handlers/webhooks.route';
 import { notFoundRoute } from './handlers/not-found.route';
-import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from './adapters/item-prefixes';
-import { DEFAULT_RETRY_SCHEDULE_S } from '../shared/webhooks/schedule';
+import { JOB_ITEM_PREFIX } from './adapters/item-prefixes';
+import { WEBHOOK_ITEM_PREFIX } from '../shared/webhooks/item-prefix';
+import { webhookDelivery } from '../shared/webhooks/routes';
 import { documentsBucket } from './bucket';
+
+/** Webhook events of async jobs (use-cases/webhooks.ts): the `deliveries` queue and the worker delivering them. */
+const WEBHOOK_DELIVERY = webhookDelivery({
+  queue: {
+    id: 'deliveries',
+    envVar: 'DOCUMENTS_DELIVERY_QUEUE_URL',
+    maxConcurrency: 10,
+    description: 'Webhook events to deliver (one message per event; retries are redeliveries)',
+  },
+  worker: {
+    description: 'Delivers signed webhook events of async jobs, with retries',
+    handler: 'lambdas/documents/handlers/delivery-worker.ts',
+    access: {
+      // Each attempt is recorded on its job (docjob# items).
+      tables: { accounts: 'rw' },
+      itemPrefixes: { accounts: [JOB_ITEM_PREFIX] },
+      // Presigns the download URL in document.rendered payloads (read access makes the URL work). Retries set
+      // the visibility of the message being handled: its queue's event source grants that, no sendTo needed.
+      bucket: 'r',
+      settings: ['JOB_DOWNLOAD_TTL_S'],
+    },
+  },
+});
 
 export const documentsManifest: ServiceManifest = {
   service: 'documents',
@@ -44,22 +60,14 @@ export const documentsManifest: ServiceManifest = {
     pricingRoute,
     documentStatsRoute,
     // ── Billing (Stripe): lambdas/shared/billing, docs/billing.md. Same routes as narration, documents plans. ──
-    payCheckoutRoute,
-    paySuccessRoute,
-    payStatusRoute,
-    payPortalRoute,
-    payWebhookRoute,
-    payKeysRotateRoute,
+    ...BILLING_ROUTES,
     ...API_ROUTES,
     // The playground (GET /, its files at /site/{file}): lambdas/documents/site, handlers/site.ts.
     ...SITE_ROUTES,
     // ── Async renders and Scale webhooks: domain/jobs.ts, domain/webhooks.ts, api/webhooks-doc.ts. Jobs and
     // endpoints are items of the accounts table; each function may touch only its kinds of item (itemPrefixes). ──
     getJobRoute,
-    webhookPutRoute,
-    webhookGetRoute,
-    webhookDeleteRoute,
-    webhookRotateSecretRoute,
+    ...WEBHOOK_ROUTES,
     notFoundRoute,
   ],
   workers: [
@@ -80,24 +88,7 @@ export const documentsManifest: ServiceManifest = {
         sendTo: ['deliveries'],
       },
     },
-    {
-      id: 'DeliveryWorker',
-      description: 'Delivers signed webhook events of async jobs, with retries',
-      handler: 'lambdas/documents/handlers/delivery-worker.ts',
-      queues: ['deliveries'],
-      memoryMb: 256,
-      // WEBHOOK_TIMEOUT_MS (10 s) per attempt plus the bookkeeping around it.
-      timeoutS: 30,
-      tmpMb: 512,
-      access: {
-        tables: { accounts: 'rw' },
-        itemPrefixes: { accounts: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX] },
-        // Presigns the download URL in document.rendered payloads (read access makes the URL work). Retries set
-        // the visibility of the message being handled: its queue's event source grants that, no sendTo needed.
-        bucket: 'r',
-        settings: ['JOB_DOWNLOAD_TTL_S', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_SECRET_OVERLAP_S'],
-      },
-    },
+    WEBHOOK_DELIVERY.worker,
   ],
   queues: [
     {
@@ -108,14 +99,6 @@ export const documentsManifest: ServiceManifest = {
       maxConcurrency: 5,
       description: 'Async render jobs (one message per job)',
     },
-    {
-      id: 'deliveries',
-      envVar: 'DOCUMENTS_DELIVERY_QUEUE_URL',
-      // Every delivery attempt is a receive: attempts = retry delays + 1 (WEBHOOK_RETRY_SCHEDULE_S).
-      maxReceiveCount: DEFAULT_RETRY_SCHEDULE_S.length + 1,
-      webhookDeliveries: true,
-      maxConcurrency: 10,
-      description: 'Webhook events to deliver (one message per event; retries are redeliveries)',
-    },
+    WEBHOOK_DELIVERY.queue,
   ],
 };

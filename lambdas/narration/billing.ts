@@ -2,7 +2,8 @@
 // endpoint and public address), how its /pay routes behave (422 validation, A/B attribution of purchases), and its
 // plans as GET /pay/status shows them. The /pay routes and the billing engine are lambdas/shared/billing.
 import type { BillingCatalogue, StringSetting } from '../shared/billing/catalogue';
-import type { PayRoutes } from '../shared/billing/handlers';
+import type { PayRoutes } from '../shared/billing/routes';
+import type { WindowRule } from '../shared/quota/windows';
 import type { PaidPlan } from '../shared/auth/keys';
 import type { Config } from './config';
 
@@ -28,6 +29,17 @@ export const NARRATION_PAY: PayRoutes = {
   catalogue: NARRATION_BILLING,
   pages: { success: '/gracias', back: '/#precios' },
 };
+
+/**
+ * The free tier's windows, per IP, as GET /pay/status reads them. The same counters as POST /convert/* charges
+ * (use-cases/conversion.ts freeRules; kept apart so the /pay functions do not bundle the conversion pipeline).
+ */
+export function freeTierRules(cfg: Config): WindowRule[] {
+  return [
+    { period: 'hour', limit: cfg.FREE_PER_HOUR },
+    { period: 'day', limit: cfg.FREE_PER_DAY },
+  ];
+}
 
 export interface PlanInfo {
   id: 'free' | PaidPlan;

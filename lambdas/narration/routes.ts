@@ -19,21 +19,13 @@ import { abEventRoute } from './handlers/ab-event.route';
 import { abResultsRoute } from './handlers/ab-results.route';
 import { dashboardSummaryRoute } from './handlers/dashboard-summary.route';
 import { statsRoute } from './handlers/stats.route';
-import { payCheckoutRoute } from './handlers/pay-checkout.route';
-import { paySuccessRoute } from './handlers/pay-success.route';
-import { payStatusRoute } from './handlers/pay-status.route';
-import { payPortalRoute } from './handlers/pay-portal.route';
-import { payWebhookRoute } from './handlers/pay-webhook.route';
-import { payKeysRotateRoute } from './handlers/pay-keys-rotate.route';
 import { embedRoute } from './handlers/embed.route';
 import { SITE_ROUTES } from './handlers/site.route';
 import { API_ROUTES } from './handlers/api.route';
+import { BILLING_ROUTES } from './handlers/billing.route';
 import { notFoundRoute } from './handlers/not-found.route';
-import { webhookPutRoute } from './handlers/webhook-put.route';
-import { webhookGetRoute } from './handlers/webhook-get.route';
-import { webhookDeleteRoute } from './handlers/webhook-delete.route';
-import { webhookRotateSecretRoute } from './handlers/webhook-rotate.route';
-import { DEFAULT_RETRY_SCHEDULE_S } from '../shared/webhooks/schedule';
+import { WEBHOOK_ROUTES } from './handlers/webhooks.route';
+import { webhookDelivery } from '../shared/webhooks/routes';
 import { WEBHOOK_ITEM_PREFIX } from '../shared/webhooks/item-prefix';
 import {
   lexiconDeleteRoute,
@@ -42,6 +34,22 @@ import {
   lexiconPutRoute,
 } from './handlers/lexicons.route';
 import { narrationBucket } from './bucket';
+
+/** Completion webhook events (use-cases/webhooks.ts): the `webhooks` queue and the worker delivering them. */
+const WEBHOOK_DELIVERY = webhookDelivery({
+  queue: {
+    id: 'webhooks',
+    envVar: 'DELIVERY_QUEUE_URL',
+    maxConcurrency: 5,
+    description: 'Completion webhook events to deliver (one message per event; retries are redeliveries)',
+  },
+  worker: {
+    description: 'Delivers signed audio.completed / audio.failed webhook events, with retries',
+    handler: 'lambdas/narration/handlers/delivery-worker.ts',
+    // The audio record is the event's subject (its data); accounts: the endpoint items only.
+    access: { tables: { audio: 'r', accounts: 'r' } },
+  },
+});
 
 export const narrationManifest: ServiceManifest = {
   service: 'narration',
@@ -66,20 +74,12 @@ export const narrationManifest: ServiceManifest = {
     abResultsRoute,
     dashboardSummaryRoute,
     statsRoute,
-    payCheckoutRoute,
-    paySuccessRoute,
-    payStatusRoute,
-    payPortalRoute,
-    payWebhookRoute,
-    payKeysRotateRoute,
+    ...BILLING_ROUTES,
     embedRoute,
     ...SITE_ROUTES,
     ...API_ROUTES,
     // ── Completion webhooks (paid plans): use-cases/webhooks.ts on the platform's lambdas/shared/webhooks. ──
-    webhookPutRoute,
-    webhookGetRoute,
-    webhookDeleteRoute,
-    webhookRotateSecretRoute,
+    ...WEBHOOK_ROUTES,
     lexiconListRoute,
     lexiconGetRoute,
     lexiconPutRoute,
@@ -105,21 +105,7 @@ export const narrationManifest: ServiceManifest = {
         sendTo: ['webhooks'],
       },
     },
-    {
-      id: 'DeliveryWorker',
-      description: 'Delivers signed audio.completed / audio.failed webhook events, with retries',
-      queues: ['webhooks'],
-      handler: 'lambdas/narration/handlers/delivery-worker.ts',
-      memoryMb: 256,
-      // WEBHOOK_TIMEOUT_MS (10 s) per attempt plus the bookkeeping around it.
-      timeoutS: 30,
-      tmpMb: 512,
-      access: {
-        tables: { audio: 'r', accounts: 'r' },
-        itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
-        settings: ['WEBHOOK_TIMEOUT_MS', 'WEBHOOK_SECRET_OVERLAP_S'],
-      },
-    },
+    WEBHOOK_DELIVERY.worker,
   ],
   // How paid plans get priority: each event source scales its pollers independently, and maxConcurrency caps how
   // many worker executions one may occupy. The standard (free-tier) queue gets a small cap, so a free backlog can
@@ -142,14 +128,6 @@ export const narrationManifest: ServiceManifest = {
       maxConcurrency: 3,
       description: 'Long texts of the free tier (one message per job)',
     },
-    {
-      id: 'webhooks',
-      envVar: 'DELIVERY_QUEUE_URL',
-      // Every delivery attempt is a receive: attempts = retry delays + 1 (WEBHOOK_RETRY_SCHEDULE_S).
-      maxReceiveCount: DEFAULT_RETRY_SCHEDULE_S.length + 1,
-      webhookDeliveries: true,
-      maxConcurrency: 5,
-      description: 'Completion webhook events to deliver (one message per event; retries are redeliveries)',
-    },
+    WEBHOOK_DELIVERY.queue,
   ],
 };

@@ -22,7 +22,8 @@ let broken: BrokenFixture[];
 beforeAll(async () => {
   // Three conversions per hour: enough to see the free tier apply to PDFs exactly as to text.
   rt = await startRuntime(
-    { FREE_PER_HOUR: '3', FREE_PER_DAY: '100', SYNC_MAX_CHARS: '3000' },
+    // No worker: a queued job answers 202 at once (WAIT_WINDOW_S 0) instead of waiting 25 s for one.
+    { FREE_PER_HOUR: '3', FREE_PER_DAY: '100', SYNC_MAX_CHARS: '3000', WAIT_WINDOW_S: '0' },
     { startWorker: false },
   );
   ({ clean, broken } = await makeFixtures());

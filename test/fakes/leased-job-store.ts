@@ -9,7 +9,7 @@ export class FakeLeasedJobStore<T extends LeasedJob> implements LeasedJobStore<T
     protected readonly idField: keyof T & string,
     protected readonly activeStatus: string,
     public now: () => Date = () => new Date(),
-    protected readonly leaseS = 120,
+    readonly leaseS = 120,
   ) {}
 
   /** Applies `change` (a copy of the job, stamped updatedAt) when `when` holds; false otherwise. */
@@ -48,6 +48,17 @@ export class FakeLeasedJobStore<T extends LeasedJob> implements LeasedJobStore<T
         Object.assign(j, { status: this.activeStatus, attempts: attempt, leaseUntil: nowS + this.leaseS }),
     );
     return old && this.get(id);
+  }
+
+  async renew(id: string, heldUntil: number): Promise<number | undefined> {
+    const lease = Math.max(heldUntil, Math.floor(this.now().getTime() / 1000) + this.leaseS);
+    const old = this.transition(
+      id,
+      (j) => j.status === this.activeStatus && j.leaseUntil === heldUntil,
+      (j) => void (j.leaseUntil = lease),
+      false,
+    );
+    return old ? lease : undefined;
   }
 
   async release(id: string): Promise<void> {

@@ -18,7 +18,8 @@ import { REALM_BOOTSTRAP_FILE } from '../../lambdas/documents/templating/realm-s
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { RETENTION_TAG, UPLOAD_PREFIX } from '../../lambdas/narration/bucket';
 import { UPLOAD_ITEM_PREFIX } from '../../lambdas/narration/adapters/upload-repository';
-import { JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
+import { JOB_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
+import { WEBHOOK_ITEM_PREFIX } from '../../lambdas/shared/webhooks/item-prefix';
 import { parseConfig } from '../../lambdas/documents/config';
 import type { RouteSpec, ServiceManifest, TableId, WorkerSpec } from '../../lambdas/shared/manifest';
 import { IMAGE_MIN_TMP_MB, imageCommand } from '../../lib/constructs/image-function';

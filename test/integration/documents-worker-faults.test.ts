@@ -15,6 +15,7 @@ import { resetConfig } from '../../lambdas/shared/config';
 import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
 import { receiveUntilRedriven } from '../helpers/sqs-redrive';
+import { until } from '../helpers/until';
 
 jest.setTimeout(120_000);
 
@@ -31,16 +32,6 @@ afterAll(async () => {
   for (const p of pollers) p.kill();
   await emu.cleanup();
 });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 test(`a render that always fails on our side: ${MAX_RECEIVE_COUNT} deliveries, failed + refunded, message in the DLQ`, async () => {
   const base = awsDeps();
@@ -95,10 +86,14 @@ test(`a render that always fails on our side: ${MAX_RECEIVE_COUNT} deliveries, f
       log: (l) => process.env.DEBUG_FAULTS && console.log(new Date().toISOString(), l),
     }),
   );
-  const failed = await until('the job to fail', async () => {
-    const job = await base.jobs.get(jobId);
-    return job?.status === 'failed' ? job : undefined;
-  });
+  const failed = await until(
+    'the job to fail',
+    async () => {
+      const job = await base.jobs.get(jobId);
+      return job?.status === 'failed' ? job : undefined;
+    },
+    60_000,
+  );
   for (const p of pollers.splice(0)) p.kill();
 
   expect(failed.error).toMatch(new RegExp(`on our side after ${MAX_RECEIVE_COUNT} attempts`));
@@ -133,10 +128,14 @@ test(`a render that always fails on our side: ${MAX_RECEIVE_COUNT} deliveries, f
       visibilityS: 2,
     }),
   );
-  const done = await until('the redriven job to be rendered', async () => {
-    const job = await base.jobs.get(jobId);
-    return job?.status === 'done' ? job : undefined;
-  });
+  const done = await until(
+    'the redriven job to be rendered',
+    async () => {
+      const job = await base.jobs.get(jobId);
+      return job?.status === 'done' ? job : undefined;
+    },
+    60_000,
+  );
   for (const p of pollers.splice(0)) p.kill();
   const pdf = Buffer.from(
     await (await fetch(await base.jobFiles.presignResult(done.result!, 60))).arrayBuffer(),

@@ -128,6 +128,28 @@ describe.each(subjects)('LeasedJobStore contract: %s', (_name, make) => {
     await store.release('nope');
   });
 
+  test("renew extends the holder's lease (never shortens it); a worker that lost the job cannot renew", async () => {
+    const job = await newJob();
+    const first = (await store.claim(job.jobId, 1))!.leaseUntil!;
+    clock = later(LEASE_S - 1);
+    const renewed = await store.renew(job.jobId, first);
+    expect(renewed).toBe(Math.floor(clock.getTime() / 1000) + LEASE_S);
+    expect(await store.get(job.jobId)).toMatchObject({ leaseUntil: renewed, updatedAt: T0.toISOString() });
+    clock = later(LEASE_S + 1); // past the first lease, inside the renewed one: still held
+    expect(await store.claim(job.jobId, 2)).toBeUndefined();
+    expect(await store.renew(job.jobId, first)).toBeUndefined(); // a stale token renews nothing
+    clock = later(2 * LEASE_S + 1); // the renewed lease ran out: another delivery takes the job over
+    const taken = (await store.claim(job.jobId, 2))!;
+    expect(taken.attempts).toBe(2);
+    expect(await store.renew(job.jobId, renewed!)).toBeUndefined(); // the first worker lost it
+    expect((await store.get(job.jobId))!.leaseUntil).toBe(taken.leaseUntil);
+    clock = T0; // a renewal never moves a lease back
+    expect(await store.renew(job.jobId, taken.leaseUntil!)).toBe(taken.leaseUntil);
+    await store.complete(job.jobId, {});
+    expect(await store.renew(job.jobId, taken.leaseUntil!)).toBeUndefined(); // settled
+    expect(await store.renew('nope', 1)).toBeUndefined();
+  });
+
   test('progress is recorded only while a worker holds the job', async () => {
     const job = await newJob();
     await store.setProgress(job.jobId, 0.3);

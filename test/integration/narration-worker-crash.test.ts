@@ -15,6 +15,7 @@ import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
 import { receiveUntilRedriven } from '../helpers/sqs-redrive';
 import { narrationDepsOn, testClock, type TestClock } from '../helpers/clock';
+import { until } from '../helpers/until';
 
 jest.setTimeout(120_000);
 
@@ -30,6 +31,8 @@ beforeAll(async () => {
     SYNC_MAX_CHARS: '100',
     JOB_LEASE_S: String(LEASE_S),
     MAX_RECEIVE_COUNT: '3',
+    // The request answers 202 at once instead of waiting its window (25 s) for a worker that is not polling yet.
+    WAIT_WINDOW_S: '0',
   });
   resetConfig();
 });
@@ -61,22 +64,6 @@ function poller(deps: NarrationDeps): Poller {
   });
   pollers.push(p);
   return p;
-}
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
-  last?: () => Promise<unknown>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(await last?.())}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 async function queueJob(deps: NarrationDeps): Promise<string> {

@@ -73,6 +73,8 @@ beforeAll(async () => {
     SYNC_MAX_CHARS: '100',
     JOB_LEASE_S: String(LEASE_S),
     MAX_RECEIVE_COUNT: '3',
+    // The request answers 202 at once instead of waiting its window (25 s) for a worker that is not polling yet.
+    WAIT_WINDOW_S: '0',
   });
   resetConfig();
   resetClients();

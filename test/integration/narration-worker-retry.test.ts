@@ -18,6 +18,7 @@ import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
 import { receiveUntilRedriven } from '../helpers/sqs-redrive';
 import { narrationDepsOn, testClock } from '../helpers/clock';
+import { until } from '../helpers/until';
 
 jest.setTimeout(150_000);
 
@@ -67,16 +68,6 @@ function startWorker(): void {
       concurrency: { priority: 1, standard: 1 },
     }),
   );
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 async function queueJob(deps: NarrationDeps): Promise<string> {

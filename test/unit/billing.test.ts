@@ -7,13 +7,17 @@ import { resolveCaller, resolveKeyHolder } from '../../lambdas/shared/auth/resol
 import { parseConfig } from '../../lambdas/narration/config';
 import { openKey, sealKey, sessionRef } from '../../lambdas/shared/billing/pickup';
 import { hasPaidAccess, lapsedKeyDetail } from '../../lambdas/shared/auth/paid-access';
-import { NARRATION_BILLING, planCatalogue } from '../../lambdas/narration/billing';
+import { NARRATION_BILLING, freeTierRules, planCatalogue } from '../../lambdas/narration/billing';
 import { clientReferenceId, toBillingEvent, verifyWebhook } from '../../lambdas/shared/billing/stripe';
 import { publicBase, wantsJson } from '../../lambdas/shared/billing/web';
 import { toApiRequest } from '../../lambdas/shared/http/request';
-import { makeHandler as checkout } from '../../lambdas/narration/handlers/pay-checkout';
-import { makeHandler as portal } from '../../lambdas/narration/handlers/pay-portal';
-import { makeHandler as webhook } from '../../lambdas/narration/handlers/pay-webhook';
+import { makeHandlers } from '../../lambdas/narration/handlers/billing';
+import { BILLING_ROUTES } from '../../lambdas/narration/handlers/billing.route';
+import { narrationManifest } from '../../lambdas/narration/routes';
+import { documentsManifest } from '../../lambdas/documents/routes';
+import { freeRules } from '../../lambdas/narration/use-cases/conversion';
+import { routeHandler } from '../../lambdas/shared/http/route-handlers';
+import type { RouteSpec } from '../../lambdas/shared/manifest';
 import type { NarrationDeps } from '../../lambdas/narration/deps';
 import {
   TEST_WEBHOOK_SECRET,
@@ -24,6 +28,10 @@ import {
 } from '../helpers/billing-stripe';
 import { apiEvent as event, callHandler as call, untouchedDeps } from '../helpers/api-event';
 import { rejectsAsHttp, throwsAsHttp } from '../helpers/as-http';
+
+const checkout = (deps: NarrationDeps) => makeHandlers(deps).PayCheckout;
+const portal = (deps: NarrationDeps) => makeHandlers(deps).PayPortal;
+const webhook = (deps: NarrationDeps) => makeHandlers(deps).PayWebhook;
 
 /** Deps whose stores must not be touched: the edges under test answer before any storage. */
 const untouched = (env: Record<string, string>) =>
@@ -312,5 +320,60 @@ describe('billing configuration', () => {
       /STRIPE_PORTAL_LOGIN_URL/,
     );
     expect(() => parseConfig({ KEY_PICKUP_HOURS: '0' })).toThrow(/KEY_PICKUP_HOURS/);
+  });
+});
+
+describe('the /pay routes: one spec builder and one handler file per service', () => {
+  const narration = narrationManifest.routes.filter((r) => r.path.startsWith('/pay/'));
+  const documents = documentsManifest.routes.filter((r) => r.path.startsWith('/pay/'));
+
+  test('both services declare the same routes and limits; each reads the settings its catalogue names', () => {
+    const shape = (r: RouteSpec) => [r.id, r.method, r.path, r.memoryMb, r.timeoutS, r.maxBodyBytes];
+    expect(narration.map(shape)).toEqual(documents.map(shape));
+    expect(narration.map((r) => r.id)).toEqual([
+      'PayCheckout',
+      'PaySuccess',
+      'PayStatus',
+      'PayPortal',
+      'PayWebhook',
+      'PayKeysRotate',
+    ]);
+    const settings = (routes: RouteSpec[], id: string) => routes.find((r) => r.id === id)!.access.settings;
+    expect(settings(documents, 'PayCheckout')).toEqual(
+      expect.arrayContaining(['DOCS_STRIPE_PRICE_SCALE', 'DOCS_PUBLIC_BASE_URL', 'DOCS_BILLING_RETURN_URL']),
+    );
+    expect(settings(documents, 'PayCheckout')).not.toContain('STRIPE_PRICE_PRO');
+    // The webhook maps plan switches of subscriptions: it reads the subscription prices, not lifetime's.
+    expect(settings(narration, 'PayWebhook')).toEqual(
+      expect.arrayContaining(['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_PRO', 'AB_EXPERIMENTS']),
+    );
+    expect(settings(narration, 'PayWebhook')).not.toContain('STRIPE_PRICE_LIFETIME');
+    expect(settings(documents, 'PayWebhook')).not.toContain('AB_EXPERIMENTS');
+    for (const r of [...narration, ...documents]) expect(r.handler).toMatch(/handlers\/billing\.ts$/);
+  });
+
+  test("the file's handler answers each route by its route key, with that route's body limit", async () => {
+    const handler = routeHandler(BILLING_ROUTES, makeHandlers(untouched({})));
+    const bad = await call(
+      handler,
+      event('GET', '/pay/checkout/gold', { params: { plan: 'gold' }, routeKey: 'GET /pay/checkout/{plan}' }),
+    );
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json.detail).toEqual([expect.objectContaining({ loc: ['path', 'plan'] })]);
+    // POST /pay/portal takes 1 KiB (its spec), refused before the key or Stripe is looked at.
+    const big = await call(
+      handler,
+      event('POST', '/pay/portal', { body: 'x'.repeat(2048), routeKey: 'POST /pay/portal' }),
+    );
+    expect(big.statusCode).toBe(422);
+    expect(JSON.stringify(big.json.detail)).toContain('1024 bytes');
+    await expect(call(handler, event('GET', '/voices', { routeKey: 'GET /voices' }))).rejects.toThrow(
+      /no handler in this file for route GET \/voices/,
+    );
+  });
+
+  test('GET /pay/status counts the free tier in the windows POST /convert/* charges', () => {
+    const config = parseConfig({ FREE_PER_HOUR: '7', FREE_PER_DAY: '30' });
+    expect(freeTierRules(config)).toEqual(freeRules({ config }));
   });
 });

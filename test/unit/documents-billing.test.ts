@@ -12,8 +12,7 @@ import { checkoutMode, lapsedKeyDetail } from '../../lambdas/shared/auth/paid-ac
 import type { AccountStore, CheckoutFacts } from '../../lambdas/shared/billing/ports';
 import { planOf } from '../../lambdas/shared/billing/service';
 import { toBillingEvent } from '../../lambdas/shared/billing/stripe';
-import { makeHandler as checkout } from '../../lambdas/documents/handlers/pay-checkout';
-import { makeHandler as webhook } from '../../lambdas/documents/handlers/pay-webhook';
+import { makeHandlers } from '../../lambdas/documents/handlers/billing';
 import type { DocumentsDeps } from '../../lambdas/documents/deps';
 import {
   TEST_DOCS_WEBHOOK_SECRET,
@@ -25,6 +24,8 @@ import {
 import { apiEvent as event, callHandler as call, untouchedDeps } from '../helpers/api-event';
 
 const asEvent = (json: string) => JSON.parse(json) as Stripe.Event;
+const checkout = (deps: DocumentsDeps) => makeHandlers(deps).PayCheckout;
+const webhook = (deps: DocumentsDeps) => makeHandlers(deps).PayWebhook;
 
 describe('which service acts on an event', () => {
   const docsSession = checkoutObject({ mode: 'subscription', plan: 'scale', service: 'documents' });

@@ -1,7 +1,7 @@
 // Scale webhooks, pure parts: the signature scheme (and the copy customers get in the API description), the
 // callback URL policy at registration (stub resolver: no DNS, no sockets), and the documented shapes against what the
 // code produces.
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import {
   EndpointView,
   JobAccepted,
@@ -25,6 +25,19 @@ import {
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/shared/webhooks/schedule';
 import { computeSignature, signatureHeader, verifySignature } from '../../lambdas/shared/webhooks/signature';
 import { documentsManifest } from '../../lambdas/documents/routes';
+import { narrationManifest } from '../../lambdas/narration/routes';
+import { makeHandlers } from '../../lambdas/documents/handlers/webhooks';
+import { WEBHOOK_ROUTES } from '../../lambdas/documents/handlers/webhooks.route';
+import { makeHandlers as makeNarrationHandlers } from '../../lambdas/narration/handlers/webhooks';
+import { WEBHOOK_ROUTES as NARRATION_WEBHOOK_ROUTES } from '../../lambdas/narration/handlers/webhooks.route';
+import type { DocumentsDeps } from '../../lambdas/documents/deps';
+import type { NarrationDeps } from '../../lambdas/narration/deps';
+import { routeHandler } from '../../lambdas/shared/http/route-handlers';
+import type { RouteSpec } from '../../lambdas/shared/manifest';
+import { WEBHOOK_ITEM_PREFIX } from '../../lambdas/shared/webhooks/item-prefix';
+import { webhookEvent, webhookEventId } from '../../lambdas/shared/webhooks/events';
+import { audioEventIdFor } from '../../lambdas/narration/use-cases/webhooks';
+import { apiEvent as event, callHandler as call, untouchedDeps } from '../helpers/api-event';
 import type { ApiKeyRecord } from '../../lambdas/shared/auth/keys';
 import { parseConfig } from '../../lambdas/documents/config';
 import { parseAllowlist, stubResolver } from '../../lambdas/shared/net/safe-fetch';
@@ -316,5 +329,79 @@ describe('identities and documented shapes', () => {
     const inLambda = webhookPolicyFrom(cfg, { AWS_LAMBDA_FUNCTION_NAME: 'documents-DeliveryWorker' });
     expect(inLambda.allowlist).toEqual([]);
     expect(inLambda.resolver).toBeUndefined();
+  });
+});
+
+describe('the webhook surface: one builder and one handler file per service', () => {
+  const hooks = (routes: RouteSpec[]) => routes.filter((r) => r.path.startsWith('/v1/webhook'));
+
+  test('both services declare the same routes, limits and grants; the delivery worker and queue likewise', () => {
+    const shape = ({ docs: _docs, handler, ...rest }: RouteSpec) => ({
+      ...rest,
+      handler: handler.split('/').pop(),
+    });
+    expect(hooks(documentsManifest.routes).map(shape)).toEqual(hooks(narrationManifest.routes).map(shape));
+    expect(hooks(documentsManifest.routes).map((r) => r.id)).toEqual([
+      'WebhookPut',
+      'WebhookGet',
+      'WebhookDelete',
+      'WebhookRotateSecret',
+    ]);
+    for (const m of [documentsManifest, narrationManifest]) {
+      const worker = m.workers.find((w) => w.id === 'DeliveryWorker')!;
+      expect(worker.access.itemPrefixes?.accounts).toContain(WEBHOOK_ITEM_PREFIX);
+      expect(worker.access.settings).toEqual(
+        expect.arrayContaining(['WEBHOOK_TIMEOUT_MS', 'WEBHOOK_SECRET_OVERLAP_S']),
+      );
+      const queue = m.queues.find((q) => q.id === worker.queues[0])!;
+      expect(queue).toMatchObject({
+        webhookDeliveries: true,
+        maxReceiveCount: DEFAULT_RETRY_SCHEDULE_S.length + 1,
+      });
+    }
+  });
+
+  test("each route's body limit from its spec, refused in the service's validation shape before any storage", async () => {
+    const docs = routeHandler(WEBHOOK_ROUTES, makeHandlers(untouchedDeps<DocumentsDeps>({})));
+    const narr = routeHandler(
+      NARRATION_WEBHOOK_ROUTES,
+      makeNarrationHandlers(untouchedDeps<NarrationDeps>({})),
+    );
+    const post = (routeKey: string, bytes: number) => {
+      const [method, path] = routeKey.split(' ') as [string, string];
+      return event(method, path, { routeKey, body: 'x'.repeat(bytes) });
+    };
+    for (const [handler, status] of [
+      [docs, 400],
+      [narr, 422],
+    ] as const) {
+      const rotate = await call(handler, post('POST /v1/webhook/rotate-secret', 2048));
+      expect(rotate.statusCode).toBe(status);
+      expect(JSON.stringify(rotate.json.detail)).toContain('1024 bytes');
+      const put = await call(handler, post('PUT /v1/webhook', 9 * 1024));
+      expect(put.statusCode).toBe(status);
+      expect(JSON.stringify(put.json.detail)).toContain('8192 bytes');
+    }
+  });
+});
+
+describe('one event model for both services', () => {
+  const oldId = (s: string) => 'evt_' + createHash('sha256').update(s).digest('base64url').slice(0, 24);
+
+  test('event ids: deterministic per subject and type, the same ids as before the model was shared', () => {
+    expect(eventIdFor('job_a', 'document.rendered')).toBe(oldId('job_a:document.rendered'));
+    expect(audioEventIdFor('a1', 'audio.failed')).toBe(oldId('audio:a1:audio.failed'));
+    expect(audioEventIdFor('a1', 'audio.failed')).toBe(webhookEventId('audio:a1', 'audio.failed'));
+    expect(webhookEventId('x', 'audio.completed')).not.toBe(webhookEventId('x', 'audio.failed'));
+  });
+
+  test('the envelope: Stripe-like fields in a fixed order, `created` in Unix seconds, the service payload as data', () => {
+    const event = webhookEvent('evt_1', 'document.rendered', '2026-11-28T08:00:01.900Z', {
+      job: { id: 'job_a' },
+    });
+    expect(JSON.stringify(event)).toBe(
+      '{"id":"evt_1","object":"event","type":"document.rendered","created":1795852801,"api_version":"v1",' +
+        '"data":{"job":{"id":"job_a"}}}',
+    );
   });
 });

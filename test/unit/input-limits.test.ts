@@ -3,13 +3,17 @@
 // dashboard tokens are throttled per address (429 with Retry-After once the hour's allowance is spent, even for the
 // right token), other addresses unaffected.
 import { makeHandler as abResults } from '../../lambdas/narration/handlers/ab-results';
-import { authorizeDashboard, DASHBOARD_FAILURES_PER_HOUR } from '../../lambdas/shared/growth/dashboard-auth';
+import {
+  authorizeDashboard,
+  DASHBOARD_FAILURES_PER_HOUR,
+  type DashboardAuthDeps,
+} from '../../lambdas/shared/growth/dashboard-auth';
 import { apiHandler } from '../../lambdas/shared/http/api-handler';
 import { MAX_JSON_DEPTH, tooDeepAt } from '../../lambdas/shared/http/request';
 import { json } from '../../lambdas/shared/http/response';
 import { fakeNarrationDeps } from '../fakes/narration';
 import { FakeQuotaStore } from '../fakes/platform';
-import { apiEvent, callHandler } from '../helpers/api-event';
+import { apiEvent, callHandler, untouchedDeps } from '../helpers/api-event';
 import { asHttp } from '../helpers/as-http';
 
 const deep = (n: number, open = '{"a":', close = '}') => open.repeat(n) + '1' + close.repeat(n);
@@ -56,13 +60,10 @@ describe('dashboard token guesses', () => {
   const TOKEN = 'dash-0123456789abcdef';
   const NOW = new Date('2026-11-25T18:20:00Z');
   const attempt = (quotas: FakeQuotaStore, token: string, ip = '203.0.113.7') =>
-    authorizeDashboard({
-      headers: { 'x-dashboard-token': token },
-      expected: TOKEN,
-      quotas,
-      clientIp: ip,
-      now: NOW,
-    }).then(
+    authorizeDashboard(
+      { headers: { 'x-dashboard-token': token }, clientIp: ip },
+      { config: { DASHBOARD_TOKEN: TOKEN }, quotas, now: () => NOW },
+    ).then(
       () => ({ statusCode: 200, headers: {} as Record<string, string> }),
       (e: unknown) => {
         const http = asHttp(e);
@@ -83,6 +84,19 @@ describe('dashboard token guesses', () => {
     expect(refused.headers['retry-after']).toBe(String(40 * 60)); // the hour's window ends at 19:00
     // Another address is not affected; a missing token is not a guess.
     expect((await attempt(quotas, TOKEN, '198.51.100.4')).statusCode).toBe(200);
+  });
+
+  test('no configured token: 503 before the store is even read (deps.quotas untouched)', async () => {
+    const deps = untouchedDeps<DashboardAuthDeps>({ config: {} });
+    const err = await authorizeDashboard(
+      { headers: { 'x-dashboard-token': TOKEN }, clientIp: '203.0.113.7' },
+      deps,
+    ).then(
+      () => undefined,
+      (e: unknown) => asHttp(e),
+    );
+    expect(err?.statusCode).toBe(503);
+    expect(err?.detail).toMatch(/DASHBOARD_TOKEN/);
   });
 
   test('the route: GET /ab/results answers 429 to a throttled address', async () => {

@@ -74,7 +74,77 @@ test('a job another worker holds throws JobBusyError and is left alone; after it
   expect(await store.get('a')).toMatchObject({ status: 'processing', attempts: 1 });
   clock = new Date(T0.getTime() + 61_000);
   expect(await runLeasedJob(store, 'a', 2, work, policy)).toBe('done');
-  expect(work).toHaveBeenCalledWith(expect.objectContaining({ attempts: 2 }));
+  expect(work).toHaveBeenCalledWith(expect.objectContaining({ attempts: 2 }), expect.any(AbortSignal));
+});
+
+test('the lease is renewed while the work runs: a job longer than its lease is not taken over', async () => {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  try {
+    let finish!: () => void;
+    let lost: AbortSignal | undefined;
+    const running = runLeasedJob(
+      store,
+      'a',
+      1,
+      (job, signal) => {
+        lost = signal;
+        return new Promise<string>((r) => (finish = () => r('done')));
+      },
+      policy,
+    );
+    await jest.advanceTimersByTimeAsync(0);
+    const first = (await store.get('a'))!.leaseUntil!;
+    // Five minutes of work against a 60 s lease, the clock moving with the timers.
+    for (let s = 10; s <= 300; s += 10) {
+      clock = new Date(T0.getTime() + s * 1000);
+      await jest.advanceTimersByTimeAsync(10_000);
+      await expect(runLeasedJob(store, 'a', 2, async () => 'stolen', policy)).rejects.toBeInstanceOf(
+        JobBusyError,
+      );
+    }
+    const held = (await store.get('a'))!;
+    expect(held).toMatchObject({ status: 'processing', attempts: 1 });
+    expect(held.leaseUntil).toBeGreaterThan(first + 200);
+    expect(lost!.aborted).toBe(false);
+    finish();
+    expect(await running).toBe('done');
+    // The heartbeat stopped with the work: no renewal keeps a finished delivery's job held.
+    const after = (await store.get('a'))!.leaseUntil;
+    clock = new Date(T0.getTime() + 400_000);
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect((await store.get('a'))!.leaseUntil).toBe(after);
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
+test('without the heartbeat (a worker that stalls its timers) the job is taken over, and the stalled worker learns it lost the job', async () => {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  try {
+    let lost: AbortSignal | undefined;
+    let finish!: () => void;
+    const running = runLeasedJob(
+      store,
+      'a',
+      1,
+      (job, signal) => {
+        lost = signal;
+        return new Promise<string>((r) => (finish = () => r('late')));
+      },
+      policy,
+    );
+    await jest.advanceTimersByTimeAsync(0);
+    // No timer fires for 61 s of clock (an event loop blocked past the lease): the next delivery takes the job over.
+    clock = new Date(T0.getTime() + 61_000);
+    expect(await runLeasedJob(store, 'a', 2, async () => 'taken over', policy)).toBe('taken over');
+    expect((await store.get('a'))!.attempts).toBe(2);
+    await jest.advanceTimersByTimeAsync(20_000); // the stalled worker's next beat finds the job taken
+    expect(lost!.aborted).toBe(true);
+    finish();
+    await running;
+  } finally {
+    jest.useRealTimers();
+  }
 });
 
 test('a failed attempt before the last releases the job for the next delivery and rethrows', async () => {

@@ -1,5 +1,5 @@
 // Partition-key prefixes of the documents service's items in the accounts table (next to billing's acct#, evt#,
-// email#, purchase#, pickup#). The manifest (lambdas/documents/routes.ts) narrows IAM grants to them
+// email#, purchase#, pickup#; webhook endpoints are the platform's WEBHOOK_ITEM_PREFIX,
+// lambdas/shared/webhooks/item-prefix.ts). The manifest (lambdas/documents/routes.ts) narrows IAM grants to them
 // (`access.itemPrefixes`, dynamodb:LeadingKeys), so a function that handles jobs cannot touch billing items.
 export const JOB_ITEM_PREFIX = 'docjob#';
-export { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';

@@ -2,8 +2,6 @@
 // (render-request.ts, shared/billing/requests.ts); test/unit/documents-openapi.test.ts checks that what the
 // handlers answer parses with these, so the description cannot drift from the answers.
 import { z } from 'zod';
-import { DOCUMENTS_BILLING } from '../billing';
-import { catalogueSchemas } from '../../shared/billing/requests';
 import { FORMATS } from '../core/formats';
 
 export const ValidationError = z.strictObject({
@@ -124,5 +122,3 @@ export const WebhookAck = z.strictObject({
   type: z.string(),
   outcome: z.enum(['processed', 'duplicate', 'ignored', 'stale', 'awaiting_payment']),
 });
-
-export const { CheckoutResponse, SuccessResponse, RotateResponse } = catalogueSchemas(DOCUMENTS_BILLING);

@@ -8,9 +8,10 @@
 //
 // Quota: charged at acceptance, like a synchronous render; given back when the job fails (nothing was delivered,
 // whatever the cause: the synchronous path does not count failed renders either). Talks only to ports.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../../shared/auth/keys';
 import type { MessageQueue } from '../../shared/webhooks/delivery';
+import { webhookEventId } from '../../shared/webhooks/events';
 import { ownerOf } from '../../shared/auth/owner';
 import { Forbidden, Unavailable } from '../../shared/errors';
 import { logger } from '../../shared/logger';
@@ -78,7 +79,7 @@ export const JOB_ID_RE = /^job_[A-Za-z0-9_-]{22}$/;
 
 /** Deterministic per job and type: a duplicated worker run produces the same event id (receivers dedupe on it). */
 export function eventIdFor(jobId: string, type: WebhookEventType): string {
-  return 'evt_' + createHash('sha256').update(`${jobId}:${type}`).digest('base64url').slice(0, 24);
+  return webhookEventId(jobId, type);
 }
 
 export function statusUrl(jobId: string): string {

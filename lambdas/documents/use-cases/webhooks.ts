@@ -1,5 +1,5 @@
 // Scale webhooks: one endpoint per account (PUT/GET/DELETE /v1/webhook, POST /v1/webhook/rotate-secret) and the
-// delivery of job events to it (handlers/delivery-worker.ts). The machinery — endpoints, SSRF checks at
+// delivery of job events to it (handlers/delivery-worker.ts; the routes: handlers/webhooks.ts). The machinery — endpoints, SSRF checks at
 // registration and delivery, signing, retries — is the platform's (lambdas/shared/webhooks/, also used by
 // narration); this file binds it to documents: event types, Docs-* headers, Scale only, 400 refusals, and the
 // job-side bookkeeping (each attempt is recorded on the job). Event kinds, payload, signature and retries are
@@ -17,7 +17,11 @@ import {
   type WebhookPolicy,
   type WebhookStore as SharedStore,
 } from '../../shared/webhooks/endpoints';
-import { attemptDelivery, DeliveryFailedError, type MessageQueue } from '../../shared/webhooks/delivery';
+import {
+  deliverEvent as deliverToEndpoint,
+  DeliveryFailedError,
+  type MessageQueue,
+} from '../../shared/webhooks/delivery';
 import type { WebhookService } from '../../shared/webhooks/handlers';
 import { DocumentRequestError } from '../errors';
 import { downloadFor, publicJob, WEBHOOK_EVENT_TYPES, type DeliveryMessage } from './jobs';
@@ -73,6 +77,7 @@ export const DOCUMENTS_WEBHOOKS: WebhookService<WebhookEventType> = {
   keyLabel: 'Scale key',
   assertAllowed: (caller) => assertWebhooksAllowed(planOf(caller)),
   invalid,
+  invalidStatus: 400,
 };
 
 export const WebhookPutRequest = webhookPutRequest(WEBHOOK_EVENT_TYPES);
@@ -110,18 +115,9 @@ export interface DeliveryDeps {
   now(): Date;
 }
 
-export interface EventEnvelope {
-  id: string;
-  object: 'event';
-  type: WebhookEventType;
-  /** Unix seconds: when the job reached its outcome. */
-  created: number;
-  api_version: 'v1';
-  data: { job: Record<string, unknown> };
-}
-
 /**
- * Delivers one event (one SQS message) and records the attempt on its job. Resolves when the message is done with
+ * Delivers one event (one SQS message) through the platform's deliverEvent, with `data.job` as its payload, and
+ * records each attempt on its job. Resolves when the message is done with
  * (delivered, or nothing to deliver); throws DeliveryFailedError after scheduling the retry (the message reappears
  * after the schedule's delay; after the last attempt it reappears at once and SQS moves it to the DLQ).
  */
@@ -144,43 +140,30 @@ export async function deliverEvent(
     await deps.deliveryQueue.retryAfter(receiptHandle, 0);
     throw new DeliveryFailedError('too many recorded deliveries');
   }
-  const started = deps.now();
-  const record = (a: Parameters<JobRepository['addDelivery']>[1]) => deps.jobs.addDelivery(job.jobId, a);
-  const endpoint = await deps.webhooks.get(job.owner);
-  if (!endpoint || !endpoint.events.includes(event.type)) {
-    await record({
-      eventId: event.id,
-      type: event.type,
-      attempt,
-      at: started.toISOString(),
-      outcome: 'skipped',
-      statusCode: null,
-      error: 'No endpoint subscribed to this event any more',
-      durationMs: Math.max(0, deps.now().getTime() - started.getTime()),
-      nextAttemptAt: null,
-    });
-    return 'skipped';
-  }
-
-  // The download link is signed now, so a retried delivery carries a link that still works.
-  // Never past the job's expiry (options.expires_in).
-  const download = await downloadFor(deps.jobFiles, job, deps.downloadTtlS, started);
-  const envelope: EventEnvelope = {
-    id: event.id,
-    object: 'event',
-    type: event.type,
-    created: Math.floor(new Date(job.completedAt ?? job.updatedAt).getTime() / 1000),
-    api_version: 'v1',
-    data: { job: publicJob(job, download, { deliveries: false }) },
-  };
-  return attemptDelivery(
+  return deliverToEndpoint(
     {
+      webhooks: deps.webhooks,
       policy: deps.policy,
       brand: DOCUMENTS_WEBHOOK_BRAND,
       retryScheduleS: deps.retryScheduleS,
       queue: deps.deliveryQueue,
-      now: deps.now,
+      now: () => deps.now(),
     },
-    { endpoint, event, body: JSON.stringify(envelope), attempt, receiptHandle, started, record },
+    {
+      owner: job.owner,
+      id: event.id,
+      type: event.type,
+      at: job.completedAt ?? job.updatedAt,
+      // The download link is signed now, so a retried delivery carries a link that still works.
+      // Never past the job's expiry (options.expires_in).
+      data: async (started) => ({
+        job: publicJob(job, await downloadFor(deps.jobFiles, job, deps.downloadTtlS, started), {
+          deliveries: false,
+        }),
+      }),
+      record: (a) => deps.jobs.addDelivery(job.jobId, a),
+    },
+    attempt,
+    receiptHandle,
   );
 }

@@ -2,11 +2,7 @@
 // handlers/*.route.ts `docs`; GET /api builds the OpenAPI document from the manifest: lambdas/shared/http/openapi.ts).
 import { z as zod } from 'zod';
 import type { ParamDoc, ResponseDoc } from '../../shared/http/openapi';
-import { catalogueSchemas } from '../../shared/billing/requests';
-import { NARRATION_BILLING } from '../billing';
 import { ConversionResult, ErrorDetail, Preview, QueuedConversion, ValidationError } from './schemas';
-
-export const { CheckoutResponse, SuccessResponse, RotateResponse } = catalogueSchemas(NARRATION_BILLING);
 
 export const RATE_HEADERS = {
   'RateLimit-Limit': 'Requests allowed in the binding window',

@@ -17,16 +17,8 @@ export const AbResultsPath = z.object({ experiment: experimentField });
 export const makeHandler = (deps: NarrationDeps) =>
   apiHandler(async (req) => {
     // Authenticate first: nothing (not even which experiments exist) is told to a caller without the token.
-    await authorizeDashboard({
-      headers: req.headers,
-      expected: deps.config.DASHBOARD_TOKEN,
-      // A getter: without a configured token the 503 comes before any storage is reached (not even read from deps).
-      get quotas() {
-        return deps.quotas;
-      },
-      clientIp: req.clientIp,
-      now: deps.now(),
-    });
+    // Without a configured token the 503 comes before any storage is reached.
+    await authorizeDashboard(req, deps);
     const { experiment: name } = validate(AbResultsPath, req.pathParams, ['path']);
     const experiment = findExperiment(deps.config.AB_EXPERIMENTS, name);
     const results = await experimentResults(deps.growth, experiment, deps.now());

@@ -20,16 +20,8 @@ const DLQS = dashboardSummaryRoute.access.readDlqs.map((queue) => ({
 export const makeHandler = (deps: NarrationDeps, queueDepth: QueueDepth = awsQueueDepth()) =>
   apiHandler(async (req) => {
     // Authenticate first: nothing is told to a caller without the token.
-    await authorizeDashboard({
-      headers: req.headers,
-      expected: deps.config.DASHBOARD_TOKEN,
-      // A getter: without a configured token the 503 comes before any storage is reached (not even read from deps).
-      get quotas() {
-        return deps.quotas;
-      },
-      clientIp: req.clientIp,
-      now: deps.now(),
-    });
+    // Without a configured token the 503 comes before any storage is reached.
+    await authorizeDashboard(req, deps);
     const summary = await dashboardSummary({
       growth: deps.growth,
       experiments: deps.config.AB_EXPERIMENTS,

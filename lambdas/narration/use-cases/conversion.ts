@@ -607,16 +607,22 @@ export async function runJob(
   attempt: number,
   findVoice: (id: string) => Voice | undefined,
 ): Promise<'done' | 'skipped'> {
-  return runLeasedJob(deps.audio, audioId, attempt, (claimed) => narrateJob(deps, claimed, findVoice), {
-    maxAttempts: deps.config.MAX_RECEIVE_COUNT,
-    async giveUp(job, err, tried) {
-      const why = err instanceof Error ? err.message.slice(0, 200) : 'unknown error';
-      const reason = `Narration failed after ${tried} attempts (${why}). Please submit the text again.`;
-      if (await deps.audio.fail(audioId, reason))
-        await jobEnded(deps, { ...job, status: 'failed', error: reason });
-      throw err;
+  return runLeasedJob(
+    deps.audio,
+    audioId,
+    attempt,
+    (claimed, lost) => narrateJob(deps, claimed, findVoice, lost),
+    {
+      maxAttempts: deps.config.MAX_RECEIVE_COUNT,
+      async giveUp(job, err, tried) {
+        const why = err instanceof Error ? err.message.slice(0, 200) : 'unknown error';
+        const reason = `Narration failed after ${tried} attempts (${why}). Please submit the text again.`;
+        if (await deps.audio.fail(audioId, reason))
+          await jobEnded(deps, { ...job, status: 'failed', error: reason });
+        throw err;
+      },
     },
-  });
+  );
 }
 
 /** A queued job's retention in whole days, from its record (expiresAt was set from createdAt + days). */
@@ -624,7 +630,10 @@ export function retentionDaysOf(record: Pick<AudioRecord, 'createdAt' | 'expires
   return Math.max(1, Math.round((record.expiresAt - Date.parse(record.createdAt) / 1000) / 86400));
 }
 
-/** The job's record is gone or settled while its worker narrates (DELETE /audio/{id}): stop, nothing to keep. */
+/**
+ * The job's record is gone or settled while its worker narrates (DELETE /audio/{id}), or another worker holds it
+ * now (this one lost its lease): stop, nothing to keep.
+ */
 class JobGone extends Error {
   constructor() {
     super('The job is no longer active.');
@@ -636,6 +645,7 @@ async function narrateJob(
   deps: NarrationDeps,
   claimed: AudioRecord,
   findVoice: (id: string) => Voice | undefined,
+  lost?: AbortSignal,
 ): Promise<'done' | 'skipped'> {
   const { audioId } = claimed;
   // A free job whose request ended before charging it (it died, or answered 503 and could not retire the record):
@@ -672,6 +682,7 @@ async function narrateJob(
   let fraction = 0;
   const result = await narrateToStore(deps, audioId, text, voice, claimed.fmt, {
     async onProgress(f) {
+      if (lost?.aborted) throw new JobGone();
       fraction = f;
       const t = Date.now();
       if (f - last >= 0.05 || t - lastAt >= 2000) {
@@ -683,6 +694,7 @@ async function narrateJob(
     // Each segment is stored before the record lists it: a player reading the list finds every file it names.
     // A job no longer active (deleted by its owner meanwhile) stops here instead of narrating to the end.
     async onSegment(segment, mp3) {
+      if (lost?.aborted) throw new JobGone();
       await deps.store.putSegment(audioId, segment.n, mp3, retentionDays);
       segments.push(segment);
       const p = Math.min(0.99, Math.round(fraction * 100) / 100);

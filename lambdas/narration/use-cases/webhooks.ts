@@ -4,9 +4,9 @@
 // by the delivery queue (`webhooks`, then its DLQ). Delivery, signing, SSRF checks and retries are the platform's
 // (lambdas/shared/webhooks/); this file binds them to narration: event types, Voz-* headers, paid plans only, and
 // what an event carries. Documented for customers in lambdas/narration/api/webhooks-doc.ts.
-import { createHash } from 'node:crypto';
 import { logger } from '../../shared/logger';
-import { attemptDelivery, type MessageQueue } from '../../shared/webhooks/delivery';
+import { deliverEvent, type MessageQueue } from '../../shared/webhooks/delivery';
+import { webhookEventId } from '../../shared/webhooks/events';
 import type { WebhookBrand, WebhookPolicy, WebhookStore } from '../../shared/webhooks/endpoints';
 import type { WebhookService } from '../../shared/webhooks/handlers';
 import { AUDIO_EVENT_TYPES, type AudioEventType } from '../core/audio-events';
@@ -38,7 +38,7 @@ export interface AudioEventMessage {
 
 /** Deterministic per conversion and type: a duplicated end produces the same event id (receivers dedupe on it). */
 export function audioEventIdFor(audioId: string, type: AudioEventType): string {
-  return 'evt_' + createHash('sha256').update(`audio:${audioId}:${type}`).digest('base64url').slice(0, 24);
+  return webhookEventId(`audio:${audioId}`, type);
 }
 
 /** Owners that can have an endpoint: accounts and account-less keys (anonymous callers are `ip#…`). */
@@ -103,9 +103,10 @@ export interface AudioDeliveryDeps {
 }
 
 /**
- * Delivers one event (one SQS message): 'skipped' when there is nothing to send any more (the audio was deleted or
- * expired, or the endpoint unsubscribed); 'delivered' on a 2xx; otherwise the platform schedules the retry and
- * throws DeliveryFailedError (after the last attempt the message goes to the DLQ).
+ * Delivers one event (one SQS message) through the platform's deliverEvent, with `data.audio` as its payload:
+ * 'skipped' when there is nothing to send any more (the audio was deleted or expired, or the endpoint unsubscribed);
+ * 'delivered' on a 2xx; otherwise the platform schedules the retry and throws DeliveryFailedError (after the last
+ * attempt the message goes to the DLQ).
  */
 export async function deliverAudioEvent(
   deps: AudioDeliveryDeps,
@@ -120,22 +121,10 @@ export async function deliverAudioEvent(
     logger.warn('webhook event for a conversion that is gone or changed, dropped', { ...message });
     return 'skipped';
   }
-  const endpoint = await deps.webhooks.get(record.owner);
-  if (!endpoint || !endpoint.events.includes(message.type)) {
-    logger.info('no endpoint subscribed to this event any more, dropped', { ...message });
-    return 'skipped';
-  }
-  const started = deps.now();
-  const envelope = {
-    id: message.eventId,
-    object: 'event',
-    type: message.type,
-    created: Math.floor(new Date(record.updatedAt).getTime() / 1000),
-    api_version: 'v1',
-    data: { audio: audioEventData(record) },
-  };
-  return attemptDelivery(
+  const owner = record.owner;
+  return deliverEvent(
     {
+      webhooks: deps.webhooks,
       policy: deps.webhookPolicy,
       brand: NARRATION_WEBHOOK_BRAND,
       retryScheduleS: deps.config.WEBHOOK_RETRY_SCHEDULE_S,
@@ -143,12 +132,13 @@ export async function deliverAudioEvent(
       now: () => deps.now(),
     },
     {
-      endpoint,
-      event: { id: message.eventId, type: message.type },
-      body: JSON.stringify(envelope),
-      attempt,
-      receiptHandle,
-      started,
+      owner,
+      id: message.eventId,
+      type: message.type,
+      at: record.updatedAt,
+      data: () => ({ audio: audioEventData(record) }),
     },
+    attempt,
+    receiptHandle,
   );
 }

@@ -1,23 +1,27 @@
-// The /pay routes, once for both services: each service's lambdas/<service>/handlers/pay-*.ts only wires its
-// catalogue (what it sells, catalogue.ts), its deps and its validation shape (narration 422, documents 400) into
-// these. Behaviour, statuses and bodies are described in docs/billing.md and in each wiring file's header.
+// The /pay handlers, once for both services: each service's lambdas/<service>/handlers/billing.ts only wires its
+// PayRoutes (what it sells, catalogue.ts; its validation shape: narration 422, documents 400), its deps and its
+// plans into billingHandlers, with the limits of the specs ./routes.ts built. Behaviour, statuses and bodies are
+// described in docs/billing.md.
 import { resolveKeyHolder } from '../auth/resolve-caller';
 import type { ApiKeyRecord, KeyStore } from '../auth/keys';
 import type { PlatformConfig as Config } from '../config';
 import type { GrowthStore } from '../growth/ports';
 import { apiHandler } from '../http/api-handler';
+import { lazyHandlers } from '../http/route-handlers';
 import { Conflict, DomainError, Forbidden, Unavailable, Unauthenticated } from '../errors';
 import type { ApiRequest } from '../http/request';
 import { json, redirect } from '../http/response';
+import type { RouteSpec } from '../manifest';
 import { validate } from '../validation';
 import { logger } from '../logger';
 import type { QuotaStore, WindowRule } from '../quota/windows';
 import { accountPlan, accountStatus, normalizeEmail } from './account';
-import { serviceStamp, setting, type BillingCatalogue } from './catalogue';
+import { serviceStamp, setting } from './catalogue';
 import { billingDeps } from './deps';
 import { checkoutMode, hasPaidAccess } from '../auth/paid-access';
 import type { AccountStore, PaymentGateway } from './ports';
 import { CheckoutQuery, PortalQuery, SuccessQuery, catalogueSchemas } from './requests';
+import type { BillingRouteId, PayRoutes } from './routes';
 import {
   SubscriptionExistsError,
   lostKeyHelp,
@@ -29,23 +33,8 @@ import {
 import { BillingNotConfiguredError, requireGateway, requirePriceId, verifyWebhook } from './stripe';
 import { NO_STORE, publicBase, returnUrl, wantsJson } from './web';
 
-/** Stripe events are a few KiB; the largest (many line items or expanded objects) stay well below this. */
-export const WEBHOOK_MAX_BODY_BYTES = 256 * 1024;
-
-/** How a service's /pay routes behave where the services differ. */
-export interface PayRoutes {
-  catalogue: BillingCatalogue;
-  /** Status of an invalid request in the service's contract (narration 422, the default; documents 400). */
-  invalidStatus?: 400 | 422;
-  /** Count purchases whose `ref` names an A/B variant as conversions (needs `growth`). Default true. */
-  abAttribution?: boolean;
-  /**
-   * Pages for people, as paths on the public address: `success` is where Checkout lands the buyer (given
-   * `?session_id=`; it calls GET /pay/success and shows the key), `back` where Checkout's back button and the portal
-   * return (BILLING_RETURN_URL overrides it). Defaults: the JSON routes /pay/success and /pay/status.
-   */
-  pages?: { success?: string; back?: string };
-}
+/** A route's limits, from its spec (./routes.ts). */
+type Limits = Pick<RouteSpec, 'maxBodyBytes'>;
 
 /** What the /pay routes use from a service's deps (both NarrationDeps and DocumentsDeps provide it). */
 export interface PayDeps {
@@ -71,6 +60,7 @@ function billingOf(p: PayRoutes, deps: PayDeps) {
 export function payCheckoutRoute(
   p: PayRoutes,
   deps: Pick<PayDeps, 'config' | 'payments'> & { readonly accounts?: AccountStore },
+  limits: Limits = {},
 ) {
   const { PlanParam } = catalogueSchemas(p.catalogue);
   return apiHandler(
@@ -106,24 +96,24 @@ export function payCheckoutRoute(
         );
       return redirect(session.url, NO_STORE);
     },
-    { invalidStatus: p.invalidStatus },
+    { ...limits, invalidStatus: p.invalidStatus },
   );
 }
 
 /** GET /pay/success?session_id=: the plan, and the key exactly once. */
-export function paySuccessRoute(p: PayRoutes, deps: PayDeps) {
+export function paySuccessRoute(p: PayRoutes, deps: PayDeps, limits: Limits = {}) {
   return apiHandler(
     async (req) => {
       const { session_id } = validate(SuccessQuery, req.query, ['query']);
       const view = await pickUpKey(billingOf(p, deps), session_id, await deps.payments());
       return json(200, view, NO_STORE);
     },
-    { invalidStatus: p.invalidStatus },
+    { ...limits, invalidStatus: p.invalidStatus },
   );
 }
 
 /** POST /pay/webhook: Stripe events, verified with the service's own endpoint secret over the raw body. */
-export function payWebhookRoute(p: PayRoutes, deps: PayDeps) {
+export function payWebhookRoute(p: PayRoutes, deps: PayDeps, limits: Limits = {}) {
   const secretName = p.catalogue.settings.webhookSecret;
   return apiHandler(
     async (req) => {
@@ -141,7 +131,7 @@ export function payWebhookRoute(p: PayRoutes, deps: PayDeps) {
       logger.info('stripe event', { eventId: event.id, type: event.type, outcome });
       return json(200, { received: true, event_id: event.id, type: event.type, outcome });
     },
-    { maxBodyBytes: WEBHOOK_MAX_BODY_BYTES, invalidStatus: p.invalidStatus },
+    { ...limits, invalidStatus: p.invalidStatus },
   );
 }
 
@@ -149,6 +139,7 @@ export function payWebhookRoute(p: PayRoutes, deps: PayDeps) {
 export function payPortalRoute(
   p: PayRoutes,
   deps: Pick<PayDeps, 'config' | 'keys' | 'accounts' | 'payments'>,
+  limits: Limits = {},
 ) {
   return apiHandler(
     async (req) => {
@@ -175,12 +166,12 @@ export function payPortalRoute(
       );
       return json(200, { url: portal.url }, NO_STORE);
     },
-    { invalidStatus: p.invalidStatus },
+    { ...limits, invalidStatus: p.invalidStatus },
   );
 }
 
 /** POST /pay/keys/rotate: a new key for the Bearer key's account; the old one stops working. */
-export function payKeysRotateRoute(p: PayRoutes, deps: PayDeps) {
+export function payKeysRotateRoute(p: PayRoutes, deps: PayDeps, limits: Limits = {}) {
   return apiHandler(
     async (req) => {
       const key = await resolveKeyHolder(req.headers, deps.keys);
@@ -199,7 +190,7 @@ export function payKeysRotateRoute(p: PayRoutes, deps: PayDeps) {
         NO_STORE,
       );
     },
-    { maxBodyBytes: 1024, invalidStatus: p.invalidStatus },
+    { ...limits, invalidStatus: p.invalidStatus },
   );
 }
 
@@ -282,5 +273,30 @@ export function payStatusRoute(
       },
       NO_STORE,
     );
+  });
+}
+
+/**
+ * The six /pay handlers of a service by route id (each made on first use), with the limits of its specs
+ * (`billingRoutes`): the service's handlers/billing.ts dispatches to them (`routeHandler`).
+ */
+export function billingHandlers(
+  p: PayRoutes,
+  routes: readonly (RouteSpec & { id: BillingRouteId })[],
+  deps: PayDeps & { readonly quotas: QuotaStore },
+  status: PayStatusView,
+) {
+  const limits = (id: BillingRouteId): Limits => {
+    const spec = routes.find((r) => r.id === id);
+    if (!spec) throw new Error(`the billing routes have no ${id}`);
+    return spec.maxBodyBytes === undefined ? {} : { maxBodyBytes: spec.maxBodyBytes };
+  };
+  return lazyHandlers<BillingRouteId>({
+    PayCheckout: () => payCheckoutRoute(p, deps, limits('PayCheckout')),
+    PaySuccess: () => paySuccessRoute(p, deps, limits('PaySuccess')),
+    PayStatus: () => payStatusRoute(deps, status),
+    PayPortal: () => payPortalRoute(p, deps, limits('PayPortal')),
+    PayWebhook: () => payWebhookRoute(p, deps, limits('PayWebhook')),
+    PayKeysRotate: () => payKeysRotateRoute(p, deps, limits('PayKeysRotate')),
   });
 }

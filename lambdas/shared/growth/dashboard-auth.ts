@@ -18,13 +18,15 @@ export function tokensEqual(given: string, expected: string): boolean {
   return timingSafeEqual(sha256(given), sha256(expected));
 }
 
+const notConfigured = () =>
+  new Unavailable(
+    'A/B results are disabled: no dashboard token is configured. Set DASHBOARD_TOKEN (at least 16 characters) on this function.',
+    null,
+  );
+
 /** Throws 503 when no token is configured, 401 unless one of the two headers carries it. */
 export function assertDashboardToken(headers: Record<string, string>, expected: string | undefined): void {
-  if (!expected)
-    throw new Unavailable(
-      'A/B results are disabled: no dashboard token is configured. Set DASHBOARD_TOKEN (at least 16 characters) on this function.',
-      null,
-    );
+  if (!expected) throw notConfigured();
   const candidates = [bearerToken(headers['authorization']), headers['x-dashboard-token']?.trim()].filter(
     (t): t is string => typeof t === 'string' && t !== '',
   );
@@ -44,42 +46,50 @@ export const DASHBOARD_FAILURES_PER_HOUR = 20;
 
 export const dashboardFailureSubject = (ip: string) => `dashtoken#${ipSubject(ip)}`;
 
+/** What authorizeDashboard reads from a service's deps: the expected token, and the store counting wrong guesses. */
+export interface DashboardAuthDeps {
+  readonly config: { readonly DASHBOARD_TOKEN?: string };
+  readonly quotas: QuotaStore;
+  now(): Date;
+}
+
 /**
- * assertDashboardToken with guesses throttled per address: 429 (Retry-After, RateLimit-*) once `clientIp` sent
- * DASHBOARD_FAILURES_PER_HOUR wrong tokens this hour; each wrong token is counted. A missing token is not a guess.
+ * assertDashboardToken with guesses throttled per address: 429 (Retry-After, RateLimit-*) once the caller's address
+ * sent DASHBOARD_FAILURES_PER_HOUR wrong tokens this hour; each wrong token is counted. A missing token is not a
+ * guess. Without a configured token the 503 comes first, before `deps.quotas` is even read (its store is made lazily
+ * by the service's deps), so a dashboard left unconfigured touches no storage.
  */
-export async function authorizeDashboard(opts: {
-  headers: Record<string, string>;
-  expected: string | undefined;
-  quotas: QuotaStore;
-  clientIp: string;
-  now: Date;
-  failuresPerHour?: number;
-}): Promise<void> {
+export async function authorizeDashboard(
+  req: { readonly headers: Record<string, string>; readonly clientIp: string },
+  deps: DashboardAuthDeps,
+  opts: { failuresPerHour?: number } = {},
+): Promise<void> {
+  const expected = deps.config.DASHBOARD_TOKEN;
+  if (!expected) throw notConfigured();
+  const now = deps.now();
+  const quotas = deps.quotas;
   const rules: WindowRule[] = [
     { period: 'hour', limit: opts.failuresPerHour ?? DASHBOARD_FAILURES_PER_HOUR },
   ];
-  const subject = dashboardFailureSubject(opts.clientIp);
-  if (opts.expected) {
-    const [slot] = await opts.quotas.peek(subject, rules, opts.now);
-    if (slot && slot.used >= slot.limit) {
-      const headers = rateLimitHeaders(
-        { allowed: false, charged: [], binding: { ...slot, remaining: 0 }, all: [], slots: [slot] },
-        opts.now,
-      );
-      throw new QuotaExceeded(
-        `Too many wrong dashboard tokens from this address: at most ${slot.limit} per hour. ` +
-          `Try again in ${headers['retry-after']} seconds.`,
-        headers,
-      );
-    }
+  const subject = dashboardFailureSubject(req.clientIp);
+  const [slot] = await quotas.peek(subject, rules, now);
+  if (slot && slot.used >= slot.limit) {
+    const headers = rateLimitHeaders(
+      { allowed: false, charged: [], binding: { ...slot, remaining: 0 }, all: [], slots: [slot] },
+      now,
+    );
+    throw new QuotaExceeded(
+      `Too many wrong dashboard tokens from this address: at most ${slot.limit} per hour. ` +
+        `Try again in ${headers['retry-after']} seconds.`,
+      headers,
+    );
   }
   try {
-    assertDashboardToken(opts.headers, opts.expected);
+    assertDashboardToken(req.headers, expected);
   } catch (err) {
     if (err instanceof Unauthenticated && /^Wrong/.test(err.message))
-      await opts.quotas
-        .consume(subject, rules, opts.now)
+      await quotas
+        .consume(subject, rules, now)
         .catch((e: unknown) => logger.warn('could not count a wrong dashboard token', { error: e as Error }));
     throw err;
   }

@@ -13,8 +13,9 @@ import {
 import type { LeasedJob, LeasedJobStore, Requeued } from './leased-job';
 
 /**
- * How long a worker owns a job after claiming it. Must stay below the queue's visibility timeout so the
- * redelivery of a message whose worker died finds the lease expired.
+ * How long a worker owns a job after claiming it, or after its last renewal (the worker renews it every third of it
+ * while it works: leased-job.ts). Must stay below the queue's visibility timeout so the redelivery of a message whose
+ * worker died finds the lease expired.
  */
 export const DEFAULT_LEASE_S = 120;
 
@@ -52,7 +53,7 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
     protected readonly db: DynamoDBDocumentClient,
     protected readonly shape: JobTable<T>,
     protected readonly now: () => Date = () => new Date(),
-    protected readonly leaseS: number = DEFAULT_LEASE_S,
+    readonly leaseS: number = DEFAULT_LEASE_S,
   ) {
     this.keyAttribute = shape.keyAttribute ?? shape.idField;
     this.keyPrefix = shape.keyPrefix ?? '';
@@ -98,6 +99,18 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
       returnValues: 'ALL_NEW',
     });
     return out ? this.fromItem(out) : undefined;
+  }
+
+  async renew(id: string, heldUntil: number): Promise<number | undefined> {
+    const lease = Math.floor(this.now().getTime() / 1000) + this.leaseS;
+    // The lease value is the holder's token: a worker that took the job over wrote a later one.
+    const out = await this.update(id, {
+      set: ['leaseUntil = :lease'],
+      condition: '#s = :active AND leaseUntil = :held',
+      values: { ':lease': Math.max(lease, heldUntil), ':held': heldUntil },
+      touch: false,
+    });
+    return out ? Math.max(lease, heldUntil) : undefined;
   }
 
   async release(id: string): Promise<void> {

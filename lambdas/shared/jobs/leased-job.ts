@@ -5,8 +5,9 @@
 //     ▲                 │  │
 //     └────release──────┘  └──fail (last attempt, or a job that cannot succeed)──▶ failed ──requeueFailed──▶ queued
 //
-// A claim takes a lease (leaseUntil, epoch seconds); a job whose lease ran out (its worker crashed or timed out)
-// may be claimed again by the next delivery. Every transition is one conditional write, so duplicate deliveries
+// A claim takes a lease (leaseUntil, epoch seconds) that the worker renews while it works (runLeasedJob's heartbeat,
+// every third of the lease), so a job may take longer than its lease; a job whose lease ran out (its worker crashed
+// or timed out, so nobody renewed it) may be claimed again by the next delivery. Every transition is one conditional write, so duplicate deliveries
 // and a worker that lost its lease cannot move a job backwards, and `done`/`failed` are settled once.
 import { logger } from '../logger';
 
@@ -32,11 +33,19 @@ export type Requeued = { requeued: true; error: string } | { requeued: false; st
  * extras. Transitions that may lose a race answer false (nothing changed) instead of throwing.
  */
 export interface LeasedJobStore<T extends LeasedJob> {
+  /** Seconds a claim, or a renewal, holds the job. */
+  readonly leaseS: number;
   /** Fails if a job with this id exists. */
   create(job: T): Promise<void>;
   get(id: string): Promise<T | undefined>;
   /** queued → active (or active → active after a lost lease); undefined if another worker holds it or it is settled. */
   claim(id: string, attempt: number): Promise<T | undefined>;
+  /**
+   * The holder's heartbeat: a job still active under the lease `heldUntil` (the claimed record's leaseUntil, or the
+   * last renewal's) is held leaseS more from now. Answers the new leaseUntil, or undefined when the job is no longer
+   * the caller's (another delivery took it over after the lease ran out, or it was settled or released).
+   */
+  renew(id: string, heldUntil: number): Promise<number | undefined>;
   /** active → queued, so the next delivery can take it at once. */
   release(id: string): Promise<void>;
   /** While active only (late progress of a slow duplicate changes nothing). */
@@ -82,15 +91,16 @@ export interface LeasedJobPolicy<T extends LeasedJob, R> {
 
 /**
  * Runs one delivery of job `id`: claims it, runs `work` on the claimed record and returns its outcome. A settled
- * or missing job is 'skipped'; a job another worker holds throws JobBusyError. When `work` throws, the job is
- * released for the next delivery (and the error rethrown), or on the last attempt handed to `policy.giveUp`.
- * `work` settles the job itself (complete, or fail for a job that cannot succeed).
+ * or missing job is 'skipped'; a job another worker holds throws JobBusyError. While `work` runs its lease is
+ * renewed; `lost` aborts if the job stops being this worker's (then `work` should stop: its outcome no longer
+ * counts). When `work` throws, the job is released for the next delivery (and the error rethrown), or on the last
+ * attempt handed to `policy.giveUp`. `work` settles the job itself (complete, or fail for a job that cannot succeed).
  */
 export async function runLeasedJob<T extends LeasedJob, R>(
   store: LeasedJobStore<T>,
   id: string,
   attempt: number,
-  work: (job: T) => Promise<R>,
+  work: (job: T, lost: AbortSignal) => Promise<R>,
   policy: LeasedJobPolicy<T, R>,
 ): Promise<R | 'skipped'> {
   const claimed = await store.claim(id, attempt);
@@ -105,12 +115,51 @@ export async function runLeasedJob<T extends LeasedJob, R>(
     const leftS = current.leaseUntil ? Math.max(0, current.leaseUntil - Date.now() / 1000) : 0;
     throw new JobBusyError(`job ${id} is being worked on by another worker`, Math.ceil(leftS) + 1);
   }
+  const lease = holdLease(store, id, claimed.leaseUntil);
   try {
-    return await work(claimed);
+    return await work(claimed, lease.lost);
   } catch (err) {
     logger.error('job attempt failed', { attempt, max: policy.maxAttempts, error: err as Error });
     if (attempt >= policy.maxAttempts) return policy.giveUp(claimed, err, attempt);
     await store.release(id);
     throw err;
+  } finally {
+    lease.stop();
   }
+}
+
+/**
+ * The heartbeat of a claimed job: renews its lease every third of it while the work runs, so a job longer than its
+ * lease is never taken over by a second worker while the first is alive. A renewal the store refuses means the job
+ * is no longer ours: `lost` aborts and the heartbeat stops. A renewal that fails (a throttled write) is retried at
+ * the next beat; two thirds of the lease are left for it.
+ */
+function holdLease(
+  store: Pick<LeasedJobStore<LeasedJob>, 'leaseS' | 'renew'>,
+  id: string,
+  leaseUntil: number | undefined,
+): { lost: AbortSignal; stop(): void } {
+  const lost = new AbortController();
+  let held = leaseUntil;
+  let beat: Promise<void> | undefined;
+  const timer = setInterval(
+    () => {
+      if (beat || held === undefined) return; // the previous renewal is still on its way
+      beat = store
+        .renew(id, held)
+        .then((next) => {
+          if (next !== undefined) held = next;
+          else if (!lost.signal.aborted) {
+            logger.warn('job lease lost: another worker holds the job, or it was settled', { id });
+            clearInterval(timer);
+            lost.abort(new Error(`job ${id} is no longer held by this worker`));
+          }
+        })
+        .catch((err: unknown) => logger.warn('job lease not renewed; retrying', { id, error: err as Error }))
+        .finally(() => (beat = undefined));
+    },
+    (store.leaseS * 1000) / 3,
+  );
+  timer.unref();
+  return { lost: lost.signal, stop: () => clearInterval(timer) };
 }

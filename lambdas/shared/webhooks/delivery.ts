@@ -1,11 +1,20 @@
 // Webhook delivery, one implementation for every service: one signed POST of an event under the SSRF policy, and
-// the retry bookkeeping around it. A service's delivery worker (SQS event source, batch size 1) reads its event,
-// builds the body and calls attemptDelivery(); a failed attempt sets the message's visibility to the retry schedule's
+// the retry bookkeeping around it. A service's delivery worker (SQS event source, batch size 1) reads the subject of
+// its event and calls deliverEvent() with the owner and the payload (./events.ts: one event model); a failed attempt sets the message's visibility to the retry schedule's
 // next delay (WEBHOOK_RETRY_SCHEDULE_S: 1 min, 5 min, 30 min, 2 h, 6 h) and throws, so SQS redelivers it then; after
 // the last attempt it reappears at once and SQS moves it to the DLQ (maxReceiveCount = attempts).
 import { isIP } from 'node:net';
+import { logger } from '../logger';
 import { safeFetch, SafeFetchError, systemResolver } from '../net/safe-fetch';
-import { exempt, secretsFor, type WebhookBrand, type WebhookEndpoint, type WebhookPolicy } from './endpoints';
+import {
+  exempt,
+  secretsFor,
+  type WebhookBrand,
+  type WebhookEndpoint,
+  type WebhookPolicy,
+  type WebhookStore,
+} from './endpoints';
+import { webhookEvent } from './events';
 import { signatureHeader } from './signature';
 
 /** An SQS queue as the domain sees it. */
@@ -167,4 +176,64 @@ export async function attemptDelivery<E extends string>(
   throw new DeliveryFailedError(
     `delivery of ${event.id} attempt ${attempt}/${maxAttempts} ${result.outcome}: ${result.error ?? ''}`,
   );
+}
+
+/** One event to deliver, as a service's delivery worker found it: whose endpoint, which event, what it carries. */
+export interface PendingEvent<E extends string, D> {
+  /** The endpoint's owner (the subject's account). */
+  owner: string;
+  id: string;
+  type: E;
+  /** ISO time the subject reached the outcome (the envelope's `created`). */
+  at: string;
+  /** The payload (`data`), made only when an endpoint is subscribed (documents signs a download link for it). */
+  data(started: Date): D | Promise<D>;
+  /** Keeps each attempt (documents: on the job); also the `skipped` one when no endpoint is subscribed any more. */
+  record?(attempt: DeliveryAttempt<E>): Promise<void>;
+}
+
+export interface EventDeliveryDeps<E extends string> extends AttemptDeps {
+  readonly webhooks: Pick<WebhookStore<E>, 'get'>;
+}
+
+/**
+ * Delivers one event (one SQS message, attempt `attempt`): 'skipped' when its owner's endpoint is gone or no longer
+ * subscribes to the type; 'delivered' on a 2xx; otherwise attemptDelivery schedules the retry and throws.
+ */
+export async function deliverEvent<E extends string, D>(
+  deps: EventDeliveryDeps<E>,
+  event: PendingEvent<E, D>,
+  attempt: number,
+  receiptHandle: string,
+): Promise<'delivered' | 'skipped'> {
+  const started = deps.now();
+  const endpoint = await deps.webhooks.get(event.owner);
+  if (!endpoint || !endpoint.events.includes(event.type)) {
+    logger.info('no endpoint subscribed to this event any more, dropped', {
+      eventId: event.id,
+      type: event.type,
+    });
+    await event.record?.({
+      eventId: event.id,
+      type: event.type,
+      attempt,
+      at: started.toISOString(),
+      outcome: 'skipped',
+      statusCode: null,
+      error: 'No endpoint subscribed to this event any more',
+      durationMs: Math.max(0, deps.now().getTime() - started.getTime()),
+      nextAttemptAt: null,
+    });
+    return 'skipped';
+  }
+  const body = JSON.stringify(webhookEvent(event.id, event.type, event.at, await event.data(started)));
+  return attemptDelivery(deps, {
+    endpoint,
+    event: { id: event.id, type: event.type },
+    body,
+    attempt,
+    receiptHandle,
+    started,
+    ...(event.record ? { record: event.record } : {}),
+  });
 }

@@ -1,6 +1,7 @@
 // The webhook endpoint routes, once for every service: PUT/GET/DELETE /v1/webhook and POST /v1/webhook/rotate-secret.
-// Each service's handlers/webhook-*.ts only wires its deps and its WebhookService (event types, header names, which
-// plans may register, its validation shape: narration 422, documents 400) into these.
+// Each service's handlers/webhooks.ts only wires its deps and its WebhookService (event types, header names, which
+// plans may register, its validation shape: narration 422, documents 400) into webhookHandlers, with the limits of
+// the specs ./routes.ts built.
 //   PUT    → 201 {..., secret} (created; the secret is shown this once) or 200 (URL/events changed, same secret)
 //   GET    → 200 the endpoint without its secret (secret_hint); 404 when none
 //   DELETE → 204; 404 when none
@@ -9,9 +10,12 @@
 import type { KeyStore } from '../auth/keys';
 import { resolveCaller, type Caller } from '../auth/resolve-caller';
 import { apiHandler } from '../http/api-handler';
+import { lazyHandlers } from '../http/route-handlers';
+import type { RouteSpec } from '../manifest';
 import { NotFound, InvalidInput, Unauthenticated } from '../errors';
 import { json } from '../http/response';
 import { validate } from '../validation';
+import type { WebhookRouteId } from './routes';
 import {
   ownerOf,
   publicEndpoint,
@@ -37,6 +41,8 @@ export interface WebhookService<E extends string> {
   assertAllowed(caller: Extract<Caller, { kind: 'key' }>): void;
   /** The service's validation error (documents: 400 DocumentRequestError); default 422. */
   invalid?: InvalidRequest;
+  /** Its status, also of a body over the route's limit (documents 400); default 422. */
+  invalidStatus?: 400 | 422;
 }
 
 export interface WebhookRouteDeps<E extends string> {
@@ -127,7 +133,7 @@ export function webhookDeleteHandler<E extends string>(
 export function webhookRotateHandler<E extends string>(
   deps: WebhookRouteDeps<E>,
   svc: WebhookService<E>,
-  opts: { maxBodyBytes?: number } = {},
+  opts: { maxBodyBytes?: number; invalidStatus?: 400 | 422 } = {},
 ) {
   return apiHandler(
     async (req) => {
@@ -140,6 +146,28 @@ export function webhookRotateHandler<E extends string>(
       );
       return json(200, publicEndpoint(endpoint, { withSecret: true }, deps.now()), NO_STORE);
     },
-    { maxBodyBytes: opts.maxBodyBytes },
+    { maxBodyBytes: opts.maxBodyBytes, invalidStatus: opts.invalidStatus },
   );
+}
+
+/**
+ * The four handlers of a service by route id (each made on first use), with the body limits of its specs
+ * (`webhookRoutes`) and its validation status: the service's handlers/webhooks.ts dispatches to them.
+ */
+export function webhookHandlers<E extends string>(
+  svc: WebhookService<E>,
+  routes: readonly (RouteSpec & { id: WebhookRouteId })[],
+  deps: WebhookRouteDeps<E>,
+) {
+  const opts = (id: WebhookRouteId) => {
+    const spec = routes.find((r) => r.id === id);
+    if (!spec) throw new Error(`the webhook routes have no ${id}`);
+    return { maxBodyBytes: spec.maxBodyBytes, invalidStatus: svc.invalidStatus };
+  };
+  return lazyHandlers<WebhookRouteId>({
+    WebhookPut: () => webhookPutHandler(deps, svc, opts('WebhookPut')),
+    WebhookGet: () => webhookGetHandler(deps, svc),
+    WebhookDelete: () => webhookDeleteHandler(deps, svc),
+    WebhookRotateSecret: () => webhookRotateHandler(deps, svc, opts('WebhookRotateSecret')),
+  });
 }

@@ -1,0 +1,10 @@
+// PUT/GET/DELETE /v1/webhook and POST /v1/webhook/rotate-secret: narration's completion webhooks, specs from the
+// platform's builder (lambdas/shared/webhooks/routes.ts) with narration's reference (../api/webhooks-doc.ts); served
+// by one handler (webhooks.ts); routes.ts lists them next to the delivery queue and worker.
+import { webhookRoutes } from '../../shared/webhooks/routes';
+import { NARRATION_WEBHOOK_DOCS } from '../api/webhooks-doc';
+
+export const WEBHOOK_ROUTES = webhookRoutes({
+  handler: 'lambdas/narration/handlers/webhooks.ts',
+  docs: NARRATION_WEBHOOK_DOCS.routes,
+});
