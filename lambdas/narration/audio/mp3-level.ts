@@ -6,7 +6,9 @@
 // Cost: one or two decodes per chunk (~1-2 % of a core per second of speech); the frames are never re-encoded.
 import type { MPEGDecoder } from 'mpg123-decoder';
 import { DEFAULT_LOUDNESS, gatedLoudness, kWeighted, lufs, type LoudnessTarget } from './loudness';
+import { parseMp3FrameHeader } from './duration';
 import { applyMp3Gain, countGranules, GRANULE_SAMPLES, MP3_GAIN_STEP_DB } from './mp3-gain';
+import { silentMp3Frames } from './mp3-join';
 
 let decoderPromise: Promise<MPEGDecoder> | undefined;
 
@@ -63,7 +65,8 @@ function granuleStats(samples: Float32Array, rate: number, granules: number) {
   const peakDb = new Float64Array(granules).fill(Number.NEGATIVE_INFINITY);
   for (let g = 0; g < granules; g++) {
     const from = Math.min(samples.length, g * GRANULE_SAMPLES + DECODER_DELAY);
-    const to = Math.min(samples.length, from + GRANULE_SAMPLES);
+    // The last granule also owns the tail the decoder gives out after it (its overlap, flushed by silence).
+    const to = g === granules - 1 ? samples.length : Math.min(samples.length, from + GRANULE_SAMPLES);
     let e = 0;
     let m = 0;
     for (let i = from; i < to; i++) {
@@ -110,7 +113,13 @@ export async function levelMp3Frames(
   target: LoudnessTarget = DEFAULT_LOUDNESS,
 ): Promise<Mp3Leveling> {
   const granules = countGranules(frames);
-  const decoded = await decodeMp3Frames(frames);
+  // Decoded with a few silent frames after them: the last granule's second half comes out only when a next one
+  // overlaps it, and in the file the pause does (an answer cut mid-word peaked there, unmeasured: -0.6 dBTP).
+  const h = parseMp3FrameHeader(frames, 0);
+  const flush = h
+    ? silentMp3Frames(frames.subarray(0, 4), (3 * h.samplesPerFrame) / h.sampleRate).bytes
+    : new Uint8Array(0);
+  const decoded = await decodeMp3Frames(Buffer.concat([frames, flush]));
   const { energy, peakDb } = granuleStats(decoded.samples, decoded.rate, granules);
   const before = {
     integrated: loudnessWith(energy, new Int32Array(granules), decoded.rate),
