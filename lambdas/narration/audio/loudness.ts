@@ -156,7 +156,7 @@ export const PEAK_MARGIN_DB = { wav: 0.5, mp3: 1.8, ogg: 3.0 } as const;
  * Loudness the encoder takes off (LAME's low pass removes highs that K-weighting counts): given back in the gain,
  * so the file, not the samples before it, lands on the target (measured as above).
  */
-const ENCODER_LOSS_DB = { wav: 0, mp3: 0.5, ogg: 0.1 } as const;
+const ENCODER_LOSS_DB = { wav: 0, mp3: 0.5, ogg: 0.3 } as const;
 
 /** −3 dB: how far below the threshold a sample may sit and still peak over it between samples. */
 const NEAR = Math.SQRT1_2;
@@ -280,13 +280,13 @@ export function normalizePcm(
   let gainDb = want - loudness;
   let stretches = limit(gainDb);
   if (stretches.length > 0) {
-    // What the limiter took off (energy removed, as a share of the chunk's), given back once: the limiter then
-    // acts a little more, which the margin under the target's ± 1 LU absorbs (measured: within 0.3 LU).
+    // What the limiter took off (energy removed, as a share of the chunk's), given back once with a quarter more:
+    // at the higher gain the limiter acts more (measured on espeak's six voices: the result within 0.3 LU).
     let energy = 0;
     for (let i = 0; i < n; i++) energy += samples[i]! * samples[i]!;
     const lossDb = -10 * Math.log10(1 - Math.min(0.5, removed / energy));
     if (lossDb > 0.05) {
-      gainDb += lossDb;
+      gainDb += 1.25 * lossDb;
       stretches = limit(gainDb);
     }
   }
