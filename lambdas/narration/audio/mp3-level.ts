@@ -143,7 +143,7 @@ export async function levelMp3Frames(
   const first = Math.round((target.lufs - before.integrated) / MP3_GAIN_STEP_DB);
   let best = { base: first, steps: plan(first), lufs: 0 };
   best.lufs = loudnessWith(energy, best.steps, decoded.rate);
-  for (let base = first + 1; base <= first + 2 && best.lufs < target.lufs - MP3_GAIN_STEP_DB / 2; base++) {
+  for (let base = first + 1; base <= first + 4 && best.lufs < target.lufs - MP3_GAIN_STEP_DB / 2; base++) {
     const steps = plan(base);
     const l = loudnessWith(energy, steps, decoded.rate);
     if (Math.abs(l - target.lufs) < Math.abs(best.lufs - target.lufs)) best = { base, steps, lufs: l };
