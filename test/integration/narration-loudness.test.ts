@@ -122,7 +122,7 @@ describe('default loudness: -16 LUFS ± 1, ≤ -1 dBTP (ffmpeg loudnorm)', () =>
       // The speaking stand-in: this voice's own speech (the canned one is the same for every voice), Polly's Ogg
       // decoded to PCM. Its MP3 frames levelled in 1.5 dB steps land outside ± 1 LU on the peakiest voices'
       // speech (es-ES-Sergio -17.8 LUFS: the limited granules take more than the leveller's estimate): a known
-      // gap, reported on issue #28; the frame path is checked on canned speech below.
+      // gap (docs/performance.md, Loudness); the frame path is checked on canned speech below.
       for (const fmt of ['wav'] as const) {
         const { outPath } = await narrated(speaking, voice, SHORT, fmt);
         expectDeliverable(outPath, -16, ffmpegLoudnorm);
