@@ -1,6 +1,7 @@
 // Import direction of the one-way layers (docs/architecture.md, "Layers"), checked by `npm run lint`
 // (`depcruise`): shared ← templates/kit ← templates ← documents; shared ← narration; handlers → use-cases → core;
-// @aws-sdk only in adapters; production never imports test/; no cycles.
+// ports and adapters import no use case; documents' render path request → pipeline → formats/render; @aws-sdk only
+// in adapters; production never imports test/; no cycles.
 // Imports that break a rule today and are being moved are listed in .dependency-cruiser-known-violations.json
 // (`npm run deps:baseline` rewrites it); anything not listed there fails. The list only ever shrinks.
 
@@ -74,6 +75,43 @@ module.exports = {
       severity: 'error',
       from: { path: '^lambdas/[^/]+/use-cases/' },
       to: { path: '^lambdas/[^/]+/handlers/' },
+    },
+    {
+      name: 'ports-import-no-use-case',
+      comment:
+        "Ports own their types: a service's ports.ts and its adapters import no use case or handler (the use case " +
+        'imports the port, never the other way round).',
+      severity: 'error',
+      from: { path: '^lambdas/[^/]+/(ports[.]ts$|adapters/)' },
+      to: { path: '^lambdas/[^/]+/(use-cases|handlers)/' },
+    },
+    {
+      name: 'render-stages-below-request',
+      comment:
+        'POST /v1/render runs one way: request → view → format renderers → post-processing → delivery. The ' +
+        'renderers and post-processing (documents formats/, render/) and the template engines (templating/) take ' +
+        'what they are given: they import no request, pipeline, use case or handler.',
+      severity: 'error',
+      from: { path: '^lambdas/documents/(formats|render|templating)/' },
+      to: { path: '^lambdas/documents/(request|pipeline|use-cases|handlers)/' },
+    },
+    {
+      name: 'render-pipeline-below-use-cases',
+      comment:
+        'The request layer (documents request/) and the pipeline stages (pipeline/) are called by the use case, ' +
+        'never the other way round; of the handlers they read only a route spec (the request schema beside it).',
+      severity: 'error',
+      from: { path: '^lambdas/documents/(request|pipeline)/' },
+      to: { path: '^lambdas/documents/(use-cases/|handlers/(?![^/]+[.]route[.]ts$))' },
+    },
+    {
+      name: 'request-before-view',
+      comment:
+        'The request layer (documents request/) is upstream of the view and renderers: it imports no pipeline ' +
+        'stage, format renderer or template engine.',
+      severity: 'error',
+      from: { path: '^lambdas/documents/request/' },
+      to: { path: '^lambdas/documents/(pipeline|formats|templating)/' },
     },
     {
       name: 'aws-sdk-only-in-adapters',

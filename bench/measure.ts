@@ -1,6 +1,6 @@
 // What the document benches share: the median of repeated timings, a ratio line against a baseline measured in the
 // same run, and the render dependencies of one warm Chromium renderer (as a render function holds them).
-import type { RenderDeps } from '../lambdas/documents/use-cases/render-request';
+import type { RenderDeps } from '../lambdas/documents/ports';
 import { Renderer } from '../lambdas/documents/render/chromium';
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -231,11 +231,17 @@ async function otherProcessHtml(url: URL, key: string, body: string): Promise<nu
       });
     // In process: what the handler does minus HTTP, middy and DynamoDB (the body parsed as the handler does).
     const inProcessRenderer = new Renderer();
-    const inProcess = (format: 'html' | 'pdf') => () =>
-      renderDocument(parseRenderRequest(JSON.parse(bodyOf(format))), {
-        renderPdf: (html, o) => inProcessRenderer.renderPdf(html, o),
-        renderPng: (html, o) => inProcessRenderer.renderPng(html, o),
-      });
+    const inProcess =
+      (format: 'html' | 'pdf', ctx: { watermark?: boolean } = {}) =>
+      () =>
+        renderDocument(
+          parseRenderRequest(JSON.parse(bodyOf(format))),
+          {
+            renderPdf: (html, o) => inProcessRenderer.renderPdf(html, o),
+            renderPng: (html, o) => inProcessRenderer.renderPng(html, o),
+          },
+          ctx,
+        );
 
     // The exact HTML and page options the route hands to Chromium, for the raw baseline.
     let captured: { html: string; options: PdfOptions } | undefined;
@@ -274,7 +280,8 @@ async function otherProcessHtml(url: URL, key: string, body: string): Promise<nu
       procHtml: [] as number[],
       httpPdf: [] as number[],
     };
-    const p = { procPdf: [] as number[], rawPdf: [] as number[] };
+    // procPdfFree: the same pdf as the free plan gets it (watermark drawn in the page, render/watermark.ts).
+    const p = { procPdf: [] as number[], procPdfFree: [] as number[], rawPdf: [] as number[] };
     const cpu = { httpHtml: { ms: 0 }, nodeHtml: { ms: 0 }, procHtml: { ms: 0 } };
     for (let i = 0; i < REPS; i++) {
       s.httpHtml.push(await timeCpu(overHttp('html'), cpu.httpHtml));
@@ -282,6 +289,7 @@ async function otherProcessHtml(url: URL, key: string, body: string): Promise<nu
       s.procHtml.push(await timeCpu(inProcess('html'), cpu.procHtml));
       s.httpPdf.push(await time(overHttp('pdf')));
       p.procPdf.push(await time(inProcess('pdf')));
+      p.procPdfFree.push(await time(inProcess('pdf', { watermark: true })));
       p.rawPdf.push(await time(rawPdf));
     }
     agent.destroy();
@@ -310,6 +318,13 @@ async function otherProcessHtml(url: URL, key: string, body: string): Promise<nu
     );
     ratioLine('request-path factura pdf over HTTP (p50)', m.httpPdf, 'raw Chromium', m.rawPdf);
     ratioLine('request-path factura pdf in process (p50)', m.procPdf, 'raw Chromium', m.rawPdf);
+    ratioLine(
+      'request-path factura pdf in process, free plan watermark (p50)',
+      m.procPdfFree,
+      'the same pdf without it',
+      m.procPdf,
+      `; watermark cost ${fmt(m.procPdfFree - m.procPdf, 2)} ms (target ≤ 5 ms); p90 ${fmt(p90(p.procPdfFree), 2)} vs ${fmt(p90(p.procPdf), 2)} ms`,
+    );
     console.log(
       `# factura html over HTTP p50 ${fmt(m.httpHtml, 2)} ms (fetch) / ${fmt(m.nodeHtml, 2)} ms (node:http) ` +
         `(target ≤ 10 ms on a warm process), p90 ${fmt(p90(s.httpHtml), 2)} / ${fmt(p90(s.nodeHtml), 2)} ms; ` +

@@ -21,6 +21,20 @@ export const TABLES: Record<TableId, TableShape> = {
   accounts: { partitionKey: 'pk', envVar: 'ACCOUNTS_TABLE' },
   /** Growth: waitlist entries, A/B exposures and conversions, public stats counters. Items keyed by prefixed `pk`. */
   growth: { partitionKey: 'pk', envVar: 'GROWTH_TABLE' },
+  /**
+   * Narration's publisher feeds (`feed#<id>`), their articles (`art#<id>#<key>`) and listen counters
+   * (`listen#<id>#<day>`). byOwner: an account's feeds; byPoll: active feeds only (sparse: paused feeds drop the
+   * attribute), read by the scheduler; byFeed: a feed's articles (deleting a feed).
+   */
+  feeds: {
+    partitionKey: 'pk',
+    envVar: 'FEEDS_TABLE',
+    indexes: [
+      { name: 'byOwner', partitionKey: 'owner' },
+      { name: 'byPoll', partitionKey: 'pollShard' },
+      { name: 'byFeed', partitionKey: 'articleOf' },
+    ],
+  },
 };
 
 /** Attribute DynamoDB's TTL deletes expired items by (epoch seconds). */

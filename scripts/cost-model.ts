@@ -88,6 +88,12 @@ export const PRICES = {
     unit: 'read request unit (on-demand)',
     source: 'same as DynamoDB writes',
   },
+  schedulerInvocation: {
+    usd: 1 / 1e6,
+    unit: 'EventBridge Scheduler invocation',
+    source:
+      'https://aws.amazon.com/eventbridge/pricing/ (Scheduler: $1.00 per million invocations after 14M free)',
+  },
   apiHttpRequest: {
     usd: 1 / 1e6,
     unit: 'HTTP API request (first 300M/month, metered per 512 KB)',
@@ -152,6 +158,36 @@ export const ASSUMPTIONS = {
   coldShare: 0.02,
   coldRenderMs: 4500,
   pdfBytes: 60 * 1024,
+  // CFDI batches (POST /v1/batches, lambdas/documents/use-cases/batch-run.ts)
+  batchWorkerMemMb: documentsManifest.workers.find((w) => w.id === 'BatchWorker')!.memoryMb,
+  /** CFDI per part (PART_SIZE of use-cases/batches.ts): one SQS message and one worker invocation each. */
+  batchPartSize: 20,
+  /** ms per CFDI in a warm part: the factura PDF/A from XML (~110 ms, issue #26) + HEAD and PUT of its PDF. */
+  batchCfdiMs: 150,
+  /** Every part may start a cold container at concurrency 50: the worst case, counted in full. */
+  batchColdMs: 4500,
+  /** Split and assembly, ms per CFDI: reading the zip, and streaming PDF + XML into the result zip. */
+  batchSplitMsPerCfdi: 5,
+  batchAssembleMsPerCfdi: 30,
+  cfdiXmlBytes: 8 * 1024,
+  // Publisher feeds (docs/feeds.md)
+  /** A news article's narrated text, characters (≈ 800 words): over SYNC_MAX_CHARS, so it goes to the worker. */
+  feedArticleChars: 5000,
+  /** Feeds one publisher registers (they share the 1,000 articles). */
+  feeds: 5,
+  /** Polls per feed and month at FEED_POLL_INTERVAL_S (900 s). */
+  pollsPerFeed: (30 * 86400) / 900,
+  /** Share of articles edited after publishing (each edit is one more narration of the article). */
+  editedShare: 0.1,
+  /** Scheduler ticks per month (FeedScheduler, rate(5 minutes)). */
+  schedulerTicks: (30 * 86400) / 300,
+  /** One feed fetch + parse (poll worker) and one page fetch + extraction (article worker), seconds. */
+  feedPollS: 0.5,
+  articleFetchS: 1,
+  /** Podcast apps re-read each podcast feed about hourly (Cache-Control max-age=300 lets them). */
+  podcastReadsPerFeed: 30 * 24,
+  /** Items in a podcast feed (one audio record read each). */
+  podcastItems: 100,
 };
 export type Assumptions = typeof ASSUMPTIONS;
 
@@ -296,6 +332,129 @@ export function documentsCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS):
   return breakdown('1,000 PDFs (factura, Pro key, answered inline)', lines);
 }
 
+/** Cost of 1,000 stamped CFDI through a batch (zip upload → PDFs + resumen.xlsx in one zip), Scale key. */
+export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Breakdown {
+  const n = 1000;
+  const parts = Math.ceil(n / a.batchPartSize);
+  const lines: Line[] = [];
+  const add = (item: string, quantity: number, price: Price) =>
+    lines.push({ item, quantity, unit: price.unit, usd: quantity * price.usd });
+  const gb = a.batchWorkerMemMb / 1024;
+  const workerS =
+    (n * (a.batchCfdiMs + a.batchSplitMsPerCfdi + a.batchAssembleMsPerCfdi) + parts * a.batchColdMs) / 1000;
+  add(
+    `Lambda BatchWorker (${a.batchWorkerMemMb} MB: ${a.batchCfdiMs} ms per CFDI rendered, ${parts} parts each cold at ${a.batchColdMs} ms, split + assembly ${a.batchSplitMsPerCfdi + a.batchAssembleMsPerCfdi} ms per CFDI)`,
+    workerS * gb,
+    p.lambdaX86GbS,
+  );
+  // Split + parts + assembly; the API: upload slot, start, ~20 status polls.
+  add('Lambda invocations', parts + 2 + 22, p.lambdaRequest);
+  add('API Gateway HTTP API requests', 22, p.apiHttpRequest);
+  add('SQS send + receive + delete (one message per step)', (parts + 2) * 3, p.sqsRequest);
+  const zipBytes = n * (a.pdfBytes + a.cfdiXmlBytes);
+  add(
+    'S3 PUT-class (the upload, parts, outcomes, each PDF, the result zip in 5 MiB parts)',
+    1 + 2 * parts + n + Math.ceil(zipBytes / a.multipartPartBytes) + 2,
+    p.s3Put,
+  );
+  add(
+    'S3 GET/HEAD (the zip read, HEAD per PDF, parts and PDFs read by the assembly, the download)',
+    1 + n + 2 * parts + n + 1,
+    p.s3Get,
+  );
+  add(
+    'DynamoDB writes (job record: create, split, one per part, done; the quota charge)',
+    4 + parts,
+    p.ddbWrite,
+  );
+  add(
+    'CloudWatch Logs ingestion (a line per PDF stored)',
+    (n * 400 + parts * a.logBytesPerInvocation) / 1024 ** 3,
+    p.logsIngestGb,
+  );
+  add('Data transfer out (the result zip)', zipBytes / 1024 ** 3, p.transferOutGb);
+  return breakdown('1,000 CFDI in one batch (zip upload, Scale key)', lines);
+}
+
+/** Cost of a publisher's month: 1,000 feed articles narrated (neural), polls, podcast reads (docs/feeds.md). */
+export function feedsCost(expansion: number, p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Breakdown {
+  const articles = 1000;
+  const narrations = articles * (1 + a.editedShare);
+  const polls = a.feeds * a.pollsPerFeed;
+  const lines: Line[] = [];
+  const add = (item: string, quantity: number, price: Price) =>
+    lines.push({ item, quantity, unit: price.unit, usd: quantity * price.usd });
+  const billed = narrations * a.feedArticleChars * expansion;
+  add(
+    `Polly neural (${narrations.toLocaleString('en-US')} narrations: ${a.editedShare * 100} % edited once)`,
+    billed,
+    p.pollyNeural,
+  );
+  const worker = narrationManifest.workers.find((w) => w.id === 'FeedArticleWorker')!;
+  const poller = narrationManifest.workers.find((w) => w.id === 'FeedPollWorker')!;
+  const sched = narrationManifest.schedules!.find((x) => x.id === 'FeedScheduler')!;
+  const seconds = narrationSeconds(a.feedArticleChars * expansion, a.workerMemMb, a);
+  add('EventBridge Scheduler ticks (every 5 min)', a.schedulerTicks, p.schedulerInvocation);
+  add(
+    `Lambda FeedScheduler (${sched.memoryMb} MB × 0.2 s)`,
+    a.schedulerTicks * 0.2 * (sched.memoryMb / 1024),
+    p.lambdaArmGbS,
+  );
+  add(
+    `Lambda FeedPollWorker (${poller.memoryMb} MB × ${a.feedPollS} s, ${a.feeds} feeds every 15 min)`,
+    polls * a.feedPollS * (poller.memoryMb / 1024),
+    p.lambdaArmGbS,
+  );
+  add(
+    `Lambda FeedArticleWorker (${worker.memoryMb} MB × ${a.articleFetchS + a.overheadS} s: fetch, extract, queue)`,
+    narrations * (a.articleFetchS + a.overheadS) * (worker.memoryMb / 1024),
+    p.lambdaArmGbS,
+  );
+  add(
+    `Lambda Worker (${a.workerMemMb} MB × ${seconds.toFixed(1)} s each)`,
+    narrations * seconds * (a.workerMemMb / 1024),
+    p.lambdaArmGbS,
+  );
+  add(
+    `Lambda FeedPodcast (256 MB × 0.2 s, ${a.podcastReadsPerFeed} reads per feed)`,
+    a.feeds * a.podcastReadsPerFeed * 0.2 * 0.25,
+    p.lambdaArmGbS,
+  );
+  const invocations = a.schedulerTicks + polls + narrations * 2 + a.feeds * a.podcastReadsPerFeed;
+  add('Lambda invocations', invocations, p.lambdaRequest);
+  add(
+    'API Gateway HTTP API requests (podcast reads, audio redirects)',
+    a.feeds * a.podcastReadsPerFeed + narrations * a.downloadsPerAudio,
+    p.apiHttpRequest,
+  );
+  // Each message: send + receive + delete. Polls, articles, long jobs.
+  add('SQS send + receive + delete', (polls + narrations * 2) * 3, p.sqsRequest);
+  const audioBytes = (a.feedArticleChars * expansion * a.mp3BytesPerSecond) / a.charsPerSecond;
+  const audioGb = (narrations * audioBytes) / 1024 ** 3;
+  add(
+    'S3 PUT-class (audio, segments, timings, job text)',
+    narrations * (uploadRequests(audioBytes, a) + 3),
+    p.s3Put,
+  );
+  add('S3 GET (downloads, job text)', narrations * (a.downloadsPerAudio + 1), p.s3Get);
+  add(`S3 storage (${a.audioDaysKept} days)`, audioGb * (a.audioDaysKept / 30), p.s3StorageGbMonth);
+  // Polls: feed read + update; scheduler: index query + claim; articles: article read/write + the job's writes.
+  const chunks = Math.ceil((a.feedArticleChars * expansion) / a.chunkChars);
+  add('DynamoDB writes', polls * 2 + narrations * (2 + 4 + chunks), p.ddbWrite);
+  add(
+    'DynamoDB reads (incl. podcast: one per item)',
+    polls * 2 + narrations * 4 + a.feeds * a.podcastReadsPerFeed * (a.podcastItems + 1),
+    p.ddbRead,
+  );
+  add('CloudWatch Logs ingestion', (invocations * a.logBytesPerInvocation) / 1024 ** 3, p.logsIngestGb);
+  add('Data transfer out (audio downloads)', audioGb * a.downloadsPerAudio, p.transferOutGb);
+  return breakdown(
+    '1,000 feed articles a month (5,000 characters each, neural, 5 feeds)',
+    lines,
+    lines[0]!.item,
+  );
+}
+
 /** Polly-billed characters per input character for a text, from the reading rules themselves. */
 export function expansionOf(text: string): number {
   return normalizeForSpeech(text, 'es-MX').length / text.length;
@@ -341,6 +500,8 @@ export function renderMarkdown(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS)
   ];
   const results = scenarios.map((s) => narrationCost(s, p, a));
   const docs = documentsCost(p, a);
+  const batch = batchCost(p, a);
+  const feeds = feedsCost(prose, p, a);
   const pct = (b: Breakdown) => `${((b.infraUsd / b.speechUsd) * 100).toFixed(1)} %`;
   const summary = results.map(
     (b) => `| ${b.title} | ${usd(b.speechUsd)} | ${usd(b.infraUsd)} | ${pct(b)} | ${usd(b.totalUsd)} |`,
@@ -374,6 +535,15 @@ characters of standard voice in long jobs would cost ${usd(slow.totalUsd)}, infr
 
 ${results.map(table).join('\n\n')}
 
+## Narration: a publisher's feeds, 1,000 articles a month
+
+${table(feeds)}
+
+Polly is ${((feeds.speechUsd / feeds.totalUsd) * 100).toFixed(1)} % of it: ${usd(feeds.totalUsd / 1000)} per article. Everything the feeds add
+(the schedule, polls, queues, podcast reads) is ${usd(feeds.lines.filter((l) => /Scheduler|FeedPoll|FeedPodcast/.test(l.item)).reduce((s, l) => s + l.usd, 0))} a month: polling is cheap
+because an unchanged feed answers 304 and an unchanged article is never narrated again (docs/feeds.md). Audience
+downloads beyond ${a.downloadsPerAudio} per episode add data transfer out (about ${usd(((a.feedArticleChars * prose * a.mp3BytesPerSecond) / a.charsPerSecond / 1024 ** 3) * p.transferOutGb.usd * 1000)} per 1,000 downloads of one episode each).
+
 ## Documents: 1,000 PDFs
 
 ${table(docs)}
@@ -381,6 +551,14 @@ ${table(docs)}
 The render Lambda is a container image on x86_64 (@sparticuz/chromium ships x64 only), hence the x86 price.
 Per PDF: ${usd(docs.totalUsd / 1000)}; the Lambda line is ${((docs.lines[0]!.usd / docs.totalUsd) * 100).toFixed(0)} % of it.
 Formats without Chromium (csv, json, md, txt, xlsx, docx) cost less.
+
+## Documents: 1,000 CFDI in a batch
+
+${table(batch)}
+
+Per CFDI: ${usd(batch.totalUsd / 1000)}. The batch worker counts every part as a cold start (50 parallel containers
+for 1,000 CFDI): a month processed in one go pays that once; warm containers cut the Lambda line by about half. Intermediate
+files live two days (\`batches/\` lifecycle rule): their storage is a fraction of a cent.
 
 ## Assumptions
 
@@ -403,6 +581,10 @@ Formats without Chromium (csv, json, md, txt, xlsx, docx) cost less.
 | renderWarmMs | ${a.renderWarmMs} | warm factura PDF 26 ms (bench/render-pdf.bench.ts median, docs/performance.md) + ~35 ms for the key lookup, quota and stats writes (3 DynamoDB calls), validation and base64 |
 | coldShare, coldRenderMs | ${a.coldShare}, ${a.coldRenderMs} ms | **assumption**: 1 render in 50 starts a container (Chromium unpack + launch ~3–4.5 s) |
 | pdfBytes | ${a.pdfBytes} | a 1-page factura with embedded fonts |
+| batchPartSize, batchCfdiMs | ${a.batchPartSize}, ${a.batchCfdiMs} ms | PART_SIZE of lambdas/documents/use-cases/batches.ts; a factura PDF/A from its XML (~110 ms, issue #26) + the PDF's HEAD and PUT |
+| batchColdMs | ${a.batchColdMs} ms | **assumption**: every part of a 1,000-CFDI batch starts a container (concurrency 50) |
+| batchSplitMsPerCfdi, batchAssembleMsPerCfdi | ${a.batchSplitMsPerCfdi} ms, ${a.batchAssembleMsPerCfdi} ms | **assumption**: reading one XML; streaming its PDF and XML into the result zip |
+| cfdiXmlBytes | ${a.cfdiXmlBytes} | a stamped CFDI with a few conceptos |
 
 Per conversion the model counts: DynamoDB writes = audio record + stats (+ claim, done and one progress update per
 chunk for long jobs); reads = API-key lookup + one GetItem per GET /audio; S3 PUTs = the audio (multipart above

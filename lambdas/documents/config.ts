@@ -22,6 +22,8 @@ const { parse, config } = defineConfig({
   DOCUMENTS_RENDER_QUEUE_URL: z.string().optional(),
   /** Queue of webhook deliveries read by the delivery worker (retries are this queue's redeliveries). */
   DOCUMENTS_DELIVERY_QUEUE_URL: z.string().optional(),
+  /** Queue of CFDI batch steps (split, part, assemble) read by the batch worker (POST /v1/batches). */
+  DOCUMENTS_BATCH_QUEUE_URL: z.string().optional(),
   /** Lifetime of the presigned download_url of a finished job (GET /v1/jobs/{id} and webhook payloads). */
   JOB_DOWNLOAD_TTL_S: z.coerce.number().int().min(60).max(43200).default(3600),
   /** WEBHOOK_RETRY_SCHEDULE_S, WEBHOOK_TIMEOUT_MS, WEBHOOK_SECRET_OVERLAP_S and the local-test settings. */
@@ -51,6 +53,7 @@ type ResourceVar =
   | 'GROWTH_TABLE'
   | 'DOCUMENTS_BUCKET'
   | 'DOCUMENTS_RENDER_QUEUE_URL'
-  | 'DOCUMENTS_DELIVERY_QUEUE_URL';
+  | 'DOCUMENTS_DELIVERY_QUEUE_URL'
+  | 'DOCUMENTS_BATCH_QUEUE_URL';
 
 export const required = (name: ResourceVar, cfg: Config = config()): string => requiredVar(cfg, name);

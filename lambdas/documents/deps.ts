@@ -14,7 +14,7 @@ import type { AccountStore, PaymentGateway } from '../shared/billing/ports';
 import type { KeyStore } from '../shared/auth/keys';
 import type { GrowthStore } from '../shared/growth/ports';
 import type { QuotaStore } from '../shared/quota/windows';
-import type { RenderDeps } from './use-cases/render-request';
+import type { RenderDeps } from './ports';
 import { sqsClient } from '../shared/aws/clients';
 import { DynamoJobRepository } from './adapters/job-repository';
 import { S3JobFiles } from './adapters/job-files';
@@ -24,7 +24,9 @@ import type { MessageVisibility } from '../shared/jobs/retry';
 import { DynamoWebhookStore } from '../shared/aws/webhook-store';
 import { webhookPolicyFrom } from '../shared/webhooks/config';
 import type { MessageQueue } from './use-cases/jobs';
-import type { JobFiles, JobRepository, WebhookEventType } from './ports';
+import type { BatchFiles, BatchRepository, JobFiles, JobRepository, WebhookEventType } from './ports';
+import { DynamoBatchRepository } from './adapters/batch-repository';
+import { S3BatchFiles } from './adapters/batch-files';
 import type { WebhookPolicy, WebhookStore } from './use-cases/webhooks';
 
 export interface DocumentsDeps {
@@ -54,6 +56,13 @@ export interface DocumentsDeps {
   readonly webhookPolicy: WebhookPolicy;
   /** Idempotency-Key records (quotas table, `idem#` items): lambdas/shared/idempotency. */
   readonly idempotency: IdempotencyStore;
+  // ── CFDI batches (POST /v1/batches): use-cases/batches.ts, use-cases/batch-run.ts ──
+  /** The jobs store with the batch counters (a batch is a job). */
+  readonly batches: JobRepository & BatchRepository;
+  readonly batchFiles: BatchFiles;
+  readonly batchQueue: MessageQueue;
+  /** The batch worker's retries (as `redelivery` is the render worker's). */
+  readonly batchRedelivery: MessageVisibility;
 }
 
 export { webhookPolicyFrom };
@@ -117,6 +126,23 @@ export function awsDeps(): DocumentsDeps {
     },
     get redelivery() {
       return new SqsMessageVisibility(sqsClient(), [config().DOCUMENTS_RENDER_QUEUE_URL]);
+    },
+    get batches() {
+      return new DynamoBatchRepository(
+        dynamo(),
+        required('ACCOUNTS_TABLE'),
+        () => new Date(),
+        config().JOB_LEASE_S,
+      );
+    },
+    get batchFiles() {
+      return new S3BatchFiles(s3Client(), required('DOCUMENTS_BUCKET'));
+    },
+    get batchQueue() {
+      return new SqsMessageQueue(sqsClient(), required('DOCUMENTS_BATCH_QUEUE_URL'));
+    },
+    get batchRedelivery() {
+      return new SqsMessageVisibility(sqsClient(), [config().DOCUMENTS_BATCH_QUEUE_URL]);
     },
     get webhooks() {
       return new DynamoWebhookStore<WebhookEventType>(dynamo(), required('ACCOUNTS_TABLE'));

@@ -1,14 +1,61 @@
 // Ports of the documents service: the records and stores its use cases talk to (adapters in ./adapters, in-memory
-// fakes in test/fakes/documents.ts). The queue and webhook-store ports are the platform's (lambdas/shared/webhooks).
+// fakes in test/fakes/documents.ts), and the renderer the render pipeline is given (RenderDeps) with the document it
+// yields (RenderedDocument). The queue and webhook-store ports are the platform's (lambdas/shared/webhooks). Ports
+// import no use case (.dependency-cruiser.cjs `ports-import-no-use-case`).
 import type { LeasedJobStore } from '../shared/jobs/leased-job';
 import type { WindowSlot } from '../shared/quota/windows';
 import type { DeliveryAttempt as SharedDeliveryAttempt } from '../shared/webhooks/delivery';
 import type { DocumentsPlan } from './core/plans';
+import type { WebhookEventType } from './core/webhook-events';
 import type { DocumentProblem } from './errors';
-import type { RenderedDocument } from './use-cases/render-request';
+import type { PdfOptions, PngOptions } from './render/page-options';
+import type { Readable } from 'node:stream';
+import type { Refused, ResumenRow } from './core/cfdi-resumen';
+
+/** How a template renders: its name in messages, where its errors point, the partials it may include. */
+export interface TemplateRenderOptions {
+  /** Name shown in messages (the request field). */
+  name?: string;
+  /** Where errors point in the request body. */
+  loc?: (string | number)[];
+  /** Built-in partials the template may include/import/extend, name → source. */
+  partials?: Record<string, string>;
+}
+
+/** Renders a caller's Jinja2 template in isolation (templating/sandbox.ts `TemplateSandbox`). */
+export interface TemplateRenderer {
+  render(source: string, data: unknown, options?: TemplateRenderOptions): Promise<string>;
+}
+
+/** What the render pipeline needs: Chromium (injected, so the pipeline and its tests run without a browser). */
+export interface RenderDeps {
+  /** Chromium: HTML → PDF bytes (Renderer.renderPdf of lambdas/documents/render/chromium.ts). */
+  renderPdf(html: string, options: PdfOptions): Promise<Buffer>;
+  /** Chromium: HTML → PNG bytes (Renderer.renderPng). */
+  renderPng(html: string, options: PngOptions): Promise<Buffer>;
+  /** The sandbox for callers' templates; defaults to the process-wide one. */
+  sandbox?: TemplateRenderer;
+  /**
+   * How built-in templates render: 'trusted' (in-process node:vm realm, compiled once; default) or 'sandbox'
+   * (the same isolate as callers' templates). See bench/template-sandbox.bench.ts.
+   */
+  builtInEngine?: 'trusted' | 'sandbox';
+}
+
+/** A rendered document: what POST /v1/render answers and an async job stores. */
+export interface RenderedDocument {
+  bytes: Buffer;
+  contentType: string;
+  /** For Content-Disposition, e.g. `factura.pdf`. */
+  filename: string;
+  /** What the re-checks of an XML input found (the X-CFDI-Avisos header); absent when nothing. */
+  warnings?: string[];
+  /** Complements of an XML input printed as generic sections (X-CFDI-Complementos-No-Reconocidos); absent when none. */
+  unknownComplements?: string[];
+}
 
 export type JobStatus = 'queued' | 'rendering' | 'done' | 'failed';
-export type WebhookEventType = 'document.rendered' | 'document.failed';
+export type { WebhookEventType };
 
 /** Where a finished document is stored. */
 export interface JobResult {
@@ -69,6 +116,78 @@ export interface JobRecord {
    * only here, never in S3 next to what it opens. Never shown to callers.
    */
   requestSecret?: string;
+  /** A CFDI batch (POST /v1/batches): its source and, once split, its plan. Absent on single renders. */
+  batch?: BatchState;
+  /** Batch counters (atomic ADDs as parts finish): CFDI rendered, CFDI that failed, parts counted. */
+  batchDone?: number;
+  batchFailed?: number;
+  partsDone?: number;
+}
+
+/** What a batch job records besides the job's own fields (use-cases/batches.ts). */
+export interface BatchState {
+  source: 'zip' | 'json';
+  /** The uploaded zip or the stored JSON list (bucket key). */
+  sourceKey: string;
+  /** The quota counter the documents are charged to (plans.quotaSubject of the caller). */
+  quotaSubject: string;
+  /** Set when split: distinct stamped CFDI to print, files refused, parts queued, when rendering began. */
+  total?: number;
+  refused?: number;
+  parts?: number;
+  splitAt?: string;
+}
+
+/** One CFDI of a part: its file, XML, summary row and the template that prints it. */
+export interface BatchEntry {
+  archivo: string;
+  xml: string;
+  row: ResumenRow;
+  template: 'factura' | 'nomina';
+}
+
+/** What became of one CFDI of a part. */
+export interface PartOutcome {
+  uuid: string;
+  ok: boolean;
+  /** Why no PDF (failed ones). */
+  motivo?: string;
+}
+
+/** A batch's files (S3, under batches/ of the documents bucket; the result zip under results/jobs/). */
+export interface BatchFiles {
+  /** A presigned POST for one zip of at most `maxBytes` at `key`. */
+  presignUpload(
+    key: string,
+    limits: { maxBytes: number; expiresInS: number },
+  ): Promise<{ url: string; fields: Record<string, string> }>;
+  /** The stored source (zip or JSON list) as a stream with its size, or undefined when nothing is there. */
+  openSource(key: string): Promise<{ body: Readable; bytes: number } | undefined>;
+  putSource(key: string, body: string): Promise<void>;
+  putPart(jobId: string, part: number, entries: BatchEntry[]): Promise<void>;
+  getPart(jobId: string, part: number): Promise<BatchEntry[]>;
+  putOutcome(jobId: string, part: number, outcomes: PartOutcome[]): Promise<void>;
+  getOutcome(jobId: string, part: number): Promise<PartOutcome[] | undefined>;
+  putRefused(jobId: string, refused: Refused[]): Promise<void>;
+  getRefused(jobId: string): Promise<Refused[]>;
+  hasPdf(jobId: string, uuid: string): Promise<boolean>;
+  putPdf(jobId: string, uuid: string, bytes: Buffer): Promise<void>;
+  openPdf(jobId: string, uuid: string): Promise<Readable>;
+  /** Streams `body` to the job's result key (multipart: never whole in memory). */
+  uploadResult(jobId: string, filename: string, body: Readable): Promise<JobResult>;
+}
+
+/** The batch's counters on its job record (DynamoDB: one conditional update each). */
+export interface BatchRepository {
+  /** Records the split (queued → rendering) once; false when it was already recorded. */
+  planBatch(jobId: string, plan: Required<BatchState>, charged: WindowSlot[]): Promise<boolean>;
+  /**
+   * Counts part `part` once: its CFDI done and failed; answers the record after the count, or undefined when
+   * that part was already counted.
+   */
+  recordPart(jobId: string, part: number, done: number, failed: number): Promise<JobRecord | undefined>;
+  /** The parts already counted. */
+  partsCounted(jobId: string): Promise<Set<number>>;
 }
 
 /**

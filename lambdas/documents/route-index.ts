@@ -23,4 +23,7 @@ export const ROUTE_INDEX: RouteIndex = [
   ['GET', '/v1/webhook'],
   ['DELETE', '/v1/webhook'],
   ['POST', '/v1/webhook/rotate-secret'],
+  ['POST', '/v1/batches/upload'],
+  ['POST', '/v1/batches'],
+  ['GET', '/v1/batches/{id}'],
 ];

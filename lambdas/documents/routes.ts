@@ -14,6 +14,9 @@ import { SITE_ROUTES } from './handlers/site.route';
 import { getJobRoute } from './handlers/jobs.route';
 import { WEBHOOK_ROUTES } from './handlers/webhooks.route';
 import { notFoundRoute } from './handlers/not-found.route';
+import { batchUploadRoute } from './handlers/batch-upload.route';
+import { startBatchRoute } from './handlers/batches.route';
+import { getBatchRoute } from './handlers/batch-get.route';
 import { JOB_ITEM_PREFIX } from './adapters/item-prefixes';
 import { WEBHOOK_ITEM_PREFIX } from '../shared/webhooks/item-prefix';
 import { webhookDelivery } from '../shared/webhooks/routes';
@@ -68,6 +71,10 @@ export const documentsManifest: ServiceManifest = {
     // endpoints are items of the accounts table; each function may touch only its kinds of item (itemPrefixes). ──
     getJobRoute,
     ...WEBHOOK_ROUTES,
+    // ── CFDI batches: use-cases/batches.ts (API side), use-cases/batch-run.ts (the batch worker's steps). ──
+    batchUploadRoute,
+    startBatchRoute,
+    getBatchRoute,
     notFoundRoute,
   ],
   workers: [
@@ -89,6 +96,25 @@ export const documentsManifest: ServiceManifest = {
       },
     },
     WEBHOOK_DELIVERY.worker,
+    {
+      id: 'BatchWorker',
+      description: 'Splits CFDI batches, renders their parts in parallel and assembles the result zip',
+      handler: 'lambdas/documents/handlers/batch-worker.ts',
+      queues: ['batch'],
+      // The render worker's image and Chromium. 15 minutes: the assembly of 5,000 CFDI streams ~300 MB to S3.
+      packaging: 'image',
+      memoryMb: 2048,
+      timeoutS: 900,
+      tmpMb: 1024,
+      access: {
+        tables: { quotas: 'rw', growth: 'rw', accounts: 'rw' },
+        itemPrefixes: { accounts: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX] },
+        bucket: 'rw',
+        // Parts and the assembly are queued by the worker itself; the finished batch's webhook event goes to the
+        // delivery worker.
+        sendTo: ['batch', 'deliveries'],
+      },
+    },
   ],
   queues: [
     {
@@ -100,5 +126,17 @@ export const documentsManifest: ServiceManifest = {
       description: 'Async render jobs (one message per job)',
     },
     WEBHOOK_DELIVERY.queue,
+    {
+      id: 'batch',
+      envVar: 'DOCUMENTS_BATCH_QUEUE_URL',
+      // MAX_RECEIVE_COUNT of the batch worker: on the last attempt a part reports its unprinted CFDI as failed.
+      maxReceiveCount: 3,
+      // Parts render in parallel up to this many workers (`-c documents:batchConcurrency`): 1,000 CFDI are 50
+      // parts of 20.
+      maxConcurrency: 50,
+      // Locally one poller per core: the machine's Chromium renders that many pages at once.
+      localPollers: 2,
+      description: 'CFDI batch steps (split, one message per part, assemble)',
+    },
   ],
 };

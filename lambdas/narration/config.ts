@@ -42,11 +42,6 @@ const { parse, config } = defineConfig({
   WAIT_WINDOW_S: z.coerce.number().min(0).max(900).default(25),
   FREE_PER_HOUR: z.coerce.number().int().min(0).default(5),
   FREE_PER_DAY: z.coerce.number().int().min(0).default(20),
-  /**
-   * Free conversions of one caller cut at the route's deadline (answered 503, not charged) per hour; past it the
-   * caller's conversions are refused (429) until the hour ends: work that is never delivered is still bounded.
-   */
-  FREE_CUT_PER_HOUR: z.coerce.number().int().min(1).default(3),
   /** Lifetime of the presigned URL GET /audio/{id} redirects to. */
   PRESIGN_TTL_S: z.coerce.number().int().min(10).max(3600).default(300),
   /** POST /demo/try: its own per-IP counters, separate from the free tier's. */
@@ -83,6 +78,16 @@ const { parse, config } = defineConfig({
   PUBLIC_BASE_URL: optionalUrl(/^https?$/),
   /** Where Checkout's back button and the customer portal return to; default PUBLIC_BASE_URL + /pay/status. */
   BILLING_RETURN_URL: optionalUrl(/^https?$/),
+  // ── Publisher feeds (docs/feeds.md). ──
+  FEEDS_TABLE: z.string().optional(),
+  FEED_POLL_QUEUE_URL: z.string().optional(),
+  FEED_ARTICLE_QUEUE_URL: z.string().optional(),
+  /** Seconds between two polls of a healthy feed (failures back off from it, doubling, up to a day). */
+  FEED_POLL_INTERVAL_S: z.coerce.number().int().min(60).max(86400).default(900),
+  /** Feeds one account may register. */
+  FEED_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(20),
+  /** Local runtime only: seconds between two scheduler ticks (EventBridge Scheduler's rate in the cloud). */
+  FEED_TICK_S: z.coerce.number().min(0.05).max(3600).default(60),
 });
 
 export type Config = ReturnType<typeof parse>;
@@ -97,6 +102,9 @@ type ResourceVar =
   | 'AUDIO_BUCKET'
   | 'PRIORITY_QUEUE_URL'
   | 'STANDARD_QUEUE_URL'
-  | 'DELIVERY_QUEUE_URL';
+  | 'DELIVERY_QUEUE_URL'
+  | 'FEEDS_TABLE'
+  | 'FEED_POLL_QUEUE_URL'
+  | 'FEED_ARTICLE_QUEUE_URL';
 
 export const required = (name: ResourceVar, cfg: Config = config()): string => requiredVar(cfg, name);

@@ -18,6 +18,7 @@ import type {
   JobQueue,
   LexiconStore,
   QueueDepth,
+  ReuseIndex,
   Synthesizer,
   UploadRepository,
   UploadStore,
@@ -52,12 +53,13 @@ const modules = {
     require('../shared/aws/message-visibility') as typeof import('../shared/aws/message-visibility'),
   lexiconStore: () => require('./adapters/lexicon-store') as typeof import('./adapters/lexicon-store'),
   queueDepth: () => require('./adapters/queue-depth') as typeof import('./adapters/queue-depth'),
+  reuseIndex: () => require('./adapters/reuse-index') as typeof import('./adapters/reuse-index'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Which adapter modules each resource variable (set by the stack only where access is granted) calls for. */
 const PRELOAD: [string, (keyof typeof modules)[]][] = [
-  ['AUDIO_TABLE', ['clients', 'audioRepository']],
+  ['AUDIO_TABLE', ['clients', 'audioRepository', 'reuseIndex']],
   ['QUOTAS_TABLE', ['clients', 'quotaStore', 'idempotencyStore']],
   ['KEYS_TABLE', ['clients', 'keyStore']],
   ['ACCOUNTS_TABLE', ['clients', 'accountStore', 'lexiconStore']],
@@ -106,6 +108,11 @@ export interface NarrationDeps {
   readonly deliveryQueue: MessageQueue;
   /** The worker's retries: a failed job message reappears after a backoff (lambdas/shared/jobs/retry.ts). */
   readonly redelivery: MessageVisibility;
+  /**
+   * Which audio answered a request fingerprint (core/reuse.ts): identical requests of one caller reuse it. Absent
+   * (some test deps), every request is narrated.
+   */
+  readonly reuse?: ReuseIndex;
 }
 
 // Adapters are thin (a client and a name); the clients and the config they use are created once per process.
@@ -151,8 +158,12 @@ export function awsDeps(): NarrationDeps {
     ]);
   const lexicons = () =>
     new (modules.lexiconStore().DynamoLexiconStore)(dynamo(), required('ACCOUNTS_TABLE'));
+  const reuse = () => new (modules.reuseIndex().DynamoReuseIndex)(dynamo(), required('AUDIO_TABLE'));
   let synth: Promise<Synthesizer> | undefined;
   return {
+    get reuse() {
+      return reuse();
+    },
     get idempotency() {
       return idempotency();
     },

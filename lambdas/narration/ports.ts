@@ -240,3 +240,129 @@ export interface UploadStore {
 export interface QueueDepth {
   depth(queueUrl: string): Promise<{ visible: number; inFlight: number }>;
 }
+
+/**
+ * "Nothing narrated twice" (core/reuse.ts): which audio answered a request fingerprint. Items of the audio table
+ * (`same#<fingerprint>`), expiring with the audio they name. A pointer never keeps an audio alive: a deleted or
+ * expired audio simply stops being found.
+ */
+export interface ReuseIndex {
+  find(fingerprint: string): Promise<string | undefined>;
+  /** Points the fingerprint at `audioId` (the latest conversion wins). */
+  remember(fingerprint: string, audioId: string, expiresAt: number): Promise<void>;
+}
+
+// ── Publisher feeds (use-cases/feeds.ts, docs/feeds.md) ──
+
+/** publish: every new or changed article is narrated when a poll finds it; first_play: when a reader first asks. */
+export type FeedMode = 'publish' | 'first_play';
+
+/** What the podcast feed (GET /feeds/{id}/podcast.xml) says about the show; set by the publisher. */
+export interface PodcastInfo {
+  title?: string;
+  author?: string;
+  /** An Apple Podcasts category, e.g. "News". */
+  category?: string;
+  /** BCP 47, e.g. "es-MX" (default: the voice's). */
+  language?: string;
+  /** Square artwork, http(s), 1400–3000 px. */
+  image?: string;
+  description?: string;
+  explicit?: boolean;
+}
+
+/** One article the feed lists now, as the last poll read it (newest first, at most core/feeds MAX_ENTRIES). */
+export interface FeedEntryState {
+  /** sha256(url) prefix: the article's id within the feed. */
+  key: string;
+  url: string;
+  title?: string;
+  published?: string;
+  /** What the feed said about it (core/feeds/parse.ts): a change makes the next poll look at the article again. */
+  signature: string;
+}
+
+export interface FeedPoll {
+  at: string;
+  outcome: 'ok' | 'not_modified' | 'error';
+  httpStatus?: number;
+  error?: string;
+  /** Entries the feed listed (ok). */
+  entries?: number;
+  /** New or changed entries handed to the article queue (ok). */
+  queued?: number;
+}
+
+export interface FeedRecord {
+  feedId: string;
+  /** ownerOf(key): who may list, pause and delete it, and whose audio its narrations are. */
+  owner: string;
+  /** The registering key: narrations are made as it (its plan; a revoked or lapsed key stops the feed). */
+  keyHash: string;
+  accountId?: string;
+  plan: Plan;
+  url: string;
+  kind?: 'rss' | 'atom' | 'sitemap';
+  voice: string;
+  fmt: AudioFormat;
+  lexicons?: string[];
+  mode: FeedMode;
+  podcast: PodcastInfo;
+  status: 'active' | 'paused';
+  createdAt: string;
+  updatedAt: string;
+  /** Seconds between polls when all is well. */
+  intervalS: number;
+  /** Epoch seconds: the scheduler sends the next poll at or after this. */
+  nextPollAt: number;
+  /** Consecutive failed polls (the backoff doubles the interval per failure, up to a day). */
+  failures: number;
+  etag?: string;
+  lastModified?: string;
+  lastPoll?: FeedPoll;
+  /** The feed's own title and language (from the last successful poll). */
+  title?: string;
+  language?: string;
+  entries: FeedEntryState[];
+}
+
+export type ArticleStatus = 'waiting_play' | 'narrated' | 'failed';
+
+export interface ArticleRecord {
+  feedId: string;
+  key: string;
+  url: string;
+  title?: string;
+  published?: string;
+  /** The feed's signature of the entry when the article was last looked at. */
+  signature: string;
+  status: ArticleStatus;
+  /** SHA-256 of the narrated text and title: an unchanged article is never narrated again. */
+  contentHash?: string;
+  /** The narration (audio table) of the current content. */
+  audioId?: string;
+  /** How many times the article was narrated (1 + each change of its content). */
+  narrations: number;
+  /** Why the last attempt failed (status failed), in words the publisher can act on. */
+  error?: string;
+  updatedAt: string;
+}
+
+/** Feeds and their articles (table `feeds`: `feed#<id>` and `art#<id>#<key>` items). */
+export interface FeedStore {
+  create(feed: FeedRecord): Promise<void>;
+  get(feedId: string): Promise<FeedRecord | undefined>;
+  listByOwner(owner: string): Promise<FeedRecord[]>;
+  /** Sets `fields` on an existing feed (undefined values are removed); undefined when there is none. */
+  update(feedId: string, fields: Partial<FeedRecord>): Promise<FeedRecord | undefined>;
+  remove(feedId: string): Promise<void>;
+  /** Active feeds whose nextPollAt has come (epoch seconds), at most `limit`. */
+  due(nowS: number, limit: number): Promise<FeedRecord[]>;
+  getArticle(feedId: string, key: string): Promise<ArticleRecord | undefined>;
+  putArticle(article: ArticleRecord): Promise<void>;
+  /** The articles of `keys` that exist, in the order of `keys`. */
+  articles(feedId: string, keys: string[]): Promise<ArticleRecord[]>;
+  /** Every article ever recorded for the feed (also those no longer listed). */
+  allArticles(feedId: string): Promise<ArticleRecord[]>;
+  removeArticle(feedId: string, key: string): Promise<void>;
+}

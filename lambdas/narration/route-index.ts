@@ -41,4 +41,12 @@ export const ROUTE_INDEX: RouteIndex = [
   ['GET', '/v1/lexicons/{name}'],
   ['PUT', '/v1/lexicons/{name}'],
   ['DELETE', '/v1/lexicons/{name}'],
+  ['POST', '/v1/feeds'],
+  ['GET', '/v1/feeds'],
+  ['GET', '/v1/feeds/{feed_id}'],
+  ['PATCH', '/v1/feeds/{feed_id}'],
+  ['POST', '/v1/feeds/{feed_id}/poll'],
+  ['DELETE', '/v1/feeds/{feed_id}'],
+  ['GET', '/feeds/{feed_id}/podcast.xml'],
+  ['GET', '/audio/{audio_id}/chapters.json'],
 ];

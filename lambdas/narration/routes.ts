@@ -34,6 +34,9 @@ import {
   lexiconPutRoute,
 } from './handlers/lexicons.route';
 import { narrationBucket } from './bucket';
+import { FEED_ROUTES } from './handlers/feeds.route';
+import { audioChaptersRoute, podcastRoute } from './handlers/podcast.route';
+import { LEXICON_ITEM_PREFIX } from './adapters/item-prefixes';
 
 /** Completion webhook events (use-cases/webhooks.ts): the `webhooks` queue and the worker delivering them. */
 const WEBHOOK_DELIVERY = webhookDelivery({
@@ -84,6 +87,10 @@ export const narrationManifest: ServiceManifest = {
     lexiconGetRoute,
     lexiconPutRoute,
     lexiconDeleteRoute,
+    // ── Publisher feeds (paid plans): use-cases/feeds.ts, docs/feeds.md. ──
+    ...FEED_ROUTES,
+    podcastRoute,
+    audioChaptersRoute,
     notFoundRoute,
   ],
   workers: [
@@ -106,6 +113,48 @@ export const narrationManifest: ServiceManifest = {
       },
     },
     WEBHOOK_DELIVERY.worker,
+    {
+      id: 'FeedPollWorker',
+      description: 'Polls one publisher feed and queues its new or changed articles',
+      queues: ['feedpolls'],
+      handler: 'lambdas/narration/handlers/feed-poll-worker.ts',
+      memoryMb: 512,
+      // One feed fetch (15 s cap) plus parsing and one message per changed article.
+      timeoutS: 60,
+      tmpMb: 512,
+      access: { tables: { feeds: 'rw' }, sendTo: ['feedarticles'] },
+    },
+    {
+      id: 'FeedArticleWorker',
+      description: 'Reads one feed article and narrates it unless its text is unchanged',
+      queues: ['feedarticles'],
+      handler: 'lambdas/narration/handlers/feed-article-worker.ts',
+      // Short articles are narrated inline (as POST /convert/url does): memory buys CPU for the encoder.
+      memoryMb: 1024,
+      timeoutS: 120,
+      tmpMb: 1024,
+      // audio/bucket/priority: the conversion (long articles go to the narration worker); accounts: lexicons and
+      // webhook endpoints, read only; growth: public /stats counters.
+      access: {
+        tables: { feeds: 'rw', audio: 'rw', keys: 'r', accounts: 'r', growth: 'rw' },
+        itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
+        bucket: 'rw',
+        sendTo: ['priority', 'standard', 'webhooks'],
+        speech: true,
+      },
+    },
+  ],
+  schedules: [
+    {
+      id: 'FeedScheduler',
+      description: 'Sends every active feed whose next poll has come to the poll queue',
+      handler: 'lambdas/narration/handlers/feed-scheduler.ts',
+      memoryMb: 256,
+      timeoutS: 60,
+      everyMinutes: 5,
+      localEveryVar: 'FEED_TICK_S',
+      access: { tables: { feeds: 'rw' }, sendTo: ['feedpolls'] },
+    },
   ],
   // How paid plans get priority: each event source scales its pollers independently, and maxConcurrency caps how
   // many worker executions one may occupy. The standard (free-tier) queue gets a small cap, so a free backlog can
@@ -129,5 +178,19 @@ export const narrationManifest: ServiceManifest = {
       description: 'Long texts of the free tier (one message per job)',
     },
     WEBHOOK_DELIVERY.queue,
+    {
+      id: 'feedpolls',
+      envVar: 'FEED_POLL_QUEUE_URL',
+      maxReceiveCount: 3,
+      maxConcurrency: 5,
+      description: 'Publisher feeds to poll (one message per feed)',
+    },
+    {
+      id: 'feedarticles',
+      envVar: 'FEED_ARTICLE_QUEUE_URL',
+      maxReceiveCount: 3,
+      maxConcurrency: 5,
+      description: 'New or changed feed articles to narrate (one message per article)',
+    },
   ],
 };

@@ -52,8 +52,17 @@ export const platformVars = {
   GROWTH_TABLE: z.string().optional(),
   /** Path-style S3 URLs (the local S3 emulator needs them). */
   S3_FORCE_PATH_STYLE: bool,
-  /** Seconds a worker owns a job without renewing it (progress renews); below the queue visibility timeout. */
+  /**
+   * Seconds a claim holds a job; its worker renews it every third of that while it works (lambdas/shared/jobs).
+   * Below the queue visibility timeout, so a dead worker's job is free again when its message reappears.
+   */
   JOB_LEASE_S: z.coerce.number().int().min(1).max(3600).default(120),
+  /**
+   * Free requests of one caller cut at the route's deadline (answered 503, not charged) per hour, both services;
+   * past it the caller's requests are refused (429) until the hour ends: work never delivered is still bounded
+   * (lambdas/shared/quota/cut-budget.ts).
+   */
+  FREE_CUT_PER_HOUR: z.coerce.number().int().min(1).default(3),
   /** SQS maxReceiveCount of the job queues: on the last attempt the worker records the failure. */
   MAX_RECEIVE_COUNT: z.coerce.number().int().min(1).default(3),
   /**

@@ -2,7 +2,7 @@
 // runtime (bin/local.ts), so routes, limits and permissions cannot drift between the cloud and a laptop.
 import type { RouteDoc } from './http/route-doc';
 
-export type TableId = 'audio' | 'quotas' | 'keys' | 'accounts' | 'growth';
+export type TableId = 'audio' | 'quotas' | 'keys' | 'accounts' | 'growth' | 'feeds';
 
 export interface Access {
   /** DynamoDB tables this function may touch, read-only or read-write. */
@@ -81,6 +81,25 @@ export interface WorkerSpec {
   description: string;
 }
 
+/**
+ * A function run on a schedule: EventBridge Scheduler (rate, with a role, retries and a DLQ) in the cloud, a timer in
+ * the local runtime. Same shape as a worker, without queues.
+ */
+export interface ScheduleSpec {
+  id: string;
+  handler: string;
+  memoryMb: number;
+  timeoutS: number;
+  access: Access;
+  description: string;
+  /** The cloud schedule: `rate(<n> minutes)`. */
+  everyMinutes: number;
+  /** The config variable (seconds) of the local timer's period (`npm start`); default every `everyMinutes`. */
+  localEveryVar?: string;
+  /** Always a zip bundle (no schedule needs the container image). */
+  packaging?: 'zip';
+}
+
 /** An SQS queue of the service (with its DLQ), fed by `sendTo` functions and read by the worker naming it. */
 export interface QueueSpec {
   /** Also the local queue's name and, capitalized, the CDK construct id (`render` → RenderQueue, RenderQueueDlq). */
@@ -136,6 +155,8 @@ export interface ServiceManifest {
   invalidRequestStatus?: 400 | 422;
   routes: RouteSpec[];
   workers: WorkerSpec[];
+  /** Functions run on a schedule (none by default). */
+  schedules?: ScheduleSpec[];
   queues: QueueSpec[];
   bucket: BucketSpec;
   /** Stage-wide API throttle (plan quotas are the handlers'): `-c <service>:throttleRate|throttleBurst`. */

@@ -25,12 +25,14 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type {
   Access,
   QueueSpec,
   RouteSpec,
+  ScheduleSpec,
   ServiceManifest,
   TableId,
   WorkerSpec,
@@ -92,6 +94,11 @@ export class ManifestService extends Construct {
   readonly queues: Record<string, { queue: sqs.Queue; dlq: sqs.Queue; spec: QueueSpec }> = {};
   /** Alarms (→ SNS topic) and the dashboard: docs/operations/alarms.md. */
   readonly observability: ServiceAlarms;
+  /** The manifest's schedules by id: the EventBridge Scheduler schedule, its role and its DLQ. */
+  readonly schedules: Record<
+    string,
+    { schedule: scheduler.CfnSchedule; role: iam.Role; dlq: sqs.Queue; spec: ScheduleSpec }
+  > = {};
 
   constructor(scope: Construct, id: string, props: ManifestServiceProps) {
     super(scope, id);
@@ -107,7 +114,11 @@ export class ManifestService extends Construct {
     };
     const logLevel = String(this.node.tryGetContext(`${service}:logLevel`) ?? 'INFO');
     const logRetention = ctx('logRetentionDays', 30) as logs.RetentionDays;
-    const entries: (RouteSpec | WorkerSpec)[] = [...manifest.routes, ...manifest.workers];
+    const entries: (RouteSpec | WorkerSpec | ScheduleSpec)[] = [
+      ...manifest.routes,
+      ...manifest.workers,
+      ...(manifest.schedules ?? []),
+    ];
 
     // ---------------------------------------------------------------- DynamoDB
     // Shapes (keys, indexes, env var names) come from lib/tables.ts, which the local emulator setup reads too.
@@ -221,7 +232,7 @@ export class ManifestService extends Construct {
     };
 
     const makeFunction = (
-      entry: RouteSpec | WorkerSpec,
+      entry: RouteSpec | WorkerSpec | ScheduleSpec,
       description: string,
       extra: { tmpMb?: number; environment?: Record<string, string> } = {},
     ): ServiceFunctionBase => {
@@ -323,6 +334,50 @@ export class ManifestService extends Construct {
         );
     }
 
+    // ---------------------------------------------------------------- Schedules
+    // One function per manifest schedule, invoked by an EventBridge Scheduler schedule (rate) through a role that
+    // may invoke exactly that function; an invocation that still fails after the retries goes to the schedule's DLQ
+    // (alarmed like every DLQ). The next tick comes anyway: a lost tick only delays polls by one period.
+    for (const spec of manifest.schedules ?? []) {
+      const fn = makeFunction(spec, spec.description, { tmpMb: 512 });
+      const dlq = new sqs.Queue(this, `${spec.id}Dlq`, {
+        retentionPeriod: Duration.days(14),
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      Validations.of(dlq).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason: `This queue is the dead-letter queue of the ${spec.id} schedule (EventBridge Scheduler): a DLQ of its own would only move the finding.`,
+      });
+      const role = new iam.Role(this, `${spec.id}Role`, {
+        assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+          conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+        }),
+        description: `EventBridge Scheduler: invokes ${spec.id}, dead letters to its DLQ`,
+      });
+      role.addToPolicy(
+        new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.fn.functionArn] }),
+      );
+      dlq.grantSendMessages(role);
+      const schedule = new scheduler.CfnSchedule(this, `${spec.id}Schedule`, {
+        description: spec.description,
+        scheduleExpression: `rate(${spec.everyMinutes} minute${spec.everyMinutes === 1 ? '' : 's'})`,
+        flexibleTimeWindow: { mode: 'OFF' },
+        state: 'ENABLED',
+        target: {
+          arn: fn.fn.functionArn,
+          roleArn: role.roleArn,
+          deadLetterConfig: { arn: dlq.queueArn },
+          // A tick older than its period is worthless: the next one does the same work.
+          retryPolicy: {
+            maximumRetryAttempts: 2,
+            maximumEventAgeInSeconds: Math.max(60, spec.everyMinutes * 60),
+          },
+        },
+      });
+      this.schedules[spec.id] = { schedule, role, dlq, spec };
+    }
+
     // ---------------------------------------------------------------- Alarms and dashboard
     // Runbook: docs/operations/alarms.md. Metric names are shared with the code (lambdas/<service>/metrics.ts).
     const label = props.queueLabel ?? ((queueId: string) => `${capitalize(queueId)}Queue`);
@@ -331,6 +386,9 @@ export class ManifestService extends Construct {
       api: this.api,
       functions: this.functions,
       queues: Object.fromEntries(Object.entries(this.queues).map(([qid, q]) => [label(qid), q.queue])),
+      deadLetterQueues: Object.fromEntries(
+        Object.entries(this.schedules).map(([sid, s]) => [`${sid}Dlq`, s.dlq]),
+      ),
     });
 
     // ---------------------------------------------------------------- Outputs

@@ -13,6 +13,7 @@ import type { QueueSpec, ServiceManifest } from '../../lambdas/shared/manifest';
 import { startEmulators, type Emulators } from './emulators';
 import { createFront, listen, type LambdaHandler } from './front';
 import { startPoller, type WorkerHandler } from './worker-poller';
+import { startSchedule, type LocalSchedule, type ScheduledHandler } from './scheduler';
 import { enableInvocationScopes, runInvocation } from './invocations';
 
 export interface LocalOptions {
@@ -45,6 +46,8 @@ export interface LocalRuntime {
   /** Undefined when started with `documents: false`. */
   documentsUrl?: string;
   emulators: Emulators;
+  /** The manifests' schedules by id (a timer each; `tick()` runs one now). Empty without the worker. */
+  schedules: Record<string, LocalSchedule>;
   stop(): Promise<void>;
 }
 
@@ -161,11 +164,27 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
     }
   }
 
+  // Every manifest schedule on a timer, as EventBridge Scheduler invokes it in the cloud.
+  const schedules: Record<string, LocalSchedule> = {};
+  if (options.startWorker !== false)
+    for (const spec of narrationManifest.schedules ?? []) {
+      const mod = (await import(resolve(ROOT, spec.handler))) as { handler: ScheduledHandler };
+      schedules[spec.id] = startSchedule({
+        spec,
+        service: narrationManifest.service,
+        handler: mod.handler,
+        env: process.env,
+        log,
+      });
+    }
+
   return {
     narrationUrl,
     documentsUrl,
     emulators,
+    schedules,
     async stop() {
+      await Promise.all(Object.values(schedules).map((s) => s.stop()));
       await Promise.all(pollers.map((p) => p.stop()));
       await Promise.all(
         servers.map(
@@ -209,9 +228,12 @@ async function requeueDocumentJobs(log: (line: string) => void): Promise<void> {
   const { awsDeps } = await import('../../lambdas/documents/deps');
   const deps = awsDeps();
   const jobs = await deps.jobs.listUnfinished(10_000);
-  for (const job of jobs) {
+  for (const job of jobs.filter((j) => !j.batch)) {
     if (job.status === 'rendering') await deps.jobs.release(job.jobId);
     await deps.renderQueue.send({ jobId: job.jobId });
   }
+  // CFDI batches: their next steps on the batch queue (each step is idempotent).
+  const { requeueBatches } = await import('../../lambdas/documents/use-cases/batches');
+  await requeueBatches({ jobs: deps.batches, batchQueue: deps.batchQueue }, jobs);
   if (jobs.length) log(`re-queued ${jobs.length} unfinished document job(s) from the previous run`);
 }

@@ -52,7 +52,8 @@ function toEvent(message: Message, queueUrl: string): SQSEvent {
   };
 }
 
-function context(worker: WorkerSpec, id: string): Context {
+/** A Lambda-like context for one local invocation of a worker (or a scheduled function: lib/local/scheduler.ts). */
+export function context(worker: Pick<WorkerSpec, 'id' | 'timeoutS' | 'memoryMb'>, id: string): Context {
   const deadline = Date.now() + worker.timeoutS * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,

@@ -30,14 +30,28 @@ export function numberFormat(locale: string, options: Intl.NumberFormatOptions):
   return f;
 }
 
+/**
+ * Where SAT's c_Moneda (catCFDI, column Decimales; ISO 4217's minor units) writes a currency with more decimals than
+ * ICU formats it with: a CFDI in COP carries centavos SAT stamps, so the printer must neither round them away nor
+ * warn that the XML's totals do not add up. (Where ICU has more, e.g. XAU 2 against SAT's 0, the extra zeros print
+ * and verify the same amounts.)
+ */
+// prettier-ignore
+const SAT_DECIMALS: Readonly<Record<string, number>> = {
+  AFN: 2, ALL: 2, COP: 2, HUF: 2, IDR: 2, IQD: 3, IRR: 2, KPW: 2, LAK: 2, LBP: 2,
+  MGA: 2, MMK: 2, MRO: 2, PKR: 2, SLL: 2, SOS: 2, STD: 2, SYP: 2, YER: 2,
+};
+
 const digitsByCode = new Map<string, number>();
 
-/** Decimals the currency is written with (MXN/USD/EUR 2, JPY 0); read once per currency and process. */
+/** Decimals the currency is written with (MXN/USD/EUR/COP 2, JPY 0, IQD 3); read once per currency and process. */
 export function currencyDigits(code: string): number {
   let digits = digitsByCode.get(code);
   if (digits === undefined) {
     digits =
-      numberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+      SAT_DECIMALS[code] ??
+      numberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ??
+      2;
     digitsByCode.set(code, digits);
   }
   return digits;

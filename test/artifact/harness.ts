@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
-import type { RouteSpec, ServiceManifest, WorkerSpec } from '../../lambdas/shared/manifest';
+import type { RouteSpec, ScheduleSpec, ServiceManifest, WorkerSpec } from '../../lambdas/shared/manifest';
 import { bundleSources, readAssembly, type AssemblyFunction } from './assembly';
 import { artifactReady, type ArtifactState } from './global-setup';
 import {
@@ -23,7 +23,8 @@ export const MANIFESTS: ServiceManifest[] = [narrationManifest, documentsManifes
 export interface MatchedFunction {
   fn: AssemblyFunction;
   manifest: ServiceManifest;
-  entry: RouteSpec | WorkerSpec;
+  entry: RouteSpec | WorkerSpec | ScheduleSpec;
+  /** Schedules count as workers: no route, invoked with an event of their own. */
   kind: 'route' | 'worker';
   /** Route key of the manifest entry (`GET /voices`, `$default`); undefined for workers. */
   routeKey?: string;
@@ -36,6 +37,7 @@ export function matchFunction(fn: AssemblyFunction, bundleDir: string | undefine
   const candidates = MANIFESTS.flatMap((manifest) => [
     ...manifest.routes.map((entry) => ({ manifest, entry, kind: 'route' as const })),
     ...manifest.workers.map((entry) => ({ manifest, entry, kind: 'worker' as const })),
+    ...(manifest.schedules ?? []).map((entry) => ({ manifest, entry, kind: 'worker' as const })),
   ]);
   // Zip: the handler files the bundle was built from (its source map); image: the file its CMD names.
   const handlerFiles =

@@ -357,7 +357,9 @@ test('the assembly holds every manifest route and worker, zip ones with a bundle
   const manifests = [...new Set(h.functions.map((m) => m.manifest))];
   expect(manifests).toHaveLength(2);
   const expected = manifests
-    .flatMap((mf) => [...mf.routes, ...mf.workers].map((e) => `${mf.service}/${e.id}`))
+    .flatMap((mf) =>
+      [...mf.routes, ...mf.workers, ...(mf.schedules ?? [])].map((e) => `${mf.service}/${e.id}`),
+    )
     .sort();
   expect(names).toEqual(expected);
   for (const m of h.functions) expect(m.fn.packaging).toBe(m.entry.packaging ?? 'zip');

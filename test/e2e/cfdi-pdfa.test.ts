@@ -110,16 +110,17 @@ it('cfdi_xml → PDF/A-3b by default, the XML embedded byte for byte as its Sour
 
 it('free plan: the watermark of a PDF/A is drawn in an embedded font (PDF/A forbids unembedded ones)', async () => {
   const { file } = await tpl.renderBody({ cfdi_xml: XML.toString('utf8') }, { watermark: true });
-  // The stamp's font (pdf-lib names it <PostScript name>-<n>; Chromium's subsets are ABCDEF+<name>): present only
-  // when watermarked, and embedded like every other font (checkPdfA).
-  const stampFont = (f: string) =>
-    execFileSync('pdffonts', [f], { encoding: 'utf8' })
-      .split('\n')
-      .filter((l) => /^NotoSans-Bold-\d+\s/.test(l));
-  expect(stampFont(file)).toEqual([expect.stringMatching(/\byes\s+(yes|no)\s+yes\s+\d+\s+\d+\s*$/)]);
+  // Drawn in the page before printing (render/watermark.ts): real text in Chromium's embedded Noto Sans Bold subset;
+  // checkPdfA fails on any font that is not embedded.
+  const text = (f: string) =>
+    execFileSync('pdftotext', ['-raw', f, '-'], { encoding: 'utf8' }).replace(/\s+/g, '');
+  expect(text(file)).toContain('Generadoconelplangratuito');
+  expect(execFileSync('pdffonts', [file], { encoding: 'utf8' })).toMatch(
+    /^[A-Z]{6}\+NotoSans-Bold\s.*\byes\s+yes\s+yes\s+\d+\s+\d+\s*$/m,
+  );
   checkPdfA(file, { name: 'factura.xml', bytes: XML, relationship: 'Source' });
   const plain = await tpl.renderBody({ cfdi_xml: XML.toString('utf8') });
-  expect(stampFont(plain.file)).toEqual([]);
+  expect(text(plain.file)).not.toContain('Generadoconelplangratuito');
 });
 
 it('cfdi_xml with options.pdfa false → a plain PDF, nothing embedded', async () => {

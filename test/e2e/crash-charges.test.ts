@@ -1,21 +1,35 @@
 // Crash test (bounded, loopback only): `npm start` in a child process leading its own process group, a burst of free
-// narrations from a few addresses (short texts narrated in the request, longer ones queued, some with an
-// Idempotency-Key), the whole group killed with SIGKILL at three moments (early, mid-burst, late), and a restart on
-// the same data after each. Afterwards, for every address: the free-tier usage equals the conversions delivered
-// (records done with their audio), every 200 answered before a kill still serves its audio, every job finished, and
-// an idempotent request whose answer was lost to a kill gets its result on retry within 10 s, charged once.
+// narrations and documents from a few addresses (short texts narrated in the request, longer ones queued, PDFs
+// rendered in the request; some with an Idempotency-Key), the whole group killed with SIGKILL at three moments
+// (early, mid-burst, late), and a restart on the same data after each. Afterwards, for every address: the free-tier
+// usage equals the conversions delivered (records done with their audio) and the documents delivered (200s), every
+// 200 answered before a kill still serves its audio, every job finished, and an idempotent request whose answer was
+// lost to a kill gets its result on retry within 10 s, charged once. A render without a key whose answer was lost
+// may stay charged (nothing durable marks it delivered or not): at most one per such render, never more.
+// Then a kill during long jobs: a long narration and a documents async job (Scale key) mid-work, the group killed,
+// a restart on the same data: both finish, the 200 serves its audio, the job its PDF, usage equals deliveries.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
+import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
+import { hashKey } from '../../lambdas/shared/auth/keys';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
+import { monthlyRules, quotaSubject } from '../../lambdas/documents/core/plans';
+import factura from '../../templates/factura/sample.json';
+import ventas from '../../templates/ventas/sample.json';
 import { tempDir } from '../helpers/env';
 import { startLocalProcess, type LocalProcess } from '../helpers/local-process';
+import { until } from '../helpers/until';
 
 jest.setTimeout(300_000);
 
 const IPS = ['198.51.100.11', '198.51.100.12', '198.51.100.13'];
+/** Documents from two more addresses: one always sends an Idempotency-Key, the other never does. */
+const DOC_KEYED_IP = '198.51.100.21';
+const DOC_PLAIN_IP = '198.51.100.22';
+const RENDER = JSON.stringify({ template: 'factura', format: 'pdf', data: factura });
 const ENV = {
   TRUST_PROXY: '1',
   FREE_PER_HOUR: '1000',
@@ -34,6 +48,7 @@ afterAll(async () => {
 });
 
 interface Sent {
+  service?: 'documents';
   ip: string;
   key?: string;
   body: string;
@@ -41,8 +56,9 @@ interface Sent {
   audioId?: string;
 }
 
-function post(base: string, s: Sent): Promise<void> {
-  return fetch(`${base}/convert/text`, {
+function post(rt: LocalProcess, s: Sent): Promise<void> {
+  const url = s.service ? `${rt.documentsUrl}/v1/render` : `${rt.narrationUrl}/convert/text`;
+  return fetch(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -53,11 +69,25 @@ function post(base: string, s: Sent): Promise<void> {
   }).then(
     async (res) => {
       s.status = res.status;
-      if (res.status === 200 || res.status === 202)
+      if (s.service) await res.arrayBuffer();
+      else if (res.status === 200 || res.status === 202)
         s.audioId = ((await res.json()) as { audio_id: string }).audio_id;
     },
     () => undefined, // the connection died with the runtime
   );
+}
+
+/** A DynamoDB client on the emulator of the runtime started last on `dir` (its endpoints.json), and that file. */
+function database(dir: string): { env: Record<string, string>; db: DynamoDBDocumentClient } {
+  const env = JSON.parse(readFileSync(join(dir, 'endpoints.json'), 'utf8')) as Record<string, string>;
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: env.AWS_ENDPOINT_URL_DYNAMODB,
+      region: env.AWS_REGION,
+      credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY! },
+    }),
+  );
+  return { env, db };
 }
 
 /** One burst against a fresh start on the same data; the group is killed once `killAfter` answers came back. */
@@ -68,12 +98,20 @@ async function burst(round: number, n: number, killAfter: number): Promise<Sent[
     ...(i % 3 === 0 ? { key: `crash-${round}-${i}` } : {}),
     body: JSON.stringify({ text: i % 4 === 3 ? LONG + i : `${SHORT}${round}-${i}.` }),
   }));
+  // Renders interleaved with the narrations (the first ones start Chromium: they are in flight at an early kill).
+  for (let i = 0; i < 8; i++)
+    sent.splice(2 * i + 1, 0, {
+      service: 'documents',
+      ip: i % 2 ? DOC_PLAIN_IP : DOC_KEYED_IP,
+      ...(i % 2 ? {} : { key: `doc-crash-${round}-${i}` }),
+      body: RENDER,
+    });
   let answered = 0;
   let killed!: () => void;
   const kill = new Promise<void>((r) => (killed = r));
   const runtime = rt;
   const all = sent.map((s) =>
-    post(runtime.narrationUrl, s).then(() => {
+    post(runtime, s).then(() => {
       if (s.status !== undefined && ++answered >= killAfter) killed();
     }),
   );
@@ -86,20 +124,13 @@ async function burst(round: number, n: number, killAfter: number): Promise<Sent[
 test('kills at three moments: usage equals deliveries per address, 200s keep their audio, lost idempotent answers come back', async () => {
   const sent: Sent[] = [];
   sent.push(...(await burst(1, 18, 1))); // early
-  sent.push(...(await burst(2, 18, 8))); // mid-burst
-  sent.push(...(await burst(3, 18, 16))); // late
+  sent.push(...(await burst(2, 18, 10))); // mid-burst
+  sent.push(...(await burst(3, 18, 20))); // late
   expect(sent.filter((s) => s.status === undefined).length).toBeGreaterThan(0); // some answers were lost
 
   // The last start: it re-queues what the kills left unfinished.
   rt = await startLocalProcess(data.path, ENV);
-  const env = JSON.parse(readFileSync(join(data.path, 'endpoints.json'), 'utf8')) as Record<string, string>;
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: env.AWS_ENDPOINT_URL_DYNAMODB,
-      region: env.AWS_REGION,
-      credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY! },
-    }),
-  );
+  const { env, db } = database(data.path);
   const records = async () =>
     ((await db.send(new ScanCommand({ TableName: env.AUDIO_TABLE! }))).Items ?? []) as {
       audioId: string;
@@ -112,13 +143,13 @@ test('kills at three moments: usage equals deliveries per address, 200s keep the
   // A client that follows the 409's Retry-After while the dead request's lease (6 s) runs out.
   for (const s of sent.filter((x) => x.key && x.status === undefined)) {
     const t = Date.now();
-    await post(rt.narrationUrl, s);
+    await post(rt, s);
     while (s.status === 409 && Date.now() - t < 10_000) {
       await new Promise((r) => setTimeout(r, 1000));
-      await post(rt.narrationUrl, s);
+      await post(rt, s);
     }
     expect(Date.now() - t).toBeLessThan(10_000);
-    expect([200, 202]).toContain(s.status);
+    expect(s.service ? [200] : [200, 202]).toContain(s.status);
   }
 
   // Every job finishes (bounded wait on the records, not a sleep).
@@ -141,6 +172,20 @@ test('kills at three moments: usage equals deliveries per address, 200s keep the
     ]);
     expect({ ip, charged: day!.used }).toEqual({ ip, charged: delivered });
   }
+  // Documents: the keyed address is charged exactly what it got (a lost answer's retry was charged once); the
+  // other one never less, and at most one more per render whose answer was lost to a kill.
+  const renders = sent.filter((x) => x.service);
+  const docsUsed = async (ip: string) =>
+    (await quotas.peek(quotaSubject({ kind: 'anonymous', subject: ipSubject(ip) }), monthlyRules('free')))[0]!
+      .used;
+  const delivered = (ip: string) => renders.filter((x) => x.ip === ip && x.status === 200).length;
+  expect({ keyed: await docsUsed(DOC_KEYED_IP) }).toEqual({ keyed: delivered(DOC_KEYED_IP) });
+  const plain = await docsUsed(DOC_PLAIN_IP);
+  const lost = renders.filter((x) => x.ip === DOC_PLAIN_IP && x.status === undefined).length;
+  expect(plain).toBeGreaterThanOrEqual(delivered(DOC_PLAIN_IP));
+  expect(plain).toBeLessThanOrEqual(delivered(DOC_PLAIN_IP) + lost);
+  expect(renders.filter((x) => x.status !== undefined && x.status !== 200)).toEqual([]);
+
   // Every 200 (and 202) answered before a kill still serves its audio.
   for (const s of sent.filter((x) => x.audioId)) {
     const res = await fetch(`${rt.narrationUrl}/audio/${s.audioId}`, { redirect: 'manual' });
@@ -153,4 +198,112 @@ test('kills at three moments: usage equals deliveries per address, 200s keep the
     });
   }
   db.destroy();
+});
+
+test('a kill during a long narration job and a documents async job: after a restart on the same data both finish, usage equals deliveries', async () => {
+  await rt?.killGroup();
+  const longData = tempDir('crash-long-');
+  const LONG_ENV = { ...ENV, SYNC_MAX_CHARS: '300', WAIT_WINDOW_S: '0' };
+  try {
+    rt = await startLocalProcess(longData.path, LONG_ENV);
+    let { env, db } = database(longData.path);
+    // A Scale key (admin-made: paid until revoked) for the async render.
+    const key = 'key_crashLongJobsScale0123456789';
+    const record = {
+      keyHash: hashKey(key),
+      keyPrefix: key.slice(0, 10),
+      plan: 'scale' as const,
+      status: 'active' as const,
+      email: 'scale@example.com',
+      createdAt: new Date().toISOString(),
+    };
+    await new DynamoKeyStore(db, env.KEYS_TABLE!).put(record);
+    db.destroy();
+    const auth = { authorization: `Bearer ${key}` };
+
+    // A documents async job (1,500 rows: seconds of Chromium) and a long narration (minutes of audio), both queued.
+    const rows = Array.from({ length: 1500 }, (_, i) => ({
+      ...ventas.rows[i % ventas.rows.length]!,
+      product: `Producto ${i + 1}`,
+    }));
+    let res = await fetch(`${rt.documentsUrl}/v1/render`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify({
+        template: 'ventas',
+        format: 'pdf',
+        data: { ...ventas, rows },
+        options: { async: true },
+      }),
+    });
+    expect(res.status).toBe(202);
+    const jobId = ((await res.json()) as { id: string }).id;
+    const ip = '198.51.100.31';
+    const text = Array.from(
+      { length: 150 },
+      (_, i) => `La frase número ${i + 1} de una narración larga que el trabajador lee sin prisa.`,
+    ).join(' ');
+    res = await fetch(`${rt.narrationUrl}/convert/text`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ text }),
+    });
+    expect(res.status).toBe(202);
+    const audioId = ((await res.json()) as { audio_id: string }).audio_id;
+
+    // Killed while both are mid-work: the narration has made progress, the render has started.
+    const job = async () =>
+      (await (await fetch(`${rt!.documentsUrl}/v1/jobs/${jobId}`, { headers: auth })).json()) as {
+        status: string;
+        download_url?: string;
+      };
+    const audio = async () =>
+      (await (
+        await fetch(`${rt!.narrationUrl}/audio/${audioId}`, { headers: { accept: 'application/json' } })
+      ).json()) as { status: string; progress?: number };
+    await until(
+      'both jobs to be mid-work',
+      async () => {
+        const [j, a] = [await job(), await audio()];
+        return j.status === 'rendering' && a.status === 'processing' && (a.progress ?? 0) > 0
+          ? true
+          : undefined;
+      },
+      120_000,
+      async () => [await job(), await audio()],
+    );
+    await rt.killGroup();
+
+    // A restart on the same data re-queues both; they finish (the dead worker's lease runs out first).
+    rt = await startLocalProcess(longData.path, LONG_ENV);
+    const done = await until(
+      'both jobs to finish after the restart',
+      async () => {
+        const [j, a] = [await job(), await audio()];
+        return j.status === 'done' && a.status === 'done' ? j : undefined;
+      },
+      240_000,
+      async () => [await job(), await audio(), rt!.output().slice(-3000)],
+    );
+    const pdf = Buffer.from(await (await fetch(done.download_url!)).arrayBuffer());
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const served = await fetch(`${rt.narrationUrl}/audio/${audioId}`, { redirect: 'manual' });
+    expect(served.status).toBe(302);
+    expect((await fetch(served.headers.get('location')!)).status).toBe(200);
+
+    // Usage equals deliveries: one narration for the address, one document for the key.
+    ({ env, db } = database(longData.path)); // the restart's emulators listen on new ports
+    const quotas = new DynamoQuotaStore(db, env.QUOTAS_TABLE!);
+    const [, day] = await quotas.peek(ipSubject(ip), [
+      { period: 'hour', limit: 1000 },
+      { period: 'day', limit: 1000 },
+    ]);
+    expect(day!.used).toBe(1);
+    const subject = quotaSubject({ kind: 'key', subject: `key#${record.keyHash.slice(0, 32)}`, key: record });
+    expect((await quotas.peek(subject, monthlyRules('scale')))[0]!.used).toBe(1);
+    db.destroy();
+  } finally {
+    await rt?.killGroup();
+    longData.cleanup();
+  }
 });

@@ -71,7 +71,10 @@ beforeAll(async () => {
         return html(blogPage(embedTag(`data-audio-id="${url.searchParams.get('id')}"`)));
       case '/sociedad/sequia.html':
         return html(
-          ARTICLE.replace('</body>', `${embedTag('data-narrate="page" data-voice="es-ES-Lucia"')}</body>`),
+          ARTICLE.replace(
+            '</body>',
+            `${embedTag(`data-narrate="page" data-voice="${url.searchParams.get('voz') ?? 'es-ES-Lucia'}"`)}</body>`,
+          ),
         );
       case '/estricta': {
         // A page with a strict CSP: exactly what docs/embed.md says a host page needs, nothing for styles.
@@ -422,8 +425,8 @@ describe('negative controls: the same checks fail when no audio plays', () => {
     await waitForAlert(page);
     const s = await state(page);
     expect(s.alert).toMatch(/^Este audio no existe o ya caducó\./);
-    expect(s.alert).toContain('Detalle: Audio not found.');
-    expect(s.detailLang).toBe('en');
+    expect(s.alert).toContain('Detalle: No se encontró el audio.');
+    expect(s.detailLang).toBe('');
     expect(s.t).toBe(0);
     expect(s.button).toBe('Reproducir');
     await expect(waitForPlaying(page, 2000)).rejects.toThrow(/Waiting failed|timeout/i);
@@ -551,8 +554,10 @@ describe('data-narrate="page": the player narrates the page it is on', () => {
     await click(page, 'boton');
     await waitForAlert(page);
     const s = await state(page);
-    expect(s.alert).toMatch(/^No se pudo narrar esta página/);
-    expect(s.alert).toMatch(/Detalle: .+/);
+    // The specific reason, in Spanish (the player asks for it): the page builds its text with JavaScript.
+    expect(s.alert).toMatch(
+      /^No se pudo narrar esta página\.\s*Detalle: La página arma su contenido con JavaScript/,
+    );
     expect(s.t).toBe(0);
   });
 
@@ -560,18 +565,20 @@ describe('data-narrate="page": the player narrates the page it is on', () => {
   test('the free-tier limit: a Spanish message saying when to retry, and the API detail', async () => {
     const statuses: number[] = [];
     while (statuses.at(-1) !== 429 && statuses.length <= 2)
-      statuses.push((await postJson(`${api}/convert/text`, { text: 'Hola.' })).status);
+      // Each text differs: a repeat would reuse its audio, uncharged (docs/reuse.md).
+      statuses.push((await postJson(`${api}/convert/text`, { text: `Hola ${statuses.length}.` })).status);
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.slice(0, -1).every((s) => s === 200)).toBe(true);
-    const page = await open('/sociedad/sequia.html');
+    // Another voice: the article in Lucía's voice was narrated above, and that one would be reused, uncharged.
+    const page = await open('/sociedad/sequia.html?voz=es-MX-Mia');
     await click(page, 'boton');
     await waitForAlert(page);
     const s = await state(page);
     expect(s.alert).toMatch(
       /^Se alcanzó el límite de narraciones gratuitas\. Podrás intentarlo de nuevo en \d+ (s|min)\./,
     );
-    expect(s.alert).toContain('Detalle: Free tier limit reached');
-    expect(s.detailLang).toBe('en');
+    expect(s.alert).toContain('Detalle: Llegaste al límite del plan gratuito');
+    expect(s.detailLang).toBe('');
     expect(s.button).toBe('Reproducir');
     expect(s.busy).toBeNull();
   });

@@ -57,7 +57,10 @@ describe('free tier, default limits', () => {
     // This test spends the peer's hourly allowance itself (a 429 at once when an earlier test already did).
     const statuses: number[] = [];
     while (statuses.at(-1) !== 429 && statuses.length <= 5)
-      statuses.push((await postJson(rt.url('/convert/text'), { text: 'Hola otra vez.' })).status);
+      // Each text differs: a repeat would reuse its audio, uncharged (docs/reuse.md).
+      statuses.push(
+        (await postJson(rt.url('/convert/text'), { text: `Hola otra vez ${statuses.length}.` })).status,
+      );
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.slice(0, -1).every((s) => s === 200)).toBe(true);
     const res = await postJson(
@@ -158,7 +161,7 @@ describe('TRUST_PROXY', () => {
     );
     const a2 = await postJson(
       rt.url('/convert/text'),
-      { text: 'Hola.' },
+      { text: 'Hola de nuevo.' }, // not a repeat: that would reuse the first audio, uncharged
       { 'x-forwarded-for': '198.51.100.1' },
     );
     const b1 = await postJson(

@@ -43,6 +43,15 @@ test('GET /voices lists Mexican and Spanish voices in the contract shape', async
     'es-ES-Alba',
     'es-ES-Raul',
   ]);
+  // Ids stay ASCII (what callers send); display names are spelled as in Spanish.
+  expect(voices.map((v) => v.name)).toEqual([
+    'Mia (Mexico)',
+    'Andrés (Mexico)',
+    'Lucía (Spain)',
+    'Sergio (Spain)',
+    'Alba (Spain)',
+    'Raúl (Spain)',
+  ]);
   for (const v of voices) {
     // The contract's fields, plus the Polly engines each voice has (added fields).
     expect(Object.keys(v).sort()).toEqual(['default_engine', 'engines', 'gender', 'id', 'lang', 'name']);

@@ -28,7 +28,8 @@ test('previews are free; the one real conversion allowed still goes through', as
     expect(res.headers.get('ratelimit-limit')).toBeNull();
   }
   expect((await postJson(rt.url('/convert/text'), { text: 'Hola.' })).status).toBe(200);
-  expect((await postJson(rt.url('/convert/text'), { text: 'Hola.' })).status).toBe(429);
+  // Another text: a repeat of 'Hola.' would reuse its audio, uncharged (docs/reuse.md).
+  expect((await postJson(rt.url('/convert/text'), { text: 'Hola de nuevo.' })).status).toBe(429);
 });
 
 test('a dry run validates like the real thing', async () => {

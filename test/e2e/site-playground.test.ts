@@ -313,7 +313,7 @@ test('HTML propio: without a key the API refuses (403) and the page says so; wit
   expect(renders.at(-1)!.body).toMatchObject({ format: 'pdf' });
   expect(typeof renders.at(-1)!.body.custom_html).toBe('string');
   expect(await text('#error-resultado')).toMatch(
-    /Respuesta de la API \(403\): custom_html .*Pro, Scale or Lifetime/,
+    /Respuesta de la API \(403\): custom_html \(tus propias plantillas\) es de los planes Pro, Scale o Lifetime/,
   );
   await expectNoSeriousA11yViolations(page, 'playground, HTML propio refused');
 
@@ -321,7 +321,10 @@ test('HTML propio: without a key the API refuses (403) and the page says so; wit
   await page.click('#generar');
   await waitText('#error-resultado', /Tu suscripción no está activa/);
   expect(renders.at(-1)!.authorization).toBe(`Bearer ${lapsedKey}`);
-  expect(await text('#error-resultado')).toMatch(/Respuesta de la API \(402\): .*canceled/);
+  // The page asks for Spanish: the API's own reason comes in Spanish.
+  expect(await text('#error-resultado')).toMatch(
+    /Respuesta de la API \(402\): .*de esta clave de API se canceló/,
+  );
 });
 
 test('HTML propio with a Pro key renders to PNG, previewed as an image; the key stays in this tab only', async () => {

@@ -11,10 +11,10 @@ import {
   type JobRecord,
   type JobRepository,
   type JobResult,
+  type RenderedDocument,
   type WebhookEventType,
 } from '../../lambdas/documents/ports';
 import type { MessageQueue } from '../../lambdas/documents/use-cases/jobs';
-import type { RenderedDocument } from '../../lambdas/documents/use-cases/render-request';
 import type { WebhookEndpoint, WebhookStore } from '../../lambdas/shared/webhooks/endpoints';
 import { Faults } from './faults';
 import { FakeLeasedJobStore } from './leased-job-store';

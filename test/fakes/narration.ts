@@ -19,6 +19,7 @@ import type {
   Segment,
   PdfUpload,
   PresignedPost,
+  ReuseIndex,
   Synthesizer,
   UploadRepository,
   UploadStore,
@@ -207,9 +208,23 @@ export class FakeLexiconStore implements LexiconStore {
   }
 }
 
+/** Fingerprint → audio id, as the DynamoDB adapter keeps them (the TTL is not enforced here). */
+export class FakeReuseIndex implements ReuseIndex {
+  readonly items = new Map<string, { target: string; expiresAt: number }>();
+  readonly faults = new Faults();
+  async find(fingerprint: string): Promise<string | undefined> {
+    this.faults.check('find');
+    return this.items.get(fingerprint)?.target;
+  }
+  async remember(fingerprint: string, audioId: string, expiresAt: number): Promise<void> {
+    this.faults.check('remember');
+    this.items.set(fingerprint, { target: audioId, expiresAt });
+  }
+}
+
 /** Every port of NarrationDeps as a fake (keys, accounts and payments are not used by the conversion use cases). */
 export function fakeNarrationDeps(
-  over: { config?: Partial<Config>; now?: () => Date; tmpDir?: string } = {},
+  over: { config?: Partial<Config>; now?: () => Date; tmpDir?: string; reuse?: boolean } = {},
 ) {
   const now = over.now ?? (() => new Date());
   const fakes = {
@@ -225,6 +240,7 @@ export function fakeNarrationDeps(
     redelivery: new FakeMessageVisibility(),
     uploads: new FakeUploadStore(),
     uploadRecords: new FakeUploadRepository(),
+    reuse: new FakeReuseIndex(),
   };
   const deps: NarrationDeps = {
     config: { ...config(), ...over.config },
@@ -247,6 +263,8 @@ export function fakeNarrationDeps(
     webhookPolicy: { allowlist: [], timeoutMs: 1000 },
     deliveryQueue: fakes.deliveryQueue,
     redelivery: fakes.redelivery,
+    // Off unless asked for: most use-case tests send one text several times and expect several conversions.
+    ...(over.reuse ? { reuse: fakes.reuse } : {}),
   };
   return { deps, ...fakes };
 }

@@ -31,25 +31,34 @@ export class FakeQuotaStore implements QuotaStore {
     const slots = slotsFor(subject, rules, now);
     const all: QuotaDecision['all'] = [];
     const has = (s: WindowSlot) => !!opts.id && !!this.ids.get(s.key)?.has(opts.id);
+    const units = opts.units ?? 1;
     const full = opts.force
       ? undefined
-      : slots.find((s) => !has(s) && (this.counts.get(s.key) ?? 0) >= s.limit);
+      : slots.find((s) => !has(s) && (this.counts.get(s.key) ?? 0) + units > s.limit);
     if (full) {
       const denied = { ...full, remaining: 0 };
       const before = slots
         .slice(0, slots.indexOf(full))
-        .map((s) => ({ ...s, remaining: s.limit - this.used(s) - 1 }));
+        .map((s) => ({ ...s, remaining: s.limit - this.used(s) - units }));
       return { allowed: false, charged: [], binding: denied, all: [...before, denied], slots };
     }
     for (const s of slots) {
       if (!has(s)) {
-        this.counts.set(s.key, this.used(s) + 1);
+        this.counts.set(s.key, this.used(s) + units);
         if (opts.id) this.ids.set(s.key, (this.ids.get(s.key) ?? new Set()).add(opts.id));
       }
       all.push({ ...s, remaining: s.limit - this.used(s) });
     }
     const binding = all.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-    return { allowed: true, charged: slots, binding, all, slots, ...(opts.id ? { chargeId: opts.id } : {}) };
+    return {
+      allowed: true,
+      charged: slots,
+      binding,
+      all,
+      slots,
+      ...(opts.id ? { chargeId: opts.id } : {}),
+      ...(units !== 1 ? { units } : {}),
+    };
   }
 
   async hasCharge(subject: string, rules: WindowRule[], at: Date, id: string): Promise<boolean> {
@@ -60,7 +69,8 @@ export class FakeQuotaStore implements QuotaStore {
     this.faults.check('refund');
     for (const s of decision.charged) {
       if (decision.chargeId && !this.ids.get(s.key)?.delete(decision.chargeId)) continue;
-      if (this.used(s) > 0) this.counts.set(s.key, this.used(s) - 1);
+      const units = decision.units ?? 1;
+      if (this.used(s) >= units) this.counts.set(s.key, this.used(s) - units);
     }
   }
 

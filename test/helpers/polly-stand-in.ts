@@ -10,7 +10,8 @@
 //    audio the same text gets; a word's time is interpolated by characters inside its sentence (espeak gives no word
 //    timings).
 // Options simulate the cloud: per-request latency and a transactions-per-second limit answered with Polly's
-// ThrottlingException; `intercept` lets a test answer a given request itself (errors, malformed replies).
+// ThrottlingException; `intercept` lets a test answer a given request itself (errors, malformed replies), `hold`
+// keeps one waiting until the test lets it go.
 // `speech: 'canned'` (benchmarks): instead of speaking each request, the stand-in cuts speech it made and encoded
 // (Ogg Vorbis and CBR MP3) once at start-up to the length the request's text takes (espeak's own pace, ~15 characters a second); marks are
 // spread over it by characters. Real Polly synthesizes on AWS's machines: in a benchmark of our pipeline the
@@ -55,6 +56,8 @@ export interface PollyStandInOptions {
   tps?: number;
   /** Answer request n (0-based) yourself; return undefined to let the stand-in answer. */
   intercept?: (n: number, body: Record<string, unknown>) => PollyReply | undefined;
+  /** Hold request n until the promise returned settles (undefined: answer as usual), e.g. to keep a job running. */
+  hold?: (n: number, body: Record<string, unknown>) => Promise<void> | undefined;
   /** 'espeak' (default): speak every request; 'canned': cut speech encoded once at start (see the header). */
   speech?: 'espeak' | 'canned';
 }
@@ -422,6 +425,7 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
       if (!overLimit) recent.push(now);
       const reply = (async (): Promise<PollyReply> => {
         if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
+        await opts.hold?.(n, body);
         const own = opts.intercept?.(n, body);
         if (own) return own;
         if (overLimit) {

@@ -179,8 +179,8 @@ for (const c of CASES) {
         expect({ dlqId, alarms: match.length }).toEqual({ dlqId, alarms: 1 });
         expect(match[0]).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
       }
-      // Narration: the standard and priority job queues and the completion-webhooks queue.
-      if (c.service === 'narration') expect(dlqIds).toHaveLength(3);
+      // Narration: the standard and priority job queues, the completion-webhooks queue and the two feed queues.
+      if (c.service === 'narration') expect(dlqIds).toHaveLength(5);
     });
 
     test('API: 5xx rate (metric math over 5xx and Count) and p99 latency', () => {
@@ -304,7 +304,9 @@ describe('settings', () => {
 
   test('narration: the functions watched are the manifest’s entries', () => {
     expect(Object.keys(built.get('narration')!.stack.functions).sort()).toEqual(
-      [...narrationManifest.routes, ...narrationManifest.workers].map((r) => r.id).sort(),
+      [...narrationManifest.routes, ...narrationManifest.workers, ...(narrationManifest.schedules ?? [])]
+        .map((r) => r.id)
+        .sort(),
     );
   });
 });

@@ -21,7 +21,13 @@ import { UPLOAD_ITEM_PREFIX } from '../../lambdas/narration/adapters/upload-repo
 import { JOB_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
 import { WEBHOOK_ITEM_PREFIX } from '../../lambdas/shared/webhooks/item-prefix';
 import { parseConfig } from '../../lambdas/documents/config';
-import type { RouteSpec, ServiceManifest, TableId, WorkerSpec } from '../../lambdas/shared/manifest';
+import type {
+  RouteSpec,
+  ScheduleSpec,
+  ServiceManifest,
+  TableId,
+  WorkerSpec,
+} from '../../lambdas/shared/manifest';
 import { IMAGE_MIN_TMP_MB, imageCommand } from '../../lib/constructs/image-function';
 import { queueVisibilityTimeoutS, type ManifestStack } from '../../lib/constructs/manifest-service';
 import type { ServiceFunctionBase } from '../../lib/constructs/service-function-base';
@@ -41,7 +47,7 @@ interface Statement {
   Effect: string;
   Condition?: Json;
 }
-type Entry = RouteSpec | WorkerSpec;
+type Entry = RouteSpec | WorkerSpec | ScheduleSpec;
 
 /** What each service's stack must have, written out here (not read from the code under test). */
 interface Service {
@@ -92,11 +98,14 @@ const SERVICES: Service[] = [
       'RenderDlqUrl',
       'DeliveriesQueueUrl',
       'DeliveriesDlqUrl',
+      'BatchQueueUrl',
+      'BatchDlqUrl',
     ],
     expires: [
       ['results/', 1],
       ['samples/', 30],
       ['jobs/', 2],
+      ['batches/', 2],
     ],
     tables: [
       ['quotas', 'pk'],
@@ -114,6 +123,7 @@ const TABLE_ENV: Record<TableId, string> = {
   quotas: 'QUOTAS_TABLE',
   keys: 'KEYS_TABLE',
   growth: 'GROWTH_TABLE',
+  feeds: 'FEEDS_TABLE',
 };
 
 /** One service's synthesized stack and the helpers that read it. */
@@ -178,7 +188,7 @@ function synthOf(svc: Service): () => Synth {
   return () => synths.get(svc.name)!;
 }
 
-const entriesOf = (m: ServiceManifest): Entry[] => [...m.routes, ...m.workers];
+const entriesOf = (m: ServiceManifest): Entry[] => [...m.routes, ...m.workers, ...(m.schedules ?? [])];
 const isWorker = (e: Entry): e is WorkerSpec => 'queues' in e;
 
 describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s stack', (_name, svc) => {
@@ -581,6 +591,72 @@ describe('narration only', () => {
   test('the contract paths, and $default (fallback for unknown paths)', () => {
     for (const key of ['$default', 'GET /voices', 'GET /audio/{audio_id}'])
       s().template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
+  });
+
+  test('feeds: EventBridge Scheduler invokes FeedScheduler every 5 min through a role that may do only that, with retries and an alarmed DLQ', () => {
+    const { stack, template, logicalId } = s();
+    const schedules = Object.values(
+      template.findResources('AWS::Scheduler::Schedule') as Record<string, Json>,
+    );
+    expect(schedules).toHaveLength(1);
+    const { schedule, role, dlq } = stack.service.schedules['FeedScheduler']!;
+    const props = schedules[0]!.Properties;
+    expect(props).toMatchObject({
+      ScheduleExpression: 'rate(5 minutes)',
+      State: 'ENABLED',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: {
+        Arn: { 'Fn::GetAtt': [logicalId(stack.functions['FeedScheduler']!.fn), 'Arn'] },
+        RoleArn: { 'Fn::GetAtt': [logicalId(role), 'Arn'] },
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [logicalId(dlq), 'Arn'] } },
+        RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 300 },
+      },
+    });
+    expect(schedule.scheduleExpression).toBe('rate(5 minutes)');
+    // The role: assumed by EventBridge Scheduler of this account only; invoke that one function, send to its DLQ.
+    const roleProps = (template.findResources('AWS::IAM::Role') as Record<string, Json>)[logicalId(role)]!
+      .Properties;
+    expect(roleProps.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'scheduler.amazonaws.com' },
+        Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+      }),
+    ]);
+    const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Json>).filter(
+      (pol) => JSON.stringify(pol.Properties.Roles).includes(logicalId(role)),
+    );
+    const statements = policies.flatMap((pol) => pol.Properties.PolicyDocument.Statement as Json[]);
+    const actions = statements.flatMap((st) => [st.Action].flat()).sort();
+    expect(actions).toEqual([
+      'lambda:InvokeFunction',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
+    const invoke = statements.find((st) => st.Action === 'lambda:InvokeFunction')!;
+    expect(invoke.Resource).toEqual({
+      'Fn::GetAtt': [logicalId(stack.functions['FeedScheduler']!.fn), 'Arn'],
+    });
+    // The DLQ is alarmed like every DLQ.
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Json>);
+    expect(
+      alarms.filter(
+        (a) =>
+          a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible' &&
+          JSON.stringify(a.Properties.Dimensions).includes(logicalId(dlq)),
+      ),
+    ).toHaveLength(1);
+  });
+
+  test('feeds: the poll and article queues feed their workers, each with a DLQ', () => {
+    const { stack } = s();
+    for (const [q, worker] of [
+      ['feedpolls', 'FeedPollWorker'],
+      ['feedarticles', 'FeedArticleWorker'],
+    ] as const) {
+      expect(stack.queues[q]!.spec.maxReceiveCount).toBe(3);
+      expect(narrationManifest.workers.find((w) => w.id === worker)!.queues).toEqual([q]);
+    }
   });
 
   test('visibility timeout: 6 × worker timeout, capped at 12 h', () => {
@@ -1012,8 +1088,8 @@ describe('documents only', () => {
 
   describe('async renders and webhooks: queues, workers, narrowed grants', () => {
     test('the manifest declares the render and deliveries queues', () => {
-      expect(documentsManifest.queues.map((q) => q.id).sort()).toEqual(['deliveries', 'render']);
-      expect(Object.keys(s().stack.queues).sort()).toEqual(['deliveries', 'render']);
+      expect(documentsManifest.queues.map((q) => q.id).sort()).toEqual(['batch', 'deliveries', 'render']);
+      expect(Object.keys(s().stack.queues).sort()).toEqual(['batch', 'deliveries', 'render']);
     });
 
     test('delivery attempts: the queue redelivers once per retry delay, plus the first try', () => {
@@ -1047,7 +1123,11 @@ describe('documents only', () => {
       expect(envOf('Render').DOCUMENTS_RENDER_QUEUE_URL).toBeDefined();
       expect(sendsTo('RenderWorker')).toEqual([arn('deliveries')]);
       expect(sendsTo('DeliveryWorker')).toEqual([]);
-      for (const id of Object.keys(stack.functions).filter((f) => !['Render', 'RenderWorker'].includes(f)))
+      // CFDI batches: StartBatch queues the split; the batch worker queues parts, the assembly and the webhook event.
+      expect(sendsTo('StartBatch')).toEqual([arn('batch')]);
+      expect(sendsTo('BatchWorker')).toEqual([`[${arn('batch')},${arn('deliveries')}]`]);
+      const senders = ['Render', 'RenderWorker', 'StartBatch', 'BatchWorker'];
+      for (const id of Object.keys(stack.functions).filter((f) => !senders.includes(f)))
         expect({ id, sends: sendsTo(id) }).toEqual({ id, sends: [] });
     });
 
@@ -1063,6 +1143,9 @@ describe('documents only', () => {
         WebhookRotateSecret: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: true },
         RenderWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
         DeliveryWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
+        StartBatch: { prefixes: [JOB_ITEM_PREFIX], writes: true },
+        GetBatch: { prefixes: [JOB_ITEM_PREFIX], writes: false },
+        BatchWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
       };
       for (const [id, want] of Object.entries(expected)) {
         const onAccounts = statementsOf(fnOf(id)).filter((st) =>
@@ -1086,6 +1169,26 @@ describe('documents only', () => {
       for (const p of [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX])
         for (const billing of ['acct#', 'evt#', 'email#', 'purchase#', 'pickup#'])
           expect(p.startsWith(billing) || billing.startsWith(p)).toBe(false);
+    });
+
+    test('CFDI batches: the batch worker runs the renderer image for 15 minutes; its queue fans out to 50', () => {
+      expect(s().propsOf('BatchWorker')).toMatchObject({
+        PackageType: 'Image',
+        Timeout: 900,
+        ImageConfig: { Command: [imageCommand(workerOf('BatchWorker').handler)] },
+      });
+      const batch = documentsManifest.queues.find((q) => q.id === 'batch')!;
+      expect(batch).toMatchObject({ maxConcurrency: 50, maxReceiveCount: 3 });
+      s().template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        ScalingConfig: { MaximumConcurrency: 50 },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      // The upload slot may only put objects under batches/uploads/.
+      const puts = s()
+        .statementsOf(s().fnOf('BatchUpload'))
+        .filter((st) => [st.Action].flat().some((a) => String(a).startsWith('s3:')));
+      expect(puts.map((st) => [st.Action].flat()).flat()).toEqual(['s3:PutObject']);
+      expect(JSON.stringify(puts.map((st) => st.Resource))).toContain('batches/uploads/*');
     });
 
     test('bucket: queued requests under jobs/ expire in 2 days; job results under results/ (1 day)', () => {

@@ -56,7 +56,7 @@ describe('GET /voices', () => {
       },
       {
         id: 'es-MX-Andres',
-        name: 'Andres (Mexico)',
+        name: 'Andrés (Mexico)',
         lang: 'es-MX',
         gender: 'male',
         engines: ['neural', 'generative'],
@@ -64,7 +64,7 @@ describe('GET /voices', () => {
       },
       {
         id: 'es-ES-Lucia',
-        name: 'Lucia (Spain)',
+        name: 'Lucía (Spain)',
         lang: 'es-ES',
         gender: 'female',
         engines: ['neural', 'generative'],
@@ -88,7 +88,7 @@ describe('GET /voices', () => {
       },
       {
         id: 'es-ES-Raul',
-        name: 'Raul (Spain)',
+        name: 'Raúl (Spain)',
         lang: 'es-ES',
         gender: 'male',
         engines: ['long-form'],

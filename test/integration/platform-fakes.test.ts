@@ -49,6 +49,24 @@ describe.each<[string, () => QuotaStore]>([
     await q.refund(refused); // charged nothing: gives nothing back
     expect((await q.peek(who, RULES, T0)).map((w) => w.used)).toEqual([1, 2]);
   });
+
+  test('units: all or nothing per charge, once per id; a partial refund with the id gives back once', async () => {
+    const q = make();
+    const who = `ip#${randomUUID()}`;
+    const month: WindowRule[] = [{ period: 'month', limit: 10 }];
+    expect(await q.consume(who, month, T0, { units: 11, id: 'big' })).toMatchObject({ allowed: false });
+    expect((await q.peek(who, month, T0))[0]!.used).toBe(0);
+    const a = await q.consume(who, month, T0, { units: 7, id: 'batch-a' });
+    expect(a).toMatchObject({ allowed: true, units: 7, binding: { remaining: 3 } });
+    // The same id again (a redelivered step) charges nothing more; 4 more do not fit in the 3 left.
+    expect((await q.consume(who, month, T0, { units: 7, id: 'batch-a' })).allowed).toBe(true);
+    expect((await q.consume(who, month, T0, { units: 4, id: 'batch-b' })).allowed).toBe(false);
+    expect((await q.peek(who, month, T0))[0]!.used).toBe(7);
+    // Two of the seven failed: given back once, however often the refund runs.
+    await q.refund({ ...a, units: 2 });
+    await q.refund({ ...a, units: 2 });
+    expect((await q.peek(who, month, T0))[0]!.used).toBe(5);
+  });
 });
 
 describe.each<[string, () => KeyStore]>([

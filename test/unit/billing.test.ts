@@ -18,6 +18,7 @@ import { documentsManifest } from '../../lambdas/documents/routes';
 import { freeRules } from '../../lambdas/narration/use-cases/conversion';
 import { routeHandler } from '../../lambdas/shared/http/route-handlers';
 import type { RouteSpec } from '../../lambdas/shared/manifest';
+import { logger } from '../../lambdas/shared/logger';
 import type { NarrationDeps } from '../../lambdas/narration/deps';
 import {
   TEST_WEBHOOK_SECRET,
@@ -239,7 +240,16 @@ describe('webhook signatures (real stripe SDK)', () => {
   });
 });
 
-describe('missing configuration → 503 naming the variable, never a crash', () => {
+const PAYMENTS_UNAVAILABLE =
+  'Payments are not available on this server right now. Please try again later or contact support.';
+
+describe('missing configuration → a plain 503 for the visitor, the variable in the operator log, never a crash', () => {
+  let logged: jest.SpyInstance;
+  beforeEach(() => {
+    logged = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => logged.mockRestore());
+
   test.each([
     ['checkout without STRIPE_SECRET_KEY', checkout, {}, 'STRIPE_SECRET_KEY'],
     ['webhook without STRIPE_WEBHOOK_SECRET', webhook, {}, 'STRIPE_WEBHOOK_SECRET'],
@@ -261,11 +271,12 @@ describe('missing configuration → 503 naming the variable, never a crash', () 
       ),
     );
     expect(res.statusCode).toBe(503);
-    expect(res.json.detail).toEqual(expect.stringContaining(variable));
+    expect(res.json.detail).toBe(PAYMENTS_UNAVAILABLE);
+    expect(logged).toHaveBeenCalledWith('payments not configured', expect.objectContaining({ variable }));
     expect(res.headers['retry-after']).toBeDefined();
   });
 
-  test('checkout with a key but no price id names STRIPE_PRICE_LIFETIME', async () => {
+  test('checkout with a key but no price id logs STRIPE_PRICE_LIFETIME, and shows none of it', async () => {
     const deps = untouched({ STRIPE_SECRET_KEY: 'sk_test_x' });
     (deps as unknown as { payments: () => Promise<unknown> }).payments = async () => ({});
     const res = await call(
@@ -273,7 +284,12 @@ describe('missing configuration → 503 naming the variable, never a crash', () 
       event('GET', '/pay/checkout/lifetime', { params: { plan: 'lifetime' } }),
     );
     expect(res.statusCode).toBe(503);
-    expect(res.json.detail).toEqual(expect.stringContaining('STRIPE_PRICE_LIFETIME'));
+    expect(res.json.detail).toBe(PAYMENTS_UNAVAILABLE);
+    expect(res.body).not.toMatch(/STRIPE|Secrets Manager|SSM/);
+    expect(logged).toHaveBeenCalledWith(
+      'payments not configured',
+      expect.objectContaining({ variable: 'STRIPE_PRICE_LIFETIME' }),
+    );
   });
 
   test('validation comes first: a bad plan is 422 even when Stripe is not configured', async () => {

@@ -3,7 +3,8 @@
 // is read field by field. The 2 MiB route limit (413) is covered by test/e2e/limits.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CFDI_XML_MAX_CHARS, validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
+import { CFDI_XML_MAX_CHARS } from '../../lambdas/documents/handlers/render.route';
+import { validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { leerCfdi } from '../../templates/kit/cfdi/leer';
 import { cadenaOriginalTimbre } from '../../templates/kit/cfdi/timbre';
 import { avisoHeader } from '../../templates/kit/cfdi/verificar';
@@ -215,5 +216,53 @@ describe('reading a CFDI', () => {
       // Byte for byte, the lower-case UUID included.
       expect(ours).toBe(cadenaTfdXslt(el));
     }
+  });
+});
+
+describe("currencies: SAT's c_Moneda decimals, not ICU's display digits", () => {
+  type View = {
+    calc: { subtotal: string; total: string; con_letra: string; items: { precio_texto: string }[] };
+  };
+  const render = (xml: string) => {
+    const r = validateRenderRequest({ template: 'factura', format: 'pdf', cfdi_xml: xml });
+    if (!r.ok || r.request.kind !== 'template') throw new Error(JSON.stringify(r));
+    return r.request.xml!;
+  };
+  // c_Moneda (catCFDI) writes COP, IDR, HUF, PKR, IRR… with 2 decimals and IQD with 3, where ICU formats them with 0:
+  // a CFDI SAT stamps in them must verify without a warning and print its centavos as written.
+  it.each(['COP', 'IDR', 'IRR'])('%s: no warning, its centavos printed', (moneda) => {
+    const xml = render(BASICO.replace('Moneda="MXN"', `Moneda="${moneda}" TipoCambio="0.0046"`));
+    expect(xml.warnings).toEqual([]);
+    const { calc } = xml.view as unknown as View;
+    expect([calc.subtotal, calc.total, calc.items[2]!.precio_texto]).toEqual([
+      '27624.97',
+      '32044.97',
+      `${moneda}\u00a01,499.99`,
+    ]);
+    expect(calc.con_letra).toMatch(new RegExp(` 97/100 ${moneda}$`));
+  });
+
+  it('IQD is computed and printed with its 3 decimals', () => {
+    const xml = render(BASICO.replace('Moneda="MXN"', 'Moneda="IQD" TipoCambio="0.014"'));
+    // 2000 + 1700 + 719.9952 of IVA is 4419.995 in IQD: the XML's 4420.00 was rounded for MXN.
+    expect(xml.warnings).toEqual([
+      expect.stringContaining('Impuestos/Traslado[1]@Importe: XML 4420.00, expected 4419.995'),
+    ]);
+    const { calc } = xml.view as unknown as View;
+    expect([calc.subtotal, calc.items[2]!.precio_texto]).toEqual(['27624.970', 'IQD\u00a01,499.990']);
+  });
+
+  it('negative controls: one centavo off in COP still warns; JPY (0 decimals for SAT and ICU) is unchanged', () => {
+    const off = render(
+      BASICO.replace('Moneda="MXN"', 'Moneda="COP" TipoCambio="0.0046"').replace(
+        'Total="32044.97"',
+        'Total="32044.98"',
+      ),
+    );
+    expect(off.warnings).toEqual([
+      expect.stringContaining('Comprobante@Total: XML 32044.98, expected 32044.97'),
+    ]);
+    const jpy = render(BASICO.replace('Moneda="MXN"', 'Moneda="JPY" TipoCambio="0.12"'));
+    expect(jpy.warnings).toEqual([expect.stringContaining('Comprobante@SubTotal')]);
   });
 });

@@ -1,4 +1,5 @@
-import { splitText } from '../../lambdas/narration/core/chunking';
+import { sentenceSpans, splitText } from '../../lambdas/narration/core/chunking';
+import { ABBREVIATIONS as READ_AS } from '../../lambdas/narration/core/normalize/abbreviations';
 
 const noSpace = (s: string) => s.replace(/\s+/gu, '');
 
@@ -227,5 +228,29 @@ describe('splitText', () => {
     expect(chunks.length).toBeGreaterThanOrEqual(34);
     // Every chunk ends at a sentence end (the text has one at least every ~110 characters).
     for (const c of chunks.slice(0, -1)) expect(c).toMatch(/[.]$|^Capítulo \d+\.$/u);
+  });
+});
+
+describe('sentenceSpans: an abbreviation the voice reads as a word never ends a sentence', () => {
+  // Every abbreviation the reading rules expand that never closes a sentence (core/normalize/abbreviations.ts).
+  const forms = READ_AS.filter((a) => !a.end && !a.number)
+    .flatMap((a) => a.forms)
+    .filter((f) => f.endsWith('.'));
+
+  test('the reading rules list some, "Col." among them', () => {
+    expect(forms).toEqual(expect.arrayContaining(['Col.', 'Blvd.', 'Esq.', 'Dr.']));
+  });
+
+  test.each(forms)('%s Roma: one sentence, as it is read', (form) => {
+    const text = `Vive en la ${form} Roma Norte desde hace años. Después se mudó.`;
+    expect(sentenceSpans(text).map((s) => text.slice(s.start, s.end))).toEqual([
+      `Vive en la ${form} Roma Norte desde hace años.`,
+      'Después se mudó.',
+    ]);
+  });
+
+  test('negative controls: a sentence end, and "no" before a capital, still split', () => {
+    const text = 'Llegó a la colonia. Roma era otra cosa. Dijo que no. Luego se fue.';
+    expect(sentenceSpans(text)).toHaveLength(4);
   });
 });

@@ -11,6 +11,7 @@ import type { Account } from '../../lambdas/shared/billing/account';
 import { checkoutMode, lapsedKeyDetail } from '../../lambdas/shared/auth/paid-access';
 import type { AccountStore, CheckoutFacts } from '../../lambdas/shared/billing/ports';
 import { planOf } from '../../lambdas/shared/billing/service';
+import { logger } from '../../lambdas/shared/logger';
 import { toBillingEvent } from '../../lambdas/shared/billing/stripe';
 import { makeHandlers } from '../../lambdas/documents/handlers/billing';
 import type { DocumentsDeps } from '../../lambdas/documents/deps';
@@ -121,7 +122,8 @@ test.each([
     'checkout',
     'DOCS_STRIPE_PRICE_SCALE',
   ],
-] as const)('%s → 503 naming it', async (_name, env, route, variable) => {
+] as const)('%s → a plain 503, the operator log naming it', async (_name, env, route, variable) => {
+  const logged = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
   const deps = untouched(env, route === 'checkout' && 'STRIPE_SECRET_KEY' in env ? {} : undefined);
   const res =
     route === 'webhook'
@@ -131,7 +133,11 @@ test.each([
         )
       : await call(checkout(deps), event('GET', '/pay/checkout/scale', { params: { plan: 'scale' } }));
   expect(res.statusCode).toBe(503);
-  expect(res.json.detail).toEqual(expect.stringContaining(variable));
+  expect(res.json.detail).toBe(
+    'Payments are not available on this server right now. Please try again later or contact support.',
+  );
+  expect(logged).toHaveBeenCalledWith('payments not configured', expect.objectContaining({ variable }));
+  logged.mockRestore();
   expect(res.headers['retry-after']).toBeDefined();
 });
 

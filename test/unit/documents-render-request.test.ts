@@ -9,11 +9,11 @@ import JSZip from 'jszip';
 import { DocumentRequestError, TemplateError } from '../../lambdas/documents/errors';
 import {
   parseRenderRequest,
-  pdfOptions,
   renderDocument,
   validateRenderRequest,
-  WATERMARK_TEXT,
 } from '../../lambdas/documents/use-cases/render-request';
+import { pdfOptions } from '../../lambdas/documents/pipeline/view';
+import { WATERMARK_TEXT } from '../../lambdas/documents/render/post-process';
 import {
   toPuppeteerPdfOptions,
   type PdfOptions,

@@ -21,7 +21,7 @@ import {
   parsePngOptions,
   toPuppeteerPdfOptions,
 } from '../../lambdas/documents/render/page-options';
-import { stampWatermark } from '../../lambdas/documents/render/watermark';
+import { stampWatermark, watermarkOverlay } from '../../lambdas/documents/render/watermark';
 
 function inputError(fn: () => unknown): RenderInputError {
   try {
@@ -249,6 +249,18 @@ describe('fonts', () => {
 });
 
 describe('watermark', () => {
+  test('in the page: escaped text on a fixed top layer whose every property is !important', () => {
+    const html = watermarkOverlay('Plan <b>gratuito</b> & "más"');
+    expect(html).toContain('Plan &lt;b&gt;gratuito&lt;/b&gt; &amp; &quot;más&quot;');
+    expect(html).not.toContain('<b>');
+    const styles = [...html.matchAll(/style="([^"]*)"/g)].map((m) => m[1]!.split(';'));
+    expect(styles).toHaveLength(2);
+    for (const decl of styles.flat()) expect(decl).toMatch(/ !important$/);
+    expect(styles[0]).toEqual(
+      expect.arrayContaining(['position:fixed !important', 'z-index:2147483647 !important']),
+    );
+  });
+
   it('draws on every page of the PDF, keeps the page count and sizes', async () => {
     const doc = await PDFDocument.create();
     doc.addPage([595.92, 841.92]);

@@ -1,7 +1,8 @@
 // The import-direction check of `npm run lint` (.dependency-cruiser.cjs, docs/architecture.md "Layers") catches what
 // it is there for: the real config and CLI run over a small tree in a temp dir, once clean and once with planted
 // violations (an upward import from the platform, a cycle, @aws-sdk outside an adapter, production importing test/,
-// impure core, one service importing another, a client package importing server code or an npm package).
+// impure core, one service importing another, an adapter importing a use case, a client package importing server code
+// or an npm package), and each backward import on documents' render path (request → pipeline → renderers).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,6 +68,21 @@ const clean: Record<string, string> = {
     "import { HttpError } from '../../lambdas/shared/http/errors';\nexport { HttpError };\n",
   'test/unit/narrate.test.ts':
     "import { narrate } from '../../lambdas/narration/use-cases/narrate';\nnarrate('a');\n",
+  // POST /v1/render in one direction: route spec (schema) ← request ← pipeline ← use case ← handler; the
+  // renderers and post-processing below them all.
+  'lambdas/documents/handlers/render.route.ts': 'export const schema = { format: "pdf" };\n',
+  'lambdas/documents/request/validate.ts':
+    "import { schema } from '../handlers/render.route';\nexport const parse = (b: unknown) => (b ? schema : null);\n",
+  'lambdas/documents/render/post-process.ts': 'export const post = (pdf: string) => pdf;\n',
+  'lambdas/documents/formats/html.ts': 'export const html = (s: string) => s;\n',
+  'lambdas/documents/pipeline/view.ts':
+    "import { parse } from '../request/validate';\nimport { html } from '../formats/html';\n" +
+    'export const view = (b: unknown) => html(String(parse(b)));\n',
+  'lambdas/documents/use-cases/render-request.ts':
+    "import { view } from '../pipeline/view';\nimport { post } from '../render/post-process';\n" +
+    'export const render = (b: unknown) => post(view(b));\n',
+  'lambdas/documents/handlers/render.ts':
+    "import { render } from '../use-cases/render-request';\nexport const handle = (b: unknown) => render(b);\n",
   // A client package: HTTP and node: built-ins only.
   'clients/typescript/src/http.ts':
     "import { randomUUID } from 'node:crypto';\nexport const key = () => randomUUID();\n",
@@ -105,6 +121,9 @@ describe('import layers (dependency-cruiser)', () => {
       'lambdas/documents/use-cases/x.ts':
         "import { narrate } from '../../narration/use-cases/narrate';\nexport { narrate };\n",
       'templates/kit/qr.ts': "import { deps } from '../../lambdas/documents/deps';\nexport { deps };\n",
+      // An adapter taking its types from a use case (ports own their types).
+      'lambdas/narration/adapters/audio.ts':
+        "import type { narrate } from '../use-cases/narrate';\nexport type Narrate = typeof narrate;\n",
       // A client reusing server code, and pulling an npm package into the SDK.
       'clients/typescript/src/bad.ts':
         "import { HttpError } from '../../../lambdas/shared/http/errors';\n" +
@@ -117,6 +136,7 @@ describe('import layers (dependency-cruiser)', () => {
       'kit-imports-only-shared',
       'no-cycles',
       'platform-imports-no-service',
+      'ports-import-no-use-case',
       'production-imports-no-test',
       'services-are-independent',
       'templates-import-no-service',
@@ -143,11 +163,47 @@ describe('import layers (dependency-cruiser)', () => {
       expect.objectContaining({ from: 'lambdas/documents/deps.ts', to: 'test/fakes/store.ts' }),
     ]);
     expect(find('core-is-pure').map((v) => v.from)).toEqual(['lambdas/documents/core/read.ts']);
+    expect(find('ports-import-no-use-case')).toEqual([
+      expect.objectContaining({
+        from: 'lambdas/narration/adapters/audio.ts',
+        to: 'lambdas/narration/use-cases/narrate.ts',
+      }),
+    ]);
     expect(
       find('clients-talk-http-only').map((v) => [v.from, v.to.replace(/^.*node_modules\//, '')]),
     ).toEqual([
       ['clients/typescript/src/bad.ts', expect.stringMatching(/^@aws-sdk\/client-s3\//)],
       ['clients/typescript/src/bad.ts', 'lambdas/shared/http/errors.ts'],
+    ]);
+  });
+
+  test('the render path runs one direction: each planted backward import is reported', () => {
+    const violations = cruise({
+      ...clean,
+      // Post-processing reaching back into the request layer.
+      'lambdas/documents/render/post-process.ts':
+        "import { parse } from '../request/validate';\nexport const post = (pdf: string) => [pdf, parse];\n",
+      // A pipeline stage importing a handler that is not a route spec.
+      'lambdas/documents/pipeline/formats.ts':
+        "import { handle } from '../handlers/render';\nexport const formats = handle;\n",
+      // The request layer importing a view stage.
+      'lambdas/documents/request/checks.ts':
+        "import { view } from '../pipeline/view';\nexport const checks = view;\n",
+    });
+    expect(
+      violations.map((v) => [v.rule.name, v.from, v.to]).sort((a, b) => a.join().localeCompare(b.join())),
+    ).toEqual([
+      [
+        'render-pipeline-below-use-cases',
+        'lambdas/documents/pipeline/formats.ts',
+        'lambdas/documents/handlers/render.ts',
+      ],
+      [
+        'render-stages-below-request',
+        'lambdas/documents/render/post-process.ts',
+        'lambdas/documents/request/validate.ts',
+      ],
+      ['request-before-view', 'lambdas/documents/request/checks.ts', 'lambdas/documents/pipeline/view.ts'],
     ]);
   });
 });

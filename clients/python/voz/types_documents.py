@@ -340,6 +340,98 @@ class WebhookRotateSecret_200(_WebhookRotateSecret_200Base, total=False):
     secret: str
 
 
+class BatchUpload_201Upload(TypedDict):
+    method: Literal["POST"]
+    url: str
+    fields: Dict[str, str]
+    file_field: Literal["file"]
+
+
+class BatchUpload_201StartBody(TypedDict):
+    upload_id: str
+
+
+class BatchUpload_201Start(TypedDict):
+    method: Literal["POST"]
+    path: Literal["/v1/batches"]
+    body: BatchUpload_201StartBody
+
+
+# POST /v1/batches/upload
+class BatchUpload_201(TypedDict):
+    upload_id: str
+    upload: BatchUpload_201Upload
+    max_bytes: int
+    max_files: int
+    content_type: Literal["application/zip"]
+    upload_expires_at: str
+    start: BatchUpload_201Start
+
+
+class StartBatch_RequestV1(TypedDict):
+    upload_id: str
+
+
+class StartBatch_RequestV2(TypedDict):
+    xml: List[str]
+
+
+class _StartBatch_202Base(TypedDict):
+    id: str
+    object: Literal["batch"]
+    status: Literal["queued", "rendering", "done", "failed"]
+    total: Optional[int]
+    done: int
+    failed: int
+    refused: Optional[int]
+    progress: float
+    eta_s: Optional[int]
+    created_at: str
+    updated_at: str
+    completed_at: Optional[str]
+    expires_at: str
+    status_url: str
+
+
+# POST /v1/batches
+class StartBatch_202(_StartBatch_202Base, total=False):
+    filename: str
+    bytes: int
+    download_url: str
+    download_expires_at: str
+    reason: str
+
+
+class _GetBatch_200Base(TypedDict):
+    id: str
+    object: Literal["batch"]
+    status: Literal["queued", "rendering", "done", "failed"]
+    total: Optional[int]
+    done: int
+    failed: int
+    refused: Optional[int]
+    progress: float
+    eta_s: Optional[int]
+    created_at: str
+    updated_at: str
+    completed_at: Optional[str]
+    expires_at: str
+    status_url: str
+
+
+# GET /v1/batches/{id}
+class GetBatch_200(_GetBatch_200Base, total=False):
+    filename: str
+    bytes: int
+    download_url: str
+    download_expires_at: str
+    reason: str
+
+
 # POST /v1/render
 Render_200 = str
+
+
+# POST /v1/batches
+StartBatch_Request = Union[StartBatch_RequestV1, StartBatch_RequestV2]
 

@@ -49,6 +49,7 @@ class _ConvertText_200V1Base(TypedDict):
 
 class ConvertText_200V1(_ConvertText_200V1Base, total=False):
     title: str
+    reused: Literal[True]
     lexicons: List[str]
     warnings: List[str]
     chapters: List[ConvertText_200V1ChaptersItem]
@@ -98,6 +99,7 @@ class _ConvertText_202Base(TypedDict):
 # POST /convert/text
 class ConvertText_202(_ConvertText_202Base, total=False):
     title: str
+    reused: Literal[True]
     lexicons: List[str]
     warnings: List[str]
     chapters: List[ConvertText_202ChaptersItem]
@@ -146,6 +148,7 @@ class _ConvertPdf_200V1Base(TypedDict):
 
 class ConvertPdf_200V1(_ConvertPdf_200V1Base, total=False):
     title: str
+    reused: Literal[True]
     lexicons: List[str]
     warnings: List[str]
     chapters: List[ConvertPdf_200V1ChaptersItem]
@@ -195,6 +198,7 @@ class _ConvertPdf_202Base(TypedDict):
 # POST /convert/pdf
 class ConvertPdf_202(_ConvertPdf_202Base, total=False):
     title: str
+    reused: Literal[True]
     lexicons: List[str]
     warnings: List[str]
     chapters: List[ConvertPdf_202ChaptersItem]
@@ -263,6 +267,7 @@ class _ConvertUrl_200V1Base(TypedDict):
 
 class ConvertUrl_200V1(_ConvertUrl_200V1Base, total=False):
     title: str
+    reused: Literal[True]
     lexicons: List[str]
     warnings: List[str]
     chapters: List[ConvertUrl_200V1ChaptersItem]
@@ -312,6 +317,7 @@ class _ConvertUrl_202Base(TypedDict):
 # POST /convert/url
 class ConvertUrl_202(_ConvertUrl_202Base, total=False):
     title: str
+    reused: Literal[True]
     lexicons: List[str]
     warnings: List[str]
     chapters: List[ConvertUrl_202ChaptersItem]
@@ -344,6 +350,7 @@ class _DemoTry_200Base(TypedDict):
 # POST /demo/try
 class DemoTry_200(_DemoTry_200Base, total=False):
     title: str
+    reused: Literal[True]
     lexicons: List[str]
     warnings: List[str]
     chapters: List[DemoTry_200ChaptersItem]
@@ -370,6 +377,7 @@ class _GetAudio_200Base(TypedDict):
 # GET /audio/{audio_id}
 class GetAudio_200(_GetAudio_200Base, total=False):
     title: str
+    reused: Literal[True]
     lexicons: List[str]
     warnings: List[str]
     chapters: List[GetAudio_200ChaptersItem]
@@ -683,6 +691,296 @@ class LexiconPut_201(TypedDict):
     default: bool
     entries: List[LexiconPut_201EntriesItem]
     updated_at: str
+
+
+class FeedList_200FeedsItemPodcast(TypedDict, total=False):
+    title: str
+    author: str
+    category: str
+    language: str
+    image: str
+    description: str
+    explicit: bool
+
+
+class _FeedList_200FeedsItemLastPollV1Base(TypedDict):
+    at: str
+    outcome: Literal["ok", "not_modified", "error"]
+
+
+class FeedList_200FeedsItemLastPollV1(_FeedList_200FeedsItemLastPollV1Base, total=False):
+    http_status: int
+    error: str
+    entries: int
+    queued: int
+
+
+class FeedList_200FeedsItem(TypedDict):
+    feed_id: str
+    url: str
+    kind: Optional[Literal["rss", "atom", "sitemap"]]
+    title: Optional[str]
+    voice: str
+    fmt: str
+    lexicons: List[str]
+    mode: Literal["publish", "first_play"]
+    status: Literal["active", "paused"]
+    podcast: FeedList_200FeedsItemPodcast
+    podcast_url: str
+    created_at: str
+    poll_interval_s: int
+    next_poll_at: str
+    consecutive_failures: int
+    last_poll: Optional[FeedList_200FeedsItemLastPollV1]
+    articles: int
+
+
+# GET /v1/feeds
+class FeedList_200(TypedDict):
+    feeds: List[FeedList_200FeedsItem]
+
+
+class FeedCreate_RequestPodcast(TypedDict, total=False):
+    title: str
+    author: str
+    category: str
+    language: str
+    image: str
+    description: str
+    explicit: bool
+
+
+class _FeedCreate_RequestBase(TypedDict):
+    url: str
+
+
+# POST /v1/feeds
+class FeedCreate_Request(_FeedCreate_RequestBase, total=False):
+    voice: str
+    fmt: Literal["mp3", "wav", "ogg"]
+    lexicons: List[str]
+    mode: Literal["publish"]
+    podcast: FeedCreate_RequestPodcast
+
+
+class FeedCreate_201Podcast(TypedDict, total=False):
+    title: str
+    author: str
+    category: str
+    language: str
+    image: str
+    description: str
+    explicit: bool
+
+
+class _FeedCreate_201LastPollV1Base(TypedDict):
+    at: str
+    outcome: Literal["ok", "not_modified", "error"]
+
+
+class FeedCreate_201LastPollV1(_FeedCreate_201LastPollV1Base, total=False):
+    http_status: int
+    error: str
+    entries: int
+    queued: int
+
+
+# POST /v1/feeds
+class FeedCreate_201(TypedDict):
+    feed_id: str
+    url: str
+    kind: Optional[Literal["rss", "atom", "sitemap"]]
+    title: Optional[str]
+    voice: str
+    fmt: str
+    lexicons: List[str]
+    mode: Literal["publish", "first_play"]
+    status: Literal["active", "paused"]
+    podcast: FeedCreate_201Podcast
+    podcast_url: str
+    created_at: str
+    poll_interval_s: int
+    next_poll_at: str
+    consecutive_failures: int
+    last_poll: Optional[FeedCreate_201LastPollV1]
+    articles: int
+
+
+class FeedGet_200Podcast(TypedDict, total=False):
+    title: str
+    author: str
+    category: str
+    language: str
+    image: str
+    description: str
+    explicit: bool
+
+
+class _FeedGet_200LastPollV1Base(TypedDict):
+    at: str
+    outcome: Literal["ok", "not_modified", "error"]
+
+
+class FeedGet_200LastPollV1(_FeedGet_200LastPollV1Base, total=False):
+    http_status: int
+    error: str
+    entries: int
+    queued: int
+
+
+class _FeedGet_200EntriesItemBase(TypedDict):
+    key: str
+    url: str
+    title: Optional[str]
+    published: Optional[str]
+    status: Literal["waiting_play", "narrated", "failed"]
+    audio_id: Optional[str]
+    narrations: int
+    updated_at: str
+
+
+class FeedGet_200EntriesItem(_FeedGet_200EntriesItemBase, total=False):
+    error: str
+
+
+# GET /v1/feeds/{feed_id}
+class FeedGet_200(TypedDict):
+    feed_id: str
+    url: str
+    kind: Optional[Literal["rss", "atom", "sitemap"]]
+    title: Optional[str]
+    voice: str
+    fmt: str
+    lexicons: List[str]
+    mode: Literal["publish", "first_play"]
+    status: Literal["active", "paused"]
+    podcast: FeedGet_200Podcast
+    podcast_url: str
+    created_at: str
+    poll_interval_s: int
+    next_poll_at: str
+    consecutive_failures: int
+    last_poll: Optional[FeedGet_200LastPollV1]
+    articles: int
+    entries: List[FeedGet_200EntriesItem]
+
+
+# DELETE /v1/feeds/{feed_id}
+class FeedDelete_Query(TypedDict, total=False):
+    audio: Literal["keep", "delete"]
+
+
+# DELETE /v1/feeds/{feed_id}
+class FeedDelete_200(TypedDict):
+    deleted: Literal[True]
+    audio_deleted: int
+    audio_kept: int
+
+
+# PATCH /v1/feeds/{feed_id}
+class FeedUpdate_Request(TypedDict):
+    status: Literal["active", "paused"]
+
+
+class FeedUpdate_200Podcast(TypedDict, total=False):
+    title: str
+    author: str
+    category: str
+    language: str
+    image: str
+    description: str
+    explicit: bool
+
+
+class _FeedUpdate_200LastPollV1Base(TypedDict):
+    at: str
+    outcome: Literal["ok", "not_modified", "error"]
+
+
+class FeedUpdate_200LastPollV1(_FeedUpdate_200LastPollV1Base, total=False):
+    http_status: int
+    error: str
+    entries: int
+    queued: int
+
+
+# PATCH /v1/feeds/{feed_id}
+class FeedUpdate_200(TypedDict):
+    feed_id: str
+    url: str
+    kind: Optional[Literal["rss", "atom", "sitemap"]]
+    title: Optional[str]
+    voice: str
+    fmt: str
+    lexicons: List[str]
+    mode: Literal["publish", "first_play"]
+    status: Literal["active", "paused"]
+    podcast: FeedUpdate_200Podcast
+    podcast_url: str
+    created_at: str
+    poll_interval_s: int
+    next_poll_at: str
+    consecutive_failures: int
+    last_poll: Optional[FeedUpdate_200LastPollV1]
+    articles: int
+
+
+class FeedPoll_202Podcast(TypedDict, total=False):
+    title: str
+    author: str
+    category: str
+    language: str
+    image: str
+    description: str
+    explicit: bool
+
+
+class _FeedPoll_202LastPollV1Base(TypedDict):
+    at: str
+    outcome: Literal["ok", "not_modified", "error"]
+
+
+class FeedPoll_202LastPollV1(_FeedPoll_202LastPollV1Base, total=False):
+    http_status: int
+    error: str
+    entries: int
+    queued: int
+
+
+# POST /v1/feeds/{feed_id}/poll
+class FeedPoll_202(TypedDict):
+    feed_id: str
+    url: str
+    kind: Optional[Literal["rss", "atom", "sitemap"]]
+    title: Optional[str]
+    voice: str
+    fmt: str
+    lexicons: List[str]
+    mode: Literal["publish", "first_play"]
+    status: Literal["active", "paused"]
+    podcast: FeedPoll_202Podcast
+    podcast_url: str
+    created_at: str
+    poll_interval_s: int
+    next_poll_at: str
+    consecutive_failures: int
+    last_poll: Optional[FeedPoll_202LastPollV1]
+    articles: int
+
+
+class AudioChapters_200ChaptersItem(TypedDict):
+    startTime: float
+    title: str
+
+
+class _AudioChapters_200Base(TypedDict):
+    version: Literal["1.2.0"]
+    chapters: List[AudioChapters_200ChaptersItem]
+
+
+# GET /audio/{audio_id}/chapters.json
+class AudioChapters_200(_AudioChapters_200Base, total=False):
+    title: str
 
 
 # GET /voices

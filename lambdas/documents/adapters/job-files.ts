@@ -10,8 +10,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { JobFiles, JobResult } from '../ports';
-import type { RenderedDocument } from '../use-cases/render-request';
+import type { JobFiles, JobResult, RenderedDocument } from '../ports';
 import { JOB_REQUESTS_PREFIX, JOB_RESULT_PREFIX } from '../bucket';
 
 const JOB_REQUEST_PREFIX = JOB_REQUESTS_PREFIX.prefix;

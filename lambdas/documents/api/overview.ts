@@ -26,7 +26,7 @@ function plansTable(): string {
   ].join('\n');
 }
 
-/** The zip's entries per template, as POST /v1/render builds them (render-request.ts `zipFormats` + attachments). */
+/** The zip's entries per template, as POST /v1/render builds them (pipeline/formats.ts `zipFormats` + attachments). */
 export function zipEntries(slug: string): string[] {
   const t = findTemplate(slug)!;
   const own = t.meta.formats.filter((f) => f !== 'zip' && f !== 'json').map((f) => `${slug}.${f}`);
@@ -91,6 +91,7 @@ Invalid requests are **400** with every problem at once, in one shape: \`{"detai
 - Bodies over the endpoint's limit (2 MiB for \`POST /v1/render\`) are refused before parsing, also **400** in the same list shape (\`type: body_too_large\`).
 - Every other error is \`{"detail": "<message>"}\`: 401, 402 (with \`plan\`, \`status\`), 403, 404, 405 (with \`Allow\`), 409, 429, 503 (a backing service is down, or the request hit its time limit: retry after \`Retry-After\`; a request answered 503 is never counted).
 - **500** only for a real rendering fault on our side, with \`request_id\` in the body; it is not counted. Every answer carries \`X-Request-Id\`. CORS: any origin may call the API.
+- **In Spanish**: with \`Accept-Language: es\` (es-MX, es-ES…; q-values honoured) every \`detail\` message and item \`msg\` is Spanish; English stays the default, and status, keys, \`loc\` and \`type\` never change. A \`{"detail": "<message>"}\` answer also carries \`X-Error-Code\` (e.g. \`monthly_limit\`, \`custom_html_paid\`), stable across languages and rewordings. Messages of your own template's engine (nunjucks syntax errors) stay as the engine wrote them.
 
 ## CFDI XML as input (factura)
 

@@ -1,5 +1,5 @@
 // Response shapes of the documents API for its description (GET /api). The request schemas are the handlers' own
-// (render-request.ts, shared/billing/requests.ts); test/unit/documents-openapi.test.ts checks that what the
+// (handlers/render.route.ts, shared/billing/requests.ts); test/unit/documents-openapi.test.ts checks that what the
 // handlers answer parses with these, so the description cannot drift from the answers.
 import { z } from 'zod';
 import { FORMATS } from '../core/formats';

@@ -5,8 +5,7 @@
 import { z } from 'zod';
 import type { ResponseDoc } from '../../shared/http/openapi';
 import { webhookDocs } from '../../shared/webhooks/api-docs';
-import { WEBHOOK_EVENT_TYPES } from '../use-cases/jobs';
-import { DOCUMENTS_WEBHOOK_BRAND } from '../use-cases/webhooks';
+import { DOCUMENTS_WEBHOOK_BRAND, WEBHOOK_EVENT_TYPES } from '../core/webhook-events';
 
 const Problem = z.object({
   loc: z.array(z.union([z.string(), z.int()])),

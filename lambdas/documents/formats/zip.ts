@@ -5,7 +5,7 @@
 // minimatch/brace-expansion would shadow the CommonJS copies other tools load. The documents are already Buffers,
 // so a synchronous in-memory zip is all that is needed: fflate has no dependencies, ships CommonJS and ESM, and is
 // already in the tree (pdfkit uses it).
-// What goes in the zip is decided by the orchestrator (domain/render-request.ts) and documented in
+// What goes in the zip is decided by the format stage (pipeline/formats.ts) and documented in
 // docs/documents-templates.md.
 import { zipSync, type Zippable } from 'fflate';
 import { CONTENT_TYPES } from '../core/formats';

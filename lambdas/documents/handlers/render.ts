@@ -6,24 +6,21 @@
 // options.async (Scale plan; 403 for other plans): 202 {id, status: "queued", status_url} + Location, charged now,
 // rendered by the render worker (use-cases/jobs.ts), announced to the account's webhook endpoint.
 import { bearerToken, hashKey } from '../../shared/auth/keys';
-import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
+import { ipSubject, resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler, CORS_HEADERS } from '../../shared/http/api-handler';
 import { DomainError, Forbidden, QuotaExceeded, Unavailable } from '../../shared/errors';
-import { idempotency } from '../../shared/idempotency/idempotency';
+import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
 import { logger } from '../../shared/logger';
 import { coalescedCounter } from '../../shared/growth/coalesce';
 import { timeRender } from '../metrics';
 import { recordQuotaRejection } from '../../shared/observability/metrics';
+import { countCut, refuseIfCutTooOften } from '../../shared/quota/cut-budget';
 import { rateLimitHeaders, type QuotaDecision } from '../../shared/quota/windows';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { monthlyRules, planOf, quotaSubject, type DocumentsPlan } from '../core/plans';
-import {
-  documentUnits,
-  parseRenderRequest,
-  renderDocument,
-  usesCustomHtml,
-  type ValidRenderRequest,
-} from '../use-cases/render-request';
+import { parseRenderRequest } from '../request/validate';
+import { documentUnits, usesCustomHtml, type ValidRenderRequest } from '../request/valid-request';
+import { renderDocument, RenderStopped } from '../use-cases/render-request';
 import { acceptAsyncRender, assertAsyncAllowed } from '../use-cases/jobs';
 import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
@@ -106,6 +103,11 @@ async function admitCaller(
   headers: Record<string, string>,
   clientIp: string,
   request: ValidRenderRequest,
+  /**
+   * The charge's id (a one-document request with an Idempotency-Key: idempotentId), so the retry of a request that
+   * died after charging counts once. A merge's units are charged without ids (a refund gives back each unit).
+   */
+  chargeId: string | undefined,
 ): Promise<{
   caller: Caller;
   plan: DocumentsPlan;
@@ -116,7 +118,8 @@ async function admitCaller(
   const now = deps.now();
   const token = bearerToken(headers['authorization']);
   const known = typeof token === 'string' ? knownKeys.get(hashKey(token)) : undefined;
-  let early = known ? deps.quotas.consume(known.subject, monthlyRules(known.plan), now) : undefined;
+  const charge = chargeId ? { id: chargeId } : {};
+  let early = known ? deps.quotas.consume(known.subject, monthlyRules(known.plan), now, charge) : undefined;
   early?.catch(() => undefined); // awaited below; this only keeps a failure from being reported as unhandled
   try {
     const caller = await resolveCaller(headers, clientIp, deps.keys);
@@ -133,7 +136,9 @@ async function admitCaller(
     const rules = monthlyRules(plan);
     const stale = early && known!.plan === plan && known!.subject === subject ? undefined : early;
     const first =
-      stale || !early ? giveBack(deps, stale).then(() => deps.quotas.consume(subject, rules, now)) : early;
+      stale || !early
+        ? giveBack(deps, stale).then(() => deps.quotas.consume(subject, rules, now, charge))
+        : early;
     early = undefined; // from here on the decision owns the charge (chargeRest gives all of it back if it fails)
     const decision = first.then(async (d) => {
       const combined = await chargeRest(deps, d, subject, rules, now, request);
@@ -190,7 +195,35 @@ export const makeHandler = (deps: DocumentsDeps) =>
     async (req) => {
       const body = req.body();
       const request = parseRenderRequest(body);
-      const admitted = await admitCaller(deps, req.headers, req.clientIp, request);
+      // A free caller whose renders were cut at the deadline too often this hour is refused before any work. The
+      // check is read while the caller is admitted (no added latency); a refusal gives that charge back.
+      const free = bearerToken(req.headers['authorization']) === undefined;
+      const cutSubject = quotaSubject({ kind: 'anonymous', subject: ipSubject(req.clientIp) });
+      const cutCheck = free
+        ? refuseIfCutTooOften(
+            deps.quotas,
+            cutSubject,
+            deps.config.FREE_CUT_PER_HOUR,
+            deps.now(),
+            'send smaller documents (fewer rows or parts), or render large ones with options.async (Scale plan)',
+          )
+        : undefined;
+      cutCheck?.catch(() => undefined); // awaited below; this only keeps it from being reported as unhandled
+      const admitting = admitCaller(
+        deps,
+        req.headers,
+        req.clientIp,
+        request,
+        documentUnits(request) === 1 ? idempotentId(req) : undefined,
+      );
+      try {
+        await cutCheck;
+      } catch (err) {
+        const a = await admitting.catch(() => undefined);
+        if (a) await giveBack(deps, a.decision);
+        throw err;
+      }
+      const admitted = await admitting;
       const { caller, plan, now } = admitted;
       const refuse = (decision: QuotaDecision, headers: Record<string, string>) => {
         recordQuotaRejection('documents', req.event.routeKey);
@@ -224,7 +257,10 @@ export const makeHandler = (deps: DocumentsDeps) =>
       const render = async () => {
         if (req.signal?.aborted) throw ABANDONED;
         return timeRender(request.format, async () =>
-          renderDocument(request, await deps.renderer(), { watermark: plan === 'free' }),
+          renderDocument(request, await deps.renderer(), {
+            watermark: plan === 'free',
+            ...(req.signal ? { signal: req.signal } : {}), // the deadline's 503 stops the render
+          }),
         );
       };
       let rendering: Promise<Awaited<ReturnType<typeof render>>> | undefined;
@@ -268,6 +304,16 @@ export const makeHandler = (deps: DocumentsDeps) =>
             .catch((e) => logger.error('quota refund failed', { error: e as Error })),
           uncount(),
         ]);
+        if (req.signal?.aborted) {
+          // Cut at the deadline: not charged, but counted against a free caller's budget of such requests.
+          if (free) await countCut(deps.quotas, cutSubject, deps.config.FREE_CUT_PER_HOUR, now);
+          logger.warn('render abandoned after the early-timeout answer; charge given back', {
+            format: request.format,
+            // How far it got before it stopped (documents rendered / in the request).
+            ...(err instanceof RenderStopped ? { rendered: err.rendered, documents: err.documents } : {}),
+          });
+          throw ABANDONED;
+        }
         throw err;
       }
       await counted;

@@ -3,7 +3,8 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { NotFound } from '../../shared/errors';
 import { sharedRenderer } from '../deps';
-import { parseRenderRequest, renderDocument } from '../use-cases/render-request';
+import { parseRenderRequest } from '../request/validate';
+import { renderDocument } from '../use-cases/render-request';
 import { TEMPLATE_SLUGS, findTemplate } from '../domain/template-registry';
 
 export const makeHandler = (renderer = sharedRenderer) => {

@@ -28,7 +28,7 @@ import {
   type PngOptions,
   type PngViewport,
 } from './page-options';
-import { stampWatermark } from './watermark';
+import { watermarkOverlay } from './watermark';
 
 export type { PdfOptions, PngOptions } from './page-options';
 
@@ -182,10 +182,11 @@ export class Renderer {
   /** HTML → PDF bytes. Throws RenderInputError/RenderTimeoutError (400) or RenderCrashError (500). */
   async renderPdf(html: string, options: PdfOptions = {}): Promise<Buffer> {
     const pdfOptions = toPuppeteerPdfOptions(options); // validate before taking a page
-    const pdf = await this.render('PDF', html, options, DEFAULT_VIEWPORT, async (pp) =>
+    // The free plan's watermark is drawn in the page, before printing (render/watermark.ts).
+    const source = options.watermark ? html + watermarkOverlay(options.watermark) : html;
+    return this.render('PDF', source, options, DEFAULT_VIEWPORT, async (pp) =>
       Buffer.from(await pp.page.pdf({ ...pdfOptions, timeout: 0 })),
     );
-    return options.watermark ? stampWatermark(pdf, options.watermark) : pdf;
   }
 
   /** HTML → PNG bytes (screen media). Same errors as renderPdf. */

@@ -32,7 +32,7 @@ export interface PdfOptions {
   headerHtml?: string;
   /** Chromium footer template, drawn in the bottom margin of every page. */
   footerHtml?: string;
-  /** Free tier: this text is stamped diagonally on every page after rendering (immune to the document's CSS). */
+  /** Free tier: this text is drawn diagonally on every page, in the page before printing (render/watermark.ts). */
   watermark?: string;
   /** Print CSS backgrounds and colours (default true). */
   printBackground?: boolean;

@@ -1,5 +1,8 @@
-// Free-tier watermark: after Chromium has printed the PDF, a subtle diagonal line of text is drawn on top of every
-// page with pdf-lib. Doing it on the finished PDF (not with CSS in the page) means nothing in the caller's HTML or
+// Free-tier watermark. Single documents: drawn in the page before Chromium prints it (watermarkOverlay, a fixed
+// element Chromium repeats on every printed page, above everything: ~0 ms instead of a ~40 ms pdf-lib re-parse;
+// the free plan renders only built-in templates, whose HTML is ours and whose data is escaped, so nothing can hide
+// it). Merged documents: after merging, a subtle diagonal line of text is drawn on top of every page with pdf-lib
+// (stampWatermark). Doing it on the finished PDF (not with CSS in the page) means nothing in the caller's HTML or
 // CSS can hide, cover or move it: `display:none`, a white box with z-index 2147483647, an unclosed `<!--` that would
 // swallow injected markup, header templates... The text is real PDF text (pdftotext finds it).
 // pdf-lib (MIT, pure JS, no native code, ~13M downloads a month) is the standard way to edit an existing PDF in
@@ -28,6 +31,45 @@ async function watermarkFont(doc: PDFDocument, embedded: boolean): Promise<PDFFo
   doc.registerFontkit(fontkit);
   notoSansBold ??= readFileSync(join(resolveFontsDir(), 'NotoSans-Bold.ttf'));
   return doc.embedFont(notoSansBold, { subset: true });
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * The watermark as markup appended to a document before printing: a fixed, full-page layer (Chromium prints a fixed
+ * element on every page) with the text along the page's diagonal (CSS atan2 of the page box), in the bundled Noto
+ * Sans Bold (embedded by Chromium like every font, so PDF/A holds), grey at 13 % opacity as stampWatermark draws it.
+ * Properties are !important so no rule of the template's stylesheet applies to it.
+ */
+export function watermarkOverlay(text: string): string {
+  const layer = [
+    'position:fixed',
+    'inset:0',
+    'z-index:2147483647',
+    'display:flex',
+    'align-items:center',
+    'justify-content:center',
+    'pointer-events:none',
+    'overflow:hidden',
+    'margin:0',
+    'padding:0',
+    'border:0',
+    'background:none',
+    'visibility:visible',
+    'opacity:1',
+  ];
+  const label = [
+    'transform:rotate(calc(-1 * atan2(100vh, 100vw)))',
+    "font:700 clamp(12pt, 4.2vmax, 64pt)/1 'Noto Sans', sans-serif",
+    'color:rgba(115, 115, 115, 0.13)',
+    'white-space:nowrap',
+    'letter-spacing:0',
+    'display:block',
+    'visibility:visible',
+  ];
+  const css = (props: string[]) => props.map((p) => `${p} !important`).join(';');
+  return `<div aria-hidden="true" style="${css(layer)}"><span style="${css(label)}">${escapeHtml(text)}</span></div>`;
 }
 
 export async function stampWatermark(

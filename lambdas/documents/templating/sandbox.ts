@@ -19,6 +19,7 @@
 // snapshot than Node's can crash the process). Set NODE_OPTIONS=--no-node-snapshot on the Lambda and for jest.
 import ivm from 'isolated-vm';
 import { TemplateError } from '../errors';
+import type { TemplateRenderer, TemplateRenderOptions } from '../ports';
 import { realmScripts, type RealmInput, type RealmResult } from './realm-sources';
 import { precompilePartials } from './trusted';
 
@@ -29,14 +30,8 @@ export interface SandboxOptions {
   memoryMb?: number;
 }
 
-export interface SandboxRenderOptions {
-  /** Name shown in messages (the request field). */
-  name?: string;
-  /** Where errors point in the request body. */
-  loc?: (string | number)[];
-  /** Built-in partials the template may include/import/extend, name → source. */
-  partials?: Record<string, string>;
-}
+/** The port's (../ports.ts TemplateRenderer): name, error location, partials. */
+export type SandboxRenderOptions = TemplateRenderOptions;
 
 /** Engine setup is trusted code; it gets its own, generous time budget. */
 const SETUP_TIMEOUT_MS = 5_000;
@@ -67,7 +62,7 @@ function isTimeout(err: unknown): boolean {
   return /timed out/i.test(messageOf(err));
 }
 
-export class TemplateSandbox {
+export class TemplateSandbox implements TemplateRenderer {
   readonly timeoutMs: number;
   readonly memoryMb: number;
   private isolate: ivm.Isolate | undefined;

@@ -9,9 +9,10 @@ import { DocumentRequestError, type DocumentProblem } from '../errors';
 import { eventIdFor, type AcceptDeps, type DeliveryMessage } from './jobs';
 import { openRequest } from './job-secrets';
 import type { MessageQueue } from '../../shared/webhooks/delivery';
-import type { JobRecord, WebhookEventType } from '../ports';
+import type { JobRecord, RenderDeps, RenderedDocument, WebhookEventType } from '../ports';
 import { observeRender } from '../metrics';
-import { parseRenderRequest, renderDocument, type RenderDeps, type RenderedDocument } from './render-request';
+import { parseRenderRequest } from '../request/validate';
+import { renderDocument } from './render-request';
 
 export interface RenderJobDeps extends AcceptDeps {
   deliveryQueue: MessageQueue;
@@ -30,8 +31,9 @@ function refundJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
   return quotas.refund({ allowed: true, charged: job.charged, binding, all: [binding], slots: job.charged });
 }
 
-async function outcomeEvent(
-  deps: RenderJobDeps,
+/** The event of a finished job when its owner's endpoint subscribes to `type` (batches share it). */
+export async function outcomeEvent(
+  deps: Pick<RenderJobDeps, 'subscribed'>,
   job: JobRecord,
   type: WebhookEventType,
 ): Promise<JobRecord['event']> {
@@ -48,7 +50,10 @@ async function outcomeEvent(
 }
 
 /** Queues the job's event for the delivery worker (idempotent: the event id is deterministic). */
-async function queueEvent(deps: RenderJobDeps, job: Pick<JobRecord, 'jobId' | 'event'>): Promise<void> {
+export async function queueEvent(
+  deps: Pick<RenderJobDeps, 'deliveryQueue' | 'jobs'>,
+  job: Pick<JobRecord, 'jobId' | 'event'>,
+): Promise<void> {
   if (!job.event || job.event.queued) return;
   await deps.deliveryQueue.send({ jobId: job.jobId, eventId: job.event.id } satisfies DeliveryMessage);
   await deps.jobs.markEventQueued(job.jobId);

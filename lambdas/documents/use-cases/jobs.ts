@@ -20,15 +20,13 @@ import type { DocumentsPlan } from '../core/plans';
 import { sealRequest } from './job-secrets';
 // Types only: this module is loaded by zip functions (no Chromium, no isolated-vm); the render worker's side, which
 // renders, is domain/jobs-render.ts.
-import type { ValidRenderRequest } from './render-request';
+import type { ValidRenderRequest } from '../request/valid-request';
 import type { JobFiles, JobRecord, JobRepository, WebhookEventType } from '../ports';
 
 // ---- messages ------------------------------------------------------------------------------------------------
 
 // The platform's, re-exported for documents' modules: what jobs belong to, and the queue port.
 export { ownerOf, type MessageQueue };
-
-export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['document.rendered', 'document.failed'];
 
 export interface RenderMessage {
   jobId: string;

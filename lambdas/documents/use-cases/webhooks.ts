@@ -12,7 +12,6 @@ import {
   registerEndpoint as register,
   webhookPutRequest,
   type RegisterDeps as SharedRegisterDeps,
-  type WebhookBrand,
   type WebhookEndpoint as SharedEndpoint,
   type WebhookPolicy,
   type WebhookStore as SharedStore,
@@ -24,7 +23,8 @@ import {
 } from '../../shared/webhooks/delivery';
 import type { WebhookService } from '../../shared/webhooks/handlers';
 import { DocumentRequestError } from '../errors';
-import { downloadFor, publicJob, WEBHOOK_EVENT_TYPES, type DeliveryMessage } from './jobs';
+import { downloadFor, publicJob, type DeliveryMessage } from './jobs';
+import { DOCUMENTS_WEBHOOK_BRAND, SIGNATURE_HEADER, WEBHOOK_EVENT_TYPES } from '../core/webhook-events';
 import { MAX_RECORDED_DELIVERIES, type JobFiles, type JobRepository, type WebhookEventType } from '../ports';
 import type { DocumentsPlan } from '../core/plans';
 
@@ -42,20 +42,6 @@ export { DeliveryFailedError };
 export type WebhookEndpoint = SharedEndpoint<WebhookEventType>;
 export type WebhookStore = SharedStore<WebhookEventType>;
 export type RegisterDeps = SharedRegisterDeps<WebhookEventType>;
-
-export const SIGNATURE_HEADER = 'Docs-Signature';
-export const EVENT_ID_HEADER = 'Docs-Event-Id';
-export const EVENT_TYPE_HEADER = 'Docs-Event-Type';
-export const ATTEMPT_HEADER = 'Docs-Delivery-Attempt';
-export const WEBHOOK_USER_AGENT = 'DocsWebhooks/1.0 (+https://docs.example/api#webhooks)';
-
-export const DOCUMENTS_WEBHOOK_BRAND: WebhookBrand = {
-  signatureHeader: SIGNATURE_HEADER,
-  eventIdHeader: EVENT_ID_HEADER,
-  eventTypeHeader: EVENT_TYPE_HEADER,
-  attemptHeader: ATTEMPT_HEADER,
-  userAgent: WEBHOOK_USER_AGENT,
-};
 
 const invalid = (items: DocumentRequestError['problems']) => new DocumentRequestError(items);
 

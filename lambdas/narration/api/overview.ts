@@ -38,6 +38,11 @@ Texts up to 3,000 characters are narrated inside the request (**200**). Longer t
   415 (unsupported Content-Type), 429, 503 (a backing service is down, or the request hit its time limit; retry:
   a request answered 503 is never counted and its audio is never kept). A 500 carries \`request_id\`.
 - Every answer has an \`X-Request-Id\` header. CORS: any origin may call the API.
+- **In Spanish**: send \`Accept-Language: es\` (or es-MX, es-ES; q-values are honoured) and every \`detail\` message
+  and every item's \`msg\` comes in Spanish; English stays the default. Nothing else changes: same status, same
+  keys, same \`loc\` and \`type\`. A \`{"detail": "<message>"}\` answer also carries \`X-Error-Code\`, a stable code
+  for programs (e.g. \`free_tier_limit\`, \`audio_not_found\`, \`url_address_private\`) that does not change with the
+  language or the wording.
 ${NARRATION_HOOKS_OVERVIEW}
 ## Idempotency-Key
 

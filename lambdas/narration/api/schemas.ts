@@ -34,6 +34,10 @@ export const ConversionResult = z.object({
       "Characters of the caller's text (code points); SSML: of its text content, tags and attributes not counted (as Polly bills)",
   }),
   title: z.string().optional().meta({ description: 'URL conversions: the article title' }),
+  reused: z.literal(true).optional().meta({
+    description:
+      'An identical earlier request of the same caller answered this one: its audio, nothing narrated or charged (docs/reuse.md)',
+  }),
   ...speechExtras,
   chapters: z
     .array(z.object({ title: z.string(), offset: z.int(), start_s: z.number() }))

@@ -2,6 +2,8 @@
 // Pieces end at the most natural boundary that fits: paragraph, then sentence, then clause, then word; a word is
 // cut only when it alone is longer than the limit. Nothing is dropped except whitespace at the pieces' edges.
 
+import { ABBREVIATIONS as READ_AS } from './normalize/abbreviations';
+
 /** Boundary strength: higher is a more natural place to pause. */
 const Level = { Word: 1, Clause: 2, Sentence: 3, Paragraph: 4 } as const;
 type Level = (typeof Level)[keyof typeof Level];
@@ -11,13 +13,20 @@ const CLOSERS = new Set([')', ']', '}', '"', "'", '»', '”', '’', '›']);
 const SENTENCE_END = new Set(['.', '!', '?', '…']);
 const CLAUSE_END = new Set([',', ';', ':', '—', '–']);
 
-// A period after these does not end a sentence ("Sr. García", "pág. 3", "etc. y más").
-const ABBREVIATIONS = new Set(
-  (
+// A period after these does not end a sentence ("Sr. García", "pág. 3", "etc. y más"): this list, plus every
+// abbreviation the reading rules expand that never closes a sentence (core/normalize/abbreviations.ts: "Col." read
+// as "colonia", "Blvd.", "Esq."…), so a sentence the voice reads as one is one sentence in the timings too. Entries
+// read as abbreviations only before a number ("No. 5") are left out: "Dijo que no. Luego" ends a sentence.
+const ABBREVIATIONS = new Set([
+  ...(
     'sr sra srta sres dr dra lic ing arq prof profa ud uds vd vds d dña etc pág págs núm nº art cap ' +
     'vol tel av avda cía gral mtro mtra ej aprox admón depto dpto fig ca vs a.c d.c p.ej ee.uu uu cf sta sto'
   ).split(' '),
-);
+  ...READ_AS.filter((a) => !a.end && !a.number)
+    .flatMap((a) => a.forms)
+    .filter((f) => f.endsWith('.'))
+    .map((f) => f.split(/\s+/).pop()!.slice(0, -1).toLowerCase()),
+]);
 
 /**
  * Splits `text` into chunks of at most `maxChars` UTF-16 code units (JavaScript string length), preferring paragraph,

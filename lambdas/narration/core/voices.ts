@@ -13,7 +13,7 @@ export type Engine = (typeof ENGINES)[number];
 export interface Voice {
   /** Public id, e.g. `es-MX-Mia`. */
   id: string;
-  /** Display name, e.g. `Mia (Mexico)`. */
+  /** Display name, e.g. `Mia (Mexico)`, `Andrés (Mexico)`: the name spelled as it is (accents included). */
   name: string;
   lang: Lang;
   gender: Gender;
@@ -27,6 +27,13 @@ export interface Voice {
 const COUNTRY: Record<Lang, string> = { 'es-MX': 'Mexico', 'es-ES': 'Spain' };
 const ESPEAK_VOICE: Record<Lang, string> = { 'es-MX': 'es-419', 'es-ES': 'es' };
 
+/** Letters without their accents: ids are ASCII (`es-MX-Andres`), names are spelled right (`Andrés`). */
+const plain = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '');
+
+// The contract: `id` is `<lang>-<voice_name>` and is what callers send, so it stays ASCII as Polly's own VoiceId
+// (Andres, Lucia, Raul) and as every existing client has it; `name` is a display name `<Name> (<country>)`, so it
+// carries the name as written in Spanish (Polly's voice list, too, says Andrés, Lucía and Raúl). docs/architecture.md,
+// Voices. `engines`: the voice's Polly engines, its default first.
 function voice(
   lang: Lang,
   name: string,
@@ -36,7 +43,7 @@ function voice(
   engines: readonly Engine[] = ['neural', 'generative'],
 ): Voice {
   return {
-    id: `${lang}-${name}`,
+    id: `${lang}-${plain(name)}`,
     name: `${name} (${COUNTRY[lang]})`,
     lang,
     gender,
@@ -48,12 +55,12 @@ function voice(
 
 export const VOICES: readonly Voice[] = Object.freeze([
   voice('es-MX', 'Mia', 'Mia', 'female', 'f3'),
-  voice('es-MX', 'Andres', 'Andres', 'male', 'm3'),
-  voice('es-ES', 'Lucia', 'Lucia', 'female', 'f4'),
+  voice('es-MX', 'Andrés', 'Andres', 'male', 'm3'),
+  voice('es-ES', 'Lucía', 'Lucia', 'female', 'f4'),
   voice('es-ES', 'Sergio', 'Sergio', 'male', 'm2'),
   // Long-form only: made for reading long texts (articles, chapters).
   voice('es-ES', 'Alba', 'Alba', 'female', 'f2', ['long-form']),
-  voice('es-ES', 'Raul', 'Raul', 'male', 'm4', ['long-form']),
+  voice('es-ES', 'Raúl', 'Raul', 'male', 'm4', ['long-form']),
 ]);
 
 /** `voice` read by `engine` (its default when undefined); undefined when the voice does not have that engine. */
@@ -68,9 +75,9 @@ export const DEFAULT_VOICE_ID = 'es-MX-Mia';
 
 const BY_ID = new Map(VOICES.map((v) => [v.id.toLowerCase(), v]));
 
-/** Case-insensitive lookup (`es-mx-mia` works); undefined when unknown. */
+/** Case- and accent-insensitive lookup (`es-mx-mia`, `es-MX-Andrés` work); undefined when unknown. */
 export function findVoice(id: string): Voice | undefined {
-  return BY_ID.get(id.trim().toLowerCase());
+  return BY_ID.get(plain(id.trim()).toLowerCase());
 }
 
 /** The public shape of GET /voices: the contract's fields, then the engines (the default first). */

@@ -31,7 +31,11 @@ export const abEventRoute = {
     description:
       'Public and rate-limited per IP (600 per hour, 5,000 per day). One exposure and one conversion per visitor; ' +
       'the variant is computed server-side (a differing claimed variant is a 422).',
-    body: { schema: AbEventReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    body: {
+      schema: AbEventReq,
+      contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+      example: { experiment: 'precios', visitor: 'visitante-0001', type: 'exposure' },
+    },
     responses: {
       200: { description: '`{status: "recorded"|"duplicate", experiment, variant, type}`' },
       404: { description: 'Unknown experiment', schema: ErrorDetail },

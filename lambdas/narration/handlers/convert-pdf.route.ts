@@ -91,6 +91,8 @@ export const convertPdfRoute = {
         ConvertPdfUploadReq,
       ]),
       contentTypes: ['multipart/form-data', 'application/json', 'application/x-www-form-urlencoded'],
+      // The fields next to the file you choose (multipart); JSON/form: upload_id from POST /convert/pdf/upload.
+      example: { voice: 'es-MX-Mia', fmt: 'mp3' },
     },
     responses: {
       ...convertResponses(''),

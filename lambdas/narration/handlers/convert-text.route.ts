@@ -74,8 +74,28 @@ export const convertTextRoute = {
       "brought to -16 LUFS integrated with a true peak ≤ -1 dBTP (EBU R128; podcast platforms' spec), or to " +
       'another target in LUFS, or left at the engine\'s level with "off". MP3 narrations carry the text\'s ' +
       'headings as ID3v2 chapters (CHAP/CTOC).',
-    params: [dryRun],
-    body: { schema: ConvertTextReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    params: [
+      dryRun,
+      {
+        name: 'Prefer',
+        in: 'header',
+        description:
+          '`respond-async` (RFC 7240): a text longer than 3,000 characters is answered 202 as soon as it is queued ' +
+          '(with `Preference-Applied: respond-async`) instead of after the wait window, so a player can start on ' +
+          'its segments (GET /audio/{audio_id}/stream.m3u8) while the rest is made. Shorter texts are narrated in ' +
+          'the request either way.',
+        schema: { type: 'string', examples: ['respond-async'] },
+      },
+    ],
+    body: {
+      schema: ConvertTextReq,
+      contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+      example: {
+        text: 'Hola. El Sr. Pérez llega a la Col. Roma el 15/03/2025 a las 10:30 h con $1,250.50 para el pago.',
+        voice: 'es-MX-Mia',
+        fmt: 'mp3',
+      },
+    },
     responses: convertResponses(''),
   },
 } satisfies RouteSpec;

@@ -1,6 +1,8 @@
 // POST /convert/text — Spanish text to audio. JSON or form-urlencoded body {text, voice?, fmt?}.
 // ≤ SYNC_MAX_CHARS characters: 200 with the Conversion result once the audio exists.
-// Longer: 202 with the same fields plus status/progress; the worker finishes it (GET /audio/{id}).
+// Longer: 202 with the same fields plus status/progress; the worker finishes it (GET /audio/{id}). The request waits
+// for the worker up to the wait window unless it sends `Prefer: respond-async` (RFC 7240): then a queued text is
+// answered 202 at once (Preference-Applied says so), so a player can start on its segments while it is made.
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
@@ -15,6 +17,11 @@ import { convertTextRoute as route, ConvertTextReq } from './convert-text.route'
 import { assertSpeakable, resolveVoice } from '../requests';
 import { speechFields, speechRequest } from '../use-cases/speech-request';
 import { spokenText } from '../core/speech';
+
+/** RFC 7240: `Prefer: respond-async` (among other preferences, any case, with or without parameters). */
+export function prefersRespondAsync(prefer: string | undefined): boolean {
+  return (prefer ?? '').split(',').some((p) => p.split(';')[0]!.trim().toLowerCase() === 'respond-async');
+}
 
 export const makeHandler = (deps: NarrationDeps) =>
   apiHandler(
@@ -43,12 +50,14 @@ export const makeHandler = (deps: NarrationDeps) =>
           }),
           ...extra,
         });
+      const respondAsync = prefersRespondAsync(req.headers.prefer);
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
           audioId: idempotentId(req),
           pauseS: how.breakS,
           signal: req.signal,
           remainingMs: () => context.getRemainingTimeInMillis(),
+          respondAsync,
           text: body.text,
           voice,
           fmt: body.fmt,
@@ -57,7 +66,13 @@ export const makeHandler = (deps: NarrationDeps) =>
           ttlDays: retentionDays(body.retention_days, caller, retentionLimits(deps.config)),
         }),
       );
-      return json(out.statusCode, { ...out.body, ...extra }, out.headers);
+      return json(
+        out.statusCode,
+        { ...out.body, ...extra },
+        respondAsync && out.statusCode === 202
+          ? { ...out.headers, 'preference-applied': 'respond-async' }
+          : out.headers,
+      );
     },
     { maxBodyBytes: route.maxBodyBytes, ...idempotency(route, deps) },
   );

@@ -54,7 +54,11 @@ export const convertUrlRoute = {
       'time, redirects re-checked, 5 MiB and 10 s caps), extracts the article and narrates it. Articles over ' +
       '100,000 characters are cut at a paragraph and end with a spoken note (`truncated: true`).',
     params: [dryRun],
-    body: { schema: ConvertUrlReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    body: {
+      schema: ConvertUrlReq,
+      contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+      example: { url: 'https://es.wikipedia.org/wiki/Ciudad_de_M%C3%A9xico', voice: 'es-MX-Andres' },
+    },
     responses: convertResponses(' Includes `title`.'),
   },
 } satisfies RouteSpec;

@@ -41,7 +41,11 @@ export const demoTryRoute = {
     description:
       'Up to 500 characters, MP3 only, its own per-IP limit (10 per hour, 30 per day, fixed UTC windows) separate ' +
       'from the conversion allowance; demo audio expires after 1 day.',
-    body: { schema: DemoTryReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    body: {
+      schema: DemoTryReq,
+      contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+      example: { text: 'Hola, ¿qué tal? Así suena Voz leyendo en español.', voice: 'es-ES-Lucia' },
+    },
     responses: {
       200: { description: 'Audio ready', schema: ConversionResult, headers: RATE_HEADERS },
       ...common,

@@ -52,6 +52,8 @@ export const makeHandler = (deps: NarrationDeps) =>
       const caller: Caller = { kind: 'anonymous', subject: demoSubject(req.clientIp) };
       const out = await observeConversion(req.event.routeKey, 'mp3', () =>
         startConversion(deps, {
+          // The demo's tries are samples under their own budget: each one is narrated (docs/reuse.md).
+          reuse: false,
           audioId: idempotentId(req),
           signal: req.signal,
           remainingMs: () => context.getRemainingTimeInMillis(),

@@ -110,7 +110,18 @@ export const lexiconPutRoute = {
       'dry runs) and, with `default: true`, on every conversion of the account naming none (one default: setting ' +
       'it moves it). `language`: es-MX, es-ES or * (both). Over a limit → 422 naming the field.',
     params: [lexiconName],
-    body: { schema: PutLexiconReq, contentTypes: ['application/json'] },
+    body: {
+      schema: PutLexiconReq,
+      contentTypes: ['application/json'],
+      example: {
+        language: 'es-MX',
+        entries: [
+          { grapheme: 'Wi-Fi', alias: 'uai fai' },
+          { grapheme: 'Xochimilco', phoneme: 'sot͡ʃiˈmilko' },
+        ],
+        default: false,
+      },
+    },
     responses: {
       200: { description: 'Replaced', schema: Lexicon },
       201: { description: 'Created', schema: Lexicon },

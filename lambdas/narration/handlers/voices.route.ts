@@ -14,7 +14,10 @@ export const voicesRoute = {
   docs: {
     summary: 'List voices',
     tags: ['narration'],
-    description: 'Spanish voices for Mexico (es-MX) and Spain (es-ES). Every plan may use every voice.',
+    description:
+      'Spanish voices for Mexico (es-MX) and Spain (es-ES). Every plan may use every voice. `id` is ASCII (what ' +
+      'requests send: `es-MX-Andres`; accents and case are ignored when sent), `name` is the display name spelled ' +
+      'as in Spanish: `Andrés (Mexico)`.',
     responses: { 200: { description: 'Voices', schema: zod.array(Voice) } },
   },
 } satisfies RouteSpec;

@@ -79,7 +79,11 @@ export const waitlistRoute = {
     description:
       'One entry per e-mail (trimmed, lower-cased). A `source` of the form `ab:<experiment>:<variant>[:<visitor>]` ' +
       'also counts as a conversion of that experiment. Per IP: 10 sign-ups per hour, 50 per day.',
-    body: { schema: WaitlistReq, contentTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    body: {
+      schema: WaitlistReq,
+      contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+      example: { email: 'ana.lopez@ejemplo.mx', source: 'docs', interest: 'pro' },
+    },
     responses: {
       200: {
         description: '`{"status":"registered","position":N}` or `{"status":"already_registered"}`',

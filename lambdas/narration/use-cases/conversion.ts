@@ -9,16 +9,19 @@ import { Unavailable, QuotaExceeded } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { recordConversionStatsSafely, recordJobFailureSafely } from '../../shared/growth/stats';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
+import { countCut, refuseIfCutTooOften } from '../../shared/quota/cut-budget';
 import { rateLimitHeaders, slotsFor, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
 import type { AudioFormat } from '../core/formats';
 import { audioOwner } from './data-control';
 import { queueAudioEvent } from './webhooks';
-import { narrate } from './narrate';
+import { narrate, NarrationStopped } from './narrate';
 import type { AudioRecord, Plan, Segment, StoredTimings, Timings } from '../ports';
 import type { Voice } from '../core/voices';
 import { CHARS_PER_SECOND, countChars } from '../core/preview';
 import type { SpeechOptions } from '../core/speech';
+import { reuseKey, stillReusable } from '../core/reuse';
+import { DEFAULT_LOUDNESS } from '../audio/loudness';
 
 export interface ConversionInput {
   text: string;
@@ -35,6 +38,8 @@ export interface ConversionInput {
   signal?: AbortSignal;
   /** Time left before the route's deadline (the Lambda context's): bounds the wait for a queued job. */
   remainingMs?: () => number;
+  /** The caller prefers the 202 at once to the wait window (`Prefer: respond-async`): a queued job is not waited for. */
+  respondAsync?: boolean;
   /** Chapter headings found by the input's parser (code-point offsets); plain text: detected. */
   headings?: { text: string; offset: number }[];
   /** SSML and lexicon entries (core/speech.ts); kept with a queued job's text. */
@@ -48,6 +53,13 @@ export interface ConversionInput {
   audioId?: string;
   /** Seconds of <break> silence in the text (core/breaks.ts): part of the estimated duration. */
   pauseS?: number;
+  /**
+   * Answer an identical earlier request of the same caller with its audio, not charged again (core/reuse.ts,
+   * docs/reuse.md). @default true (the demo turns it off: its tries are samples with their own budget)
+   */
+  reuse?: boolean;
+  /** Reuse only among requests of this scope (a feed's narrations: `feed#<id>`); default the caller's requests. */
+  reuseScope?: string;
 }
 
 /**
@@ -148,6 +160,29 @@ export async function startConversion(
     if (earlier && earlier.status !== 'failed') return resumeConversion(deps, earlier, input);
     if (earlier) audioId = newAudioId(); // it failed (and was refunded): this retry is a new conversion
   }
+  const retentionDays = input.ttlDays ?? deps.config.AUDIO_TTL_DAYS;
+  const fingerprint =
+    deps.reuse && input.reuse !== false
+      ? reuseKey({
+          owner: audioOwner(input.caller) + (input.reuseScope ? `|${input.reuseScope}` : ''),
+          text: input.text,
+          voice: input.voice.id,
+          fmt: input.fmt,
+          engine: deps.config.SPEECH_ENGINE,
+          voiceEngine: input.voice.polly.engine,
+          // No `loudness` asked is the default target: the same audio as asking for it.
+          loudness: input.speech?.loudness ?? DEFAULT_LOUDNESS.lufs,
+          speech: input.speech,
+          title: input.title,
+          headings: input.headings,
+          retentionDays,
+        })
+      : undefined;
+  if (fingerprint) {
+    const reused = await reuseEarlier(deps, fingerprint, input, now);
+    if (reused) return reused;
+  }
+  const remember = (at: AudioRecord) => rememberSafely(deps, fingerprint, at);
   const base = {
     audio_id: audioId,
     audio_url: audioUrl(audioId, input.fmt),
@@ -155,7 +190,6 @@ export async function startConversion(
     chars,
     ...(input.title !== undefined ? { title: input.title } : {}),
   };
-  const retentionDays = input.ttlDays ?? deps.config.AUDIO_TTL_DAYS;
   const record: AudioRecord = {
     audioId,
     status: 'queued',
@@ -193,6 +227,7 @@ export async function startConversion(
       ...(input.speech ? { speechOptions: true as const } : {}),
     });
     queuedRecord = true;
+    await remember(record);
     try {
       ({ decision, headers } = await charge(deps, input.caller, now, input.quota, audioId));
     } catch (err) {
@@ -201,13 +236,16 @@ export async function startConversion(
     }
   }
 
+  let narrating = false; // for the log of an abandoned request: did its narration start?
   try {
     throwIfAbandoned(input.signal);
     if (sync) {
+      narrating = true;
       const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt, {
         headings: input.headings,
         speech: input.speech,
         retentionDays,
+        signal: input.signal, // the deadline's 503 stops the narration: no more engine calls for nobody
       });
       // Answered 503 meanwhile: no record, so the stored file is never served (the lifecycle rule removes it).
       throwIfAbandoned(input.signal);
@@ -226,7 +264,10 @@ export async function startConversion(
         await deps.store
           .deleteJobText(audioId)
           .catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));
-      } else await deps.audio.create(done);
+      } else {
+        await deps.audio.create(done);
+        await remember(done);
+      }
       await jobEnded(deps, done, { charged: true });
       // Public /stats counters; never throws (a stats failure must not fail the conversion).
       await recordConversionStatsSafely(() => deps.growth, {
@@ -249,6 +290,7 @@ export async function startConversion(
         ...(input.speech ? { speechOptions: true as const } : {}),
       });
       queuedRecord = true;
+      await remember(record);
     }
     throwIfAbandoned(input.signal);
     await deps.queue.enqueue({ audioId }, plan !== 'free');
@@ -276,13 +318,19 @@ export async function startConversion(
       await deps.quotas
         .refund(decision)
         .catch((e) => logger.error('quota refund failed', { error: e as Error }));
-    if (err instanceof Abandoned) {
-      if (record.charge) await countCut(deps, record.charge.subject, now);
+    if (err instanceof Abandoned || input.signal?.aborted) {
+      if (record.charge)
+        await countCut(deps.quotas, record.charge.subject, deps.config.FREE_CUT_PER_HOUR, now);
       logger.warn('conversion abandoned after the early-timeout answer; charge given back', {
         audioId,
         chars,
+        // How far the narration got before it stopped (engine calls begun / the text's chunks), or that it never
+        // started (cut before it) or had finished (cut while its audio was stored).
+        ...(err instanceof NarrationStopped
+          ? { chunksStarted: err.started, chunks: err.chunks }
+          : { narration: narrating ? 'finished' : 'not started' }),
       });
-      throw err;
+      throw err instanceof Abandoned ? err : new Abandoned();
     }
     logger.error('conversion failed', { error: err as Error, audioId, chars });
     if (err instanceof Unavailable) throw err;
@@ -307,17 +355,84 @@ export async function startConversion(
   };
 }
 
-/** The abuse budget of deadline-cut requests: its own counter per caller (usage stays = deliveries). */
-const cutSubject = (subject: string) => `cut#${subject}`;
-const cutRules = (deps: NarrationDeps): WindowRule[] => [
-  { period: 'hour', limit: deps.config.FREE_CUT_PER_HOUR },
-];
+/**
+ * An identical earlier request of this caller (same fingerprint): its audio answers this one, nothing is charged or
+ * narrated. Done → 200 now; still queued or narrating → waited for like its own request would (200, else 202);
+ * failed, deleted, expired, or past half its retention → undefined (narrate anew). A failed lookup is a miss.
+ */
+async function reuseEarlier(
+  deps: NarrationDeps,
+  fingerprint: string,
+  input: ConversionInput,
+  now: Date,
+): Promise<ConversionOutcome | undefined> {
+  let record: AudioRecord | undefined;
+  try {
+    const id = await deps.reuse!.find(fingerprint);
+    record = id === undefined ? undefined : await deps.audio.get(id);
+  } catch (err) {
+    logger.warn('reuse lookup failed: narrating', { error: err as Error });
+    return undefined;
+  }
+  if (
+    !record ||
+    record.status === 'failed' ||
+    record.owner !== audioOwner(input.caller) ||
+    record.fmt !== input.fmt ||
+    !stillReusable(record, now)
+  )
+    return undefined;
+  const settled =
+    record.status === 'done'
+      ? record
+      : await waitForJob(deps, record.audioId, waitBudgetMs(deps, input), input.signal);
+  throwIfAbandoned(input.signal);
+  if (settled?.status === 'failed') return undefined;
+  logger.info('identical request: earlier audio reused', {
+    audioId: record.audioId,
+    status: settled?.status ?? record.status,
+  });
+  const base = {
+    audio_id: record.audioId,
+    audio_url: audioUrl(record.audioId, record.fmt),
+    voice: record.voice,
+    chars: record.chars,
+    ...(record.title !== undefined ? { title: record.title } : {}),
+    reused: true,
+  };
+  if (settled?.status === 'done') {
+    const timings = settled.timings
+      ? await deps.store.getTimings(record.audioId).catch(() => undefined)
+      : undefined;
+    return {
+      statusCode: 200,
+      body: doneBody(base, settled.durationS ?? 0, timings as Timings | undefined),
+      headers: {},
+    };
+  }
+  return {
+    statusCode: 202,
+    body: {
+      ...base,
+      duration_s: null,
+      estimated_duration_s: Math.round(record.chars / CHARS_PER_SECOND + (input.pauseS ?? 0)),
+      status: 'queued',
+      progress: record.progress ?? 0,
+    },
+    headers: { location: base.audio_url, 'retry-after': '5' },
+  };
+}
 
-/** A free request cut at its deadline (its work was done for nobody) counts against the caller's cut budget. */
-async function countCut(deps: NarrationDeps, subject: string, now: Date): Promise<void> {
-  await deps.quotas
-    .consume(cutSubject(subject), cutRules(deps), now, { force: true })
-    .catch((e) => logger.error('cut budget not counted', { error: e as Error }));
+/** Points the request's fingerprint at its (durable) conversion; never throws (a miss only narrates again). */
+async function rememberSafely(
+  deps: NarrationDeps,
+  fingerprint: string | undefined,
+  record: AudioRecord,
+): Promise<void> {
+  if (!fingerprint || !deps.reuse) return;
+  await deps.reuse
+    .remember(fingerprint, record.audioId, record.expiresAt)
+    .catch((e) => logger.warn('reuse pointer not written', { error: e as Error, audioId: record.audioId }));
 }
 
 /**
@@ -330,20 +445,13 @@ async function refuseIfSpent(
   now: Date,
   policy: QuotaPolicy | undefined,
 ): Promise<void> {
-  const [cuts] = await deps.quotas.peek(cutSubject(charge.subject), cutRules(deps), now);
-  if (cuts && cuts.used >= cuts.limit) {
-    const binding = { ...cuts, remaining: 0 };
-    const headers = rateLimitHeaders(
-      { allowed: false, charged: [], binding, all: [binding], slots: [cuts] },
-      now,
-    );
-    throw new QuotaExceeded(
-      `Too many of this address's conversions ran past the ${cuts.limit}-per-hour allowance of requests cut at ` +
-        `their deadline: send shorter texts (long ones are queued and answered 202), or try again in ` +
-        `${headers['retry-after']} seconds.`,
-      headers,
-    );
-  }
+  await refuseIfCutTooOften(
+    deps.quotas,
+    charge.subject,
+    deps.config.FREE_CUT_PER_HOUR,
+    now,
+    'send shorter texts (long ones are queued and answered 202)',
+  );
   const windows = await deps.quotas.peek(charge.subject, charge.rules, now);
   const spent = windows.find((w) => w.used >= w.limit);
   if (!spent) return;
@@ -461,8 +569,9 @@ function doneBody(base: Record<string, unknown>, durationS: number, timings: Tim
 /** How long a request may wait for its queued job: the window, inside the route's deadline. */
 export function waitBudgetMs(
   deps: Pick<NarrationDeps, 'config'>,
-  input: { remainingMs?: () => number },
+  input: { remainingMs?: () => number; respondAsync?: boolean },
 ): number {
+  if (input.respondAsync) return 0;
   const window = deps.config.WAIT_WINDOW_S * 1000;
   const left = input.remainingMs ? input.remainingMs() - DEADLINE_MARGIN_MS : window;
   return Math.max(0, Math.min(window, left));
@@ -566,6 +675,8 @@ async function narrateToStore(
     speech?: SpeechOptions | undefined;
     /** The objects' retention class (their record's retention). */
     retentionDays?: number | undefined;
+    /** Stops the narration (NarrationStopped): the request was answered already, or the worker lost its job. */
+    signal?: AbortSignal | undefined;
   } = {},
 ) {
   const synthesizer = await deps.synthesizer();
@@ -581,6 +692,7 @@ async function narrateToStore(
       ...(extra.onSegment ? { onSegment: extra.onSegment } : {}),
       ...(extra.headings ? { headings: extra.headings } : {}),
       ...(extra.speech ? { speech: extra.speech } : {}),
+      ...(extra.signal ? { signal: extra.signal } : {}),
     });
     await deps.store.putAudioFile(audioId, fmt, outPath, extra.retentionDays);
     // The cues' text rides along for WebVTT (GET /audio/{id}/timings?format=vtt): the caller's text is not kept.
@@ -702,8 +814,9 @@ async function narrateJob(
     },
     speech,
     retentionDays,
+    signal: lost,
   }).catch((err: unknown) => {
-    if (err instanceof JobGone) return undefined;
+    if (err instanceof JobGone || (err instanceof NarrationStopped && lost?.aborted)) return undefined;
     throw err;
   });
   if (!result) {

@@ -92,6 +92,11 @@ export interface NarrateOptions {
    * EDGE_FADE_MS; 0 joins the engine's samples as they are: the tests' control).
    */
   edgeFadeMs?: number;
+  /**
+   * Stops the narration (NarrationStopped) when aborted: no engine call starts after it (the caller was answered
+   * already, or the worker lost its job), so abandoned work costs what was in flight, not the whole text.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Narration extends EncodedFile {
@@ -103,6 +108,17 @@ export class NothingToNarrateError extends Error {
   constructor() {
     super('The text has nothing to narrate (it is empty or only whitespace).');
     this.name = 'NothingToNarrateError';
+  }
+}
+
+/** The narration's signal aborted: `started` of `chunks` engine calls had begun. */
+export class NarrationStopped extends Error {
+  constructor(
+    readonly started: number,
+    readonly chunks: number,
+  ) {
+    super(`narration stopped after ${started} of ${chunks} chunks`);
+    this.name = 'NarrationStopped';
   }
 }
 
@@ -141,6 +157,10 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
     : undefined;
   const bucket = synthesizer.maxPerSecond ? new TokenBucket(synthesizer.maxPerSecond) : undefined;
   const last = chunks.length - 1;
+  let started = 0;
+  const stopIfAborted = () => {
+    if (opts.signal?.aborted) throw new NarrationStopped(started, chunks.length);
+  };
   const target = loudnessTarget(opts);
   const pauseAfter = (i: number) => PAUSES[chunks[i + 1]?.boundary ?? 'sentence'];
 
@@ -158,7 +178,11 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
   });
   const synthMp3 = async (chunk: PlannedChunk, ssml?: { ssml: boolean }): Promise<Mp3Synthesis> => {
     const one = (text: string) => {
-      const call = () => synthesizer.synthesizeMp3!(text, voice, ssml);
+      // A sentence's call waiting for the rate limit starts no later than the abort either.
+      const call = () => {
+        stopIfAborted();
+        return synthesizer.synthesizeMp3!(text, voice, ssml);
+      };
       return bucket ? bucket.run(call) : call();
     };
     if (!bySentence(chunk)) return one(chunk.text);
@@ -175,7 +199,11 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
   };
   const synthPcm = async (chunk: PlannedChunk, ssml?: { ssml: boolean }): Promise<Synthesis> => {
     const one = (text: string) => {
-      const call = () => synthesizer.synthesize(text, voice, ssml);
+      // A sentence's call waiting for the rate limit starts no later than the abort either.
+      const call = () => {
+        stopIfAborted();
+        return synthesizer.synthesize(text, voice, ssml);
+      };
       return bucket ? bucket.run(call) : call();
     };
     if (!bySentence(chunk)) return one(chunk.text);
@@ -194,6 +222,8 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
   };
 
   const work = async (chunk: PlannedChunk, i: number): Promise<ChunkAudio> => {
+    stopIfAborted();
+    started++;
     const ssml = chunk.ssml ? { ssml: true } : undefined;
     // The engine's own MP3, joined as it is: for MP3 output, unless the chunk's sentence starts must be found in
     // its samples (SSML several sentences long: the marks index the markup, not the text).
@@ -244,6 +274,17 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
     };
   };
   const speech = new OrderedSynthesis(chunks, work, synthesizer.concurrency);
+  // Waiting for a chunk ends at the abort too (the engine call in flight finishes on its own; its result is dropped).
+  const abort = opts.signal
+    ? new Promise<never>((_, reject) => {
+        const stop = () => reject(new NarrationStopped(started, chunks.length));
+        if (opts.signal!.aborted) stop();
+        else opts.signal!.addEventListener('abort', stop, { once: true });
+      })
+    : undefined;
+  abort?.catch(() => undefined); // raced below; this only keeps an unraced abort from being reported as unhandled
+  const take = (i: number): Promise<ChunkAudio> =>
+    abort ? Promise.race([speech.take(i), abort]) : speech.take(i);
 
   const segments: Segment[] = [];
   /** Start (s, in the final file) of each part of each chunk, by sentence: first part wins. */
@@ -289,7 +330,7 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
   };
 
   try {
-    const first = await speech.take(0);
+    const first = await take(0);
     rate = first.rate;
     // MP3: the chapters (headings) as ID3v2 CHAP/CTOC frames at the start of the file: written now with the
     // titles, rewritten in place (same size) once their start times are known.
@@ -304,7 +345,8 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
         opts.outPath,
         chunks.length,
         async (i) => {
-          const part = i === 0 ? first : await speech.take(i);
+          stopIfAborted();
+          const part = i === 0 ? first : await take(i);
           await consume(i, part);
           if (onProgress && i < last) await onProgress((i + 1) / chunks.length);
           return part.mp3!.bytes;
@@ -314,7 +356,8 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
     } else {
       async function* pcm(): AsyncGenerator<Int16Array> {
         for (let i = 0; i < chunks.length; i++) {
-          const part = i === 0 ? first : await speech.take(i);
+          stopIfAborted();
+          const part = i === 0 ? first : await take(i);
           await consume(i, part);
           yield part.pcm!;
           // The encoder asked for more: chunk i is encoded.

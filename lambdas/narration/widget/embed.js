@@ -114,7 +114,7 @@
    * @typedef {{status: number, body: any, retry: string | null}} ApiAnswer
    */
 
-  /** The Spanish message for a failure; the API's own detail (English) is shown under it. */
+  /** The Spanish message for a failure; the API's own detail (the specific reason, asked in Spanish) goes under it. */
   function explain(/** @type {ApiFailure} */ f, /** @type {boolean} */ narrating) {
     var s = f.status;
     var wait = Number(f.retry) || 0;
@@ -132,7 +132,7 @@
     if (s === 409) return 'La narración no pudo completarse. Pulsa reproducir para intentarlo de nuevo.';
     if (s === 422)
       return narrating
-        ? 'No se pudo narrar esta página: el servicio no encontró un artículo que leer.'
+        ? 'No se pudo narrar esta página.'
         : 'El identificador de audio no es válido. Revisa el atributo data-audio-id.';
     if (s === 401 || s === 402 || s === 403) return 'El servicio de narración rechazó la petición.';
     if (s >= 500) return 'El servicio de narración no está disponible ahora mismo. Inténtalo más tarde.';
@@ -254,7 +254,6 @@
       errorEl.textContent = text;
       if (detail) {
         var small = doc.createElement('small');
-        small.lang = 'en';
         small.textContent = 'Detalle: ' + detail;
         errorEl.appendChild(small);
       }
@@ -314,7 +313,9 @@
      * @returns {Promise<any>}
      */
     function call(path, init, text) {
-      return fetch(api(path), init).then(
+      // Accept-Language is a CORS-safelisted header: asking for Spanish adds no preflight.
+      var headers = Object.assign({ 'accept-language': 'es-MX, es;q=0.9' }, init.headers);
+      return fetch(api(path), Object.assign({}, init, { headers: headers })).then(
         /** @returns {any} */
         function (res) {
           if (text && res.ok) return res.text();

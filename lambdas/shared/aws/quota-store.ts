@@ -29,11 +29,15 @@ export class DynamoQuotaStore implements QuotaStore {
    * One conditional ADD. With an id, the window's `ids` set records it: a charge for an id already there changes
    * nothing and answers the current count; a refund for an id not there changes nothing.
    */
-  private async add(slot: WindowSlot, delta: 1 | -1, opts: ChargeOptions = {}): Promise<number | undefined> {
+  private async add(slot: WindowSlot, sign: 1 | -1, opts: ChargeOptions = {}): Promise<number | undefined> {
     const { id, force } = opts;
+    const units = opts.units ?? 1;
+    const delta = sign * units;
+    // Room for every unit: the count after the charge is at most the limit.
+    if (delta > 0 && !force && units > slot.limit) return undefined;
     const conditions: string[] = [];
-    if (delta > 0 && !force) conditions.push('(attribute_not_exists(#c) OR #c < :limit)');
-    if (delta < 0) conditions.push('#c > :zero');
+    if (delta > 0 && !force) conditions.push('(attribute_not_exists(#c) OR #c <= :limit)');
+    if (delta < 0) conditions.push('#c >= :units');
     if (id) conditions.push(delta > 0 ? 'NOT contains(#ids, :id)' : 'contains(#ids, :id)');
     try {
       const out = await this.db.send(
@@ -48,8 +52,8 @@ export class DynamoQuotaStore implements QuotaStore {
           ExpressionAttributeValues: {
             ':d': delta,
             ':exp': slot.resetAt + KEEP_AFTER_RESET_S,
-            ...(delta > 0 && !force ? { ':limit': slot.limit } : {}),
-            ...(delta < 0 ? { ':zero': 0 } : {}),
+            ...(delta > 0 && !force ? { ':limit': slot.limit - units } : {}),
+            ...(delta < 0 ? { ':units': units } : {}),
             ...(id ? { ':id': id, ':set': new Set([id]) } : {}),
           },
           ReturnValues: 'UPDATED_NEW',
@@ -78,11 +82,12 @@ export class DynamoQuotaStore implements QuotaStore {
     const charged: WindowSlot[] = [];
     const all: QuotaDecision['all'] = [];
     const chargeId = opts.id ? { chargeId: opts.id } : {};
+    const units = opts.units && opts.units !== 1 ? { units: opts.units } : {};
     for (const slot of slots) {
       const count = await this.add(slot, 1, opts);
       if (count === undefined) {
         // This window is full: give back what was charged in the earlier windows of this request.
-        await Promise.all(charged.map((s) => this.add(s, -1, { id: opts.id })));
+        await Promise.all(charged.map((s) => this.add(s, -1, { id: opts.id, ...units })));
         const denied = { ...slot, remaining: 0 };
         return { allowed: false, charged: [], binding: denied, all: [...all, denied], slots };
       }
@@ -90,7 +95,7 @@ export class DynamoQuotaStore implements QuotaStore {
       all.push({ ...slot, remaining: slot.limit - count });
     }
     const binding = all.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-    return { allowed: true, charged, binding, all, slots, ...chargeId };
+    return { allowed: true, charged, binding, all, slots, ...chargeId, ...units };
   }
 
   async hasCharge(subject: string, rules: WindowRule[], at: Date, id: string): Promise<boolean> {
@@ -109,7 +114,9 @@ export class DynamoQuotaStore implements QuotaStore {
   }
 
   async refund(decision: QuotaDecision): Promise<void> {
-    await Promise.all(decision.charged.map((s) => this.add(s, -1, { id: decision.chargeId })));
+    await Promise.all(
+      decision.charged.map((s) => this.add(s, -1, { id: decision.chargeId, units: decision.units })),
+    );
   }
 
   async peek(

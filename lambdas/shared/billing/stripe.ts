@@ -31,13 +31,24 @@ export const HANDLED_EVENT_TYPES = [...CHECKOUT_EVENTS, ...SUBSCRIPTION_EVENTS];
 /** Seconds a signed event may be old (Stripe's default): limits replays of a captured request. */
 export const SIGNATURE_TOLERANCE_S = 300;
 
-/** Configuration missing for a payment route: 503 naming what to set, never a crash. */
+/**
+ * Configuration missing for a payment route: a 503 in one plain sentence for the visitor, and an error log naming
+ * what to set for the operator (variable names and where secrets come from are not the visitor's business).
+ */
 export class BillingNotConfiguredError extends Unavailable {
-  constructor(variable: string, what: string) {
+  constructor(
+    readonly variable: string,
+    readonly what: string,
+  ) {
     super(
-      `Payments are not available: ${variable} is not configured on this server (${what}). The operator sets it; in the cloud the stack passes it from Secrets Manager / SSM.`,
+      'Payments are not available on this server right now. Please try again later or contact support.',
       60,
     );
+    logger.error('payments not configured', {
+      variable,
+      what,
+      fix: `set ${variable} on this function; in the cloud the stack passes it from Secrets Manager / SSM`,
+    });
   }
 }
 

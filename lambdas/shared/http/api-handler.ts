@@ -13,6 +13,7 @@ import { metricsMiddleware } from '../observability/metrics';
 import { tracingMiddleware } from '../observability/tracing';
 import { DomainError, InvalidInput, invalid } from '../errors';
 import { HttpError, toHttpError } from './errors';
+import { localizeAnswer } from '../i18n/errors';
 import { bodyBytes, toApiRequest, type ApiEvent, type ApiRequest } from './request';
 import { json, type ApiResult } from './response';
 
@@ -37,7 +38,7 @@ export const TIMEOUT_DETAIL =
 export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
-    'x-request-id, retry-after, location, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy, idempotent-replayed',
+    'x-request-id, x-error-code, retry-after, location, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy, idempotent-replayed',
 };
 
 export function errorResponse(err: unknown, requestId: string, invalidStatus: 400 | 422 = 422): ApiResult {
@@ -70,12 +71,16 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
       }),
     })
       .use(injectLambdaContext(logger, { resetKeys: true }))
-      // Every answer carries the request id, also the early-timeout 503 (middy runs `after` hooks on it too).
+      // Every answer carries the request id, also the early-timeout 503 (middy runs `after` hooks on it too), and an
+      // error answer speaks the caller's language with its stable code (lambdas/shared/i18n/errors.ts).
       .use({
         after: (request) => {
           const id = request.event.requestContext?.requestId ?? request.context.awsRequestId;
-          if (request.response && id)
-            request.response.headers = { ...request.response.headers, 'x-request-id': id };
+          if (request.response) {
+            const headers = request.event.headers ?? {};
+            request.response = localizeAnswer(request.response, headers['accept-language']);
+            if (id) request.response.headers = { ...request.response.headers, 'x-request-id': id };
+          }
         },
       })
       .use(tracingMiddleware())

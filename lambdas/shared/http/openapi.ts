@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { ServiceManifest } from '../manifest';
 import type { RouteDoc } from './route-doc';
+import { codeSamples, samplesMarkdown } from './snippets';
 
 export type { ParamDoc, ResponseDoc, RouteDoc } from './route-doc';
 
@@ -87,12 +88,17 @@ export async function buildOpenApi(manifest: ServiceManifest, info: ApiInfo): Pr
         description: p.description,
         schema: p.schema ?? { type: 'string' },
       }));
+    let example: Record<string, unknown> | undefined;
     if (doc.body) {
-      const b = doc.body.schema;
-      const schema = jsonSchema(typeof b === 'function' ? await b() : b);
+      const schema = jsonSchema(doc.body.schema);
+      const e = doc.body.example;
+      example = typeof e === 'function' ? await e() : e;
       operation.requestBody = {
         required: true,
-        content: Object.fromEntries(doc.body.contentTypes.map((t) => [t, { schema }])),
+        // The example goes with the first (main) media type, the one "Probar" opens with.
+        content: Object.fromEntries(
+          doc.body.contentTypes.map((t, i) => [t, i === 0 ? { schema, example } : { schema }]),
+        ),
       };
     }
     operation.responses = Object.fromEntries(
@@ -124,6 +130,10 @@ export async function buildOpenApi(manifest: ServiceManifest, info: ApiInfo): Pr
       ]),
     );
     if (doc.bearer) operation.security = doc.bearer === 'optional' ? [{}, { apiKey: [] }] : [{ apiKey: [] }];
+    // curl, TypeScript and Python, made from the same docs (./snippets.ts): as x-codeSamples and in the description.
+    const samples = codeSamples(route.method === 'ANY' ? 'GET' : route.method, route.path, doc, example);
+    operation['x-codeSamples'] = samples;
+    operation.description = [doc.description, samplesMarkdown(samples)].filter(Boolean).join('\n\n');
     const methods =
       route.method === 'ANY' ? ['get', 'post', 'put', 'delete', 'patch'] : [route.method.toLowerCase()];
     paths[route.path] ??= {};

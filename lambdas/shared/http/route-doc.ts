@@ -26,8 +26,17 @@ export interface RouteDoc {
   description?: string;
   tags: string[];
   params?: ParamDoc[];
-  /** A schema whose module is heavy (the render pipeline) may be loaded lazily, only when /api is built. */
-  body?: { schema: z.ZodType | (() => Promise<z.ZodType>); contentTypes: string[] };
+  /**
+   * The request body's schema (the one its handler validates with, declared beside the route spec). `example`:
+   * a real body that the route accepts as it is (GET /api pre-fills "Probar" with it, and its snippets send it;
+   * test/unit/api-examples.test.ts validates each against the route's schema). It goes with the first content type;
+   * a multipart body's example holds its fields, the file aside; one from a heavy module may be loaded lazily.
+   */
+  body?: {
+    schema: z.ZodType;
+    contentTypes: string[];
+    example: Record<string, unknown> | (() => Promise<Record<string, unknown>>);
+  };
   responses: Record<number, ResponseDoc>;
   /** Optional Bearer key (free tier without it). */
   bearer?: 'optional' | 'required';

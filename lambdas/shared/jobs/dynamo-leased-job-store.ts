@@ -39,6 +39,8 @@ export interface JobUpdate {
   condition?: string;
   names?: Record<string, string>;
   values?: Record<string, unknown>;
+  /** ADD clauses: counters (numbers) and string sets, by attribute name. */
+  add?: Record<string, number | Set<string>>;
   /** ALL_NEW or ALL_OLD: the item update() answers. */
   returnValues?: 'ALL_NEW' | 'ALL_OLD';
   /** Stamp updatedAt (default true): the job's state changed. */
@@ -198,7 +200,11 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
    */
   protected async update(id: string, u: JobUpdate): Promise<Record<string, unknown> | undefined> {
     const set = u.touch === false ? u.set : [...u.set, 'updatedAt = :now'];
-    const expression = `SET ${set.join(', ')}` + (u.remove?.length ? ` REMOVE ${u.remove.join(', ')}` : '');
+    const adds = Object.entries(u.add ?? {});
+    const expression =
+      `SET ${set.join(', ')}` +
+      (adds.length ? ` ADD ${adds.map(([,], i) => `#a${i} :a${i}`).join(', ')}` : '') +
+      (u.remove?.length ? ` REMOVE ${u.remove.join(', ')}` : '');
     const condition = u.condition ? `attribute_exists(#k) AND ${u.condition}` : 'attribute_exists(#k)';
     const text = `${expression} ${condition}`;
     const values: Record<string, unknown> = {
@@ -206,6 +212,7 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
       ':queued': 'queued',
       ':active': this.shape.activeStatus,
       ...u.values,
+      ...Object.fromEntries(adds.map(([, v], i) => [`:a${i}`, v])),
     };
     try {
       const out = await this.db.send(
@@ -217,6 +224,7 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
           ExpressionAttributeNames: {
             '#k': this.keyAttribute,
             ...(text.includes('#s') ? { '#s': 'status' } : {}),
+            ...Object.fromEntries(adds.map(([name], i) => [`#a${i}`, name])),
             ...u.names,
           },
           // DynamoDB refuses values the expressions do not use.

@@ -55,6 +55,8 @@ export interface QuotaDecision {
   slots: WindowSlot[];
   /** The charge's id (ChargeOptions.id): its refund gives back exactly that charge, once. */
   chargeId?: string;
+  /** Units charged to each window (ChargeOptions.units); a refund gives back this many. @default 1 */
+  units?: number;
 }
 
 /**
@@ -65,6 +67,11 @@ export interface QuotaDecision {
 export interface ChargeOptions {
   id?: string;
   force?: boolean;
+  /**
+   * Units to charge at once (a batch of documents): every window must have this many left, or nothing is charged.
+   * @default 1
+   */
+  units?: number;
 }
 
 /** The caller's view of a decision, as headers (IETF RateLimit draft fields, widely used names). */
@@ -84,7 +91,7 @@ export function rateLimitHeaders(decision: QuotaDecision, now: Date): Record<str
 
 export interface QuotaStore {
   /**
-   * Charges one unit to every window, or none if any window is full. Exact under concurrency. With an id, a
+   * Charges one unit (opts.units) to every window, or none if any window lacks room. Exact under concurrency. With an id, a
    * window already charged for that id is not charged again (and counts as charged).
    */
   consume(subject: string, rules: WindowRule[], now?: Date, opts?: ChargeOptions): Promise<QuotaDecision>;

@@ -69,6 +69,7 @@ export function webhookDocs(o: WebhookDocsOptions) {
           }),
         }),
         contentTypes: ['application/json'],
+        example: { url: 'https://ejemplo.mx/webhooks/voz', events: [...o.eventTypes] },
       },
       responses: {
         200: { description: 'Changed (the secret is unchanged and not shown)', schema: EndpointView },

@@ -370,3 +370,100 @@ export type WebhookRotateSecret_200 = {
   /** After a rotation: until when the previous secret still signs (a second v1=) */
   previous_secret_expires_at: string | null;
 };
+
+/** POST /v1/batches/upload */
+export type BatchUpload_201 = {
+  /** `bup_` + 22 characters */
+  upload_id: string;
+  upload: {
+    method: "POST";
+    url: string;
+    /** Send these form fields first, unchanged */
+    fields: Record<string, string>;
+    file_field: "file";
+  };
+  max_bytes: number;
+  max_files: number;
+  content_type: "application/zip";
+  upload_expires_at: string;
+  start: {
+    method: "POST";
+    path: "/v1/batches";
+    body: {
+      upload_id: string;
+    };
+  };
+};
+
+/** POST /v1/batches */
+export type StartBatch_Request = {
+  /** From POST /v1/batches/upload, after the zip was sent */
+  upload_id: string;
+} | {
+  /** The CFDI 4.0 XML documents themselves (a body of at most 5 MiB) */
+  xml: string[];
+};
+
+/** POST /v1/batches */
+export type StartBatch_202 = {
+  /** The batch id, a job id (`job_…`): GET /v1/jobs/{id} shows it too */
+  id: string;
+  object: "batch";
+  status: "queued" | "rendering" | "done" | "failed";
+  /** Distinct stamped CFDI to print (null until the zip is read) */
+  total: number | null;
+  /** PDFs made so far */
+  done: number;
+  /** CFDI whose PDF failed (listed in resumen.xlsx, not charged) */
+  failed: number;
+  /** Files that are no stamped CFDI 4.0, or repeat a UUID */
+  refused: number | null;
+  /** 0..1 */
+  progress: number;
+  /** Estimated seconds left (null until the first part is done) */
+  eta_s: number | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  expires_at: string;
+  status_url: string;
+  filename?: string;
+  bytes?: number;
+  /** done: the zip (presigned, valid 1 h, signed afresh at every GET) */
+  download_url?: string;
+  download_expires_at?: string;
+  /** failed: why, in words to act on */
+  reason?: string;
+};
+
+/** GET /v1/batches/{id} */
+export type GetBatch_200 = {
+  /** The batch id, a job id (`job_…`): GET /v1/jobs/{id} shows it too */
+  id: string;
+  object: "batch";
+  status: "queued" | "rendering" | "done" | "failed";
+  /** Distinct stamped CFDI to print (null until the zip is read) */
+  total: number | null;
+  /** PDFs made so far */
+  done: number;
+  /** CFDI whose PDF failed (listed in resumen.xlsx, not charged) */
+  failed: number;
+  /** Files that are no stamped CFDI 4.0, or repeat a UUID */
+  refused: number | null;
+  /** 0..1 */
+  progress: number;
+  /** Estimated seconds left (null until the first part is done) */
+  eta_s: number | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  expires_at: string;
+  status_url: string;
+  filename?: string;
+  bytes?: number;
+  /** done: the zip (presigned, valid 1 h, signed afresh at every GET) */
+  download_url?: string;
+  download_expires_at?: string;
+  /** failed: why, in words to act on */
+  reason?: string;
+};

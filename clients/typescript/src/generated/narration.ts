@@ -42,6 +42,8 @@ export type ConvertText_200 = {
   chars: number;
   /** URL conversions: the article title */
   title?: string;
+  /** An identical earlier request of the same caller answered this one: its audio, nothing narrated or charged (docs/reuse.md) */
+  reused?: true;
   /** Lexicons applied, in precedence order (named in the request, else the default) */
   lexicons?: string[];
   /** What the engine will not do, e.g. <emphasis> on neural voices (the words are read plainly) */
@@ -87,6 +89,8 @@ export type ConvertText_202 = {
   chars: number;
   /** URL conversions: the article title */
   title?: string;
+  /** An identical earlier request of the same caller answered this one: its audio, nothing narrated or charged (docs/reuse.md) */
+  reused?: true;
   /** Lexicons applied, in precedence order (named in the request, else the default) */
   lexicons?: string[];
   /** What the engine will not do, e.g. <emphasis> on neural voices (the words are read plainly) */
@@ -136,6 +140,8 @@ export type ConvertPdf_200 = {
   chars: number;
   /** URL conversions: the article title */
   title?: string;
+  /** An identical earlier request of the same caller answered this one: its audio, nothing narrated or charged (docs/reuse.md) */
+  reused?: true;
   /** Lexicons applied, in precedence order (named in the request, else the default) */
   lexicons?: string[];
   /** What the engine will not do, e.g. <emphasis> on neural voices (the words are read plainly) */
@@ -181,6 +187,8 @@ export type ConvertPdf_202 = {
   chars: number;
   /** URL conversions: the article title */
   title?: string;
+  /** An identical earlier request of the same caller answered this one: its audio, nothing narrated or charged (docs/reuse.md) */
+  reused?: true;
   /** Lexicons applied, in precedence order (named in the request, else the default) */
   lexicons?: string[];
   /** What the engine will not do, e.g. <emphasis> on neural voices (the words are read plainly) */
@@ -254,6 +262,8 @@ export type ConvertUrl_200 = {
   chars: number;
   /** URL conversions: the article title */
   title?: string;
+  /** An identical earlier request of the same caller answered this one: its audio, nothing narrated or charged (docs/reuse.md) */
+  reused?: true;
   /** Lexicons applied, in precedence order (named in the request, else the default) */
   lexicons?: string[];
   /** What the engine will not do, e.g. <emphasis> on neural voices (the words are read plainly) */
@@ -299,6 +309,8 @@ export type ConvertUrl_202 = {
   chars: number;
   /** URL conversions: the article title */
   title?: string;
+  /** An identical earlier request of the same caller answered this one: its audio, nothing narrated or charged (docs/reuse.md) */
+  reused?: true;
   /** Lexicons applied, in precedence order (named in the request, else the default) */
   lexicons?: string[];
   /** What the engine will not do, e.g. <emphasis> on neural voices (the words are read plainly) */
@@ -333,6 +345,8 @@ export type DemoTry_200 = {
   chars: number;
   /** URL conversions: the article title */
   title?: string;
+  /** An identical earlier request of the same caller answered this one: its audio, nothing narrated or charged (docs/reuse.md) */
+  reused?: true;
   /** Lexicons applied, in precedence order (named in the request, else the default) */
   lexicons?: string[];
   /** What the engine will not do, e.g. <emphasis> on neural voices (the words are read plainly) */
@@ -357,6 +371,8 @@ export type GetAudio_200 = {
   chars: number;
   /** URL conversions: the article title */
   title?: string;
+  /** An identical earlier request of the same caller answered this one: its audio, nothing narrated or charged (docs/reuse.md) */
+  reused?: true;
   /** Lexicons applied, in precedence order (named in the request, else the default) */
   lexicons?: string[];
   /** What the engine will not do, e.g. <emphasis> on neural voices (the words are read plainly) */
@@ -663,4 +679,253 @@ export type LexiconPut_201 = {
   }[];
   /** ISO 8601 */
   updated_at: string;
+};
+
+/** GET /v1/feeds */
+export type FeedList_200 = {
+  feeds: {
+    feed_id: string;
+    url: string;
+    kind: ("rss" | "atom" | "sitemap") | null;
+    title: string | null;
+    voice: string;
+    fmt: string;
+    lexicons: string[];
+    mode: "publish" | "first_play";
+    status: "active" | "paused";
+    podcast: {
+      title?: string;
+      author?: string;
+      category?: string;
+      language?: string;
+      image?: string;
+      description?: string;
+      explicit?: boolean;
+    };
+    /** The podcast RSS feed of this feed (public) */
+    podcast_url: string;
+    created_at: string;
+    poll_interval_s: number;
+    next_poll_at: string;
+    consecutive_failures: number;
+    last_poll: {
+      at: string;
+      outcome: "ok" | "not_modified" | "error";
+      http_status?: number;
+      error?: string;
+      entries?: number;
+      queued?: number;
+    } | null;
+    /** Entries the feed lists now */
+    articles: number;
+  }[];
+};
+
+/** POST /v1/feeds */
+export type FeedCreate_Request = {
+  url: string;
+  voice?: string;
+  fmt?: "mp3" | "wav" | "ogg";
+  lexicons?: string[];
+  mode?: "publish";
+  podcast?: {
+    title?: string;
+    author?: string;
+    category?: string;
+    language?: string;
+    image?: string;
+    description?: string;
+    explicit?: boolean;
+  };
+};
+
+/** POST /v1/feeds */
+export type FeedCreate_201 = {
+  feed_id: string;
+  url: string;
+  kind: ("rss" | "atom" | "sitemap") | null;
+  title: string | null;
+  voice: string;
+  fmt: string;
+  lexicons: string[];
+  mode: "publish" | "first_play";
+  status: "active" | "paused";
+  podcast: {
+    title?: string;
+    author?: string;
+    category?: string;
+    language?: string;
+    image?: string;
+    description?: string;
+    explicit?: boolean;
+  };
+  /** The podcast RSS feed of this feed (public) */
+  podcast_url: string;
+  created_at: string;
+  poll_interval_s: number;
+  next_poll_at: string;
+  consecutive_failures: number;
+  last_poll: {
+    at: string;
+    outcome: "ok" | "not_modified" | "error";
+    http_status?: number;
+    error?: string;
+    entries?: number;
+    queued?: number;
+  } | null;
+  /** Entries the feed lists now */
+  articles: number;
+};
+
+/** GET /v1/feeds/{feed_id} */
+export type FeedGet_200 = {
+  feed_id: string;
+  url: string;
+  kind: ("rss" | "atom" | "sitemap") | null;
+  title: string | null;
+  voice: string;
+  fmt: string;
+  lexicons: string[];
+  mode: "publish" | "first_play";
+  status: "active" | "paused";
+  podcast: {
+    title?: string;
+    author?: string;
+    category?: string;
+    language?: string;
+    image?: string;
+    description?: string;
+    explicit?: boolean;
+  };
+  /** The podcast RSS feed of this feed (public) */
+  podcast_url: string;
+  created_at: string;
+  poll_interval_s: number;
+  next_poll_at: string;
+  consecutive_failures: number;
+  last_poll: {
+    at: string;
+    outcome: "ok" | "not_modified" | "error";
+    http_status?: number;
+    error?: string;
+    entries?: number;
+    queued?: number;
+  } | null;
+  /** Entries the feed lists now */
+  articles: number;
+  entries: {
+    key: string;
+    url: string;
+    title: string | null;
+    published: string | null;
+    status: "waiting_play" | "narrated" | "failed";
+    audio_id: string | null;
+    narrations: number;
+    error?: string;
+    updated_at: string;
+  }[];
+};
+
+/** DELETE /v1/feeds/{feed_id} */
+export type FeedDelete_Query = {
+  /** `keep` (default) or `delete` */
+  audio?: "keep" | "delete";
+};
+
+/** DELETE /v1/feeds/{feed_id} */
+export type FeedDelete_200 = {
+  deleted: true;
+  audio_deleted: number;
+  audio_kept: number;
+};
+
+/** PATCH /v1/feeds/{feed_id} */
+export type FeedUpdate_Request = {
+  status: "active" | "paused";
+};
+
+/** PATCH /v1/feeds/{feed_id} */
+export type FeedUpdate_200 = {
+  feed_id: string;
+  url: string;
+  kind: ("rss" | "atom" | "sitemap") | null;
+  title: string | null;
+  voice: string;
+  fmt: string;
+  lexicons: string[];
+  mode: "publish" | "first_play";
+  status: "active" | "paused";
+  podcast: {
+    title?: string;
+    author?: string;
+    category?: string;
+    language?: string;
+    image?: string;
+    description?: string;
+    explicit?: boolean;
+  };
+  /** The podcast RSS feed of this feed (public) */
+  podcast_url: string;
+  created_at: string;
+  poll_interval_s: number;
+  next_poll_at: string;
+  consecutive_failures: number;
+  last_poll: {
+    at: string;
+    outcome: "ok" | "not_modified" | "error";
+    http_status?: number;
+    error?: string;
+    entries?: number;
+    queued?: number;
+  } | null;
+  /** Entries the feed lists now */
+  articles: number;
+};
+
+/** POST /v1/feeds/{feed_id}/poll */
+export type FeedPoll_202 = {
+  feed_id: string;
+  url: string;
+  kind: ("rss" | "atom" | "sitemap") | null;
+  title: string | null;
+  voice: string;
+  fmt: string;
+  lexicons: string[];
+  mode: "publish" | "first_play";
+  status: "active" | "paused";
+  podcast: {
+    title?: string;
+    author?: string;
+    category?: string;
+    language?: string;
+    image?: string;
+    description?: string;
+    explicit?: boolean;
+  };
+  /** The podcast RSS feed of this feed (public) */
+  podcast_url: string;
+  created_at: string;
+  poll_interval_s: number;
+  next_poll_at: string;
+  consecutive_failures: number;
+  last_poll: {
+    at: string;
+    outcome: "ok" | "not_modified" | "error";
+    http_status?: number;
+    error?: string;
+    entries?: number;
+    queued?: number;
+  } | null;
+  /** Entries the feed lists now */
+  articles: number;
+};
+
+/** GET /audio/{audio_id}/chapters.json */
+export type AudioChapters_200 = {
+  version: "1.2.0";
+  title?: string;
+  chapters: {
+    startTime: number;
+    title: string;
+  }[];
 };

@@ -289,11 +289,7 @@ function showError(failure) {
         'ul',
         {},
         failure.items.map((i) =>
-          el('li', {}, [
-            el('code', { text: locText(i.loc || []) }),
-            ' ',
-            el('span', { lang: 'en', text: i.msg }),
-          ]),
+          el('li', {}, [el('code', { text: locText(i.loc || []) }), ' ', el('span', { text: i.msg })]),
         ),
       ),
     );
@@ -301,11 +297,13 @@ function showError(failure) {
     parts.push(
       el('p', { className: 'detalle' }, [
         `Respuesta de la API (${failure.status}): `,
-        el('span', { lang: 'en', text: failure.detail }),
+        el('span', { text: failure.detail }),
       ]),
     );
   box.replaceChildren(...parts);
   $('estado-resultado').textContent = `No se generó el documento: ${failure.title.toLowerCase()}.`;
+  // On a phone the message may sit below the screen: bring it into view (role="alert" announces it).
+  requestAnimationFrame(() => box.scrollIntoView({ block: 'nearest' }));
 }
 
 async function showResult(result) {

@@ -7,6 +7,11 @@ const EXPERIMENT = 'precios';
 const VISITOR_KEY = 'voz-visitante';
 /** Longest the page waits for a queued narration's timings before playing without the text. */
 const TIMINGS_WAIT_MS = 10 * 60 * 1000;
+/** The free demo's limit (POST /demo/try); a longer text goes to POST /convert/text, up to the contract's limit. */
+const DEMO_MAX_CHARS = 500;
+const TEXT_MAX_CHARS = 100_000;
+/** Characters as the API counts them (code points). @param {string} s */
+const charCount = (s) => [...s].length;
 
 document.documentElement.classList.add('js');
 
@@ -180,7 +185,10 @@ async function narrate(what, request, textOf) {
     const result = a.body;
     const text = await textOf(result);
     showResult(result, text);
-    status.textContent = 'Tu audio está listo: pulsa reproducir.';
+    status.textContent =
+      a.status === 202
+        ? 'Tu audio se está preparando: pulsa reproducir y empieza a sonar mientras se hace el resto.'
+        : 'Tu audio está listo: pulsa reproducir.';
   } finally {
     busy(false);
     loadQuota();
@@ -256,12 +264,35 @@ $('#forma-texto').addEventListener('submit', (e) => {
   const text = $('#texto').value;
   if (!text.trim()) {
     showProblem($('#error'), { message: 'Escribe o pega un texto para escucharlo.', detail: '' });
-    $('#texto').focus();
+    $('#texto').focus({ preventScroll: true });
     return;
   }
+  const n = charCount(text);
+  if (n > TEXT_MAX_CHARS) {
+    // Said before anything is sent or cut: the visitor decides what to keep.
+    showProblem($('#error'), {
+      message: `Tu texto tiene ${numberEs(n)} caracteres; se pueden narrar hasta ${numberEs(TEXT_MAX_CHARS)} a la vez.`,
+      detail: 'Divídelo en partes (por ejemplo, por capítulo) y narra cada una.',
+    });
+    $('#texto').focus({ preventScroll: true });
+    return;
+  }
+  // Up to 500 characters: the free demo. Longer: POST /convert/text on the free quota, answered as soon as it is
+  // queued (Prefer: respond-async), so the player starts on the first parts while the rest is made.
   narrate(
     'narrar el texto',
-    () => postJson('/demo/try', { text, voice: voice() }),
+    () =>
+      n <= DEMO_MAX_CHARS
+        ? postJson('/demo/try', { text, voice: voice() })
+        : call('/convert/text', {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json',
+              prefer: 'respond-async',
+            },
+            body: JSON.stringify({ text, voice: voice() }),
+          }),
     async () => text,
   );
 });
@@ -274,7 +305,7 @@ $('#forma-url').addEventListener('submit', (e) => {
       message: 'Escribe la dirección del artículo (empieza con https://).',
       detail: '',
     });
-    $('#url').focus();
+    $('#url').focus({ preventScroll: true });
     return;
   }
   narrate('narrar el artículo', () => postJson('/convert/url', { url, voice: voice() }), narratedText);
@@ -285,7 +316,7 @@ $('#forma-pdf').addEventListener('submit', (e) => {
   const file = $('#pdf').files[0];
   if (!file) {
     showProblem($('#error'), { message: 'Elige un archivo PDF o arrástralo al recuadro.', detail: '' });
-    $('#pdf').focus();
+    $('#pdf').focus({ preventScroll: true });
     return;
   }
   const body = new FormData();
@@ -323,10 +354,17 @@ zone.addEventListener('drop', (e) => {
   }
 });
 
-$('#texto').addEventListener('input', () => {
-  const n = $('#texto').value.length;
-  $('#texto-cuenta').textContent = `${n} de 500 caracteres.`;
-});
+/** The counter says which way the text will go, before anything is sent. */
+function countText() {
+  const n = charCount($('#texto').value);
+  $('#texto-cuenta').textContent =
+    n <= DEMO_MAX_CHARS
+      ? `${numberEs(n)} de ${DEMO_MAX_CHARS} caracteres gratis.`
+      : n <= TEXT_MAX_CHARS
+        ? `${numberEs(n)} caracteres: más de ${DEMO_MAX_CHARS}, así que se narra con tu cuota gratuita (hasta ${numberEs(TEXT_MAX_CHARS)}). Empieza a sonar mientras se prepara el resto.`
+        : `${numberEs(n)} caracteres: el máximo es ${numberEs(TEXT_MAX_CHARS)}. Divide el texto para narrarlo.`;
+}
+$('#texto').addEventListener('input', countText);
 
 // ─── Pricing: an A/B experiment (GET /ab/assign, POST /ab/event); checkout links carry the ref ──────────────────
 
@@ -422,7 +460,7 @@ $('#forma-lista').addEventListener('submit', async (e) => {
       message: 'Escribe un correo electrónico válido, por ejemplo ana@ejemplo.mx.',
       detail: '',
     });
-    $('#correo').focus();
+    $('#correo').focus({ preventScroll: true });
     return;
   }
   const interest = form.querySelector('input[name=interest]:checked');

@@ -26,7 +26,11 @@ class HttpError extends Error {
 
 async function getJson(path, token) {
   const res = await fetch(path, {
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+      'accept-language': 'es-MX, es;q=0.9',
+    },
     cache: 'no-store',
   });
   let body = null;

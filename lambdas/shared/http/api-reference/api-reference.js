@@ -58,6 +58,14 @@
     Schemas: 'Esquemas',
     Servers: 'Servidores',
     Download: 'Descargar',
+    'Download file': 'Descargar el archivo',
+    'Edit Value': 'Editar el valor',
+    Undocumented: 'Sin documentar',
+    'Loading...': 'Cargando…',
+    Callbacks: 'Retrollamadas',
+    'No callbacks': 'Sin retrollamadas',
+    required: 'obligatorio',
+    Deprecated: 'Obsoleto',
     'Filter by tag': 'Filtrar por etiqueta',
   };
   var THEIRS =

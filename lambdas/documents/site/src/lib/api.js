@@ -3,6 +3,9 @@
 // beside the explanation so developers see exactly what their code would get.
 import { jsonPath } from './validate.js';
 
+/** What the playground's calls say they read: the API answers its errors in Spanish for it. */
+const SPANISH = 'es-MX, es;q=0.9';
+
 /** The ten formats of the contract, in the order the picker shows them. */
 export const FORMATS = [
   ['pdf', 'PDF (vista previa aquí)'],
@@ -19,14 +22,18 @@ export const FORMATS = [
 
 /** GET /templates: `{templates: [{slug, title, purpose, formats, fields, sample, ...}], custom_html_formats}`. */
 export async function loadTemplates() {
-  const res = await fetch('/templates', { headers: { accept: 'application/json' } });
+  const res = await fetch('/templates', {
+    headers: { accept: 'application/json', 'accept-language': SPANISH },
+  });
   if (!res.ok) throw new Error(`GET /templates respondió ${res.status}`);
   return res.json();
 }
 
 /** GET /pricing: `{currency, quota_reset, plans: [{id, name, price_usd, billing, documents_per_month, scope, checkout}]}`. */
 export async function loadPricing() {
-  const res = await fetch('/pricing', { headers: { accept: 'application/json' } });
+  const res = await fetch('/pricing', {
+    headers: { accept: 'application/json', 'accept-language': SPANISH },
+  });
   if (!res.ok) throw new Error(`GET /pricing respondió ${res.status}`);
   return res.json();
 }
@@ -58,7 +65,7 @@ function filenameOf(res, format) {
  * `{ok: false, status, title, explanation, items, detail}`; network failures are `{ok: false, status: 0, ...}`.
  */
 export async function render(body, key) {
-  const headers = { 'content-type': 'application/json', accept: '*/*' };
+  const headers = { 'content-type': 'application/json', accept: '*/*', 'accept-language': SPANISH };
   if (key) headers.authorization = `Bearer ${key}`;
   let res;
   try {

@@ -1,5 +1,6 @@
 // The site's calls to its own API (same origin) and the Spanish messages for what they answer.
-// Every error keeps the API's own `detail` (English) so the page can show it under the Spanish message.
+// Every call asks for Spanish (Accept-Language), so the API's own `detail` — the specific reason — comes in Spanish
+// and the page shows it under its message.
 
 /**
  * @typedef {{ ok: boolean, status: number, body: any, retryAfter: number | null }} Answer
@@ -16,7 +17,11 @@
 export async function call(path, init) {
   let res;
   try {
-    res = await fetch(path, { credentials: 'omit', ...init });
+    res = await fetch(path, {
+      credentials: 'omit',
+      ...init,
+      headers: { 'accept-language': SPANISH, ...init?.headers },
+    });
   } catch {
     return { ok: false, status: 0, body: null, retryAfter: null };
   }
@@ -36,6 +41,9 @@ export async function call(path, init) {
     retryAfter: Number.isFinite(retry) && retry > 0 ? retry : null,
   };
 }
+
+/** What every call of the pages says it reads: the API answers its errors in Spanish for it. */
+export const SPANISH = 'es-MX, es;q=0.9';
 
 /** @param {string} path @param {unknown} data */
 export const postJson = (path, data) =>
@@ -82,7 +90,7 @@ export function problem(a, what) {
       };
     case 400:
     case 422:
-      return { message: `No se pudo ${what}: revisa los datos.`, detail };
+      return { message: `No se pudo ${what}.`, detail };
     case 413:
       return { message: `No se pudo ${what}: el archivo es demasiado grande (máximo 20 MB).`, detail };
     case 415:
@@ -109,18 +117,19 @@ export function problem(a, what) {
 
 /**
  * Shows a problem in an alert element (always in the page, empty when there is nothing to say, so screen readers
- * announce each change): the Spanish message, and the API's detail (English) underneath.
+ * announce each change): the Spanish message, and the API's detail (the specific reason) underneath.
  * @param {HTMLElement} el @param {Problem | null} p
  */
 export function showProblem(el, p) {
   el.textContent = '';
   if (!p) return;
+  // On a phone the message may sit below the screen: bring it into view (role="alert" announces it).
+  requestAnimationFrame(() => el.scrollIntoView({ block: 'nearest' }));
   const strong = document.createElement('strong');
   strong.textContent = p.message;
   el.append(strong);
   if (p.detail) {
     const small = document.createElement('small');
-    small.lang = 'en';
     small.textContent = p.detail;
     el.append(small);
   }

@@ -1,0 +1,47 @@
+// DynamoDB BatchRepository: a CFDI batch is a documents job (`docjob#<id>` in the accounts table, the
+// JobRepository's item) with its batch state and counters on the same item. Every step is one conditional update:
+// the split is recorded once (queued → rendering), and each part is counted once (its number joins the
+// `partsSeen` string set in the same update that adds its counts), so a redelivered part never counts twice.
+import { DynamoJobRepository } from './job-repository';
+import type { WindowSlot } from '../../shared/quota/windows';
+import type { BatchRepository, BatchState, JobRecord } from '../ports';
+
+export class DynamoBatchRepository extends DynamoJobRepository implements BatchRepository {
+  async planBatch(jobId: string, plan: Required<BatchState>, charged: WindowSlot[]): Promise<boolean> {
+    return !!(await this.update(jobId, {
+      set: [
+        '#s = :active',
+        '#b = :plan',
+        'charged = :charged',
+        'batchDone = :zero',
+        'batchFailed = :zero',
+        'partsDone = :zero',
+      ],
+      condition: '#s = :queued',
+      // `batch` is one of DynamoDB's reserved words.
+      names: { '#b': 'batch' },
+      values: { ':plan': plan, ':charged': charged, ':zero': 0 },
+    }));
+  }
+
+  async recordPart(
+    jobId: string,
+    part: number,
+    done: number,
+    failed: number,
+  ): Promise<JobRecord | undefined> {
+    const out = await this.update(jobId, {
+      set: [],
+      condition: '#s = :active AND (attribute_not_exists(partsSeen) OR NOT contains(partsSeen, :part))',
+      values: { ':part': String(part) },
+      returnValues: 'ALL_NEW',
+      add: { batchDone: done, batchFailed: failed, partsDone: 1, partsSeen: new Set([String(part)]) },
+    });
+    return out ? this.fromItem(out) : undefined;
+  }
+
+  async partsCounted(jobId: string): Promise<Set<number>> {
+    const item = (await this.get(jobId)) as (JobRecord & { partsSeen?: Set<string> }) | undefined;
+    return new Set([...(item?.partsSeen ?? [])].map(Number));
+  }
+}

@@ -1,0 +1,43 @@
+// GET /v1/batches/{id}: the route's spec, next to its handler (batch-get.ts); routes.ts lists it.
+import type { RouteSpec } from '../../shared/manifest';
+import { JOB_ITEM_PREFIX } from '../adapters/item-prefixes';
+import { BatchView } from '../api/batches-doc';
+import { ErrorDetail } from '../api/schemas';
+
+export const getBatchRoute = {
+  id: 'GetBatch',
+  method: 'GET',
+  path: '/v1/batches/{id}',
+  handler: 'lambdas/documents/handlers/batch-get.ts',
+  memoryMb: 256,
+  timeoutS: 5,
+  access: {
+    tables: { keys: 'r', accounts: 'r' },
+    itemPrefixes: { accounts: [JOB_ITEM_PREFIX] },
+    // Presigning the zip's download URL (the URL only works if this role may read it).
+    bucket: 'r',
+    settings: ['JOB_DOWNLOAD_TTL_S'],
+  },
+  docs: {
+    summary: 'A batch of CFDI',
+    tags: ['batches'],
+    bearer: 'required',
+    description:
+      'Progress of a batch (done, failed, refused of total; `eta_s`), and when done the zip (`download_url`, ' +
+      'presigned, signed afresh at each GET, valid 1 h). Visible to every key of the account that started it; ' +
+      'anyone else gets 404. Kept a day (then GET /v1/jobs/{id} answers 410).',
+    params: [{ name: 'id', in: 'path', required: true, description: 'The batch id (`job_…`) from the 202' }],
+    responses: {
+      200: {
+        description: 'The batch (Retry-After while queued or rendering)',
+        schema: BatchView,
+        headers: { 'Retry-After': 'While pending: suggested polling interval (s)' },
+      },
+      401: {
+        description: 'No, unknown or revoked API key (`WWW-Authenticate: Bearer`)',
+        schema: ErrorDetail,
+      },
+      404: { description: 'No such batch for this account', schema: ErrorDetail },
+    },
+  },
+} satisfies RouteSpec;

@@ -1,0 +1,34 @@
+// GET /v1/batches/{id} — a batch as its account sees it (use-cases/batches.ts batchView): counts, ETA and, when
+// done, the zip's presigned download_url. Other callers get 404, like an unknown id; no key → 401.
+import { apiHandler } from '../../shared/http/api-handler';
+import { NotFound } from '../../shared/errors';
+import { json } from '../../shared/http/response';
+import { awsDeps, type DocumentsDeps } from '../deps';
+import { JOB_ID_RE, ownerOf } from '../use-cases/jobs';
+import { batchView, downloadFor } from '../use-cases/batches';
+import { requireKeyHolder } from '../use-cases/webhooks';
+
+export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'jobs' | 'jobFiles' | 'config' | 'now'>) =>
+  apiHandler(async (req) => {
+    const key = await requireKeyHolder(
+      req.headers,
+      deps.keys,
+      'a batch is shown to the account that started it.',
+    );
+    const id = req.pathParams.id ?? '';
+    const notFound = new NotFound(
+      `No batch '${id.slice(0, 64)}' for this account (batches are kept for a day).`,
+    );
+    if (!JOB_ID_RE.test(id)) throw notFound;
+    const job = await deps.jobs.get(id);
+    const now = deps.now();
+    if (!job?.batch || job.owner !== ownerOf(key) || job.expiresAt * 1000 <= now.getTime()) throw notFound;
+    const download = await downloadFor(deps.jobFiles, job, deps.config.JOB_DOWNLOAD_TTL_S, now);
+    const pending = job.status === 'queued' || job.status === 'rendering';
+    return json(200, batchView(job, download, now), {
+      'cache-control': 'no-store',
+      ...(pending ? { 'retry-after': '2' } : {}),
+    });
+  });
+
+export const handler = makeHandler(awsDeps());

@@ -1,0 +1,64 @@
+// Batch worker: fed by the documents batch queue (SQS event source, batch size 1, reportBatchItemFailures) with the
+// steps of CFDI batches (use-cases/batch-run.ts): split, part, assemble. Runs in the container image (Chromium)
+// and renders with the same renderDocument() as POST /v1/render; parts run in parallel, one per invocation, up to
+// the queue's maxConcurrency. A fault is retried by SQS redelivery after a backoff (JOB_RETRY_SCHEDULE_S); on the
+// last attempt a part reports its CFDI still without a PDF as failed, and the batch goes on.
+import { z } from 'zod';
+import { logger } from '../../shared/logger';
+import { sqsWorker } from '../../shared/sqs-worker';
+import { awsDeps, type DocumentsDeps } from '../deps';
+import { runBatchStep, type BatchRunDeps } from '../use-cases/batch-run';
+import type { BatchStep } from '../use-cases/batches';
+import { recordRender } from './render';
+
+// `part` is a number in the message; a string here, as the worker's log keys are.
+const Message = z.object({
+  jobId: z.string().min(1).max(64),
+  step: z.enum(['split', 'part', 'assemble']),
+  part: z.int().min(0).max(10_000).transform(String).optional(),
+});
+
+function stepOf(m: z.output<typeof Message>): BatchStep {
+  if (m.step !== 'part') return { jobId: m.jobId, step: m.step };
+  if (m.part === undefined) throw new Error('a part step without its part number');
+  return { jobId: m.jobId, step: 'part', part: Number(m.part) };
+}
+
+export function batchRunDeps(deps: DocumentsDeps): BatchRunDeps {
+  return {
+    jobs: deps.batches,
+    jobFiles: deps.jobFiles,
+    batchFiles: deps.batchFiles,
+    batchQueue: deps.batchQueue,
+    quotas: deps.quotas,
+    now: () => deps.now(),
+    renderer: () => deps.renderer(),
+    recordRender: async (format) => void (await recordRender(deps, format)),
+    events: {
+      jobs: deps.batches,
+      deliveryQueue: deps.deliveryQueue,
+      subscribed: async (owner, type) => !!(await deps.webhooks.get(owner))?.events.includes(type),
+    },
+    maxAttempts: deps.config.MAX_RECEIVE_COUNT,
+  };
+}
+
+export const makeHandler = (deps: DocumentsDeps) =>
+  sqsWorker(
+    Message,
+    async ({ message, attempt }) => {
+      try {
+        await runBatchStep(batchRunDeps(deps), stepOf(message), attempt);
+      } catch (err) {
+        logger.error('batch step failed; SQS retries it', { error: err as Error, attempt });
+        throw err;
+      }
+    },
+    () => ({
+      maxAttempts: deps.config.MAX_RECEIVE_COUNT,
+      schedule: deps.config.JOB_RETRY_SCHEDULE_S,
+      visibility: deps.batchRedelivery,
+    }),
+  );
+
+export const handler = makeHandler(awsDeps());

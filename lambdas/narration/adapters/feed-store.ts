@@ -1,0 +1,185 @@
+// DynamoDB implementation of FeedStore (table `feeds`, lib/tables.ts): a feed is `feed#<id>`, each article
+// `art#<id>#<key>`. Indexes: byOwner (attribute `owner`, feeds only), byPoll (`pollShard`, set only while the feed
+// is active: pausing removes it, so the scheduler never reads paused feeds), byFeed (`articleOf`, articles only).
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { ArticleRecord, FeedRecord, FeedStore } from '../ports';
+
+export const FEED_ITEM_PREFIX = 'feed#';
+export const ARTICLE_ITEM_PREFIX = 'art#';
+/** The one value of byPoll's partition key: a handful of thousand feeds fit one partition's reads per tick. */
+const POLL_SHARD = 'active';
+
+const feedKey = (feedId: string) => ({ pk: FEED_ITEM_PREFIX + feedId });
+const articleKey = (feedId: string, key: string) => ({ pk: `${ARTICLE_ITEM_PREFIX}${feedId}#${key}` });
+
+function strip<T>(item: Record<string, unknown> | undefined): T | undefined {
+  if (!item) return undefined;
+  const { pk: _pk, pollShard: _shard, articleOf: _of, ...rest } = item;
+  return rest as T;
+}
+
+export class DynamoFeedStore implements FeedStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async create(feed: FeedRecord): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          ...feed,
+          ...feedKey(feed.feedId),
+          ...(feed.status === 'active' ? { pollShard: POLL_SHARD } : {}),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async get(feedId: string): Promise<FeedRecord | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: feedKey(feedId), ConsistentRead: true }),
+    );
+    return strip<FeedRecord>(out.Item);
+  }
+
+  async listByOwner(owner: string): Promise<FeedRecord[]> {
+    return (await this.query('byOwner', 'owner', owner)).map((i) => strip<FeedRecord>(i)!);
+  }
+
+  async update(feedId: string, fields: Partial<FeedRecord>): Promise<FeedRecord | undefined> {
+    const set: string[] = [];
+    const remove: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    let i = 0;
+    const put = (name: string, value: unknown) => {
+      const n = `#f${i}`;
+      names[n] = name;
+      if (value === undefined) remove.push(n);
+      else {
+        values[`:v${i}`] = value;
+        set.push(`${n} = :v${i}`);
+      }
+      i++;
+    };
+    for (const [k, v] of Object.entries(fields)) put(k, v);
+    if (fields.status !== undefined) put('pollShard', fields.status === 'active' ? POLL_SHARD : undefined);
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: feedKey(feedId),
+          UpdateExpression: [
+            set.length ? `SET ${set.join(', ')}` : '',
+            remove.length ? `REMOVE ${remove.join(', ')}` : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return strip<FeedRecord>(out.Attributes);
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return undefined;
+      throw err;
+    }
+  }
+
+  async remove(feedId: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: feedKey(feedId) }));
+  }
+
+  async due(nowS: number, limit: number): Promise<FeedRecord[]> {
+    const items = await this.query('byPoll', 'pollShard', POLL_SHARD, {
+      filter: 'nextPollAt <= :now',
+      values: { ':now': nowS },
+    });
+    return items.slice(0, limit).map((i) => strip<FeedRecord>(i)!);
+  }
+
+  async getArticle(feedId: string, key: string): Promise<ArticleRecord | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: articleKey(feedId, key), ConsistentRead: true }),
+    );
+    return strip<ArticleRecord>(out.Item);
+  }
+
+  async putArticle(article: ArticleRecord): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...article, ...articleKey(article.feedId, article.key), articleOf: article.feedId },
+      }),
+    );
+  }
+
+  async articles(feedId: string, keys: string[]): Promise<ArticleRecord[]> {
+    const found = new Map<string, ArticleRecord>();
+    // BatchGetItem takes 100 keys; retried until nothing is left unprocessed.
+    for (let i = 0; i < keys.length; i += 100) {
+      let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
+        [this.table]: { Keys: keys.slice(i, i + 100).map((k) => articleKey(feedId, k)) },
+      };
+      for (let round = 0; request && round < 8; round++) {
+        const out: BatchGetCommandOutput = await this.db.send(new BatchGetCommand({ RequestItems: request }));
+        for (const item of out.Responses?.[this.table] ?? []) {
+          const a = strip<ArticleRecord>(item)!;
+          found.set(a.key, a);
+        }
+        const left: { Keys?: Record<string, unknown>[] } | undefined = out.UnprocessedKeys?.[this.table];
+        request = left?.Keys?.length ? { [this.table]: { Keys: left.Keys } } : undefined;
+      }
+    }
+    return keys.flatMap((k) => (found.has(k) ? [found.get(k)!] : []));
+  }
+
+  async allArticles(feedId: string): Promise<ArticleRecord[]> {
+    return (await this.query('byFeed', 'articleOf', feedId)).map((i) => strip<ArticleRecord>(i)!);
+  }
+
+  async removeArticle(feedId: string, key: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: articleKey(feedId, key) }));
+  }
+
+  private async query(
+    index: string,
+    attribute: string,
+    value: string,
+    extra: { filter?: string; values?: Record<string, unknown> } = {},
+  ): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: index,
+          KeyConditionExpression: '#a = :v',
+          ...(extra.filter ? { FilterExpression: extra.filter } : {}),
+          ExpressionAttributeNames: { '#a': attribute },
+          ExpressionAttributeValues: { ':v': value, ...extra.values },
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+}

@@ -1,0 +1,108 @@
+// Crash test of CFDI batches (bounded, loopback only), as test/e2e/crash-charges.test.ts does for narration:
+// `npm start` in its own process group, a batch of 60 stamped CFDI started, the whole group killed with SIGKILL
+// once the first part is counted (workers mid-render), and a restart on the same data, which puts the unfinished
+// batch's steps back on the (in-memory) queue. Afterwards: the batch completes with every PDF, no PDF was made
+// twice (each stored PDF logs one line, over both runs), the zip holds each UUID once, and the month is charged
+// 60, once.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unzipSync } from 'fflate';
+import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
+import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
+import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
+import { batchCorpus, getBatch, uploadAndStart, waitForBatch, zipOf } from '../helpers/cfdi-batch';
+import { tempDir } from '../helpers/env';
+import { startLocalProcess, type LocalProcess } from '../helpers/local-process';
+
+// Two starts of the runtime and 60 renders on shared cores.
+jest.setTimeout(600_000);
+
+const data = tempDir('batch-crash-');
+const key = generateKey();
+let rt: LocalProcess | undefined;
+let db: DynamoDBDocumentClient | undefined;
+afterAll(async () => {
+  await rt?.killGroup();
+  db?.destroy();
+  data.cleanup();
+});
+
+function emulatorEnv(): Record<string, string> {
+  return JSON.parse(readFileSync(join(data.path, 'endpoints.json'), 'utf8')) as Record<string, string>;
+}
+
+function dynamoOf(env: Record<string, string>): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: env.AWS_ENDPOINT_URL_DYNAMODB,
+      region: env.AWS_REGION,
+      credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY! },
+    }),
+  );
+}
+
+/** Entries of a zip as its end-of-central-directory record counts them (a repeated name counts twice there;
+ * unzipSync would keep one). */
+function entryCount(zip: Buffer): number {
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0) throw new Error('not a zip: no end-of-central-directory record');
+  return zip.readUInt16LE(eocd + 10);
+}
+
+test('killed mid-batch: it completes after the restart, no PDF made twice, charged once', async () => {
+  rt = await startLocalProcess(data.path);
+  db = dynamoOf(emulatorEnv());
+  await new DynamoKeyStore(db, emulatorEnv().KEYS_TABLE!).put({
+    keyHash: hashKey(key),
+    keyPrefix: key.slice(0, 10),
+    plan: 'scale',
+    status: 'active',
+    email: 'crash@example.com',
+    createdAt: new Date().toISOString(),
+    accountId: 'cus_batch_crash',
+    billingStatus: 'active',
+    accountVersion: 1,
+  });
+  const corpus = batchCorpus('crash-60', 60, false);
+  const { id } = await uploadAndStart(rt.documentsUrl, key, zipOf(corpus.files));
+
+  // Kill once the first part is counted and before the last: workers are mid-render.
+  const deadline = Date.now() + 300_000;
+  let done = 0;
+  while (Date.now() < deadline) {
+    done = ((await getBatch(rt.documentsUrl, key, id)).body.done as number) ?? 0;
+    if (done >= 20) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await rt.killGroup();
+  expect(done).toBeGreaterThanOrEqual(20);
+  expect(done).toBeLessThan(60);
+  const before = rt.output();
+
+  rt = await startLocalProcess(data.path);
+  const last = (await waitForBatch(rt.documentsUrl, key, id, 300_000)).at(-1)!;
+  expect(last).toMatchObject({ status: 'done', total: 60, done: 60, failed: 0 });
+
+  // No PDF made twice, over both runs (every stored PDF logs its UUID once).
+  const stored = [
+    ...(before + rt.output()).matchAll(/"message":"batch PDF stored"[^\n]*"uuid":"([0-9A-F-]{36})"/g),
+  ].map((m) => m[1]!);
+  const twice = stored.filter((u, i) => stored.indexOf(u) !== i);
+  expect(twice).toEqual([]);
+  expect(new Set(stored).size).toBeLessThanOrEqual(60);
+
+  const zip = Buffer.from(await (await fetch(last.download_url as string)).arrayBuffer());
+  expect(entryCount(zip)).toBe(60 * 2 + 2);
+  const pdfs = Object.keys(unzipSync(new Uint8Array(zip))).filter((n) => n.endsWith('.pdf'));
+  expect(new Set(pdfs.map((n) => n.slice(-40, -4))).size).toBe(60);
+  expect(new Set(pdfs.map((n) => n.slice(-40, -4)))).toEqual(new Set(corpus.files.map((f) => f.uuid)));
+
+  // Charged per document, once, whatever ran twice.
+  db.destroy();
+  db = dynamoOf(emulatorEnv()); // the restarted runtime's endpoints
+  const quotas = new DynamoQuotaStore(db, emulatorEnv().QUOTAS_TABLE!);
+  const [month] = await quotas.peek('docs#acct#cus_batch_crash', [{ period: 'month', limit: 10000 }]);
+  expect(month!.used).toBe(60);
+});

@@ -1,0 +1,283 @@
+// CFDI batches over HTTP against the local runtime (the batch worker fed by its local queue, two pollers: parts
+// render in parallel). A zip of 200 files — 195 distinct stamped CFDI from the corpus (UUIDs rewritten) and 5 broken
+// ones — goes through the presigned upload; the result zip is checked by independent readers: pdftotext finds each
+// PDF's UUID, LibreOffice Calc reads resumen.xlsx, and /usr/bin/python3 (stdlib ElementTree + Decimal) computes the
+// totals per RFC and per month straight from the XML. Also: the JSON list way in, one PDF per repeated UUID, the
+// quota charged per document, and a Scale account's signed webhook on completion. Loopback only.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { unzipSync, strFromU8 } from 'fflate';
+import { generateKey } from '../../lambdas/shared/auth/keys';
+import { dynamo } from '../../lambdas/shared/aws/clients';
+import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
+import { putApiKey } from '../helpers/api-keys';
+import {
+  batchCorpus,
+  getBatch,
+  startBatch,
+  uploadAndStart,
+  waitForBatch,
+  zipOf,
+} from '../helpers/cfdi-batch';
+import { tempDir } from '../helpers/env';
+import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
+import { requireSoffice, sofficeCells, type Cell } from '../helpers/office';
+import { requirePdftotext, pdftotext } from '../helpers/pdftotext';
+import { startRuntime, type TestRuntime } from '../helpers/runtime';
+import {
+  opensslHmac,
+  startWebhookReceiver,
+  tampered,
+  webhookTestEnv,
+  type WebhookReceiver,
+} from '../helpers/webhook-receiver';
+
+// The 200-file batch renders 195 PDFs on the machine's two cores: ~30 s quiet, minutes when the cores are shared.
+jest.setTimeout(600_000);
+
+const files = tempDir('cfdi-batch-');
+const scale = generateKey();
+const pro = generateKey();
+let rt: TestRuntime;
+let receiver: WebhookReceiver;
+let tripwire: Tripwire;
+let secret = '';
+
+beforeAll(async () => {
+  requirePdftotext();
+  requireSoffice();
+  receiver = await startWebhookReceiver();
+  tripwire = installLoopbackTripwire();
+  rt = await startRuntime(webhookTestEnv(''));
+  await putApiKey(rt, scale, 'scale', 'cus_batch_scale');
+  await putApiKey(rt, pro, 'pro', 'cus_batch_pro');
+  const hook = await fetch(`${rt.documentsUrl}/v1/webhook`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${scale}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      url: receiver.hook('/batches'),
+      events: ['document.rendered', 'document.failed'],
+    }),
+  });
+  expect(hook.status).toBe(201);
+  secret = ((await hook.json()) as { secret: string }).secret;
+});
+
+afterAll(async () => {
+  tripwire?.uninstall();
+  await rt?.stop();
+  await receiver?.close();
+  files.cleanup();
+});
+
+afterEach(() => expect(tripwire.attempts).toEqual([]));
+
+/** Totals per RFC emisor and per month straight from the XML, by Python's own XML reader and Decimal. */
+const PY_SUMS = `
+import sys, os, json, xml.etree.ElementTree as ET
+from decimal import Decimal, ROUND_HALF_UP
+C = '{http://www.sat.gob.mx/cfd/4}'
+COLS = ['subtotal', 'descuento', 'ivaTrasladado', 'iepsTrasladado', 'ivaRetenido', 'isrRetenido', 'iepsRetenido', 'total']
+out = {'rfc': {}, 'mes': {}}
+for name in sorted(os.listdir(sys.argv[1])):
+    root = ET.parse(os.path.join(sys.argv[1], name)).getroot()
+    rate = Decimal(1) if root.get('Moneda') in ('MXN', 'XXX') or not root.get('TipoCambio') else Decimal(root.get('TipoCambio'))
+    imp = root.find(C + 'Impuestos')
+    def tax(kind, code):
+        if imp is None: return Decimal(0)
+        return sum((Decimal(t.get('Importe')) for t in imp.iter(C + kind) if t.get('Impuesto') == code and t.get('Importe') is not None), Decimal(0))
+    v = {
+        'subtotal': Decimal(root.get('SubTotal')), 'descuento': Decimal(root.get('Descuento') or '0'),
+        'ivaTrasladado': tax('Traslado', '002'), 'iepsTrasladado': tax('Traslado', '003'),
+        'ivaRetenido': tax('Retencion', '002'), 'isrRetenido': tax('Retencion', '001'), 'iepsRetenido': tax('Retencion', '003'),
+        'total': Decimal(root.get('Total')),
+    }
+    for group, key in (('rfc', root.find(C + 'Emisor').get('Rfc')), ('mes', root.get('Fecha')[:7])):
+        t = out[group].setdefault(key, {'count': 0, **{c: Decimal(0) for c in COLS}})
+        t['count'] += 1
+        for c in COLS:
+            t[c] += (v[c] * rate).quantize(Decimal('0.01'), rounding=ROUND_HALF_UP)
+print(json.dumps({g: {k: {c: str(x) for c, x in t.items()} for k, t in m.items()} for g, m in out.items()}))
+`;
+
+const COLS = [
+  'subtotal',
+  'descuento',
+  'ivaTrasladado',
+  'iepsTrasladado',
+  'ivaRetenido',
+  'isrRetenido',
+  'iepsRetenido',
+  'total',
+];
+
+/** A totals sheet as LibreOffice read it: key → [count, ...amounts] (header row dropped). */
+function totalsFromSheet(rows: Cell[][]): Record<string, number[]> {
+  return Object.fromEntries(rows.slice(1).map((r) => [String(r[0]), r.slice(1).map(Number)]));
+}
+
+test('a zip of 200 files: 195 PDFs with their UUIDs, 5 refusals with reasons, totals equal Python’s from the XML', async () => {
+  const corpus = batchCorpus('e2e-200', 195);
+  expect(corpus.files).toHaveLength(200);
+  const { id, uploadId } = await uploadAndStart(rt.documentsUrl!, scale, zipOf(corpus.files));
+  const seen = await waitForBatch(rt.documentsUrl!, scale, id, 480_000);
+  const last = seen.at(-1)!;
+  expect(last).toMatchObject({
+    status: 'done',
+    total: 195,
+    done: 195,
+    failed: 0,
+    refused: 5,
+    progress: 1,
+    eta_s: 0,
+  });
+  // Progress was visible on the way (counts never go back; an ETA once a part was done).
+  const dones = seen.map((s) => s.done as number);
+  expect(dones).toEqual([...dones].sort((a, b) => a - b));
+  expect(seen.some((s) => s.status === 'rendering' && typeof s.eta_s === 'number')).toBe(true);
+
+  // Starting the same upload again answers the same batch.
+  const again = await startBatch(rt.documentsUrl!, scale, { upload_id: uploadId });
+  expect(again).toMatchObject({ status: 202, body: { id, status: 'done' } });
+
+  const zip = unzipSync(new Uint8Array(await (await fetch(last.download_url as string)).arrayBuffer()));
+  const names = Object.keys(zip);
+  const pdfs = names.filter((n) => n.endsWith('.pdf'));
+  expect(pdfs).toHaveLength(195);
+  expect(names.filter((n) => n.endsWith('.xml'))).toHaveLength(195);
+  expect(names).toEqual(expect.arrayContaining(['resumen.xlsx', 'resumen.csv']));
+  expect(names).toHaveLength(195 * 2 + 2);
+
+  const dir = join(files.path, 'out');
+  mkdirSync(join(dir, 'xml'), { recursive: true });
+  const byUuid = new Map(corpus.files.filter((f) => f.uuid).map((f) => [f.uuid!, f]));
+  for (const name of pdfs) {
+    // <RFC emisor>_<serie><folio>_<UUID>.pdf, its original XML beside it, byte for byte.
+    const m = /^([A-ZÑ&0-9-]+)_([A-Za-z0-9-]*)_([0-9A-F-]{36})\.pdf$/.exec(name);
+    expect({ name, ok: !!m }).toEqual({ name, ok: true });
+    const uuid = m![3]!;
+    const src = byUuid.get(uuid)!;
+    expect(strFromU8(zip[name.replace(/\.pdf$/, '.xml')]!)).toBe(src.xml);
+    // The emisor's RFC as written (XML-unescaped), with what is not a letter, digit or '-' written '-' (H&E → H-E).
+    const rfc = /<(?:\w+:)?Emisor\b[^>]*?\sRfc="([^"]+)"/.exec(src.xml)![1]!.replace(/&amp;/g, '&');
+    expect(m![1]).toBe(rfc.replace(/[^A-Za-z0-9-]/g, '-'));
+    writeFileSync(join(dir, 'doc.pdf'), zip[name]!);
+    expect({ name, found: pdftotext(join(dir, 'doc.pdf')).toUpperCase().includes(uuid) }).toEqual({
+      name,
+      found: true,
+    });
+    writeFileSync(join(dir, 'xml', `${uuid}.xml`), src.xml);
+  }
+
+  // The workbook as LibreOffice reads it.
+  writeFileSync(join(dir, 'resumen.xlsx'), zip['resumen.xlsx']!);
+  const [book] = sofficeCells([join(dir, 'resumen.xlsx')], dir);
+  expect(Object.keys(book!)).toEqual(['CFDI', 'Totales por RFC', 'Totales por mes', 'Rechazados']);
+  expect(book!['CFDI']!.length).toBe(196);
+  expect(book!['CFDI']![0]!.slice(0, 5)).toEqual(['Tipo', 'Fecha', 'Serie', 'Folio', 'UUID']);
+  const refused = book!['Rechazados']!.slice(1);
+  expect(refused.map((r) => r[0]).sort()).toEqual(corpus.broken.map((b) => b.name).sort());
+  for (const b of corpus.broken) {
+    const reason = String(refused.find((r) => r[0] === b.name)![1]);
+    expect({ file: b.name, reason: b.mentions.test(reason) ? 'ok' : reason }).toEqual({
+      file: b.name,
+      reason: 'ok',
+    });
+  }
+
+  // Totals: Python from the XML vs. the workbook's cells (to the cent).
+  const py = spawnSync('/usr/bin/python3', ['-c', PY_SUMS, join(dir, 'xml')], { encoding: 'utf8' });
+  expect(py.stderr).toBe('');
+  const expected = JSON.parse(py.stdout) as Record<'rfc' | 'mes', Record<string, Record<string, string>>>;
+  for (const [group, sheet] of [
+    ['rfc', 'Totales por RFC'],
+    ['mes', 'Totales por mes'],
+  ] as const) {
+    const got = totalsFromSheet(book![sheet]!);
+    expect(Object.keys(got).sort()).toEqual(Object.keys(expected[group]).sort());
+    for (const [key, t] of Object.entries(expected[group])) {
+      const want = [Number(t.count), ...COLS.map((c) => Number(t[c]))];
+      expect({ key, cells: got[key]!.map((x) => x.toFixed(2)) }).toEqual({
+        key,
+        cells: want.map((x) => x.toFixed(2)),
+      });
+    }
+    expect(Object.values(got).reduce((n, r) => n + r[0]!, 0)).toBe(195);
+  }
+
+  // Negative control of the Python checker: one CFDI's Total changed in its XML moves its RFC's total.
+  const one = [...byUuid.values()][0]!;
+  const altered = one.xml.replace(
+    /(<(?:\w+:)?Comprobante\b[^>]*?\sTotal=")([0-9.]+)"/,
+    (_, a: string, t: string) => `${a}${(Number(t) + 1).toFixed(2)}"`,
+  );
+  expect(altered).not.toBe(one.xml);
+  writeFileSync(join(dir, 'xml', `${one.uuid}.xml`), altered);
+  const py2 = JSON.parse(
+    spawnSync('/usr/bin/python3', ['-c', PY_SUMS, join(dir, 'xml')], { encoding: 'utf8' }).stdout,
+  ) as typeof expected;
+  const rfcOf = /<(?:\w+:)?Emisor\b[^>]*?\sRfc="([^"]+)"/.exec(one.xml)![1]!.replace(/&amp;/g, '&');
+  expect(py2.rfc[rfcOf]!.total).not.toBe(expected.rfc[rfcOf]!.total);
+
+  // resumen.csv: the same 195 rows.
+  const csv = strFromU8(zip['resumen.csv']!).trim().split('\n');
+  expect(csv).toHaveLength(196);
+  expect(csv[0]).toMatch(/^Tipo,Fecha,Serie,Folio,UUID,RFC emisor/);
+
+  // Charged per document: 195, once.
+  const quotas = new DynamoQuotaStore(dynamo(), rt.emulators.tableNames.quotas);
+  const [month] = await quotas.peek('docs#acct#cus_batch_scale', [{ period: 'month', limit: 10000 }]);
+  expect(month!.used).toBe(195);
+
+  // The Scale account's signed webhook: document.rendered for this batch, with the zip's link.
+  const deadline = Date.now() + 30_000;
+  while (!receiver.at('/batches').length && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 200));
+  const [delivery] = receiver.at('/batches');
+  const event = JSON.parse(delivery!.body.toString('utf8')) as {
+    type: string;
+    data: { job: { id: string } };
+  };
+  expect(event).toMatchObject({
+    type: 'document.rendered',
+    data: { job: { id, status: 'done', format: 'zip' } },
+  });
+  // Signed as every documents webhook: OpenSSL's HMAC over the exact bytes is the v1 sent.
+  const sig = String(delivery!.headers['docs-signature']);
+  const t = Number(/t=(\d+)/.exec(sig)?.[1]);
+  expect(sig).toBe(`t=${t},v1=${opensslHmac(secret, t, delivery!.body)}`);
+  expect(sig).not.toBe(`t=${t},v1=${opensslHmac(secret, t, tampered(delivery!.body))}`);
+});
+
+test('a JSON list: one PDF per UUID when a file repeats; the repeat is listed as refused, not charged', async () => {
+  const corpus = batchCorpus('e2e-json', 3, false);
+  const xml = [...corpus.files.map((f) => f.xml), corpus.files[0]!.xml];
+  const started = await startBatch(rt.documentsUrl!, pro, { xml });
+  expect(started).toMatchObject({ status: 202, body: { object: 'batch', status: 'queued', total: null } });
+  const id = started.body.id as string;
+  const last = (await waitForBatch(rt.documentsUrl!, pro, id, 60_000)).at(-1)!;
+  expect(last).toMatchObject({ status: 'done', total: 3, done: 3, refused: 1 });
+  const zip = unzipSync(new Uint8Array(await (await fetch(last.download_url as string)).arrayBuffer()));
+  expect(Object.keys(zip).filter((n) => n.endsWith('.pdf'))).toHaveLength(3);
+  const csv = strFromU8(zip['resumen.csv']!).trim().split('\n');
+  expect(csv).toHaveLength(4);
+  const quotas = new DynamoQuotaStore(dynamo(), rt.emulators.tableNames.quotas);
+  const [month] = await quotas.peek('docs#acct#cus_batch_pro', [{ period: 'month', limit: 1000 }]);
+  expect(month!.used).toBe(3);
+  // Another account sees nothing of it; no key → 401.
+  expect((await getBatch(rt.documentsUrl!, scale, id)).status).toBe(404);
+  expect((await fetch(`${rt.documentsUrl}/v1/batches/${id}`)).status).toBe(401);
+});
+
+test('bad requests: 400 naming the field, 401 without a key', async () => {
+  expect(await startBatch(rt.documentsUrl!, pro, { xml: [] })).toMatchObject({
+    status: 400,
+    body: { detail: [{ loc: ['body', 'xml'] }] },
+  });
+  expect(await startBatch(rt.documentsUrl!, pro, { upload_id: 'bup_AAAAAAAAAAAAAAAAAAAAAA' })).toMatchObject({
+    status: 400,
+    body: { detail: [{ loc: ['body', 'upload_id'], type: 'upload_missing' }] },
+  });
+  expect((await fetch(`${rt.documentsUrl}/v1/batches/upload`, { method: 'POST' })).status).toBe(401);
+});
