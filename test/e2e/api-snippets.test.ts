@@ -14,7 +14,6 @@ import { putApiKey } from '../helpers/api-keys';
 import { tempDir } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
 import { startRuntime, type TestRuntime } from '../helpers/runtime';
-import CERTIFICADO from '../../templates/certificado/sample.json';
 
 jest.setTimeout(300_000);
 const run = promisify(execFile);
@@ -76,7 +75,7 @@ beforeAll(async () => {
   rt = await startRuntime({ FREE_PER_HOUR: '50', FREE_PER_DAY: '100', DEMO_PER_HOUR: '20' });
   await putApiKey(rt, 'sk_test_snippets_pro_0001', 'pro');
   await putApiKey(rt, 'sk_test_snippets_scale_0001', 'scale');
-  // What the samples read: a PDF to upload, an audio, an async render job.
+  // What the samples read: a PDF to upload, an audio, a job (a batch).
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   pdf
@@ -84,27 +83,24 @@ beforeAll(async () => {
     .drawText('El informe anual de la cooperativa llegó a tiempo.', { x: 72, y: 700, size: 12, font });
   writeFileSync(join(files.path, 'documento.pdf'), await pdf.save());
   const audio = { audio_id: await newAudio() };
-  const job = (await (
-    await fetch(`${rt.documentsUrl!}/v1/render`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer sk_test_snippets_scale_0001' },
-      body: JSON.stringify({
-        template: 'certificado',
-        format: 'html',
-        data: CERTIFICADO,
-        options: { async: true },
-      }),
-    })
-  ).json()) as { id?: string; job_id?: string };
   env.narration = {
     VOZ_API: rt.narrationUrl,
     VOZ_API_KEY: 'sk_test_snippets_pro_0001',
     AUDIO_ID: audio.audio_id,
   };
+  // A batch is a job too: its id answers both GET /v1/batches/{id} and GET /v1/jobs/{id} (one file, refused).
+  const batch = (await (
+    await fetch(`${rt.documentsUrl!}/v1/batches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk_test_snippets_scale_0001' },
+      body: JSON.stringify({ xml: ['<no-es-un-cfdi/>'] }),
+    })
+  ).json()) as { id: string };
+  expect(batch.id).toEqual(expect.any(String));
   env.documents = {
     VOZ_API: rt.documentsUrl!,
     VOZ_API_KEY: 'sk_test_snippets_scale_0001',
-    JOB_ID: String(job.id ?? job.job_id),
+    JOB_ID: batch.id,
   };
   for (const service of ['narration', 'documents'] as const) {
     const doc = (await (await fetch(`${env[service].VOZ_API}/api?format=json`)).json()) as Doc;
