@@ -18,6 +18,17 @@ export interface FfmpegLoudness {
  * resampling to 192 kHz (minutes for a 100-minute narration).
  */
 export function ffmpegLoudness(path: string): FfmpegLoudness {
+  return ffmpegEbur128(path).summary;
+}
+
+/**
+ * One ebur128 pass (true peak on) giving both the file's summary (ffmpegLoudness) and its momentary loudness every
+ * 100 ms (400 ms windows; `t` is the window's end, seconds): a long file's figures and its chunks' from one decode.
+ */
+export function ffmpegEbur128(path: string): {
+  summary: FfmpegLoudness;
+  momentary: { t: number; m: number }[];
+} {
   const run = spawnSync(
     'ffmpeg',
     ['-hide_banner', '-nostats', '-i', path, '-af', 'ebur128=peak=true', '-f', 'null', '-'],
@@ -31,9 +42,12 @@ export function ffmpegLoudness(path: string): FfmpegLoudness {
     return Number(m[1]);
   };
   return {
-    i: num(/I:\s*(-?[\d.]+) LUFS/),
-    lra: num(/LRA:\s*(-?[\d.]+) LU/),
-    tp: num(/True peak:\s*Peak:\s*(-?[\d.]+|-inf) dBFS/),
+    summary: {
+      i: num(/I:\s*(-?[\d.]+) LUFS/),
+      lra: num(/LRA:\s*(-?[\d.]+) LU/),
+      tp: num(/True peak:\s*Peak:\s*(-?[\d.]+|-inf) dBFS/),
+    },
+    momentary: momentaryOf(run.stderr),
   };
 }
 
@@ -66,18 +80,9 @@ export function ffmpegDecode(path: string): { samples: Int16Array; rate: number 
   };
 }
 
-/** ffmpeg's ebur128 momentary loudness (400 ms window) every 100 ms: `t` is the window's end, seconds. */
-export function ffmpegMomentary(path: string): { t: number; m: number }[] {
-  const run = spawnSync(
-    'ffmpeg',
-    ['-hide_banner', '-nostats', '-i', path, '-af', 'ebur128', '-f', 'null', '-'],
-    {
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-    },
-  );
-  if (run.status !== 0) throw new Error(`ffmpeg failed on ${path}: ${run.stderr.slice(-500)}`);
-  return [...run.stderr.matchAll(/t:\s*([\d.]+)\s+TARGET:[^M]*M:\s*(-?[\d.]+)/g)].map((x) => ({
+/** ebur128's per-block lines (`t: … TARGET: … M: …`), with or without its peak columns. */
+function momentaryOf(stderr: string): { t: number; m: number }[] {
+  return [...stderr.matchAll(/t:\s*([\d.]+)\s+TARGET:[^M]*M:\s*(-?[\d.]+)/g)].map((x) => ({
     t: Number(x[1]),
     m: Number(x[2]),
   }));
