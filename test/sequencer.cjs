@@ -1,4 +1,4 @@
-// Jest's test order: the slowest files first, so that neither of the two workers is left with a long file at the end
+// Jest's test order: the slowest files first, so that no worker is left with a long file at the end
 // of the run. Jest's default sequencer knows durations only from its cache of earlier runs on the same machine; on a
 // clean clone (CI) it falls back to file size, which put long files last. Here a file jest has no time for takes the
 // time committed in test/timings.json (seconds per repository-relative path, written from a run's JSON report by

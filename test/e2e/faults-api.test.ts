@@ -117,13 +117,19 @@ afterAll(async () => {
 const SHORT = 'Hola, esto es una prueba corta.';
 const LONG = 'Había una vez un pueblo junto al mar. '.repeat(10); // > SYNC_MAX_CHARS: queued
 
-/** Bounded like every request here (a hang fails the test): by default well past the route's limit. */
+let conversions = 0;
+
+/**
+ * Bounded like every request here (a hang fails the test): by default well past the route's limit. Each call's text
+ * is new (numbered): the same text again from the same caller would reuse its audio (docs/reuse.md), never reaching
+ * the faults under test.
+ */
 async function convert(text: string, timeoutMs = 30_000) {
   const res = await fetch(`${fronts.urls.narration}/convert/text`, {
     signal: AbortSignal.timeout(timeoutMs),
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ text }),
+    body: JSON.stringify({ text: `${text} Prueba ${++conversions}.` }),
   });
   return { res, body: (await res.json()) as Record<string, unknown> };
 }

@@ -105,9 +105,15 @@ test('list finds every DLQ with its source queue and depth', async () => {
   await deadLetter('job-list', emu.queues.standard!);
   const dlqs = await listDlqs(sqs);
   const names = dlqs.map((d) => d.name).sort();
-  // Every DLQ of the queues this test created (narration's two job queues and its completion-webhooks queue), each
-  // found with its source queue.
-  expect(names).toEqual(['test-priority-dlq', 'test-standard-dlq', 'test-webhooks-dlq']);
+  // Every DLQ of the queues this test created (narration's two job queues, its completion-webhooks queue and its two
+  // feed queues), each found with its source queue.
+  expect(names).toEqual([
+    'test-feedarticles-dlq',
+    'test-feedpolls-dlq',
+    'test-priority-dlq',
+    'test-standard-dlq',
+    'test-webhooks-dlq',
+  ]);
   const standard = dlqs.find((d) => d.name === 'test-standard-dlq')!;
   expect(standard.sources.map((s) => [s.name, s.maxReceiveCount])).toEqual([['test-standard', 3]]);
   expect(standard.visible).toBe(1);

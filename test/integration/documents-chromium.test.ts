@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Renderer } from '../../lambdas/documents/render/chromium';
 import { RenderInputError } from '../../lambdas/documents/render/errors';
+import { stampWatermark } from '../../lambdas/documents/render/watermark';
 import { toHttpError } from '../../lambdas/shared/http/errors';
 import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
 import { rejectsAsHttp } from '../helpers/as-http';
@@ -193,13 +194,25 @@ describe('PDF', () => {
     expect(Number(m[3]) - Number(m[2])).toBeLessThan(16);
   });
 
-  it('stamps the watermark on every page only when asked, whatever the document CSS does', async () => {
+  it('draws the watermark on every page only when asked; stamped on the finished PDF, whatever the document CSS does', async () => {
     const mark = 'Plan gratuito · documento de muestra';
-    // A document trying to hide anything injected into it: the stamp is drawn on the finished PDF instead.
+    // Built-in templates (the only HTML the free plan renders: custom_html is refused there with 403) get it drawn in
+    // their page before printing: on every page.
+    const ours = '<section style="break-after:page">Uno</section><section>Dos</section>';
+    const drawn = save(await renderer.renderPdf(ours, { watermark: mark }));
+    expect(pdfinfo(drawn).pages).toBe(2);
+    for (const p of [1, 2]) {
+      const text = execFileSync('pdftotext', ['-enc', 'UTF-8', '-f', `${p}`, '-l', `${p}`, drawn, '-'], {
+        encoding: 'utf8',
+      });
+      expect(squash(text)).toContain(squash(mark));
+    }
+    // A document trying to hide anything injected into it (a merge's parts are stamped after merging): the stamp is
+    // drawn on the finished PDF, where nothing in the HTML can cover or swallow it.
     const hostile = `<style>* { display: revert !important } body::after { content: "" }</style>
       <div style="position:fixed; inset:0; background:white; z-index:2147483647"></div>
       <section style="break-after:page">Uno</section><section>Dos</section><!--`;
-    const free = save(await renderer.renderPdf(hostile, { watermark: mark }));
+    const free = save(await stampWatermark(await renderer.renderPdf(hostile), mark));
     qpdfCheck(free);
     expect(pdfinfo(free).pages).toBe(2);
     for (const p of [1, 2]) {

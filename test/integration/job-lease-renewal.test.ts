@@ -36,10 +36,15 @@ afterAll(async () => {
 
 const TEXT = 'Había una vez un pueblo junto al mar. '.repeat(80); // ~3,000 characters: two engine calls
 
-/** A paid key's job (no free-tier charge), queued and not yet taken by any worker. */
+let jobs = 0;
+
+/**
+ * A paid key's job (no free-tier charge), queued and not yet taken by any worker. Each job's text is new (numbered):
+ * the same text again from the same key would reuse the earlier audio (docs/reuse.md) instead of queueing a job.
+ */
 async function queueJob(deps: NarrationDeps): Promise<string> {
   const out = await startConversion(deps, {
-    text: TEXT,
+    text: `${TEXT}Trabajo ${++jobs}.`,
     voice: findVoice('es-MX-Mia')!,
     fmt: 'mp3',
     caller: {

@@ -66,12 +66,15 @@ function poller(deps: NarrationDeps): Poller {
   return p;
 }
 
+// A new address per queued job: the same text from one caller is reused, not queued again (docs/reuse.md).
+let jobsQueued = 0;
+
 async function queueJob(deps: NarrationDeps): Promise<string> {
   const out = await startConversion(deps, {
     text: TEXT,
     voice: findVoice('es-MX-Mia')!,
     fmt: 'mp3',
-    caller: { kind: 'anonymous', subject: ipSubject(`198.51.100.${Math.floor(Math.random() * 200)}`) },
+    caller: { kind: 'anonymous', subject: ipSubject(`198.51.100.${++jobsQueued}`) },
   });
   expect(out.statusCode).toBe(202);
   return out.body.audio_id as string;

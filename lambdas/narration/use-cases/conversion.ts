@@ -227,13 +227,15 @@ export async function startConversion(
       ...(input.speech ? { speechOptions: true as const } : {}),
     });
     queuedRecord = true;
-    await remember(record);
     try {
       ({ decision, headers } = await charge(deps, input.caller, now, input.quota, audioId));
     } catch (err) {
       await retire(deps, audioId, 'Not accepted: the free tier limit was reached.');
       throw err;
     }
+    // Only a charged conversion may answer an identical request: one whose request dies before its charge is
+    // retired by the worker ("ended before the conversion was charged"), and a reuse of it would be a 202 that fails.
+    await remember(record);
   }
 
   let narrating = false; // for the log of an abandoned request: did its narration start?
