@@ -60,6 +60,11 @@ export interface PollyStandInOptions {
   hold?: (n: number, body: Record<string, unknown>) => Promise<void> | undefined;
   /** 'espeak' (default): speak every request; 'canned': cut speech encoded once at start (see the header). */
   speech?: 'espeak' | 'canned';
+  /**
+   * Characters of canned speech made at start (default: the most Polly accepts, 6,000): a test whose requests are
+   * shorter makes less (our adapter sends at most 3,000).
+   */
+  cannedChars?: number;
 }
 
 export interface PollyStandIn {
@@ -140,10 +145,10 @@ interface Spoken {
 }
 
 /** Speech long enough for the longest request Polly accepts (6,000 characters), spoken once. */
-async function makeCanned(): Promise<{ samples: Int16Array; rate: number; perChar: number }> {
+async function makeCanned(chars: number): Promise<{ samples: Int16Array; rate: number; perChar: number }> {
   const fixture = readFileSync(join(__dirname, '../fixtures/texto-2000.txt'), 'utf8').replace(/\s+/g, ' ');
   let text = '';
-  while (text.length < 6000) text += `${fixture} `;
+  while (text.length < chars) text += `${fixture} `;
   const engine = await createSynthesizer('espeak');
   const voice = VOICES.find((v) => v.id === 'es-MX-Mia') ?? VOICES[0]!;
   const parts = await Promise.all(
@@ -251,7 +256,7 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
     await rm(path, { force: true });
     return bytes;
   };
-  const canned = opts.speech === 'canned' ? makeCanned() : undefined;
+  const canned = opts.speech === 'canned' ? makeCanned(opts.cannedChars ?? MAX_TOTAL_CHARS) : undefined;
   const encodedCanned = new Map<string, Promise<Buffer>>();
   const cannedAudio = (fmt: 'ogg' | 'mp3', rate: number): Promise<Buffer> => {
     let hit = encodedCanned.get(`${fmt}/${rate}`);

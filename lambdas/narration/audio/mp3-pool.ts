@@ -3,23 +3,35 @@
 // own, in worker threads, and the frames are concatenated in order. That makes one continuous CBR stream (no
 // Xing/Info header is written, every frame has the same size) whose duration is its frame count, and every chunk's
 // bytes are also a playable segment on their own (a fresh encoder starts with an empty bit reservoir).
-// The same threads level an engine's own MP3 (audio/mp3-level.ts: one decode to measure, then a lossless gain in
-// the frames), the only CPU work left on the cloud MP3 path, so it stays off the thread that paces Polly's calls.
+// The same threads level an engine's own MP3 where that decodes it (audio/mp3-level.ts: a voice's first chunks, and
+// the granules' peaks of a voice whose gain needs the limiter), the only CPU work left on the cloud MP3 path, so it
+// stays off the thread that paces Polly's calls; a known voice's gain with headroom is written here, undecoded.
 // The worker is this same file (like pdf/isolate.ts): in Lambda the bundle is loaded again in the thread; from
 // TypeScript sources (tests, `npm start`) tsx is registered first. Workers are kept warm and unref'd.
 import { createRequire } from 'node:module';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { encodeMp3Segment, type Mp3Segment } from './encode';
 import type { LoudnessTarget } from './loudness';
-import { levelMp3Frames } from './mp3-level';
+import {
+  gainsWithoutDecoding,
+  levelMp3Frames,
+  levelMp3FramesAs,
+  type Mp3Leveling,
+  type VoiceLevel,
+} from './mp3-level';
 
 const ROLE = 'narration-mp3-encoder';
 
 type Job =
   | { id: number; samples: Int16Array; sampleRate: number }
-  | { id: number; frames: Uint8Array; target: LoudnessTarget };
+  | { id: number; frames: Uint8Array; target: LoudnessTarget; known?: VoiceLevel };
 type Reply =
-  { id: number; ok: Mp3Segment } | { id: number; leveled: Uint8Array } | { id: number; failed: string };
+  | { id: number; ok: Mp3Segment }
+  | { id: number; leveled: Uint8Array; leveling: Mp3Leveling }
+  | { id: number; failed: string };
+
+const level = (frames: Uint8Array, target: LoudnessTarget, known?: VoiceLevel) =>
+  known ? levelMp3FramesAs(frames, known, target) : levelMp3Frames(frames, target);
 
 // ---- worker side ------------------------------------------------------------------------------------------------
 if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE && parentPort) {
@@ -28,9 +40,9 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE && 
     port.postMessage({ id, failed: String(err) } satisfies Reply);
   port.on('message', (job: Job) => {
     if ('frames' in job)
-      levelMp3Frames(job.frames, job.target).then(
-        () =>
-          port.postMessage({ id: job.id, leveled: job.frames } satisfies Reply, [
+      level(job.frames, job.target, job.known).then(
+        (leveling) =>
+          port.postMessage({ id: job.id, leveled: job.frames, leveling } satisfies Reply, [
             job.frames.buffer as ArrayBuffer,
           ]),
         fail(job.id),
@@ -72,16 +84,22 @@ export class Mp3EncoderPool {
     return { ...reply.ok, bytes: new Uint8Array(reply.ok.bytes) };
   }
 
-  /** `frames` (an engine's MP3 frames, no tags) brought to `target` (audio/mp3-level.ts): a leveled copy. */
-  async level(frames: Uint8Array, target: LoudnessTarget): Promise<Uint8Array> {
-    if (this.size <= 0) {
+  /**
+   * `frames` (an engine's MP3 frames, no tags) brought to `target` (audio/mp3-level.ts): measured, or as a `known`
+   * voice level says; a leveled copy. Work that decodes goes to a thread.
+   */
+  async level(
+    frames: Uint8Array,
+    target: LoudnessTarget,
+    known?: VoiceLevel,
+  ): Promise<{ frames: Uint8Array; leveling: Mp3Leveling }> {
+    if (this.size <= 0 || (known && gainsWithoutDecoding(known, target))) {
       const copy = Uint8Array.from(frames);
-      await levelMp3Frames(copy, target);
-      return copy;
+      return { frames: copy, leveling: await level(copy, target, known) };
     }
-    const reply = await this.submit({ id: this.nextId++, frames, target });
+    const reply = await this.submit({ id: this.nextId++, frames, target, ...(known ? { known } : {}) });
     if (!('leveled' in reply)) throw new Error('MP3 leveller answered another job');
-    return new Uint8Array(reply.leveled);
+    return { frames: new Uint8Array(reply.leveled), leveling: reply.leveling };
   }
 
   private async submit(job: Job): Promise<Reply> {

@@ -29,6 +29,7 @@ import {
   type LoudnessTarget,
 } from '../audio/loudness';
 import { mp3AudioFrames, silentMp3Frames, xingFrame } from '../audio/mp3-join';
+import { voiceLevels, type VoiceLevel } from '../audio/mp3-level';
 import { sharedMp3Pool, type Mp3EncoderPool } from '../audio/mp3-pool';
 import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
 import { countChars, detectHeadings } from '../core/preview';
@@ -230,9 +231,13 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
     if (opts.fmt === 'mp3' && synthesizer.synthesizeMp3 && !(chunk.ssml && chunk.parts.length > 1)) {
       const speech = await synthMp3(chunk, ssml);
       const frames = mp3AudioFrames(speech.mp3);
-      // Each chunk to the target (so consecutive chunks match), losslessly: global_gain, not a re-encode; in the
-      // MP3 threads, as it decodes the chunk once to measure it.
-      if (target) frames.bytes = await pool!.level(frames.bytes, target);
+      // Each chunk to the target (so consecutive chunks match), losslessly: global_gain, not a re-encode. The
+      // voice's level is measured on its first chunks in this process (decoded in the MP3 threads) and reused.
+      if (target) {
+        const key = `${synthesizer.engine}/${voice.polly.engine}/${voice.polly.voiceId}/${frames.sampleRate}`;
+        const run = (f: Uint8Array, t: LoudnessTarget, known?: VoiceLevel) => pool!.level(f, t, known);
+        frames.bytes = (await voiceLevels.level(key, frames.bytes, target, run)).frames;
+      }
       const pause = i < last ? silentMp3Frames(frames.header, pauseAfter(i)) : undefined;
       const marks = speech.marks?.length && !chunk.ssml ? speech.marks : undefined;
       return {
