@@ -232,14 +232,18 @@ describe('default loudness: -16 LUFS ± 1, ≤ -1 dBTP (ffmpeg ebur128)', () => 
 });
 
 describe('the loudness option', () => {
-  it('brings a narration to another target (-23 LUFS, EBU R128 broadcast) on both engines', async () => {
-    const voice = findVoice('es-MX-Andres')!;
-    // The stand-in's 3,000 characters: after the chunks its level is measured on, the rest get that gain (-3 dB)
-    // written into their frames without being decoded, as it leaves the voice's peaks under the ceiling.
-    for (const [engine, text] of [
+  /** Each engine with a text: espeak-ng a short one, the stand-in's canned speech 3,000 characters (cheap). */
+  const engineTexts = () =>
+    [
       [local, SHORT],
       [cloud, textOf(3000)],
-    ] as const) {
+    ] as const;
+
+  it('brings a narration to another target (-23 LUFS, EBU R128 broadcast) on both engines', async () => {
+    const voice = findVoice('es-MX-Andres')!;
+    // The stand-in's 3,000 characters: after the chunks its level is measured on, the rest get that gain written
+    // into their frames without being decoded, as it leaves the voice's peaks under the ceiling.
+    for (const [engine, text] of engineTexts()) {
       const { outPath } = await narrated(engine, voice, text, 'mp3', {
         loudness: { lufs: -23, truePeakDb: -1 },
       });
@@ -257,10 +261,7 @@ describe('the loudness option', () => {
   // the assertions above fail when the gain is removed.
   it("control: with loudness off, the engines' own level is outside -16 ± 1 LUFS", async () => {
     const voice = findVoice('es-MX-Mia')!;
-    for (const [engine, text] of [
-      [local, SHORT],
-      [cloud, textOf(3000)],
-    ] as const) {
+    for (const [engine, text] of engineTexts()) {
       const { outPath } = await narrated(engine, voice, text, 'mp3', { loudness: 'off' });
       const m = ffmpegLoudness(outPath);
       expect({ engine: engine.engine, i: m.i, outside: Math.abs(m.i + 16) > 1 }).toMatchObject({
