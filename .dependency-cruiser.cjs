@@ -1,7 +1,7 @@
 // Import direction of the one-way layers (docs/architecture.md, "Layers"), checked by `npm run lint`
 // (`depcruise`): shared ← templates/kit ← templates ← documents; shared ← narration; handlers → use-cases → core;
 // ports and adapters import no use case; documents' render path request → pipeline → formats/render; @aws-sdk only
-// in adapters; production never imports test/; no cycles.
+// in adapters; production never imports test/; no cycles, of modules or of folders.
 // Imports that break a rule today and are being moved are listed in .dependency-cruiser-known-violations.json
 // (`npm run deps:baseline` rewrites it); anything not listed there fails. The list only ever shrinks.
 
@@ -98,11 +98,11 @@ module.exports = {
     {
       name: 'render-pipeline-below-use-cases',
       comment:
-        'The request layer (documents request/) and the pipeline stages (pipeline/) are called by the use case, ' +
-        'never the other way round; of the handlers they read only a route spec (the request schema beside it).',
+        'The request layer (documents request/: the schema and its checks) and the pipeline stages (pipeline/) are ' +
+        'called by the use case, never the other way round; the route spec imports the schema, not the reverse.',
       severity: 'error',
       from: { path: '^lambdas/documents/(request|pipeline)/' },
-      to: { path: '^lambdas/documents/(use-cases/|handlers/(?![^/]+[.]route[.]ts$))' },
+      to: { path: '^lambdas/documents/(use-cases|handlers)/' },
     },
     {
       name: 'request-before-view',
@@ -143,6 +143,16 @@ module.exports = {
       name: 'no-cycles',
       comment: 'Modules form no import cycle (a cycle makes two layers one).',
       severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment:
+        'Folders form no import cycle either (a file of A imports B while a file of B imports A, even without a ' +
+        'module cycle): each folder is a layer. Move the shared piece down a layer, or invert the dependency.',
+      severity: 'error',
+      scope: 'folder',
       from: {},
       to: { circular: true },
     },

@@ -169,7 +169,9 @@ async function otherProcessHtml(url: URL, key: string, body: string): Promise<nu
   console.log(`# Node ${process.version}, load average ${load()} at the start`);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-request-path-'));
-  const rt = await startLocal({ dataDir, persist: false, startWorker: false });
+  // trustProxy: the free-plan series comes from a new X-Forwarded-For address every request (the free plan counts
+  // 50 documents a month per IP), so it is the free plan's own path, quota and watermark included.
+  const rt = await startLocal({ dataDir, persist: false, startWorker: false, trustProxy: true });
   const raw = await rawBrowser();
   try {
     // Scale keys (10,000 documents a month): no watermark, and the quota never answers during the run.
@@ -184,16 +186,24 @@ async function otherProcessHtml(url: URL, key: string, body: string): Promise<nu
     });
     const data = findTemplate('factura')!.sample;
     const bodyOf = (format: 'html' | 'pdf') => JSON.stringify({ template: 'factura', format, data });
-    const overHttp = (format: 'html' | 'pdf') => async () => {
-      const res = await fetch(`${rt.documentsUrl}/v1/render`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-        body: bodyOf(format),
-      });
-      const bytes = Buffer.from(await res.arrayBuffer());
-      if (res.status !== 200) throw new Error(`${format} over HTTP: ${res.status} ${bytes.toString()}`);
-      return bytes;
-    };
+    let freeIp = 0;
+    const overHttp =
+      (format: 'html' | 'pdf', plan: 'scale' | 'free' = 'scale') =>
+      async () => {
+        const res = await fetch(`${rt.documentsUrl}/v1/render`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(plan === 'scale'
+              ? { authorization: `Bearer ${key}` }
+              : { 'x-forwarded-for': `10.${(++freeIp >> 16) & 255}.${(freeIp >> 8) & 255}.${freeIp & 255}` }),
+          },
+          body: bodyOf(format),
+        });
+        const bytes = Buffer.from(await res.arrayBuffer());
+        if (res.status !== 200) throw new Error(`${format} over HTTP: ${res.status} ${bytes.toString()}`);
+        return bytes;
+      };
     // The same html request from node:http with a keep-alive agent (what the AWS SDK itself uses): fetch's WHATWG
     // streams cost this process ~2 ms of CPU per call more, which is the client's work, not the request path's (a
     // real caller is another process). Both are measured, interleaved.
@@ -269,6 +279,7 @@ async function otherProcessHtml(url: URL, key: string, body: string): Promise<nu
     }
     for (let i = 0; i < 10; i++) {
       await overHttp('pdf')();
+      await overHttp('pdf', 'free')();
       await inProcess('pdf')();
       await rawPdf();
     }
@@ -279,6 +290,8 @@ async function otherProcessHtml(url: URL, key: string, body: string): Promise<nu
       nodeHtml: [] as number[],
       procHtml: [] as number[],
       httpPdf: [] as number[],
+      // The same pdf as the free plan gets it over HTTP (no key: per-IP quota, watermark drawn in the page).
+      httpPdfFree: [] as number[],
     };
     // procPdfFree: the same pdf as the free plan gets it (watermark drawn in the page, render/watermark.ts).
     const p = { procPdf: [] as number[], procPdfFree: [] as number[], rawPdf: [] as number[] };
@@ -288,6 +301,7 @@ async function otherProcessHtml(url: URL, key: string, body: string): Promise<nu
       s.nodeHtml.push(await timeCpu(overNodeHttp, cpu.nodeHtml));
       s.procHtml.push(await timeCpu(inProcess('html'), cpu.procHtml));
       s.httpPdf.push(await time(overHttp('pdf')));
+      s.httpPdfFree.push(await time(overHttp('pdf', 'free')));
       p.procPdf.push(await time(inProcess('pdf')));
       p.procPdfFree.push(await time(inProcess('pdf', { watermark: true })));
       p.rawPdf.push(await time(rawPdf));
@@ -317,6 +331,20 @@ async function otherProcessHtml(url: URL, key: string, body: string): Promise<nu
       cpu.procHtml.ms / REPS,
     );
     ratioLine('request-path factura pdf over HTTP (p50)', m.httpPdf, 'raw Chromium', m.rawPdf);
+    ratioLine(
+      'request-path factura pdf over HTTP (p90)',
+      p90(s.httpPdf),
+      'raw Chromium p90',
+      p90(p.rawPdf),
+      ' (target ≤ 1.2×)',
+    );
+    ratioLine(
+      'request-path factura pdf over HTTP, free plan (p50)',
+      m.httpPdfFree,
+      'paid (Scale key) p50',
+      m.httpPdf,
+      `; free − paid ${fmt(m.httpPdfFree - m.httpPdf, 2)} ms (target ≤ 5 ms); p90 ${fmt(p90(s.httpPdfFree), 2)} vs ${fmt(p90(s.httpPdf), 2)} ms`,
+    );
     ratioLine('request-path factura pdf in process (p50)', m.procPdf, 'raw Chromium', m.rawPdf);
     ratioLine(
       'request-path factura pdf in process, free plan watermark (p50)',

@@ -153,7 +153,7 @@ export const ASSUMPTIONS = {
   // Documents
   renderMemMb: documentsManifest.routes.find((r) => r.id === 'Render')!.memoryMb,
   /** Warm factura PDF, ms: bench/render-pdf.bench.ts "warm invoice" median here (docs/performance.md) + handling. */
-  renderWarmMs: 60,
+  renderWarmMs: 65,
   /** Share of renders that hit a cold container (Chromium unpack + launch), and what one costs, ms. */
   coldShare: 0.02,
   coldRenderMs: 4500,
@@ -188,6 +188,14 @@ export const ASSUMPTIONS = {
   podcastReadsPerFeed: 30 * 24,
   /** Items in a podcast feed (one audio record read each). */
   podcastItems: 100,
+  /** Plays in the embed player per article and month (each: one page lookup and its beacons). */
+  playsPerArticle: 100,
+  /** Beacons per play (play, then 25/50/75/100 % reached, seek: each once per page view; 6 at most). */
+  beaconsPerPlay: 4,
+  /** Read units of one read of a feed record (strongly consistent, 4 KB each: ~25 KB with 100 entries). */
+  feedRecordRru: 7,
+  /** Write units of one beacon: the feed's day item of counters, 1 per KB (~4 KB with 20 articles heard a day). */
+  listenItemWcu: 4,
 };
 export type Assumptions = typeof ASSUMPTIONS;
 
@@ -325,8 +333,9 @@ export function documentsCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS):
   );
   add('Lambda invocations', n, p.lambdaRequest);
   add('API Gateway HTTP API requests', n, p.apiHttpRequest);
-  add('DynamoDB writes (quota counter, stats)', n * 2, p.ddbWrite);
-  add('DynamoDB reads (API key)', n, p.ddbRead);
+  add('DynamoDB writes (quota charge, its commit, stats)', n * 3, p.ddbWrite);
+  // The key, and the account's brand (PUT /v1/brand: its small item, consistent; the logo is cached per container).
+  add('DynamoDB reads (API key, account brand)', n * 2, p.ddbRead);
   add('CloudWatch Logs ingestion', (n * a.logBytesPerInvocation) / 1024 ** 3, p.logsIngestGb);
   add('Data transfer out (the PDFs)', (n * a.pdfBytes) / 1024 ** 3, p.transferOutGb);
   return breakdown('1,000 PDFs (factura, Pro key, answered inline)', lines);
@@ -420,11 +429,19 @@ export function feedsCost(expansion: number, p: Prices = PRICES, a: Assumptions 
     a.feeds * a.podcastReadsPerFeed * 0.2 * 0.25,
     p.lambdaArmGbS,
   );
-  const invocations = a.schedulerTicks + polls + narrations * 2 + a.feeds * a.podcastReadsPerFeed;
+  const plays = articles * a.playsPerArticle;
+  const beacons = plays * a.beaconsPerPlay;
+  add(
+    `Lambda FeedPageAudio + Listen (256 MB × 0.05 s: ${plays.toLocaleString('en-US')} plays, ${a.beaconsPerPlay} beacons each)`,
+    (plays + beacons) * 0.05 * 0.25,
+    p.lambdaArmGbS,
+  );
+  const invocations =
+    a.schedulerTicks + polls + narrations * 2 + a.feeds * a.podcastReadsPerFeed + plays + beacons;
   add('Lambda invocations', invocations, p.lambdaRequest);
   add(
-    'API Gateway HTTP API requests (podcast reads, audio redirects)',
-    a.feeds * a.podcastReadsPerFeed + narrations * a.downloadsPerAudio,
+    'API Gateway HTTP API requests (podcast reads, audio redirects, player lookups and beacons)',
+    a.feeds * a.podcastReadsPerFeed + narrations * a.downloadsPerAudio + plays + beacons,
     p.apiHttpRequest,
   );
   // Each message: send + receive + delete. Polls, articles, long jobs.
@@ -440,10 +457,19 @@ export function feedsCost(expansion: number, p: Prices = PRICES, a: Assumptions 
   add(`S3 storage (${a.audioDaysKept} days)`, audioGb * (a.audioDaysKept / 30), p.s3StorageGbMonth);
   // Polls: feed read + update; scheduler: index query + claim; articles: article read/write + the job's writes.
   const chunks = Math.ceil((a.feedArticleChars * expansion) / a.chunkChars);
-  add('DynamoDB writes', polls * 2 + narrations * (2 + 4 + chunks), p.ddbWrite);
+  // Beacons: the per-IP window (1) and the day's counters; lookups and beacons read the feed record, lookups the article.
   add(
-    'DynamoDB reads (incl. podcast: one per item)',
-    polls * 2 + narrations * 4 + a.feeds * a.podcastReadsPerFeed * (a.podcastItems + 1),
+    'DynamoDB writes (incl. beacons: rate window + day counters)',
+    polls * 2 + narrations * (2 + 4 + chunks) + beacons * (1 + a.listenItemWcu),
+    p.ddbWrite,
+  );
+  add(
+    'DynamoDB reads (incl. podcast: one per item; player: the feed record)',
+    polls * 2 +
+      narrations * 4 +
+      a.feeds * a.podcastReadsPerFeed * (a.podcastItems + 1) +
+      plays * (a.feedRecordRru + 1) +
+      beacons * a.feedRecordRru,
     p.ddbRead,
   );
   add('CloudWatch Logs ingestion', (invocations * a.logBytesPerInvocation) / 1024 ** 3, p.logsIngestGb);
@@ -452,6 +478,17 @@ export function feedsCost(expansion: number, p: Prices = PRICES, a: Assumptions 
     '1,000 feed articles a month (5,000 characters each, neural, 5 feeds)',
     lines,
     lines[0]!.item,
+  );
+}
+
+/** What the player's page lookups and listen beacons cost in a publisher's month (part of feedsCost's lines). */
+export function listensUsd(a: Assumptions = ASSUMPTIONS, p: Prices = PRICES): number {
+  const plays = 1000 * a.playsPerArticle;
+  const beacons = plays * a.beaconsPerPlay;
+  return (
+    (plays + beacons) * (0.05 * 0.25 * p.lambdaArmGbS.usd + p.lambdaRequest.usd + p.apiHttpRequest.usd) +
+    beacons * (1 + a.listenItemWcu) * p.ddbWrite.usd +
+    (plays * (a.feedRecordRru + 1) + beacons * a.feedRecordRru) * p.ddbRead.usd
   );
 }
 
@@ -540,7 +577,8 @@ ${results.map(table).join('\n\n')}
 ${table(feeds)}
 
 Polly is ${((feeds.speechUsd / feeds.totalUsd) * 100).toFixed(1)} % of it: ${usd(feeds.totalUsd / 1000)} per article. Everything the feeds add
-(the schedule, polls, queues, podcast reads) is ${usd(feeds.lines.filter((l) => /Scheduler|FeedPoll|FeedPodcast/.test(l.item)).reduce((s, l) => s + l.usd, 0))} a month: polling is cheap
+(the schedule, polls, queues, podcast reads) is ${usd(feeds.lines.filter((l) => /Scheduler|FeedPoll|FeedPodcast/.test(l.item)).reduce((s, l) => s + l.usd, 0))} a month; the player's lookups and listen beacons
+(${(1000 * a.playsPerArticle).toLocaleString('en-US')} plays, ${(1000 * a.playsPerArticle * a.beaconsPerPlay).toLocaleString('en-US')} beacons) are about ${usd(listensUsd(a, p))} of the Lambda, API Gateway and DynamoDB lines (the audio those plays download is data transfer out, below). Polling is cheap
 because an unchanged feed answers 304 and an unchanged article is never narrated again (docs/feeds.md). Audience
 downloads beyond ${a.downloadsPerAudio} per episode add data transfer out (about ${usd(((a.feedArticleChars * prose * a.mp3BytesPerSecond) / a.charsPerSecond / 1024 ** 3) * p.transferOutGb.usd * 1000)} per 1,000 downloads of one episode each).
 
@@ -578,7 +616,7 @@ files live two days (\`batches/\` lifecycle rule): their storage is a fraction o
 | logBytesPerInvocation | ${a.logBytesPerInvocation} | Powertools JSON line + Lambda START/END/REPORT; texts are never logged |
 | multipartPartBytes | ${a.multipartPartBytes} | @aws-sdk/lib-storage part size |
 | renderMemMb | ${a.renderMemMb} | lambdas/documents/routes.ts |
-| renderWarmMs | ${a.renderWarmMs} | warm factura PDF 26 ms (bench/render-pdf.bench.ts median, docs/performance.md) + ~35 ms for the key lookup, quota and stats writes (3 DynamoDB calls), validation and base64 |
+| renderWarmMs | ${a.renderWarmMs} | warm factura PDF 26 ms (bench/render-pdf.bench.ts median, docs/performance.md) + ~35 ms for the key lookup, quota and stats writes (3 DynamoDB calls), validation and base64, + ~5 ms for the quota charge's commit (a 4th call, after the render: an estimate of one in-region write) |
 | coldShare, coldRenderMs | ${a.coldShare}, ${a.coldRenderMs} ms | **assumption**: 1 render in 50 starts a container (Chromium unpack + launch ~3–4.5 s) |
 | pdfBytes | ${a.pdfBytes} | a 1-page factura with embedded fonts |
 | batchPartSize, batchCfdiMs | ${a.batchPartSize}, ${a.batchCfdiMs} ms | PART_SIZE of lambdas/documents/use-cases/batches.ts; a factura PDF/A from its XML (~110 ms, issue #26) + the PDF's HEAD and PUT |

@@ -7,7 +7,7 @@
 // Without arguments every entry below is rendered; with slugs, only theirs. To add a template, add entries to
 // PREVIEWS (one per sample/page size worth showing). Needs pdftoppm (Debian poppler-utils).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderDocument, validateRenderRequest } from '../lambdas/documents/use-cases/render-request';
@@ -24,6 +24,8 @@ export interface Preview {
   name?: string;
   /** Data (default: the template's sample). */
   data?: unknown;
+  /** Instead of data: a CFDI XML file under test/fixtures/cfdi (the printed representation of a stamped CFDI). */
+  cfdiXml?: string;
   /** Render options (page_size, landscape…). */
   options?: Record<string, unknown>;
   /** Also write page 2 as `<name>-2.png` when the PDF has one (default true). */
@@ -37,6 +39,13 @@ export const PREVIEWS: Preview[] = [
   { slug: 'factura', name: 'factura-60', data: largeFactura(findTemplate('factura')!.sample as never, 60) },
   // options.marca: logo, colour, notes, footer legend (issue #25).
   { slug: 'factura', name: 'factura-marca', options: { marca: marcaEjemplo } },
+  // The same brand on a stamped CFDI printed from its XML: a freight invoice with its Carta Porte 3.1 (page 2).
+  {
+    slug: 'factura',
+    name: 'factura-marca-cfdi',
+    cfdiXml: 'complementos/carta-porte-31-ingreso.xml',
+    options: { marca: marcaEjemplo },
+  },
   { slug: 'certificado' },
   { slug: 'certificado', name: 'certificado-letter', options: { page_size: 'Letter' } },
   { slug: 'cotizacion' },
@@ -84,7 +93,9 @@ async function main(): Promise<void> {
       const check = validateRenderRequest({
         template: p.slug,
         format: 'pdf',
-        data: p.data ?? t.sample,
+        ...(p.cfdiXml
+          ? { cfdi_xml: readFileSync(join(__dirname, '..', 'test', 'fixtures', 'cfdi', p.cfdiXml), 'utf8') }
+          : { data: p.data ?? t.sample }),
         options: p.options,
       });
       if (!check.ok) throw new Error(`${p.slug}: ${JSON.stringify(check.problems)}`);

@@ -28,6 +28,8 @@ import type { BatchFiles, BatchRepository, JobFiles, JobRepository, WebhookEvent
 import { DynamoBatchRepository } from './adapters/batch-repository';
 import { S3BatchFiles } from './adapters/batch-files';
 import type { WebhookPolicy, WebhookStore } from './use-cases/webhooks';
+import type { BrandStore } from './ports';
+import { DynamoBrandStore } from './adapters/brand-store';
 
 export interface DocumentsDeps {
   readonly config: Config;
@@ -63,6 +65,8 @@ export interface DocumentsDeps {
   readonly batchQueue: MessageQueue;
   /** The batch worker's retries (as `redelivery` is the render worker's). */
   readonly batchRedelivery: MessageVisibility;
+  /** The account's brand (PUT /v1/brand), printed on its facturas: use-cases/brand.ts. */
+  readonly brands: BrandStore;
 }
 
 export { webhookPolicyFrom };
@@ -146,6 +150,9 @@ export function awsDeps(): DocumentsDeps {
     },
     get webhooks() {
       return new DynamoWebhookStore<WebhookEventType>(dynamo(), required('ACCOUNTS_TABLE'));
+    },
+    get brands() {
+      return new DynamoBrandStore(dynamo(), required('ACCOUNTS_TABLE'));
     },
     get webhookPolicy() {
       return webhookPolicyFrom(config());

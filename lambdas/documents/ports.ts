@@ -11,6 +11,7 @@ import type { DocumentProblem } from './errors';
 import type { PdfOptions, PngOptions } from './render/page-options';
 import type { Readable } from 'node:stream';
 import type { Refused, ResumenRow } from './core/cfdi-resumen';
+import type { Marca } from '../../templates/kit/marca';
 
 /** How a template renders: its name in messages, where its errors point, the partials it may include. */
 export interface TemplateRenderOptions {
@@ -214,3 +215,24 @@ export interface JobFiles {
 
 /** Keeps a redriven, repeatedly failing delivery from growing the job record without bound. */
 export const MAX_RECORDED_DELIVERIES = 50;
+
+/**
+ * The brand an account stored (PUT /v1/brand): printed on its facturas (data or cfdi_xml, also async and in merges)
+ * whenever a request brings no options.marca of its own. The logo is kept as it prints (an SVG already sanitised).
+ */
+export interface StoredBrand {
+  owner: string;
+  marca: Marca;
+  updatedAt: string;
+  /** keyPrefix of the key that last changed it (for support; never the key). */
+  changedBy: string;
+}
+
+/** One brand per account (the accounts table, `brand#` items: adapters/brand-store.ts). */
+export interface BrandStore {
+  get(owner: string): Promise<StoredBrand | undefined>;
+  /** Creates or replaces; answers whether it existed before. */
+  put(brand: StoredBrand): Promise<{ replaced: boolean }>;
+  /** False when there was none. */
+  remove(owner: string): Promise<boolean>;
+}

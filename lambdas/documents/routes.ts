@@ -2,25 +2,28 @@
 // is a spec next to its handler (handlers/<name>.route.ts, from which the handler reads its limits); this file lists
 // them.
 import type { ServiceManifest } from '../shared/manifest';
+import {
+  API_ROUTES,
+  BILLING_ROUTES,
+  SITE_ROUTES,
+  WEBHOOK_ROUTES,
+  notFoundRoute,
+  documentStatsRoute,
+} from './handlers/platform.route';
 import { renderRoute } from './handlers/render.route';
 import { templateSampleRoute } from './handlers/template-sample.route';
 import { templatesRoute } from './handlers/templates.route';
 import { templateSourceRoute } from './handlers/template-source.route';
 import { pricingRoute } from './handlers/pricing.route';
-import { documentStatsRoute } from './handlers/stats.route';
-import { API_ROUTES } from './handlers/api.route';
-import { BILLING_ROUTES } from './handlers/billing.route';
-import { SITE_ROUTES } from './handlers/site.route';
 import { getJobRoute } from './handlers/jobs.route';
-import { WEBHOOK_ROUTES } from './handlers/webhooks.route';
-import { notFoundRoute } from './handlers/not-found.route';
+import { BRAND_ROUTES } from './handlers/brand.route';
 import { batchUploadRoute } from './handlers/batch-upload.route';
 import { startBatchRoute } from './handlers/batches.route';
 import { getBatchRoute } from './handlers/batch-get.route';
 import { JOB_ITEM_PREFIX } from './adapters/item-prefixes';
 import { WEBHOOK_ITEM_PREFIX } from '../shared/webhooks/item-prefix';
 import { webhookDelivery } from '../shared/webhooks/routes';
-import { documentsBucket } from './bucket';
+import { BATCHES_PREFIX, JOB_REQUESTS_PREFIX, JOB_RESULT_PREFIX, documentsBucket } from './bucket';
 
 /** Webhook events of async jobs (use-cases/webhooks.ts): the `deliveries` queue and the worker delivering them. */
 const WEBHOOK_DELIVERY = webhookDelivery({
@@ -32,7 +35,7 @@ const WEBHOOK_DELIVERY = webhookDelivery({
   },
   worker: {
     description: 'Delivers signed webhook events of async jobs, with retries',
-    handler: 'lambdas/documents/handlers/delivery-worker.ts',
+    handler: 'lambdas/documents/handlers/webhooks.ts',
     access: {
       // Each attempt is recorded on its job (docjob# items).
       tables: { accounts: 'rw' },
@@ -71,6 +74,8 @@ export const documentsManifest: ServiceManifest = {
     // endpoints are items of the accounts table; each function may touch only its kinds of item (itemPrefixes). ──
     getJobRoute,
     ...WEBHOOK_ROUTES,
+    // ── The account's brand, printed on its facturas: use-cases/brand.ts (`brand#` items of the accounts table). ──
+    ...BRAND_ROUTES,
     // ── CFDI batches: use-cases/batches.ts (API side), use-cases/batch-run.ts (the batch worker's steps). ──
     batchUploadRoute,
     startBatchRoute,
@@ -91,7 +96,9 @@ export const documentsManifest: ServiceManifest = {
       access: {
         tables: { quotas: 'rw', growth: 'rw', accounts: 'rw' },
         itemPrefixes: { accounts: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX] },
+        // Reads and deletes the job's request (jobs/), writes its result (results/jobs/).
         bucket: 'rw',
+        bucketPrefixes: [JOB_REQUESTS_PREFIX.prefix, JOB_RESULT_PREFIX],
         sendTo: ['deliveries'],
       },
     },
@@ -109,7 +116,9 @@ export const documentsManifest: ServiceManifest = {
       access: {
         tables: { quotas: 'rw', growth: 'rw', accounts: 'rw' },
         itemPrefixes: { accounts: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX] },
+        // The batch's source, parts and PDFs (batches/), the result zip (results/jobs/).
         bucket: 'rw',
+        bucketPrefixes: [BATCHES_PREFIX.prefix, JOB_RESULT_PREFIX],
         // Parts and the assembly are queued by the worker itself; the finished batch's webhook event goes to the
         // delivery worker.
         sendTo: ['batch', 'deliveries'],

@@ -23,6 +23,13 @@ export const JOB_TEXT_PREFIX = { prefix: 'jobs/', days: 2 } as const;
  */
 export const UPLOAD_PREFIX = { prefix: 'uploads/', days: 1 } as const;
 
+/**
+ * What a conversion writes and deletes (IAM `bucketPrefixes`): its audio, segments and timings under audio/, a queued
+ * job's text under jobs/. Also what deleting an audio removes (AudioStore.removeAll), so the GET routes that delete an
+ * expired audio's files get the same two.
+ */
+export const CONVERSION_PREFIXES = [AUDIO_PREFIX.prefix, JOB_TEXT_PREFIX.prefix] as const;
+
 export const audioKey = (audioId: string, fmt: string): string => `${AUDIO_PREFIX.prefix}${audioId}.${fmt}`;
 export const jobTextKey = (audioId: string): string => `${JOB_TEXT_PREFIX.prefix}${audioId}.txt`;
 export const uploadKey = (uploadId: string): string => `${UPLOAD_PREFIX.prefix}${uploadId}.pdf`;

@@ -88,6 +88,10 @@ const { parse, config } = defineConfig({
   FEED_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(20),
   /** Local runtime only: seconds between two scheduler ticks (EventBridge Scheduler's rate in the cloud). */
   FEED_TICK_S: z.coerce.number().min(0.05).max(3600).default(60),
+  /** POST /listens (the player's beacons) per IP and hour (0 = no limit): a full listen sends about 6. */
+  LISTENS_PER_HOUR: z.coerce.number().int().min(0).default(600),
+  /** POST /feeds/{id}/article (a reader's press narrates a first_play article) per IP and hour (0 = no limit). */
+  FIRST_PLAYS_PER_HOUR: z.coerce.number().int().min(0).default(30),
 });
 
 export type Config = ReturnType<typeof parse>;

@@ -365,4 +365,8 @@ export interface FeedStore {
   /** Every article ever recorded for the feed (also those no longer listed). */
   allArticles(feedId: string): Promise<ArticleRecord[]>;
   removeArticle(feedId: string, key: string): Promise<void>;
+  /** Adds 1 to each counter of the feed's day item (`listen#<id>#<day>`), kept until `expiresAt` (epoch s). */
+  countListen(feedId: string, day: string, counters: string[], expiresAt: number): Promise<void>;
+  /** The counters of each day asked that has any (day → counter → count). */
+  listenDays(feedId: string, days: string[]): Promise<Map<string, Record<string, number>>>;
 }

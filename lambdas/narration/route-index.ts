@@ -49,4 +49,8 @@ export const ROUTE_INDEX: RouteIndex = [
   ['DELETE', '/v1/feeds/{feed_id}'],
   ['GET', '/feeds/{feed_id}/podcast.xml'],
   ['GET', '/audio/{audio_id}/chapters.json'],
+  ['GET', '/feeds/{feed_id}/article'],
+  ['POST', '/feeds/{feed_id}/article'],
+  ['POST', '/listens'],
+  ['GET', '/v1/feeds/{feed_id}/listens'],
 ];

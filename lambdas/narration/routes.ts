@@ -1,6 +1,14 @@
 // The narration service's manifest, read by lib/narration-stack.ts and bin/local.ts. Each route is a spec next to its
 // handler (handlers/<name>.route.ts, from which the handler reads its limits); this file lists them.
 import type { ServiceManifest } from '../shared/manifest';
+import {
+  API_ROUTES,
+  BILLING_ROUTES,
+  SITE_ROUTES,
+  WEBHOOK_ROUTES,
+  notFoundRoute,
+  statsRoute,
+} from './handlers/platform.route';
 import { voicesRoute } from './handlers/voices.route';
 import { convertTextRoute } from './handlers/convert-text.route';
 import { convertPdfRoute } from './handlers/convert-pdf.route';
@@ -18,13 +26,7 @@ import { abAssignRoute } from './handlers/ab-assign.route';
 import { abEventRoute } from './handlers/ab-event.route';
 import { abResultsRoute } from './handlers/ab-results.route';
 import { dashboardSummaryRoute } from './handlers/dashboard-summary.route';
-import { statsRoute } from './handlers/stats.route';
 import { embedRoute } from './handlers/embed.route';
-import { SITE_ROUTES } from './handlers/site.route';
-import { API_ROUTES } from './handlers/api.route';
-import { BILLING_ROUTES } from './handlers/billing.route';
-import { notFoundRoute } from './handlers/not-found.route';
-import { WEBHOOK_ROUTES } from './handlers/webhooks.route';
 import { webhookDelivery } from '../shared/webhooks/routes';
 import { WEBHOOK_ITEM_PREFIX } from '../shared/webhooks/item-prefix';
 import {
@@ -33,9 +35,10 @@ import {
   lexiconListRoute,
   lexiconPutRoute,
 } from './handlers/lexicons.route';
-import { narrationBucket } from './bucket';
+import { CONVERSION_PREFIXES, narrationBucket } from './bucket';
 import { FEED_ROUTES } from './handlers/feeds.route';
 import { audioChaptersRoute, podcastRoute } from './handlers/podcast.route';
+import { FEED_PLAYER_ROUTES } from './handlers/feed-player.route';
 import { LEXICON_ITEM_PREFIX } from './adapters/item-prefixes';
 
 /** Completion webhook events (use-cases/webhooks.ts): the `webhooks` queue and the worker delivering them. */
@@ -48,7 +51,7 @@ const WEBHOOK_DELIVERY = webhookDelivery({
   },
   worker: {
     description: 'Delivers signed audio.completed / audio.failed webhook events, with retries',
-    handler: 'lambdas/narration/handlers/delivery-worker.ts',
+    handler: 'lambdas/narration/handlers/webhooks.ts',
     // The audio record is the event's subject (its data); accounts: the endpoint items only.
     access: { tables: { audio: 'r', accounts: 'r' } },
   },
@@ -91,6 +94,7 @@ export const narrationManifest: ServiceManifest = {
     ...FEED_ROUTES,
     podcastRoute,
     audioChaptersRoute,
+    ...FEED_PLAYER_ROUTES,
     notFoundRoute,
   ],
   workers: [
@@ -108,6 +112,7 @@ export const narrationManifest: ServiceManifest = {
         tables: { audio: 'rw', growth: 'rw', accounts: 'r' },
         itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX] },
         bucket: 'rw',
+        bucketPrefixes: CONVERSION_PREFIXES,
         speech: true,
         sendTo: ['webhooks'],
       },
@@ -139,6 +144,7 @@ export const narrationManifest: ServiceManifest = {
         tables: { feeds: 'rw', audio: 'rw', keys: 'r', accounts: 'r', growth: 'rw' },
         itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
         bucket: 'rw',
+        bucketPrefixes: CONVERSION_PREFIXES,
         sendTo: ['priority', 'standard', 'webhooks'],
         speech: true,
       },
@@ -153,7 +159,8 @@ export const narrationManifest: ServiceManifest = {
       timeoutS: 60,
       everyMinutes: 5,
       localEveryVar: 'FEED_TICK_S',
-      access: { tables: { feeds: 'rw' }, sendTo: ['feedpolls'] },
+      // byPoll: the active feeds whose next poll has come
+      access: { tables: { feeds: 'rw' }, queries: { feeds: ['byPoll'] }, sendTo: ['feedpolls'] },
     },
   ],
   // How paid plans get priority: each event source scales its pollers independently, and maxConcurrency caps how

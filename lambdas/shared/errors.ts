@@ -67,3 +67,19 @@ export class Unavailable extends DomainError {
     super(message, extra, retryAfterS);
   }
 }
+
+/**
+ * Work stopped by its abort signal (the request was answered 503 at its deadline, or a worker lost its job) after
+ * `done` of its `total` steps: a narration's engine calls begun of its chunks, a render's documents of a merge.
+ * Never answered to a caller (an internal signal, logged with how far the work got).
+ */
+export class WorkStopped extends Error {
+  constructor(
+    readonly done: number,
+    readonly total: number,
+    readonly unit: 'chunks' | 'documents',
+  ) {
+    super(`stopped after ${done} of ${total} ${unit}`);
+    this.name = 'WorkStopped';
+  }
+}

@@ -13,8 +13,11 @@ export interface Access {
    * that removes the files of an expired audio or job result when asked for them).
    */
   bucket?: 'r' | 'rw' | 'put' | 'r+delete';
-  /** Narrows the bucket grant to object keys under these prefixes (e.g. `uploads/`); default every key. */
-  bucketPrefixes?: string[];
+  /**
+   * Narrows the bucket grant to object keys under these prefixes (e.g. `uploads/`); default every key. Required
+   * with every mode but 'r': no function writes or deletes across the whole bucket.
+   */
+  bucketPrefixes?: readonly string[];
   /** Queues of the service's manifest (`ServiceManifest.queues` ids) this function may send messages to. */
   sendTo?: string[];
   /**
@@ -23,6 +26,11 @@ export interface Access {
    * e.g. documents jobs (`docjob#`) and webhook endpoints (`webhook#`) next to billing accounts.
    */
   itemPrefixes?: Partial<Record<TableId, string[]>>;
+  /**
+   * Indexes (lib/tables.ts) this function queries, per table: dynamodb:Query on exactly those index ARNs. A table
+   * listed in `tables` without it gets item calls only (no Query, and never Scan).
+   */
+  queries?: Partial<Record<TableId, string[]>>;
   /**
    * Queues of the service's manifest whose DLQ depth this function may read (sqs:GetQueueAttributes on the DLQ
    * only; its URL in `dlqEnvVar(queue)`): the read-only dashboard.

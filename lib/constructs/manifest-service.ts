@@ -2,21 +2,14 @@
 // bin/local.ts serves from) on AWS. One Lambda per manifest route behind one HTTP API; one worker per manifest worker
 // fed by its queues (each with a DLQ); the DynamoDB tables the manifest names (lib/tables.ts), the service's S3 bucket
 // (lambdas/<service>/bucket.ts) and, when an entry asks for `packaging: 'image'`, one container image. Permissions
-// are granted strictly from each entry's `access`. ManifestStack is a Stack holding one ManifestService under the id
-// 'Default', which CDK leaves out of logical ids: the resources keep the ids they had when each stack built them.
+// are granted strictly from each entry's `access` (./grants.ts; the bucket is ./service-bucket.ts). ManifestStack
+// is a Stack holding one ManifestService under the id 'Default', which CDK leaves out of logical ids: the resources
+// keep the ids they had when each stack built them.
 //
 // Configuration (all optional; `cdk deploy -c <service>:key=value` or cdk.json "context"): docs/deploy.md.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  CfnOutput,
-  Duration,
-  IgnoreMode,
-  RemovalPolicy,
-  Stack,
-  Validations,
-  type StackProps,
-} from 'aws-cdk-lib';
+import { CfnOutput, Duration, IgnoreMode, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -37,8 +30,6 @@ import type {
   TableId,
   WorkerSpec,
 } from '../../lambdas/shared/manifest';
-import { dlqEnvVar } from '../../lambdas/shared/manifest';
-import { TABLES } from '../tables';
 import { IMAGE_MIN_TMP_MB, ImageServiceFunction } from './image-function';
 import { loggedHttpApi } from './logged-http-api';
 import type { ServiceName } from '../../lambdas/shared/observability/names';
@@ -46,17 +37,12 @@ import { ServiceAlarms } from './service-alarms';
 import { ServiceFunction } from './service-function';
 import type { ServiceFunctionBase } from './service-function-base';
 import { serviceTable } from './service-table';
+import { serviceBucket } from './service-bucket';
+import { grantAccess } from './grants';
 import { settingsBinder } from './settings';
 
 /** SQS's maximum visibility timeout. */
 const MAX_VISIBILITY_S = 12 * 60 * 60;
-/**
- * Item actions for a grant narrowed to partition-key prefixes (access.itemPrefixes). Only actions that carry the
- * item's key, so dynamodb:LeadingKeys always applies: no Scan or Query (their requests name no partition key, and a
- * ForAllValues condition over an absent key would allow them), no batch writes.
- */
-const ITEM_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem'];
-const ITEM_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
 
 /**
  * Visibility timeout of a queue feeding a Lambda: AWS asks for at least 6 × the function timeout plus the batching
@@ -128,7 +114,7 @@ export class ManifestService extends Construct {
     this.tables = Object.fromEntries(tableIds.map((t) => [t, serviceTable(this, t)]));
 
     // ---------------------------------------------------------------- S3
-    this.bucket = this.makeBucket(manifest);
+    this.bucket = serviceBucket(this, manifest);
 
     // ---------------------------------------------------------------- Container image
     const imageEntries = entries.filter((r) => r.packaging === 'image');
@@ -178,58 +164,14 @@ export class ManifestService extends Construct {
 
     // ---------------------------------------------------------------- Grants
     const bindSettings = settingsBinder(this, service);
-    const bind = (fn: ServiceFunctionBase, access: Access): void => {
-      for (const [tableId, mode] of Object.entries(access.tables ?? {}) as [
-        TableId,
-        'r' | 'rw' | undefined,
-      ][]) {
-        if (!mode) continue;
-        const table = this.tables[tableId]!;
-        const prefixes = access.itemPrefixes?.[tableId];
-        if (prefixes?.length) {
-          // A table grant narrowed to items whose partition key starts with one of the prefixes.
-          fn.role.addToPrincipalPolicy(
-            new iam.PolicyStatement({
-              actions: mode === 'rw' ? [...ITEM_READ, ...ITEM_WRITE] : ITEM_READ,
-              resources: [table.tableArn],
-              conditions: {
-                'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((p) => `${p}*`) },
-              },
-            }),
-          );
-          fn.fn.addEnvironment(TABLES[tableId].envVar, table.tableName);
-          continue;
-        }
-        const shape = TABLES[tableId];
-        fn.bindTable(
-          table,
-          mode,
-          shape.envVar,
-          (shape.indexes ?? []).map((i) => i.name),
-        );
-      }
-      if (access.bucket) {
-        fn.bindBucket(this.bucket, access.bucket, manifest.bucket.envVar, access.bucketPrefixes);
-        for (const [k, v] of Object.entries(manifest.bucket.environment ?? {})) fn.fn.addEnvironment(k, v);
-      }
-      for (const queueId of access.sendTo ?? []) {
-        const q = this.queues[queueId];
-        if (!q) throw new Error(`access.sendTo names ${queueId}, which is not one of the manifest's queues.`);
-        fn.bindQueue(q.queue, q.spec.envVar);
-      }
-      for (const queueId of access.readDlqs ?? []) {
-        const q = this.queues[queueId];
-        if (!q)
-          throw new Error(`access.readDlqs names ${queueId}, which is not one of the manifest's queues.`);
-        // Depth only: no receive, delete or send on a DLQ from an API function.
-        fn.role.addToPrincipalPolicy(
-          new iam.PolicyStatement({ actions: ['sqs:GetQueueAttributes'], resources: [q.dlq.queueArn] }),
-        );
-        fn.fn.addEnvironment(dlqEnvVar(queueId), q.dlq.queueUrl);
-      }
-      if (access.speech) fn.allowSpeech();
-      bindSettings(fn.fn, access.settings);
-    };
+    const bind = (fn: ServiceFunctionBase, access: Access): void =>
+      grantAccess(fn, access, {
+        tables: this.tables,
+        bucket: this.bucket,
+        bucketSpec: manifest.bucket,
+        queues: this.queues,
+        bindSettings,
+      });
 
     const makeFunction = (
       entry: RouteSpec | WorkerSpec | ScheduleSpec,
@@ -404,69 +346,6 @@ export class ManifestService extends Construct {
     }
     for (const tableId of tableIds)
       new CfnOutput(this, `${capitalize(tableId)}TableName`, { value: this.tables[tableId]!.tableName });
-  }
-
-  /** The service's bucket (private, SSE-S3, TLS only, retained) and the bucket its server access logs go to. */
-  private makeBucket(manifest: ServiceManifest): s3.Bucket {
-    const spec = manifest.bucket;
-    const secure = {
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      // Server access log delivery supports SSE-S3 only.
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      removalPolicy: RemovalPolicy.RETAIN,
-    };
-    const accessLogBucket = new s3.Bucket(this, 'AccessLogBucket', {
-      ...secure,
-      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(90) }],
-    });
-    Validations.of(accessLogBucket).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason: `This bucket is the destination of the ${manifest.service} bucket's server access logs; logging it into itself would loop, and a second log bucket would only move the finding.`,
-    });
-    return new s3.Bucket(this, spec.id, {
-      ...secure,
-      // Versioning off on purpose: every object is written once under a fresh id and expires by lifecycle, and can
-      // be produced again (audio from its text, documents from templates). Versions would keep expired or
-      // overwritten bytes (and bill for them) and need noncurrent-version rules, for no recovery value.
-      versioned: false,
-      serverAccessLogsBucket: accessLogBucket,
-      serverAccessLogsPrefix: spec.accessLogPrefix,
-      lifecycleRules: [
-        ...spec.expire.map((e) => ({
-          id: e.id,
-          prefix: e.prefix,
-          expiration: Duration.days(e.days),
-          ...(e.tag ? { tagFilters: { [e.tag.key]: e.tag.value } } : {}),
-        })),
-        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-      ],
-      // Objects stay private: CORS only lets pages read what a presigned URL already grants.
-      cors: [
-        {
-          allowedOrigins: ['*'],
-          allowedMethods: [s3.HttpMethods.GET, s3.HttpMethods.HEAD],
-          ...(spec.cors.allowedHeaders ? { allowedHeaders: spec.cors.allowedHeaders } : {}),
-          exposedHeaders: spec.cors.exposedHeaders,
-          maxAge: 3600,
-        },
-        // Browsers POST a file straight to S3 with a presigned POST: the signed policy (key, size range, content
-        // type, expiry), not CORS, decides what may be stored; CORS only lets the page send the form and read ETag.
-        ...(spec.cors.uploads
-          ? [
-              {
-                allowedOrigins: ['*'],
-                allowedMethods: [s3.HttpMethods.POST],
-                allowedHeaders: ['*'],
-                exposedHeaders: ['ETag', 'Location'],
-                maxAge: 3600,
-              },
-            ]
-          : []),
-      ],
-    });
   }
 }
 

@@ -28,20 +28,11 @@ export interface CommonFunctionProps {
   environment?: Record<string, string>;
 }
 
-const DYNAMODB_READ = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:Scan',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable',
-];
-const DYNAMODB_WRITE = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-];
+// Exactly the item calls the adapters make (lambdas/shared/aws, lambdas/*/adapters): no Scan (only the local runtime
+// and the operator CLIs list jobs), no DescribeTable, ConditionCheckItem or BatchWriteItem (no adapter calls them).
+// Query is granted per index, to the functions that query it (bindTable's `queried`).
+export const DYNAMODB_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem'];
+export const DYNAMODB_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
 // ListBucket (on the bucket, not its objects) makes HeadObject/GetObject of a missing key answer 404 rather than 403,
 // so "audio not found (yet)" is distinguishable from "permission problem".
 const S3_READ_OBJECTS = ['s3:GetObject'];
@@ -102,31 +93,40 @@ export abstract class ServiceFunctionBase<F extends lambda.Function = lambda.Fun
     };
   }
 
-  /** Grants read (or read-write) item access to `table` and its named indexes, and sets `envVar` to its name. */
-  bindTable(
-    table: dynamodb.ITable,
-    mode: AccessMode,
-    envVar: string,
-    indexNames: readonly string[] = [],
-  ): this {
+  /**
+   * Grants read (or read-write) item access to `table`, dynamodb:Query on the indexes named in `queried` (and on
+   * nothing else), and sets `envVar` to its name.
+   */
+  bindTable(table: dynamodb.ITable, mode: AccessMode, envVar: string, queried: readonly string[] = []): this {
     const actions = mode === 'rw' ? [...DYNAMODB_READ, ...DYNAMODB_WRITE] : DYNAMODB_READ;
-    // Index ARNs are listed by name (no `index/*` wildcard).
-    const resources = [table.tableArn, ...indexNames.map((name) => `${table.tableArn}/index/${name}`)];
-    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
+    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources: [table.tableArn] }));
+    if (queried.length > 0)
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: ['dynamodb:Query'],
+          // Index ARNs are listed by name (no `index/*` wildcard).
+          resources: queried.map((name) => `${table.tableArn}/index/${name}`),
+        }),
+      );
     this.fn.addEnvironment(envVar, table.tableName);
     return this;
   }
 
   /**
    * Grants object access to `bucket` and sets `envVar` to its name: read, read-write, or 'put' (s3:PutObject only,
-   * for a function that signs uploads S3 then runs with its role). `prefixes` narrows the grant to those keys.
+   * for a function that signs uploads S3 then runs with its role). `prefixes` narrows the grant to those keys; a
+   * grant that writes or deletes must name them (no function writes the whole bucket).
    */
   bindBucket(
     bucket: s3.IBucket,
     mode: AccessMode | 'put' | 'r+delete',
     envVar: string,
-    prefixes?: string[],
+    prefixes?: readonly string[],
   ): this {
+    if (mode !== 'r' && !prefixes?.length)
+      throw new Error(
+        `${this.node.path}: bucket access '${mode}' writes or deletes objects, so it needs bucketPrefixes (the key prefixes it writes; lambdas/<service>/bucket.ts).`,
+      );
     const policy = this.policy('Bucket');
     const objectActions =
       mode === 'put'

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
-import { resetClients } from '../../lambdas/shared/aws/clients';
+import { dynamo, resetClients } from '../../lambdas/shared/aws/clients';
+import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
 import { z } from 'zod';
 import { webhookVars } from '../../lambdas/shared/webhooks/config';
 import { resetConfig } from '../../lambdas/shared/config';
@@ -107,6 +108,10 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
   const endpointsFile = join(options.dataDir, 'endpoints.json');
   mkdirSync(options.dataDir, { recursive: true });
   writeFileSync(endpointsFile, JSON.stringify(emulators.env, null, 2));
+  // Before anything is served: charges held by renders of a previous run are given back (one runtime per data
+  // directory, so none of them can still deliver; in the cloud a hold is given back once its time is past).
+  const released = await new DynamoQuotaStore(dynamo(), emulators.env.QUOTAS_TABLE!).releaseAllHolds();
+  if (released) log(`gave back ${released} charge(s) held by renders of the previous run`);
 
   const servers: Server[] = [];
   const handlers = await loadHandlers(narrationManifest);

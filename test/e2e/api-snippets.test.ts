@@ -1,11 +1,13 @@
 // The code samples of GET /api (lambdas/shared/http/snippets.ts), run as they are shown: for every operation of both
-// services, the curl sample (bash + curl) and the Python sample (python3, standard library) are taken from the
-// OpenAPI document the local runtime serves and run against it (loopback only) with VOZ_API, VOZ_API_KEY and, where
-// an id must exist first, AUDIO_ID / JOB_ID in the environment; each must exit 0 (curl --fail-with-body and
-// urllib raise on 4xx/5xx). Operations that cannot succeed here are listed with the reason, and the list may only
-// name operations that exist.
+// services, the curl sample (bash + curl), the Python sample (python3, standard library) and the TypeScript sample
+// (fetch, Node) are taken from the OpenAPI document the local runtime serves and run against it (loopback only) with
+// VOZ_API, VOZ_API_KEY and, where an id must exist first, AUDIO_ID / JOB_ID in the environment; each must succeed
+// (curl --fail-with-body and urllib raise on 4xx/5xx, the TypeScript throws unless res.ok). Every TypeScript sample
+// is type-checked (strict, @types/node) in one tsc call, which also emits them; the runnable ones then run one after
+// another in one node process (test/helpers/run-ts-samples.mjs). Operations that cannot succeed here are listed
+// with the reason, and the list may only name operations that exist.
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -53,10 +55,18 @@ const NOT_RUN: Record<string, string> = {
   'narration POST /v1/feeds/{feed_id}/poll': 'needs a registered feed (see POST /v1/feeds)',
   'narration DELETE /v1/feeds/{feed_id}': 'needs a registered feed (see POST /v1/feeds)',
   'narration GET /feeds/{feed_id}/podcast.xml': 'needs a registered feed (see POST /v1/feeds)',
+  'narration GET /feeds/{feed_id}/article': 'needs a registered feed (see POST /v1/feeds)',
+  'narration POST /feeds/{feed_id}/article': 'needs a registered first_play feed (see POST /v1/feeds)',
+  'narration POST /listens': 'needs a registered feed that lists the article (see POST /v1/feeds)',
+  'narration GET /v1/feeds/{feed_id}/listens': 'needs a registered feed (see POST /v1/feeds)',
 };
 /** Run first: what other samples read. Run last, in this order: what removes it. */
-const FIRST = ['narration PUT /v1/lexicons/{name}'];
-const LAST = ['narration DELETE /v1/lexicons/{name}', 'narration DELETE /audio/{audio_id}'];
+const FIRST = ['narration PUT /v1/lexicons/{name}', 'documents PUT /v1/brand'];
+const LAST = [
+  'narration DELETE /v1/lexicons/{name}',
+  'narration DELETE /audio/{audio_id}',
+  'documents DELETE /v1/brand',
+];
 
 interface Sample {
   lang: string;
@@ -116,11 +126,11 @@ beforeAll(async () => {
   operations = operations.sort((a, b) => rank(a.name) - rank(b.name));
 });
 
-async function newAudio(): Promise<string> {
+async function newAudio(text = 'Hola. Esta es la prueba de los ejemplos.'): Promise<string> {
   const res = await fetch(rt.url('/convert/text'), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ text: 'Hola. Esta es la prueba de los ejemplos.' }),
+    body: JSON.stringify({ text }),
   });
   return ((await res.json()) as { audio_id: string }).audio_id;
 }
@@ -132,6 +142,13 @@ const BEFORE_EACH: Record<string, () => Promise<void>> = {
     await run('/bin/sh', ['-c', put.source], {
       cwd: files.path,
       env: { PATH: SYSTEM_PATH, ...env.narration },
+    });
+  },
+  'documents DELETE /v1/brand': async () => {
+    const put = operations.find((o) => o.name === 'documents PUT /v1/brand')!.samples[0]!;
+    await run('/bin/sh', ['-c', put.source], {
+      cwd: files.path,
+      env: { PATH: SYSTEM_PATH, ...env.documents },
     });
   },
   'narration DELETE /audio/{audio_id}': async () => {
@@ -181,4 +198,72 @@ test('the curl and Python samples of every other operation run as shown', async 
   }
   expect(failures).toEqual([]);
   expect(ran).toBeGreaterThan(40);
+});
+
+test('the TypeScript samples type-check (one tsc call, strict) and those of every other operation run as shown (one node process)', async () => {
+  const ROOT = join(__dirname, '..', '..');
+  const dir = join(files.path, 'ts');
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  const samples = operations.map((op, i) => ({
+    op,
+    file: `op${String(i).padStart(3, '0')}`,
+    source: op.samples.find((s) => s.lang === 'TypeScript')!.source,
+  }));
+  for (const s of samples) writeFileSync(join(dir, 'src', `${s.file}.mts`), `// ${s.op.name}\n${s.source}\n`);
+  // Negative controls: a type error tsc must name, and a sample that fails (a 404) the runner must report.
+  writeFileSync(join(dir, 'src', 'control-type.mts'), "const n: number = 'texto';\nconsole.log(n);\n");
+  writeFileSync(
+    join(dir, 'src', 'control-404.mts'),
+    'const res = await fetch(`${process.env.VOZ_API}/no-existe`);\nif (!res.ok) throw new Error(`${res.status}`);\n',
+  );
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        moduleDetection: 'force',
+        strict: true,
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules', '@types')],
+        outDir: 'out',
+        rootDir: 'src',
+      },
+      include: ['src'],
+    }),
+  );
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const checked = await run(process.execPath, [tsc, '-p', dir]).then(
+    () => '',
+    (e: { stdout: string }) => e.stdout,
+  );
+  expect(checked.trim().split('\n')).toEqual([
+    expect.stringMatching(/\/src\/control-type\.mts\(1,7\): error TS2322/),
+  ]);
+
+  // The curl/Python test deleted its audio last: a new one for the samples that read it (and the last, which
+  // deletes it). The lexicon PUT runs first and its DELETE last, as above.
+  env.narration.AUDIO_ID = await newAudio('Hola. Esta es la prueba de los ejemplos en TypeScript.');
+  const runnable = samples.filter((s) => !NOT_RUN[s.op.name]);
+  const plan = runnable.map((s) => ({
+    name: s.op.name,
+    file: join(dir, 'out', `${s.file}.mjs`),
+    env: env[s.op.service],
+  }));
+  const control = { name: 'control 404', file: join(dir, 'out', 'control-404.mjs'), env: env.narration };
+  writeFileSync(join(dir, 'plan.json'), JSON.stringify([...plan, control]));
+  await run(
+    process.execPath,
+    [join(ROOT, 'test/helpers/run-ts-samples.mjs'), join(dir, 'plan.json'), join(dir, 'report.json')],
+    { cwd: files.path, env: { PATH: SYSTEM_PATH }, timeout: 120_000, maxBuffer: 32 * 1024 * 1024 },
+  );
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+    ran: string[];
+    failures: string[];
+  };
+  expect(report.failures).toEqual([expect.stringMatching(/^control 404: Error: 404/)]);
+  expect(report.ran).toEqual(plan.map((p) => p.name));
+  expect(report.ran.length).toBeGreaterThan(40);
 });

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { generateKey } from '../../lambdas/shared/auth/keys';
+import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
 import { dynamo } from '../../lambdas/shared/aws/clients';
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
 import { putApiKey } from '../helpers/api-keys';
@@ -101,6 +102,10 @@ for name in sorted(os.listdir(sys.argv[1])):
 print(json.dumps({g: {k: {c: str(x) for c, x in t.items()} for k, t in m.items()} for g, m in out.items()}))
 `;
 
+/** The free plan's watermark text (render/post-process.ts WATERMARK_TEXT) without its spaces. */
+const FREE_MARK = 'Generadoconelplangratuito';
+const unspaced = (text: string) => text.replace(/\s+/g, '');
+
 const COLS = [
   'subtotal',
   'descuento',
@@ -163,9 +168,16 @@ test('a zip of 200 files: 195 PDFs with their UUIDs, 5 refusals with reasons, to
     const rfc = /<(?:\w+:)?Emisor\b[^>]*?\sRfc="([^"]+)"/.exec(src.xml)![1]!.replace(/&amp;/g, '&');
     expect(m![1]).toBe(rfc.replace(/[^A-Za-z0-9-]/g, '-'));
     writeFileSync(join(dir, 'doc.pdf'), zip[name]!);
-    expect({ name, found: pdftotext(join(dir, 'doc.pdf')).toUpperCase().includes(uuid) }).toEqual({
+    const text = pdftotext(join(dir, 'doc.pdf'));
+    // Its UUID; no free-plan watermark on a Scale account's PDF (the free test's negative control).
+    expect({
+      name,
+      found: text.toUpperCase().includes(uuid),
+      free: unspaced(text).includes(FREE_MARK),
+    }).toEqual({
       name,
       found: true,
+      free: false,
     });
     writeFileSync(join(dir, 'xml', `${uuid}.xml`), src.xml);
   }
@@ -250,27 +262,69 @@ test('a zip of 200 files: 195 PDFs with their UUIDs, 5 refusals with reasons, to
   expect(sig).not.toBe(`t=${t},v1=${opensslHmac(secret, t, tampered(delivery!.body))}`);
 });
 
-test('a JSON list: one PDF per UUID when a file repeats; the repeat is listed as refused, not charged', async () => {
-  const corpus = batchCorpus('e2e-json', 3, false);
+test('the free plan, without a key: at most 10 files (a list over it is 403, a zip fails), one PDF per UUID, watermarked, charged per CFDI', async () => {
+  // Over the plan's limit: 403 naming it, in English and in Spanish; a paid plan's own limit likewise.
+  const eleven = Array.from({ length: 11 }, () => '<x/>');
+  const over = await fetch(`${rt.documentsUrl}/v1/batches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'accept-language': 'es-MX' },
+    body: JSON.stringify({ xml: eleven }),
+  });
+  expect(over.status).toBe(403);
+  expect(over.headers.get('x-error-code')).toBe('batch_plan_limit');
+  expect(((await over.json()) as { detail: string }).detail).toMatch(
+    /^Un lote en el plan gratuito admite como máximo 10 archivos; este tiene 11\./,
+  );
+  expect(await startBatch(rt.documentsUrl!, '', { xml: eleven })).toMatchObject({
+    status: 403,
+    body: {
+      detail: expect.stringMatching(/^A batch on the free plan holds at most 10 files; this one has 11\./),
+    },
+  });
+  expect(
+    await startBatch(rt.documentsUrl!, pro, { xml: Array.from({ length: 1001 }, () => '<x/>') }),
+  ).toMatchObject({
+    status: 403,
+    body: {
+      detail: expect.stringMatching(/^A batch on the pro plan holds at most 1000 files; this one has 1001\./),
+    },
+  });
+
+  // A zip is counted when it is read: over the limit, the batch fails at the split, naming it, charging nothing.
+  const zipped = await uploadAndStart(
+    rt.documentsUrl!,
+    '',
+    zipOf(eleven.map((xml, i) => ({ name: `f${i}.xml`, xml }))),
+  );
+  expect((await waitForBatch(rt.documentsUrl!, '', zipped.id, 60_000)).at(-1)).toMatchObject({
+    status: 'failed',
+    reason: expect.stringMatching(/more than 10 files, the most a batch holds on the free plan/),
+  });
+
+  const corpus = batchCorpus('e2e-free', 3, false);
   const xml = [...corpus.files.map((f) => f.xml), corpus.files[0]!.xml];
-  const started = await startBatch(rt.documentsUrl!, pro, { xml });
+  const started = await startBatch(rt.documentsUrl!, '', { xml });
   expect(started).toMatchObject({ status: 202, body: { object: 'batch', status: 'queued', total: null } });
   const id = started.body.id as string;
-  const last = (await waitForBatch(rt.documentsUrl!, pro, id, 60_000)).at(-1)!;
+  const last = (await waitForBatch(rt.documentsUrl!, '', id, 60_000)).at(-1)!;
   expect(last).toMatchObject({ status: 'done', total: 3, done: 3, refused: 1 });
   const zip = unzipSync(new Uint8Array(await (await fetch(last.download_url as string)).arrayBuffer()));
-  expect(Object.keys(zip).filter((n) => n.endsWith('.pdf'))).toHaveLength(3);
+  const pdfs = Object.keys(zip).filter((n) => n.endsWith('.pdf'));
+  expect(pdfs).toHaveLength(3);
+  writeFileSync(join(files.path, 'free.pdf'), zip[pdfs[0]!]!);
+  // The free plan's watermark, as pdftotext reads it (drawn diagonally: its letters come in pieces).
+  expect(unspaced(pdftotext(join(files.path, 'free.pdf')))).toContain(FREE_MARK);
   const csv = strFromU8(zip['resumen.csv']!).trim().split('\n');
   expect(csv).toHaveLength(4);
+  // Charged to the address's free month: 3 CFDI printed, the repeat not.
   const quotas = new DynamoQuotaStore(dynamo(), rt.emulators.tableNames.quotas);
-  const [month] = await quotas.peek('docs#acct#cus_batch_pro', [{ period: 'month', limit: 1000 }]);
+  const [month] = await quotas.peek(`docs#${ipSubject('127.0.0.1')}`, [{ period: 'month', limit: 50 }]);
   expect(month!.used).toBe(3);
-  // Another account sees nothing of it; no key → 401.
+  // It belongs to the address that started it: an account's key sees nothing of it.
   expect((await getBatch(rt.documentsUrl!, scale, id)).status).toBe(404);
-  expect((await fetch(`${rt.documentsUrl}/v1/batches/${id}`)).status).toBe(401);
 });
 
-test('bad requests: 400 naming the field, 401 without a key', async () => {
+test('bad requests: 400 naming the field; upload slots by plan, 401 with a bad key', async () => {
   expect(await startBatch(rt.documentsUrl!, pro, { xml: [] })).toMatchObject({
     status: 400,
     body: { detail: [{ loc: ['body', 'xml'] }] },
@@ -279,5 +333,21 @@ test('bad requests: 400 naming the field, 401 without a key', async () => {
     status: 400,
     body: { detail: [{ loc: ['body', 'upload_id'], type: 'upload_missing' }] },
   });
-  expect((await fetch(`${rt.documentsUrl}/v1/batches/upload`, { method: 'POST' })).status).toBe(401);
+  // An upload slot as large as the plan allows: the free plan's without a key; a bad key is 401.
+  const free = await fetch(`${rt.documentsUrl}/v1/batches/upload`, { method: 'POST' });
+  expect(free.status).toBe(201);
+  expect(await free.json()).toMatchObject({ max_files: 10, max_bytes: 2 * 1024 * 1024 });
+  const slot = await fetch(`${rt.documentsUrl}/v1/batches/upload`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${pro}` },
+  });
+  expect(await slot.json()).toMatchObject({ max_files: 1000, max_bytes: 100 * 1024 * 1024 });
+  expect(
+    (
+      await fetch(`${rt.documentsUrl}/v1/batches/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${generateKey()}` },
+      })
+    ).status,
+  ).toBe(401);
 });

@@ -1,13 +1,12 @@
 // The Python client (clients/python, standard library only) and `python -m voz` against the real local runtime:
 // Debian's python3 (/usr/bin/python3, not a pyenv shim; no PyPI) runs clients/python/tests/test_live.py (unittest)
 // with this runtime's URLs and keys — every wrapped operation, the 5 MiB PDF through the upload path, webhook
-// verification of real deliveries of both services, an idempotent retry after a lost answer, the CLI's MP3
+// verification of real deliveries of both services, an idempotent retry after a lost answer, a publisher feed of a
+// loopback RSS, CFDI batches (zip upload and XML list), X-Error-Code in English and Spanish, the CLI's MP3
 // (ffprobe) and facturas (qpdf --check) — and the package is type-checked by Debian's mypy (python3-mypy,
 // `--strict --python-version 3.9`).
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { stopPdfWorkers } from '../../lambdas/narration/pdf/index';
@@ -17,6 +16,7 @@ import { tempDir } from '../helpers/env';
 import { FFPROBE, startRuntime, type TestRuntime } from '../helpers/runtime';
 import { textPdf } from '../helpers/text-pdf';
 import { webhookTestEnv } from '../helpers/webhook-receiver';
+import { startArticleSite, type ArticleSite } from '../helpers/clients-site';
 
 jest.setTimeout(180_000);
 
@@ -26,27 +26,14 @@ const ROOT = join(__dirname, '..', '..');
 const PKG = join(ROOT, 'clients', 'python');
 const files = tempDir('clients-py-');
 const keys = { pro: generateKey(), scale: generateKey() };
-const ARTICLE = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>El tren llega a la sierra</title></head>
-<body><main><article><h1>El tren llega a la sierra</h1>
-<p>Después de diez años de obras, el tren de pasajeros llegó por fin a los pueblos de la sierra. Los vecinos
-salieron a recibirlo con música y comida, y muchos viajaron gratis durante el primer día.</p>
-<p>El recorrido completo dura dos horas y media. Las autoridades prometen tres salidas diarias y tarifas
-especiales para estudiantes y personas mayores a partir del mes próximo.</p>
-<p>Los comerciantes esperan más visitantes los fines de semana, sobre todo en la temporada de lluvias.</p>
-</article></main></body></html>`;
 let rt: TestRuntime;
-let site: Server;
-let sitePort = 0;
+let site: ArticleSite;
 
 beforeAll(async () => {
-  site = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
-  );
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  sitePort = (site.address() as AddressInfo).port;
+  site = await startArticleSite();
   rt = await startRuntime({
     ...webhookTestEnv(''),
-    URL_FETCH_ALLOWLIST: `127.0.0.1:${sitePort}`,
+    URL_FETCH_ALLOWLIST: `127.0.0.1:${site.port}`,
     SYNC_MAX_CHARS: '200', // texts over 200 characters answer 202 at once: the polling path, cheaply
     WAIT_WINDOW_S: '0',
   });
@@ -57,7 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopPdfWorkers();
   await rt?.stop();
-  await new Promise<void>((r) => (site ? site.close(() => r()) : r()));
+  await site?.close();
   files.cleanup();
 });
 
@@ -83,7 +70,9 @@ test('the Python client and CLI pass their live tests against this runtime (Debi
     VOZ_TEST_DOCUMENTS_URL: rt.documentsUrl!,
     VOZ_TEST_PRO_KEY: keys.pro,
     VOZ_TEST_SCALE_KEY: keys.scale,
-    VOZ_TEST_ARTICLE_URL: `http://127.0.0.1:${sitePort}/noticia`,
+    VOZ_TEST_ARTICLE_URL: site.articleUrl,
+    VOZ_TEST_FEED_URL: site.feedUrl,
+    VOZ_TEST_FEED_ARTICLE_URL: site.feedArticleUrl,
     VOZ_TEST_SMALL_PDF: small,
     VOZ_TEST_BIG_PDF: big,
     VOZ_TEST_CFDI: cfdi.join(delimiter),
@@ -95,9 +84,15 @@ test('the Python client and CLI pass their live tests against this runtime (Debi
     (e: { code: number; stderr: string }) => ({ code: e.code, out: e.stderr }),
   );
   // unittest reports on stderr; every test ran (none skipped) and passed.
-  expect({ code: result.code, tail: result.out.split('\n').slice(-4).join('\n') }).toEqual({
+  // A failure shows unittest's own report of each failing test.
+  expect({
+    code: result.code,
+    tail: result.out.split('\n').slice(-4).join('\n'),
+    failures: result.out.match(/^(FAIL|ERROR): [\s\S]*?(?=^-{20,}$|^={20,}$)/gm) ?? [],
+  }).toEqual({
     code: 0,
-    tail: expect.stringMatching(/Ran 14 tests in [\d.]+s\n\nOK\n?$/),
+    tail: expect.stringMatching(/Ran 18 tests in [\d.]+s\n\nOK\n?$/),
+    failures: [],
   });
   expect(result.out).not.toMatch(/skipped/);
 });

@@ -2,23 +2,26 @@
 // operation they wrap, over HTTP only. Narration: voices, text (200 and 202 → polling at Retry-After), URL, PDF
 // (direct, and a 5 MiB one through the presigned upload path: just over the ~4.5 MB a request may carry, so the
 // direct route refuses it — the 20 MB ceiling itself is convert-pdf-upload.test.ts's), download (ffprobe), timings,
-// lexicons, webhooks (a real signed delivery verified), typed errors, an idempotent retry after a lost answer.
-// Documents: every format, an async job with its signed webhook, a merge (qpdf). The generated types match the
+// lexicons, webhooks (a real signed delivery verified), typed errors with the API's X-Error-Code in English and
+// Spanish, an idempotent retry after a lost answer, a publisher feed (served from loopback: narrated, its podcast,
+// paused, polled, deleted with its audio). Documents: every format, an async job with its signed webhook, a merge
+// (qpdf), a batch of CFDI through the zip upload and as an XML list (the result zip read). The generated types match the
 // running APIs' OpenAPI documents; a sample consumer type-checks against the built package; the CLI (built bin)
 // narrates a PDF to an MP3 (ffprobe) and prints facturas from CFDI XML (qpdf --check), with its exit codes.
 import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { strFromU8, unzipSync, zipSync } from 'fflate';
 import {
   AuthenticationError,
   DocumentsClient,
   FORMATS,
   InvalidRequestError,
   NarrationClient,
+  NotFoundError,
   PayloadTooLargeError,
+  VozError,
   constructEvent,
   verifySignature,
   type UploadSlot,
@@ -36,6 +39,7 @@ import {
   type WebhookReceiver,
 } from '../helpers/webhook-receiver';
 import { textPdf } from '../helpers/text-pdf';
+import { ARTICLE_TITLE, startArticleSite, type ArticleSite } from '../helpers/clients-site';
 
 jest.setTimeout(180_000);
 
@@ -43,20 +47,13 @@ const run = promisify(execFile);
 const MiB = 1024 * 1024;
 const ROOT = join(__dirname, '..', '..');
 const files = tempDir('clients-ts-');
-/** A short article (what /convert/url reads): a title and three paragraphs. */
-const ARTICLE = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>El tren llega a la sierra</title></head>
-<body><header><nav><a href="/">Inicio</a></nav></header><main><article><h1>El tren llega a la sierra</h1>
-<p>Después de diez años de obras, el tren de pasajeros llegó por fin a los pueblos de la sierra. Los vecinos
-salieron a recibirlo con música y comida, y muchos viajaron gratis durante el primer día.</p>
-<p>El recorrido completo dura dos horas y media. Las autoridades prometen tres salidas diarias y tarifas
-especiales para estudiantes y personas mayores a partir del mes próximo.</p>
-<p>Los comerciantes esperan más visitantes los fines de semana, sobre todo en la temporada de lluvias.</p>
-</article></main><footer>Diario de la Sierra</footer></body></html>`;
+const CFDI = ['ingreso-basico.xml', 'egreso-nota-credito.xml'].map((n) =>
+  readFileSync(join(__dirname, '..', 'fixtures', 'cfdi', n), 'utf8'),
+);
 const keys = { pro: generateKey(), scale: generateKey() };
 let rt: TestRuntime;
 let receiver: WebhookReceiver;
-let site: Server;
-let sitePort = 0;
+let site: ArticleSite;
 let narration: NarrationClient;
 let documents: DocumentsClient;
 let smallPdf: Buffer;
@@ -79,6 +76,15 @@ function recordingFetch(
   };
 }
 
+/** The error a call fails with (a call that succeeds fails the test). */
+const failure = <E>(p: Promise<unknown>): Promise<E> =>
+  p.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (e: unknown) => e as E,
+  );
+
 const waitFor = async (check: () => boolean, timeoutMs = 30_000) => {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -89,15 +95,10 @@ const waitFor = async (check: () => boolean, timeoutMs = 30_000) => {
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  site = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(ARTICLE);
-  });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  sitePort = (site.address() as AddressInfo).port;
+  site = await startArticleSite();
   rt = await startRuntime({
     ...webhookTestEnv(''),
-    URL_FETCH_ALLOWLIST: `127.0.0.1:${sitePort}`,
+    URL_FETCH_ALLOWLIST: `127.0.0.1:${site.port}`,
     // Texts over 200 characters are queued and answered 202 at once: the client's polling path, cheaply.
     SYNC_MAX_CHARS: '200',
     WAIT_WINDOW_S: '0',
@@ -116,7 +117,7 @@ afterAll(async () => {
   await stopPdfWorkers();
   await rt?.stop();
   await receiver?.close();
-  await new Promise<void>((r) => (site ? site.close(() => r()) : r()));
+  await site?.close();
   files.cleanup();
 });
 
@@ -200,11 +201,11 @@ describe('narration', () => {
 
   test('an article URL (its title in the result)', async () => {
     const done = await narration.narrateUrl({
-      url: `http://127.0.0.1:${sitePort}/noticia`,
+      url: site.articleUrl,
       voice: 'es-MX-Mia',
     });
     expect(done).toMatchObject({ voice: 'es-MX-Mia', title: expect.any(String) });
-    expect(done.title).toContain('El tren llega a la sierra');
+    expect(done.title).toContain(ARTICLE_TITLE);
     expect(done.chars).toBeGreaterThan(300);
   });
 
@@ -256,7 +257,10 @@ describe('narration', () => {
     });
     expect(done.lexicons).toEqual(['marcas']);
     await narration.lexicons.delete('marcas');
-    await expect(narration.lexicons.get('marcas')).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    await expect(narration.lexicons.get('marcas')).rejects.toMatchObject({
+      status: 404,
+      code: 'lexicon_unknown',
+    });
   });
 
   test('webhooks: register, a real audio.completed delivery verifies (and a tampered one does not)', async () => {
@@ -288,9 +292,78 @@ describe('narration', () => {
     await expect(anon.voices().then(() => anon.narrateText({ text: 'hola' }))).rejects.toMatchObject({
       constructor: AuthenticationError,
       status: 401,
-      code: 'unauthenticated',
+      code: 'api_key_unknown',
     });
   });
+  test('errors carry the API’s X-Error-Code, the same in English and in Spanish (language: "es")', async () => {
+    const es = new NarrationClient({ apiKey: keys.pro, baseUrl: rt.narrationUrl, language: 'es' });
+    const raw = await fetch(`${rt.narrationUrl}/v1/lexicons/no-existe`, {
+      headers: { authorization: `Bearer ${keys.pro}` },
+    });
+    const header = raw.headers.get('x-error-code');
+    expect(header).toMatch(/^[a-z_]+$/);
+    const [en, spanish] = await Promise.all(
+      [narration, es].map((c) => failure<VozError>(c.lexicons.get('no-existe'))),
+    );
+    expect(en).toBeInstanceOf(NotFoundError);
+    expect(spanish).toBeInstanceOf(NotFoundError);
+    expect([en!.code, spanish!.code]).toEqual([header, header]);
+    expect(en!.code).not.toBe('not_found'); // the API's own code, not the client's per-status fallback
+    expect(en!.message).toBe(((await raw.json()) as { detail: string }).detail);
+    expect(spanish!.message).not.toBe(en!.message);
+    expect(spanish!.message).toMatch(/[áéíóúñ]|no (existe|se encontr)/i);
+    // Invalid input: the items' messages in Spanish, their types (the code) unchanged.
+    const [enItems, esItems] = await Promise.all(
+      [narration, es].map((c) => failure<InvalidRequestError>(c.narrateText({ text: '' }))),
+    );
+    expect(esItems!.code).toBe(enItems!.code);
+    expect(esItems!.items[0]!.msg).not.toBe(enItems!.items[0]!.msg);
+  });
+
+  test('feeds: register a loopback RSS → its article narrated; the podcast lists it; pause, poll, delete', async () => {
+    const feed = await narration.feeds.create({
+      url: site.feedUrl,
+      voice: 'es-MX-Mia',
+    });
+    expect(feed).toMatchObject({
+      feed_id: expect.stringMatching(/^fd_/),
+      status: 'active',
+      voice: 'es-MX-Mia',
+    });
+    expect(narration.feeds.podcastUrl(feed.feed_id)).toBe(
+      `${rt.narrationUrl}/feeds/${feed.feed_id}/podcast.xml`,
+    );
+    let got = await narration.feeds.get(feed.feed_id);
+    for (let i = 0; i < 300 && got.entries[0]?.status !== 'narrated'; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      got = await narration.feeds.get(feed.feed_id);
+    }
+    expect(got.entries).toEqual([expect.objectContaining({ url: site.feedArticleUrl, status: 'narrated' })]);
+    const audioId = got.entries[0]!.audio_id!;
+    expect(await narration.waitForAudio(audioId)).toMatchObject({ status: 'done' });
+    expect(await narration.feeds.podcast(feed.feed_id)).toContain(`/audio/${audioId}.mp3`);
+    expect((await narration.feeds.list()).feeds.map((f) => f.feed_id)).toContain(feed.feed_id);
+    expect(await narration.feeds.setStatus(feed.feed_id, 'paused')).toMatchObject({ status: 'paused' });
+    await expect(narration.feeds.poll(feed.feed_id)).rejects.toMatchObject({
+      constructor: InvalidRequestError,
+      code: 'feed_paused',
+    });
+    await narration.feeds.setStatus(feed.feed_id, 'active');
+    expect(await narration.feeds.poll(feed.feed_id)).toMatchObject({ feed_id: feed.feed_id });
+    // Deleted without `audio: 'delete'`: its audio stays (the CLI test's feed of the same article reuses it, then
+    // deletes it with --borrar-audio).
+    expect(await narration.feeds.delete(feed.feed_id)).toEqual({
+      deleted: true,
+      audio_deleted: 0,
+      audio_kept: 0,
+    });
+    expect(await narration.waitForAudio(audioId)).toMatchObject({ status: 'done' });
+    await expect(narration.feeds.get(feed.feed_id)).rejects.toMatchObject({
+      constructor: NotFoundError,
+      code: 'feed_not_found',
+    });
+  });
+
   test('preview (dry run, nothing charged), delete, webhook secret rotation', async () => {
     const preview = await narration.preview({ text: 'El 3 de mayo llegó.' });
     expect(preview).toMatchObject({ dry_run: true });
@@ -298,7 +371,7 @@ describe('narration', () => {
     await narration.deleteAudio(done.audio_url);
     await expect(narration.waitForAudio(done.audio_id)).rejects.toMatchObject({
       status: 404,
-      code: 'not_found',
+      code: 'audio_not_found',
     });
     const created = await narration.webhooks.put({ url: receiver.hook('/rotar') });
     const rotated = await narration.webhooks.rotateSecret();
@@ -404,6 +477,34 @@ describe('documents', () => {
     });
     expect(await documents.job(accepted.id)).toMatchObject({ id: accepted.id, format: 'csv' });
   });
+  test('batches: a zip of CFDI through the upload path, and an XML list with a refused file; the result zip read', async () => {
+    const stages: string[] = [];
+    const progress: number[] = [];
+    const { batch, zip } = await documents.printBatch(
+      { zip: zipSync(Object.fromEntries(CFDI.map((x, i) => [`mes/${i}.xml`, new TextEncoder().encode(x)]))) },
+      { onUpload: (s) => stages.push(s), onProgress: (b) => progress.push(b.progress) },
+    );
+    expect(stages).toEqual(['slot', 'sending']);
+    expect(batch).toMatchObject({ object: 'batch', status: 'done', total: 2, done: 2, refused: 0 });
+    const names = Object.keys(unzipSync(zip.bytes)).sort();
+    expect(names.filter((n) => n.endsWith('.pdf'))).toHaveLength(2);
+    expect(names).toEqual(expect.arrayContaining(['resumen.csv', 'resumen.xlsx']));
+    expect(zip.bytes.length).toBe(batch.bytes);
+
+    const started = await documents.startBatch({ xml: [CFDI[0]!, '<no-es-un-cfdi/>'] });
+    expect(started).toMatchObject({ object: 'batch', status: 'queued' });
+    const listed = await documents.waitForBatch(started.id);
+    expect(listed).toMatchObject({ status: 'done', done: 1, refused: 1 });
+    expect(await documents.batch(started.id)).toMatchObject({ id: started.id, status: 'done' });
+    const files = unzipSync((await documents.downloadBatch(listed)).bytes);
+    expect(strFromU8(files['resumen.csv']!).toUpperCase()).toContain(
+      /UUID="([^"]+)"/.exec(CFDI[0]!)![1]!.toUpperCase(),
+    );
+    await expect(documents.batch('job_no_existe')).rejects.toMatchObject({
+      constructor: NotFoundError,
+      code: 'batch_not_found',
+    });
+  });
 });
 
 describe('the package', () => {
@@ -460,8 +561,12 @@ describe('the package', () => {
     };
     const voz = (args: string[], extra: Record<string, string> = {}) =>
       run(process.execPath, [cli, ...args], { cwd: files.path, env: { ...env, ...extra } }).then(
-        (r) => ({ code: 0, stderr: r.stderr }),
-        (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+        (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+        (e: { code: number; stdout: string; stderr: string }) => ({
+          code: e.code,
+          stdout: e.stdout,
+          stderr: e.stderr,
+        }),
       );
     const pdf = join(files.path, 'archivo.pdf');
     writeFileSync(pdf, smallPdf);
@@ -471,14 +576,7 @@ describe('the package', () => {
     expect(ffprobe(join(files.path, 'audio.mp3'))).toMatchObject({ codec: 'mp3' });
     execFileSync(FFPROBE, ['-v', 'error', join(files.path, 'audio.mp3')]);
 
-    const fromUrl = await voz([
-      'narrar',
-      `http://127.0.0.1:${sitePort}/noticia`,
-      '--voz',
-      'es-MX-Mia',
-      '-o',
-      'noticia.mp3',
-    ]);
+    const fromUrl = await voz(['narrar', site.articleUrl, '--voz', 'es-MX-Mia', '-o', 'noticia.mp3']);
     expect(fromUrl).toMatchObject({ code: 0, stderr: expect.stringContaining('es-MX-Mia') });
 
     const xmls = ['ingreso-basico.xml', 'egreso-nota-credito.xml'].map((n) =>
@@ -502,5 +600,38 @@ describe('the package', () => {
     expect((await voz(['narrar', pdf], { VOZ_API_KEY: 'key_no_existe_0000000000000000' })).code).toBe(4);
     expect((await voz(['render', 'no-existe', 'datos.json'])).code).toBe(3);
     expect((await voz(['voces'], { VOZ_NARRATION_URL: 'http://127.0.0.1:1' })).code).toBe(6);
+  });
+
+  test('CLI: lote --xml → the batch zip; feed agregar / lista / borrar; --ayuda prints clients/cli-usage.txt', async () => {
+    const cli = join(dist, 'cli.js');
+    const env = { ...process.env, VOZ_NARRATION_URL: rt.narrationUrl, VOZ_DOCUMENTS_URL: rt.documentsUrl! };
+    const voz = (args: string[], key: string) =>
+      run(process.execPath, [cli, ...args], { cwd: files.path, env: { ...env, VOZ_API_KEY: key } }).then(
+        (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+    const xmls = ['ingreso-basico.xml', 'egreso-nota-credito.xml'].map((n) =>
+      join(ROOT, 'test/fixtures/cfdi', n),
+    );
+    const lot = await voz(['lote', '--xml', ...xmls, '-o', 'lote.zip'], keys.scale);
+    expect(lot).toMatchObject({ code: 0, stderr: expect.stringContaining('2 PDF, 0 rechazados') });
+    const names = Object.keys(unzipSync(readFileSync(join(files.path, 'lote.zip'))));
+    expect(names.filter((n) => n.endsWith('.pdf'))).toHaveLength(2);
+
+    // The same feed and voice as the client's feed test: its article's audio is reused, nothing narrated again.
+    const added = await voz(['feed', 'agregar', site.feedUrl, '--voz', 'es-MX-Mia'], keys.pro);
+    expect(added).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^fd_\S+\thttp:\S+\/podcast\.xml\n$/),
+    });
+    const id = added.stdout.split('\t')[0]!;
+    expect((await voz(['feed', 'lista'], keys.pro)).stdout).toContain(`${id}\tactive\t${site.feedUrl}`);
+    const deleted = await voz(['feed', 'borrar', id, '--borrar-audio'], keys.pro);
+    expect(JSON.parse(deleted.stdout)).toMatchObject({ deleted: true });
+    expect((await voz(['feed', 'ver', id], keys.pro)).code).toBe(3);
+    expect((await voz(['feed', 'ver'], keys.pro)).code).toBe(2);
+
+    const help = await voz(['--ayuda'], keys.pro);
+    expect(help.stdout).toBe(readFileSync(join(ROOT, 'clients/cli-usage.txt'), 'utf8'));
   });
 });

@@ -19,7 +19,23 @@ export class FakeQuotaStore implements QuotaStore {
   readonly counts = new Map<string, number>();
   /** Charge ids per window key (ChargeOptions.id). */
   readonly ids = new Map<string, Set<string>>();
+  /** Held charges per window key (ChargeOptions.hold): hold id → until (epoch s), units, charge id. */
+  readonly holds = new Map<string, Map<string, { until: number; units: number; id?: string }>>();
   readonly faults = new Faults();
+
+  /** Gives back the expired holds of these windows (every hold with `all`); answers how many were. */
+  releaseHolds(slots: WindowSlot[], all = false): number {
+    let released = 0;
+    for (const s of slots)
+      for (const [hold, h] of this.holds.get(s.key) ?? []) {
+        if (!all && h.until > Date.now() / 1000) continue;
+        this.holds.get(s.key)!.delete(hold);
+        if (h.id) this.ids.get(s.key)?.delete(h.id);
+        this.counts.set(s.key, Math.max(0, this.used(s) - h.units));
+        released++;
+      }
+    return released;
+  }
 
   async consume(
     subject: string,
@@ -35,6 +51,7 @@ export class FakeQuotaStore implements QuotaStore {
     const full = opts.force
       ? undefined
       : slots.find((s) => !has(s) && (this.counts.get(s.key) ?? 0) + units > s.limit);
+    if (full && opts.hold && this.releaseHolds(slots) > 0) return this.consume(subject, rules, now, opts);
     if (full) {
       const denied = { ...full, remaining: 0 };
       const before = slots
@@ -42,10 +59,20 @@ export class FakeQuotaStore implements QuotaStore {
         .map((s) => ({ ...s, remaining: s.limit - this.used(s) - units }));
       return { allowed: false, charged: [], binding: denied, all: [...before, denied], slots };
     }
+    if (opts.hold) this.releaseHolds(slots);
     for (const s of slots) {
       if (!has(s)) {
         this.counts.set(s.key, this.used(s) + units);
         if (opts.id) this.ids.set(s.key, (this.ids.get(s.key) ?? new Set()).add(opts.id));
+        if (opts.hold)
+          this.holds.set(
+            s.key,
+            (this.holds.get(s.key) ?? new Map()).set(opts.hold.id, {
+              until: opts.hold.untilS,
+              units,
+              ...(opts.id ? { id: opts.id } : {}),
+            }),
+          );
       }
       all.push({ ...s, remaining: s.limit - this.used(s) });
     }
@@ -58,6 +85,7 @@ export class FakeQuotaStore implements QuotaStore {
       slots,
       ...(opts.id ? { chargeId: opts.id } : {}),
       ...(units !== 1 ? { units } : {}),
+      ...(opts.hold ? { hold: opts.hold.id } : {}),
     };
   }
 
@@ -68,9 +96,23 @@ export class FakeQuotaStore implements QuotaStore {
   async refund(decision: QuotaDecision): Promise<void> {
     this.faults.check('refund');
     for (const s of decision.charged) {
-      if (decision.chargeId && !this.ids.get(s.key)?.delete(decision.chargeId)) continue;
+      if (decision.hold) {
+        if (!this.holds.get(s.key)?.delete(decision.hold)) continue;
+        if (decision.chargeId) this.ids.get(s.key)?.delete(decision.chargeId);
+      } else if (decision.chargeId && !this.ids.get(s.key)?.delete(decision.chargeId)) continue;
       const units = decision.units ?? 1;
       if (this.used(s) >= units) this.counts.set(s.key, this.used(s) - units);
+    }
+  }
+
+  async commit(decision: QuotaDecision): Promise<void> {
+    this.faults.check('commit');
+    for (const s of decision.charged) {
+      if (!decision.hold || this.holds.get(s.key)?.delete(decision.hold)) continue;
+      // Given back while the work ran: charged again, once per charge id.
+      if (decision.chargeId && this.ids.get(s.key)?.has(decision.chargeId)) continue;
+      this.counts.set(s.key, this.used(s) + (decision.units ?? 1));
+      if (decision.chargeId) this.ids.set(s.key, (this.ids.get(s.key) ?? new Set()).add(decision.chargeId));
     }
   }
 
@@ -79,7 +121,12 @@ export class FakeQuotaStore implements QuotaStore {
     rules: WindowRule[],
     now = new Date(),
   ): Promise<(WindowSlot & { used: number })[]> {
-    return slotsFor(subject, rules, now).map((s) => ({ ...s, used: this.used(s) }));
+    // A hold past its time is not usage (the window's next charge gives it back).
+    const expired = (s: WindowSlot) =>
+      [...(this.holds.get(s.key)?.values() ?? [])]
+        .filter((h) => h.until <= Date.now() / 1000)
+        .reduce((n, h) => n + h.units, 0);
+    return slotsFor(subject, rules, now).map((s) => ({ ...s, used: this.used(s) - expired(s) }));
   }
 
   private used(slot: WindowSlot): number {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { awsDeps } from '../../lambdas/narration/deps';
-import { renderRequestSchema } from '../../lambdas/documents/handlers/render.route';
+import { renderRequestSchema } from '../../lambdas/documents/request/schema';
 import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
 import { dynamo } from '../../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';

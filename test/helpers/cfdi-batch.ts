@@ -83,7 +83,8 @@ export function zipOf(files: { name: string; xml: string }[]): Buffer {
   return Buffer.from(zipSync(Object.fromEntries(files.map((f) => [f.name, Buffer.from(f.xml, 'utf8')]))));
 }
 
-const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+/** The key's Authorization header; none for '' (the free plan). */
+const auth = (key: string): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
 
 /** POST /v1/batches/upload, the presigned POST of the zip, POST /v1/batches: the batch's 202 body. */
 export async function uploadAndStart(

@@ -13,7 +13,7 @@ export interface LocalProcess {
   documentsUrl: string;
   /** Everything it printed so far (JSON log lines and the runtime's own). */
   output(): string;
-  /** SIGKILL to the whole process group; resolves when the runtime process is gone. */
+  /** SIGKILL to the whole process group; resolves when the runtime process is gone and its output read. */
   killGroup(): Promise<void>;
   /** SIGTERM (the runtime's own shutdown); resolves when it exited. */
   stop(): Promise<void>;
@@ -41,6 +41,8 @@ export async function startLocalProcess(
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  // Its output is read to the end (what it wrote before a SIGKILL is still in the pipe when it exits).
+  const drained = new Promise<void>((r) => child.once('close', () => r()));
   const urls = await new Promise<{ n: string; d: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start banner:\n${out}`)), startTimeoutMs);
     const check = () => {
@@ -63,6 +65,8 @@ export async function startLocalProcess(
     async killGroup() {
       if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
       await exited;
+      // Bounded: a straggler of the group holding the pipe open must not hold the test.
+      await Promise.race([drained, new Promise((r) => setTimeout(r, 5000).unref())]);
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

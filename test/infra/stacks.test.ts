@@ -18,7 +18,7 @@ import { REALM_BOOTSTRAP_FILE } from '../../lambdas/documents/templating/realm-s
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { RETENTION_TAG, UPLOAD_PREFIX } from '../../lambdas/narration/bucket';
 import { UPLOAD_ITEM_PREFIX } from '../../lambdas/narration/adapters/upload-repository';
-import { JOB_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
+import { BRAND_ITEM_PREFIX, JOB_ITEM_PREFIX } from '../../lambdas/documents/adapters/item-prefixes';
 import { WEBHOOK_ITEM_PREFIX } from '../../lambdas/shared/webhooks/item-prefix';
 import { parseConfig } from '../../lambdas/documents/config';
 import type {
@@ -32,6 +32,7 @@ import { IMAGE_MIN_TMP_MB, imageCommand } from '../../lib/constructs/image-funct
 import { queueVisibilityTimeoutS, type ManifestStack } from '../../lib/constructs/manifest-service';
 import type { ServiceFunctionBase } from '../../lib/constructs/service-function-base';
 import { DocumentsStack } from '../../lib/documents-stack';
+import { auditLeastPrivilege, type AuditTarget, type Needs } from '../helpers/iam-audit';
 import { NarrationStack } from '../../lib/narration-stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -61,7 +62,13 @@ interface Service {
   expires: [string, number][];
   /** Tables (id, partition key) the stack must create. */
   tables: [TableId, string][];
+  /** What each function writes, queries and reads of the secrets, from reading its code (test/helpers/iam-audit.ts). */
+  needs: Needs;
 }
+
+/** A conversion writes its audio (segments, timings) and a queued job's text; deleting an audio removes both. */
+const CONVERSION = ['audio/', 'jobs/'];
+const STRIPE_API = ['PayCheckout', 'PaySuccess', 'PayPortal'];
 
 const SERVICES: Service[] = [
   {
@@ -81,6 +88,37 @@ const SERVICES: Service[] = [
       ['quotas', 'pk'],
       ['keys', 'keyHash'],
     ],
+    needs: {
+      bucketWrites: {
+        ...Object.fromEntries(
+          [
+            'ConvertText',
+            'ConvertUrl',
+            'DemoTry',
+            'Worker',
+            'FeedArticleWorker',
+            'FeedFirstPlay',
+            'DeleteAudio',
+            'FeedDelete',
+          ]
+            .concat(['GetAudio', 'GetTimings', 'AudioSegment', 'AudioChapters']) // delete an expired audio's files
+            .map((id) => [id, CONVERSION]),
+        ),
+        ConvertPdf: [...CONVERSION, 'uploads/'], // reads, then deletes, the uploaded PDF
+        ConvertPdfUpload: ['uploads/'], // signs the browser's POST
+      },
+      queries: {
+        FeedCreate: ['feeds.byOwner'],
+        FeedList: ['feeds.byOwner'],
+        FeedDelete: ['feeds.byFeed'],
+        FeedScheduler: ['feeds.byPoll'],
+      },
+      secrets: {
+        STRIPE_SECRET_KEY: STRIPE_API,
+        STRIPE_WEBHOOK_SECRET: ['PayWebhook'],
+        DASHBOARD_TOKEN: ['AbResults', 'DashboardSummary'],
+      },
+    },
   },
   {
     name: 'documents',
@@ -112,6 +150,18 @@ const SERVICES: Service[] = [
       ['keys', 'keyHash'],
       ['growth', 'pk'],
     ],
+    needs: {
+      bucketWrites: {
+        Render: ['results/', 'jobs/'], // large results; an async job's request
+        RenderWorker: ['jobs/', 'results/jobs/'], // deletes the request, writes the result
+        GetJob: ['results/jobs/'], // deletes an expired result
+        BatchUpload: ['batches/uploads/'],
+        StartBatch: ['batches/'],
+        BatchWorker: ['batches/', 'results/jobs/'],
+      },
+      queries: {},
+      secrets: { STRIPE_SECRET_KEY: STRIPE_API, DOCS_STRIPE_WEBHOOK_SECRET: ['PayWebhook'] },
+    },
   },
 ];
 const NARRATION = SERVICES[0]!;
@@ -136,7 +186,11 @@ class Synth {
   nagSynthError: unknown;
 
   constructor(readonly svc: Service) {
-    const context: Record<string, unknown> = noBundling;
+    // Secrets wired (from Secrets Manager, by name), so the policy audit below sees every function's secrets.
+    const context: Record<string, unknown> = {
+      ...noBundling,
+      [`${svc.name}:secretName`]: `${svc.name}/secrets`,
+    };
     this.app = new App({ context });
     this.stack = new svc.Stack(this.app, svc.id);
     this.template = Template.fromStack(this.stack);
@@ -369,6 +423,92 @@ describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s stack', (_nam
       // Nothing else but logs and X-Ray; no wildcard actions.
       expect(actions.filter((a) => !/^(dynamodb|s3|sqs|polly|logs|xray):/.test(a))).toEqual([]);
       expect(actions.some((a) => a.endsWith(':*') || a === '*')).toBe(false);
+    });
+
+    describe('every synthesized policy and environment (secrets wired)', () => {
+      let target: AuditTarget;
+      beforeAll(() => {
+        const { stack, template, logicalId } = s();
+        target = {
+          resources: template.toJSON().Resources as Record<string, Json>,
+          functions: Object.fromEntries(
+            Object.entries(stack.functions).map(([fid, f]) => [
+              fid,
+              { role: logicalId(f.role), fn: logicalId(f.fn) },
+            ]),
+          ),
+          bucket: logicalId(stack.bucket),
+          tables: Object.fromEntries(
+            Object.entries(stack.tables).map(([t, table]) => [t, logicalId(table!)]),
+          ),
+        };
+      });
+
+      test('no Scan, no Query but on the indexes a function queries, no S3 write outside the prefixes it writes, no secret it does not read', () => {
+        expect(auditLeastPrivilege(target, svc.needs)).toEqual([]);
+      });
+
+      test('negative control: planted grants and secrets are reported', () => {
+        const planted: AuditTarget = JSON.parse(JSON.stringify(target));
+        const [first, second] = Object.keys(planted.functions);
+        const tableId = Object.keys(planted.tables)[0]!;
+        const tableArn = { 'Fn::GetAtt': [planted.tables[tableId], 'Arn'] };
+        const bucketArn = { 'Fn::GetAtt': [planted.bucket, 'Arn'] };
+        planted.resources['PlantedPolicy'] = {
+          Type: 'AWS::IAM::Policy',
+          Properties: {
+            Roles: [{ Ref: planted.functions[first!]!.role }],
+            PolicyDocument: {
+              Statement: [
+                { Effect: 'Allow', Action: 'dynamodb:*', Resource: tableArn },
+                { Effect: 'Allow', Action: 'dynamodb:Query', Resource: tableArn },
+                { Effect: 'Allow', Action: 's3:Put*', Resource: { 'Fn::Join': ['', [bucketArn, '/*']] } },
+                {
+                  Effect: 'Allow',
+                  Action: 's3:DeleteObject',
+                  Resource: { 'Fn::Join': ['', [bucketArn, '/x/*']] },
+                },
+              ],
+            },
+          },
+        };
+        const [secret, [reader]] = Object.entries(svc.needs.secrets)[0]! as [string, string[]];
+        const env = planted.resources[planted.functions[second!]!.fn]!.Properties.Environment.Variables;
+        env[secret] = `{{resolve:secretsmanager:${svc.name}/secrets:SecretString:${secret}::}}`;
+        delete planted.resources[planted.functions[reader!]!.fn]!.Properties.Environment.Variables[secret];
+        const findings = auditLeastPrivilege(planted, svc.needs);
+        expect(findings).toEqual(
+          expect.arrayContaining([
+            expect.stringMatching(new RegExp(`^${first}: dynamodb:Scan on <Table:${tableId}>$`)),
+            expect.stringMatching(new RegExp(`^${first}: dynamodb:Query on <Table:${tableId}> `)),
+            `${first}: S3 writes across the whole bucket (<Bucket>/*)`,
+            `${first}: writes under x/, which it does not need`,
+            `${second}: holds the secret ${secret}, which it does not read`,
+            `${reader}: lacks the secret ${secret}, which it reads`,
+          ]),
+        );
+        // A missing write is reported too.
+        const missing = { ...svc.needs, bucketWrites: { ...svc.needs.bucketWrites, [first!]: ['y/'] } };
+        expect(auditLeastPrivilege(target, missing)).toContain(
+          `${first}: may not write under y/, which it needs`,
+        );
+      });
+
+      test('a manifest write or delete across the whole bucket refuses to synthesize', () => {
+        const writer = entries.find((e) => e.access.bucket === 'rw')!;
+        const bad = {
+          ...m,
+          routes: m.routes.map((r) =>
+            r.id === writer.id ? { ...r, access: { ...r.access, bucketPrefixes: undefined } } : r,
+          ),
+          workers: m.workers.map((w) =>
+            w.id === writer.id ? { ...w, access: { ...w.access, bucketPrefixes: undefined } } : w,
+          ),
+        };
+        expect(() => new svc.Stack(new App({ context: noBundling }), 'WideWrite', { manifest: bad })).toThrow(
+          /needs bucketPrefixes/,
+        );
+      });
     });
 
     test('the local-test settings (callback allowlist, DNS stub) reach no function, and cannot be listed', () => {
@@ -846,7 +986,8 @@ describe('narration only', () => {
     });
 
     test('without settings, nothing secret is wired (the routes answer 503 naming the variable)', () => {
-      const vars = Object.values(s().resources)
+      const bare = Template.fromStack(new NarrationStack(new App({ context: noBundling }), 'Bare')).toJSON();
+      const vars = Object.values(bare.Resources as Record<string, Json>)
         .filter((r) => r.Type === 'AWS::Lambda::Function')
         .flatMap((f) => Object.keys((f.Properties.Environment?.Variables ?? {}) as Json));
       expect(vars).not.toContain('STRIPE_SECRET_KEY');
@@ -1051,7 +1192,7 @@ describe('documents only', () => {
     },
   );
 
-  test('Render: quotas read-write, keys read-only, growth read-write, bucket read-write', () => {
+  test('Render: quotas read-write, keys read-only (items, no index), growth read-write, bucket read-write', () => {
     const { stack, logicalId, fnOf, statementsOf, envOf } = s();
     const fn = fnOf('Render');
     const on = (tableId: TableId): string[] =>
@@ -1061,17 +1202,9 @@ describe('documents only', () => {
     expect(on('quotas')).toEqual(
       expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem']),
     );
-    expect(on('keys')).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-    for (const write of [
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:BatchWriteItem',
-    ])
-      expect(on('keys')).not.toContain(write);
-    // The keys table's byEmail index is named, never index/*.
-    expect(JSON.stringify(statementsOf(fn))).toContain('/index/byEmail');
-    expect(JSON.stringify(statementsOf(fn))).not.toContain('/index/*');
+    expect(on('keys').sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem']);
+    // Only the keys CLI lists an account's keys (byEmail): no function may query an index it does not query.
+    expect(JSON.stringify(statementsOf(fn))).not.toContain('/index/');
     expect(Object.keys(envOf('Render'))).toEqual(
       expect.arrayContaining(['QUOTAS_TABLE', 'KEYS_TABLE', 'GROWTH_TABLE', 'DOCUMENTS_BUCKET']),
     );
@@ -1135,12 +1268,15 @@ describe('documents only', () => {
       const { stack, logicalId, fnOf, statementsOf, envOf } = s();
       const accountsArn = { 'Fn::GetAtt': [logicalId(stack.tables.accounts!), 'Arn'] };
       const expected: Record<string, { prefixes: string[]; writes: boolean }> = {
-        Render: { prefixes: [JOB_ITEM_PREFIX], writes: true },
+        Render: { prefixes: [JOB_ITEM_PREFIX, BRAND_ITEM_PREFIX], writes: true },
         GetJob: { prefixes: [JOB_ITEM_PREFIX], writes: false },
         WebhookPut: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: true },
         WebhookGet: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: false },
         WebhookDelete: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: true },
         WebhookRotateSecret: { prefixes: [WEBHOOK_ITEM_PREFIX], writes: true },
+        BrandPut: { prefixes: [BRAND_ITEM_PREFIX], writes: true },
+        BrandGet: { prefixes: [BRAND_ITEM_PREFIX], writes: false },
+        BrandDelete: { prefixes: [BRAND_ITEM_PREFIX], writes: true },
         RenderWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
         DeliveryWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
         StartBatch: { prefixes: [JOB_ITEM_PREFIX], writes: true },
@@ -1166,7 +1302,7 @@ describe('documents only', () => {
         expect(envOf(id).ACCOUNTS_TABLE).toEqual({ Ref: logicalId(stack.tables.accounts!) });
       }
       // The prefixes never overlap billing's items (acct#, evt#, email#, purchase#, pickup#).
-      for (const p of [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX])
+      for (const p of [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX, BRAND_ITEM_PREFIX])
         for (const billing of ['acct#', 'evt#', 'email#', 'purchase#', 'pickup#'])
           expect(p.startsWith(billing) || billing.startsWith(p)).toBe(false);
     });

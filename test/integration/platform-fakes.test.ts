@@ -67,6 +67,61 @@ describe.each<[string, () => QuotaStore]>([
     await q.refund({ ...a, units: 2 });
     expect((await q.peek(who, month, T0))[0]!.used).toBe(5);
   });
+
+  test('held charges: a commit keeps it; a hold past its time (its process died) is given back once, by the next charge; a commit after that charges once more', async () => {
+    const q = make();
+    const who = `ip#${randomUUID()}`;
+    const month: WindowRule[] = [{ period: 'month', limit: 2 }];
+    const used = async () => (await q.peek(who, month, T0))[0]!.used;
+    const nowS = Math.floor(Date.now() / 1000);
+    const live = (id: string) => ({ hold: { id, untilS: nowS + 600 } });
+    const dead = (id: string) => ({ hold: { id, untilS: nowS - 1 } });
+    // Delivered: committed, and a refund after the commit gives nothing back.
+    const a = await q.consume(who, month, T0, live('a'));
+    expect(a).toMatchObject({ allowed: true, hold: 'a' });
+    await q.commit(a);
+    await q.refund(a);
+    expect(await used()).toBe(1);
+    // A render whose process died holds the window's last unit (not usage once past its time); the next charge
+    // gives it back and fits.
+    const gone = await q.consume(who, month, T0, dead('gone'));
+    expect(await used()).toBe(1);
+    const c = await q.consume(who, month, T0, live('c'));
+    expect(c.allowed).toBe(true);
+    expect(await used()).toBe(2);
+    // Given back once: its own refund, late, gives nothing more; a held charge's refund counts once too.
+    await q.refund(gone);
+    expect(await used()).toBe(2);
+    await q.refund(c);
+    await q.refund(c);
+    expect(await used()).toBe(1);
+    // Work that outlived its hold (given back by another charge meanwhile) and then delivered: charged again, once
+    // per charge id (past the limit: it was admitted).
+    const late = await q.consume(who, month, T0, { id: 'late', ...dead('late') });
+    expect((await q.consume(who, month, T0, live('d'))).allowed).toBe(true);
+    expect(await used()).toBe(2);
+    await q.commit(late);
+    await q.commit(late);
+    expect(await used()).toBe(3);
+  });
+});
+
+test('DynamoDB: the local runtime’s start gives back every hold in the table, and only holds', async () => {
+  const q = new DynamoQuotaStore(dynamo(), emu.tableNames.quotas);
+  const who = `ip#${randomUUID()}`;
+  const month: WindowRule[] = [{ period: 'month', limit: 5 }];
+  const untilS = Math.floor(Date.now() / 1000) + 600;
+  const delivered = await q.consume(who, month, T0, { hold: { id: 'delivered', untilS } });
+  await q.commit(delivered);
+  await q.consume(who, month, T0, { id: 'keyed', hold: { id: 'keyed', untilS } });
+  await q.consume(who, month, T0, { hold: { id: 'plain', untilS } });
+  await q.consume(who, month, T0, { id: 'unheld' });
+  expect((await q.peek(who, month, T0))[0]!.used).toBe(4);
+  expect(await q.releaseAllHolds()).toBeGreaterThanOrEqual(2); // other tests' holds in the table too
+  expect((await q.peek(who, month, T0))[0]!.used).toBe(2);
+  expect(await q.hasCharge(who, month, T0, 'keyed')).toBe(false);
+  expect(await q.hasCharge(who, month, T0, 'unheld')).toBe(true);
+  expect(await q.releaseAllHolds()).toBe(0);
 });
 
 describe.each<[string, () => KeyStore]>([

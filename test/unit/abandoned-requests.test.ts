@@ -35,6 +35,7 @@ function deps(renderMs: number) {
       return d;
     },
     refund: async (d) => void refunded.push(d),
+    commit: async () => undefined,
     peek: async () => [],
   };
   const slow = async () => {

@@ -32,12 +32,24 @@ test('refusals name their reason', () => {
     ['', /vacío/],
     ['no es xml', /well-formed/i],
     [base.replace(/<(\w+:)?Complemento>[\s\S]*<\/(\w+:)?Complemento>/, ''), /sin timbrar/i],
-    [fixture('complementos/retenciones20-plataformas.xml'), /Comprobante/],
+    // Retenciones 2.0 (ours and python-satcfdi's): named, with where to print it alone.
+    [fixture('complementos/retenciones20-plataformas.xml'), /^CFDI de Retenciones 2\.0 .*POST \/v1\/render/],
+    [
+      fixture('terceros/python-satcfdi/cfdi_ejemplos--retenciones20--retenciones20-min-comps.xml'),
+      /^CFDI de Retenciones 2\.0/,
+    ],
   ];
   for (const [xml, why] of cases) {
     const r = readForBatch(xml, 'x.xml');
     expect({ ok: r.ok, why: !r.ok && why.test(r.motivo) }).toEqual({ ok: false, why: true });
   }
+  // Negative control: a CFDI 4.0 naming Retenciones and its namespace, not as its root, is read.
+  const named = base.replace(
+    '<cfdi:Emisor',
+    '<!-- <Retenciones xmlns="http://www.sat.gob.mx/esquemas/retencionpago/2"> --><cfdi:Emisor',
+  );
+  expect(named).not.toBe(base);
+  expect(readForBatch(named, 'x.xml').ok).toBe(true);
 });
 
 test('file names: RFC_seriefolio_UUID with anything but letters, digits and - written -', () => {

@@ -3,7 +3,7 @@
 // is read field by field. The 2 MiB route limit (413) is covered by test/e2e/limits.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CFDI_XML_MAX_CHARS } from '../../lambdas/documents/handlers/render.route';
+import { CFDI_XML_MAX_CHARS } from '../../lambdas/documents/request/schema';
 import { validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { leerCfdi } from '../../templates/kit/cfdi/leer';
 import { cadenaOriginalTimbre } from '../../templates/kit/cfdi/timbre';

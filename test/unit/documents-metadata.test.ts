@@ -4,7 +4,7 @@
 import { EventEnvelope, JobView } from '../../lambdas/documents/api/webhooks-doc';
 import { acceptAsyncRender, publicJob } from '../../lambdas/documents/use-cases/jobs';
 import { type JobRecord } from '../../lambdas/documents/ports';
-import { METADATA_MAX_BYTES } from '../../lambdas/documents/handlers/render.route';
+import { METADATA_MAX_BYTES } from '../../lambdas/documents/request/schema';
 import { parseRenderRequest, validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import type { ApiKeyRecord } from '../../lambdas/shared/auth/keys';
 import { FakeJobFiles, FakeJobRepository, FakeMessageQueue } from '../fakes/documents';

@@ -5,12 +5,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ERROR_MESSAGES, type ErrorCode } from '../../lambdas/shared/i18n/error-catalogue';
-import {
-  localizeAnswer,
-  matchMessage,
-  preferredLanguage,
-  translateMessage,
-} from '../../lambdas/shared/i18n/errors';
+import { matchMessage, preferredLanguage, translateMessage } from '../../lambdas/shared/i18n/errors';
+import { localizeAnswer } from '../../lambdas/shared/http/localize';
 import { json } from '../../lambdas/shared/http/response';
 import { HOLE, scanErrorMessages, type MessageSite } from '../helpers/error-messages';
 

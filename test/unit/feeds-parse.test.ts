@@ -1,8 +1,11 @@
 // core/feeds/parse.ts: RSS 2.0, Atom 1.0 and sitemaps into entries with a signature; every refusal names its reason
-// (a DTD, not well-formed XML, a sitemap index, another document); real feeds of three publishers. Pure.
+// (a DTD, not well-formed XML, a sitemap index, another document); real feeds of three publishers. Pure. Also how the
+// player's page is matched to its entry (pageKey) and found in the page (letterOffsets).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FeedParseError, MAX_ENTRIES, decodeFeed, parseFeed } from '../../lambdas/narration/core/feeds/parse';
+import { IS_LETTER, letterOffsets } from '../../lambdas/narration/core/reading';
+import { pageKey } from '../../lambdas/narration/use-cases/listens';
 
 const BASE = 'https://diario.example/feed.xml';
 
@@ -135,4 +138,43 @@ describe('real feeds (rss-parser test inputs, MIT: test/fixtures/feeds/README.md
     // Negative control: read as UTF-8 the same bytes give replacement characters.
     expect(parseFeed(bytes.toString('utf8'), 'https://x/').entries[0]!.title).toContain('\uFFFD');
   });
+});
+
+// ── The player on a publisher's page (use-cases/listens.ts, core/reading.ts letterOffsets) ──
+
+test('a page and its feed entry match without fragment, tracking parameters or trailing slash; others do not', () => {
+  const entry = pageKey('https://Diario.example:443/a/1/?id=7')!;
+  for (const seen of [
+    'https://diario.example/a/1?id=7#comentarios',
+    'https://diario.example/a/1/?utm_source=boletin&id=7&fbclid=x',
+  ])
+    expect(pageKey(seen)).toBe(entry);
+  // Negative controls: another article, another query, another scheme, not an address.
+  for (const other of [
+    'https://diario.example/a/2?id=7',
+    'https://diario.example/a/1?id=8',
+    'http://diario.example/a/1?id=7',
+  ])
+    expect(pageKey(other)).not.toBe(entry);
+  expect(pageKey('javascript:alert(1)')).toBeUndefined();
+  expect(pageKey('no es una dirección')).toBeUndefined();
+});
+
+test("letter offsets: a URL narration (blank lines, a full stop after the heading) points at the page's letters", () => {
+  const narrated = 'Sequía en la comarca.\n\nLos agricultores esperan. ¿Lloverá?';
+  const page = 'Sequía en la comarca Los agricultores esperan. ¿Lloverá?';
+  const sentences = [
+    { start: 0, end: 23 },
+    { start: 23, end: 49 },
+    { start: 49, end: narrated.length },
+  ];
+  const cues = sentences.map((s) => narrated.slice(s.start, s.end));
+  const letters = [...page].flatMap((c, i) => (IS_LETTER.test(c) ? [i] : []));
+  const onPage = (s: { start: number; end: number }) => page.slice(letters[s.start], letters[s.end - 1]! + 1);
+  const out = letterOffsets(sentences, sentences, cues);
+  expect(out.map(onPage)).toEqual(['Sequía en la comarca', 'Los agricultores esperan', 'Lloverá']);
+  // A word inside the second sentence, and the UTF-16 offsets as a control: they miss on the page.
+  const word = { start: narrated.indexOf('esperan'), end: narrated.indexOf('esperan') + 7 };
+  expect(onPage(letterOffsets([word], sentences, cues)[0]!)).toBe('esperan');
+  expect(page.slice(word.start, word.end)).not.toBe('esperan');
 });

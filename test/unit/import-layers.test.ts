@@ -2,7 +2,8 @@
 // it is there for: the real config and CLI run over a small tree in a temp dir, once clean and once with planted
 // violations (an upward import from the platform, a cycle, @aws-sdk outside an adapter, production importing test/,
 // impure core, one service importing another, an adapter importing a use case, a client package importing server code
-// or an npm package), and each backward import on documents' render path (request → pipeline → renderers).
+// or an npm package), each backward import on documents' render path (request → pipeline → renderers), and a
+// cycle between folders that no module cycle shows.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,11 +69,13 @@ const clean: Record<string, string> = {
     "import { HttpError } from '../../lambdas/shared/http/errors';\nexport { HttpError };\n",
   'test/unit/narrate.test.ts':
     "import { narrate } from '../../lambdas/narration/use-cases/narrate';\nnarrate('a');\n",
-  // POST /v1/render in one direction: route spec (schema) ← request ← pipeline ← use case ← handler; the
-  // renderers and post-processing below them all.
-  'lambdas/documents/handlers/render.route.ts': 'export const schema = { format: "pdf" };\n',
+  // POST /v1/render in one direction: request (schema) ← pipeline ← use case ← handler, the route spec documenting
+  // the request's schema; the renderers and post-processing below them all.
+  'lambdas/documents/request/schema.ts': 'export const schema = { format: "pdf" };\n',
+  'lambdas/documents/handlers/render.route.ts':
+    "import { schema } from '../request/schema';\nexport const route = { schema };\n",
   'lambdas/documents/request/validate.ts':
-    "import { schema } from '../handlers/render.route';\nexport const parse = (b: unknown) => (b ? schema : null);\n",
+    "import { schema } from './schema';\nexport const parse = (b: unknown) => (b ? schema : null);\n",
   'lambdas/documents/render/post-process.ts': 'export const post = (pdf: string) => pdf;\n',
   'lambdas/documents/formats/html.ts': 'export const html = (s: string) => s;\n',
   'lambdas/documents/pipeline/view.ts':
@@ -135,6 +138,7 @@ describe('import layers (dependency-cruiser)', () => {
       'core-is-pure',
       'kit-imports-only-shared',
       'no-cycles',
+      'no-folder-cycles', // use-cases ↔ handlers (the use case importing a handler)
       'platform-imports-no-service',
       'ports-import-no-use-case',
       'production-imports-no-test',
@@ -183,15 +187,19 @@ describe('import layers (dependency-cruiser)', () => {
       // Post-processing reaching back into the request layer.
       'lambdas/documents/render/post-process.ts':
         "import { parse } from '../request/validate';\nexport const post = (pdf: string) => [pdf, parse];\n",
-      // A pipeline stage importing a handler that is not a route spec.
+      // A pipeline stage importing a handler.
       'lambdas/documents/pipeline/formats.ts':
         "import { handle } from '../handlers/render';\nexport const formats = handle;\n",
       // The request layer importing a view stage.
       'lambdas/documents/request/checks.ts':
         "import { view } from '../pipeline/view';\nexport const checks = view;\n",
     });
+    // Each backward import also closes a folder cycle (no-folder-cycles, tested below); the layer rules name it.
     expect(
-      violations.map((v) => [v.rule.name, v.from, v.to]).sort((a, b) => a.join().localeCompare(b.join())),
+      violations
+        .filter((v) => v.rule.name !== 'no-folder-cycles')
+        .map((v) => [v.rule.name, v.from, v.to])
+        .sort((a, b) => a.join().localeCompare(b.join())),
     ).toEqual([
       [
         'render-pipeline-below-use-cases',
@@ -204,6 +212,23 @@ describe('import layers (dependency-cruiser)', () => {
         'lambdas/documents/request/validate.ts',
       ],
       ['request-before-view', 'lambdas/documents/request/checks.ts', 'lambdas/documents/pipeline/view.ts'],
+    ]);
+  });
+
+  test('a folder cycle without a module cycle is reported', () => {
+    const violations = cruise({
+      ...clean,
+      // Two platform folders leaning on each other, through four different modules (no module cycle).
+      'lambdas/shared/text/words.ts':
+        "import { limit } from '../quota/limits';\nexport const words = limit;\n",
+      'lambdas/shared/quota/limits.ts': 'export const limit = 3;\n',
+      'lambdas/shared/quota/count.ts': "import { Word } from '../text/word';\nexport const count = Word;\n",
+      'lambdas/shared/text/word.ts': 'export class Word {}\n',
+    });
+    expect(rulesOf(violations)).toEqual(['no-folder-cycles']);
+    expect(violations.map((v) => [v.from, ...v.cycle!.map((c) => c.name)].join(' → ')).sort()).toEqual([
+      'lambdas/shared/quota → lambdas/shared/text → lambdas/shared/quota',
+      'lambdas/shared/text → lambdas/shared/quota → lambdas/shared/text',
     ]);
   });
 });

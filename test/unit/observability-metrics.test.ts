@@ -79,6 +79,7 @@ function quotas(allowed: boolean): QuotaStore {
   return {
     consume: async (subject, rules, now = new Date()) => decision(subject, rules, now, allowed),
     refund: async () => undefined,
+    commit: async () => undefined,
     peek: async () => [],
   };
 }

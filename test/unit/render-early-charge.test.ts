@@ -10,6 +10,7 @@ import { hashKey, type ApiKeyRecord } from '../../lambdas/shared/auth/keys';
 import { config } from '../../lambdas/documents/config';
 import { slotsFor, type QuotaDecision, type QuotaStore } from '../../lambdas/shared/quota/windows';
 import { apiEvent } from '../helpers/api-event';
+import { FakeQuotaStore } from '../fakes/platform';
 
 const TOKEN = 'key_early_charge_test_0123456789';
 const factura = TEMPLATES.find((t) => t.meta.slug === 'factura')!;
@@ -46,6 +47,7 @@ function world(record: ApiKeyRecord) {
     refund: async (d) => {
       for (const s of d.charged) counts.set(s.key, (counts.get(s.key) ?? 0) - 1);
     },
+    commit: async () => undefined,
     peek: async () => [],
   };
   const keys = { current: record as ApiKeyRecord | undefined };
@@ -60,6 +62,8 @@ function world(record: ApiKeyRecord) {
       renderPng: async () => Buffer.alloc(0),
     }),
     now: () => new Date(),
+    // A key's factura reads its account's brand (PUT /v1/brand): none here.
+    brands: { get: async () => undefined },
   } as unknown as DocumentsDeps;
   const total = () => [...counts.values()].reduce((a, b) => a + b, 0);
   return { deps, keys, consumed, counts, total };
@@ -327,4 +331,44 @@ describe('render beside the quota charge', () => {
     expect(w.total()).toBe(0);
     expect(w.stats.documents ?? 0).toBe(0);
   });
+});
+
+test('a render’s charge is held until its document is ready: committed when answered, given back when its process dies mid-render', async () => {
+  const w = world(baseKey);
+  const quotas = new FakeQuotaStore();
+  let rendering!: () => void;
+  const started = new Promise<void>((r) => (rendering = r));
+  const deps = {
+    ...w.deps,
+    quotas,
+    renderer: async () => ({
+      renderPdf: () => {
+        rendering();
+        return new Promise<Buffer>(() => undefined); // the process dies before it finishes
+      },
+      renderPng: async () => Buffer.alloc(0),
+    }),
+  } as unknown as DocumentsDeps;
+  const slots = slotsFor(
+    `docs#key#${baseKey.keyHash.slice(0, 32)}`,
+    [{ period: 'month', limit: 1000 }],
+    new Date(),
+  );
+  const used = () => quotas.counts.get(slots[0]!.key) ?? 0;
+  const held = () => quotas.holds.get(slots[0]!.key)?.size ?? 0;
+  // Delivered: charged, nothing held; a restart gives nothing back.
+  expect((await call(deps)).statusCode).toBe(200);
+  expect({ used: used(), held: held() }).toEqual({ used: 1, held: 0 });
+  // Dies mid-render: the charge is there but held; the restart gives it back.
+  void makeHandler(deps)(
+    apiEvent('POST', '/v1/render', {
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ template: 'factura', format: 'pdf', data: factura.sample }),
+    }),
+    context,
+  );
+  await started;
+  expect({ used: used(), held: held() }).toEqual({ used: 2, held: 1 });
+  expect(quotas.releaseHolds(slots, true)).toBe(1);
+  expect({ used: used(), held: held() }).toEqual({ used: 1, held: 0 });
 });

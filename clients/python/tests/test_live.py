@@ -10,6 +10,8 @@ import sys
 import threading
 import time
 import unittest
+import zipfile
+from io import BytesIO
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple, cast
 
@@ -20,6 +22,7 @@ from voz import (
     InvalidRequestError,
     NarrationClient,
     NotFoundError,
+    VozError,
     PayloadTooLargeError,
     Response,
     Transport,
@@ -190,7 +193,7 @@ class NarrationTest(unittest.TestCase):
         self.client.lexicons.delete("marcas")
         with self.assertRaises(NotFoundError) as ctx:
             self.client.lexicons.get("marcas")
-        self.assertEqual((ctx.exception.status, ctx.exception.code), (404, "not_found"))
+        self.assertEqual((ctx.exception.status, ctx.exception.code), (404, "lexicon_unknown"))
 
     def test_webhook_delivery_verifies(self) -> None:
         created = self.client.webhooks.put(self.receiver.url("/voz"))
@@ -227,7 +230,55 @@ class NarrationTest(unittest.TestCase):
         self.assertTrue(err.request_id)
         with self.assertRaises(AuthenticationError) as auth:
             NarrationClient("key_no_existe_0000000000000000", NARRATION).narrate_text("hola")
-        self.assertEqual((auth.exception.status, auth.exception.code), (401, "unauthenticated"))
+        self.assertEqual((auth.exception.status, auth.exception.code), (401, "api_key_unknown"))
+
+    def test_error_codes_in_english_and_spanish(self) -> None:
+        es = NarrationClient(PRO, NARRATION, language="es")
+        errors: List[VozError] = []
+        for client in (self.client, es):
+            with self.assertRaises(NotFoundError) as ctx:
+                client.lexicons.get("no-existe")
+            errors.append(ctx.exception)
+        en, spanish = errors
+        self.assertEqual((en.code, spanish.code), ("lexicon_unknown", "lexicon_unknown"))  # X-Error-Code
+        self.assertNotEqual(en.message, spanish.message)
+        self.assertRegex(spanish.message, r"[áéíóúñ]|no (existe|se encontr)")
+        items: List[InvalidRequestError] = []
+        for client in (self.client, es):
+            with self.assertRaises(InvalidRequestError) as bad:
+                client.narrate_text("")
+            items.append(bad.exception)
+        self.assertEqual(items[0].code, items[1].code)
+        self.assertNotEqual(items[0].items[0]["msg"], items[1].items[0]["msg"])
+
+    def test_feed_narrated_podcast_pause_poll_delete(self) -> None:
+        feed = self.client.feeds.create(ENV["VOZ_TEST_FEED_URL"], voice="es-MX-Mia")
+        self.assertEqual((feed["status"], feed["voice"]), ("active", "es-MX-Mia"))
+        self.assertEqual(self.client.feeds.podcast_url(feed["feed_id"]), f"{NARRATION}/feeds/{feed['feed_id']}/podcast.xml")
+        got = self.client.feeds.get(feed["feed_id"])
+        for _ in range(300):
+            if got["entries"] and got["entries"][0]["status"] == "narrated":
+                break
+            time.sleep(0.2)
+            got = self.client.feeds.get(feed["feed_id"])
+        self.assertEqual(
+            [(e["url"], e["status"]) for e in got["entries"]], [(ENV["VOZ_TEST_FEED_ARTICLE_URL"], "narrated")]
+        )
+        audio_id = str(got["entries"][0]["audio_id"])
+        self.assertEqual(self.client.wait_for_audio(audio_id)["status"], "done")
+        self.assertIn(f"/audio/{audio_id}.mp3", self.client.feeds.podcast(feed["feed_id"]))
+        self.assertIn(feed["feed_id"], [f["feed_id"] for f in self.client.feeds.list()["feeds"]])
+        self.assertEqual(self.client.feeds.set_status(feed["feed_id"], "paused")["status"], "paused")
+        with self.assertRaises(InvalidRequestError) as paused:
+            self.client.feeds.poll(feed["feed_id"])
+        self.assertEqual(paused.exception.code, "feed_paused")
+        self.client.feeds.set_status(feed["feed_id"], "active")
+        self.assertEqual(self.client.feeds.poll(feed["feed_id"])["feed_id"], feed["feed_id"])
+        deleted = self.client.feeds.delete(feed["feed_id"], audio="delete")
+        self.assertEqual(dict(deleted), {"deleted": True, "audio_deleted": 1, "audio_kept": 0})
+        with self.assertRaises(NotFoundError) as gone:
+            self.client.feeds.get(feed["feed_id"])
+        self.assertEqual(gone.exception.code, "feed_not_found")
 
 
 class DocumentsTest(unittest.TestCase):
@@ -313,6 +364,34 @@ class DocumentsTest(unittest.TestCase):
         self.assertIn("template", ctx.exception.items[0]["loc"])
 
 
+    def test_batches_zip_upload_and_xml_list(self) -> None:
+        xmls = [Path(x).read_text("utf-8") for x in ENV["VOZ_TEST_CFDI"].split(os.pathsep)]
+        buf = BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            for i, x in enumerate(xmls):
+                z.writestr(f"mes/{i}.xml", x)
+        stages: List[str] = []
+        batch, result = self.client.print_batch(zip_bytes=buf.getvalue(), on_upload=stages.append)
+        self.assertEqual(stages, ["slot", "sending"])
+        self.assertEqual(
+            (batch["status"], batch["total"], batch["done"], batch["refused"]), ("done", len(xmls), len(xmls), 0)
+        )
+        names = zipfile.ZipFile(BytesIO(result.content)).namelist()
+        self.assertEqual(len([n for n in names if n.endswith(".pdf")]), len(xmls))
+        self.assertTrue({"resumen.csv", "resumen.xlsx"} <= set(names))
+        started = self.client.start_batch({"xml": [xmls[0], "<no-es-un-cfdi/>"]})
+        self.assertEqual(started["status"], "queued")
+        done = self.client.wait_for_batch(started["id"])
+        self.assertEqual((done["done"], done["refused"]), (1, 1))
+        self.assertEqual(self.client.batch(started["id"])["id"], started["id"])
+        csv = zipfile.ZipFile(BytesIO(self.client.download_batch(done).content)).read("resumen.csv").decode("utf-8")
+        uuid = xmls[0].split('UUID="', 1)[1].split('"', 1)[0]
+        self.assertIn(uuid.upper(), csv.upper())
+        with self.assertRaises(NotFoundError) as missing:
+            self.client.batch("job_no_existe")
+        self.assertEqual(missing.exception.code, "batch_not_found")
+
+
 class CliTest(unittest.TestCase):
     def voz(self, *args: str, **env: str) -> "subprocess.CompletedProcess[str]":
         full = {
@@ -351,6 +430,30 @@ class CliTest(unittest.TestCase):
         self.assertEqual(self.voz("narrar", str(pdf), VOZ_API_KEY="key_no_existe_0000000000000000").returncode, 4)
         self.assertEqual(self.voz("render", "no-existe", "py-datos.json").returncode, 3)
         self.assertEqual(self.voz("voces", VOZ_NARRATION_URL="http://127.0.0.1:1").returncode, 6)
+
+    def test_lote_feed_and_the_one_usage_text(self) -> None:
+        archive = OUT / "py-mes.zip"
+        with zipfile.ZipFile(archive, "w") as z:
+            for x in ENV["VOZ_TEST_CFDI"].split(os.pathsep):
+                z.write(x, Path(x).name)
+        r = self.voz("lote", str(archive), "-o", "py-lote.zip", VOZ_API_KEY=SCALE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("2 PDF, 0 rechazados", r.stderr)
+        names = zipfile.ZipFile(OUT / "py-lote.zip").namelist()
+        self.assertEqual(len([n for n in names if n.endswith(".pdf")]), 2)
+        # unittest runs CliTest first: this feed's narration is kept (borrar without --borrar-audio) and the same feed
+        # and voice in NarrationTest reuse it, nothing narrated twice.
+        r = self.voz("feed", "agregar", ENV["VOZ_TEST_FEED_URL"], "--voz", "es-MX-Mia")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"^fd_\S+\thttp:\S+/podcast\.xml\n$")
+        feed_id = r.stdout.split("\t")[0]
+        self.assertIn(f"{feed_id}\tactive\t{ENV['VOZ_TEST_FEED_URL']}", self.voz("feed", "lista").stdout)
+        r = self.voz("feed", "borrar", feed_id)
+        self.assertEqual((r.returncode, json.loads(r.stdout)["deleted"]), (0, True))
+        self.assertEqual(self.voz("feed", "ver", feed_id).returncode, 3)
+        self.assertEqual(self.voz("feed", "ver").returncode, 2)
+        usage = (HERE.parent / "cli-usage.txt").read_text("utf-8")
+        self.assertEqual(self.voz("--ayuda").stdout, usage)
 
 
 if __name__ == "__main__":

@@ -15,9 +15,11 @@ import urllib.parse
 import urllib.request
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union, cast
 
-from .errors import ConnectionFailedError, VozError, error_from_response
+from .errors import ConnectionFailedError, VozError, WaitTimeoutError, error_from_response
+
+T = TypeVar("T")
 
 QueryValue = Union[str, int, float, bool, None]
 
@@ -158,6 +160,38 @@ class Transport:
         res = self.request(method, path, **kwargs)
         return None if res.status == 204 else res.json()
 
+    def send_presigned(self, upload: Mapping[str, Any], filename: str, data: bytes, content_type: str) -> None:
+        """A file to a presigned S3 POST (its fields first, unchanged; no API key goes there)."""
+        body, ctype = multipart(list(upload["fields"].items()), [(upload["file_field"], filename, data, content_type)])
+        self.request("POST", upload["url"], body=body, content_type=ctype, auth=False, headers={"accept": "*/*"})
+
+    def poll(
+        self,
+        path: str,
+        step: Callable[[Response, Any], Optional[T]],
+        *,
+        timeout_s: float = 600.0,
+        allow: Sequence[int] = (),
+    ) -> T:
+        """GETs ``path`` until ``step`` answers a result (None: still waiting). Between answers it waits the API's
+        Retry-After (1 s when absent); WaitTimeoutError at the deadline."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            res = self.request("GET", path, allow=allow)
+            body = res.json()
+            done = step(res, body)
+            if done is not None:
+                return done
+            left = deadline - time.monotonic()
+            if left <= 0:
+                status = body.get("status") if isinstance(body, dict) else None
+                raise WaitTimeoutError(f"{path}: still {status}", code="wait_timeout", body=body)
+            try:
+                retry_after = float(res.headers.get("retry-after", "1"))
+            except ValueError:
+                retry_after = 1.0
+            time.sleep(min(max(retry_after, 0.1), left))
+
     def _backoff_s(self, attempt: int) -> float:
         return float(min(8.0, 0.25 * 2**attempt) * (0.5 + random.random() / 2))
 
@@ -167,3 +201,50 @@ class Transport:
             return None
         wait = err.retry_after_s if err.retry_after_s is not None else self._backoff_s(attempt)
         return wait if wait <= self.options.max_retry_wait_s else None
+
+
+class Webhooks:
+    """The account's webhook endpoint (signed ``Voz-Signature`` / ``Docs-Signature``)."""
+
+    def __init__(self, http: Transport) -> None:
+        self._http = http
+
+    def get(self) -> Dict[str, Any]:
+        return cast(Dict[str, Any], self._http.json("GET", "/v1/webhook"))
+
+    def put(self, url: str, **extra: Any) -> Dict[str, Any]:
+        """Registers (201, ``secret`` shown once) or changes (200) the endpoint."""
+        return cast(Dict[str, Any], self._http.json("PUT", "/v1/webhook", json_body={"url": url, **extra}))
+
+    def delete(self) -> None:
+        self._http.request("DELETE", "/v1/webhook")
+
+    def rotate_secret(self) -> Dict[str, Any]:
+        return cast(Dict[str, Any], self._http.json("POST", "/v1/webhook/rotate-secret"))
+
+
+class ServiceClient:
+    """What both service clients share: the options, the transport and the webhook endpoint."""
+
+    DEFAULT_URL = ""
+
+    def __init__(
+        self,
+        api_key: Optional[str] = None,
+        base_url: Optional[str] = None,
+        *,
+        language: Optional[str] = None,
+        max_retries: int = 2,
+        timeout_s: float = 120.0,
+        transport: Optional[Transport] = None,
+    ) -> None:
+        """``language``: of the APIs' error messages (Accept-Language, e.g. "es"); the codes stay the same."""
+        opts = ClientOptions(
+            api_key=api_key, base_url=base_url, language=language, max_retries=max_retries, timeout_s=timeout_s
+        )
+        self.http = transport or Transport(self.DEFAULT_URL, opts)
+        self.webhooks = Webhooks(self.http)
+        self._attach()
+
+    def _attach(self) -> None:
+        """A service's own resources (lexicons, feeds…), attached to ``self.http``."""

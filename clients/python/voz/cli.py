@@ -1,11 +1,8 @@
-"""``python -m voz``: the command line of the Narration and Documents APIs (same commands as ``npx voz``).
-
-    python -m voz narrar archivo.pdf -o audio.mp3        python -m voz narrar https://… --voz es-MX-Mia
-    python -m voz factura --xml *.xml -o pdfs/            python -m voz render ventas datos.json -f xlsx
-    python -m voz voces
-
-API key from VOZ_API_KEY (or --clave); base URLs from VOZ_NARRATION_URL / VOZ_DOCUMENTS_URL (or --narracion-url /
---documentos-url). Progress on stderr; exit codes in EXIT."""
+"""``python -m voz``: the command line of the Narration and Documents APIs, the same commands as ``npx voz``; both
+print one usage text (USAGE, generated from clients/cli-usage.txt): narrar, factura, lote (a batch of CFDI), render,
+voces, feed (publisher feeds). API key from VOZ_API_KEY (or --clave); base URLs from VOZ_NARRATION_URL /
+VOZ_DOCUMENTS_URL (or --narracion-url / --documentos-url). Progress on stderr; results a script reads (ids,
+addresses) on stdout; exit codes in EXIT."""
 from __future__ import annotations
 
 import argparse
@@ -15,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from ._usage import USAGE
 from .documents import DocumentsClient
 from .errors import (
     AuthenticationError,
@@ -40,7 +38,6 @@ EXIT: Dict[str, int] = {
     "unavailable": 6,  # 5xx or no connection: retry later
     "job_failed": 7,  # the job failed, or waiting timed out
 }
-EPILOG = "salida: 0 bien, 2 uso, 3 petición rechazada, 4 clave/plan, 5 límite, 6 servicio no disponible, 7 trabajo fallido"
 
 
 class UsageError(Exception):
@@ -148,6 +145,59 @@ def render(a: argparse.Namespace) -> None:
     bar.done(f"{target} ({doc.content_type}, {len(doc.content)} bytes)")
 
 
+def lote(a: argparse.Namespace) -> None:
+    if (a.zip is None) == (not a.xml):
+        raise UsageError("lote: <cfdi.zip> o --xml <archivo.xml>… (uno de los dos)")
+    _, documents = _clients(a)
+    bar = Progress("Lote")
+
+    def uploading(stage: str) -> None:
+        bar.update(0, "pidiendo la subida" if stage == "slot" else "subiendo el zip")
+
+    def progress(b: Dict[str, Any]) -> None:
+        bar.update(float(b.get("progress", 0)), f"{b.get('done')} de {b.get('total') or '?'} PDF")
+
+    if a.zip is not None:
+        batch, result = documents.print_batch(zip_bytes=_read(a.zip), on_upload=uploading, on_progress=progress)
+    else:
+        xml = [_read(f).decode("utf-8") for f in a.xml]
+        batch, result = documents.print_batch(xml=xml, on_upload=uploading, on_progress=progress)
+    target = Path(a.o or result.filename)
+    target.write_bytes(result.content)
+    bar.done(f"{target}: {batch['done']} PDF, {batch.get('refused') or 0} rechazados, {batch['failed']} fallidos")
+
+
+def feed(a: argparse.Namespace) -> None:
+    narration, _ = _clients(a)
+    action: str = a.accion
+
+    def need_id() -> str:
+        if not a.objetivo:
+            raise UsageError(f"feed {action}: falta el id del feed (fd_…)")
+        return str(a.objetivo)
+
+    def show(value: Any) -> None:
+        print(json.dumps(value, indent=2, ensure_ascii=False))
+
+    if action == "agregar":
+        if not a.objetivo:
+            raise UsageError("feed agregar: falta la dirección del feed (https://…)")
+        extra = {k: v for k, v in (("voice", a.voz), ("fmt", a.formato)) if v}
+        created = narration.feeds.create(a.objetivo, **extra)
+        print(f"{created['feed_id']}\t{narration.feeds.podcast_url(created['feed_id'])}")
+    elif action == "lista":
+        for f in narration.feeds.list()["feeds"]:
+            print(f"{f['feed_id']}\t{f['status']}\t{f['url']}\t{narration.feeds.podcast_url(f['feed_id'])}")
+    elif action == "ver":
+        show(narration.feeds.get(need_id()))
+    elif action in ("pausar", "reanudar"):
+        show(narration.feeds.set_status(need_id(), "paused" if action == "pausar" else "active"))
+    elif action == "consultar":
+        show(narration.feeds.poll(need_id()))
+    else:  # borrar
+        show(narration.feeds.delete(need_id(), audio="delete" if a.borrar_audio else "keep"))
+
+
 def voces(a: argparse.Namespace) -> None:
     narration, _ = _clients(a)
     for v in narration.voices():
@@ -155,36 +205,53 @@ def voces(a: argparse.Namespace) -> None:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # argparse exits with 2 by itself; keep our message style
+    """Parses only: help is USAGE (main prints it), an error is a UsageError (exit 2 with USAGE)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(add_help=False, **kwargs)
+
+    def error(self, message: str) -> Any:
         raise UsageError(message)
 
 
 def _parser() -> argparse.ArgumentParser:
-    common = _Parser(add_help=False)
-    common.add_argument("--clave", help="API key (default: VOZ_API_KEY)")
-    common.add_argument("--narracion-url", dest="narracion_url", help="default: VOZ_NARRATION_URL")
-    common.add_argument("--documentos-url", dest="documentos_url", help="default: VOZ_DOCUMENTS_URL")
-    common.add_argument("--idioma", default="es", help="language of the APIs' messages (es, en)")
-    p = _Parser(prog="voz", description="Narración y documentos desde la terminal.", epilog=EPILOG)
+    common = _Parser()
+    common.add_argument("--clave")
+    common.add_argument("--narracion-url", dest="narracion_url")
+    common.add_argument("--documentos-url", dest="documentos_url")
+    common.add_argument("--idioma", default="es")
+    p = _Parser(prog="voz")
     sub = p.add_subparsers(dest="orden", parser_class=_Parser)
-    n = sub.add_parser("narrar", parents=[common], help="texto, PDF o URL → audio")
-    n.add_argument("entrada", help="archivo.pdf, archivo.txt, https://… o - (entrada estándar)")
-    n.add_argument("-o", help="archivo de salida (default <nombre>.mp3)")
-    n.add_argument("--voz", help="p. ej. es-MX-Mia")
+    n = sub.add_parser("narrar", parents=[common])
+    n.add_argument("entrada")
+    n.add_argument("-o")
+    n.add_argument("--voz")
     n.add_argument("--formato", choices=["mp3", "wav", "ogg"])
     n.set_defaults(run=narrar)
-    f = sub.add_parser("factura", parents=[common], help="CFDI XML → PDF")
+    f = sub.add_parser("factura", parents=[common])
     f.add_argument("--xml", nargs="+", required=True)
-    f.add_argument("-o", help="carpeta de salida")
+    f.add_argument("-o")
     f.set_defaults(run=factura)
-    r = sub.add_parser("render", parents=[common], help="plantilla + datos JSON → documento")
+    lt = sub.add_parser("lote", parents=[common])
+    lt.add_argument("zip", nargs="?")
+    lt.add_argument("--xml", nargs="+")
+    lt.add_argument("-o")
+    lt.set_defaults(run=lote)
+    r = sub.add_parser("render", parents=[common])
     r.add_argument("plantilla")
     r.add_argument("datos")
     r.add_argument("-f", "--formato", dest="formato")
     r.add_argument("-o")
     r.set_defaults(run=render)
-    v = sub.add_parser("voces", parents=[common], help="voces disponibles")
+    v = sub.add_parser("voces", parents=[common])
     v.set_defaults(run=voces)
+    fd = sub.add_parser("feed", parents=[common])
+    fd.add_argument("accion", choices=["agregar", "lista", "ver", "pausar", "reanudar", "consultar", "borrar"])
+    fd.add_argument("objetivo", nargs="?")
+    fd.add_argument("--voz")
+    fd.add_argument("--formato", choices=["mp3", "wav", "ogg"])
+    fd.add_argument("--borrar-audio", dest="borrar_audio", action="store_true")
+    fd.set_defaults(run=feed)
     return p
 
 
@@ -205,12 +272,15 @@ def exit_code_for(err: BaseException) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = _parser()
+    args = sys.argv[1:] if argv is None else argv
     try:
-        a = parser.parse_args(argv)
+        if any(x in ("-h", "--help", "--ayuda") for x in args):
+            print(USAGE)
+            return EXIT["ok"]
+        a = _parser().parse_args(args)
         run: Optional[Callable[[argparse.Namespace], None]] = getattr(a, "run", None)
         if run is None:
-            parser.print_help()
+            print(USAGE)
             return EXIT["usage"]
         run(a)
         return EXIT["ok"]
@@ -219,7 +289,5 @@ def main(argv: Optional[List[str]] = None) -> int:
         extra = ""
         if isinstance(err, VozError):
             extra = f" [{err.status or 'sin respuesta'} {err.code}{', ' + err.request_id if err.request_id else ''}]"
-        sys.stderr.write(f"\nvoz: {err}{extra}\n")
-        if code == EXIT["usage"]:
-            parser.print_usage(sys.stderr)
+        sys.stderr.write(f"\nvoz: {err}{extra}\n{USAGE + chr(10) if code == EXIT['usage'] else ''}")
         return code

@@ -1,6 +1,7 @@
 """Typed errors: every non-2xx answer becomes a VozError subclass carrying the HTTP status, the contract's
 ``detail`` (a message, or FastAPI-style items {loc, msg, type}: narration 422, documents 400), a stable
-machine-readable ``code`` and the request id to quote to support."""
+machine-readable ``code`` (the API's X-Error-Code: the same whatever the language) and the request id to quote to
+support. With ``language="es"`` the APIs answer the message (and each item's ``msg``) in Spanish."""
 from __future__ import annotations
 
 import json
@@ -29,7 +30,8 @@ _CODE_BY_STATUS = {
 
 
 class VozError(Exception):
-    """Base of every error the clients raise."""
+    """Base of every error the clients raise. ``code``: the API's X-Error-Code (e.g. ``lexicon_not_found``), else the
+    body's ``code``, else the first item's ``type`` (invalid input), else one per status."""
 
     def __init__(
         self,
@@ -123,7 +125,9 @@ def error_from_response(status: int, raw: bytes, headers: Mapping[str, str]) -> 
     else:
         message = f"HTTP {status}"
     cls = _CLASS_BY_STATUS.get(status) or (ServerError if status >= 500 else VozError)
-    code = b.get("code") if isinstance(b.get("code"), str) else b.get("type") if isinstance(b.get("type"), str) else None
+    code = headers.get("x-error-code") or (
+        b.get("code") if isinstance(b.get("code"), str) else b.get("type") if isinstance(b.get("type"), str) else None
+    )
     return cls(
         message,
         status=status,

@@ -1,16 +1,16 @@
 """Client of the Narration API: narrate text, an article URL or a PDF (the presigned upload path for PDFs too large
 for one request), wait for long narrations (202 → GET /audio/{id} polled at its Retry-After), download, timings
-(JSON or WebVTT), pronunciation lexicons and the completion webhook endpoint."""
+(JSON or WebVTT), pronunciation lexicons, the completion webhook endpoint and publisher feeds (RSS, Atom or a
+sitemap narrated as it publishes, with the podcast feed of its audio)."""
 from __future__ import annotations
 
 import re
-import time
 import urllib.parse
 from typing import Any, Callable, Dict, List, Optional, cast
 
 from . import types_narration as T
-from ._http import ClientOptions, Transport, multipart
-from .errors import ConflictError, JobFailedError, PayloadTooLargeError, WaitTimeoutError
+from ._http import Response, ServiceClient, Transport, multipart
+from .errors import ConflictError, JobFailedError, PayloadTooLargeError
 
 DEFAULT_NARRATION_URL = "http://127.0.0.1:3000"
 # Above this, PDFs go through the upload path: a synchronous Lambda invoke carries 6 MB with the body base64-encoded
@@ -47,43 +47,57 @@ class Lexicons:
         self._http.request("DELETE", f"/v1/lexicons/{_q(name)}")
 
 
-class Webhooks:
-    """The account's webhook endpoint (signed ``Voz-Signature`` / ``Docs-Signature``)."""
+class Feeds:
+    """Publisher feeds (paid keys): an RSS, Atom or sitemap address polled every 15 minutes; each new or changed
+    article is narrated, and the feed's narrations are a podcast (``podcast_url``, public)."""
 
     def __init__(self, http: Transport) -> None:
         self._http = http
 
-    def get(self) -> Dict[str, Any]:
-        return cast(Dict[str, Any], self._http.json("GET", "/v1/webhook"))
+    def create(self, url: str, **extra: Any) -> T.FeedCreate_201:
+        """POST /v1/feeds: registers the feed and polls it at once. ``extra``: voice, fmt, lexicons, mode, podcast."""
+        return cast(T.FeedCreate_201, self._http.json("POST", "/v1/feeds", json_body={"url": url, **extra}))
 
-    def put(self, url: str, **extra: Any) -> Dict[str, Any]:
-        """Registers (201, ``secret`` shown once) or changes (200) the endpoint."""
-        return cast(Dict[str, Any], self._http.json("PUT", "/v1/webhook", json_body={"url": url, **extra}))
+    def list(self) -> T.FeedList_200:
+        return cast(T.FeedList_200, self._http.json("GET", "/v1/feeds"))
 
-    def delete(self) -> None:
-        self._http.request("DELETE", "/v1/webhook")
+    def get(self, feed_id: str) -> T.FeedGet_200:
+        """The feed, its last poll and the articles it lists now (status, audio_id, narrations)."""
+        return cast(T.FeedGet_200, self._http.json("GET", f"/v1/feeds/{_q(feed_id)}"))
 
-    def rotate_secret(self) -> Dict[str, Any]:
-        return cast(Dict[str, Any], self._http.json("POST", "/v1/webhook/rotate-secret"))
+    def set_status(self, feed_id: str, status: str) -> T.FeedUpdate_200:
+        """``paused`` stops polling (audio and podcast stay); ``active`` resumes."""
+        return cast(T.FeedUpdate_200, self._http.json("PATCH", f"/v1/feeds/{_q(feed_id)}", json_body={"status": status}))
+
+    def poll(self, feed_id: str) -> T.FeedPoll_202:
+        """POST /v1/feeds/{id}/poll: a poll now (e.g. right after publishing); answered before it runs."""
+        return cast(T.FeedPoll_202, self._http.json("POST", f"/v1/feeds/{_q(feed_id)}/poll"))
+
+    def delete(self, feed_id: str, *, audio: str = "keep") -> T.FeedDelete_200:
+        """Deletes the feed; ``audio="delete"`` also deletes the narrations it made (default: kept to retention)."""
+        return cast(T.FeedDelete_200, self._http.json("DELETE", f"/v1/feeds/{_q(feed_id)}", query={"audio": audio}))
+
+    def podcast_url(self, feed_id: str) -> str:
+        """The public podcast RSS address of a feed (what podcast apps subscribe to)."""
+        return self._http.url(f"/feeds/{_q(feed_id)}/podcast.xml")
+
+    def podcast(self, feed_id: str) -> str:
+        """The podcast RSS itself (RSS 2.0, iTunes and Podcasting 2.0)."""
+        return self._http.request(
+            "GET", f"/feeds/{_q(feed_id)}/podcast.xml", headers={"accept": "application/rss+xml"}
+        ).text()
 
 
-class NarrationClient:
-    def __init__(
-        self,
-        api_key: Optional[str] = None,
-        base_url: Optional[str] = None,
-        *,
-        language: Optional[str] = None,
-        max_retries: int = 2,
-        timeout_s: float = 120.0,
-        transport: Optional[Transport] = None,
-    ) -> None:
-        opts = ClientOptions(
-            api_key=api_key, base_url=base_url, language=language, max_retries=max_retries, timeout_s=timeout_s
-        )
-        self.http = transport or Transport(DEFAULT_NARRATION_URL, opts)
+class NarrationClient(ServiceClient):
+    """``NarrationClient(api_key, base_url, *, language, max_retries, timeout_s, transport)``."""
+
+    DEFAULT_URL = DEFAULT_NARRATION_URL
+    lexicons: Lexicons
+    feeds: Feeds
+
+    def _attach(self) -> None:
         self.lexicons = Lexicons(self.http)
-        self.webhooks = Webhooks(self.http)
+        self.feeds = Feeds(self.http)
 
     def voices(self) -> T.Voices_200:
         return cast(T.Voices_200, self.http.json("GET", "/voices"))
@@ -166,11 +180,7 @@ class NarrationClient:
 
     def send_to_slot(self, slot: T.ConvertPdfUpload_201, pdf: bytes) -> None:
         """The file to the slot's presigned POST (straight to S3; no API key goes there)."""
-        upload = slot["upload"]
-        data, ctype = multipart(
-            list(upload["fields"].items()), [(upload["file_field"], "documento.pdf", pdf, "application/pdf")]
-        )
-        self.http.request("POST", upload["url"], body=data, content_type=ctype, auth=False, headers={"accept": "*/*"})
+        self.http.send_presigned(slot["upload"], "documento.pdf", pdf, "application/pdf")
 
     def narrate_pdf_upload(
         self,
@@ -200,27 +210,20 @@ class NarrationClient:
     ) -> T.GetAudio_200:
         """GET /audio/{id} as JSON until the audio exists (202 → wait Retry-After); 409 → JobFailedError."""
         audio_id = audio_id_of(id_or_url)
-        deadline = time.monotonic() + timeout_s
-        while True:
-            try:
-                res = self.http.request("GET", f"/audio/{_q(audio_id)}", allow=(202,))
-            except ConflictError as err:
-                raise JobFailedError(
-                    err.message, status=409, code="job_failed", detail=err.detail, request_id=err.request_id, body=err.body
-                ) from err
-            body = res.json()
+
+        def step(res: Response, body: Any) -> Optional[T.GetAudio_200]:
             if res.status == 200:
                 return cast(T.GetAudio_200, body)
             if on_progress:
                 on_progress(str(body.get("status")), float(body.get("progress", 0)))
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise WaitTimeoutError(f"audio {audio_id} still {body.get('status')}", code="wait_timeout", body=body)
-            try:
-                retry_after = float(res.headers.get("retry-after", "1"))
-            except ValueError:
-                retry_after = 1.0
-            time.sleep(min(max(retry_after, 0.1), left))
+            return None
+
+        try:
+            return self.http.poll(f"/audio/{_q(audio_id)}", step, timeout_s=timeout_s, allow=(202,))
+        except ConflictError as err:
+            raise JobFailedError(
+                err.message, status=409, code=err.code, detail=err.detail, request_id=err.request_id, body=err.body
+            ) from err
 
     def download(self, id_or_url: str, *, timeout_s: float = 600.0, on_progress: Optional[ProgressFn] = None) -> bytes:
         """The audio file's bytes (waits for it first)."""
@@ -267,4 +270,4 @@ def _opt(**kwargs: Optional[str]) -> Dict[str, str]:
     return {k: v for k, v in kwargs.items() if v is not None}
 
 
-__all__: List[str] = ["NarrationClient", "audio_id_of", "DIRECT_PDF_MAX_BYTES", "DEFAULT_NARRATION_URL"]
+__all__: List[str] = ["NarrationClient", "Feeds", "Lexicons", "audio_id_of", "DIRECT_PDF_MAX_BYTES", "DEFAULT_NARRATION_URL"]

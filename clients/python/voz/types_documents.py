@@ -340,6 +340,41 @@ class WebhookRotateSecret_200(_WebhookRotateSecret_200Base, total=False):
     secret: str
 
 
+# GET /v1/brand
+class BrandGet_200(TypedDict):
+    logo: Optional[str]
+    color: Optional[str]
+    notas: Optional[str]
+    leyenda_pie: Optional[str]
+    updated_at: str
+
+
+# PUT /v1/brand
+class BrandPut_Request(TypedDict, total=False):
+    logo: str
+    color: str
+    notas: str
+    leyenda_pie: str
+
+
+# PUT /v1/brand
+class BrandPut_200(TypedDict):
+    logo: Optional[str]
+    color: Optional[str]
+    notas: Optional[str]
+    leyenda_pie: Optional[str]
+    updated_at: str
+
+
+# PUT /v1/brand
+class BrandPut_201(TypedDict):
+    logo: Optional[str]
+    color: Optional[str]
+    notas: Optional[str]
+    leyenda_pie: Optional[str]
+    updated_at: str
+
+
 class BatchUpload_201Upload(TypedDict):
     method: Literal["POST"]
     url: str

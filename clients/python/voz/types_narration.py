@@ -400,6 +400,7 @@ class GetAudio_202(_GetAudio_202Base, total=False):
 # GET /audio/{audio_id}/timings
 class GetTimings_Query(TypedDict, total=False):
     format: str
+    offsets: str
 
 
 class GetTimings_200SentencesItem(TypedDict):
@@ -759,7 +760,7 @@ class FeedCreate_Request(_FeedCreate_RequestBase, total=False):
     voice: str
     fmt: Literal["mp3", "wav", "ogg"]
     lexicons: List[str]
-    mode: Literal["publish"]
+    mode: Literal["publish", "first_play"]
     podcast: FeedCreate_RequestPodcast
 
 
@@ -981,6 +982,72 @@ class _AudioChapters_200Base(TypedDict):
 # GET /audio/{audio_id}/chapters.json
 class AudioChapters_200(_AudioChapters_200Base, total=False):
     title: str
+
+
+# GET /feeds/{feed_id}/article
+class FeedPageAudio_Query(TypedDict):
+    url: str
+
+
+# GET /feeds/{feed_id}/article
+class FeedPageAudio_200(TypedDict):
+    audio_id: Optional[str]
+    article: str
+    url: str
+    title: Optional[str]
+
+
+# POST /feeds/{feed_id}/article
+class FeedFirstPlay_Query(TypedDict):
+    url: str
+
+
+# POST /feeds/{feed_id}/article
+class FeedFirstPlay_200(TypedDict):
+    audio_id: Optional[str]
+    article: str
+    url: str
+    title: Optional[str]
+
+
+# POST /listens
+class Listen_Request(TypedDict):
+    feed_id: str
+    article: str
+    event: Literal["25", "50", "75", "100", "play", "seek"]
+
+
+# GET /v1/feeds/{feed_id}/listens
+class FeedListens_Query(TypedDict, total=False):
+    days: int
+
+
+class FeedListens_200DaysItem(TypedDict):
+    date: str
+    plays: int
+    q25: int
+    q50: int
+    q75: int
+    completions: int
+    seeks: int
+    listen_through: float
+
+
+class FeedListens_200ArticlesItem(TypedDict):
+    article: str
+    url: Optional[str]
+    title: Optional[str]
+    plays: int
+    q25: int
+    q50: int
+    q75: int
+    completions: int
+    seeks: int
+    listen_through: float
+
+
+# GET /v1/feeds/{feed_id}/listens
+FeedListens_200 = TypedDict("FeedListens_200", {"feed_id": str, "from": str, "to": str, "days": List[FeedListens_200DaysItem], "articles": List[FeedListens_200ArticlesItem]}, total=False)
 
 
 # GET /voices

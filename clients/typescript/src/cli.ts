@@ -1,10 +1,9 @@
 #!/usr/bin/env node
-// `voz`: the command line of the Narration and Documents APIs (Spanish, like the products).
-//   voz narrar archivo.pdf -o audio.mp3          voz narrar https://… --voz es-MX-Mia
-//   voz narrar texto.txt | -  (stdin)            voz voces
-//   voz factura --xml *.xml -o pdfs/             voz render ventas datos.json -f xlsx [-o ventas.xlsx]
-// API key from VOZ_API_KEY (or --clave); base URLs from VOZ_NARRATION_URL / VOZ_DOCUMENTS_URL (or
-// --narracion-url / --documentos-url). Progress goes to stderr; exit codes below (EXIT).
+// `voz`: the command line of the Narration and Documents APIs (Spanish, like the products). Its commands are in
+// USAGE (clients/cli-usage.txt, the one usage text `python -m voz` prints too): narrar, factura, lote (a batch of
+// CFDI), render, voces, feed (publisher feeds). API key from VOZ_API_KEY (or --clave); base URLs from
+// VOZ_NARRATION_URL / VOZ_DOCUMENTS_URL (or --narracion-url / --documentos-url). Progress goes to stderr; results a
+// script reads (ids, addresses) to stdout; exit codes below (EXIT).
 import { readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import {
@@ -21,6 +20,7 @@ import {
 } from './errors';
 import { NarrationClient, audioIdOf } from './narration';
 import { DocumentsClient } from './documents';
+import { USAGE } from './generated/usage';
 
 export const EXIT = {
   ok: 0,
@@ -32,14 +32,6 @@ export const EXIT = {
   unavailable: 6, // 5xx or no connection: retry later
   jobFailed: 7, // the narration or render job failed, or waiting timed out
 } as const;
-
-const HELP = `uso: voz <orden> [opciones]
-  narrar <archivo.pdf | archivo.txt | https://… | -> [-o salida.mp3] [--voz es-MX-Mia] [--formato mp3|wav|ogg]
-  factura --xml <cfdi.xml>… [-o carpeta/]
-  render <plantilla> <datos.json> [-f pdf|xlsx|csv|html|json|md|txt|png|docx|zip] [-o archivo]
-  voces
-opciones: --clave <clave> (o VOZ_API_KEY), --narracion-url (o VOZ_NARRATION_URL), --documentos-url (o VOZ_DOCUMENTS_URL), --idioma es|en
-salida: 0 bien, 2 uso, 3 petición rechazada, 4 clave/plan, 5 límite, 6 servicio no disponible, 7 trabajo fallido`;
 
 class UsageError extends Error {}
 
@@ -58,6 +50,8 @@ const WITH_VALUE = new Set([
   'documentos-url',
   'idioma',
 ]);
+/** Flags without a value. */
+const SWITCHES = new Set(['borrar-audio']);
 const ALIASES: Record<string, string> = {
   output: 'o',
   voice: 'voz',
@@ -83,6 +77,10 @@ export function parseArgs(argv: string[]): Parsed {
       listFlag = undefined;
       if (name === 'h' || name === 'help' || name === 'ayuda') {
         out.flags.help = ['1'];
+        continue;
+      }
+      if (SWITCHES.has(name)) {
+        out.flags[name] = ['1'];
         continue;
       }
       if (!WITH_VALUE.has(name) && !WITH_VALUE.has(m[1]!)) throw new UsageError(`opción desconocida: ${a}`);
@@ -189,6 +187,70 @@ async function factura(p: Parsed): Promise<void> {
   bar.done(`${files.length} PDF en ${dir}`);
 }
 
+async function lote(p: Parsed): Promise<void> {
+  const zipFile = p.args[1];
+  const xmls = p.flags.xml ?? [];
+  if (!zipFile === !xmls.length)
+    throw new UsageError('lote: <cfdi.zip> o --xml <archivo.xml>… (uno de los dos)');
+  const { documents } = clients(p);
+  const bar = progress('Lote');
+  const input = zipFile
+    ? { zip: readInput(zipFile) }
+    : { xml: xmls.map((f) => readInput(f).toString('utf8')) };
+  const { batch, zip } = await documents.printBatch(input, {
+    onUpload: (stage) => bar.update(0, stage === 'slot' ? 'pidiendo la subida' : 'subiendo el zip'),
+    onProgress: (b) => bar.update(b.progress, `${b.done} de ${b.total ?? '?'} PDF`),
+  });
+  const target = one(p, 'o') ?? zip.filename;
+  writeFileSync(target, zip.bytes);
+  bar.done(`${target}: ${batch.done} PDF, ${batch.refused ?? 0} rechazados, ${batch.failed} fallidos`);
+}
+
+async function feed(p: Parsed): Promise<void> {
+  const [, action, target] = p.args;
+  const { narration } = clients(p);
+  const needId = () => {
+    if (!target) throw new UsageError(`feed ${action}: falta el id del feed (fd_…)`);
+    return target;
+  };
+  const print = (v: unknown): void => {
+    process.stdout.write(JSON.stringify(v, null, 2) + '\n');
+  };
+  switch (action) {
+    case 'agregar': {
+      if (!target) throw new UsageError('feed agregar: falta la dirección del feed (https://…)');
+      const voice = one(p, 'voz');
+      const fmt = one(p, 'formato') as 'mp3' | 'wav' | 'ogg' | undefined;
+      const created = await narration.feeds.create({
+        url: target,
+        ...(voice ? { voice } : {}),
+        ...(fmt ? { fmt } : {}),
+      });
+      process.stdout.write(`${created.feed_id}\t${narration.feeds.podcastUrl(created.feed_id)}\n`);
+      return;
+    }
+    case 'lista':
+      for (const f of (await narration.feeds.list()).feeds)
+        process.stdout.write(
+          `${f.feed_id}\t${f.status}\t${f.url}\t${narration.feeds.podcastUrl(f.feed_id)}\n`,
+        );
+      return;
+    case 'ver':
+      return print(await narration.feeds.get(needId()));
+    case 'pausar':
+    case 'reanudar':
+      return print(await narration.feeds.setStatus(needId(), action === 'pausar' ? 'paused' : 'active'));
+    case 'consultar':
+      return print(await narration.feeds.poll(needId()));
+    case 'borrar':
+      return print(
+        await narration.feeds.delete(needId(), { audio: p.flags['borrar-audio'] ? 'delete' : 'keep' }),
+      );
+    default:
+      throw new UsageError(`feed: acción desconocida: ${action ?? '(ninguna)'}`);
+  }
+}
+
 async function render(p: Parsed): Promise<void> {
   const [, template, dataFile] = p.args;
   if (!template || !dataFile) throw new UsageError('render: <plantilla> <datos.json> [-f formato]');
@@ -248,10 +310,10 @@ export async function main(argv: string[]): Promise<number> {
     const p = parseArgs(argv);
     const cmd = p.args[0];
     if (p.flags.help || !cmd) {
-      process.stdout.write(HELP + '\n');
+      process.stdout.write(USAGE + '\n');
       return p.flags.help ? EXIT.ok : EXIT.usage;
     }
-    const run = { narrar, factura, render, voces }[cmd];
+    const run = { narrar, factura, lote, render, voces, feed }[cmd];
     if (!run) throw new UsageError(`orden desconocida: ${cmd}`);
     await run(p);
     return EXIT.ok;
@@ -263,7 +325,7 @@ export async function main(argv: string[]): Promise<number> {
         ? ` [${e.status || 'sin respuesta'} ${e.code}${e.requestId ? `, ${e.requestId}` : ''}]`
         : '';
     process.stderr.write(
-      `\nvoz: ${(err as Error).message}${extra}\n${code === EXIT.usage ? HELP + '\n' : ''}`,
+      `\nvoz: ${(err as Error).message}${extra}\n${code === EXIT.usage ? USAGE + '\n' : ''}`,
     );
     return code;
   }

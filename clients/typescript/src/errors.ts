@@ -1,6 +1,7 @@
 // Typed errors: every non-2xx answer becomes a VozError subclass carrying the HTTP status, the contract's `detail`
 // (a message, or FastAPI-style items {loc, msg, type} for invalid input: narration 422, documents 400), a stable
-// machine-readable `code` and the request id to quote to support.
+// machine-readable `code` (the API's X-Error-Code: the same whatever the language) and the request id to quote to
+// support. With `language: 'es'` the APIs answer the message (and each item's `msg`) in Spanish.
 
 /** One problem of an invalid request, as the APIs list them. */
 export interface ErrorItem {
@@ -30,7 +31,10 @@ const CODE_BY_STATUS: Record<number, string> = {
 export class VozError extends Error {
   /** HTTP status (0 when no answer arrived). */
   readonly status: number;
-  /** Stable code: the body's `code` when the API sends one, else the first item's `type`, else one per status. */
+  /**
+   * Stable code, the same in every language: the API's X-Error-Code (e.g. `lexicon_not_found`), else the body's
+   * `code`, else the first item's `type` (invalid input), else one per status.
+   */
   readonly code: string;
   /** The body's `detail` as sent: a message or the list of problems. */
   readonly detail: string | ErrorItem[] | undefined;
@@ -117,7 +121,9 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
   const cls = CLASS_BY_STATUS[status] ?? (status >= 500 ? ServerError : VozError);
   return new cls(message, {
     status,
-    code: typeof b.code === 'string' ? b.code : typeof b.type === 'string' ? b.type : undefined,
+    code:
+      headers.get('x-error-code') ??
+      (typeof b.code === 'string' ? b.code : typeof b.type === 'string' ? b.type : undefined),
     detail,
     requestId: headers.get('x-request-id') ?? undefined,
     retryAfterS: parseRetryAfter(headers.get('retry-after')),

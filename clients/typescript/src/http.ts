@@ -5,7 +5,7 @@
 // `idempotency_key_in_use` are retried (up to maxRetries, waiting Retry-After or an exponential backoff). The
 // creating POSTs (convert, upload slot, render, demo) carry one Idempotency-Key generated per call and repeated on
 // every retry, so a retried request whose first answer was lost is answered once, never run (or charged) twice.
-import { ConnectionError, VozError, errorFromResponse, parseRetryAfter } from './errors';
+import { ConnectionError, VozError, WaitTimeoutError, errorFromResponse, parseRetryAfter } from './errors';
 
 export interface ClientOptions {
   /** API key (Authorization: Bearer). Default: none (free tier). The CLI reads VOZ_API_KEY. */
@@ -25,6 +25,15 @@ export interface ClientOptions {
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
 }
+
+/** How long to wait for a job (narration, render, batch): WaitTimeoutError after timeoutMs (default 10 minutes). */
+export interface PollOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** One answer of a polled resource: finished (`done`), or still `waiting` in the status named. */
+export type PollStep<T> = { done: T } | { waiting: string };
 
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
@@ -52,6 +61,12 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 export { sleep };
+
+/** Bytes as a Blob of `type` (a Blob passes through). */
+export const toBlob = (b: Uint8Array | ArrayBuffer | Blob, type: string): Blob =>
+  b instanceof Blob
+    ? b
+    : new Blob([(b instanceof Uint8Array ? b : new Uint8Array(b)) as Uint8Array<ArrayBuffer>], { type });
 
 /** A random Idempotency-Key (UUID v4). */
 export function newIdempotencyKey(): string {
@@ -133,6 +148,40 @@ export class Transport {
   async json<T>(method: string, path: string, ro: RequestOptions = {}): Promise<T> {
     const res = await this.request(method, path, ro);
     return (res.status === 204 ? undefined : await res.json()) as T;
+  }
+
+  /** Sends a file to a presigned S3 POST (its fields first, unchanged; no API key goes there). */
+  async sendPresigned(
+    upload: { url: string; fields: Record<string, string>; file_field: string },
+    file: Blob,
+    filename: string,
+  ): Promise<void> {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(upload.fields)) form.set(k, v);
+    form.set(upload.file_field, file, filename);
+    await this.request('POST', upload.url, { body: form, auth: false, headers: { accept: '*/*' } });
+  }
+
+  /**
+   * GETs `path` until `step` says it is done: between answers it waits the API's Retry-After (1 s when absent),
+   * and gives up with WaitTimeoutError at the deadline. `allow`: statuses `step` reads besides 2xx.
+   */
+  async poll<T>(
+    path: string,
+    opts: PollOptions & { allow?: number[] },
+    step: (res: Response, body: unknown) => PollStep<T>,
+  ): Promise<T> {
+    const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
+    for (;;) {
+      const res = await this.request('GET', path, { allow: opts.allow, signal: opts.signal });
+      const body: unknown = await res.json();
+      const s = step(res, body);
+      if ('done' in s) return s.done;
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new WaitTimeoutError(`${path}: still ${s.waiting}`, { code: 'wait_timeout', body });
+      await sleep(Math.min((Number(res.headers.get('retry-after')) || 1) * 1000, left), opts.signal);
+    }
   }
 
   private backoffMs(attempt: number): number {

@@ -1,8 +1,9 @@
 // Client of the Narration API: narrate text, an article URL or a PDF (the presigned upload path for PDFs too large
 // for one request), wait for long narrations (202 → GET /audio/{id} polled at its Retry-After), download the audio,
-// timings (JSON or WebVTT), pronunciation lexicons and the completion webhook endpoint.
-import { JobFailedError, ConflictError, PayloadTooLargeError, VozError, WaitTimeoutError } from './errors';
-import { Transport, sleep, type ClientOptions } from './http';
+// timings (JSON or WebVTT), pronunciation lexicons, the completion webhook endpoint and publisher feeds (RSS, Atom
+// or a sitemap narrated as it publishes, with the podcast feed of its audio).
+import { JobFailedError, ConflictError, PayloadTooLargeError, VozError } from './errors';
+import { Transport, toBlob, type ClientOptions, type PollOptions } from './http';
 import type * as N from './generated/narration';
 
 export type * as NarrationTypes from './generated/narration';
@@ -24,18 +25,17 @@ export type UploadSlot = N.ConvertPdfUpload_201;
 export type Timings = N.GetTimings_200;
 export type Lexicon = N.LexiconGet_200;
 export type WebhookEndpoint = N.WebhookGet_200;
+export type Feed = N.FeedCreate_201;
+export type FeedWithArticles = N.FeedGet_200;
 
 export interface Progress {
   status: string;
   progress: number;
 }
 
-export interface WaitOptions {
-  /** Give up after this long (default 10 minutes): WaitTimeoutError. */
-  timeoutMs?: number;
+export interface WaitOptions extends PollOptions {
   /** Called at each poll while the audio is being made. */
   onProgress?: (p: Progress) => void;
-  signal?: AbortSignal;
 }
 
 export interface NarrateOptions extends WaitOptions {
@@ -62,11 +62,6 @@ export function audioIdOf(idOrUrl: string): string {
   const m = /\/audio\/([^/?#]+)/.exec(idOrUrl);
   return (m ? m[1]! : idOrUrl).replace(/\.(mp3|wav|ogg)$/, '');
 }
-
-const toBlob = (b: PdfInput, type: string): Blob =>
-  b instanceof Blob
-    ? b
-    : new Blob([(b instanceof Uint8Array ? b : new Uint8Array(b)) as Uint8Array<ArrayBuffer>], { type });
 
 export class NarrationClient {
   readonly http: Transport;
@@ -129,11 +124,8 @@ export class NarrationClient {
   }
 
   /** Sends a PDF to a slot's presigned POST (straight to S3; no API key goes there). */
-  async sendToSlot(slot: UploadSlot, file: PdfInput): Promise<void> {
-    const form = new FormData();
-    for (const [k, v] of Object.entries(slot.upload.fields)) form.set(k, v);
-    form.set(slot.upload.file_field, toBlob(file, 'application/pdf'), 'documento.pdf');
-    await this.http.request('POST', slot.upload.url, { body: form, auth: false, headers: { accept: '*/*' } });
+  sendToSlot(slot: UploadSlot, file: PdfInput): Promise<void> {
+    return this.http.sendPresigned(slot.upload, toBlob(file, 'application/pdf'), 'documento.pdf');
   }
 
   /** The upload path: slot → file to S3 → POST /convert/pdf {upload_id}. */
@@ -154,33 +146,27 @@ export class NarrationClient {
   /** GET /audio/{id} as JSON until the audio exists (202 → wait Retry-After → again); 409 → JobFailedError. */
   async waitForAudio(idOrUrl: string, opts: WaitOptions = {}): Promise<N.GetAudio_200> {
     const id = audioIdOf(idOrUrl);
-    const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
-    for (;;) {
-      let res: Response;
-      try {
-        res = await this.http.request('GET', `/audio/${encodeURIComponent(id)}`, {
-          allow: [202],
-          signal: opts.signal,
+    try {
+      return await this.http.poll<N.GetAudio_200>(
+        `/audio/${encodeURIComponent(id)}`,
+        { ...opts, allow: [202] },
+        (res, b) => {
+          if (res.status === 200) return { done: b as N.GetAudio_200 };
+          const body = b as N.GetAudio_202;
+          opts.onProgress?.({ status: body.status, progress: body.progress });
+          return { waiting: body.status };
+        },
+      );
+    } catch (err) {
+      if (err instanceof ConflictError)
+        throw new JobFailedError(err.message, {
+          status: 409,
+          code: err.code,
+          detail: err.detail,
+          requestId: err.requestId,
+          body: err.body,
         });
-      } catch (err) {
-        if (err instanceof ConflictError)
-          throw new JobFailedError(err.message, {
-            status: 409,
-            code: 'job_failed',
-            detail: err.detail,
-            requestId: err.requestId,
-            body: err.body,
-          });
-        throw err;
-      }
-      const body = (await res.json()) as N.GetAudio_200 | N.GetAudio_202;
-      if (res.status === 200) return body as N.GetAudio_200;
-      opts.onProgress?.({ status: body.status, progress: body.progress });
-      const retryAfter = Number(res.headers.get('retry-after')) || 1;
-      const left = deadline - Date.now();
-      if (left <= 0)
-        throw new WaitTimeoutError(`audio ${id} still ${body.status}`, { code: 'wait_timeout', body });
-      await sleep(Math.min(retryAfter * 1000, left), opts.signal);
+      throw err;
     }
   }
 
@@ -237,6 +223,40 @@ export class NarrationClient {
     rotateSecret: (): Promise<N.WebhookRotateSecret_200> =>
       this.http.json('POST', '/v1/webhook/rotate-secret'),
   };
+
+  /**
+   * Publisher feeds (paid keys): an RSS, Atom or sitemap address polled every 15 minutes; each new or changed
+   * article is narrated, and the feed's narrations are a podcast (`podcastUrl`, public).
+   */
+  readonly feeds = {
+    /** POST /v1/feeds: registers the feed and polls it at once. */
+    create: (req: N.FeedCreate_Request): Promise<Feed> => this.http.json('POST', '/v1/feeds', { json: req }),
+    list: (): Promise<N.FeedList_200> => this.http.json('GET', '/v1/feeds'),
+    /** The feed, its last poll and the articles it lists now (status, audio_id, narrations). */
+    get: (feedId: string): Promise<FeedWithArticles> => this.http.json('GET', this.feedPath(feedId)),
+    /** Pauses (audio and podcast stay) or resumes polling. */
+    setStatus: (feedId: string, status: N.FeedUpdate_Request['status']): Promise<N.FeedUpdate_200> =>
+      this.http.json('PATCH', this.feedPath(feedId), { json: { status } }),
+    /** POST /v1/feeds/{id}/poll: a poll now (e.g. right after publishing); answered before it runs. */
+    poll: (feedId: string): Promise<N.FeedPoll_202> =>
+      this.http.json('POST', `${this.feedPath(feedId)}/poll`),
+    /** Deletes the feed; `audio: 'delete'` also deletes the narrations it made (default: kept to retention). */
+    delete: (feedId: string, opts: { audio?: 'keep' | 'delete' } = {}): Promise<N.FeedDelete_200> =>
+      this.http.json('DELETE', this.feedPath(feedId), { query: { audio: opts.audio } }),
+    /** The public podcast RSS address of a feed (what podcast apps subscribe to). */
+    podcastUrl: (feedId: string): string => this.http.url(`/feeds/${encodeURIComponent(feedId)}/podcast.xml`),
+    /** The podcast RSS itself (RSS 2.0, iTunes and Podcasting 2.0). */
+    podcast: async (feedId: string): Promise<string> => {
+      const res = await this.http.request('GET', `/feeds/${encodeURIComponent(feedId)}/podcast.xml`, {
+        headers: { accept: 'application/rss+xml' },
+      });
+      return res.text();
+    },
+  };
+
+  private feedPath(feedId: string): string {
+    return `/v1/feeds/${encodeURIComponent(feedId)}`;
+  }
 
   private async convert(
     path: string,

@@ -72,12 +72,24 @@ function complementName(c: CfdiLeido, uri: string): string {
   return node?.local ?? uri;
 }
 
+const RETENCIONES_NS = 'http://www.sat.gob.mx/esquemas/retencionpago/2';
+/** The document's first element is a Retenciones (after the XML declaration and comments). */
+const RETENCIONES_ROOT =
+  /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:[\w.-]+:)?Retenciones[\s>]/;
+
 /**
  * Reads one file of a batch: a stamped CFDI 4.0 gives its row (and the template that prints it); anything else
  * gives the reason it is refused.
  */
 export function readForBatch(xml: string, archivo: string): Reading {
   if (!xml.trim()) return { ok: false, motivo: 'Archivo vacío (empty file)' };
+  if (RETENCIONES_ROOT.test(xml) && xml.includes(RETENCIONES_NS))
+    return {
+      ok: false,
+      motivo:
+        'CFDI de Retenciones 2.0 (constancia de retenciones): un lote imprime y resume comprobantes CFDI 4.0; ' +
+        'imprímela sola con POST /v1/render {"template": "factura", "cfdi_xml": …} (a batch prints CFDI 4.0 only)',
+    };
   let c: CfdiLeido;
   try {
     c = leerCfdi(xml);

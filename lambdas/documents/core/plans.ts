@@ -72,3 +72,24 @@ export function quotaSubject(caller: Caller): string {
   if (caller.kind === 'key' && caller.key.accountId) return `docs#acct#${caller.key.accountId}`;
   return `docs#${caller.subject}`;
 }
+
+/**
+ * CFDI batches per plan (POST /v1/batches): how many files one batch may hold, how large its zip may be, and how
+ * many of its parts (20 CFDI each) render at once. The free plan (no key: the batch belongs to the address that
+ * started it) tries the feature on a few invoices, watermarked; paid plans print a month, Scale a big month fast.
+ * The queue's maxConcurrency (routes.ts) bounds all batches together.
+ */
+export interface BatchLimits {
+  maxFiles: number;
+  maxZipBytes: number;
+  parallelParts: number;
+}
+
+const MIB = 1024 * 1024;
+
+export const BATCH_LIMITS: Readonly<Record<DocumentsPlan, BatchLimits>> = {
+  free: { maxFiles: 10, maxZipBytes: 2 * MIB, parallelParts: 1 },
+  pro: { maxFiles: 1000, maxZipBytes: 100 * MIB, parallelParts: 10 },
+  lifetime: { maxFiles: 1000, maxZipBytes: 100 * MIB, parallelParts: 10 },
+  scale: { maxFiles: 5000, maxZipBytes: 100 * MIB, parallelParts: 50 },
+};

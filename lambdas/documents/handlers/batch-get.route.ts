@@ -21,11 +21,13 @@ export const getBatchRoute = {
   docs: {
     summary: 'A batch of CFDI',
     tags: ['batches'],
-    bearer: 'required',
+    bearer: 'optional',
+    // Examples with a key: a month of CFDI is a paid plan's (without one, the free plan's 10 files).
+    sampleKey: true,
     description:
       'Progress of a batch (done, failed, refused of total; `eta_s`), and when done the zip (`download_url`, ' +
-      'presigned, signed afresh at each GET, valid 1 h). Visible to every key of the account that started it; ' +
-      'anyone else gets 404. Kept a day (then GET /v1/jobs/{id} answers 410).',
+      'presigned, signed afresh at each GET, valid 1 h). Visible to every key of the account that started it (a ' +
+      'free-plan batch, started without a key: to the address that started it); anyone else gets 404. Kept a day (then GET /v1/jobs/{id} answers 410).',
     params: [{ name: 'id', in: 'path', required: true, description: 'The batch id (`job_…`) from the 202' }],
     responses: {
       200: {
@@ -34,10 +36,10 @@ export const getBatchRoute = {
         headers: { 'Retry-After': 'While pending: suggested polling interval (s)' },
       },
       401: {
-        description: 'No, unknown or revoked API key (`WWW-Authenticate: Bearer`)',
+        description: 'Unknown or revoked API key (`WWW-Authenticate: Bearer`)',
         schema: ErrorDetail,
       },
-      404: { description: 'No such batch for this account', schema: ErrorDetail },
+      404: { description: 'No such batch for this caller', schema: ErrorDetail },
     },
   },
 } satisfies RouteSpec;

@@ -1,20 +1,18 @@
-// GET /v1/batches/{id} — a batch as its account sees it (use-cases/batches.ts batchView): counts, ETA and, when
-// done, the zip's presigned download_url. Other callers get 404, like an unknown id; no key → 401.
+// GET /v1/batches/{id} — a batch as its owner sees it (use-cases/batches.ts batchView): counts, ETA and, when
+// done, the zip's presigned download_url. Owner: the key's account, or for a free-plan batch (started without a
+// key) the address that started it. Other callers get 404, like an unknown id.
+import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { NotFound } from '../../shared/errors';
 import { json } from '../../shared/http/response';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { JOB_ID_RE, ownerOf } from '../use-cases/jobs';
+import { JOB_ID_RE } from '../use-cases/jobs';
 import { batchView, downloadFor } from '../use-cases/batches';
-import { requireKeyHolder } from '../use-cases/webhooks';
+import { batchOwner } from './batches';
 
 export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'jobs' | 'jobFiles' | 'config' | 'now'>) =>
   apiHandler(async (req) => {
-    const key = await requireKeyHolder(
-      req.headers,
-      deps.keys,
-      'a batch is shown to the account that started it.',
-    );
+    const owner = batchOwner(await resolveCaller(req.headers, req.clientIp, deps.keys));
     const id = req.pathParams.id ?? '';
     const notFound = new NotFound(
       `No batch '${id.slice(0, 64)}' for this account (batches are kept for a day).`,
@@ -22,7 +20,7 @@ export const makeHandler = (deps: Pick<DocumentsDeps, 'keys' | 'jobs' | 'jobFile
     if (!JOB_ID_RE.test(id)) throw notFound;
     const job = await deps.jobs.get(id);
     const now = deps.now();
-    if (!job?.batch || job.owner !== ownerOf(key) || job.expiresAt * 1000 <= now.getTime()) throw notFound;
+    if (!job?.batch || job.owner !== owner || job.expiresAt * 1000 <= now.getTime()) throw notFound;
     const download = await downloadFor(deps.jobFiles, job, deps.config.JOB_DOWNLOAD_TTL_S, now);
     const pending = job.status === 'queued' || job.status === 'rendering';
     return json(200, batchView(job, download, now), {

@@ -21,13 +21,16 @@ export const batchUploadRoute = {
   docs: {
     summary: 'Upload slot for a zip of CFDI',
     tags: ['batches'],
-    bearer: 'required',
+    bearer: 'optional',
+    // Examples with a key: a month of CFDI is a paid plan's (without one, the free plan's 10 files).
+    sampleKey: true,
     description:
       'For a month of stamped CFDI 4.0 (SAT descarga masiva, a PAC portal): answers an `upload_id` and a presigned ' +
       'S3 POST. Send `upload.fields` unchanged, then the zip as `file` (multipart/form-data, e.g. `curl -F key=... ' +
       '… -F file=@cfdi.zip <url>`; browsers may POST it cross-origin). S3 accepts one application/zip of up to ' +
-      '100 MiB (at most 5,000 files) for 15 minutes. Then `POST /v1/batches {"upload_id": ...}`. Nothing is charged ' +
-      'here.',
+      '`max_bytes` (`max_files` files) for 15 minutes: 100 MiB and 5,000 files with a Scale key, 100 MiB and 1,000 ' +
+      'with Pro or Lifetime, 2 MiB and 10 without a key (the free plan; the batch then belongs to your address). ' +
+      'Then `POST /v1/batches {"upload_id": ...}`, with the same key or none. Nothing is charged here.',
     responses: {
       201: { description: 'The upload slot', schema: BatchUploadSlot },
       401: common[401],

@@ -29,7 +29,9 @@ export const startBatchRoute = {
   docs: {
     summary: 'Start a batch of CFDI',
     tags: ['batches'],
-    bearer: 'required',
+    bearer: 'optional',
+    // Examples with a key: a month of CFDI is a paid plan's (without one, the free plan's 10 files).
+    sampleKey: true,
     description:
       'Prints a month of stamped CFDI 4.0 at once: `{"upload_id"}` of a zip sent with POST /v1/batches/upload, or ' +
       '`{"xml": [...]}`. 202 with the batch; poll GET /v1/batches/{id} (or GET /v1/jobs/{id}; Scale accounts with a ' +
@@ -39,7 +41,14 @@ export const startBatchRoute = {
       'a sheet of refused files with the reason) and `resumen.csv`. Quota: one document per CFDI printed, charged ' +
       'when the zip is read; refused files are not charged, PDFs that fail on our side are given back; a batch ' +
       'larger than what is left this month fails then, charging nothing. Starting the same upload again answers the ' +
-      'same batch.',
+      'same batch. ' +
+      '\n\n' +
+      'Limits per plan — files per batch, zip size, parts of 20 CFDI rendered at once: without a key (free plan) 10 ' +
+      'files, 2 MiB, 1 part, watermarked PDFs, the batch belongs to your address; Pro and Lifetime 1,000 files, ' +
+      '100 MiB, 10 parts; Scale 5,000 files, 100 MiB, 50 parts (1,000 CFDI in well under a minute). A JSON list ' +
+      'over the limit is refused at once with 403 naming it (`X-Error-Code: batch_plan_limit`, e.g. "A batch on ' +
+      'the free plan holds at most 10 files; this one has 12…"); a zip over it fails at the split, with the limit ' +
+      'in `reason`, charging nothing.',
     body: {
       schema: BatchRequestDoc,
       contentTypes: ['application/json'],
@@ -59,6 +68,10 @@ export const startBatchRoute = {
         headers: { Location: '/v1/batches/{id}', 'Retry-After': 'Suggested polling interval (s)' },
       },
       ...common,
+      403: {
+        description: "More files than the plan's batch limit (the message names it; `max_files` says it)",
+        schema: ErrorDetail,
+      },
       429: {
         description: 'Nothing left this month; it comes back at 00:00 UTC on the 1st',
         schema: ErrorDetail,

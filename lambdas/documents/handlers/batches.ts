@@ -1,6 +1,7 @@
 // POST /v1/batches — starts a batch of CFDI (use-cases/batches.ts): {"upload_id"} of an uploaded zip or
-// {"xml": [...]}; 202 with the batch. An API key is required (its account owns the batch and is charged for it).
-import { Unauthenticated } from '../../shared/errors';
+// {"xml": [...]}; 202 with the batch. With an API key its account owns the batch and is charged for it; without
+// one, the free plan: a small batch (BATCH_LIMITS) owned by the caller's address and charged to its monthly count.
+import { ownerOf } from '../../shared/auth/owner';
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotency } from '../../shared/idempotency/idempotency';
@@ -10,13 +11,9 @@ import { planOf, quotaSubject } from '../core/plans';
 import { startBatch } from '../use-cases/batches';
 import { startBatchRoute as route } from './batches.route';
 
-/** Batches belong to an account's key: 401 (with the way to get one) without it. */
-export function requireBatchKey(caller: Caller): Extract<Caller, { kind: 'key' }> {
-  if (caller.kind === 'key') return caller;
-  throw new Unauthenticated(
-    'A batch needs an API key (`Authorization: Bearer <key>`): its documents are charged to your plan and its ' +
-      'result belongs to your account. GET /pricing shows the plans.',
-  );
+/** Who owns a batch: the key's account, or on the free plan (no key) the address that started it. */
+export function batchOwner(caller: Caller): string {
+  return caller.kind === 'key' ? ownerOf(caller.key) : `anon:${caller.subject}`;
 }
 
 export const makeHandler = (
@@ -27,10 +24,15 @@ export const makeHandler = (
 ) =>
   apiHandler(
     async (req) => {
-      const caller = requireBatchKey(await resolveCaller(req.headers, req.clientIp, deps.keys));
+      const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
       const out = await startBatch(
         { ...deps, jobs: deps.batches },
-        { key: caller.key, plan: planOf(caller), quotaSubject: quotaSubject(caller), body: req.body() },
+        {
+          owner: batchOwner(caller),
+          plan: planOf(caller),
+          quotaSubject: quotaSubject(caller),
+          body: req.body(),
+        },
       );
       return json(out.statusCode, out.body, { ...out.headers, 'cache-control': 'no-store' });
     },

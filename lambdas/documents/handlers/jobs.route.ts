@@ -1,5 +1,6 @@
 // GET /v1/jobs/{id}: the route's spec, next to its handler (jobs.ts reads its limits here); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
+import { JOB_RESULT_PREFIX } from '../bucket';
 import { JOB_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { JobView } from '../api/webhooks-doc';
 import { ErrorDetail } from '../api/schemas';
@@ -17,6 +18,7 @@ export const getJobRoute = {
     // Presigning the download URL: the URL only works if this role may read the object; an expired job's result
     // is deleted when asked for.
     bucket: 'r+delete',
+    bucketPrefixes: [JOB_RESULT_PREFIX],
     settings: ['JOB_DOWNLOAD_TTL_S'],
   },
   docs: {

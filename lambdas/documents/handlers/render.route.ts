@@ -1,136 +1,18 @@
-// POST /v1/render: the route's spec, its request schema and the schema's documentation, next to the handler
-// (render.ts); routes.ts lists it. What the schema cannot say (a template's formats and data, cfdi_xml, merges,
-// option conflicts) is checked by request/validate.ts, every problem at once (400).
-//
-// Request (contract): template (slug; optional when custom_html is present, and ignored then), format (one of
-// ten), data (object), custom_html (caller's Jinja2 HTML), options {page_size, margin, landscape, header_html,
-// footer_html} plus our csv_bom. Validation problems are pydantic-style items with loc ["body", ...].
+// POST /v1/render: the route's spec and its request schema's documentation, next to the handler (render.ts);
+// routes.ts lists it. The schema itself and its limits are the request layer's (request/schema.ts, which the
+// handler's parsing uses too); what a schema cannot say (a template's formats and data, cfdi_xml, merges, option
+// conflicts) is checked by request/validate.ts, every problem at once (400).
 import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
-import { JOB_ITEM_PREFIX } from '../adapters/item-prefixes';
+import { JOB_REQUESTS_PREFIX, RESULTS_PREFIX } from '../bucket';
+import { BRAND_ITEM_PREFIX, JOB_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { RATE_HEADERS, common } from '../api/doc-parts';
 import { Binary, ErrorDetail } from '../api/schemas';
 import { CONTENT_TYPES, FORMATS } from '../core/formats';
-import { PAGE_FORMATS, type PageFormat } from '../render/page-options';
-import { marcaSchema } from '../../../templates/kit/marca';
+import { PAGE_SIZES, renderOptionsSchema, renderRequestSchema } from '../request/schema';
 import { RENDER_ASYNC_RESPONSE_DOCS } from '../api/webhooks-doc';
 
 const MiB = 1024 * 1024;
-
-// ---- request schema --------------------------------------------------------------------------------------
-
-/** Named page sizes: the renderer's (lambdas/documents/render/page-options.ts), accepted case-insensitively. */
-export const PAGE_SIZES = PAGE_FORMATS;
-
-const LENGTH_RE = /^\d{1,4}(\.\d{1,3})?(mm|cm|in|px)$/;
-/** A CSS length ("12mm", "0.5in", "1cm", "20px") or a number of millimetres. */
-const length = z.union([
-  z.number().min(0).max(500),
-  z.string().trim().regex(LENGTH_RE, { message: "Use a length such as '12mm', '1cm', '0.5in' or '20px'" }),
-]);
-
-const pageSize = z.union([
-  z
-    .string()
-    .trim()
-    .transform((s) => PAGE_SIZES.find((p) => p.toLowerCase() === s.toLowerCase()) ?? s)
-    .pipe(z.enum(PAGE_SIZES as unknown as [PageFormat, ...PageFormat[]])),
-  z.object({ width: length, height: length }),
-]);
-
-const margin = z.union([
-  length,
-  z.object({
-    top: length.optional(),
-    right: length.optional(),
-    bottom: length.optional(),
-    left: length.optional(),
-  }),
-]);
-
-export const renderOptionsSchema = z.object({
-  page_size: pageSize.optional(),
-  margin: margin.optional(),
-  landscape: z.boolean().optional(),
-  header_html: z.string().max(20_000).optional(),
-  footer_html: z.string().max(20_000).optional(),
-  /** csv only: start the file with a UTF-8 byte order mark (Excel). */
-  csv_bom: z.boolean().optional(),
-  /** Scale plan: render in the background → 202 with a job (GET /v1/jobs/{id}) and a signed webhook when done. */
-  async: z.boolean().optional(),
-  /**
-   * With async: seconds the job's result is kept (60..86400, default a day); after that GET /v1/jobs/{id} is 410
-   * and the file is deleted (use-cases/jobs.ts).
-   */
-  expires_in: z.int().min(60).max(86_400).optional(),
-  /**
-   * factura: the zip must carry the CFDI 4.0 XML. Without it a zip whose data lacks what CFDI requires carries no
-   * XML (LEEME.txt lists the fields); with it that request is a 400 naming each missing field.
-   */
-  require_xml: z.boolean().optional(),
-  /**
-   * format pdf: a PDF/A-3b carrying what it was made from as its associated file (the CFDI XML of a cfdi_xml
-   * request, otherwise data.json). Default: true for cfdi_xml, false otherwise.
-   */
-  pdfa: z.boolean().optional(),
-  /**
-   * factura: the business's brand — logo (data URI of a PNG or SVG, ≤ 200 KB, the SVG sanitised), primary colour,
-   * a notes block and a footer legend (templates/kit/marca.ts). Nothing SAT requires is removed.
-   */
-  marca: marcaSchema.optional(),
-  /** format pdf: the password that opens the PDF (AES-256), 1–127 bytes as UTF-8. */
-  password: z.string().min(1).optional(),
-  /** format pdf: what a reader may do with it (each defaults to true); alone, the PDF opens without a password. */
-  permissions: z
-    .strictObject({
-      print: z.boolean().optional(),
-      copy: z.boolean().optional(),
-      modify: z.boolean().optional(),
-      annotate: z.boolean().optional(),
-    })
-    .optional(),
-});
-
-/** options.password's limit: the AES-256 security handler reads at most 127 bytes of UTF-8. */
-export const PASSWORD_MAX_BYTES = 127;
-
-/** metadata's limits: a small JSON object of the caller's own (ids, references), echoed on async jobs and events. */
-export const METADATA_MAX_BYTES = 4096;
-export const METADATA_MAX_KEYS = 50;
-
-/** At most this many parts per merge (documents): about 20 Chromium renders fit the route's 29 s comfortably. */
-export const MERGE_MAX_DOCUMENTS = 20;
-
-/** cfdi_xml's length limit (characters): a CFDI with a few thousand conceptos; the route's body limit is 2 MiB. */
-export const CFDI_XML_MAX_CHARS = 1_500_000;
-
-export const renderRequestSchema = z.object({
-  template: z.string().max(100).optional(),
-  // string first, so a missing format reads "Field required" rather than "Input should be 'pdf', ...".
-  format: z.string().pipe(z.enum(FORMATS)),
-  data: z.record(z.string(), z.unknown()).optional(),
-  /**
-   * factura: a CFDI 4.0 XML (stamped or not) to print instead of `data`. Its own figures are printed; SAT's
-   * arithmetic is re-checked and discrepancies reported (PDF band, X-CFDI-Avisos header), never corrected.
-   */
-  cfdi_xml: z.string().min(1).max(CFDI_XML_MAX_CHARS).optional(),
-  custom_html: z.string().min(1).max(200_000).optional(),
-  options: renderOptionsSchema.optional(),
-  /**
-   * The caller's own JSON object (order ids, references), at most METADATA_MAX_KEYS keys and METADATA_MAX_BYTES
-   * bytes as JSON: not rendered; echoed back on async jobs (GET /v1/jobs/{id}) and their webhook events.
-   */
-  metadata: z.record(z.string().min(1).max(100), z.unknown()).optional(),
-  /**
-   * Several documents merged into one PDF, in order: each {template, data | cfdi_xml} or {custom_html, data}.
-   * Instead of the single document's template/data/cfdi_xml/custom_html; format pdf; options apply to every part
-   * (page, header, footer) and to the merged file (pdfa, password, permissions). Counts one document per part.
-   */
-  documents: z.array(z.record(z.string(), z.unknown())).min(1).max(MERGE_MAX_DOCUMENTS).optional(),
-});
-
-export type RenderRequestBody = z.input<typeof renderRequestSchema>;
-export type RenderOptions = z.output<typeof renderOptionsSchema>;
 
 // ---- its documentation (GET /api): a description per field, for the reader (validation unchanged) ---------
 
@@ -161,6 +43,8 @@ const RenderOptionsDoc = described(renderOptionsSchema, {
   pdfa: 'format pdf only (other formats: 400 at body.options.pdfa): a PDF/A-3b (XMP pdfaid 3/B, sRGB output intent, fonts embedded) carrying what it was printed from as an associated file (AFRelationship Source): the CFDI XML byte for byte as factura.xml for cfdi_xml, otherwise data.json (the validated data). Default true with cfdi_xml, false otherwise; the PDF inside a zip is never PDF/A',
   password:
     'format pdf only: the PDF opens only with this password (AES-256, ISO 32000-2 /V 5 /R 6), 1–127 bytes as UTF-8. Not with options.pdfa true (PDF/A forbids encryption: 400 option_conflict); with cfdi_xml the PDF/A default gives way. A free-plan watermark is drawn before encryption. Other formats: 400 at body.options.password',
+  marca:
+    'factura only (other templates: 400 unsupported_option): the business\'s brand, {"logo", "color", "notas", "leyenda_pie"} (see PUT /v1/brand for each). Left out, a request with an API key prints its account\'s stored brand (PUT /v1/brand); given, it replaces that brand whole for this document, and {} prints none',
   permissions:
     'format pdf only: {"print", "copy", "modify", "annotate"} booleans, each true when left out; false is enforced by readers that honour PDF permissions (Acrobat, pdf.js, qpdf). copy false still lets screen readers extract text. Alone (no password) the PDF opens freely with these restrictions; the owner password that would lift them is random and not kept. Unknown members: 400',
 }).meta({
@@ -193,13 +77,16 @@ export const renderRoute = {
   memoryMb: 2048,
   timeoutS: 29,
   maxBodyBytes: 2 * MiB,
-  // accounts: only job items (options.async creates one); render: queues async jobs.
+  // accounts: job items (options.async creates one) and the account's brand (read for a factura without
+  // options.marca); render: queues async jobs.
   // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
   idempotent: true,
   access: {
     tables: { quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'rw' },
-    itemPrefixes: { accounts: [JOB_ITEM_PREFIX] },
+    itemPrefixes: { accounts: [JOB_ITEM_PREFIX, BRAND_ITEM_PREFIX] },
+    // results/: documents too large to answer inline; jobs/: an async job's request
     bucket: 'rw',
+    bucketPrefixes: [RESULTS_PREFIX.prefix, JOB_REQUESTS_PREFIX.prefix],
     sendTo: ['render'],
   },
   docs: {

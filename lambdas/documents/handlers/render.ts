@@ -5,23 +5,32 @@
 // DOCUMENTS_INLINE_MAX_BYTES (4 MiB) are answered with 303 to a presigned URL valid for an hour.
 // options.async (Scale plan; 403 for other plans): 202 {id, status: "queued", status_url} + Location, charged now,
 // rendered by the render worker (use-cases/jobs.ts), announced to the account's webhook endpoint.
+// Charges follow deliveries: a synchronous render's charge is held (lambdas/shared/quota: the hold is written with
+// the charge) and committed only once the document is ready to answer, so a process that dies mid-render leaves a
+// hold that is given back (by the window's next charge once the hold's time is past, or by the local start).
 import { bearerToken, hashKey } from '../../shared/auth/keys';
 import { ipSubject, resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler, CORS_HEADERS } from '../../shared/http/api-handler';
-import { DomainError, Forbidden, QuotaExceeded, Unavailable } from '../../shared/errors';
+import { DomainError, Forbidden, QuotaExceeded, Unavailable, WorkStopped } from '../../shared/errors';
 import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
 import { logger } from '../../shared/logger';
 import { coalescedCounter } from '../../shared/growth/coalesce';
 import { timeRender } from '../metrics';
 import { recordQuotaRejection } from '../../shared/observability/metrics';
 import { countCut, refuseIfCutTooOften } from '../../shared/quota/cut-budget';
-import { rateLimitHeaders, type QuotaDecision } from '../../shared/quota/windows';
+import {
+  rateLimitHeaders,
+  type ChargeHold,
+  type ChargeOptions,
+  type QuotaDecision,
+} from '../../shared/quota/windows';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { monthlyRules, planOf, quotaSubject, type DocumentsPlan } from '../core/plans';
 import { parseRenderRequest } from '../request/validate';
 import { documentUnits, usesCustomHtml, type ValidRenderRequest } from '../request/valid-request';
-import { renderDocument, RenderStopped } from '../use-cases/render-request';
-import { acceptAsyncRender, assertAsyncAllowed } from '../use-cases/jobs';
+import { renderDocument } from '../use-cases/render-request';
+import { acceptAsyncRender, assertAsyncAllowed, ownerOf } from '../use-cases/jobs';
+import { bodyWithBrand, usesAccountBrand, withAccountBrand } from '../use-cases/brand';
 import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
 import { renderRoute as route } from './render.route';
@@ -104,10 +113,10 @@ async function admitCaller(
   clientIp: string,
   request: ValidRenderRequest,
   /**
-   * The charge's id (a one-document request with an Idempotency-Key: idempotentId), so the retry of a request that
-   * died after charging counts once. A merge's units are charged without ids (a refund gives back each unit).
+   * The charge's id (a request with an Idempotency-Key: idempotentId), so the retry of a request that died after
+   * charging counts once; its hold (a synchronous render), and its units (a merge: one per part, all or nothing).
    */
-  chargeId: string | undefined,
+  charge: ChargeOptions,
 ): Promise<{
   caller: Caller;
   plan: DocumentsPlan;
@@ -118,7 +127,6 @@ async function admitCaller(
   const now = deps.now();
   const token = bearerToken(headers['authorization']);
   const known = typeof token === 'string' ? knownKeys.get(hashKey(token)) : undefined;
-  const charge = chargeId ? { id: chargeId } : {};
   let early = known ? deps.quotas.consume(known.subject, monthlyRules(known.plan), now, charge) : undefined;
   early?.catch(() => undefined); // awaited below; this only keeps a failure from being reported as unhandled
   try {
@@ -140,10 +148,9 @@ async function admitCaller(
         ? giveBack(deps, stale).then(() => deps.quotas.consume(subject, rules, now, charge))
         : early;
     early = undefined; // from here on the decision owns the charge (chargeRest gives all of it back if it fails)
-    const decision = first.then(async (d) => {
-      const combined = await chargeRest(deps, d, subject, rules, now, request);
-      noteDecision(subject, combined);
-      return combined;
+    const decision = first.then((d) => {
+      noteDecision(subject, d);
+      return d;
     });
     decision.catch(() => undefined); // awaited by the caller; this only keeps it from being reported as unhandled
     const refused = refusedUntil.get(subject);
@@ -156,34 +163,10 @@ async function admitCaller(
 }
 
 /**
- * A merge (documents) counts one document per part: the other units are charged one conditional write each, all or
- * nothing (a denial gives back what this request charged and is the answer: 429).
+ * How long a synchronous render's charge is held at most: twice the route's deadline (no live request answers
+ * after it), so a hold older than this belongs to a process that died, and is given back.
  */
-async function chargeRest(
-  deps: DocumentsDeps,
-  first: QuotaDecision,
-  subject: string,
-  rules: ReturnType<typeof monthlyRules>,
-  now: Date,
-  request: ValidRenderRequest,
-): Promise<QuotaDecision> {
-  let combined = first;
-  for (let i = 1; i < documentUnits(request) && combined.allowed; i++) {
-    let next: QuotaDecision;
-    try {
-      next = await deps.quotas.consume(subject, rules, now);
-    } catch (err) {
-      await giveBack(deps, Promise.resolve(combined));
-      throw err;
-    }
-    if (!next.allowed) {
-      await giveBack(deps, Promise.resolve(combined));
-      return next;
-    }
-    combined = { ...next, charged: [...combined.charged, ...next.charged] };
-  }
-  return combined;
-}
+const HOLD_S = 2 * route.timeoutS;
 
 /** Thrown when the caller was already answered 503 by the early timeout (ApiRequest.signal): refund, deliver nothing. */
 const ABANDONED = new Unavailable(
@@ -194,7 +177,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
   apiHandler(
     async (req) => {
       const body = req.body();
-      const request = parseRenderRequest(body);
+      let request = parseRenderRequest(body);
       // A free caller whose renders were cut at the deadline too often this hour is refused before any work. The
       // check is read while the caller is admitted (no added latency); a refusal gives that charge back.
       const free = bearerToken(req.headers['authorization']) === undefined;
@@ -209,13 +192,17 @@ export const makeHandler = (deps: DocumentsDeps) =>
           )
         : undefined;
       cutCheck?.catch(() => undefined); // awaited below; this only keeps it from being reported as unhandled
-      const admitting = admitCaller(
-        deps,
-        req.headers,
-        req.clientIp,
-        request,
-        documentUnits(request) === 1 ? idempotentId(req) : undefined,
-      );
+      const chargeId = idempotentId(req);
+      const units = documentUnits(request);
+      // A synchronous render's charge is held until its document is ready (an async one's job settles it).
+      const hold: ChargeHold | undefined = request.options.async
+        ? undefined
+        : { id: chargeId ?? req.requestId, untilS: Math.ceil(deps.now().getTime() / 1000) + HOLD_S };
+      const admitting = admitCaller(deps, req.headers, req.clientIp, request, {
+        ...(chargeId ? { id: chargeId } : {}),
+        ...(units > 1 ? { units } : {}),
+        ...(hold ? { hold } : {}),
+      });
       try {
         await cutCheck;
       } catch (err) {
@@ -225,6 +212,19 @@ export const makeHandler = (deps: DocumentsDeps) =>
       }
       const admitted = await admitting;
       const { caller, plan, now } = admitted;
+      // A key's factura without options.marca prints its account's stored brand (PUT /v1/brand, use-cases/brand.ts):
+      // one read, only for such requests, while the charge is written. An async job stores the brand in its body.
+      let stored = body;
+      if (caller.kind === 'key' && usesAccountBrand(request)) {
+        const brand = await deps.brands.get(ownerOf(caller.key)).catch(async (err: unknown) => {
+          await giveBack(deps, admitted.decision);
+          throw err;
+        });
+        if (brand) {
+          request = withAccountBrand(request, brand.marca);
+          stored = bodyWithBrand(body, brand.marca);
+        }
+      }
       const refuse = (decision: QuotaDecision, headers: Record<string, string>) => {
         recordQuotaRejection('documents', req.event.routeKey);
         return new QuotaExceeded(
@@ -242,7 +242,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
         if (!decision.allowed) throw refuse(decision, headers);
         // 202 + a job: rendered by the render worker, announced by webhook (use-cases/jobs.ts).
         const accepted = await acceptAsyncRender(deps, {
-          body,
+          body: stored,
           request,
           key: caller.key,
           plan,
@@ -296,6 +296,13 @@ export const makeHandler = (deps: DocumentsDeps) =>
           location = await deps.results.publish(doc.bytes, doc.contentType, doc.filename, 3600);
         // The route's deadline already answered 503 (retry): this document is not delivered, so not counted.
         if (req.signal?.aborted) throw ABANDONED;
+        // Delivered: the held charge is committed before the answer leaves. This line comes first, so that a crash
+        // between the two leaves both it and the hold's give-back line (the crash test pairs them by hold id).
+        logger.info('render delivered: its held charge is committed', {
+          hold: hold?.id,
+          subject: quotaSubject(caller),
+        });
+        await deps.quotas.commit(decision);
       } catch (err) {
         // Nothing was delivered (render fault, storing the large result failed, or abandoned): it does not count.
         await Promise.all([
@@ -310,7 +317,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
           logger.warn('render abandoned after the early-timeout answer; charge given back', {
             format: request.format,
             // How far it got before it stopped (documents rendered / in the request).
-            ...(err instanceof RenderStopped ? { rendered: err.rendered, documents: err.documents } : {}),
+            ...(err instanceof WorkStopped ? { rendered: err.done, documents: err.total } : {}),
           });
           throw ABANDONED;
         }

@@ -11,7 +11,8 @@ export const templateSampleRoute = {
   packaging: 'image',
   memoryMb: 2048,
   timeoutS: 29,
-  access: { bucket: 'rw' },
+  // Rendered in memory and cached per container: no table, bucket or queue.
+  access: {},
   docs: {
     summary: "A template's sample PDF",
     tags: ['templates'],

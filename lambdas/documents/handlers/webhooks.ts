@@ -1,4 +1,4 @@
-// The Scale webhook routes of webhooks.route.ts, one handler picking each by its route key: the platform's handlers
+// The Scale webhook surface. Its routes (platform.route.ts), one handler picking each by its route key: the platform's handlers
 // (lambdas/shared/webhooks/handlers.ts) bound to documents (DOCUMENTS_WEBHOOKS: document.rendered and
 // document.failed, Docs-* headers, Scale only, 400 refusals).
 //   PUT    /v1/webhook               → 201 {..., secret} (registered; the whsec_… secret shown this once) or 200 (changed;
@@ -10,13 +10,45 @@
 //   POST   /v1/webhook/rotate-secret → 200 {..., secret}; the previous secret keeps signing (a second v1= in
 //                                       Docs-Signature) for WEBHOOK_SECRET_OVERLAP_S (a day)
 // No key → 401; not Scale → 403 naming the plan (PUT, rotate); 404 when no endpoint is registered (GET, DELETE, rotate).
-import { webhookHandlers } from '../../shared/webhooks/handlers';
+// Its delivery worker (DeliveryWorker), fed by the documents delivery queue (SQS event source, batch size 1,
+// reportBatchItemFailures): each message is one webhook event of one job; deliverEvent (use-cases/webhooks.ts) POSTs
+// it, signed, through the SSRF boundary and records the attempt on the job. A failed attempt sets the message's
+// visibility to the retry schedule's next delay (WEBHOOK_RETRY_SCHEDULE_S: 1 min, 5 min, 30 min, 2 h, 6 h) and
+// reports it failed, so SQS redelivers it then; after the last attempt it reappears at once and SQS moves it to the
+// DLQ (maxReceiveCount = attempts).
+import { z } from 'zod';
+import { webhookHandlers, webhookSurface } from '../../shared/webhooks/handlers';
 import { routeHandler } from '../../shared/http/route-handlers';
+import { sqsWorker } from '../../shared/sqs-worker';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { DOCUMENTS_WEBHOOKS } from '../use-cases/webhooks';
-import { WEBHOOK_ROUTES } from './webhooks.route';
+import { DOCUMENTS_WEBHOOKS, deliverEvent, type DeliveryDeps } from '../use-cases/webhooks';
+import { WEBHOOK_ROUTES } from './platform.route';
 
 export const makeHandlers = (deps: DocumentsDeps) =>
   webhookHandlers(DOCUMENTS_WEBHOOKS, WEBHOOK_ROUTES, deps);
 
-export const handler = routeHandler(WEBHOOK_ROUTES, makeHandlers(awsDeps()));
+const Message = z.object({ jobId: z.string().min(1).max(64), eventId: z.string().min(1).max(64) });
+
+export function deliveryDeps(deps: DocumentsDeps): DeliveryDeps {
+  return {
+    jobs: deps.jobs,
+    jobFiles: deps.jobFiles,
+    webhooks: deps.webhooks,
+    deliveryQueue: deps.deliveryQueue,
+    policy: deps.webhookPolicy,
+    retryScheduleS: deps.config.WEBHOOK_RETRY_SCHEDULE_S,
+    downloadTtlS: deps.config.JOB_DOWNLOAD_TTL_S,
+    now: () => deps.now(),
+  };
+}
+
+export const makeDeliveryWorker = (deps: DocumentsDeps) =>
+  sqsWorker(Message, ({ message, attempt, record }) =>
+    deliverEvent(deliveryDeps(deps), message, attempt, record.receiptHandle),
+  );
+
+const deps = awsDeps();
+export const handler = webhookSurface(
+  routeHandler(WEBHOOK_ROUTES, makeHandlers(deps)),
+  makeDeliveryWorker(deps),
+);

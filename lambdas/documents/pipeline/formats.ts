@@ -24,7 +24,7 @@ export interface RenderContext {
   /** Where this document sits in the request, for error locations: ['body'], or ['body', 'documents', i] in a merge. */
   at?: (string | number)[];
   /**
-   * Stops the render (RenderStopped) when aborted, before the next document of a merge or the next format: the
+   * Stops the render (WorkStopped) when aborted, before the next document of a merge or the next format: the
    * caller was already answered (the route's deadline), so the rest would be work for nobody.
    */
   signal?: AbortSignal;

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { InvalidInput } from '../../shared/errors';
 import { validate } from '../../shared/validation';
 import type { DocumentProblem } from '../errors';
-import { METADATA_MAX_BYTES, METADATA_MAX_KEYS, PASSWORD_MAX_BYTES } from '../handlers/render.route';
+import { METADATA_MAX_BYTES, METADATA_MAX_KEYS, PASSWORD_MAX_BYTES } from './schema';
 import type { BuiltInTemplate } from '../../../templates/kit/template-types';
 
 function plural(n: number, word: string): string {

@@ -2,7 +2,7 @@
 // use-cases/render-request.ts) consumes it: one built-in template, the caller's custom_html, or a merge of several.
 import type { Format } from '../core/formats';
 import type { DocumentProblem } from '../errors';
-import type { RenderOptions } from '../handlers/render.route';
+import type { RenderOptions } from './schema';
 import type { PdfProtection } from '../render/protect';
 import type { BuiltInTemplate, XmlDocument } from '../../../templates/kit/template-types';
 

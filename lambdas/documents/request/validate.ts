@@ -1,4 +1,4 @@
-// POST /v1/render's validation: the body against its schema (handlers/render.route.ts) and everything the schema
+// POST /v1/render's validation: the body against its schema (request/schema.ts) and everything the schema
 // cannot say, every problem at once (400), into a ValidRenderRequest (./valid-request.ts) the pipeline renders.
 //
 //   const check = validateRenderRequest(body);            // { ok: true, request } | { ok: false, problems }
@@ -8,7 +8,7 @@ import type { BuiltInTemplate, XmlDocument } from '../../../templates/kit/templa
 import { FORMATS, type Format } from '../core/formats';
 import { findTemplate, TEMPLATE_SLUGS } from '../domain/template-registry';
 import { DocumentRequestError, type DocumentProblem } from '../errors';
-import { renderOptionsSchema, renderRequestSchema } from '../handlers/render.route';
+import { renderOptionsSchema, renderRequestSchema } from './schema';
 import {
   expiryProblems,
   listText,

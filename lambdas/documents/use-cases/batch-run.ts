@@ -22,11 +22,11 @@ import { Unzip, UnzipInflate, Zip, ZipDeflate, ZipPassThrough, type UnzipFile } 
 import { DomainError, Unavailable } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { readForBatch, baseName, type Refused } from '../core/cfdi-resumen';
-import { monthlyRules } from '../core/plans';
+import { BATCH_LIMITS, monthlyRules } from '../core/plans';
 import { DocumentRequestError } from '../errors';
 import { resumenWriters } from '../formats/resumen';
 import type { BatchEntry, JobRecord, PartOutcome } from '../ports';
-import { MAX_BATCH_FILES, MAX_UNZIPPED_BYTES, PART_SIZE, type BatchDeps, type BatchStep } from './batches';
+import { MAX_UNZIPPED_BYTES, PART_SIZE, type BatchDeps, type BatchStep } from './batches';
 import { outcomeEvent, queueEvent, type RenderJobDeps } from './jobs-render';
 import { parseRenderRequest, renderDocument, type RenderDeps } from './render-request';
 
@@ -97,8 +97,8 @@ class Splitter {
 
 class BatchRefused extends Error {}
 
-/** Streams the zip's entries into `splitter` (directories and macOS metadata skipped). */
-async function splitZip(body: Readable, splitter: Splitter): Promise<void> {
+/** Streams the zip's entries into `splitter` (directories and macOS metadata skipped), at most `maxFiles`. */
+async function splitZip(body: Readable, splitter: Splitter, limit: { plan: string; maxFiles: number }) {
   const ready: SourceFile[] = [];
   let unzipped = 0;
   let entries = 0;
@@ -108,9 +108,10 @@ async function splitZip(body: Readable, splitter: Splitter): Promise<void> {
   unzip.onfile = (file: UnzipFile) => {
     const name = file.name;
     if (name.endsWith('/') || name.startsWith('__MACOSX/') || /(^|\/)\._/.test(name)) return;
-    if (++entries > MAX_BATCH_FILES) {
-      failure = new BatchRefused(
-        `The zip holds more than ${MAX_BATCH_FILES} files: split it into several batches.`,
+    if (++entries > limit.maxFiles) {
+      failure ??= new BatchRefused(
+        `The zip holds more than ${limit.maxFiles} files, the most a batch holds on the ${limit.plan} plan: split ` +
+          'it into several batches (GET /pricing shows each plan’s limit). Nothing was charged.',
       );
       return;
     }
@@ -161,11 +162,16 @@ async function failBatch(deps: BatchRunDeps, job: JobRecord, reason: string): Pr
     await queueEvent(deps.events, { jobId: job.jobId, event });
 }
 
-/** Sends the messages of the parts not counted yet (or the assembly when all are). */
-async function queueParts(deps: BatchRunDeps, jobId: string, parts: number): Promise<void> {
+/**
+ * Sends the messages of the first `window` parts not counted yet (or the assembly when all are). The plan's
+ * parallelParts is the window: each part, when done, queues the one `window` places after it (renderPart), so at
+ * most that many parts of one batch render at once.
+ */
+async function queueParts(deps: BatchRunDeps, jobId: string, parts: number, window: number): Promise<void> {
   const counted = await deps.jobs.partsCounted(jobId);
   const missing = Array.from({ length: parts }, (_, i) => i).filter((i) => !counted.has(i));
-  for (const part of missing) await deps.batchQueue.send({ jobId, step: 'part', part } satisfies BatchStep);
+  for (const part of missing.slice(0, window))
+    await deps.batchQueue.send({ jobId, step: 'part', part } satisfies BatchStep);
   if (!missing.length) await deps.batchQueue.send({ jobId, step: 'assemble' } satisfies BatchStep);
 }
 
@@ -174,7 +180,7 @@ export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'sp
   if (!job?.batch) return 'skipped';
   if (job.status === 'rendering' && job.batch.parts !== undefined) {
     // Split before (a redelivery, or the parts' messages were lost with a crash): queue what is not counted.
-    await queueParts(deps, jobId, job.batch.parts);
+    await queueParts(deps, jobId, job.batch.parts, BATCH_LIMITS[job.plan].parallelParts);
     return 'skipped';
   }
   if (job.status !== 'queued') return 'skipped';
@@ -189,7 +195,8 @@ export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'sp
     return 'failed';
   }
   try {
-    if (job.batch.source === 'zip') await splitZip(source.body, splitter);
+    if (job.batch.source === 'zip')
+      await splitZip(source.body, splitter, { plan: job.plan, maxFiles: BATCH_LIMITS[job.plan].maxFiles });
     else {
       const chunks: Buffer[] = [];
       for await (const c of source.body) chunks.push(c as Buffer);
@@ -233,7 +240,7 @@ export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'sp
     },
     charged,
   );
-  await queueParts(deps, jobId, splitter.parts);
+  await queueParts(deps, jobId, splitter.parts, BATCH_LIMITS[job.plan].parallelParts);
   logger.info('batch split', { jobId, files: splitter.files, total: splitter.total, parts: splitter.parts });
   return 'split';
 }
@@ -261,34 +268,52 @@ export async function renderPart(
   if (!outcomes) {
     const entries = await deps.batchFiles.getPart(jobId, part);
     const last = attempt >= deps.maxAttempts;
+    const ourFault = (uuid: string, err: unknown): PartOutcome => {
+      if (!last) throw err; // SQS redelivers the part; the PDFs stored so far are kept and skipped
+      logger.error('batch CFDI failed on the last attempt', { error: err as Error, jobId, part, uuid });
+      return {
+        uuid,
+        ok: false,
+        motivo: `Falló la impresión de nuestro lado tras ${attempt} intentos (not charged; send it again)`,
+      };
+    };
+    // Which PDFs a previous attempt stored: asked for the whole part at once (one round trip, not one per CFDI).
+    const stored = await Promise.all(entries.map((e) => deps.batchFiles.hasPdf(jobId, e.row.uuid)));
+    // Each PDF is stored while the next one renders; the part ends when every write has.
+    const writes: Promise<void>[] = [];
     outcomes = [];
-    for (const entry of entries) {
+    for (const [i, entry] of entries.entries()) {
       const uuid = entry.row.uuid;
-      if (await deps.batchFiles.hasPdf(jobId, uuid)) {
+      if (stored[i]) {
         outcomes.push({ uuid, ok: true });
         continue;
       }
       try {
         const request = parseRenderRequest({ template: entry.template, cfdi_xml: entry.xml, format: 'pdf' });
         const doc = await renderDocument(request, await deps.renderer(), { watermark: job.plan === 'free' });
-        await deps.batchFiles.putPdf(jobId, uuid, doc.bytes);
-        // One line per PDF made (the crash test counts them: a redelivered part makes none twice).
-        logger.info('batch PDF stored', { jobId, part, uuid });
-        await deps.recordRender('pdf').catch(() => undefined);
-        outcomes.push({ uuid, ok: true });
+        const at = outcomes.push({ uuid, ok: true }) - 1;
+        writes.push(
+          deps.batchFiles.putPdf(jobId, uuid, doc.bytes).then(
+            async () => {
+              // One line per PDF made (the crash test counts them: a redelivered part makes none twice).
+              logger.info('batch PDF stored', { jobId, part, uuid });
+              await deps.recordRender('pdf').catch(() => undefined);
+            },
+            (err: unknown) => void (outcomes![at] = ourFault(uuid, err)),
+          ),
+        );
       } catch (err) {
         const fault = callerFault(err);
-        if (fault) outcomes.push({ uuid, ok: false, motivo: `No se pudo imprimir: ${fault}` });
-        else if (last) {
-          logger.error('batch CFDI failed on the last attempt', { error: err as Error, jobId, part, uuid });
-          outcomes.push({
-            uuid,
-            ok: false,
-            motivo: `Falló la impresión de nuestro lado tras ${attempt} intentos (not charged; send it again)`,
-          });
-        } else throw err; // SQS redelivers the part; the PDFs stored so far are kept and skipped
+        // A fault on our side before the last attempt: the writes under way end first, then SQS redelivers.
+        if (!fault && !last) await Promise.allSettled(writes);
+        outcomes.push(
+          fault ? { uuid, ok: false, motivo: `No se pudo imprimir: ${fault}` } : ourFault(uuid, err),
+        );
       }
     }
+    const settled = await Promise.allSettled(writes);
+    const failedWrite = settled.find((r) => r.status === 'rejected');
+    if (failedWrite) throw failedWrite.reason;
     await deps.batchFiles.putOutcome(jobId, part, outcomes);
   }
   const ok = outcomes.filter((o) => o.ok).length;
@@ -296,6 +321,12 @@ export async function renderPart(
   const current = counted ?? (await deps.jobs.get(jobId));
   if (current?.status === 'rendering' && current.partsDone === current.batch?.parts)
     await deps.batchQueue.send({ jobId, step: 'assemble' } satisfies BatchStep);
+  // The plan's window moves on: the part `window` places after this one, unless it is counted already. Sent again
+  // when this part is redelivered (its first send may be what was lost); a part run twice renders nothing twice
+  // once its PDFs are stored.
+  const next = part + BATCH_LIMITS[job.plan].parallelParts;
+  if (next < (job.batch.parts ?? 0) && !(await deps.jobs.partsCounted(jobId)).has(next))
+    await deps.batchQueue.send({ jobId, step: 'part', part: next } satisfies BatchStep);
   return counted ? 'done' : 'skipped';
 }
 
@@ -338,6 +369,52 @@ function zipTo(out: PassThrough) {
   };
 }
 
+/**
+ * PDFs whose download is under way while the zip takes the one before them: each S3 GET's latency (tens of ms in
+ * AWS) overlaps the others instead of adding up over thousands of CFDI. Memory: this many open responses.
+ */
+const READ_AHEAD = 8;
+
+/**
+ * The batch's printed CFDI in order, part by part, each with its PDF already opening READ_AHEAD entries ahead; a CFDI
+ * without a PDF goes to `onFailed` with its reason instead.
+ */
+async function* printed(
+  deps: BatchRunDeps,
+  jobId: string,
+  parts: number,
+  onFailed: (entry: BatchEntry, motivo: string) => void,
+): AsyncGenerator<{ entry: BatchEntry; pdf: Promise<Readable> }> {
+  const ahead: { entry: BatchEntry; pdf: Promise<Readable> }[] = [];
+  try {
+    for (let part = 0; part < parts; part++) {
+      const entries = await deps.batchFiles.getPart(jobId, part);
+      const outcomes = new Map(
+        ((await deps.batchFiles.getOutcome(jobId, part)) ?? []).map((o) => [o.uuid, o]),
+      );
+      for (const entry of entries) {
+        const o: PartOutcome | undefined = outcomes.get(entry.row.uuid);
+        if (!o?.ok) {
+          onFailed(entry, o?.motivo ?? 'Sin resultado de impresión');
+          continue;
+        }
+        const pdf = deps.batchFiles.openPdf(jobId, entry.row.uuid);
+        pdf.catch(() => undefined); // awaited in its turn
+        ahead.push({ entry, pdf });
+        if (ahead.length > READ_AHEAD) yield ahead.shift()!;
+      }
+    }
+    while (ahead.length) yield ahead.shift()!;
+  } finally {
+    // The assembly stopped early (a failed upload): close the downloads still open.
+    for (const { pdf } of ahead)
+      pdf.then(
+        (body) => body.destroy(),
+        () => undefined,
+      );
+  }
+}
+
 export async function assembleBatch(deps: BatchRunDeps, jobId: string): Promise<'done' | 'skipped'> {
   const job = await deps.jobs.get(jobId);
   if (!job?.batch) return 'skipped';
@@ -358,23 +435,15 @@ export async function assembleBatch(deps: BatchRunDeps, jobId: string): Promise<
     const resumen = resumenWriters(createWriteStream(xlsxPath), createWriteStream(csvPath));
     const refused = await deps.batchFiles.getRefused(jobId);
     let failed = 0;
-    for (let part = 0; part < (job.batch.parts ?? 0); part++) {
-      const entries = await deps.batchFiles.getPart(jobId, part);
-      const outcomes = new Map(
-        ((await deps.batchFiles.getOutcome(jobId, part)) ?? []).map((o) => [o.uuid, o]),
-      );
-      for (const entry of entries) {
-        const o: PartOutcome | undefined = outcomes.get(entry.row.uuid);
-        if (!o?.ok) {
-          failed++;
-          refused.push({ archivo: entry.archivo, motivo: o?.motivo ?? 'Sin resultado de impresión' });
-          continue;
-        }
-        const base = baseName(entry.row);
-        await zip.stream(`${base}.pdf`, await deps.batchFiles.openPdf(jobId, entry.row.uuid));
-        await zip.text(`${base}.xml`, Buffer.from(entry.xml, 'utf8'));
-        resumen.add(entry.row);
-      }
+    const onFailed = (entry: BatchEntry, motivo: string) => {
+      failed++;
+      refused.push({ archivo: entry.archivo, motivo });
+    };
+    for await (const { entry, pdf } of printed(deps, jobId, job.batch.parts ?? 0, onFailed)) {
+      const base = baseName(entry.row);
+      await zip.stream(`${base}.pdf`, await pdf);
+      await zip.text(`${base}.xml`, Buffer.from(entry.xml, 'utf8'));
+      resumen.add(entry.row);
     }
     await resumen.finish(refused);
     await zip.stream('resumen.xlsx', createReadStream(xlsxPath));

@@ -1,7 +1,7 @@
 // CFDI batches, the API side: an accountant's month of stamped CFDI 4.0 in one request, every PDF and a summary
 // workbook out (docs/documents-rendering.md, "CFDI batches"). Two ways in:
 //   - a zip of up to MAX_BATCH_FILES XML, sent straight to S3: POST /v1/batches/upload answers an upload slot (a
-//     presigned POST bound to the caller's key prefix, application/zip, ≤ MAX_ZIP_BYTES, 15 minutes), then
+//     presigned POST bound to the caller's prefix, application/zip, as large as the plan allows, 15 minutes), then
 //     POST /v1/batches {"upload_id"} starts it;
 //   - POST /v1/batches {"xml": ["<cfdi:Comprobante …", …]} (a body of up to 5 MiB).
 // Either answers 202 with the batch id. A batch is a documents job (its record, GET /v1/jobs/{id}, expiry and
@@ -14,21 +14,19 @@
 // the batch is assembled. A batch that does not fit in what is left this month fails at the split, charging nothing.
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { ApiKeyRecord } from '../../shared/auth/keys';
-import { QuotaExceeded, Unavailable, invalid } from '../../shared/errors';
+import { Forbidden, QuotaExceeded, Unavailable, invalid } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { rateLimitHeaders, type QuotaStore } from '../../shared/quota/windows';
 import { BATCHES_PREFIX } from '../bucket';
-import { monthlyRules, type DocumentsPlan } from '../core/plans';
+import { BATCH_LIMITS, monthlyRules, type DocumentsPlan } from '../core/plans';
 import type { BatchFiles, BatchRepository, JobFiles, JobRecord, JobRepository } from '../ports';
-import { availableUntil, downloadFor, JOB_TTL_S, newJobId, ownerOf, type MessageQueue } from './jobs';
+import { availableUntil, downloadFor, JOB_TTL_S, newJobId, type MessageQueue } from './jobs';
 
 /** handlers/render.route.ts' CFDI_XML_MAX_CHARS (not imported: this module runs in zip functions, without the templates). */
 const CFDI_XML_MAX_CHARS = 1_500_000;
 
-export const MAX_BATCH_FILES = 5000;
-/** The uploaded zip (5,000 CFDI of a few KB each fit many times over). */
-export const MAX_ZIP_BYTES = 100 * 1024 * 1024;
+/** The most files any batch holds (the Scale plan's; each plan's own limit: BATCH_LIMITS in core/plans.ts). */
+export const MAX_BATCH_FILES = BATCH_LIMITS.scale.maxFiles;
 /** Uncompressed bytes a zip may expand to (a zip bomb fails the batch instead of filling the worker). */
 export const MAX_UNZIPPED_BYTES = 1024 * 1024 * 1024;
 export const UPLOAD_WINDOW_S = 15 * 60;
@@ -61,21 +59,26 @@ function uploadKey(owner: string, uploadId: string): string {
   return `${BATCHES_PREFIX.prefix}uploads/${who}/${uploadId}.zip`;
 }
 
-/** POST /v1/batches/upload: an upload slot for one zip. Nothing is stored or charged until the batch starts. */
+/**
+ * POST /v1/batches/upload: an upload slot for one zip, as large as the caller's plan allows. Nothing is stored or
+ * charged until the batch starts.
+ */
 export async function createBatchUpload(
   deps: Pick<BatchDeps, 'batchFiles' | 'now'>,
-  key: ApiKeyRecord,
+  owner: string,
+  plan: DocumentsPlan,
 ): Promise<Record<string, unknown>> {
   const uploadId = 'bup_' + randomBytes(16).toString('base64url');
-  const post = await deps.batchFiles.presignUpload(uploadKey(ownerOf(key), uploadId), {
-    maxBytes: MAX_ZIP_BYTES,
+  const limits = BATCH_LIMITS[plan];
+  const post = await deps.batchFiles.presignUpload(uploadKey(owner, uploadId), {
+    maxBytes: limits.maxZipBytes,
     expiresInS: UPLOAD_WINDOW_S,
   });
   return {
     upload_id: uploadId,
     upload: { method: 'POST', url: post.url, fields: post.fields, file_field: 'file' },
-    max_bytes: MAX_ZIP_BYTES,
-    max_files: MAX_BATCH_FILES,
+    max_bytes: limits.maxZipBytes,
+    max_files: limits.maxFiles,
     content_type: 'application/zip',
     upload_expires_at: new Date(deps.now().getTime() + UPLOAD_WINDOW_S * 1000).toISOString(),
     start: { method: 'POST', path: BATCHES_PATH, body: { upload_id: uploadId } },
@@ -105,15 +108,16 @@ function uploadJobId(owner: string, uploadId: string): string {
 /** POST /v1/batches: records the batch and queues its split. 202 with the batch (the same one for a repeated upload). */
 export async function startBatch(
   deps: BatchDeps,
-  input: { key: ApiKeyRecord; plan: DocumentsPlan; quotaSubject: string; body: unknown },
+  input: { owner: string; plan: DocumentsPlan; quotaSubject: string; body: unknown },
 ): Promise<{ statusCode: 202; body: Record<string, unknown>; headers: Record<string, string> }> {
   const parsed = BatchRequest.safeParse(input.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw invalid(['body', ...issue.path.map(String)], issue.message, 'batch_request');
   }
-  const owner = ownerOf(input.key);
+  const owner = input.owner;
   const now = deps.now();
+  if ('xml' in parsed.data) assertBatchSize(input.plan, parsed.data.xml.length);
   // Nothing left this month: refused now (the split checks the exact count against what is left).
   const rules = monthlyRules(input.plan);
   const [month] = await deps.quotas.peek(input.quotaSubject, rules, now);
@@ -182,6 +186,20 @@ export async function startBatch(
     );
   }
   return accepted(job, now);
+}
+
+/** A batch of more files than the caller's plan allows: 403 naming the limit and the way past it. */
+export function assertBatchSize(plan: DocumentsPlan, files: number): void {
+  const max = BATCH_LIMITS[plan].maxFiles;
+  if (files <= max) return;
+  throw new Forbidden(
+    plan === 'free'
+      ? `A batch on the free plan holds at most ${max} files; this one has ${files}. Send ` +
+          '`Authorization: Bearer <key>` of a paid plan (Pro: 1,000 files per batch, Scale: 5,000; GET /pricing).'
+      : `A batch on the ${plan} plan holds at most ${max} files; this one has ${files}. Split it into several ` +
+          'batches, or upgrade to Scale (5,000 files per batch; GET /pricing).',
+    { plan, max_files: max },
+  );
 }
 
 function accepted(job: JobRecord, now: Date) {

@@ -6,7 +6,7 @@
 //
 //   const request = parseRenderRequest(body);             // DocumentRequestError (400) naming every problem
 //   const { bytes, contentType, filename } = await renderDocument(request, { renderPdf, renderPng });
-import { Unavailable } from '../../shared/errors';
+import { Unavailable, WorkStopped } from '../../shared/errors';
 import { CONTENT_TYPES } from '../core/formats';
 import { pdfASource, renderFormat, type RenderContext } from '../pipeline/formats';
 import { buildModel, pageOf } from '../pipeline/view';
@@ -22,17 +22,6 @@ export { parseRenderRequest, validateRenderRequest } from '../request/validate';
 export type { ValidRenderRequest } from '../request/valid-request';
 export type { RenderDeps, RenderedDocument, RenderContext };
 
-/** The render's signal aborted after `rendered` of the request's `documents`. */
-export class RenderStopped extends Error {
-  constructor(
-    readonly rendered: number,
-    readonly documents: number,
-  ) {
-    super(`render stopped after ${rendered} of ${documents} documents`);
-    this.name = 'RenderStopped';
-  }
-}
-
 /**
  * Renders a validated request to its file. Caller templates (custom_html, header_html, footer_html) run in the
  * sandbox; their faults throw TemplateError (400). Chromium faults and bugs propagate (500 with a request id).
@@ -43,7 +32,7 @@ export async function renderDocument(
   ctx: RenderContext = {},
 ): Promise<RenderedDocument> {
   if (request.kind === 'merge') return renderMerge(request, deps, ctx);
-  if (ctx.signal?.aborted) throw new RenderStopped(0, 1);
+  if (ctx.signal?.aborted) throw new WorkStopped(0, 1, 'documents');
   const model = await buildModel(request, deps, ctx.at);
   let file;
   try {
@@ -86,7 +75,7 @@ async function renderMerge(
   const attachments: PdfAAttachment[] = [];
   const pdfa = wantsPdfA(request);
   for (const [i, part] of request.parts.entries()) {
-    if (ctx.signal?.aborted) throw new RenderStopped(i, request.parts.length);
+    if (ctx.signal?.aborted) throw new WorkStopped(i, request.parts.length, 'documents');
     const doc = await renderDocument(part, deps, { at: ['body', 'documents', i] });
     const title =
       part.kind === 'template' ? (part.xml?.title ?? part.template.title(part.data as never)) : 'Documento';

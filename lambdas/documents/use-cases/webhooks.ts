@@ -1,7 +1,7 @@
 // Scale webhooks: one endpoint per account (PUT/GET/DELETE /v1/webhook, POST /v1/webhook/rotate-secret) and the
-// delivery of job events to it (handlers/delivery-worker.ts; the routes: handlers/webhooks.ts). The machinery — endpoints, SSRF checks at
-// registration and delivery, signing, retries — is the platform's (lambdas/shared/webhooks/, also used by
-// narration); this file binds it to documents: event types, Docs-* headers, Scale only, 400 refusals, and the
+// delivery of job events to it (the routes and the delivery worker: handlers/webhooks.ts). The machinery —
+// endpoints, SSRF checks at registration and delivery, signing, retries — is the platform's
+// (lambdas/shared/webhooks/, also used by narration); this file binds it to documents: event types, Docs-* headers, Scale only, 400 refusals, and the
 // job-side bookkeeping (each attempt is recorded on the job). Event kinds, payload, signature and retries are
 // documented for customers in lambdas/documents/api/webhooks-doc.ts.
 import { Forbidden } from '../../shared/errors';

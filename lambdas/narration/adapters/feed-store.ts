@@ -1,5 +1,5 @@
 // DynamoDB implementation of FeedStore (table `feeds`, lib/tables.ts): a feed is `feed#<id>`, each article
-// `art#<id>#<key>`. Indexes: byOwner (attribute `owner`, feeds only), byPoll (`pollShard`, set only while the feed
+// `art#<id>#<key>`, a day of listen counters `listen#<id>#<yyyy-mm-dd>`. Indexes: byOwner (attribute `owner`, feeds only), byPoll (`pollShard`, set only while the feed
 // is active: pausing removes it, so the scheduler never reads paused feeds), byFeed (`articleOf`, articles only).
 import {
   BatchGetCommand,
@@ -16,11 +16,13 @@ import type { ArticleRecord, FeedRecord, FeedStore } from '../ports';
 
 export const FEED_ITEM_PREFIX = 'feed#';
 export const ARTICLE_ITEM_PREFIX = 'art#';
+export const LISTEN_ITEM_PREFIX = 'listen#';
 /** The one value of byPoll's partition key: a handful of thousand feeds fit one partition's reads per tick. */
 const POLL_SHARD = 'active';
 
 const feedKey = (feedId: string) => ({ pk: FEED_ITEM_PREFIX + feedId });
 const articleKey = (feedId: string, key: string) => ({ pk: `${ARTICLE_ITEM_PREFIX}${feedId}#${key}` });
+const listenKey = (feedId: string, day: string) => ({ pk: `${LISTEN_ITEM_PREFIX}${feedId}#${day}` });
 
 function strip<T>(item: Record<string, unknown> | undefined): T | undefined {
   if (!item) return undefined;
@@ -131,20 +133,9 @@ export class DynamoFeedStore implements FeedStore {
 
   async articles(feedId: string, keys: string[]): Promise<ArticleRecord[]> {
     const found = new Map<string, ArticleRecord>();
-    // BatchGetItem takes 100 keys; retried until nothing is left unprocessed.
-    for (let i = 0; i < keys.length; i += 100) {
-      let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
-        [this.table]: { Keys: keys.slice(i, i + 100).map((k) => articleKey(feedId, k)) },
-      };
-      for (let round = 0; request && round < 8; round++) {
-        const out: BatchGetCommandOutput = await this.db.send(new BatchGetCommand({ RequestItems: request }));
-        for (const item of out.Responses?.[this.table] ?? []) {
-          const a = strip<ArticleRecord>(item)!;
-          found.set(a.key, a);
-        }
-        const left: { Keys?: Record<string, unknown>[] } | undefined = out.UnprocessedKeys?.[this.table];
-        request = left?.Keys?.length ? { [this.table]: { Keys: left.Keys } } : undefined;
-      }
+    for (const item of await this.batchGet(keys.map((k) => articleKey(feedId, k)))) {
+      const a = strip<ArticleRecord>(item)!;
+      found.set(a.key, a);
     }
     return keys.flatMap((k) => (found.has(k) ? [found.get(k)!] : []));
   }
@@ -155,6 +146,50 @@ export class DynamoFeedStore implements FeedStore {
 
   async removeArticle(feedId: string, key: string): Promise<void> {
     await this.db.send(new DeleteCommand({ TableName: this.table, Key: articleKey(feedId, key) }));
+  }
+
+  async countListen(feedId: string, day: string, counters: string[], expiresAt: number): Promise<void> {
+    // One item per feed and day, one top-level number per counter: ADD creates both on first use and is exact under
+    // concurrent beacons (no read-modify-write).
+    const names: Record<string, string> = { '#x': 'expiresAt' };
+    const values: Record<string, number> = { ':one': 1, ':x': expiresAt };
+    counters.forEach((c, i) => (names[`#c${i}`] = c));
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: listenKey(feedId, day),
+        UpdateExpression: `ADD ${counters.map((_, i) => `#c${i} :one`).join(', ')} SET #x = :x`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+  }
+
+  async listenDays(feedId: string, days: string[]): Promise<Map<string, Record<string, number>>> {
+    const prefix = listenKey(feedId, '').pk;
+    const out = new Map<string, Record<string, number>>();
+    for (const item of await this.batchGet(days.map((d) => listenKey(feedId, d)))) {
+      const { pk, expiresAt: _x, ...counters } = item;
+      out.set(String(pk).slice(prefix.length), counters as Record<string, number>);
+    }
+    return out;
+  }
+
+  /** BatchGetItem in slices of 100 keys, retried until nothing is left unprocessed. */
+  private async batchGet(keys: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    for (let i = 0; i < keys.length; i += 100) {
+      let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
+        [this.table]: { Keys: keys.slice(i, i + 100) },
+      };
+      for (let round = 0; request && round < 8; round++) {
+        const out: BatchGetCommandOutput = await this.db.send(new BatchGetCommand({ RequestItems: request }));
+        items.push(...(out.Responses?.[this.table] ?? []));
+        const left: { Keys?: Record<string, unknown>[] } | undefined = out.UnprocessedKeys?.[this.table];
+        request = left?.Keys?.length ? { [this.table]: { Keys: left.Keys } } : undefined;
+      }
+    }
+    return items;
   }
 
   private async query(

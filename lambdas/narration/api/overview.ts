@@ -33,7 +33,10 @@ Texts up to 3,000 characters are narrated inside the request (**200**). Longer t
 ## Errors
 
 - **422** \`{"detail": [{"loc": [...], "msg": "...", "type": "..."}]}\` for every validation problem, all at once —
-  also for malformed JSON (\`json_invalid\`) and bodies over the endpoint's limit (\`body_too_large\`).
+  also for malformed JSON (\`json_invalid\`), JSON nested more than 64 levels deep (\`json_too_deep\`, with the
+  path to the first value too deep) and bodies over the endpoint's limit (\`body_too_large\`). The contract fixes
+  422 for every invalid body of this API (FastAPI's convention: it has no 400), so a too-deep body is a 422 here;
+  the Documents API answers the same refusal with its own contract's 400.
 - Everything else: \`{"detail": "<message>"}\` — 401, 404, 405 (with \`Allow\`), 409 (a failed conversion),
   415 (unsupported Content-Type), 429, 503 (a backing service is down, or the request hit its time limit; retry:
   a request answered 503 is never counted and its audio is never kept). A 500 carries \`request_id\`.

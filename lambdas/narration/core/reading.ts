@@ -339,6 +339,34 @@ function tokens(s: string): { t: string; a: number; b: number }[] {
   return out;
 }
 
+// ─── Offsets a page can find ──────────────────────────────────────────────────────────────────────────────────
+
+/** What a page and its narration share whatever was added between them (blank lines, a heading's full stop). */
+export const IS_LETTER = /[\p{L}\p{N}]/u;
+
+/**
+ * The spans with `start`/`end` counted in letters and digits (UTF-16 units that are one) instead of all units: the
+ * player finds those in the page's own element whatever the narrated text added or dropped around them (a URL
+ * narration joins blocks with blank lines and ends headings with a full stop). The text is rebuilt from the cues,
+ * each the exact slice of its sentence, placed at its offset.
+ */
+export function letterOffsets<T extends { start: number; end: number }>(
+  spans: T[],
+  sentences: { start: number; end: number }[],
+  cues: string[],
+): T[] {
+  const units: string[] = [];
+  sentences.forEach((s, i) => {
+    const cue = cues[i] ?? '';
+    for (let k = 0; k < cue.length; k++) units[s.start + k] = cue[k]!;
+  });
+  // before[i]: letters and digits in units [0, i).
+  const before = [0];
+  for (let i = 0; i < units.length; i++) before.push(before[i]! + (IS_LETTER.test(units[i] ?? ' ') ? 1 : 0));
+  const at = (o: number) => before[Math.min(o, units.length)]!;
+  return spans.map((x) => ({ ...x, start: at(x.start), end: at(x.end) }));
+}
+
 // ─── WebVTT ───────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Sentences as WebVTT cues: `cues[i]` is the text of `sentences[i]` (the caller's words). */

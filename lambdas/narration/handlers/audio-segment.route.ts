@@ -1,5 +1,6 @@
 // GET /audio/{audio_id}/seg/{segment}: the route's spec, next to its handler (audio-segment.ts); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
+import { CONVERSION_PREFIXES } from '../bucket';
 import { ErrorDetail, ValidationError } from '../api/schemas';
 
 export const audioSegmentRoute = {
@@ -9,7 +10,7 @@ export const audioSegmentRoute = {
   handler: 'lambdas/narration/handlers/audio-segment.ts',
   memoryMb: 256,
   timeoutS: 5,
-  access: { tables: { audio: 'r' }, bucket: 'r+delete' },
+  access: { tables: { audio: 'r' }, bucket: 'r+delete', bucketPrefixes: CONVERSION_PREFIXES },
   docs: {
     summary: 'One segment of the playlist',
     tags: ['narration'],

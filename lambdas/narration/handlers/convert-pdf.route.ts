@@ -1,6 +1,7 @@
 // POST /convert/pdf: the route's spec, next to its handler (convert-pdf.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
+import { CONVERSION_PREFIXES, UPLOAD_PREFIX } from '../bucket';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { UPLOAD_ID_PATTERN, fmtField, lexiconsField, retentionField, voiceField } from '../requests';
@@ -59,7 +60,9 @@ export const convertPdfRoute = {
     // caller's lexicons, read only
     tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
     itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
+    // uploads/: the uploaded PDF is read, then deleted
     bucket: 'rw',
+    bucketPrefixes: [...CONVERSION_PREFIXES, UPLOAD_PREFIX.prefix],
     sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },

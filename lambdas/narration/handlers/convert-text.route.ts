@@ -12,6 +12,7 @@ import {
   voiceField,
 } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
+import { CONVERSION_PREFIXES } from '../bucket';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 import { dryRun, convertResponses } from '../api/doc-parts';
@@ -52,6 +53,7 @@ export const convertTextRoute = {
     tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
     itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
     bucket: 'rw',
+    bucketPrefixes: CONVERSION_PREFIXES,
     sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },

@@ -4,6 +4,7 @@ import { chars } from '../../shared/validation';
 import { fmtField, lexiconsField, retentionField, voiceField, engineField, loudnessField } from '../requests';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import type { RouteSpec } from '../../shared/manifest';
+import { CONVERSION_PREFIXES } from '../bucket';
 import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
 import { dryRun, convertResponses } from '../api/doc-parts';
 // The request body (validated by the handler; /api documents it).
@@ -42,6 +43,7 @@ export const convertUrlRoute = {
     tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
     itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
     bucket: 'rw',
+    bucketPrefixes: CONVERSION_PREFIXES,
     sendTo: ['priority', 'standard', 'webhooks'],
     speech: true,
   },

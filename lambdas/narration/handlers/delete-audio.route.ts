@@ -1,5 +1,6 @@
 // DELETE /audio/{audio_id}: the route's spec, next to its handler (delete-audio.ts); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
+import { CONVERSION_PREFIXES } from '../bucket';
 import { ErrorDetail, ValidationError } from '../api/schemas';
 
 export const deleteAudioRoute = {
@@ -9,7 +10,7 @@ export const deleteAudioRoute = {
   handler: 'lambdas/narration/handlers/delete-audio.ts',
   memoryMb: 256,
   timeoutS: 10,
-  access: { tables: { audio: 'rw', keys: 'r' }, bucket: 'rw' },
+  access: { tables: { audio: 'rw', keys: 'r' }, bucket: 'rw', bucketPrefixes: CONVERSION_PREFIXES },
   docs: {
     summary: 'Delete an audio',
     tags: ['narration'],

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { chars } from '../../shared/validation';
 import { voiceField } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
+import { CONVERSION_PREFIXES } from '../bucket';
 import { ConversionResult } from '../api/schemas';
 import { RATE_HEADERS, common } from '../api/doc-parts';
 // The request body (validated by the handler; /api documents it).
@@ -32,6 +33,7 @@ export const demoTryRoute = {
   access: {
     tables: { audio: 'rw', quotas: 'rw', growth: 'rw' },
     bucket: 'rw',
+    bucketPrefixes: CONVERSION_PREFIXES,
     sendTo: ['priority', 'standard'],
     speech: true,
   },

@@ -2,6 +2,7 @@
 // use-cases/feeds.ts has the rules; docs/feeds.md the whole picture. routes.ts lists them.
 import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
+import { CONVERSION_PREFIXES } from '../bucket';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { common } from '../api/doc-parts';
 import { ErrorDetail } from '../api/schemas';
@@ -37,9 +38,8 @@ export const CreateFeedReq = z
     voice: voiceField,
     fmt: fmtField,
     lexicons: lexiconsField,
-    // `first_play` (narrate when a reader first asks) waits for the player's feed mode, which is not built yet:
-    // accepting it now would register feeds that never narrate (docs/feeds.md).
-    mode: z.enum(['publish']).default('publish'),
+    // `first_play`: a poll only records the article; the embed player's first press narrates it (docs/feeds.md).
+    mode: z.enum(['publish', 'first_play']).default('publish'),
     podcast: PodcastReq.optional(),
   })
   .strict();
@@ -113,6 +113,8 @@ export const feedCreateRoute = {
   access: {
     // accounts: the lexicons named are checked to exist
     tables: { keys: 'r', feeds: 'rw', accounts: 'r' },
+    // byOwner: the account's feeds are counted against its limit
+    queries: { feeds: ['byOwner'] },
     itemPrefixes: { accounts: [LEXICON_ITEM_PREFIX] },
     sendTo: ['feedpolls'],
   },
@@ -123,7 +125,9 @@ export const feedCreateRoute = {
     description:
       'Polls the feed (first poll at once, then every 15 min; ETag / If-Modified-Since; failures back off, doubling, ' +
       'up to a day) and narrates each new or changed article through the same path as POST /convert/url (public ' +
-      'addresses only). `mode`: `publish` (the only one so far) narrates when a poll finds the article. An unchanged article is never narrated again. `podcast`: what ' +
+      'addresses only). `mode`: `publish` narrates when a poll finds the article; `first_play` only records it, and the ' +
+      "embed player's first press on the article narrates it (docs/feeds.md). An unchanged article is never " +
+      'narrated again. `podcast`: what ' +
       '/feeds/{feed_id}/podcast.xml says about the show. Paid keys only; at most 20 feeds per account.',
     body: {
       schema: CreateFeedReq,
@@ -150,6 +154,7 @@ export const feedListRoute = {
   id: 'FeedList',
   method: 'GET',
   path: '/v1/feeds',
+  access: { ...base.access, queries: { feeds: ['byOwner'] } },
   docs: {
     summary: "List the account's feeds",
     tags: ['feeds'],
@@ -236,7 +241,13 @@ export const feedDeleteRoute = {
   path: '/v1/feeds/{feed_id}',
   timeoutS: 29,
   // audio: the feed's narrations are deleted with ?audio=delete
-  access: { tables: { keys: 'r', feeds: 'rw', audio: 'rw' }, bucket: 'rw' },
+  // byFeed: the feed's articles, whose audio may go with it
+  access: {
+    tables: { keys: 'r', feeds: 'rw', audio: 'rw' },
+    queries: { feeds: ['byFeed'] },
+    bucket: 'rw',
+    bucketPrefixes: CONVERSION_PREFIXES,
+  },
   docs: {
     summary: 'Delete a feed',
     tags: ['feeds'],

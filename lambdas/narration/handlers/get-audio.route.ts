@@ -1,5 +1,6 @@
 // GET /audio/{audio_id}: the route's spec, next to its handler (get-audio.ts reads its limits here); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
+import { CONVERSION_PREFIXES } from '../bucket';
 import { AudioReady, AudioPending, ErrorDetail } from '../api/schemas';
 import { common } from '../api/doc-parts';
 
@@ -11,7 +12,7 @@ export const getAudioRoute = {
   memoryMb: 256,
   // A pending job's audio request is held up to WAIT_WINDOW_S (25 s), below API Gateway's 30 s.
   timeoutS: 29,
-  access: { tables: { audio: 'r' }, bucket: 'r+delete' },
+  access: { tables: { audio: 'r' }, bucket: 'r+delete', bucketPrefixes: CONVERSION_PREFIXES },
   docs: {
     summary: 'Fetch audio',
     tags: ['narration'],

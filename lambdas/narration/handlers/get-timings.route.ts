@@ -1,5 +1,6 @@
 // GET /audio/{audio_id}/timings: the route's spec, next to its handler; routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
+import { CONVERSION_PREFIXES } from '../bucket';
 import { Timings, ErrorDetail } from '../api/schemas';
 import { z as zod } from 'zod';
 import { common } from '../api/doc-parts';
@@ -11,7 +12,7 @@ export const getTimingsRoute = {
   handler: 'lambdas/narration/handlers/get-timings.ts',
   memoryMb: 256,
   timeoutS: 5,
-  access: { tables: { audio: 'r' }, bucket: 'r+delete' },
+  access: { tables: { audio: 'r' }, bucket: 'r+delete', bucketPrefixes: CONVERSION_PREFIXES },
   docs: {
     summary: 'Follow the text: sentence and word timings',
     tags: ['narration'],
@@ -26,6 +27,14 @@ export const getTimingsRoute = {
     params: [
       { name: 'audio_id', in: 'path', required: true, description: 'audio_id (no extension)' },
       { name: 'format', in: 'query', required: false, description: '`json` (default) or `vtt`' },
+      {
+        name: 'offsets',
+        in: 'query',
+        required: false,
+        description:
+          '`utf16` (default) or `letters`: `start`/`end` of sentences and words counted in letters and digits only ' +
+          '(the embed player uses it to find the text in a page that spaces or punctuates it differently)',
+      },
     ],
     responses: {
       200: { description: 'Timings (JSON), or WebVTT with ?format=vtt (text/vtt)', schema: Timings },

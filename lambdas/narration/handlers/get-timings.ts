@@ -2,11 +2,13 @@
 // word marks), chapters, with UTF-16 offsets [start, end) into the text the caller sent. `?format=vtt` answers the
 // sentences as WebVTT (a <track> for <audio>/<video>, subtitles). Pending: 202 {status, progress} + Retry-After.
 // Failed: 409. Unknown (or converted before timings existed): 404. Past its retention: 410 (files deleted).
+// `?offsets=letters`: sentence and word offsets counted in letters and digits (what the embed player finds in a
+// page whose text differs from the narrated one in spacing and punctuation: a URL narration's page).
 import { apiHandler } from '../../shared/http/api-handler';
 import { Conflict, NotFound, invalid } from '../../shared/errors';
 import { json } from '../../shared/http/response';
 import { isSettled } from '../../shared/jobs/leased-job';
-import { toVtt } from '../core/reading';
+import { letterOffsets, toVtt } from '../core/reading';
 import { expireOnAccess } from '../use-cases/data-control';
 import { awsDeps, type NarrationDeps } from '../deps';
 import type { StoredTimings } from '../ports';
@@ -25,6 +27,9 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store'>) =>
     const format = req.query['format'] ?? 'json';
     if (format !== 'json' && format !== 'vtt')
       throw invalid(['query', 'format'], "format should be 'json' or 'vtt'", 'literal_error');
+    const offsets = req.query['offsets'] ?? 'utf16';
+    if (offsets !== 'utf16' && offsets !== 'letters')
+      throw invalid(['query', 'offsets'], "offsets should be 'utf16' or 'letters'", 'literal_error');
     const rec = await deps.audio.get(audioId);
     if (!rec)
       throw new NotFound(
@@ -60,8 +65,12 @@ export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store'>) =>
         audio_id: audioId,
         status: 'done',
         duration_s: rec.durationS,
-        sentences: stored.sentences,
-        words: stored.words,
+        ...(offsets === 'letters'
+          ? {
+              sentences: letterOffsets(stored.sentences, stored.sentences, stored.cues),
+              words: letterOffsets(stored.words, stored.sentences, stored.cues),
+            }
+          : { sentences: stored.sentences, words: stored.words }),
         chapters: stored.chapters,
       },
       cache,

@@ -2,6 +2,7 @@
 // articles and each audio's JSON chapters. Handlers: podcast.ts, audio-chapters.ts. routes.ts lists them.
 import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
+import { CONVERSION_PREFIXES } from '../bucket';
 import { ErrorDetail } from '../api/schemas';
 
 export const podcastRoute = {
@@ -43,7 +44,7 @@ export const audioChaptersRoute = {
   handler: 'lambdas/narration/handlers/audio-chapters.ts',
   memoryMb: 256,
   timeoutS: 5,
-  access: { tables: { audio: 'r' }, bucket: 'r+delete' },
+  access: { tables: { audio: 'r' }, bucket: 'r+delete', bucketPrefixes: CONVERSION_PREFIXES },
   docs: {
     summary: 'Chapters of an audio (Podcasting 2.0 JSON)',
     tags: ['narration'],

@@ -1,4 +1,4 @@
-// The completion-webhook routes of webhooks.route.ts, one handler picking each by its route key: the platform's
+// The completion-webhook surface. Its routes (platform.route.ts), one handler picking each by its route key: the platform's
 // handlers (lambdas/shared/webhooks/handlers.ts) bound to narration (NARRATION_WEBHOOKS: audio.completed and
 // audio.failed, Voz-* headers, paid keys only, 422 refusals).
 //   PUT    /v1/webhook               → 201 {..., secret} (registered; the whsec_… secret shown this once) or 200 (changed).
@@ -9,13 +9,47 @@
 //   POST   /v1/webhook/rotate-secret → 200 {..., secret}; the previous secret keeps signing (a second v1= in
 //                                       Voz-Signature) for WEBHOOK_SECRET_OVERLAP_S (a day)
 // No key → 401; 404 when no endpoint is registered (GET, DELETE, rotate).
-import { webhookHandlers } from '../../shared/webhooks/handlers';
+// Its delivery worker (DeliveryWorker), fed by narration's `webhooks` queue (SQS event source, batch size 1,
+// reportBatchItemFailures): each message is one audio.completed / audio.failed event; deliverAudioEvent
+// (use-cases/webhooks.ts) POSTs it, signed, through the platform's delivery (lambdas/shared/webhooks/delivery.ts:
+// SSRF boundary, retry by message visibility 1 min … 6 h, then the DLQ).
+import { z } from 'zod';
+import { webhookHandlers, webhookSurface } from '../../shared/webhooks/handlers';
 import { routeHandler } from '../../shared/http/route-handlers';
+import { sqsWorker } from '../../shared/sqs-worker';
+import { AUDIO_EVENT_TYPES, type AudioEventType } from '../core/audio-events';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { NARRATION_WEBHOOKS } from '../use-cases/webhooks';
-import { WEBHOOK_ROUTES } from './webhooks.route';
+import { NARRATION_WEBHOOKS, deliverAudioEvent } from '../use-cases/webhooks';
+import { WEBHOOK_ROUTES } from './platform.route';
 
 export const makeHandlers = (deps: NarrationDeps) =>
   webhookHandlers(NARRATION_WEBHOOKS, WEBHOOK_ROUTES, deps);
 
-export const handler = routeHandler(WEBHOOK_ROUTES, makeHandlers(awsDeps()));
+const Message = z.object({
+  audioId: z.string().min(1).max(64),
+  eventId: z.string().min(1).max(64),
+  type: z.enum(AUDIO_EVENT_TYPES as unknown as [AudioEventType, ...AudioEventType[]]),
+});
+
+export const makeDeliveryWorker = (deps: NarrationDeps) =>
+  sqsWorker(Message, ({ message, attempt, record }) =>
+    deliverAudioEvent(
+      {
+        audio: deps.audio,
+        webhooks: deps.webhooks,
+        deliveryQueue: deps.deliveryQueue,
+        webhookPolicy: deps.webhookPolicy,
+        config: deps.config,
+        now: () => deps.now(),
+      },
+      message,
+      attempt,
+      record.receiptHandle,
+    ),
+  );
+
+const deps = awsDeps();
+export const handler = webhookSurface(
+  routeHandler(WEBHOOK_ROUTES, makeHandlers(deps)),
+  makeDeliveryWorker(deps),
+);

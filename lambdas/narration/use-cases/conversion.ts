@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Caller } from '../../shared/auth/resolve-caller';
-import { Unavailable, QuotaExceeded } from '../../shared/errors';
+import { Unavailable, QuotaExceeded, WorkStopped } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { recordConversionStatsSafely, recordJobFailureSafely } from '../../shared/growth/stats';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
@@ -15,7 +15,7 @@ import type { NarrationDeps } from '../deps';
 import type { AudioFormat } from '../core/formats';
 import { audioOwner } from './data-control';
 import { queueAudioEvent } from './webhooks';
-import { narrate, NarrationStopped } from './narrate';
+import { narrate } from './narrate';
 import type { AudioRecord, Plan, Segment, StoredTimings, Timings } from '../ports';
 import type { Voice } from '../core/voices';
 import { CHARS_PER_SECOND, countChars } from '../core/preview';
@@ -328,8 +328,8 @@ export async function startConversion(
         chars,
         // How far the narration got before it stopped (engine calls begun / the text's chunks), or that it never
         // started (cut before it) or had finished (cut while its audio was stored).
-        ...(err instanceof NarrationStopped
-          ? { chunksStarted: err.started, chunks: err.chunks }
+        ...(err instanceof WorkStopped
+          ? { chunksStarted: err.done, chunks: err.total }
           : { narration: narrating ? 'finished' : 'not started' }),
       });
       throw err instanceof Abandoned ? err : new Abandoned();
@@ -677,7 +677,7 @@ async function narrateToStore(
     speech?: SpeechOptions | undefined;
     /** The objects' retention class (their record's retention). */
     retentionDays?: number | undefined;
-    /** Stops the narration (NarrationStopped): the request was answered already, or the worker lost its job. */
+    /** Stops the narration (WorkStopped): the request was answered already, or the worker lost its job. */
     signal?: AbortSignal | undefined;
   } = {},
 ) {
@@ -818,7 +818,7 @@ async function narrateJob(
     retentionDays,
     signal: lost,
   }).catch((err: unknown) => {
-    if (err instanceof JobGone || (err instanceof NarrationStopped && lost?.aborted)) return undefined;
+    if (err instanceof JobGone || (err instanceof WorkStopped && lost?.aborted)) return undefined;
     throw err;
   });
   if (!result) {

@@ -46,6 +46,7 @@ import type { Mp3Synthesis, Segment, SpeechMark, Synthesis, Synthesizer, TimedSp
 import type { SpeechOptions } from '../core/speech';
 import { withEngine, type Voice } from '../core/voices';
 import { TokenBucket } from './token-bucket';
+import { WorkStopped } from '../../shared/errors';
 
 /**
  * Silence between chunks, by what separates them in the text (chunks end at sentences; a heading is a chunk of
@@ -94,7 +95,7 @@ export interface NarrateOptions {
    */
   edgeFadeMs?: number;
   /**
-   * Stops the narration (NarrationStopped) when aborted: no engine call starts after it (the caller was answered
+   * Stops the narration (WorkStopped) when aborted: no engine call starts after it (the caller was answered
    * already, or the worker lost its job), so abandoned work costs what was in flight, not the whole text.
    */
   signal?: AbortSignal;
@@ -109,17 +110,6 @@ export class NothingToNarrateError extends Error {
   constructor() {
     super('The text has nothing to narrate (it is empty or only whitespace).');
     this.name = 'NothingToNarrateError';
-  }
-}
-
-/** The narration's signal aborted: `started` of `chunks` engine calls had begun. */
-export class NarrationStopped extends Error {
-  constructor(
-    readonly started: number,
-    readonly chunks: number,
-  ) {
-    super(`narration stopped after ${started} of ${chunks} chunks`);
-    this.name = 'NarrationStopped';
   }
 }
 
@@ -160,7 +150,7 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
   const last = chunks.length - 1;
   let started = 0;
   const stopIfAborted = () => {
-    if (opts.signal?.aborted) throw new NarrationStopped(started, chunks.length);
+    if (opts.signal?.aborted) throw new WorkStopped(started, chunks.length, 'chunks');
   };
   const target = loudnessTarget(opts);
   const pauseAfter = (i: number) => PAUSES[chunks[i + 1]?.boundary ?? 'sentence'];
@@ -282,7 +272,7 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
   // Waiting for a chunk ends at the abort too (the engine call in flight finishes on its own; its result is dropped).
   const abort = opts.signal
     ? new Promise<never>((_, reject) => {
-        const stop = () => reject(new NarrationStopped(started, chunks.length));
+        const stop = () => reject(new WorkStopped(started, chunks.length, 'chunks'));
         if (opts.signal!.aborted) stop();
         else opts.signal!.addEventListener('abort', stop, { once: true });
       })

@@ -4,6 +4,9 @@
  *
  *   <script src="https://API/embed.js" data-audio-id="ID" async></script>      plays an existing audio
  *   <script src="https://API/embed.js" data-narrate="page" async></script>    narrates this page on click
+ *   <script src="https://API/embed.js" data-feed="fd_…" async></script>       plays this page's narration from a feed
+ *     (GET /feeds/{id}/article?url=<canonical or current address>) and sends listen beacons (POST /listens:
+ *     play, 25/50/75/100 %, seek; once each per page view, sendBeacon, nothing about the reader)
  *   optional: data-voice="es-ES-Lucia"  data-fmt="mp3|ogg|wav"  data-title="…"  data-target="#css-selector"
  *             data-follow="#article" (highlight what is read in that element, click a sentence to jump there;
  *             may be set, changed or removed later, on the script tag or on <voz-player>)
@@ -160,7 +163,11 @@
 
   function mount(/** @type {HTMLScriptElement} */ tag) {
     var cfg = tag.dataset;
-    var narrating = !cfg.audioId && cfg.narrate === 'page';
+    var feed = cfg.feed;
+    var narrating = !cfg.audioId && (cfg.narrate === 'page' || !!feed);
+    var article = ''; // the feed's key of this page: what beacons name
+    /** @type {Record<string, boolean>} beacons already sent in this page view */
+    var sent = {};
     var audioId = cfg.audioId || '';
     var api = function (/** @type {string} */ path) {
       return new URL(path, tag.src).href;
@@ -264,6 +271,15 @@
       if (body && body.title && !cfg.title) title.textContent = body.title;
     }
 
+    /** A listen beacon (feed mode): each event once per page view; sendBeacon form bodies need no preflight. */
+    function beacon(/** @type {string} */ ev) {
+      if (!article || sent[ev] || !navigator.sendBeacon) return;
+      sent[ev] = navigator.sendBeacon(
+        api('listens'),
+        new URLSearchParams({ feed_id: feed || '', article: article, event: ev }),
+      );
+    }
+
     function showProgress(/** @type {any} */ body) {
       var f = Number(body && body.progress) || 0;
       bar.hidden = false;
@@ -302,6 +318,10 @@
       seek.max = String(Math.floor(d));
       seek.value = String(Math.floor(t));
       seek.setAttribute('aria-valuetext', spoken(t) + ' de ' + spoken(d));
+      if (d && !audio.paused)
+        [25, 50, 75, 100].forEach(function (q) {
+          if (t + 0.3 >= (d * q) / 100) beacon('' + q);
+        });
       sync();
     }
 
@@ -532,13 +552,30 @@
       if (cfg.voice) form.set('voice', cfg.voice);
       if (cfg.fmt) form.set('fmt', cfg.fmt);
       // A form body is a CORS "simple request": no preflight round trip.
+      var canonical = /** @type {HTMLLinkElement | null} */ (doc.querySelector('link[rel=canonical]'));
+      var look =
+        'feeds/' +
+        encodeURIComponent(feed || '') +
+        '/article?url=' +
+        encodeURIComponent(canonical ? canonical.href : form.get('url') || '');
       var got = audioId
         ? Promise.resolve(audioId)
-        : call('convert/url', { method: 'POST', body: form }).then(function (/** @type {ApiAnswer} */ a) {
-            showTitle(a.body);
-            if (a.status === 202) showProgress(a.body);
-            return (audioId = a.body.audio_id);
-          });
+        : feed
+          ? call(look, {})
+              .then(function (/** @type {ApiAnswer} */ a) {
+                article = a.body.article;
+                // A first_play feed offers the page (no audio yet): this press narrates it.
+                return a.body.audio_id ? a : call(look, { method: 'POST' });
+              })
+              .then(function (/** @type {ApiAnswer} */ a) {
+                showTitle(a.body);
+                return (audioId = a.body.audio_id);
+              })
+          : call('convert/url', { method: 'POST', body: form }).then(function (/** @type {ApiAnswer} */ a) {
+              showTitle(a.body);
+              if (a.status === 202) showProgress(a.body);
+              return (audioId = a.body.audio_id);
+            });
       got
         .then(begin)
         .catch(function (/** @type {ApiFailure} */ f) {
@@ -563,6 +600,7 @@
     /** Jumps to second t of the whole audio (within what has landed). */
     function seekTo(/** @type {number} */ t) {
       if (!ready) return;
+      beacon('seek');
       t = Math.max(0, Math.min(duration() || 0, t));
       if (segMode) {
         for (var i = segs.length - 1; i > 0 && segs[i].start > t; i--);
@@ -578,7 +616,7 @@
     var follow = null;
     var win = /** @type {any} */ (window);
     var marks = win.Highlight && win.CSS && win.CSS.highlights;
-    /** @type {{nodes: Text[], starts: number[], map: number[] | null} | null} */
+    /** @type {{nodes: Text[], starts: number[], map: number[] | null, letters: boolean} | null} */
     var index = null;
     var curSentence = -1;
     var curWord = -1;
@@ -586,7 +624,7 @@
     function loadTimings(/** @type {string} */ id) {
       if (!follow || (timings && timings.status === 'done')) return;
       timingsAt = Date.now();
-      call(audioPath(id) + '/timings', {}).then(
+      call(audioPath(id) + '/timings' + (textIndex().letters ? '?offsets=letters' : ''), {}).then(
         function (/** @type {ApiAnswer} */ a) {
           timings = a.body;
           textBar.hidden = !(timings.sentences && timings.sentences.length);
@@ -613,17 +651,21 @@
       }
       /** @type {number[] | null} */
       var map = null;
-      if (Array.from(raw).length !== chars) {
-        // Narrated as `text.replace(/\s+/g, ' ').trim()`: offset i of that text is raw[map[i]].
+      var exact = Array.from(raw).length === chars;
+      // Neither the text nor the text collapsed (a URL narration: blank lines, headings ending in a full stop): only
+      // the letters and digits are common, and the timings are asked with offsets counting those.
+      var letters = !exact && Array.from(raw.replace(/\s+/g, ' ').trim()).length !== chars;
+      if (!exact) {
+        // Narrated as `text.replace(/\s+/g, ' ').trim()`: offset i of that text is raw[map[i]] (or of its letters).
         map = [];
         var space = true;
         for (var i = 0; i < raw.length; i++) {
           var isSpace = /\s/.test(raw[i]);
-          if (!(isSpace && space)) map.push(i);
+          if (letters ? /[\p{L}\p{N}]/u.test(raw[i]) : !(isSpace && space)) map.push(i);
           space = isSpace;
         }
       }
-      return (index = { nodes: nodes, starts: starts, map: map });
+      return (index = { nodes: nodes, starts: starts, map: map, letters: letters });
     }
 
     /** Offset o of the narrated text as a DOM point; `end`: o is an exclusive end. */
@@ -736,8 +778,9 @@
       if (!follow) return;
       addStyle(doc, MARKS);
       follow.addEventListener('click', onTextClick);
-      if (timings) sync();
-      else if (ready && audioId) loadTimings(audioId);
+      // Asked again: the new element may need other offsets (the browser's cache answers the same ones).
+      timings = null;
+      if (ready && audioId) loadTimings(audioId);
     }
 
     function onTextClick(/** @type {Event} */ ev) {
@@ -810,6 +853,7 @@
       });
     }
     on('play', function () {
+      beacon('play');
       setIcon(true);
       if (!segMode) showStatus('');
       requestAnimationFrame(tick);
@@ -824,7 +868,7 @@
       on(ev, render);
     });
     on('ended', function () {
-      if (!segMode) return;
+      if (!segMode) return beacon('100');
       var more = segIdx + 1 < segs.length;
       if (whole) toWhole(more);
       else if (more) playSeg(segIdx + 1, 0, true);
@@ -883,7 +927,9 @@
   var tags = current
     ? [current]
     : Array.prototype.slice.call(
-        doc.querySelectorAll('script[src*="embed.js"][data-audio-id],script[src*="embed.js"][data-narrate]'),
+        doc.querySelectorAll(
+          'script[src*="embed.js"][data-audio-id],script[src*="embed.js"][data-narrate],script[src*="embed.js"][data-feed]',
+        ),
       );
   tags.forEach(function (/** @type {HTMLScriptElement} */ tag) {
     if (tag.hasAttribute('data-voz')) return;

@@ -7,13 +7,12 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context } from 'aws-lambda';
-import { withIdempotency, type IdempotencyOptions } from '../idempotency/idempotency';
 import { logger } from '../logger';
 import { metricsMiddleware } from '../observability/metrics';
 import { tracingMiddleware } from '../observability/tracing';
 import { DomainError, InvalidInput, invalid } from '../errors';
 import { HttpError, toHttpError } from './errors';
-import { localizeAnswer } from '../i18n/errors';
+import { localizeAnswer } from './localize';
 import { bodyBytes, toApiRequest, type ApiEvent, type ApiRequest } from './request';
 import { json, type ApiResult } from './response';
 
@@ -22,13 +21,19 @@ export interface ApiHandlerOptions {
   maxBodyBytes?: number;
   /** Status of invalid input (that refusal too) in the service's contract: narration 422 (default), documents 400. */
   invalidStatus?: 400 | 422;
-  /** Idempotency-Key handling (routes with `idempotent: true`; see lambdas/shared/idempotency). */
-  idempotency?: IdempotencyOptions;
+  /**
+   * Runs the route function inside Idempotency-Key handling: `idempotency(route, deps)` of lambdas/shared/idempotency
+   * for routes with `idempotent: true` (that module builds on this chain, not the other way round).
+   */
+  idempotency?: AroundRoute;
   /** Instead of that refusal: this status with `{"detail": detail}` (a route's RouteSpec.tooLarge). */
   tooLarge?: { status: number; detail: string };
   /** The `detail` of the 503 answered at the route's deadline. @default narration's wording (TIMEOUT_DETAIL) */
   timeoutDetail?: string;
 }
+
+/** Something that runs the route function `run` for `req` (and may answer without running it). */
+export type AroundRoute = (req: ApiRequest, run: () => Promise<ApiResult>) => Promise<ApiResult>;
 
 /** What the deadline's 503 says by default (narration: long texts have the queue). */
 export const TIMEOUT_DETAIL =
@@ -106,7 +111,7 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
           }
           const req = toApiRequest(event, opts?.signal);
           result = options.idempotency
-            ? await withIdempotency(req, options.idempotency, () => fn(req, context))
+            ? await options.idempotency(req, () => fn(req, context))
             : await fn(req, context);
         } catch (err) {
           result = errorResponse(err, requestId, options.invalidStatus);

@@ -40,4 +40,6 @@ export interface RouteDoc {
   responses: Record<number, ResponseDoc>;
   /** Optional Bearer key (free tier without it). */
   bearer?: 'optional' | 'required';
+  /** With `bearer: 'optional'`: the code samples still send the key (what most callers of the route have). */
+  sampleKey?: boolean;
 }

@@ -55,10 +55,14 @@ const py = (v: unknown) =>
     .replace(/\bfalse\b/g, 'False')
     .replace(/\bnull\b/g, 'None');
 
-/** What a 2xx answer is: JSON (printed), text (printed) or a file (saved as `salida.<ext>`). */
+/**
+ * What a 2xx answer is: JSON (printed), text (printed) or a file (saved as `salida.<ext>`). An answer documented
+ * with neither a schema nor a content type (a static file of any type) is printed as text.
+ */
 function answerKind(doc: RouteDoc): { kind: 'json' | 'text' | 'file'; ext?: string } {
   const ok = Object.entries(doc.responses).find(([s]) => s.startsWith('2'))?.[1];
-  const type = ok?.contentType ?? ok?.contentTypes?.[0] ?? 'application/json';
+  const type =
+    ok?.contentType ?? ok?.contentTypes?.[0] ?? (ok && !ok.schema ? 'text/plain' : 'application/json');
   if (/json/.test(type)) return { kind: 'json' };
   if (/^text\/|javascript|mpegurl/.test(type)) return { kind: 'text' };
   return { kind: 'file', ext: type === 'application/pdf' ? 'pdf' : 'bin' };
@@ -75,7 +79,7 @@ export function codeSamples(
   const qs = query.length
     ? `?${query.map((p) => `${p.name}=${encodeURIComponent(QUERY_VALUES[p.name]!)}`).join('&')}`
     : '';
-  const key = doc.bearer === 'required';
+  const key = doc.bearer === 'required' || (doc.bearer === 'optional' && doc.sampleKey === true);
   const bodyType = doc.body?.contentTypes[0];
   const multipart = bodyType === 'multipart/form-data';
   const answer = answerKind(doc);

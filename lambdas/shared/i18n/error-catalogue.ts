@@ -1171,6 +1171,14 @@ export const ERROR_MESSAGES = {
     'The PNG logo is {w} × {h} px; at most {max} on each side',
     'El logo PNG mide {w} × {h} px; como máximo {max} por lado',
   ],
+  brand_none: [
+    'This account has no brand stored. Store one with PUT /v1/brand.',
+    'Esta cuenta no tiene una marca guardada. Guarda una con PUT /v1/brand.',
+  ],
+  brand_empty: [
+    'A brand needs at least one of logo, color, notas, leyenda_pie (DELETE /v1/brand removes it)',
+    'Una marca necesita al menos uno de logo, color, notas, leyenda_pie (DELETE /v1/brand la elimina)',
+  ],
   xml_required_for: [
     'Field required for the CFDI 4.0 XML ({field}); options.require_xml asks for it',
     'Campo obligatorio para el XML del CFDI 4.0 ({field}); lo pide options.require_xml',
@@ -1241,9 +1249,13 @@ export const ERROR_MESSAGES = {
     "No batch '{id}' for this account (batches are kept for a day).",
     "No hay un lote '{id}' para esta cuenta (los lotes se guardan un día).",
   ],
-  batch_needs_key: [
-    'A batch needs an API key (`Authorization: Bearer <key>`): its documents are charged to your plan and its result belongs to your account. GET /pricing shows the plans.',
-    'Un lote necesita una clave de API (`Authorization: Bearer <key>`): sus documentos se cobran a tu plan y su resultado pertenece a tu cuenta. GET /pricing muestra los planes.',
+  batch_plan_limit: [
+    'A batch on the free plan holds at most {max} files; this one has {files}. Send `Authorization: Bearer <key>` of a paid plan (Pro: 1,000 files per batch, Scale: 5,000; GET /pricing).',
+    'Un lote en el plan gratuito admite como máximo {max} archivos; este tiene {files}. Envía `Authorization: Bearer <key>` con la clave de un plan de pago (Pro: 1,000 archivos por lote, Scale: 5,000; GET /pricing).',
+  ],
+  batch_plan_limit_paid: [
+    'A batch on the {plan} plan holds at most {max} files; this one has {files}. Split it into several batches, or upgrade to Scale (5,000 files per batch; GET /pricing).',
+    'Un lote en el plan {plan} admite como máximo {max} archivos; este tiene {files}. Divídelo en varios lotes, o cambia al plan Scale (5,000 archivos por lote; GET /pricing).',
   ],
   batch_upload_id_format: [
     'an upload_id from POST /v1/batches/upload',
@@ -1295,6 +1307,23 @@ export const ERROR_MESSAGES = {
     'The feed is paused: resume it first (PATCH {"status": "active"}).',
     'El feed está en pausa: reanúdalo primero (PATCH {"status": "active"}).',
   ],
+  page_url_invalid: [
+    'url should be the http(s) address of the page.',
+    'url debe ser la dirección http(s) de la página.',
+  ],
+  page_not_in_feed: [
+    'This page is not in the feed (yet): the next poll will find it.',
+    'Esta página no está (aún) en el feed: la próxima lectura del feed la encontrará.',
+  ],
+  page_not_narrated: ['This page has no narration yet.', 'Esta página aún no tiene narración.'],
+  listen_article_unknown: ['The feed does not list this article.', 'El feed no incluye este artículo.'],
+  listen_days: ['days should be a whole number from 1 to {n}.', 'days debe ser un número entero de 1 a {n}.'],
+  timings_offsets: ["offsets should be 'utf16' or 'letters'", "offsets debe ser 'utf16' o 'letters'"],
+  listen_article_format: [
+    "An article key (from the player's lookup)",
+    'Una clave de artículo (la que da la consulta del reproductor)',
+  ],
+  feed_id_format: ['A feed id (fd_…)', 'Un id de feed (fd_…)'],
 } as const satisfies Record<string, readonly [en: string, es: string]>;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
@@ -1328,6 +1357,8 @@ export const TERMS: Record<string, string> = {
   // growth limits
   'A/B events': 'eventos A/B',
   'waitlist sign-ups': 'registros en la lista de espera',
+  'listen beacons': 'avisos de escucha',
+  'first plays': 'primeras reproducciones',
   // sniffed file kinds
   'plain text': 'texto sin formato',
   'not a PDF': 'otro tipo de archivo',

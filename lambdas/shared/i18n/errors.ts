@@ -1,14 +1,9 @@
-// Error answers in the caller's language. The services throw their errors in English (the default, and what the logs
-// hold); just before an answer leaves, `localizeAnswer` finds the message's entry in the one catalogue
-// (./error-catalogue.ts) and, for a caller whose Accept-Language prefers Spanish (es, es-MX, es-ES…; q-values
-// honoured, negotiated by the `negotiator` library), replaces the human text with the entry's Spanish. Nothing else
-// changes: same status, same body keys in the same order, same `type` of each validation item. Every error answer
-// whose `detail` is a message also carries the entry's stable code in `X-Error-Code`, whatever the language, so a
-// program never has to match on wording. A message without an entry stays English and is logged (the catalogue test,
-// test/unit/error-catalogue.test.ts, reads every message the sources can throw, so that should not happen).
+// Error messages in the caller's language. The services throw their errors in English (the default, and what the
+// logs hold); `translateMessage` finds a message's entry in the one catalogue (./error-catalogue.ts) and gives its
+// Spanish, `matchMessage` its stable code, `preferredLanguage` reads Accept-Language (es, es-MX, es-ES…; q-values
+// honoured, negotiated by the `negotiator` library). The HTTP chain applies them to every error answer just before
+// it leaves (lambdas/shared/http/localize.ts); this module knows nothing of HTTP answers.
 import Negotiator from 'negotiator';
-import { logger } from '../logger';
-import type { ApiResult } from '../http/response';
 import { ERROR_MESSAGES, TERM_PATTERNS, TERMS, type ErrorCode } from './error-catalogue';
 
 export type Lang = 'en' | 'es';
@@ -92,48 +87,4 @@ function translateValue(value: string): string {
   if (Object.hasOwn(TERMS, value)) return TERMS[value]!;
   for (const [re, to] of TERM_PATTERNS) if (re.test(value)) return value.replace(re, to);
   return translateMessage(value, 'es') ?? value;
-}
-
-const UNTRANSLATED = new Set<string>();
-
-function localized(message: string, lang: Lang): string {
-  const out = translateMessage(message, lang);
-  if (out !== undefined) return out;
-  if (!UNTRANSLATED.has(message) && UNTRANSLATED.size < 100) {
-    UNTRANSLATED.add(message);
-    logger.warn('error message without a catalogue entry', { detail: message });
-  }
-  return message;
-}
-
-/**
- * An error answer (status ≥ 400, JSON with `detail`) in the caller's language, with `X-Error-Code` for a message
- * detail and `Vary: Accept-Language`. Any other answer is returned as it is.
- */
-export function localizeAnswer(result: ApiResult, acceptLanguage: string | undefined): ApiResult {
-  if ((result.statusCode ?? 200) < 400 || typeof result.body !== 'string' || result.isBase64Encoded)
-    return result;
-  if (!/json/i.test(result.headers?.['content-type'] ?? '')) return result;
-  let body: unknown;
-  try {
-    body = JSON.parse(result.body);
-  } catch {
-    return result;
-  }
-  if (!body || typeof body !== 'object' || !('detail' in body)) return result;
-  const lang = preferredLanguage(acceptLanguage);
-  const b = body as { detail: unknown };
-  const headers: Record<string, string> = { ...result.headers };
-  const vary = headers.vary;
-  headers.vary =
-    vary && !/accept-language/i.test(vary) ? `${vary}, Accept-Language` : (vary ?? 'Accept-Language');
-  if (typeof b.detail === 'string') {
-    const code = matchMessage(b.detail)?.code;
-    if (code) headers['x-error-code'] = code;
-    b.detail = localized(b.detail, lang);
-  } else if (Array.isArray(b.detail) && lang !== 'en') {
-    for (const item of b.detail as { msg?: unknown }[])
-      if (item && typeof item.msg === 'string') item.msg = localized(item.msg, lang);
-  }
-  return { ...result, headers, body: JSON.stringify(body) };
 }

@@ -1,6 +1,6 @@
 // Idempotency-Key (Stripe's semantics) for the POSTs that create something or charge, once for both services.
 // A route opts in with `idempotent: true` in its spec; its handler passes `idempotency(route, deps)` to apiHandler,
-// which runs `withIdempotency` around the route function:
+// which runs the route function inside it (`withIdempotency`):
 //
 //   no header                         → the request runs as always
 //   first use of a key                → runs; a final answer (2xx, or a 4xx that depends only on the request) is kept
@@ -25,6 +25,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { ipSubject } from '../auth/resolve-caller';
 import { bearerToken } from '../auth/keys';
 import { Conflict, InvalidInput } from '../errors';
+import type { AroundRoute } from '../http/api-handler';
 import type { ApiRequest } from '../http/request';
 import type { ApiResult } from '../http/response';
 import { logger } from '../logger';
@@ -83,16 +84,15 @@ export interface IdempotencyOptions {
 export function idempotency(
   route: Pick<RouteSpec, 'timeoutS' | 'idempotent'>,
   deps: { readonly idempotency: IdempotencyStore; now?(): Date },
-): { idempotency?: IdempotencyOptions } {
+): { idempotency?: AroundRoute } {
   if (!route.idempotent) return {};
-  return {
-    idempotency: {
-      store: () => deps.idempotency,
-      lockS: route.timeoutS + 30,
-      // Read lazily: only a request that sends a key touches the deps.
-      now: () => (deps.now ? deps.now() : new Date()),
-    },
+  const opts: IdempotencyOptions = {
+    store: () => deps.idempotency,
+    lockS: route.timeoutS + 30,
+    // Read lazily: only a request that sends a key touches the deps.
+    now: () => (deps.now ? deps.now() : new Date()),
   };
+  return { idempotency: (req, run) => withIdempotency(req, opts, run) };
 }
 
 /**

@@ -57,6 +57,21 @@ export interface QuotaDecision {
   chargeId?: string;
   /** Units charged to each window (ChargeOptions.units); a refund gives back this many. @default 1 */
   units?: number;
+  /** The id of the charge's hold (ChargeOptions.hold): commit() ends it, refund() gives back only while it is held. */
+  hold?: string;
+}
+
+/**
+ * A charge held until its work is delivered. The hold is written with the charge, in the same conditional write of
+ * each window's counter item; commit() removes it once the work is delivered (before the answer leaves). A hold
+ * found past `untilS` (its process died: nothing answers after a route's deadline) is no longer usage (peek), and is
+ * given back by the next charge of that window, or by the local runtime's start: once, in one conditional write.
+ */
+export interface ChargeHold {
+  /** Unique per piece of work (the request id, or the charge id when there is one). */
+  id: string;
+  /** Epoch seconds after which no live process can still deliver the work (the route's deadline, and margin). */
+  untilS: number;
 }
 
 /**
@@ -72,6 +87,8 @@ export interface ChargeOptions {
    * @default 1
    */
   units?: number;
+  /** Hold the charge until commit(): a process that dies before delivering leaves a hold that is given back. */
+  hold?: ChargeHold;
 }
 
 /** The caller's view of a decision, as headers (IETF RateLimit draft fields, widely used names). */
@@ -95,8 +112,16 @@ export interface QuotaStore {
    * window already charged for that id is not charged again (and counts as charged).
    */
   consume(subject: string, rules: WindowRule[], now?: Date, opts?: ChargeOptions): Promise<QuotaDecision>;
-  /** Gives back what a decision charged (the work failed); with its chargeId, only if that charge is there. */
+  /**
+   * Gives back what a decision charged (the work failed); with its chargeId, only if that charge is there; with its
+   * hold, only while it is held (a hold already given back, or committed, is not given back again).
+   */
   refund(decision: QuotaDecision): Promise<void>;
+  /**
+   * The held work was delivered: the charge stays, its hold ends. A hold given back meanwhile (the work outlived its
+   * hold) is charged again, past the limit if need be (it was admitted), once per charge id.
+   */
+  commit(decision: QuotaDecision): Promise<void>;
   /** Was the charge `id` made in the windows of `at`? (stores without charge ids: undefined, unknown) */
   hasCharge?(subject: string, rules: WindowRule[], at: Date, id: string): Promise<boolean>;
   /** Current usage without charging. */

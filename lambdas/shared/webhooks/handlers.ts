@@ -10,7 +10,9 @@
 import type { KeyStore } from '../auth/keys';
 import { resolveCaller, type Caller } from '../auth/resolve-caller';
 import { apiHandler } from '../http/api-handler';
-import { lazyHandlers } from '../http/route-handlers';
+import type { SQSEvent, Context } from 'aws-lambda';
+import type { ApiEvent } from '../http/request';
+import { lazyHandlers, type RouteHandler } from '../http/route-handlers';
 import type { RouteSpec } from '../manifest';
 import { NotFound, InvalidInput, Unauthenticated } from '../errors';
 import { json } from '../http/response';
@@ -170,4 +172,17 @@ export function webhookHandlers<E extends string>(
     WebhookDelete: () => webhookDeleteHandler(deps, svc),
     WebhookRotateSecret: () => webhookRotateHandler(deps, svc, opts('WebhookRotateSecret')),
   });
+}
+
+/**
+ * The Lambda handler of a service's whole webhook surface (its handlers/webhooks.ts): the endpoint routes (API
+ * Gateway events, picked by route key) and the delivery queue's worker (SQS events). Each route and the worker are
+ * still their own functions in the cloud, with their own grants; they share the file, as the routes of a surface do.
+ */
+export function webhookSurface(
+  routes: RouteHandler,
+  delivery: (event: SQSEvent, context: Context) => Promise<unknown>,
+) {
+  return (event: ApiEvent | SQSEvent, context: Context): Promise<unknown> =>
+    'Records' in event ? delivery(event, context) : routes(event, context);
 }

@@ -297,8 +297,21 @@ export interface Bloque {
   nivel: number;
   campos: Campo[];
   texto?: string;
-  /** A repeated element: one row per occurrence. `lineas` (wide tables) prints each row as "label value · …". */
-  tabla?: { columnas: string[]; filas: string[][]; lineas: boolean };
+  /**
+   * A repeated element, one line per occurrence: `filas` ("N. Label: value · Label: value", empty values left out),
+   * after `comunes` (the columns whose value is the same in every occurrence, said once; empty when none). A line is one paragraph, not a table row of cells: Chromium's layout and tagged PDF cost follows the
+   * element count, and 50 mercancías as an 11-column table doubled a traslado's render time
+   * (bench/cfdi-complementos.bench.ts).
+   */
+  tabla?: { comunes: Parte[]; filas: Parte[][] };
+}
+
+/** "Label: value" in a line of a repeated element; `entero`: a short value with a hyphen (a date, a key) printed
+ * unbroken — Chromium may break a line after any hyphen, and text tools then join "2023-06-" and "14" without it. */
+export interface Parte {
+  etiqueta: string;
+  valor: string;
+  entero: boolean;
 }
 
 export interface SeccionComplemento {
@@ -308,7 +321,6 @@ export interface SeccionComplemento {
   bloques: Bloque[];
 }
 
-const MAX_COLUMNAS = 12;
 const campos = (el: XmlNodo): Campo[] =>
   Object.entries(el.attrs).map(([k, v]) => ({ etiqueta: etiqueta(k), valor: v.trim() }));
 
@@ -353,22 +365,34 @@ function bloques(el: XmlNodo, titulo: string, nivel: number, out: Bloque[]): voi
       return e.children.find((c) => c.local === local)?.attrs[k]?.trim() ?? '';
     };
     if (keys.length || sub.length) {
+      const columnas = [
+        ...keys.map(etiqueta),
+        ...sub.map((x) => `${etiqueta(x.split(' ')[0]!)} · ${etiqueta(x.split(' ')[1]!)}`),
+      ];
+      const filas = els.map((e) => [
+        ...keys.map((k) => e.attrs[k]?.trim() ?? ''),
+        ...sub.map((x) => valor(e, x)),
+      ]);
+      const comun = columnas.map((_, c) => filas[0]![c] !== '' && filas.every((f) => f[c] === filas[0]![c]));
+      const partes = (f: string[], cols: (c: number) => boolean): Parte[] =>
+        f.flatMap((v, c) =>
+          v !== '' && cols(c)
+            ? [
+                {
+                  etiqueta: columnas[c]!,
+                  valor: v,
+                  entero: v.includes('-') && v.length <= 40 && !/\s/.test(v),
+                },
+              ]
+            : [],
+        );
       out.push({
         titulo: `${nombre} (${els.length})`,
         nivel: nivel + 1,
         campos: [],
         tabla: {
-          columnas: [
-            '#',
-            ...keys.map(etiqueta),
-            ...sub.map((x) => `${etiqueta(x.split(' ')[0]!)} · ${etiqueta(x.split(' ')[1]!)}`),
-          ],
-          filas: els.map((e, i) => [
-            String(i + 1),
-            ...keys.map((k) => e.attrs[k]?.trim() ?? ''),
-            ...sub.map((x) => valor(e, x)),
-          ]),
-          lineas: keys.length + sub.length > MAX_COLUMNAS,
+          comunes: partes(filas[0]!, (c) => comun[c]!),
+          filas: filas.map((f) => partes(f, (c) => !comun[c])),
         },
       });
     }

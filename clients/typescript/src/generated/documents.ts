@@ -42,6 +42,7 @@ export type Render_Request = {
     require_xml?: boolean;
     /** format pdf only (other formats: 400 at body.options.pdfa): a PDF/A-3b (XMP pdfaid 3/B, sRGB output intent, fonts embedded) carrying what it was printed from as an associated file (AFRelationship Source): the CFDI XML byte for byte as factura.xml for cfdi_xml, otherwise data.json (the validated data). Default true with cfdi_xml, false otherwise; the PDF inside a zip is never PDF/A */
     pdfa?: boolean;
+    /** factura only (other templates: 400 unsupported_option): the business's brand, {"logo", "color", "notas", "leyenda_pie"} (see PUT /v1/brand for each). Left out, a request with an API key prints its account's stored brand (PUT /v1/brand); given, it replaces that brand whole for this document, and {} prints none */
     marca?: {
       /** Logo: data URI of a PNG or SVG (≤ 200 KB); the SVG is sanitised */
       logo?: string;
@@ -369,6 +370,60 @@ export type WebhookRotateSecret_200 = {
   secret_hint: string;
   /** After a rotation: until when the previous secret still signs (a second v1=) */
   previous_secret_expires_at: string | null;
+};
+
+/** GET /v1/brand */
+export type BrandGet_200 = {
+  /** Data URI of the logo as it prints (an SVG as sanitised), or null */
+  logo: string | null;
+  /** Primary colour #rrggbb, or null */
+  color: string | null;
+  /** Notes block printed after the totals, or null */
+  notas: string | null;
+  /** Footer legend on every page, or null */
+  leyenda_pie: string | null;
+  /** When it was last stored (ISO 8601, UTC) */
+  updated_at: string;
+};
+
+/** PUT /v1/brand */
+export type BrandPut_Request = {
+  /** Logo: data URI of a PNG or SVG (≤ 200 KB); the SVG is sanitised */
+  logo?: string;
+  /** Primary colour (#rrggbb): headings, table headers, rules */
+  color?: string;
+  /** Notes block printed after the totals */
+  notas?: string;
+  /** Footer legend on every page */
+  leyenda_pie?: string;
+};
+
+/** PUT /v1/brand */
+export type BrandPut_200 = {
+  /** Data URI of the logo as it prints (an SVG as sanitised), or null */
+  logo: string | null;
+  /** Primary colour #rrggbb, or null */
+  color: string | null;
+  /** Notes block printed after the totals, or null */
+  notas: string | null;
+  /** Footer legend on every page, or null */
+  leyenda_pie: string | null;
+  /** When it was last stored (ISO 8601, UTC) */
+  updated_at: string;
+};
+
+/** PUT /v1/brand */
+export type BrandPut_201 = {
+  /** Data URI of the logo as it prints (an SVG as sanitised), or null */
+  logo: string | null;
+  /** Primary colour #rrggbb, or null */
+  color: string | null;
+  /** Notes block printed after the totals, or null */
+  notas: string | null;
+  /** Footer legend on every page, or null */
+  leyenda_pie: string | null;
+  /** When it was last stored (ISO 8601, UTC) */
+  updated_at: string;
 };
 
 /** POST /v1/batches/upload */

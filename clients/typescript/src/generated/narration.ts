@@ -406,6 +406,8 @@ export type GetAudio_202 = {
 export type GetTimings_Query = {
   /** `json` (default) or `vtt` */
   format?: string;
+  /** `utf16` (default) or `letters`: `start`/`end` of sentences and words counted in letters and digits only (the embed player uses it to find the text in a page that spaces or punctuates it differently) */
+  offsets?: string;
 };
 
 /** GET /audio/{audio_id}/timings */
@@ -727,7 +729,7 @@ export type FeedCreate_Request = {
   voice?: string;
   fmt?: "mp3" | "wav" | "ogg";
   lexicons?: string[];
-  mode?: "publish";
+  mode?: "publish" | "first_play";
   podcast?: {
     title?: string;
     author?: string;
@@ -927,5 +929,89 @@ export type AudioChapters_200 = {
   chapters: {
     startTime: number;
     title: string;
+  }[];
+};
+
+/** GET /feeds/{feed_id}/article */
+export type FeedPageAudio_Query = {
+  /** The page address */
+  url: string;
+};
+
+/** GET /feeds/{feed_id}/article */
+export type FeedPageAudio_200 = {
+  /** Play it as data-audio-id would (GET /audio/{audio_id}); null: a first_play feed offers it (POST narrates it) */
+  audio_id: string | null;
+  /** The article's key within the feed (what beacons name) */
+  article: string;
+  /** The link the feed gives for the page */
+  url: string;
+  title: string | null;
+};
+
+/** POST /feeds/{feed_id}/article */
+export type FeedFirstPlay_Query = {
+  /** The page address */
+  url: string;
+};
+
+/** POST /feeds/{feed_id}/article */
+export type FeedFirstPlay_200 = {
+  /** Play it as data-audio-id would (GET /audio/{audio_id}); null: a first_play feed offers it (POST narrates it) */
+  audio_id: string | null;
+  /** The article's key within the feed (what beacons name) */
+  article: string;
+  /** The link the feed gives for the page */
+  url: string;
+  title: string | null;
+};
+
+/** POST /listens */
+export type Listen_Request = {
+  feed_id: string;
+  article: string;
+  /** `play` (a play starts), `25`/`50`/`75`/`100` (that share of the audio was reached), `seek` */
+  event: "25" | "50" | "75" | "100" | "play" | "seek";
+};
+
+/** GET /v1/feeds/{feed_id}/listens */
+export type FeedListens_Query = {
+  /** 1–90 (default 30) */
+  days?: number;
+};
+
+/** GET /v1/feeds/{feed_id}/listens */
+export type FeedListens_200 = {
+  feed_id: string;
+  /** First UTC day (YYYY-MM-DD) */
+  from: string;
+  /** Last UTC day (today) */
+  to: string;
+  days: {
+    date: string;
+    plays: number;
+    q25: number;
+    q50: number;
+    q75: number;
+    /** 100 % reached */
+    completions: number;
+    seeks: number;
+    /** completions / plays (0 without plays) */
+    listen_through: number;
+  }[];
+  /** Articles with any beacon in the span, most played first */
+  articles: {
+    article: string;
+    url: string | null;
+    title: string | null;
+    plays: number;
+    q25: number;
+    q50: number;
+    q75: number;
+    /** 100 % reached */
+    completions: number;
+    seeks: number;
+    /** completions / plays (0 without plays) */
+    listen_through: number;
   }[];
 };

@@ -1,0 +1,299 @@
+// A month of CFDI through the batch path (issue #26), two ways, in one run:
+//
+// 1. A simulated cloud run of 1,000 distinct stamped CFDI at concurrency 50. Every step is the real code
+//    (use-cases/batch-run.ts: split, 50 parts of 20 rendered by the real renderer, assembly of the real zip) against
+//    the local emulators, one step at a time; only the parallelism of Lambda is simulated, on a virtual clock:
+//    - each step's duration is its measured wall time here, with the cloud's latencies added for real (a sleep
+//      before every S3, DynamoDB and SQS call, so the assembly's read-ahead overlaps them as it would in AWS);
+//    - a message is delivered SQS_DELIVERY_MS after it is sent, and never before the end of every step run so far
+//      (the state it reads was written by them);
+//    - the event source's scaling as AWS documents it: 5 concurrent invocations at first, then up to 300 more per
+//      minute (services-sqs-scaling.html), capped at the batch queue's maxConcurrency (50);
+//    - a step taken by a new container first pays its cold start: measured below in a fresh process with a fresh
+//      temp dir (module init + Chromium unpacked and launched + the first CFDI rendered), plus IMAGE_INIT_MS for
+//      Lambda's container-image sandbox (an assumption: AWS publishes no figure).
+//    Target: 1,000 CFDI from POST /v1/batches to the zip in ≤ 60 s.
+// 2. Locally, through `npm start`'s runtime (fauxqs, the batch worker's two pollers, one Chromium): a batch's
+//    throughput from POST /v1/batches to done against the renderer's raw throughput at the same concurrency (the
+//    same CFDI through renderDocument() on a warm renderer, 2 at a time: the rendering alone, without queue, S3 or
+//    zip), measured before and after the batch (the mean is the baseline). Target ≥ 0.9×.
+// Loopback only (tripwire). Usage: npm run bench -- batch-run   (BATCH_RUN_CFDI, default 1,000, for the simulated
+// run; BATCH_RUN_LOCAL_CFDI, default 200, for the local one)
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BatchStep } from '../lambdas/documents/use-cases/batches';
+import { batchCorpus, uploadAndStart, waitForBatch, zipOf } from '../test/helpers/cfdi-batch';
+import { putApiKey } from '../test/helpers/api-keys';
+import { installLoopbackTripwire } from '../test/helpers/loopback-only';
+import { generateKey } from '../lambdas/shared/auth/keys';
+import { startLocal } from '../lib/local/runtime';
+import { readForBatch } from '../lambdas/documents/core/cfdi-resumen';
+import { median } from './measure';
+
+const CFDI = Number(process.env.BATCH_RUN_CFDI ?? 1000);
+/** The local comparison's batch (and the raw renderer's run, twice): two cores render 1,000 CFDI in minutes. */
+const LOCAL_CFDI = Number(process.env.BATCH_RUN_LOCAL_CFDI ?? 200);
+const CONCURRENCY = 50;
+// Declared cloud latencies (same region, small objects), added to every call of the steps.
+const S3_MS = 25;
+const DYNAMO_MS = 8;
+const SQS_SEND_MS = 15;
+const SQS_DELIVERY_MS = 100;
+const IMAGE_INIT_MS = 1000;
+const DECLARED_COLD_MS = 1000 + 4000 + IMAGE_INIT_MS;
+const LOCAL_CONCURRENCY = 2;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Every method of `port` waits `ms` first (the network round trip of the real service). */
+function withLatency<T extends object>(port: T, ms: number): T {
+  return new Proxy(port, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        await sleep(ms);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+/** One real step of the batch: its kind, wall time (latencies included) and the step that queued it (-1: the API). */
+interface Run {
+  kind: string;
+  ms: number;
+  from: number;
+}
+
+/**
+ * Lambda's parallelism on a virtual clock over the measured steps: a message is delivered SQS_DELIVERY_MS after
+ * the later of its sender's end and the end of every step run before it; a warm container free by then takes it,
+ * else a new one (cold start first) if the event source's scaling allows one more, else the first to come free.
+ */
+function simulate(apiMs: number, steps: Run[], coldMs: number): { makespan: number; colds: number } {
+  const containers: { freeAt: number }[] = [];
+  const ends: number[] = [];
+  // Steps become pending when the step that queued them has run (on the virtual clock).
+  const pending = steps.flatMap((r, i) => (r.from < 0 ? [{ i, at: apiMs + SQS_DELIVERY_MS }] : []));
+  const firstAt = apiMs + SQS_DELIVERY_MS;
+  let colds = 0;
+  let lastEnd = apiMs;
+  while (pending.length) {
+    pending.sort((a, b) => (a.at === b.at ? a.i - b.i : a.at - b.at));
+    const { i, at } = pending.shift()!;
+    const allowed = Math.min(CONCURRENCY, 5 + Math.floor(((at - firstAt) / 60_000) * 300));
+    let container = containers.filter((c) => c.freeAt <= at).sort((a, b) => b.freeAt - a.freeAt)[0];
+    let start = at;
+    if (!container && containers.length < allowed) {
+      container = { freeAt: 0 };
+      containers.push(container);
+      start = at + coldMs;
+      colds++;
+    } else if (!container) {
+      container = containers.reduce((a, b) => (a.freeAt <= b.freeAt ? a : b));
+      start = Math.max(at, container.freeAt);
+    }
+    container.freeAt = start + steps[i]!.ms;
+    ends[i] = container.freeAt;
+    // What step i sent is read by its receivers after every step run before it (in the real run) has ended.
+    for (let k = 0; k <= i; k++) if (ends[k] !== undefined) lastEnd = Math.max(lastEnd, ends[k]!);
+    steps.forEach((r, j) => r.from === i && pending.push({ i: j, at: lastEnd + SQS_DELIVERY_MS }));
+  }
+  return { makespan: Math.max(...ends), colds };
+}
+
+/** The render request a batch makes for one CFDI (its template chosen by the batch's reader). */
+function rawRequest(xml: string) {
+  const read = readForBatch(xml, 'x.xml');
+  if (!read.ok) throw new Error(read.motivo);
+  return { template: read.template, cfdi_xml: xml, format: 'pdf' };
+}
+
+/** A cold container's start, in a fresh process with a fresh temp dir (Chromium unpacked there). */
+function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; firstRenderMs: number } {
+  const tmp = mkdtempSync(join(tmpdir(), 'bench-cold-'));
+  try {
+    const child = `
+      const t0 = performance.now();
+      const worker = require(${JSON.stringify(join(__dirname, '..', 'lambdas/documents/handlers/batch-worker.ts'))});
+      const { parseRenderRequest, renderDocument } = require(${JSON.stringify(join(__dirname, '..', 'lambdas/documents/use-cases/render-request.ts'))});
+      const { awsDeps } = require(${JSON.stringify(join(__dirname, '..', 'lambdas/documents/deps.ts'))});
+      const t1 = performance.now();
+      (async () => {
+        if (typeof worker.handler !== 'function') throw new Error('no handler');
+        const request = parseRenderRequest({ template: process.env.BENCH_TEMPLATE, cfdi_xml: process.env.BENCH_XML, format: 'pdf' });
+        await renderDocument(request, await awsDeps().renderer(), {});
+        console.log(JSON.stringify({ initMs: t1 - t0, firstRenderMs: performance.now() - t1 }));
+        process.exit(0);
+      })().catch((e) => { console.error(e); process.exit(1); });`;
+    const out = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '-e', child], {
+      // One invocation at a time, as a Lambda container (the local runtime's concurrent-invocation mode off).
+      env: {
+        ...env,
+        TMPDIR: tmp,
+        BENCH_XML: xml,
+        BENCH_TEMPLATE: rawRequest(xml).template,
+        CHROMIUM_LAUNCHER: '',
+        AWS_LAMBDA_MAX_CONCURRENCY: undefined,
+      },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (out.status !== 0) throw new Error(`cold start: ${out.stderr}`);
+    return JSON.parse(out.stdout.trim().split('\n').pop()!) as { initMs: number; firstRenderMs: number };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+(async () => {
+  const tripwire = installLoopbackTripwire();
+  console.log(`# Node ${process.version}, load average ${load()} at the start; ${CFDI} CFDI`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-batch-run-'));
+  const rt = await startLocal({ dataDir, persist: false, startWorker: true });
+  try {
+    const { awsDeps } = await import('../lambdas/documents/deps');
+    const { batchRunDeps } = await import('../lambdas/documents/handlers/batch-worker');
+    const { runBatchStep } = await import('../lambdas/documents/use-cases/batch-run');
+    const { startBatch: startBatchUseCase } = await import('../lambdas/documents/use-cases/batches');
+    const { parseRenderRequest, renderDocument } =
+      await import('../lambdas/documents/use-cases/render-request');
+    const corpus = batchCorpus(`bench-${Date.now()}`, CFDI, false);
+    const xmls = corpus.files.map((f) => f.xml);
+
+    // ---- 1. The simulated cloud run ----
+    const cold = coldStart(process.env, xmls[0]!);
+    const measuredColdMs = cold.initMs + cold.firstRenderMs + IMAGE_INIT_MS;
+    const docs = awsDeps();
+    const base = batchRunDeps(docs);
+    const sent: BatchStep[] = [];
+    const queue = {
+      send: async (m: Record<string, unknown>) => {
+        await sleep(SQS_SEND_MS);
+        sent.push(m as unknown as BatchStep);
+      },
+      retryAfter: async () => undefined,
+    };
+    const deps = {
+      ...base,
+      batchFiles: withLatency(base.batchFiles, S3_MS),
+      jobs: withLatency(base.jobs, DYNAMO_MS),
+      quotas: withLatency(base.quotas, DYNAMO_MS),
+      batchQueue: queue,
+    };
+    // The warm renderer a container has after its cold start (the cold start itself is counted apart).
+    await renderDocument(parseRenderRequest(rawRequest(xmls[0]!)), await docs.renderer(), {});
+
+    // The real steps, one at a time in the order they were queued; each one's wall time and what it sent.
+    let t = performance.now();
+    const started = await startBatchUseCase(deps, {
+      owner: 'acct:bench',
+      plan: 'scale',
+      quotaSubject: 'docs#bench',
+      body: { xml: xmls },
+    });
+    const apiMs = performance.now() - t;
+    const jobId = started.body.id as string;
+    const steps: Run[] = [];
+    const todo = sent.splice(0).map((step) => ({ step, from: -1 }));
+    while (todo.length) {
+      const { step, from } = todo.shift()!;
+      t = performance.now();
+      await runBatchStep(deps, step, 1);
+      steps.push({ kind: step.step, ms: performance.now() - t, from });
+      todo.push(...sent.splice(0).map((next) => ({ step: next, from: steps.length - 1 })));
+    }
+    const job = await docs.batches.get(jobId);
+    if (job?.status !== 'done' || job.batchDone !== CFDI)
+      throw new Error(`simulated batch ended ${job?.status} with ${job?.batchDone} of ${CFDI}`);
+    const target = 60_000 * (CFDI / 1000);
+    const byKind = (kind: string) => steps.filter((r) => r.kind === kind).map((r) => r.ms);
+    for (const [label, coldMs] of [
+      ['declared', DECLARED_COLD_MS],
+      ['measured here', measuredColdMs],
+    ] as const) {
+      const sim = simulate(apiMs, steps, coldMs);
+      console.log(
+        `batch-run simulated cloud, ${CFDI} CFDI at concurrency ${CONCURRENCY}, ${label} cold start: ` +
+          `${sim.makespan.toFixed(0)} ms vs baseline target ${target} ms → ratio ${(sim.makespan / target).toFixed(2)}×`,
+      );
+      console.log(`# ${sim.colds} cold containers at ${s(coldMs)} each`);
+    }
+    console.log(
+      `# cold start declared ${s(DECLARED_COLD_MS)} (module init ~1 s as bench/cold-start measures the bundle, Chromium ` +
+        `unpacked + launched + first render ~4 s as docs/operations/cost.md assumes, image sandbox ${s(IMAGE_INIT_MS)}); ` +
+        `measured in a fresh process: init ${s(cold.initMs)} (tsx transpiling the sources) + Chromium and the first ` +
+        `CFDI ${s(cold.firstRenderMs)} + ${s(IMAGE_INIT_MS)} sandbox`,
+    );
+    console.log(
+      `# steps measured: POST ${s(apiMs)}, split ${s(byKind('split')[0]!)}, parts median ${s(median(byKind('part')))} ` +
+        `(max ${s(Math.max(...byKind('part')))}) ` +
+        `(${byKind('part').length} of up to 20 CFDI), assembly ${s(byKind('assemble')[0]!)} (zip of ` +
+        `${((job.result?.bytes ?? 0) / 2 ** 20).toFixed(1)} MB); latencies S3 ${S3_MS}, DynamoDB ${DYNAMO_MS}, SQS send ` +
+        `${SQS_SEND_MS} / delivery ${SQS_DELIVERY_MS} ms; load ${load()}`,
+    );
+
+    // ---- 2. Locally: batch throughput vs the renderer's raw throughput at the same concurrency ----
+    const renderer = await docs.renderer();
+    const requests = xmls.slice(0, LOCAL_CFDI).map(rawRequest);
+    const raw = async () => {
+      let next = 0;
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: LOCAL_CONCURRENCY }, async () => {
+          for (let i = next++; i < requests.length; i = next++) {
+            await renderDocument(parseRenderRequest(requests[i]), renderer, {});
+          }
+        }),
+      );
+      return (requests.length * 1000) / (performance.now() - t0);
+    };
+    const rawBefore = await raw();
+    // The same CFDI with other UUIDs, as a zip through the presigned upload (the way a month comes in).
+    const zip = zipOf(batchCorpus(`bench-local-${Date.now()}`, LOCAL_CFDI, false).files);
+    const scale = generateKey();
+    await putApiKey({ ...rt, url: (p) => `${rt.documentsUrl}${p}` }, scale, 'scale', 'cus_bench_batch');
+    // The worker logs one line per PDF it makes: more lines than CFDI would mean parts rendered twice.
+    let made = 0;
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      made += String(chunk).split('"batch PDF stored"').length - 1;
+      return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof process.stdout.write;
+    const t0 = performance.now();
+    const { id } = await uploadAndStart(rt.documentsUrl!, scale, zip);
+    const seen = await waitForBatch(rt.documentsUrl!, scale, id, 1_800_000);
+    const batchRate = (LOCAL_CFDI * 1000) / (performance.now() - t0);
+    const last = seen.at(-1)!;
+    if (last.status !== 'done' || last.done !== LOCAL_CFDI)
+      throw new Error(`local batch: ${JSON.stringify(last)}`);
+    process.stdout.write = write;
+    const rawAfter = await raw();
+    const rawRate = (rawBefore + rawAfter) / 2;
+    console.log(
+      `batch-run local throughput, ${LOCAL_CFDI} CFDI at concurrency ${LOCAL_CONCURRENCY}: ${batchRate.toFixed(2)} CFDI/s vs baseline ` +
+        `raw renderer ${rawRate.toFixed(2)} CFDI/s → ratio ${(batchRate / rawRate).toFixed(2)}×`,
+    );
+    console.log(
+      `# raw ${rawBefore.toFixed(2)} before and ${rawAfter.toFixed(2)} CFDI/s after; the batch from POST to done ` +
+        `(upload, split, ${Math.ceil(LOCAL_CFDI / 20)} parts, zip, polled every 250 ms) ${s((LOCAL_CFDI * 1000) / batchRate)}, ${made} PDFs made for ${LOCAL_CFDI} CFDI; load ${load()}`,
+    );
+    if (tripwire.attempts.length) throw new Error(`non-loopback: ${tripwire.attempts.join(', ')}`);
+  } finally {
+    tripwire.uninstall();
+    await rt.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.exit(0);
+})().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
