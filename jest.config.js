@@ -5,7 +5,7 @@ const transform = {
   '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
 };
 const transformIgnorePatterns = [
-  '/node_modules/(?!(@middy|espeak-ng|fauxqs|valibot|toad-cache|@wasm-audio-decoders|codec-parser|simple-yenc|@eshaz)/)',
+  '/node_modules/(?!(@middy|espeak-ng|fauxqs|valibot|toad-cache|@wasm-audio-decoders|mpg123-decoder|codec-parser|simple-yenc|@eshaz)/)',
 ];
 // fauxqs publishes only an `import` export condition; point jest's CommonJS resolver at its entry file.
 const moduleNameMapper = { '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js' };

@@ -39,6 +39,18 @@ export const PRICES = {
     unit: 'character',
     source: 'https://aws.amazon.com/polly/pricing/ ($4.00 per 1M characters; same transcription)',
   },
+  pollyGenerative: {
+    usd: 30 / 1e6,
+    unit: 'character',
+    source:
+      'https://aws.amazon.com/polly/pricing/ ($30.00 per 1M characters; list price as published since the generative engine launched, not re-read here)',
+  },
+  pollyLongForm: {
+    usd: 100 / 1e6,
+    unit: 'character',
+    source:
+      'https://aws.amazon.com/polly/pricing/ ($100.00 per 1M characters; list price as published since the long-form engine launched, not re-read here)',
+  },
   lambdaArmGbS: { usd: 0.0000133334, unit: 'GB-second (arm64)', source: LAMBDA_SRC },
   lambdaX86GbS: { usd: 0.0000166667, unit: 'GB-second (x86_64)', source: LAMBDA_SRC },
   lambdaRequest: { usd: 0.2 / 1e6, unit: 'invocation', source: LAMBDA_SRC },
@@ -223,7 +235,7 @@ export function uploadRequests(bytes: number, a: Assumptions = ASSUMPTIONS): num
 export interface NarrationScenario {
   /** Characters per conversion: ≤ chunkChars is narrated inside the request (sync), longer goes to the worker. */
   charsPerConversion: number;
-  engine: 'neural' | 'standard';
+  engine: 'neural' | 'standard' | 'generative' | 'long-form';
   /** Polly-billed characters per input character (reading rules expand numbers, dates, symbols). */
   expansion: number;
 }
@@ -241,7 +253,12 @@ export function narrationCost(
   const audioS = billedChars / a.charsPerSecond;
   const audioBytesEach = (s.charsPerConversion * s.expansion * a.mp3BytesPerSecond) / a.charsPerSecond;
   const audioGb = (audioS * a.mp3BytesPerSecond) / 1024 ** 3;
-  const polly = s.engine === 'neural' ? p.pollyNeural : p.pollyStandard;
+  const polly = {
+    neural: p.pollyNeural,
+    standard: p.pollyStandard,
+    generative: p.pollyGenerative,
+    'long-form': p.pollyLongForm,
+  }[s.engine];
   const lines: Line[] = [];
   const add = (item: string, quantity: number, price: Price) =>
     lines.push({ item, quantity, unit: price.unit, usd: quantity * price.usd });
@@ -513,6 +530,10 @@ export function renderMarkdown(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS)
     { charsPerConversion: 20_000, engine: 'neural', expansion: prose },
     { charsPerConversion: 1500, engine: 'standard', expansion: prose },
     { charsPerConversion: 20_000, engine: 'standard', expansion: prose },
+    // The engines a request may pick (`engine`): same pipeline, another price per character. Generative voices
+    // are read a sentence per call (no speech marks): more calls, the same billed characters.
+    { charsPerConversion: 20_000, engine: 'generative', expansion: prose },
+    { charsPerConversion: 20_000, engine: 'long-form', expansion: prose },
   ];
   const results = scenarios.map((s) => narrationCost(s, p, a));
   const docs = documentsCost(p, a);
@@ -584,7 +605,7 @@ files live two days (\`batches/\` lifecycle rule): their storage is a fraction o
 | chunkChars | ${a.chunkChars} | Polly SynthesizeSpeech bills ≤ 3,000 characters per call; narrate() chunks to it |
 | charsPerSecond | ${a.charsPerSecond} | lambdas/narration/core/preview.ts (Spanish narration rate) |
 | mp3BytesPerSecond | ${a.mp3BytesPerSecond} | 48 kbps CBR mono (lambdas/narration/audio/encode.ts) |
-| encoderXRealtime | ${a.encoderXRealtime} | MP3 encoder at 16 kHz on one core: \`npm run cost -- --measure\` measured 286× here (2026-11-21); 200 leaves room for a slower Graviton core |
+| encoderXRealtime | ${a.encoderXRealtime} | MP3 encoder at 16 kHz on one core: \`npm run cost -- --measure\` measured 286× here (2026-11-21); 200 leaves room for a slower Graviton core; covers loudness on Polly's MP3 too (decoded for peaks, ~1,200×) |
 | pollyXRealtime | ${a.pollyXRealtime} | **assumption** (Polly is not reachable from the test machines); see the sensitivity line |
 | overheadS | ${a.overheadS} | per invocation besides synthesis and encoding (config, DynamoDB, S3 upload) |
 | syncMemMb / workerMemMb / workerTmpMb | ${a.syncMemMb} / ${a.workerMemMb} / ${a.workerTmpMb} | lambdas/narration/routes.ts |

@@ -26,6 +26,8 @@ const TOOLS = {
   qpdf: { check: onPath('qpdf'), pkgs: 'qpdf' }, // PDF structure check
   zbarimg: { check: onPath('zbarimg'), pkgs: 'zbar-tools' }, // reads the QR codes of rendered CFDI pages
   'espeak-ng': { check: onPath('espeak-ng'), pkgs: 'espeak-ng' }, // the local speech engine's CLI
+  // EBU R128 loudness (loudnorm/ebur128 filters) of narrations, decoded at the joins, as an independent meter
+  ffmpeg: { check: onPath('ffmpeg'), pkgs: 'ffmpeg' },
   // LibreOffice opens the XLSX (Calc) and DOCX (Writer) outputs; the no-GUI packages are the smallest that convert.
   'LibreOffice Calc': {
     check: `${onPath('soffice')} && test -e /usr/lib/libreoffice/program/libsclo.so`,

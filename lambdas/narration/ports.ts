@@ -52,6 +52,11 @@ export interface Synthesizer {
    * then skip decoding and re-encoding, the worker's whole CPU cost in the cloud.
    */
   synthesizeMp3?(text: string, voice: Voice, opts?: { ssml?: boolean }): Promise<Mp3Synthesis>;
+  /**
+   * False when this engine gives no speech marks for `voice` although it gives them for others (Polly's
+   * generative voices): narrate() then reads such chunks a sentence per call, so sentence starts stay exact.
+   */
+  marksFor?(voice: Voice): boolean;
 }
 
 export type JobStatus = 'queued' | 'processing' | 'done' | 'failed';

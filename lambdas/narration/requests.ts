@@ -4,7 +4,16 @@ import { z } from 'zod';
 import { invalid } from '../shared/errors';
 import { FORMATS } from './core/formats';
 import { LEXICON_LIMITS, LEXICON_NAME } from './core/lexicon';
-import { DEFAULT_VOICE_ID, VOICES, findVoice, type Voice } from './core/voices';
+import { LOUDNESS_RANGE } from './audio/loudness';
+import {
+  DEFAULT_VOICE_ID,
+  ENGINES,
+  VOICES,
+  findVoice,
+  withEngine,
+  type Engine,
+  type Voice,
+} from './core/voices';
 
 export const MAX_TEXT_CHARS = 100_000;
 
@@ -50,13 +59,30 @@ export const textTypeField = z.preprocess(
   z.enum(['text', 'ssml']).default('text'),
 );
 
+/** `engine` on the convert endpoints: which of the voice's Polly engines reads it (GET /voices lists them). */
+export const engineField = z.preprocess((v) => lower(emptyToUndefined(v)), z.enum(ENGINES).optional());
+
+/**
+ * `loudness` on the convert endpoints: the integrated loudness (LUFS) the narration is brought to, or "off" for
+ * the engine's own level. Default −16 LUFS with a true peak ≤ −1 dBTP (EBU R128, podcast platforms' delivery spec).
+ */
+export const loudnessField = z.preprocess(
+  (v) => lower(emptyToUndefined(v)),
+  z
+    .union([z.literal('off'), z.coerce.number().min(LOUDNESS_RANGE.min).max(LOUDNESS_RANGE.max)])
+    .optional()
+    .meta({
+      description: `Integrated loudness target in LUFS (${LOUDNESS_RANGE.min}..${LOUDNESS_RANGE.max}, default -16, true peak ≤ -1 dBTP) or "off"`,
+    }),
+);
+
 /** Refuses texts a voice cannot read (only spaces, punctuation or symbols) before anything is charged. */
 export function assertSpeakable(text: string, loc: (string | number)[] = ['body', 'text']): void {
   if (!/[\p{L}\p{N}]/u.test(text))
     throw invalid(loc, 'Text has nothing to read aloud: it contains no letters or digits', 'value_error');
 }
 
-export function resolveVoice(id: string | undefined): Voice {
+export function resolveVoice(id: string | undefined, engine?: Engine): Voice {
   const voice = findVoice(id ?? DEFAULT_VOICE_ID);
   if (!voice)
     throw invalid(
@@ -64,5 +90,12 @@ export function resolveVoice(id: string | undefined): Voice {
       `Unknown voice '${id}'. Use one of: ${VOICES.map((v) => v.id).join(', ')} (see GET /voices).`,
       'value_error',
     );
-  return voice;
+  const read = withEngine(voice, engine);
+  if (!read)
+    throw invalid(
+      ['body', 'engine'],
+      `The voice ${voice.id} has no ${engine} engine. Its engines: ${voice.engines.join(', ')} (see GET /voices).`,
+      'value_error',
+    );
+  return read;
 }

@@ -35,16 +35,26 @@ test('GET /voices lists Mexican and Spanish voices in the contract shape', async
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   const voices = (await res.json()) as { id: string; name: string; lang: string; gender: string }[];
-  expect(voices.map((v) => v.id)).toEqual(['es-MX-Mia', 'es-MX-Andres', 'es-ES-Lucia', 'es-ES-Sergio']);
+  expect(voices.map((v) => v.id)).toEqual([
+    'es-MX-Mia',
+    'es-MX-Andres',
+    'es-ES-Lucia',
+    'es-ES-Sergio',
+    'es-ES-Alba',
+    'es-ES-Raul',
+  ]);
   // Ids stay ASCII (what callers send); display names are spelled as in Spanish.
   expect(voices.map((v) => v.name)).toEqual([
     'Mia (Mexico)',
     'Andrés (Mexico)',
     'Lucía (Spain)',
     'Sergio (Spain)',
+    'Alba (Spain)',
+    'Raúl (Spain)',
   ]);
   for (const v of voices) {
-    expect(Object.keys(v).sort()).toEqual(['gender', 'id', 'lang', 'name']);
+    // The contract's fields, plus the Polly engines each voice has (added fields).
+    expect(Object.keys(v).sort()).toEqual(['default_engine', 'engines', 'gender', 'id', 'lang', 'name']);
     expect(v.id.startsWith(`${v.lang}-`)).toBe(true);
     expect(v.name).toMatch(/^\S+ \((Mexico|Spain)\)$/);
   }

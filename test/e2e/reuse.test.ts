@@ -1,7 +1,8 @@
 // "Nothing narrated twice" over HTTP against the local runtime (real espeak-ng, dynalite, s3rver): the same text
 // sent twice by one caller is answered the second time with the first audio — no new conversion record, no new
 // audio object — and GET /pay/status shows one charge. Another caller, or the same one after deleting it, gets a
-// new narration (the negative controls). Speed is measured in bench/reuse.bench.ts, not asserted here.
+// new narration (the negative controls), and so does another `engine` or `loudness` (issue #28). Speed is measured
+// in bench/reuse.bench.ts, not asserted here.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../lambdas/shared/aws/clients';
 import { putApiKey } from '../helpers/api-keys';
@@ -94,4 +95,24 @@ test('negative controls: another caller (a key) is narrated anew; after DELETE t
   expect(paid3.audio_id).not.toBe(paid1.audio_id);
   expect(paid3.reused).toBeUndefined();
   expect((await audioBytes(paid3.audio_id)).status).toBe(200);
+});
+
+test('the engine and the loudness are part of the request: another of either is narrated anew, -16 named is reused', async () => {
+  const auth = { authorization: `Bearer ${KEY}` };
+  const text = `${TEXT}\n\nNivel y motor.`;
+  const post = async (extra: Record<string, unknown>) =>
+    (await (await postJson(rt.url('/convert/text'), { text, ...extra }, auth)).json()) as Conversion;
+  const base = await post({});
+  expect(base.reused).toBeUndefined();
+  // The default target asked for by name is the same audio.
+  expect(await post({ loudness: -16 })).toEqual({ ...base, reused: true });
+  const off = await post({ loudness: 'off' });
+  const generative = await post({ engine: 'generative' });
+  for (const other of [off, generative]) {
+    expect(other.reused).toBeUndefined();
+    expect(other.audio_id).not.toBe(base.audio_id);
+  }
+  expect(off.audio_id).not.toBe(generative.audio_id);
+  // Each one is then reused for its own repeat.
+  expect(await post({ engine: 'generative' })).toEqual({ ...generative, reused: true });
 });

@@ -60,6 +60,11 @@ export interface PollyStandInOptions {
   hold?: (n: number, body: Record<string, unknown>) => Promise<void> | undefined;
   /** 'espeak' (default): speak every request; 'canned': cut speech encoded once at start (see the header). */
   speech?: 'espeak' | 'canned';
+  /**
+   * Characters of canned speech made at start (default: the most Polly accepts, 6,000): a test whose requests are
+   * shorter makes less (our adapter sends at most 3,000).
+   */
+  cannedChars?: number;
 }
 
 export interface PollyStandIn {
@@ -72,6 +77,24 @@ export interface PollyStandIn {
   setOptions(opts: PollyStandInOptions): void;
   stop(): Promise<void>;
 }
+
+/**
+ * Polly's Spanish voices and the engines each is offered with (Polly voice list, 2026), written out here rather
+ * than read from our catalogue, so a wrong voice/engine pair in our code is refused as Polly would refuse it.
+ */
+const POLLY_VOICES: Record<string, { lang: string; engines: string[] }> = {
+  Mia: { lang: 'es-MX', engines: ['standard', 'neural', 'generative'] },
+  Andres: { lang: 'es-MX', engines: ['neural', 'generative'] },
+  Lucia: { lang: 'es-ES', engines: ['standard', 'neural', 'generative'] },
+  Sergio: { lang: 'es-ES', engines: ['neural', 'generative'] },
+  Alba: { lang: 'es-ES', engines: ['long-form'] },
+  Raul: { lang: 'es-ES', engines: ['long-form'] },
+  Conchita: { lang: 'es-ES', engines: ['standard'] },
+  Enrique: { lang: 'es-ES', engines: ['standard'] },
+};
+/** SynthesizeSpeech: 3,000 billed characters (SSML tags are not billed), 6,000 characters in all. */
+const MAX_BILLED_CHARS = 3000;
+const MAX_TOTAL_CHARS = 6000;
 
 const RATES: Record<string, { neural: string[]; standard: string[] }> = {
   pcm: { neural: ['8000', '16000'], standard: ['8000', '16000'] },
@@ -122,10 +145,10 @@ interface Spoken {
 }
 
 /** Speech long enough for the longest request Polly accepts (6,000 characters), spoken once. */
-async function makeCanned(): Promise<{ samples: Int16Array; rate: number; perChar: number }> {
+async function makeCanned(chars: number): Promise<{ samples: Int16Array; rate: number; perChar: number }> {
   const fixture = readFileSync(join(__dirname, '../fixtures/texto-2000.txt'), 'utf8').replace(/\s+/g, ' ');
   let text = '';
-  while (text.length < 6000) text += `${fixture} `;
+  while (text.length < chars) text += `${fixture} `;
   const engine = await createSynthesizer('espeak');
   const voice = VOICES.find((v) => v.id === 'es-MX-Mia') ?? VOICES[0]!;
   const parts = await Promise.all(
@@ -233,7 +256,7 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
     await rm(path, { force: true });
     return bytes;
   };
-  const canned = opts.speech === 'canned' ? makeCanned() : undefined;
+  const canned = opts.speech === 'canned' ? makeCanned(opts.cannedChars ?? MAX_TOTAL_CHARS) : undefined;
   const encodedCanned = new Map<string, Promise<Buffer>>();
   const cannedAudio = (fmt: 'ogg' | 'mp3', rate: number): Promise<Buffer> => {
     let hit = encodedCanned.get(`${fmt}/${rate}`);
@@ -281,12 +304,30 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
     const text = body.Text;
     if (typeof text !== 'string' || text.length === 0)
       return error(400, 'ValidationException', 'Text is required');
-    if (text.length > 6000) return error(400, 'TextLengthExceededException', 'Maximum text length exceeded');
-    const voice = VOICES.find((v) => v.polly.voiceId === body.VoiceId);
-    if (!voice) return error(400, 'ValidationException', `Unknown VoiceId ${String(body.VoiceId)}`);
-    const kind = body.Engine === 'standard' ? 'standard' : 'neural';
+    const billed = body.TextType === 'ssml' ? text.replace(/<[^>]*>/g, '').length : text.length;
+    if (text.length > MAX_TOTAL_CHARS || billed > MAX_BILLED_CHARS)
+      return error(400, 'TextLengthExceededException', 'Maximum text length has been exceeded');
+    const polly = POLLY_VOICES[String(body.VoiceId)];
+    const voice = VOICES.find((v) => v.polly.voiceId === body.VoiceId) ?? VOICES[0]!;
+    if (!polly) return error(400, 'ValidationException', `Unknown VoiceId ${String(body.VoiceId)}`);
+    const engineName = body.Engine === undefined ? 'standard' : String(body.Engine);
+    if (!polly.engines.includes(engineName))
+      return error(
+        400,
+        'EngineNotSupportedException',
+        `This voice does not support the selected engine: ${String(body.VoiceId)} with ${engineName}`,
+      );
+    if (body.LanguageCode !== undefined && body.LanguageCode !== polly.lang)
+      return error(
+        400,
+        'ValidationException',
+        `LanguageCode ${String(body.LanguageCode)} is not ${polly.lang}`,
+      );
+    const kind = engineName === 'standard' ? 'standard' : 'neural';
     const format = String(body.OutputFormat);
     if (format === 'json') {
+      if (engineName === 'generative')
+        return error(400, 'ValidationException', 'Speech marks are not supported by generative voices');
       const types = body.SpeechMarkTypes;
       if (!Array.isArray(types) || types.length === 0 || types.some((t) => !['sentence', 'word'].includes(t)))
         return error(400, 'ValidationException', 'SpeechMarkTypes must be sentence and/or word here');

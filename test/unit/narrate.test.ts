@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NothingToNarrateError, PAUSE_S, narrate } from '../../lambdas/narration/use-cases/narrate';
+import { NothingToNarrateError, PAUSES, narrate } from '../../lambdas/narration/use-cases/narrate';
 import type { Pcm, Synthesizer } from '../../lambdas/narration/ports';
 import { VOICES } from '../../lambdas/narration/core/voices';
 import { parseWavHeader } from '../../lambdas/narration/audio/wav';
@@ -66,6 +66,8 @@ describe('narrate', () => {
       fmt: 'wav',
       synthesizer: engine,
       outPath,
+      // The samples are checked one by one: the engine's level, as it made them.
+      loudness: 'off',
       onProgress: (f) => {
         progress.push(f);
         engine.consumed = Math.round(f * 20);
@@ -77,8 +79,8 @@ describe('narrate', () => {
     const samples = new Int16Array(
       wav.buffer.slice(wav.byteOffset + h.dataOffset, wav.byteOffset + wav.length),
     );
-    // Expected: chunk k = (100 + k) samples of k, pauses of zeros between.
-    const pause = Math.round(RATE * PAUSE_S);
+    // Expected: chunk k = (100 + k) samples of k, paragraph pauses of zeros between.
+    const pause = Math.round(RATE * PAUSES.paragraph);
     const expected: number[] = [];
     for (let k = 1; k <= 20; k++) {
       if (k > 1) expected.push(...new Array<number>(pause).fill(0));

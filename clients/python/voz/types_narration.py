@@ -9,6 +9,8 @@ class Voices_200Item(TypedDict):
     name: str
     lang: Literal["es-MX", "es-ES"]
     gender: Literal["female", "male"]
+    engines: List[Literal["neural", "generative", "long-form"]]
+    default_engine: Literal["neural", "generative", "long-form"]
 
 
 # POST /convert/text
@@ -27,6 +29,8 @@ class ConvertText_Request(_ConvertText_RequestBase, total=False):
     text_type: Literal["text", "ssml"]
     lexicons: List[str]
     retention_days: int
+    engine: Literal["neural", "generative", "long-form"]
+    loudness: Union[Literal["off"], float]
 
 
 class ConvertText_200V1ChaptersItem(TypedDict):
@@ -243,6 +247,8 @@ class ConvertUrl_Request(_ConvertUrl_RequestBase, total=False):
     fmt: Literal["mp3", "wav", "ogg"]
     lexicons: List[str]
     retention_days: int
+    engine: Literal["neural", "generative", "long-form"]
+    loudness: Union[Literal["off"], float]
 
 
 class ConvertUrl_200V1ChaptersItem(TypedDict):

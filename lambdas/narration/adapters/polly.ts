@@ -71,6 +71,11 @@ export class PollySynthesizer implements Synthesizer {
     this.maxPerSecond = this.speechMarks ? 4 : 8;
   }
 
+  /** Generative voices return no speech marks (Polly docs): narrate() reads them a sentence per call. */
+  marksFor(voice: Voice): boolean {
+    return voice.polly.engine !== 'generative';
+  }
+
   async synthesize(text: string, voice: Voice, opts: { ssml?: boolean } = {}): Promise<Synthesis> {
     const { audio, marks } = await this.call('ogg_vorbis', text, voice, opts);
     const rate = pollySampleRate(voice);
@@ -105,7 +110,7 @@ export class PollySynthesizer implements Synthesizer {
     };
     const [audio, marks] = await Promise.all([
       this.client.send(new SynthesizeSpeechCommand({ ...base, SampleRate: String(pollySampleRate(voice)) })),
-      this.speechMarks
+      this.speechMarks && this.marksFor(voice)
         ? this.client.send(
             new SynthesizeSpeechCommand({
               ...base,

@@ -7,6 +7,10 @@ export const Voice = z.object({
   name: z.string().meta({ example: 'Mia (Mexico)' }),
   lang: z.enum(['es-MX', 'es-ES']),
   gender: z.enum(['female', 'male']),
+  engines: z
+    .array(z.enum(['neural', 'generative', 'long-form']))
+    .meta({ description: 'Polly engines of this voice (request field `engine`), the default first' }),
+  default_engine: z.enum(['neural', 'generative', 'long-form']),
 });
 
 /** Present only when there is something to say (lexicons applied, markup the engine ignores). */

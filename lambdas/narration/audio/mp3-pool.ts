@@ -3,29 +3,55 @@
 // own, in worker threads, and the frames are concatenated in order. That makes one continuous CBR stream (no
 // Xing/Info header is written, every frame has the same size) whose duration is its frame count, and every chunk's
 // bytes are also a playable segment on their own (a fresh encoder starts with an empty bit reservoir).
+// The same threads level an engine's own MP3 where that decodes it (audio/mp3-level.ts: a voice's first chunks, and
+// the granules' peaks of a voice whose gain needs the limiter), the only CPU work left on the cloud MP3 path, so it
+// stays off the thread that paces Polly's calls; a known voice's gain with headroom is written here, undecoded.
 // The worker is this same file (like pdf/isolate.ts): in Lambda the bundle is loaded again in the thread; from
 // TypeScript sources (tests, `npm start`) tsx is registered first. Workers are kept warm and unref'd.
 import { createRequire } from 'node:module';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { encodeMp3Segment, type Mp3Segment } from './encode';
+import type { LoudnessTarget } from './loudness';
+import {
+  gainsWithoutDecoding,
+  levelMp3Frames,
+  levelMp3FramesAs,
+  type Mp3Leveling,
+  type VoiceLevel,
+} from './mp3-level';
 
 const ROLE = 'narration-mp3-encoder';
 
-interface Job {
-  id: number;
-  samples: Int16Array;
-  sampleRate: number;
-}
-type Reply = { id: number; ok: Mp3Segment } | { id: number; failed: string };
+type Job =
+  | { id: number; samples: Int16Array; sampleRate: number }
+  | { id: number; frames: Uint8Array; target: LoudnessTarget; known?: VoiceLevel };
+type Reply =
+  | { id: number; ok: Mp3Segment }
+  | { id: number; leveled: Uint8Array; leveling: Mp3Leveling }
+  | { id: number; failed: string };
+
+const level = (frames: Uint8Array, target: LoudnessTarget, known?: VoiceLevel) =>
+  known ? levelMp3FramesAs(frames, known, target) : levelMp3Frames(frames, target);
 
 // ---- worker side ------------------------------------------------------------------------------------------------
 if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE && parentPort) {
   const port = parentPort;
+  const fail = (id: number) => (err: unknown) =>
+    port.postMessage({ id, failed: String(err) } satisfies Reply);
   port.on('message', (job: Job) => {
-    encodeMp3Segment(job.samples, job.sampleRate).then(
-      (ok) => port.postMessage({ id: job.id, ok } satisfies Reply, [ok.bytes.buffer as ArrayBuffer]),
-      (err: unknown) => port.postMessage({ id: job.id, failed: String(err) } satisfies Reply),
-    );
+    if ('frames' in job)
+      level(job.frames, job.target, job.known).then(
+        (leveling) =>
+          port.postMessage({ id: job.id, leveled: job.frames, leveling } satisfies Reply, [
+            job.frames.buffer as ArrayBuffer,
+          ]),
+        fail(job.id),
+      );
+    else
+      encodeMp3Segment(job.samples, job.sampleRate).then(
+        (ok) => port.postMessage({ id: job.id, ok } satisfies Reply, [ok.bytes.buffer as ArrayBuffer]),
+        fail(job.id),
+      );
   });
 }
 
@@ -53,11 +79,35 @@ export class Mp3EncoderPool {
 
   async encode(samples: Int16Array, sampleRate: number): Promise<Mp3Segment> {
     if (this.size <= 0) return encodeMp3Segment(samples, sampleRate);
+    const reply = await this.submit({ id: this.nextId++, samples, sampleRate });
+    if (!('ok' in reply)) throw new Error('MP3 encoder answered another job');
+    return { ...reply.ok, bytes: new Uint8Array(reply.ok.bytes) };
+  }
+
+  /**
+   * `frames` (an engine's MP3 frames, no tags) brought to `target` (audio/mp3-level.ts): measured, or as a `known`
+   * voice level says; a leveled copy. Work that decodes goes to a thread.
+   */
+  async level(
+    frames: Uint8Array,
+    target: LoudnessTarget,
+    known?: VoiceLevel,
+  ): Promise<{ frames: Uint8Array; leveling: Mp3Leveling }> {
+    if (this.size <= 0 || (known && gainsWithoutDecoding(known, target))) {
+      const copy = Uint8Array.from(frames);
+      return { frames: copy, leveling: await level(copy, target, known) };
+    }
+    const reply = await this.submit({ id: this.nextId++, frames, target, ...(known ? { known } : {}) });
+    if (!('leveled' in reply)) throw new Error('MP3 leveller answered another job');
+    return { frames: new Uint8Array(reply.leveled), leveling: reply.leveling };
+  }
+
+  private async submit(job: Job): Promise<Reply> {
     while (this.running >= this.size) await new Promise<void>((r) => this.waiting.push(r));
     this.running++;
     const worker = this.idle.pop() ?? spawn();
     try {
-      const out = await this.run(worker, samples, sampleRate);
+      const out = await this.run(worker, job);
       this.idle.push(worker);
       return out;
     } catch (err) {
@@ -69,9 +119,9 @@ export class Mp3EncoderPool {
     }
   }
 
-  private run(worker: Worker, samples: Int16Array, sampleRate: number): Promise<Mp3Segment> {
-    const id = this.nextId++;
-    return new Promise<Mp3Segment>((resolve, reject) => {
+  private run(worker: Worker, job: Job): Promise<Reply> {
+    const id = job.id;
+    return new Promise<Reply>((resolve, reject) => {
       const done = () => {
         worker.off('message', onMessage);
         worker.off('error', onError);
@@ -80,8 +130,8 @@ export class Mp3EncoderPool {
       const onMessage = (reply: Reply) => {
         if (reply.id !== id) return;
         done();
-        if ('ok' in reply) resolve({ ...reply.ok, bytes: new Uint8Array(reply.ok.bytes) });
-        else reject(new Error(`MP3 encoder failed: ${reply.failed}`));
+        if ('failed' in reply) reject(new Error(`MP3 worker failed: ${reply.failed}`));
+        else resolve(reply);
       };
       const onError = (err: Error) => {
         done();
@@ -94,7 +144,7 @@ export class Mp3EncoderPool {
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
-      worker.postMessage({ id, samples, sampleRate } satisfies Job);
+      worker.postMessage(job);
     });
   }
 

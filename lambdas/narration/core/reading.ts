@@ -37,11 +37,16 @@ export interface ChunkPart {
   from: number;
 }
 
+/** What separates a chunk from the one before it in the text, which sets the pause between them. */
+export type ChunkBoundary = 'sentence' | 'line' | 'paragraph' | 'heading';
+
 export interface PlannedChunk {
   /** What the engine is given: plain text, or SSML in its dialect (then `at` offsets do not apply). */
   text: string;
   ssml: boolean;
   parts: ChunkPart[];
+  /** What comes between the previous chunk and this one (the first chunk: 'sentence'). */
+  boundary?: ChunkBoundary;
 }
 
 export interface ReadingPlan {
@@ -57,6 +62,11 @@ export interface PlanOptions {
   firstChars?: number;
   /** SSML and lexicon (core/speech.ts). SSML input is read as the lexicon's chunks, without sentence timings. */
   speech?: SpeechOptions;
+  /**
+   * UTF-16 offsets where headings start: a chunk that starts with a heading, or follows one, gets a heading's pause
+   * before it. Headings do not cut chunks (that would cost Polly calls: a long article has dozens).
+   */
+  headings?: number[];
   onRuleError?: (rule: string, error: unknown) => void;
 }
 
@@ -86,8 +96,11 @@ export function planReading(text: string, voice: Voice, opts: PlanOptions): Read
   let parts: ChunkPart[] = [];
   let length = 0; // plain characters in `pieces`
   let cost = 0; // plus markup
+  let boundary: ChunkBoundary = 'sentence'; // before the chunk being filled
+  let afterHeading = false; // the last sentence added was a heading
+  const headingAt = [...(opts.headings ?? [])].sort((a, b) => a - b);
   const close = () => {
-    if (parts.length > 0) chunks.push({ ...renderChunk(pieces, markup), parts });
+    if (parts.length > 0) chunks.push({ ...renderChunk(pieces, markup), parts, boundary });
     pieces = [];
     parts = [];
     length = cost = 0;
@@ -115,12 +128,25 @@ export function planReading(text: string, voice: Voice, opts: PlanOptions): Read
     const groups =
       whole <= opts.maxChars ? [prepared] : chunkPieces(prepared, markup, opts.maxChars).map(trimPieces);
     let from = 0;
+    const heading = headingAt.some((h) => h >= span.start && h < span.end);
+    const kind: ChunkBoundary =
+      heading || afterHeading
+        ? 'heading'
+        : span.breaks === 2
+          ? 'paragraph'
+          : span.breaks === 1
+            ? 'line'
+            : 'sentence';
     groups.forEach((group, k) => {
       const piece = plain(group);
       from = Math.max(0, spoken.indexOf(piece, from));
       const sep = k > 0 || span.breaks === 0 ? ' ' : span.breaks === 2 ? '\n\n' : '\n';
       const extra = group.reduce((a, p) => a + markupCost(p), 0);
-      if (parts.length > 0 && cost + sep.length + piece.length + extra > budget) close();
+      if (parts.length > 0 && cost + sep.length + piece.length + extra > budget) {
+        close();
+        boundary = k > 0 ? 'sentence' : kind;
+      }
+      if (parts.length === 0 && chunks.length === 0) boundary = 'sentence';
       if (parts.length > 0) {
         pieces.push({ kind: 'text', text: sep });
         length += sep.length;
@@ -132,6 +158,7 @@ export function planReading(text: string, voice: Voice, opts: PlanOptions): Read
       cost += piece.length + extra;
       from += piece.length;
     });
+    afterHeading = heading;
   }
   close();
   return { sentences, chunks };

@@ -2,10 +2,12 @@
 // produce the same audio, so the second one is answered with the first one's (use-cases/conversion.ts). Pure.
 //
 // What goes in: who asks (the audio's owner: an account, or the hashed client address), the text after the
-// normalisation below, the voice (which fixes the Polly voice and its engine), the format, the speech engine
-// deployed (polly / espeak), the SSML flag and the lexicon entries applied (their content: an edited lexicon is a
-// new version, so a new fingerprint), the title and chapter headings (part of the answer and the timings) and the
-// retention asked for. Nothing else changes the audio.
+// normalisation below, the voice (the Polly voice) and the voice's engine asked for (neural, generative, long-form:
+// another voice altogether), the format, the speech engine deployed (polly / espeak), the loudness target (another
+// level, or "off", is other audio), the SSML flag and the lexicon entries applied (their content: an edited lexicon
+// is a new version, so a new fingerprint), the title and chapter headings (part of the answer and the timings) and
+// the retention asked for. Nothing else changes the audio. v2: v1 keys were made before loudness existed, so audio
+// made under them (at the engine's level) answers no request now.
 import { createHash } from 'node:crypto';
 import type { SpeechOptions } from './speech';
 
@@ -23,6 +25,10 @@ export interface ReuseKeyInput {
   voice: string;
   fmt: string;
   engine: string;
+  /** The voice's Polly engine this narration uses (core/voices.ts withEngine), e.g. `neural`. */
+  voiceEngine: string;
+  /** The loudness target, LUFS, or 'off' (the caller passes the default when the request names none). */
+  loudness: number | 'off';
   speech?: SpeechOptions | undefined;
   title?: string | undefined;
   headings?: { text: string; offset: number }[] | undefined;
@@ -32,11 +38,13 @@ export interface ReuseKeyInput {
 /** A hex SHA-256 over the fields above (in a fixed order, so the key is stable across deployments). */
 export function reuseKey(input: ReuseKeyInput): string {
   const parts = [
-    'v1',
+    'v2',
     input.owner,
     input.engine,
     input.voice,
+    input.voiceEngine,
     input.fmt,
+    String(input.loudness),
     String(input.retentionDays),
     input.speech?.textType ?? 'text',
     JSON.stringify(input.speech?.lexicon ?? []),

@@ -8,7 +8,7 @@ import { splitText } from './chunking';
 import { LexiconMatcher, type LexiconEntry } from './lexicon';
 import { normalizeForSpeech, type NormalizeOptions } from './normalize';
 import { parseSsml } from './ssml';
-import type { Lang, Voice } from './voices';
+import type { Engine, Lang, Voice } from './voices';
 
 export type { BreakStrength, EmphasisLevel, Piece, Span } from './pieces';
 import type { EmphasisLevel, Piece, Span } from './pieces';
@@ -19,6 +19,10 @@ export type TextType = 'text' | 'ssml';
 export interface SpeechOptions {
   textType?: TextType;
   lexicon?: LexiconEntry[];
+  /** Integrated loudness target (LUFS) of the narration, or 'off' for the engine's own level (default −16). */
+  loudness?: number | 'off';
+  /** The voice's Polly engine when not its default (core/voices.ts withEngine). */
+  engine?: Engine;
 }
 
 /** What an engine's markup can express (Polly: by voice engine, docs "Supported SSML tags"). */

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { chars } from '../../shared/validation';
 import {
   MAX_TEXT_CHARS,
+  engineField,
   fmtField,
+  loudnessField,
   lexiconsField,
   retentionField,
   textTypeField,
@@ -27,6 +29,10 @@ export const ConvertTextReq = z.object({
   lexicons: lexiconsField,
   /** Days the audio is kept: paid keys 1..AUDIO_TTL_DAYS; the free tier's is fixed. */
   retention_days: retentionField,
+  /** The voice's Polly engine (GET /voices lists each voice's): neural by default. */
+  engine: engineField,
+  /** Integrated loudness target (LUFS) or "off"; default -16 LUFS, true peak ≤ -1 dBTP. */
+  loudness: loudnessField,
 });
 
 export const convertTextRoute = {
@@ -65,7 +71,11 @@ export const convertTextRoute = {
       '(date: format dmy|mdy|ymd), `<sub alias="…">`, `<emphasis level>` (dropped with a warning where the ' +
       'engine lacks it: Polly neural voices), `<lang xml:lang="en-US">`. Parsed as strict XML without any DTD: a ' +
       'DOCTYPE, an undefined entity, an unknown element or attribute, or a misplaced element is a 422 naming the ' +
-      'line and column. `chars` counts the text content (as Polly bills).',
+      "line and column. `chars` counts the text content (as Polly bills). `engine`: one of the voice's Polly " +
+      'engines (GET /voices: neural, generative, long-form), default its first. `loudness`: the audio is ' +
+      "brought to -16 LUFS integrated with a true peak ≤ -1 dBTP (EBU R128; podcast platforms' spec), or to " +
+      'another target in LUFS, or left at the engine\'s level with "off". MP3 narrations carry the text\'s ' +
+      'headings as ID3v2 chapters (CHAP/CTOC).',
     params: [
       dryRun,
       {

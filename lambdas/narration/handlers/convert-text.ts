@@ -28,12 +28,12 @@ export const makeHandler = (deps: NarrationDeps) =>
     async (req, context) => {
       const body = validate(ConvertTextReq, req.body());
       assertSpeakable(body.text);
-      const voice = resolveVoice(body.voice);
+      const voice = resolveVoice(body.voice, body.engine);
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
       const how = await speechRequest(
         deps,
         caller,
-        { text: body.text, textType: body.text_type, lexicons: body.lexicons },
+        { text: body.text, textType: body.text_type, lexicons: body.lexicons, loudness: body.loudness },
         voice,
       );
       const extra = speechFields(how);

@@ -1,7 +1,7 @@
 // POST /convert/url: the route's spec, next to its handler (convert-url.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
 import { chars } from '../../shared/validation';
-import { fmtField, lexiconsField, retentionField, voiceField } from '../requests';
+import { fmtField, lexiconsField, retentionField, voiceField, engineField, loudnessField } from '../requests';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import type { RouteSpec } from '../../shared/manifest';
 import { CONVERSION_PREFIXES } from '../bucket';
@@ -19,6 +19,10 @@ export const ConvertUrlReq = z.object({
   lexicons: lexiconsField,
   /** Days the audio is kept: paid keys 1..AUDIO_TTL_DAYS; the free tier's is fixed. */
   retention_days: retentionField,
+  /** The voice's Polly engine (GET /voices lists each voice's): neural by default. */
+  engine: engineField,
+  /** Integrated loudness target (LUFS) or "off"; default -16 LUFS, true peak ≤ -1 dBTP. */
+  loudness: loudnessField,
 });
 
 export const convertUrlRoute = {

@@ -28,7 +28,7 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
   apiHandler(
     async (req, context) => {
       const body = validate(ConvertUrlReq, req.body());
-      const voice = resolveVoice(body.voice);
+      const voice = resolveVoice(body.voice, body.engine);
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
 
       const { narration, title } = await readArticle(
@@ -36,7 +36,12 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
         () => deps.config.URL_FETCH_ALLOWLIST,
         fetchOptions,
       );
-      const how = await speechRequest(deps, caller, { text: narration.text, lexicons: body.lexicons }, voice);
+      const how = await speechRequest(
+        deps,
+        caller,
+        { text: narration.text, lexicons: body.lexicons, loudness: body.loudness },
+        voice,
+      );
       const extra = {
         ...(narration.truncated ? { truncated: true, article_chars: narration.articleChars } : {}),
         ...speechFields(how),

@@ -21,6 +21,7 @@ import type { Voice } from '../core/voices';
 import { CHARS_PER_SECOND, countChars } from '../core/preview';
 import type { SpeechOptions } from '../core/speech';
 import { reuseKey, stillReusable } from '../core/reuse';
+import { DEFAULT_LOUDNESS } from '../audio/loudness';
 
 export interface ConversionInput {
   text: string;
@@ -168,6 +169,9 @@ export async function startConversion(
           voice: input.voice.id,
           fmt: input.fmt,
           engine: deps.config.SPEECH_ENGINE,
+          voiceEngine: input.voice.polly.engine,
+          // No `loudness` asked is the default target: the same audio as asking for it.
+          loudness: input.speech?.loudness ?? DEFAULT_LOUDNESS.lufs,
           speech: input.speech,
           title: input.title,
           headings: input.headings,

@@ -20,7 +20,16 @@ import { pipeline } from 'node:stream/promises';
 import { availableParallelism } from 'node:os';
 import { encodeToFile, MP3_DELAY_SAMPLES, type EncodedFile, type Mp3Segment } from '../audio/encode';
 import { Mp3FrameCounter } from '../audio/duration';
+import { id3ChapterTag, type Id3Chapter } from '../audio/id3-chapters';
+import {
+  DEFAULT_LOUDNESS,
+  EDGE_FADE_MS,
+  fadeEdges,
+  normalizePcm,
+  type LoudnessTarget,
+} from '../audio/loudness';
 import { mp3AudioFrames, silentMp3Frames, xingFrame } from '../audio/mp3-join';
+import { voiceLevels, type VoiceLevel } from '../audio/mp3-level';
 import { sharedMp3Pool, type Mp3EncoderPool } from '../audio/mp3-pool';
 import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
 import { countChars, detectHeadings } from '../core/preview';
@@ -29,17 +38,28 @@ import {
   partStarts,
   planReading,
   spokenToSource,
+  type ChunkBoundary,
   type Pause,
   type PlannedChunk,
 } from '../core/reading';
-import type { Segment, SpeechMark, Synthesis, Synthesizer, TimedSpan, Timings } from '../ports';
+import type { Mp3Synthesis, Segment, SpeechMark, Synthesis, Synthesizer, TimedSpan, Timings } from '../ports';
 import type { SpeechOptions } from '../core/speech';
-import type { Voice } from '../core/voices';
+import { withEngine, type Voice } from '../core/voices';
 import { TokenBucket } from './token-bucket';
 import { WorkStopped } from '../../shared/errors';
 
-/** Silence between chunks: a natural pause where the text was split (chunks end at sentences). */
-export const PAUSE_S = 0.25;
+/**
+ * Silence between chunks, by what separates them in the text (chunks end at sentences; a heading is a chunk of
+ * its own): what a reader leaves between sentences, at a line break, between paragraphs, around a title.
+ */
+export const PAUSES: Readonly<Record<ChunkBoundary, number>> = {
+  sentence: 0.25,
+  line: 0.4,
+  paragraph: 0.6,
+  heading: 0.9,
+};
+/** The pause between two sentences of a paragraph split into two chunks. */
+export const PAUSE_S = PAUSES.sentence;
 
 export interface NarrateOptions {
   text: string;
@@ -64,6 +84,16 @@ export interface NarrateOptions {
   speech?: SpeechOptions;
   /** Chapter headings with their offsets in code points (default: detected in plain text). */
   headings?: { text: string; offset: number }[];
+  /**
+   * Loudness every chunk is brought to (default −16 LUFS, ≤ −1 dBTP: EBU R128 / podcast platforms); 'off' keeps
+   * the engine's level. Default: the request's (`speech.loudness`), else DEFAULT_LOUDNESS.
+   */
+  loudness?: LoudnessTarget | 'off';
+  /**
+   * Fade (ms) at the edges of each chunk's speech that is not silent already, so a join never clicks (default
+   * EDGE_FADE_MS; 0 joins the engine's samples as they are: the tests' control).
+   */
+  edgeFadeMs?: number;
   /**
    * Stops the narration (WorkStopped) when aborted: no engine call starts after it (the caller was answered
    * already, or the worker lost its job), so abandoned work costs what was in flight, not the whole text.
@@ -95,10 +125,14 @@ interface ChunkAudio {
 }
 
 export async function narrate(opts: NarrateOptions): Promise<Narration> {
-  const { synthesizer, voice, onProgress, onSegment } = opts;
+  const { synthesizer, onProgress, onSegment } = opts;
+  // The engine the request picked (core/voices.ts withEngine), kept with a queued job's speech options.
+  const voice = withEngine(opts.voice, opts.speech?.engine) ?? opts.voice;
+  const headings = opts.headings ?? detectHeadings(opts.text);
   const plan = planReading(opts.text, voice, {
     engine: synthesizer.engine,
     maxChars: synthesizer.maxChars,
+    headings: headings.map((h) => utf16Offset(opts.text, h.offset)),
     ...(opts.speech ? { speech: opts.speech } : {}),
     // A reading rule that fails is skipped (the text is still narrated); say so in the logs.
     onRuleError: (rule, error) =>
@@ -118,6 +152,65 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
   const stopIfAborted = () => {
     if (opts.signal?.aborted) throw new WorkStopped(started, chunks.length, 'chunks');
   };
+  const target = loudnessTarget(opts);
+  const pauseAfter = (i: number) => PAUSES[chunks[i + 1]?.boundary ?? 'sentence'];
+
+  // An engine without speech marks for this voice (Polly's generative voices) reads a chunk of several sentences
+  // one sentence per call: each sentence then starts exactly where its audio was put (sentence marks by
+  // construction), instead of where a pause is heard.
+  const bySentence = (chunk: PlannedChunk) =>
+    synthesizer.marksFor?.(voice) === false && !chunk.ssml && chunk.parts.length > 1;
+  const partTexts = (chunk: PlannedChunk) => chunk.parts.map((p) => chunk.text.slice(p.at, p.at + p.length));
+  const sentenceMark = (chunk: PlannedChunk, k: number, time_s: number): SpeechMark => ({
+    type: 'sentence',
+    time_s,
+    start: chunk.parts[k]!.at,
+    end: chunk.parts[k]!.at + chunk.parts[k]!.length,
+  });
+  const synthMp3 = async (chunk: PlannedChunk, ssml?: { ssml: boolean }): Promise<Mp3Synthesis> => {
+    const one = (text: string) => {
+      // A sentence's call waiting for the rate limit starts no later than the abort either.
+      const call = () => {
+        stopIfAborted();
+        return synthesizer.synthesizeMp3!(text, voice, ssml);
+      };
+      return bucket ? bucket.run(call) : call();
+    };
+    if (!bySentence(chunk)) return one(chunk.text);
+    const answers = await Promise.all(partTexts(chunk).map(one));
+    const marks: SpeechMark[] = [];
+    let at = 0;
+    const bytes = answers.map((a, k) => {
+      const f = mp3AudioFrames(a.mp3);
+      marks.push(sentenceMark(chunk, k, at));
+      at += f.durationS;
+      return f.bytes;
+    });
+    return { mp3: new Uint8Array(Buffer.concat(bytes)), marks };
+  };
+  const synthPcm = async (chunk: PlannedChunk, ssml?: { ssml: boolean }): Promise<Synthesis> => {
+    const one = (text: string) => {
+      // A sentence's call waiting for the rate limit starts no later than the abort either.
+      const call = () => {
+        stopIfAborted();
+        return synthesizer.synthesize(text, voice, ssml);
+      };
+      return bucket ? bucket.run(call) : call();
+    };
+    if (!bySentence(chunk)) return one(chunk.text);
+    const answers = await Promise.all(partTexts(chunk).map(one));
+    const rate = answers[0]!.sampleRate;
+    const samples = new Int16Array(answers.reduce((n, a) => n + a.samples.length, 0));
+    const marks: SpeechMark[] = [];
+    let at = 0;
+    answers.forEach((a, k) => {
+      if (a.sampleRate !== rate) throw new Error(`${synthesizer.engine} changed sample rate mid-chunk`);
+      marks.push(sentenceMark(chunk, k, at / rate));
+      samples.set(a.samples, at);
+      at += a.samples.length;
+    });
+    return { samples, sampleRate: rate, marks };
+  };
 
   const work = async (chunk: PlannedChunk, i: number): Promise<ChunkAudio> => {
     stopIfAborted();
@@ -126,10 +219,16 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
     // The engine's own MP3, joined as it is: for MP3 output, unless the chunk's sentence starts must be found in
     // its samples (SSML several sentences long: the marks index the markup, not the text).
     if (opts.fmt === 'mp3' && synthesizer.synthesizeMp3 && !(chunk.ssml && chunk.parts.length > 1)) {
-      const call = () => synthesizer.synthesizeMp3!(chunk.text, voice, ssml);
-      const speech = bucket ? await bucket.run(call) : await call();
+      const speech = await synthMp3(chunk, ssml);
       const frames = mp3AudioFrames(speech.mp3);
-      const pause = i < last ? silentMp3Frames(frames.header, PAUSE_S) : undefined;
+      // Each chunk to the target (so consecutive chunks match), losslessly: global_gain, not a re-encode. The
+      // voice's level is measured on its first chunks in this process (decoded in the MP3 threads) and reused.
+      if (target) {
+        const key = `${synthesizer.engine}/${voice.polly.engine}/${voice.polly.voiceId}/${frames.sampleRate}`;
+        const run = (f: Uint8Array, t: LoudnessTarget, known?: VoiceLevel) => pool!.level(f, t, known);
+        frames.bytes = (await voiceLevels.level(key, frames.bytes, target, run)).frames;
+      }
+      const pause = i < last ? silentMp3Frames(frames.header, pauseAfter(i)) : undefined;
       const marks = speech.marks?.length && !chunk.ssml ? speech.marks : undefined;
       return {
         rate: frames.sampleRate,
@@ -145,13 +244,18 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
           : frames,
       };
     }
-    const call = () => synthesizer.synthesize(chunk.text, voice, ssml);
-    const speech: Synthesis = bucket ? await bucket.run(call) : await call();
+    const speech = await synthPcm(chunk, ssml);
     const rate = speech.sampleRate;
-    let body = speech.samples;
+    // Each chunk to the target loudness (exact: these are samples), its edges faded so no join clicks.
+    const shaped = fadeEdges(
+      target ? normalizePcm(speech.samples, rate, target, opts.fmt).samples : Int16Array.from(speech.samples),
+      rate,
+      opts.edgeFadeMs ?? EDGE_FADE_MS,
+    );
+    let body = shaped;
     if (i < last) {
-      body = new Int16Array(speech.samples.length + Math.round(rate * PAUSE_S));
-      body.set(speech.samples);
+      body = new Int16Array(shaped.length + Math.round(rate * pauseAfter(i)));
+      body.set(shaped);
     }
     // Marks index the text sent: usable for plain chunks (SSML offsets count the markup).
     const marks = speech.marks?.length && !chunk.ssml ? speech.marks : undefined;
@@ -223,15 +327,27 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
   try {
     const first = await take(0);
     rate = first.rate;
+    // MP3: the chapters (headings) as ID3v2 CHAP/CTOC frames at the start of the file: written now with the
+    // titles, rewritten in place (same size) once their start times are known.
+    const tagOf = (times: { start_s: number }[] = [], durationS = 0) =>
+      id3ChapterTag(headings.map((h, k) => chapterAt(h.text, times, k, durationS)));
     let result: EncodedFile;
+    let tagBytes = 0;
     if (opts.fmt === 'mp3') {
-      result = await writeMp3(opts.outPath, chunks.length, async (i) => {
-        stopIfAborted();
-        const part = i === 0 ? first : await take(i);
-        await consume(i, part);
-        if (onProgress && i < last) await onProgress((i + 1) / chunks.length);
-        return part.mp3!.bytes;
-      });
+      const tag = tagOf();
+      tagBytes = tag.length;
+      result = await writeMp3(
+        opts.outPath,
+        chunks.length,
+        async (i) => {
+          stopIfAborted();
+          const part = i === 0 ? first : await take(i);
+          await consume(i, part);
+          if (onProgress && i < last) await onProgress((i + 1) / chunks.length);
+          return part.mp3!.bytes;
+        },
+        tag,
+      );
     } else {
       async function* pcm(): AsyncGenerator<Int16Array> {
         for (let i = 0; i < chunks.length; i++) {
@@ -245,12 +361,21 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
       }
       result = await encodeToFile(opts.fmt, rate, pcm(), opts.outPath);
     }
+    const timings = buildTimings(opts, plan.sentences, sentenceStart, words, result.durationS, headings);
+    if (tagBytes > 0) await rewriteHead(opts.outPath, tagOf(timings.chapters, result.durationS), tagBytes);
     if (onProgress) await onProgress(1);
-    const timings = buildTimings(opts, plan.sentences, sentenceStart, words, result.durationS);
     return { ...result, segments, timings };
   } finally {
     speech.stop();
   }
+}
+
+/** The loudness target of a narration, or undefined when the caller turned it off. */
+function loudnessTarget(opts: NarrateOptions): LoudnessTarget | undefined {
+  const asked = opts.loudness ?? opts.speech?.loudness;
+  if (asked === 'off') return undefined;
+  if (typeof asked === 'number') return { ...DEFAULT_LOUDNESS, lufs: asked };
+  return asked ?? DEFAULT_LOUDNESS;
 }
 
 function round3(s: number): number {
@@ -266,10 +391,13 @@ async function writeMp3(
   outPath: string,
   count: number,
   next: (i: number) => Promise<Uint8Array>,
+  head: Uint8Array,
 ): Promise<EncodedFile> {
   const fh = await open(outPath, 'w');
   let bytes = 0;
   try {
+    if (head.length) await fh.write(head);
+    bytes += head.length;
     let durationS = 0;
     let frames = 0;
     let first: Uint8Array | undefined;
@@ -288,7 +416,8 @@ async function writeMp3(
       bytes += b.byteLength;
     }
     await fh.close();
-    if (bitrates.size > 1 && first) bytes = await prependToFile(outPath, xingFrame(first, frames, bytes));
+    if (bitrates.size > 1 && first)
+      bytes = await insertIntoFile(outPath, head.length, xingFrame(first, frames, bytes - head.length));
     return { bytes, durationS, contentType: CONTENT_TYPE.mp3 };
   } catch (err) {
     await fh.close().catch(() => undefined);
@@ -297,14 +426,33 @@ async function writeMp3(
   }
 }
 
-/** Rewrites `path` with `head` before its bytes (streamed, not read into memory); returns the new size. */
-async function prependToFile(path: string, head: Uint8Array): Promise<number> {
+/** Rewrites `path` with `bytes` inserted at `at` (streamed, not read into memory); returns the new size. */
+async function insertIntoFile(path: string, at: number, bytes: Uint8Array): Promise<number> {
   const tmp = `${path}.head`;
   const out = createWriteStream(tmp);
-  out.write(head);
-  await pipeline(createReadStream(path), out);
+  if (at > 0) await pipeline(createReadStream(path, { start: 0, end: at - 1 }), out, { end: false });
+  out.write(bytes);
+  await pipeline(createReadStream(path, { start: at }), out);
   await rename(tmp, path);
   return (await stat(path)).size;
+}
+
+/** Overwrites the first `length` bytes of `path` with `head`, which must be exactly that long. */
+async function rewriteHead(path: string, head: Uint8Array, length: number): Promise<void> {
+  if (head.length !== length) throw new Error(`chapter tag changed size (${length} → ${head.length} bytes)`);
+  const fh = await open(path, 'r+');
+  try {
+    await fh.write(head, 0, head.length, 0);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Chapter k of the file: from its start to the next one's (the last ends with the audio). */
+function chapterAt(title: string, times: { start_s: number }[], k: number, durationS: number): Id3Chapter {
+  const start = times[k]?.start_s ?? 0;
+  const end = times[k + 1]?.start_s ?? durationS;
+  return { title, startMs: start * 1000, endMs: Math.max(start, end) * 1000 };
 }
 
 function partAt(chunk: PlannedChunk, offset: number) {
@@ -342,6 +490,7 @@ function buildTimings(
   starts: number[],
   words: TimedSpan[],
   durationS: number,
+  headings: { text: string; offset: number }[],
 ): Timings {
   // A sentence ends where the next one starts (its pause included): the highlight never goes dark mid-audio.
   const fixed = fillGaps(starts, durationS);
@@ -357,7 +506,6 @@ function buildTimings(
     if (s && words[i]!.end_s > s.end_s) words[i]!.end_s = s.end_s;
   }
   // Chapters: the heading's offset (code points) → the sentence that contains it → its start.
-  const headings = opts.headings ?? detectHeadings(opts.text);
   const chapters = headings.map((h) => {
     const u16 = utf16Offset(opts.text, h.offset);
     const s = timed.find((t) => t.end > u16) ?? timed[timed.length - 1];

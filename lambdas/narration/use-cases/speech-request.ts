@@ -37,7 +37,7 @@ export interface SpeechRequest {
 export async function speechRequest(
   deps: Pick<NarrationDeps, 'lexicons' | 'config'>,
   caller: Caller,
-  input: { text: string; textType?: TextType; lexicons?: string[] },
+  input: { text: string; textType?: TextType; lexicons?: string[]; loudness?: number | 'off' | undefined },
   voice: Voice,
   loc: { text: (string | number)[]; lexicons: (string | number)[] } = {
     text: ['body', 'text'],
@@ -83,11 +83,15 @@ export async function speechRequest(
     ssml || lexicon.entries.some((e) => e.phoneme !== undefined)
       ? speechWarnings(pieces(), markupFor(engine, voice), voice)
       : [];
+  // The voice's engine when the caller picked another than its default (resolveVoice), and the loudness asked for.
+  const pollyEngine = voice.polly.engine !== voice.engines[0] ? voice.polly.engine : undefined;
   const speech: SpeechOptions | undefined =
-    ssml || lexicon.entries.length
+    ssml || lexicon.entries.length || pollyEngine || input.loudness !== undefined
       ? {
           ...(ssml ? { textType: 'ssml' as const } : {}),
           ...(lexicon.entries.length ? { lexicon: lexicon.entries } : {}),
+          ...(pollyEngine && pollyEngine !== 'standard' ? { engine: pollyEngine } : {}),
+          ...(input.loudness !== undefined ? { loudness: input.loudness } : {}),
         }
       : undefined;
   return {

@@ -1,6 +1,7 @@
 // "Nothing narrated twice" (core/reuse.ts, startConversion): an identical request of the same caller is answered
 // with the earlier audio — no synthesis, no job, no charge — and anything that changes the audio (text, voice,
-// format, lexicon entries, SSML, retention, caller) is a new conversion. Against the in-memory fakes.
+// engine, loudness, format, lexicon entries, SSML, retention, caller) is a new conversion. Against the in-memory
+// fakes.
 import {
   startConversion,
   freeRules,
@@ -8,7 +9,7 @@ import {
 } from '../../../lambdas/narration/use-cases/conversion';
 import { deleteAudio } from '../../../lambdas/narration/use-cases/data-control';
 import { normalizeForReuse, reuseKey, stillReusable } from '../../../lambdas/narration/core/reuse';
-import { VOICES } from '../../../lambdas/narration/core/voices';
+import { VOICES, withEngine } from '../../../lambdas/narration/core/voices';
 import type { ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
 import { fakeNarrationDeps } from '../../fakes/narration';
 
@@ -62,7 +63,7 @@ test('the same text twice: the second answer is the first audio, not synthesized
   expect(await s.used()).toEqual([1, 1]); // one charge
 });
 
-test('negative controls: another text, voice, format, lexicon, retention or caller is narrated anew', async () => {
+test('negative controls: another text, voice, engine, loudness, format, lexicon, retention or caller is narrated anew', async () => {
   const s = setup();
   const text = 'El coche rojo.';
   const base = await startConversion(s.deps, s.input(text));
@@ -73,6 +74,9 @@ test('negative controls: another text, voice, format, lexicon, retention or call
     { fmt: 'ogg' },
     { speech: { lexicon } },
     { speech: { lexicon: [{ grapheme: 'coche', alias: 'auto' }] } }, // the lexicon edited: a new version
+    { voice: withEngine(mia, 'generative')!, speech: { engine: 'generative' } }, // the voice's other engine
+    { speech: { loudness: -20 } }, // another loudness target
+    { speech: { loudness: 'off' } }, // the engine's own level
     { ttlDays: 7 },
     { caller: otherIp },
     { caller: paid },
@@ -85,6 +89,13 @@ test('negative controls: another text, voice, format, lexicon, retention or call
     ids.add(out.body.audio_id);
   }
   expect(ids.size).toBe(variants.length + 1);
+});
+
+test('the default loudness asked for by name (-16) is the same request as none: reused', async () => {
+  const s = setup();
+  const first = await startConversion(s.deps, s.input('Sin pedir nivel.'));
+  const named = await startConversion(s.deps, s.input('Sin pedir nivel.', { speech: { loudness: -16 } }));
+  expect(named.body).toMatchObject({ audio_id: first.body.audio_id, reused: true });
 });
 
 test('a long text still queued: the repeat names the same job and queues nothing', async () => {
@@ -139,6 +150,8 @@ test('the key: stable, sensitive to every field, blind to trailing whitespace an
     voice: 'es-MX-Mia',
     fmt: 'mp3',
     engine: 'polly',
+    voiceEngine: 'neural',
+    loudness: -16,
     retentionDays: 30,
   };
   expect(reuseKey(k)).toMatch(/^[0-9a-f]{64}$/);
@@ -150,6 +163,9 @@ test('the key: stable, sensitive to every field, blind to trailing whitespace an
     { voice: 'es-ES-Lucia' },
     { fmt: 'wav' },
     { engine: 'espeak' },
+    { voiceEngine: 'generative' },
+    { loudness: -14 },
+    { loudness: 'off' as const },
     { retentionDays: 7 },
     { title: 'T' },
     { headings: [{ text: 'H', offset: 0 }] },

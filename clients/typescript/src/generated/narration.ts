@@ -6,6 +6,9 @@ export type Voices_200 = {
   name: string;
   lang: "es-MX" | "es-ES";
   gender: "female" | "male";
+  /** Polly engines of this voice (request field `engine`), the default first */
+  engines: ("neural" | "generative" | "long-form")[];
+  default_engine: "neural" | "generative" | "long-form";
 }[];
 
 /** POST /convert/text */
@@ -22,6 +25,9 @@ export type ConvertText_Request = {
   text_type?: "text" | "ssml";
   lexicons?: string[];
   retention_days?: number;
+  engine?: "neural" | "generative" | "long-form";
+  /** Integrated loudness target in LUFS (-31..-10, default -16, true peak ≤ -1 dBTP) or "off" */
+  loudness?: "off" | number;
 };
 
 /** POST /convert/text */
@@ -239,6 +245,9 @@ export type ConvertUrl_Request = {
   fmt?: "mp3" | "wav" | "ogg";
   lexicons?: string[];
   retention_days?: number;
+  engine?: "neural" | "generative" | "long-form";
+  /** Integrated loudness target in LUFS (-31..-10, default -16, true peak ≤ -1 dBTP) or "off" */
+  loudness?: "off" | number;
 };
 
 /** POST /convert/url */

@@ -67,6 +67,10 @@ export const NARRATION_MESSAGES = {
     "Unknown voice '{voice}'. Use one of: {voices} (see GET /voices).",
     "Voz desconocida '{voice}'. Usa una de estas: {voices} (consulta GET /voices).",
   ],
+  voice_engine_unavailable: [
+    'The voice {voice} has no {engine} engine. Its engines: {engines} (see GET /voices).',
+    'La voz {voice} no tiene el motor {engine}. Sus motores: {engines} (consulta GET /voices).',
+  ],
   demo_mp3_only: [
     "The demo produces MP3 only. Leave fmt out (or send 'mp3'), or use POST /convert/text for WAV or OGG.",
     "La demo solo produce MP3. No envíes fmt (o envía 'mp3'), o usa POST /convert/text para WAV u OGG.",
