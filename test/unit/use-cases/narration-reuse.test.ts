@@ -2,11 +2,9 @@
 // with the earlier audio — no synthesis, no job, no charge — and anything that changes the audio (text, voice,
 // engine, loudness, format, lexicon entries, SSML, retention, caller) is a new conversion. Against the in-memory
 // fakes.
-import {
-  startConversion,
-  freeRules,
-  type ConversionInput,
-} from '../../../lambdas/narration/use-cases/conversion';
+import { startConversion } from '../../../lambdas/narration/use-cases/conversion';
+import type { ConversionInput } from '../../../lambdas/narration/use-cases/conversion-input';
+import { freeRules } from '../../../lambdas/narration/use-cases/free-charge';
 import { deleteAudio } from '../../../lambdas/narration/use-cases/data-control';
 import { normalizeForReuse, reuseKey, stillReusable } from '../../../lambdas/narration/core/reuse';
 import { VOICES, withEngine } from '../../../lambdas/narration/core/voices';
