@@ -194,6 +194,12 @@ export const ASSUMPTIONS = {
   beaconsPerPlay: 4,
   /** Read units of one read of a feed record (strongly consistent, 4 KB each: ~25 KB with 100 entries). */
   feedRecordRru: 7,
+  /**
+   * Read units of a beacon's check: the article's own item (< 4 KB), eventually consistent, projected to its key.
+   * DynamoDB bills the item read, not what a projection returns, so the saving is the smaller item and the
+   * eventually consistent read (half a unit), not the projection.
+   */
+  beaconRru: 0.5,
   /** Write units of one beacon: the feed's day item of counters, 1 per KB (~4 KB with 20 articles heard a day). */
   listenItemWcu: 4,
 };
@@ -457,19 +463,20 @@ export function feedsCost(expansion: number, p: Prices = PRICES, a: Assumptions 
   add(`S3 storage (${a.audioDaysKept} days)`, audioGb * (a.audioDaysKept / 30), p.s3StorageGbMonth);
   // Polls: feed read + update; scheduler: index query + claim; articles: article read/write + the job's writes.
   const chunks = Math.ceil((a.feedArticleChars * expansion) / a.chunkChars);
-  // Beacons: the per-IP window (1) and the day's counters; lookups and beacons read the feed record, lookups the article.
+  // Beacons: the per-IP window (1) and the day's counters; lookups read the feed record and the article, beacons the
+  // article's key.
   add(
     'DynamoDB writes (incl. beacons: rate window + day counters)',
     polls * 2 + narrations * (2 + 4 + chunks) + beacons * (1 + a.listenItemWcu),
     p.ddbWrite,
   );
   add(
-    'DynamoDB reads (incl. podcast: one per item; player: the feed record)',
+    'DynamoDB reads (incl. podcast: one per item; player: the feed record; beacons: the article key)',
     polls * 2 +
       narrations * 4 +
       a.feeds * a.podcastReadsPerFeed * (a.podcastItems + 1) +
       plays * (a.feedRecordRru + 1) +
-      beacons * a.feedRecordRru,
+      beacons * a.beaconRru,
     p.ddbRead,
   );
   add('CloudWatch Logs ingestion', (invocations * a.logBytesPerInvocation) / 1024 ** 3, p.logsIngestGb);
@@ -488,7 +495,7 @@ export function listensUsd(a: Assumptions = ASSUMPTIONS, p: Prices = PRICES): nu
   return (
     (plays + beacons) * (0.05 * 0.25 * p.lambdaArmGbS.usd + p.lambdaRequest.usd + p.apiHttpRequest.usd) +
     beacons * (1 + a.listenItemWcu) * p.ddbWrite.usd +
-    (plays * (a.feedRecordRru + 1) + beacons * a.feedRecordRru) * p.ddbRead.usd
+    (plays * (a.feedRecordRru + 1) + beacons * a.beaconRru) * p.ddbRead.usd
   );
 }
 
@@ -578,7 +585,10 @@ ${table(feeds)}
 
 Polly is ${((feeds.speechUsd / feeds.totalUsd) * 100).toFixed(1)} % of it: ${usd(feeds.totalUsd / 1000)} per article. Everything the feeds add
 (the schedule, polls, queues, podcast reads) is ${usd(feeds.lines.filter((l) => /Scheduler|FeedPoll|FeedPodcast/.test(l.item)).reduce((s, l) => s + l.usd, 0))} a month; the player's lookups and listen beacons
-(${(1000 * a.playsPerArticle).toLocaleString('en-US')} plays, ${(1000 * a.playsPerArticle * a.beaconsPerPlay).toLocaleString('en-US')} beacons) are about ${usd(listensUsd(a, p))} of the Lambda, API Gateway and DynamoDB lines (the audio those plays download is data transfer out, below). Polling is cheap
+(${(1000 * a.playsPerArticle).toLocaleString('en-US')} plays, ${(1000 * a.playsPerArticle * a.beaconsPerPlay).toLocaleString('en-US')} beacons) are about ${usd(listensUsd(a, p))} of the Lambda, API Gateway and DynamoDB lines (the audio those plays download is data transfer out, below). A beacon
+checks its article by reading the article's own item, eventually consistent and projected to its key: ${a.beaconRru} read unit (it read the
+whole feed record, strongly consistent, ~${a.feedRecordRru} units, until 2026-11-28: ${usd(listensUsd(a, p) + 1000 * a.playsPerArticle * a.beaconsPerPlay * (a.feedRecordRru - a.beaconRru) * p.ddbRead.usd)} then). DynamoDB bills the item
+read, not what a projection returns, so the saving is the smaller item and the eventually consistent read. Polling is cheap
 because an unchanged feed answers 304 and an unchanged article is never narrated again (docs/feeds.md). Audience
 downloads beyond ${a.downloadsPerAudio} per episode add data transfer out (about ${usd(((a.feedArticleChars * prose * a.mp3BytesPerSecond) / a.charsPerSecond / 1024 ** 3) * p.transferOutGb.usd * 1000)} per 1,000 downloads of one episode each).
 

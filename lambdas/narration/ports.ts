@@ -380,6 +380,11 @@ export interface FeedStore {
   /** Every article ever recorded for the feed (also those no longer listed). */
   allArticles(feedId: string): Promise<ArticleRecord[]>;
   removeArticle(feedId: string, key: string): Promise<void>;
+  /**
+   * Whether the feed recorded article `key` (a poll found it; its items go with the feed): the listen beacon's
+   * check, an eventually consistent read of the small article item projected to its key (half a read unit).
+   */
+  hasArticle(feedId: string, key: string): Promise<boolean>;
   /** Adds 1 to each counter of the feed's day item (`listen#<id>#<day>`), kept until `expiresAt` (epoch s). */
   countListen(feedId: string, day: string, counters: string[], expiresAt: number): Promise<void>;
   /** The counters of each day asked that has any (day → counter → count). */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { dynamo, s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
 import { DynamoAudioRepository } from '../../lambdas/narration/adapters/audio-repository';
+import { DynamoFeedStore } from '../../lambdas/narration/adapters/feed-store';
 import { S3AudioStore } from '../../lambdas/narration/adapters/audio-store';
 import { SqsJobQueue } from '../../lambdas/narration/adapters/job-queue';
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
@@ -13,6 +14,7 @@ import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
 import { hashKey } from '../../lambdas/shared/auth/keys';
 import type { AudioRecord } from '../../lambdas/narration/ports';
 import { withEmulators, tempDir } from '../helpers/env';
+import { until } from '../helpers/until';
 
 let emu: Awaited<ReturnType<typeof withEmulators>>;
 beforeAll(async () => {
@@ -124,6 +126,34 @@ describe('DynamoAudioRepository', () => {
     expect(await repo.get('free')).toMatchObject({ status: 'failed', error: 'answered 503' });
     expect(await repo.reference('free')).toBe(false);
     expect(await repo.reference('missing')).toBe(false);
+  });
+});
+
+describe('DynamoFeedStore', () => {
+  test("a beacon's check: the feed's recorded articles only, gone with removeArticle", async () => {
+    const feeds = new DynamoFeedStore(dynamo(), emu.tableNames.feeds);
+    const article = {
+      feedId: 'fd_aaaaaaaaaaaaaaaa',
+      key: 'a'.repeat(24),
+      url: 'https://e.test/1',
+      signature: 's',
+    };
+    await feeds.putArticle({
+      ...article,
+      status: 'narrated',
+      narrations: 1,
+      updatedAt: new Date().toISOString(),
+    });
+    await until(
+      'the recorded article',
+      async () => (await feeds.hasArticle(article.feedId, article.key)) || undefined,
+    );
+    expect(await feeds.hasArticle(article.feedId, 'b'.repeat(24))).toBe(false); // negative control
+    expect(await feeds.hasArticle('fd_bbbbbbbbbbbbbbbb', article.key)).toBe(false); // another feed
+    await feeds.removeArticle(article.feedId, article.key);
+    await until('the removal', async () =>
+      (await feeds.hasArticle(article.feedId, article.key)) ? undefined : true,
+    );
   });
 });
 
