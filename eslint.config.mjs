@@ -15,7 +15,7 @@ export default tseslint.config(
       '**/*.js',
       '**/*.cjs',
       '**/*.mjs',
-      '!lambdas/documents/templating/realm-bootstrap.js',
+      '!lambdas/documents/templating/realm-*.js',
     ],
   },
   ...tseslint.configs.recommended,
@@ -44,9 +44,9 @@ export default tseslint.config(
     },
   },
   {
-    // The template realm's bootstrap: a classic script evaluated inside the realm, where only the language's globals
+    // The template realm's scripts: classic scripts evaluated inside the realm, where only the language's globals
     // exist (no require, process, Buffer...). no-undef flags any reference to a host global.
-    files: ['lambdas/documents/templating/realm-bootstrap.js'],
+    files: ['lambdas/documents/templating/realm-*.js'],
     languageOptions: { sourceType: 'script', ecmaVersion: 2022, globals: {} },
     rules: { 'no-undef': 'error', 'no-var': 'off', '@typescript-eslint/no-require-imports': 'error' },
   },

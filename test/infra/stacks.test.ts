@@ -14,7 +14,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { JOB_REQUESTS_PREFIX, JOB_RESULT_PREFIX, RESULTS_PREFIX } from '../../lambdas/documents/bucket';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../lambdas/shared/webhooks/schedule';
-import { REALM_BOOTSTRAP_FILE } from '../../lambdas/documents/templating/realm-sources';
+import { REALM_SCRIPT_FILES } from '../../lambdas/documents/templating/realm-sources';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { RETENTION_TAG, UPLOAD_PREFIX } from '../../lambdas/narration/bucket';
 import { UPLOAD_ITEM_PREFIX } from '../../lambdas/narration/adapters/upload-repository';
@@ -1174,9 +1174,12 @@ describe('documents only', () => {
       expect(fs.readdirSync(path.join(ROOT, 'lambdas/documents/fonts')).some((f) => f.endsWith('.ttf'))).toBe(
         true,
       );
-      // The template realm's bootstrap is read from beside the running code (realm-sources.ts): beside each bundle.
-      expect(build.FILES_BESIDE_BUNDLES).toContain(`lambdas/documents/templating/${REALM_BOOTSTRAP_FILE}`);
-      expect(fs.existsSync(path.join(ROOT, 'lambdas/documents/templating', REALM_BOOTSTRAP_FILE))).toBe(true);
+      // The template realm's scripts are read from beside the running code (realm-sources.ts): beside each bundle.
+      expect(build.FILES_BESIDE_BUNDLES).toEqual(
+        REALM_SCRIPT_FILES.map((file) => `lambdas/documents/templating/${file}`),
+      );
+      for (const file of REALM_SCRIPT_FILES)
+        expect(fs.existsSync(path.join(ROOT, 'lambdas/documents/templating', file))).toBe(true);
     });
   });
 

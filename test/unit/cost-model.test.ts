@@ -1,16 +1,17 @@
-// The cost model's arithmetic (scripts/cost-model.ts): lines add up, each price is applied to its own quantity,
-// queued and inline conversions count what their paths do, and the claim holds at the cited prices.
+// The cost model's arithmetic (scripts/cost/, run by scripts/cost-model.ts): lines add up, each price is applied to
+// its own quantity, queued and inline conversions count what their paths do, and the claim holds at the
+// cited prices.
+import { ASSUMPTIONS } from '../../scripts/cost/assumptions';
+import { renderMarkdown } from '../../scripts/cost/markdown';
+import { PRICES } from '../../scripts/cost/prices';
 import {
-  ASSUMPTIONS,
-  PRICES,
   documentsCost,
   expansionOf,
   narrationCost,
   narrationSeconds,
-  renderMarkdown,
   uploadRequests,
   type Breakdown,
-} from '../../scripts/cost-model';
+} from '../../scripts/cost/scenarios';
 
 const line = (b: Breakdown, start: string) => b.lines.find((l) => l.item.startsWith(start));
 const sum = (b: Breakdown) => b.lines.reduce((s, l) => s + l.usd, 0);

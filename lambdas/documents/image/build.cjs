@@ -63,9 +63,12 @@ const RUNTIME_RESOLVES = ['nunjucks/browser/nunjucks.js', 'decimal.js/decimal.js
 
 /**
  * Read at run time from beside the running code, so copied into each handler bundle's folder: the template realm's
- * bootstrap (lambdas/documents/templating/realm-sources.ts).
+ * scripts (REALM_SCRIPT_FILES of lambdas/documents/templating/realm-sources.ts).
  */
-const FILES_BESIDE_BUNDLES = ['lambdas/documents/templating/realm-bootstrap.js'];
+const FILES_BESIDE_BUNDLES = [
+  'lambdas/documents/templating/realm-format.js',
+  'lambdas/documents/templating/realm-bootstrap.js',
+];
 
 /** Read at run time, copied next to the bundles: template sources and partials, the fonts (with their licence). */
 const RUNTIME_FILES = [

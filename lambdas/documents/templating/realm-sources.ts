@@ -1,17 +1,18 @@
 // The scripts evaluated, in order, into every template realm: the nunjucks browser bundle (the complete engine,
 // compiler included, with no Node built-ins; unminified because the Jinja2 patches call internal compiler methods
-// whose names the .min build mangles), decimal.js (exact money arithmetic for `sum`, `round`, `currency`) and our
-// Jinja2 compatibility bootstrap (realm-bootstrap.js). They are read once per process: the first two from
-// node_modules, the bootstrap from beside the running code (this folder; in the container image, the folder of the
-// handler bundles, where lambdas/documents/Dockerfile copies it).
+// whose names the .min build mangles), decimal.js (exact money arithmetic for `sum`, `round`, `currency`), our
+// filter arguments and es-MX formatting (realm-format.js) and our Jinja2 compatibility bootstrap
+// (realm-bootstrap.js). They are read once per process: the first two from node_modules, ours from beside the
+// running code (this folder; in the container image, the folder of the handler bundles, where
+// lambdas/documents/image/build.cjs copies them).
 // Bundling note: isolated-vm is a native addon and these files are read at run time, so a bundle must keep
 // `isolated-vm`, `nunjucks` and `decimal.js` in node_modules (esbuild `nodeModules`/external; the container image
-// installs production dependencies) and ship realm-bootstrap.js beside it.
+// installs production dependencies) and ship REALM_SCRIPT_FILES beside it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The bootstrap's file name; a bundle that renders templates carries it in its own folder. */
-export const REALM_BOOTSTRAP_FILE = 'realm-bootstrap.js';
+/** Our realm scripts, in evaluation order; a bundle that renders templates carries them in its own folder. */
+export const REALM_SCRIPT_FILES = ['realm-format.js', 'realm-bootstrap.js'] as const;
 
 export interface RealmScript {
   name: string;
@@ -27,7 +28,7 @@ export function realmScripts(): RealmScript[] {
       { name: 'prelude.js', source: 'var self = globalThis;' },
       { name: 'nunjucks.js', source: readFileSync(require.resolve('nunjucks/browser/nunjucks.js'), 'utf8') },
       { name: 'decimal.js', source: readFileSync(require.resolve('decimal.js/decimal.js'), 'utf8') },
-      { name: 'jinja-compat.js', source: readFileSync(join(__dirname, REALM_BOOTSTRAP_FILE), 'utf8') },
+      ...REALM_SCRIPT_FILES.map((name) => ({ name, source: readFileSync(join(__dirname, name), 'utf8') })),
     ];
   }
   return scripts;
