@@ -267,7 +267,7 @@ export interface ReuseIndex {
   remember(fingerprint: string, audioId: string, expiresAt: number): Promise<void>;
 }
 
-// ── Publisher feeds (use-cases/feeds.ts, docs/feeds.md) ──
+// ── Publisher feeds (use-cases/feeds.ts, feed-poll.ts, feed-article.ts; docs/feeds.md) ──
 
 /** publish: every new or changed article is narrated when a poll finds it; first_play: when a reader first asks. */
 export type FeedMode = 'publish' | 'first_play';

@@ -11,7 +11,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { isConditionFailure } from '../../shared/aws/conditional';
 import type { ArticleRecord, FeedRecord, FeedStore } from '../ports';
 
 export const FEED_ITEM_PREFIX = 'feed#';
@@ -98,7 +98,7 @@ export class DynamoFeedStore implements FeedStore {
       );
       return strip<FeedRecord>(out.Attributes);
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return undefined;
+      if (isConditionFailure(err)) return undefined; // no such feed
       throw err;
     }
   }

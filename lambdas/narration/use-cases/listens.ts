@@ -9,7 +9,8 @@ import { ipSubject } from '../../shared/auth/resolve-caller';
 import type { Caller } from '../../shared/auth/resolve-caller';
 import type { FeedDeps } from '../feed-deps';
 import type { FeedEntryState, FeedRecord } from '../ports';
-import { feedOwner, processArticle } from './feeds';
+import { feedOwner } from './feeds';
+import { processArticle } from './feed-article';
 
 /** What a beacon may say: a play starts, a quarter of the audio is reached, the reader seeks. */
 export const LISTEN_EVENTS = ['play', '25', '50', '75', '100', 'seek'] as const;
