@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { matchPath } from '../../lambdas/shared/http/paths';
 import type { RouteSpec, ServiceManifest } from '../../lambdas/shared/manifest';
+import { lambdaContext } from './invocations';
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
 
@@ -166,24 +167,6 @@ function buildEvent(
   };
 }
 
-function lambdaContext(route: RouteSpec, requestId: string, deadlineS = route.timeoutS): Context {
-  const deadline = Date.now() + deadlineS * 1000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: `local-${route.id}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:local-${route.id}`,
-    memoryLimitInMB: String(route.memoryMb),
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/local-${route.id}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
 /**
  * The early answer says `Connection: close` (a keep-alive client must not send its next request on this socket), so
  * Node ends the connection with `socket.destroySoon()` once the answer is written. Destroying a socket with unread
@@ -303,7 +286,11 @@ export function createFront(options: FrontOptions): Server {
         const event = buildEvent(req, match.route, match.params, body, clientIp(req, options.trustProxy));
         const result = await handler(
           event,
-          lambdaContext(match.route, event.requestContext.requestId, options.deadlineS),
+          lambdaContext(
+            match.route,
+            event.requestContext.requestId,
+            options.deadlineS ?? match.route.timeoutS,
+          ),
         );
         writeResult(res, result);
         log(`${method} ${path} → ${res.statusCode} ${Date.now() - started} ms`);

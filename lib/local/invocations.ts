@@ -66,3 +66,26 @@ export function runInvocation<T>(service: string, context: Pick<Context, 'awsReq
   if (!store) throw new Error('call enableInvocationScopes() first (startLocal does)');
   return store.run({ [REQUEST_ID]: context.awsRequestId }, () => asService(service, fn));
 }
+
+/** A Lambda-like context for one local invocation of a route, a worker or a schedule (its manifest entry). */
+export function lambdaContext(
+  fn: { id: string; memoryMb: number },
+  requestId: string,
+  timeoutS: number,
+): Context {
+  const deadline = Date.now() + timeoutS * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: `local-${fn.id}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:local-${fn.id}`,
+    memoryLimitInMB: String(fn.memoryMb),
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/local-${fn.id}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}

@@ -114,34 +114,24 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
   if (released) log(`gave back ${released} charge(s) held by renders of the previous run`);
 
   const servers: Server[] = [];
-  const handlers = await loadHandlers(narrationManifest);
-  const front = createFront({
-    manifest: narrationManifest,
-    handlers,
-    host,
-    port: options.narrationPort ?? 0,
-    trustProxy: options.trustProxy ?? false,
-    ...(options.deadlineS !== undefined ? { deadlineS: options.deadlineS } : {}),
-    log,
-  });
-  servers.push(front);
-  const narrationUrl = await listen(front, host, options.narrationPort ?? 0);
-
-  let documentsUrl: string | undefined;
-  if (options.documents !== false) {
-    const { documentsManifest } = await import('../../lambdas/documents/routes');
-    const docsFront = createFront({
-      manifest: documentsManifest,
-      handlers: await loadHandlers(documentsManifest),
+  /** One service's front (its API Gateway stand-in) on its port; resolves with its URL. */
+  const serve = async (manifest: ServiceManifest, port = 0) => {
+    const front = createFront({
+      manifest,
+      handlers: await loadHandlers(manifest),
       host,
-      port: options.renderPort ?? 0,
+      port,
       trustProxy: options.trustProxy ?? false,
       ...(options.deadlineS !== undefined ? { deadlineS: options.deadlineS } : {}),
       log,
     });
-    servers.push(docsFront);
-    documentsUrl = await listen(docsFront, host, options.renderPort ?? 0);
-  }
+    servers.push(front);
+    return listen(front, host, port);
+  };
+  const narrationUrl = await serve(narrationManifest, options.narrationPort);
+
+  const documentsUrl =
+    options.documents !== false ? await serve(documentsManifest, options.renderPort) : undefined;
 
   // Every manifest worker polls its queues, as its event sources do in the cloud.
   const pollers: { stop(): Promise<void> }[] = [];

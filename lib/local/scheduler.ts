@@ -4,8 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { ScheduleSpec } from '../../lambdas/shared/manifest';
-import { runInvocation } from './invocations';
-import { context } from './worker-poller';
+import { lambdaContext, runInvocation } from './invocations';
 
 export type ScheduledHandler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -29,7 +28,7 @@ export function startSchedule(options: {
   const run = () => {
     const id = randomUUID();
     running = runInvocation(options.service, { awsRequestId: id }, () =>
-      options.handler({ source: 'local.scheduler', id: spec.id }, context(spec, id)),
+      options.handler({ source: 'local.scheduler', id: spec.id }, lambdaContext(spec, id, spec.timeoutS)),
     )
       .catch((err: unknown) => options.log(`${spec.id} failed: ${(err as Error).message}`))
       .finally(() => (running = undefined));

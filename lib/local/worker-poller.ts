@@ -9,6 +9,7 @@ import { Consumer } from 'sqs-consumer';
 import type { QueueSpec, WorkerSpec } from '../../lambdas/shared/manifest';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
+import { lambdaContext } from './invocations';
 
 const QUEUE_SPECS: QueueSpec[] = [...narrationManifest.queues, ...documentsManifest.queues];
 
@@ -52,25 +53,6 @@ function toEvent(message: Message, queueUrl: string): SQSEvent {
   };
 }
 
-/** A Lambda-like context for one local invocation of a worker (or a scheduled function: lib/local/scheduler.ts). */
-export function context(worker: Pick<WorkerSpec, 'id' | 'timeoutS' | 'memoryMb'>, id: string): Context {
-  const deadline = Date.now() + worker.timeoutS * 1000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: `local-${worker.id}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:local-${worker.id}`,
-    memoryLimitInMB: String(worker.memoryMb),
-    awsRequestId: id,
-    logGroupName: `/aws/lambda/local-${worker.id}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
 export interface Poller {
   /** Stops polling and waits for jobs in progress. */
   stop(): Promise<void>;
@@ -110,7 +92,7 @@ export function startPoller(options: PollerOptions): Poller {
         handleMessage: async (message: Message) => {
           const run = options.handler(
             toEvent(message, url),
-            context(options.worker, message.MessageId ?? 'local'),
+            lambdaContext(options.worker, message.MessageId ?? 'local', options.worker.timeoutS),
           );
           inflight.add(run);
           try {

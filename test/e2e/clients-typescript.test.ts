@@ -330,9 +330,7 @@ describe('narration', () => {
       status: 'active',
       voice: 'es-MX-Mia',
     });
-    expect(narration.feeds.podcastUrl(feed.feed_id)).toBe(
-      `${rt.narrationUrl}/feeds/${feed.feed_id}/podcast.xml`,
-    );
+    expect(feed.podcast_url).toBe(`${rt.narrationUrl}/feeds/${feed.feed_id}/podcast.xml`);
     let got = await narration.feeds.get(feed.feed_id);
     for (let i = 0; i < 300 && got.entries[0]?.status !== 'narrated'; i++) {
       await new Promise((r) => setTimeout(r, 200));

@@ -98,36 +98,20 @@ const HEADINGS: Record<string, (typeof HeadingLevel)[keyof typeof HeadingLevel]>
   H6: HeadingLevel.HEADING_6,
 };
 
+/** What an inline element adds to the run style of its text (other tags add nothing). */
+const TAG_STYLES: Record<string, Partial<RunStyle>> = {
+  ...Object.fromEntries(['STRONG', 'B', 'TH'].map((t) => [t, { bold: true }])),
+  ...Object.fromEntries(['EM', 'I', 'CITE', 'DFN'].map((t) => [t, { italics: true }])),
+  ...Object.fromEntries(['U', 'INS'].map((t) => [t, { underline: true }])),
+  ...Object.fromEntries(['S', 'DEL', 'STRIKE'].map((t) => [t, { strike: true }])),
+  ...Object.fromEntries(['CODE', 'KBD', 'SAMP', 'TT'].map((t) => [t, { code: true }])),
+  SUP: { superScript: true },
+  SUB: { subScript: true },
+};
+
 function styleFor(tag: string, base: RunStyle): RunStyle {
-  switch (tag) {
-    case 'STRONG':
-    case 'B':
-    case 'TH':
-      return { ...base, bold: true };
-    case 'EM':
-    case 'I':
-    case 'CITE':
-    case 'DFN':
-      return { ...base, italics: true };
-    case 'U':
-    case 'INS':
-      return { ...base, underline: true };
-    case 'S':
-    case 'DEL':
-    case 'STRIKE':
-      return { ...base, strike: true };
-    case 'CODE':
-    case 'KBD':
-    case 'SAMP':
-    case 'TT':
-      return { ...base, code: true };
-    case 'SUP':
-      return { ...base, superScript: true };
-    case 'SUB':
-      return { ...base, subScript: true };
-    default:
-      return base;
-  }
+  const added = TAG_STYLES[tag];
+  return added ? { ...base, ...added } : base;
 }
 
 function textRun(text: string, style: RunStyle, extra: { break?: number } = {}): TextRun {

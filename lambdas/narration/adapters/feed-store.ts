@@ -122,6 +122,14 @@ export class DynamoFeedStore implements FeedStore {
     return strip<ArticleRecord>(out.Item);
   }
 
+  async hasArticle(feedId: string, key: string): Promise<boolean> {
+    // Read units follow the item read, not what is returned: hence the article item (< 4 KB), not the feed's.
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: articleKey(feedId, key), ProjectionExpression: 'pk' }),
+    );
+    return out.Item !== undefined;
+  }
+
   async putArticle(article: ArticleRecord): Promise<void> {
     await this.db.send(
       new PutCommand({

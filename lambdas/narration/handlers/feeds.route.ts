@@ -66,7 +66,11 @@ export const FeedView = z.object({
   mode: z.enum(['publish', 'first_play']),
   status: z.enum(['active', 'paused']),
   podcast: PodcastReq,
-  podcast_url: z.string().meta({ description: 'The podcast RSS feed of this feed (public)' }),
+  podcast_url: z.string().meta({
+    description:
+      "The podcast RSS feed of this feed (public): an absolute URL on the API's public address (the " +
+      'PUBLIC_BASE_URL setting, else the host the request came to), what a podcast app subscribes to',
+  }),
   created_at: z.string(),
   poll_interval_s: z.int(),
   next_poll_at: z.string(),

@@ -25,7 +25,14 @@ import {
   waitForJob,
   type ConversionOutcome,
 } from './job-answers';
-import { jobEnded, makeDurable, narrateToStore, retire, roundMs } from './narration-job';
+import {
+  jobEnded,
+  makeDurable,
+  narrateToStore,
+  retire,
+  retireUnlessReferenced,
+  roundMs,
+} from './narration-job';
 import { fingerprintOf, rememberSafely, reuseEarlier } from './reuse-earlier';
 import type { ConversionInput } from './conversion-input';
 
@@ -82,13 +89,15 @@ export async function startConversion(
       : { charge: { subject: input.caller.subject, rules: input.quota?.rules ?? freeRules(deps) } }),
   };
   const base = answerBase(record);
+  const sync = chars <= deps.config.SYNC_MAX_CHARS;
+  // A free job is durable before it is narrated inside the request: a reuse of it must be able to hand it on.
+  if (record.charge && sync) record.inRequest = true;
 
   // Charges follow deliveries: a free conversion is made durable (its record and text: a worker can finish it)
   // BEFORE it is charged, and the charge is made under its id. A process that dies at any point leaves either
   // nothing, or a job that the worker finishes and charges once (jobEnded); never a charge without its audio.
   // A caller already at its limit is refused before anything is written.
   if (record.charge) await refuseIfSpent(deps, record.charge, now, input.quota);
-  const sync = chars <= deps.config.SYNC_MAX_CHARS;
   let queuedRecord = false;
   let decision: QuotaDecision | undefined;
   let headers: Record<string, string> = {};
@@ -164,16 +173,21 @@ export async function startConversion(
   } catch (err) {
     // The caller is told to retry, so this job must never run: a record left `queued` would be re-queued by
     // the next local start (lib/local/runtime.ts) and narrated for nobody, or picked up by a late delivery.
-    if (queuedRecord) await retire(deps, audioId, 'Not accepted: the caller was answered 503.');
-    // Nothing was delivered: give the free-tier allowance back and tell the caller to retry.
-    if (decision)
+    // Unless an identical request was answered with it meanwhile: then the worker finishes it for that answer.
+    const outcome = queuedRecord
+      ? await retireUnlessReferenced(deps, record, 'Not accepted: the caller was answered 503.')
+      : 'retired';
+    // Nothing was delivered: give the free-tier allowance back and tell the caller to retry. A job handed over
+    // keeps its one charge (the same caller gets its audio through the reuse; a failure gives it back: jobEnded).
+    if (decision && outcome === 'retired')
       await deps.quotas
         .refund(decision)
         .catch((e) => logger.error('quota refund failed', { error: e as Error }));
     if (err instanceof Abandoned || input.signal?.aborted) {
-      if (record.charge)
+      if (record.charge && outcome === 'retired')
         await countCut(deps.quotas, record.charge.subject, deps.config.FREE_CUT_PER_HOUR, now);
-      logger.warn('conversion abandoned after the early-timeout answer; charge given back', {
+      const what = outcome === 'retired' ? 'charge given back' : 'handed to the worker (a reuse holds it)';
+      logger.warn(`conversion abandoned after the early-timeout answer; ${what}`, {
         audioId,
         chars,
         // How far the narration got before it stopped (engine calls begun / the text's chunks), or that it never

@@ -66,8 +66,11 @@ async function ownFeed(deps: Pick<FeedDeps, 'feeds'>, caller: Caller, feedId: st
   return feed;
 }
 
-/** The API's view of a feed (no key hash, no poll validators). */
-export function feedView(feed: FeedRecord) {
+/**
+ * The API's view of a feed (no key hash, no poll validators). `base`: the API's public address (publicBase: the
+ * PUBLIC_BASE_URL setting, else the host the request came to), so `podcast_url` is what a podcast app subscribes to.
+ */
+export function feedView(feed: FeedRecord, base: string) {
   return {
     feed_id: feed.feedId,
     url: feed.url,
@@ -79,7 +82,7 @@ export function feedView(feed: FeedRecord) {
     mode: feed.mode,
     status: feed.status,
     podcast: feed.podcast,
-    podcast_url: `/feeds/${feed.feedId}/podcast.xml`,
+    podcast_url: `${base}/feeds/${feed.feedId}/podcast.xml`,
     created_at: feed.createdAt,
     poll_interval_s: feed.intervalS,
     next_poll_at: new Date(feed.nextPollAt * 1000).toISOString(),

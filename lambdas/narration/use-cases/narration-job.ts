@@ -44,6 +44,34 @@ export async function retire(deps: NarrationDeps, audioId: string, reason: strin
 }
 
 /**
+ * Retires the job of a request that failed or was answered 503 — unless an identical request was answered with it
+ * meanwhile (`referenced`, docs/reuse.md): then its caller gets the audio through that answer, so the job is handed
+ * to the worker (queued; a duplicate message is harmless: one claim per job) and its charge stays. 'retired' also
+ * when the job had already failed or is gone (nothing will be delivered). Never throws.
+ */
+export async function retireUnlessReferenced(
+  deps: NarrationDeps,
+  record: AudioRecord,
+  reason: string,
+): Promise<'retired' | 'handed over'> {
+  const { audioId } = record;
+  try {
+    if (await deps.audio.retireUnreferenced(audioId, reason)) {
+      await deps.store.deleteJobText(audioId).catch(() => undefined);
+      return 'retired';
+    }
+    const current = await deps.audio.get(audioId);
+    if (!current || current.status === 'failed') return 'retired';
+    if (current.status !== 'done') await deps.queue.enqueue({ audioId }, record.plan !== 'free');
+    logger.info('job referenced by a reuse: handed to the worker, not retired', { audioId });
+    return 'handed over';
+  } catch (e) {
+    logger.error('could not retire an unaccepted job', { error: e as Error, audioId });
+    return 'retired';
+  }
+}
+
+/**
  * The one place a conversion ends (done or failed, inline or in the worker): what must happen for every finished
  * job goes here (webhooks: audio.completed / audio.failed).
  */

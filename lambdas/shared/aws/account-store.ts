@@ -6,7 +6,6 @@
 //   pickup#<session ref>   the new key, sealed, until picked up; TTL = end of the pick-up window
 // Every write is a single-item conditional write (no transactions: DynamoDB Local emulators lack them, and
 // each step is idempotent on its own, see billing/service.ts).
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   GetCommand,
@@ -15,6 +14,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '../billing/account';
+import { conditionHeld, isConditionFailure } from './conditional';
 import { TERMINAL_SUBSCRIPTION_STATUSES } from '../billing/plans';
 import type {
   AccountStore,
@@ -30,10 +30,6 @@ import type {
 const EVENT_TTL_S = 30 * 86400;
 
 const acct = (id: string) => `acct#${id}`;
-
-function isConditionFailure(err: unknown): boolean {
-  return err instanceof ConditionalCheckFailedException;
-}
 
 function toAccount(item: Record<string, unknown> | undefined): Account | undefined {
   if (!item) return undefined;
@@ -220,8 +216,8 @@ export class DynamoAccountStore implements AccountStore {
 
   async claimEvent(eventId: string, type: string, now: Date, leaseS: number): Promise<EventClaim> {
     const nowS = Math.floor(now.getTime() / 1000);
-    try {
-      await this.db.send(
+    const claimed = await conditionHeld(() =>
+      this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: `evt#${eventId}` },
@@ -239,11 +235,9 @@ export class DynamoAccountStore implements AccountStore {
             ':nowS': nowS,
           },
         }),
-      );
-      return 'claimed';
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
+      ),
+    );
+    if (claimed) return 'claimed';
     const item = await this.getItem(`evt#${eventId}`);
     return item?.state === 'done' ? 'done' : 'busy';
   }
@@ -261,8 +255,9 @@ export class DynamoAccountStore implements AccountStore {
   }
 
   async releaseEvent(eventId: string): Promise<void> {
-    try {
-      await this.db.send(
+    // Only a claim still processing is released; a finished event stays done.
+    await conditionHeld(() =>
+      this.db.send(
         new DeleteCommand({
           TableName: this.table,
           Key: { pk: `evt#${eventId}` },
@@ -270,10 +265,8 @@ export class DynamoAccountStore implements AccountStore {
           ExpressionAttributeNames: { '#st': 'state' },
           ExpressionAttributeValues: { ':processing': 'processing' },
         }),
-      );
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
+      ),
+    );
   }
 
   async getPurchase(sessionRef: string): Promise<PurchaseRecord | undefined> {
@@ -284,35 +277,30 @@ export class DynamoAccountStore implements AccountStore {
   }
 
   async putPurchase(purchase: PurchaseRecord): Promise<PurchaseRecord> {
-    try {
-      await this.db.send(
+    const put = await conditionHeld(() =>
+      this.db.send(
         new PutCommand({
           TableName: this.table,
           Item: { pk: `purchase#${purchase.sessionRef}`, ...purchase },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
-      );
-      return purchase;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      return (await this.getPurchase(purchase.sessionRef))!;
-    }
+      ),
+    );
+    return put ? purchase : (await this.getPurchase(purchase.sessionRef))!;
   }
 
   async createPickup(pickup: PickupRecord & { sealed: string }): Promise<PickupRecord> {
     const pk = `pickup#${pickup.sessionRef}`;
-    try {
-      await this.db.send(
+    const put = await conditionHeld(() =>
+      this.db.send(
         new PutCommand({
           TableName: this.table,
           Item: { pk, ...pickup },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
-      );
-      return pickup;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
+      ),
+    );
+    if (put) return pickup;
     const { pk: _pk, ...rest } = (await this.getItem(pk))!;
     return rest as unknown as PickupRecord;
   }

@@ -2,7 +2,6 @@
 // `pk = idem#<scope>#<hash of the key>`, removed by the table's TTL (`expiresAt`) a day after its answer. Taking a key
 // is ONE conditional put (absent, expired, or a lapsed lock), so exactly one of many concurrent requests runs; the
 // answer is kept gzipped in the same item (binary attribute).
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   GetCommand,
@@ -10,6 +9,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { conditionHeld } from './conditional';
 import {
   IDEMPOTENCY_TTL_S,
   type BeginResult,
@@ -35,8 +35,8 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     const nowS = epoch(now);
     // Bounded: the item can only vanish between the put and the read if its holder released it meanwhile.
     for (let i = 0; i < 3; i++) {
-      try {
-        await this.db.send(
+      const started = await conditionHeld(() =>
+        this.db.send(
           new PutCommand({
             TableName: this.table,
             Item: {
@@ -52,11 +52,9 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
             ExpressionAttributeNames: { '#s': 'state' },
             ExpressionAttributeValues: { ':now': nowS, ':pending': 'pending' },
           }),
-        );
-        return { state: 'started' };
-      } catch (err) {
-        if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      }
+        ),
+      );
+      if (started) return { state: 'started' };
       const out = await this.db.send(
         new GetCommand({ TableName: this.table, Key: this.key(key), ConsistentRead: true }),
       );
@@ -108,8 +106,8 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
   }
 
   async renew(key: string, fingerprint: string, lockS: number, now: Date): Promise<void> {
-    try {
-      await this.db.send(
+    await conditionHeld(() =>
+      this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: this.key(key),
@@ -118,15 +116,13 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
           ExpressionAttributeNames: { '#s': 'state' },
           ExpressionAttributeValues: { ':l': epoch(now) + lockS, ':pending': 'pending', ':fp': fingerprint },
         }),
-      );
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    }
+      ),
+    );
   }
 
   async release(key: string, fingerprint: string): Promise<void> {
-    try {
-      await this.db.send(
+    await conditionHeld(() =>
+      this.db.send(
         new DeleteCommand({
           TableName: this.table,
           Key: this.key(key),
@@ -134,9 +130,7 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
           ExpressionAttributeNames: { '#s': 'state' },
           ExpressionAttributeValues: { ':pending': 'pending', ':fp': fingerprint },
         }),
-      );
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    }
+      ),
+    );
   }
 }

@@ -6,7 +6,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { conditionHeld } from './conditional';
 import type { ApiKeyRecord, KeyBillingState, KeyStore } from '../auth/keys';
 
 export class DynamoKeyStore implements KeyStore {
@@ -43,8 +43,8 @@ export class DynamoKeyStore implements KeyStore {
   }
 
   async revoke(keyHash: string, at: Date, opts: { onlyIfActive?: boolean } = {}): Promise<boolean> {
-    try {
-      await this.db.send(
+    return conditionHeld(() =>
+      this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { keyHash },
@@ -59,27 +59,17 @@ export class DynamoKeyStore implements KeyStore {
             ...(opts.onlyIfActive ? { ':active': 'active' } : {}),
           },
         }),
-      );
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
+      ),
+    );
   }
 
   async putIfAbsent(record: ApiKeyRecord): Promise<boolean> {
-    try {
-      await this.put(record);
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
+    return conditionHeld(() => this.put(record));
   }
 
   async syncBilling(keyHash: string, state: KeyBillingState): Promise<boolean> {
-    try {
-      await this.db.send(
+    return conditionHeld(() =>
+      this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { keyHash },
@@ -94,11 +84,7 @@ export class DynamoKeyStore implements KeyStore {
             ':v': state.accountVersion,
           },
         }),
-      );
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
+      ),
+    );
   }
 }
