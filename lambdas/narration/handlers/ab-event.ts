@@ -11,7 +11,7 @@ import { validate } from '../../shared/validation';
 import { recordAbConversion, recordExposure } from '../../shared/growth/ab';
 import { assignVariant } from '../../shared/growth/experiments';
 import { findExperiment } from '../../shared/growth/http';
-import { abEventSubject, chargePerIp } from '../../shared/growth/limits';
+import { AB_EVENTS, chargePerIp } from '../../shared/growth/limits';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { abEventRoute as route, AbEventReq } from './ab-event.route';
 
@@ -37,16 +37,8 @@ export const makeHandler = (deps: NarrationDeps) =>
             );
       }
       const now = deps.now();
-      const limits = await chargePerIp(
-        deps.quotas,
-        abEventSubject(req.clientIp),
-        [
-          { period: 'hour', limit: deps.config.AB_EVENTS_PER_HOUR },
-          { period: 'day', limit: deps.config.AB_EVENTS_PER_DAY },
-        ],
-        now,
-        'A/B events',
-      );
+      const { AB_EVENTS_PER_HOUR: hour, AB_EVENTS_PER_DAY: day } = deps.config;
+      const limits = await chargePerIp(deps.quotas, AB_EVENTS, req.clientIp, { hour, day }, now);
       const counted =
         body.type === 'exposure'
           ? await recordExposure(deps.growth, experiment, variant, body.visitor, now)

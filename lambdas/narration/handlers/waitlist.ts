@@ -6,7 +6,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/validation';
-import { chargePerIp, waitlistSubject } from '../../shared/growth/limits';
+import { chargePerIp, WAITLIST_SIGN_UPS } from '../../shared/growth/limits';
 import { joinWaitlist } from '../../shared/growth/waitlist';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { waitlistRoute as route, WaitlistReq } from './waitlist.route';
@@ -16,16 +16,8 @@ export const makeHandler = (deps: NarrationDeps) =>
     async (req) => {
       const body = validate(WaitlistReq, req.body());
       const now = deps.now();
-      const limits = await chargePerIp(
-        deps.quotas,
-        waitlistSubject(req.clientIp),
-        [
-          { period: 'hour', limit: deps.config.WAITLIST_PER_HOUR },
-          { period: 'day', limit: deps.config.WAITLIST_PER_DAY },
-        ],
-        now,
-        'waitlist sign-ups',
-      );
+      const { WAITLIST_PER_HOUR: hour, WAITLIST_PER_DAY: day } = deps.config;
+      const limits = await chargePerIp(deps.quotas, WAITLIST_SIGN_UPS, req.clientIp, { hour, day }, now);
       const out = await joinWaitlist(
         deps.growth,
         {

@@ -4,13 +4,15 @@
 // beacon adds 1 to a counter of (feed, UTC day, article, event), and the caller's IP only meets the per-IP rate
 // limit as a hash (`listen#ip#…` quota windows that expire with their hour).
 import { NotFound, invalid } from '../../shared/errors';
-import { chargePerIp } from '../../shared/growth/limits';
-import { ipSubject } from '../../shared/auth/resolve-caller';
+import { chargePerIp, type PerIpCounter } from '../../shared/growth/limits';
 import type { Caller } from '../../shared/auth/resolve-caller';
 import type { FeedDeps } from '../feed-deps';
 import type { FeedEntryState, FeedRecord } from '../ports';
 import { feedOwner } from './feeds';
 import { processArticle } from './feed-article';
+
+const FIRST_PLAYS: PerIpCounter = { prefix: 'firstplay', what: 'first plays' };
+const LISTEN_BEACONS: PerIpCounter = { prefix: 'listen', what: 'listen beacons' };
 
 /** What a beacon may say: a play starts, a quarter of the audio is reached, the reader seeks. */
 export const LISTEN_EVENTS = ['play', '25', '50', '75', '100', 'seek'] as const;
@@ -99,10 +101,10 @@ export async function narrateOnFirstPlay(
   if (found.audio_id) return { found, limits: {} };
   const limits = await chargePerIp(
     deps.quotas,
-    `firstplay#${ipSubject(clientIp)}`,
-    [{ period: 'hour', limit: deps.config.FIRST_PLAYS_PER_HOUR }],
+    FIRST_PLAYS,
+    clientIp,
+    { hour: deps.config.FIRST_PLAYS_PER_HOUR },
     deps.now(),
-    'first plays',
   );
   await processArticle(deps, feed.feedId, entry, { play: true });
   const article = await deps.feeds.getArticle(feed.feedId, entry.key);
@@ -126,10 +128,10 @@ export async function recordListen(
   const now = deps.now();
   const limits = await chargePerIp(
     deps.quotas,
-    `listen#${ipSubject(clientIp)}`,
-    [{ period: 'hour', limit: deps.config.LISTENS_PER_HOUR }],
+    LISTEN_BEACONS,
+    clientIp,
+    { hour: deps.config.LISTENS_PER_HOUR },
     now,
-    'listen beacons',
   );
   if (!FEED_ID.test(input.feed_id)) throw new NotFound('Feed not found.');
   if (!(await deps.feeds.hasArticle(input.feed_id, input.article)))
