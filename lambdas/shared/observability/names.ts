@@ -26,3 +26,15 @@ export interface MetricSpec {
   name: MetricName;
   unit: 'Count' | 'Milliseconds';
 }
+
+/**
+ * A service's metrics declared once, name → unit: `names` for the code that emits them (`names.X === 'X'`) and
+ * `specs` (in declaration order) for the alarms and dashboard.
+ */
+export function serviceMetrics<const U extends Record<string, MetricSpec['unit']>>(
+  units: U,
+): { names: { readonly [K in keyof U]: K }; specs: MetricSpec[] } {
+  const names = Object.fromEntries(Object.keys(units).map((name) => [name, name]));
+  const specs = Object.entries(units).map(([name, unit]) => ({ name, unit }));
+  return { names: names as { readonly [K in keyof U]: K }, specs };
+}
