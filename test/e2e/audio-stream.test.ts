@@ -120,7 +120,7 @@ test('the playlist grows as segments land and ends when the job is done', async 
   }
 });
 
-test('a short MP3 made in one go is listed as its one file; bad names are 422, unknown ids 404', async () => {
+test('a short MP3 made in one go is listed as its one file; bad names and ids are 422, unknown ids 404', async () => {
   const res = await postJson(rt.url('/convert/text'), { text: 'Un audio corto.', fmt: 'mp3' });
   expect(res.status).toBe(200);
   const { audio_id, duration_s } = (await res.json()) as { audio_id: string; duration_s: number };
@@ -147,4 +147,13 @@ test('a short MP3 made in one go is listed as its one file; bad names are 422, u
   ]);
   expect((await fetch(rt.url(`/audio/${audio_id}/seg/0.mp3`), { redirect: 'manual' })).status).toBe(404);
   expect((await fetch(rt.url('/audio/bad.id/stream.m3u8'))).status).toBe(422);
+  // GET and DELETE /audio/{audio_id}: the id, with or without its file's extension; anything else is 422 on audio_id
+  expect((await fetch(rt.url(`/audio/${audio_id}.mp3`), { redirect: 'manual' })).status).toBe(302);
+  for (const method of ['GET', 'DELETE']) {
+    const bad = await fetch(rt.url(`/audio/${audio_id}.flac`), { method, redirect: 'manual' });
+    expect(bad.status).toBe(422);
+    const [issue] = ((await bad.json()) as { detail: { loc: string[]; msg: string }[] }).detail;
+    expect(issue!.loc).toEqual(['path', 'audio_id']);
+    expect(issue!.msg).toContain('optionally followed by .mp3, .wav or .ogg');
+  }
 });

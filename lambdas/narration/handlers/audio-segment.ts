@@ -3,22 +3,21 @@
 // file (bytes never pass through API Gateway/Lambda, whose 6 MB response limit a long segment could exceed).
 // A segment that has not landed yet is 404 with a detail that says so.
 import { apiHandler } from '../../shared/http/api-handler';
-import { NotFound, invalid } from '../../shared/errors';
+import { NotFound } from '../../shared/errors';
 import { redirect } from '../../shared/http/response';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { findPlayableAudio } from './audio-lookup';
+import { findPlayableAudio, matchPathParam } from './audio-lookup';
 
 const SEGMENT = /^(0|[1-9][0-9]{0,5})\.mp3$/;
 
 export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'config'>) =>
   apiHandler(async (req) => {
-    const m = SEGMENT.exec(req.pathParams['segment'] ?? '');
-    if (!m)
-      throw invalid(
-        ['path', 'segment'],
-        'segment should be <n>.mp3, n a segment number from 0 as listed in stream.m3u8',
-        'string_pattern_mismatch',
-      );
+    const m = matchPathParam(
+      req.pathParams,
+      'segment',
+      SEGMENT,
+      'segment should be <n>.mp3, n a segment number from 0 as listed in stream.m3u8',
+    );
     const n = Number(m[1]);
     const rec = await findPlayableAudio(deps.audio, req.pathParams['audio_id'] ?? '', deps.store);
     if (!(rec.segments ?? []).some((s) => s.n === n))

@@ -4,23 +4,15 @@
 // everyone else gets 404, as for an unknown id (use-cases/data-control.ts).
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { invalid } from '../../shared/errors';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { deleteAudio } from '../use-cases/data-control';
-
-const ID = /^([A-Za-z0-9_-]{1,64})(?:\.(mp3|wav|ogg))?$/;
+import { audioFileId } from './audio-lookup';
 
 export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'keys' | 'now'>) =>
   apiHandler(async (req) => {
-    const m = ID.exec(req.pathParams['audio_id'] ?? '');
-    if (!m)
-      throw invalid(
-        ['path', 'audio_id'],
-        'audio_id should be the id returned by a convert endpoint, optionally followed by .mp3, .wav or .ogg',
-        'string_pattern_mismatch',
-      );
+    const { audioId } = audioFileId(req.pathParams);
     const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
-    await deleteAudio(deps, m[1]!, caller, req.clientIp);
+    await deleteAudio(deps, audioId, caller, req.clientIp);
     return { statusCode: 204, headers: { 'cache-control': 'no-store' }, body: '' };
   });
 

@@ -8,13 +8,13 @@
 // and the presigned `url`, instead of the redirect: how a client that got a 202 learns the final duration.
 import { expireOnAccess } from '../use-cases/data-control';
 import { apiHandler } from '../../shared/http/api-handler';
-import { Conflict, NotFound, invalid } from '../../shared/errors';
+import { Conflict, NotFound } from '../../shared/errors';
 import { json, redirect } from '../../shared/http/response';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { audioUrl, waitBudgetMs, waitForJob } from '../use-cases/job-answers';
-import type { AudioFormat } from '../core/formats';
 import type { AudioRecord } from '../ports';
 import { isSettled } from '../../shared/jobs/leased-job';
+import { audioFileId } from './audio-lookup';
 
 /** Only an explicit JSON preference: browsers' <audio> and curl's default (*\/*) get the redirect. */
 function wantsJson(accept: string | undefined): boolean {
@@ -34,20 +34,10 @@ function isStale(rec: AudioRecord, config: { MAX_RECEIVE_COUNT: number }, nowS: 
   );
 }
 
-const ID = /^([A-Za-z0-9_-]{1,64})(?:\.(mp3|wav|ogg))?$/;
-
 export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store' | 'config'>) =>
   apiHandler(async (req, context) => {
     const raw = req.pathParams['audio_id'] ?? '';
-    const m = ID.exec(raw);
-    if (!m)
-      throw invalid(
-        ['path', 'audio_id'],
-        'audio_id should be the id returned by a convert endpoint, optionally followed by .mp3, .wav or .ogg',
-        'string_pattern_mismatch',
-      );
-    const audioId = m[1]!;
-    const ext = m[2] as AudioFormat | undefined;
+    const { audioId, ext } = audioFileId(req.pathParams);
     let rec = await deps.audio.get(audioId);
     const asJson = wantsJson(req.headers['accept']);
     const nowS = Math.floor(Date.now() / 1000);
