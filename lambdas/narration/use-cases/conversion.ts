@@ -20,9 +20,8 @@ import {
   doneAnswer,
   doneBody,
   queuedAnswer,
+  settleJob,
   throwIfAbandoned,
-  waitBudgetMs,
-  waitForJob,
   type ConversionOutcome,
 } from './job-answers';
 import {
@@ -166,8 +165,7 @@ export async function startConversion(
     await deps.queue.enqueue({ audioId }, plan !== 'free');
     // Wait for the worker up to the window: most long texts are ready in time, and then the caller gets the
     // contract's 200 with the real duration instead of a 202.
-    const settled = await waitForJob(deps, audioId, waitBudgetMs(deps, input), input.signal);
-    throwIfAbandoned(input.signal);
+    const settled = await settleJob(deps, record, input);
     if (settled?.status === 'done') return await doneAnswer(deps, base, settled, headers);
     if (settled?.status === 'failed') throw new JobFailed(settled.error);
   } catch (err) {
@@ -236,8 +234,7 @@ async function resumeConversion(
   if (!settled) {
     // Its request died: the message may never have been sent. A duplicate is harmless (one claim per job).
     await deps.queue.enqueue({ audioId: record.audioId }, record.plan !== 'free');
-    settled = await waitForJob(deps, record.audioId, waitBudgetMs(deps, input), input.signal);
-    throwIfAbandoned(input.signal);
+    settled = await settleJob(deps, record, input);
   }
   if (settled?.status === 'done') return doneAnswer(deps, base, settled, headers);
   if (settled?.status === 'failed')

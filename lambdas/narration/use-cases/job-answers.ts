@@ -128,6 +128,23 @@ export async function waitForJob(
   return undefined;
 }
 
+/**
+ * The job as the request can answer it: `record` itself when done, else what waitForJob finds within the request's
+ * budget (undefined: still pending). Throws Abandoned when the caller has left meanwhile.
+ */
+export async function settleJob(
+  deps: Pick<NarrationDeps, 'audio' | 'config'>,
+  record: AudioRecord,
+  input: { remainingMs?: () => number; respondAsync?: boolean; signal?: AbortSignal },
+): Promise<AudioRecord | undefined> {
+  const settled =
+    record.status === 'done'
+      ? record
+      : await waitForJob(deps, record.audioId, waitBudgetMs(deps, input), input.signal);
+  throwIfAbandoned(input.signal);
+  return settled;
+}
+
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (ms <= 0) return resolve();

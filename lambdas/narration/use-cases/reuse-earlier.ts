@@ -8,15 +8,7 @@ import { DEFAULT_LOUDNESS } from '../audio/loudness';
 import type { AudioRecord } from '../ports';
 import { audioOwner } from './data-control';
 import type { ConversionInput } from './conversion-input';
-import {
-  answerBase,
-  doneAnswer,
-  queuedAnswer,
-  throwIfAbandoned,
-  waitBudgetMs,
-  waitForJob,
-  type ConversionOutcome,
-} from './job-answers';
+import { answerBase, doneAnswer, queuedAnswer, settleJob, type ConversionOutcome } from './job-answers';
 
 /** The request's fingerprint, or undefined when it is not to be reused (no index, or the caller said so). */
 export function fingerprintOf(
@@ -70,11 +62,7 @@ export async function reuseEarlier(
     return undefined;
   if (record.status !== 'done') record = await holdEarlier(deps, record, now);
   if (!record) return undefined;
-  const settled =
-    record.status === 'done'
-      ? record
-      : await waitForJob(deps, record.audioId, waitBudgetMs(deps, input), input.signal);
-  throwIfAbandoned(input.signal);
+  const settled = await settleJob(deps, record, input);
   if (settled?.status === 'failed') return undefined;
   logger.info('identical request: earlier audio reused', {
     audioId: record.audioId,
