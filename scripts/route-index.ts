@@ -1,5 +1,5 @@
-// Writes lambdas/<service>/route-index.ts from the service's manifest: the method and path of every route, data only,
-// for the `$default` route (404/405/CORS), whose bundle must not load the route specs and their zod schemas.
+// Writes lambdas/<service>/route-index.generated.ts from the service's manifest: the method and path of every route,
+// data only, for the `$default` route (404/405/CORS), whose bundle must not load the route specs and their zod schemas.
 // test/unit/route-index.test.ts fails when a file is stale: `npx tsx scripts/route-index.ts` rewrites them.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import type { ServiceManifest } from '../lambdas/shared/manifest';
 export const MANIFESTS = [narrationManifest, documentsManifest];
 
 export const routeIndexPath = (m: ServiceManifest) =>
-  join(__dirname, '..', 'lambdas', m.service, 'route-index.ts');
+  join(__dirname, '..', 'lambdas', m.service, 'route-index.generated.ts');
 
 export function routeIndexSource(m: ServiceManifest): string {
   const rows = m.routes.filter((r) => r.path !== '$default').map((r) => `  ['${r.method}', '${r.path}'],\n`);

@@ -4,9 +4,12 @@ import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { MANIFESTS, routeIndexPath, routeIndexSource } from '../../scripts/route-index';
 
-test.each(MANIFESTS.map((m) => [m.service, m] as const))('%s: route-index.ts matches routes.ts', (_, m) => {
-  expect(readFileSync(routeIndexPath(m), 'utf8')).toBe(routeIndexSource(m));
-});
+test.each(MANIFESTS.map((m) => [m.service, m] as const))(
+  '%s: route-index.generated.ts matches routes.ts',
+  (_, m) => {
+    expect(readFileSync(routeIndexPath(m), 'utf8')).toBe(routeIndexSource(m));
+  },
+);
 
 test.each(MANIFESTS.map((m) => [m.service] as const))(
   '%s: the pages file (the $default handler) bundles neither the specs nor zod',

@@ -6,7 +6,7 @@ import { NotFound } from '../errors';
 import { HttpError } from './errors';
 import { matchPath } from './paths';
 
-/** Method and path of each route: lambdas/<service>/route-index.ts, generated from the manifest. */
+/** Method and path of each route: lambdas/<service>/route-index.generated.ts, generated from the manifest. */
 export type RouteIndex = readonly (readonly [method: string, path: string])[];
 
 export function makeNotFoundHandler(routes: RouteIndex) {

@@ -15,7 +15,7 @@ export interface PagesOptions {
   pages: Record<string, string>;
   /** Headers of every answer of the site (pageSecurityHeaders() with the service's CSP additions). */
   headers: Record<string, string>;
-  /** What the `$default` route answers 405/204 for (lambdas/<service>/route-index.ts). */
+  /** What the `$default` route answers 405/204 for (lambdas/<service>/route-index.generated.ts). */
   routes: RouteIndex;
 }
 
