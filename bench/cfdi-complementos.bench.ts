@@ -2,8 +2,8 @@
 // measured in the same run with one warm Chromium renderer: the whole PDF from cfdi_xml (validation, view, HTML,
 // Chromium). Two cases from test/fixtures/cfdi/complementos: a traslado (carta-porte-31-traslado.xml) whose 50 goods
 // are also its conceptos — the usual shape of a Carta Porte CFDI — and a freight invoice of one concepto
-// (carta-porte-31-ingreso.xml), the worst case: there the complement is almost all of the document (1 page without,
-// 3 with), and Chromium's time follows the pages. Mercancías repeated to 50 with numbered descriptions; the baseline
+// (carta-porte-31-ingreso.xml), the worst case: there the complement is most of the document (1 page without, 2
+// with), and Chromium's time follows the text it lays out, paints and tags (blank pages cost next to nothing). Mercancías repeated to 50 with numbered descriptions; the baseline
 // drops the cartaporte31:CartaPorte element. Goal (issue #25): ≤ 1.3×. Usage: npm run bench -- cfdi-complementos
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
