@@ -28,7 +28,7 @@ import {
   UUID_RE,
 } from './campos';
 
-const TASAS_IVA = [0, 0.08, 0.16] as const;
+export const TASAS_IVA = [0, 0.08, 0.16] as const;
 
 const item = z.object({
   concepto: texto('Descripción del producto o servicio', 1000),
