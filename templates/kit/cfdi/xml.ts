@@ -12,6 +12,7 @@ import { create } from 'xmlbuilder2';
 import { currencyDigits, type Dec } from '../money';
 import type { CfdiCalc, ConceptoCalc, RetencionCalc, TrasladoCalc } from './calc';
 import { decimalText } from './calc';
+import type { ConceptoLeido } from './leer';
 
 export const CFDI_NAMESPACE = 'http://www.sat.gob.mx/cfd/4';
 export const CFDI_SCHEMA_LOCATION =
@@ -19,17 +20,18 @@ export const CFDI_SCHEMA_LOCATION =
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 const XMLNS = 'http://www.w3.org/2000/xmlns/';
 
-export interface ConceptoXml {
-  claveProdServ: string;
-  noIdentificacion?: string;
-  cantidad: string;
-  claveUnidad: string;
-  unidad?: string;
-  descripcion: string;
-  valorUnitario: string;
-  objetoImp: string;
-  calc: ConceptoCalc;
-}
+/** A concepto as written: the attributes a CFDI read from XML has (./leer.ts), its figures from the calculator. */
+export type ConceptoXml = Pick<
+  ConceptoLeido,
+  | 'claveProdServ'
+  | 'noIdentificacion'
+  | 'cantidad'
+  | 'claveUnidad'
+  | 'unidad'
+  | 'descripcion'
+  | 'valorUnitario'
+  | 'objetoImp'
+> & { calc: ConceptoCalc };
 
 export interface ComprobanteXml {
   serie?: string;
