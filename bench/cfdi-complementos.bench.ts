@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { parseRenderRequest, renderDocument } from '../lambdas/documents/use-cases/render-request';
 import { median, ratioLine, timeWithCpu, warmRenderer } from './measure';
 
-const REPS = 15;
+const REPS = 20;
+// Interleaved rounds: the median of 5 steadies a ratio on a machine shared with other work.
+const ROUNDS = 5;
 
 const fixture = (name: string) =>
   readFileSync(join(__dirname, '..', 'test', 'fixtures', 'cfdi', 'complementos', name), 'utf8');
@@ -57,7 +59,7 @@ async function main(): Promise<void> {
       // Interleaved rounds, so a load spike on this shared machine hits both sides alike.
       const base: { ms: number; cpuMs: number }[] = [];
       const subject: { ms: number; cpuMs: number }[] = [];
-      for (let round = 0; round < 3; round++) {
+      for (let round = 0; round < ROUNDS; round++) {
         base.push(await timeWithCpu(REPS, () => renderDocument(parseRenderRequest(body(sin)), deps)));
         subject.push(await timeWithCpu(REPS, () => renderDocument(parseRenderRequest(body(con)), deps)));
       }
