@@ -2,14 +2,20 @@
 // string module (site/files.generated.ts, `npm run build:site`) and served with the platform's strict CSP by its
 // static-site handler. One addition: `frame-src blob:`, because the PDF preview is the rendered file shown in an
 // <iframe> from a blob: URL (the browser's own PDF viewer); the PNG preview is an <img> (img-src already allows
-// blob:). Everything else the page fetches is this API's origin ('self'); object-src stays 'none'.
-import { pageSecurityHeaders, staticSiteHandler } from '../../shared/http/static-assets';
+// blob:). And connect-src the bucket's origin: a batch's zip goes straight to storage with the presigned POST of
+// POST /v1/batches/upload (the bucket's CORS allows that POST). Everything else the page fetches is this API's
+// origin ('self'); object-src stays 'none'.
+import { bucketOrigin, pageSecurityHeaders, staticSiteHandler } from '../../shared/http/static-assets';
 import { SITE_FILES } from '../site/files.generated';
 
 /** Request path → page file. */
 export const PAGES: Record<string, string> = { '/': 'index.html' };
 
-export const makeHandler = () =>
-  staticSiteHandler(SITE_FILES, PAGES, pageSecurityHeaders({ 'frame-src': ['blob:'] }));
+export const makeHandler = (env: NodeJS.ProcessEnv = process.env) =>
+  staticSiteHandler(
+    SITE_FILES,
+    PAGES,
+    pageSecurityHeaders({ 'frame-src': ['blob:'], 'connect-src': [bucketOrigin(env)] }),
+  );
 
 export const handler = makeHandler();

@@ -411,4 +411,29 @@ export const DOCUMENTS_MESSAGES = {
     'The batch could not be queued because a backing service is unavailable. Please retry; nothing was charged.',
     'No se pudo poner el lote en cola porque un servicio interno no está disponible. Vuelve a intentarlo; no se cobró nada.',
   ],
+  // Why a batch failed (its `reason`, GET /v1/batches/{id} in the caller's language).
+  batch_zip_too_many_files: [
+    'The zip holds more than {max} files, the most a batch holds on the {plan} plan: split it into several batches (GET /pricing shows each plan’s limit). Nothing was charged.',
+    'El zip tiene más de {max} archivos, lo más que admite un lote en el plan {plan}: divídelo en varios lotes (GET /pricing muestra el límite de cada plan). No se cobró nada.',
+  ],
+  batch_zip_too_large_unzipped: [
+    'The zip expands to more than {bytes} bytes.',
+    'El zip descomprimido ocupa más de {bytes} bytes.',
+  ],
+  batch_zip_unreadable: [
+    'The upload is not a readable zip: {error}',
+    'Lo que subiste no es un zip legible: {error}',
+  ],
+  batch_zip_empty: [
+    'The upload is not a zip of XML files (no file found in it).',
+    'Lo que subiste no es un zip de archivos XML (no tiene ningún archivo).',
+  ],
+  batch_source_expired: [
+    'The batch source could not be read back (it expired). Please start it again.',
+    'No se pudo volver a leer el origen del lote (caducó). Vuelve a iniciarlo.',
+  ],
+  batch_month_short: [
+    'The batch has {total} CFDI to print but {left} documents are left this month ({limit} on the {plan} plan). Nothing was charged: split the batch, or upgrade (GET /pricing).',
+    'El lote tiene {total} CFDI por imprimir, pero este mes te quedan {left} documentos ({limit} en el plan {plan}). No se cobró nada: divide el lote o cambia de plan (GET /pricing).',
+  ],
 } as const satisfies Record<string, readonly [en: string, es: string]>;
