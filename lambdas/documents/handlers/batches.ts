@@ -8,7 +8,7 @@ import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotency } from '../../shared/idempotency/idempotency';
 import { json } from '../../shared/http/response';
-import { awsDeps, type DocumentsDeps } from '../deps';
+import { awsDeps, batchDeps, type DocumentsDeps } from '../deps';
 import { planOf, quotaSubject } from '../core/plans';
 import { startBatch } from '../use-cases/batches';
 import { startBatchRoute as route } from './batches.route';
@@ -36,25 +36,13 @@ export const makeHandler = (
     async (req) => {
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
       const brand = caller.kind === 'key' ? await deps.brands.get(ownerOf(caller.key)) : undefined;
-      const out = await startBatch(
-        // Named, not spread: the deps are lazy getters, and a spread would read every one (a store this function
-        // has no table for throws).
-        {
-          jobs: deps.batches,
-          jobFiles: deps.jobFiles,
-          batchFiles: deps.batchFiles,
-          batchQueue: deps.batchQueue,
-          quotas: deps.quotas,
-          now: () => deps.now(),
-        },
-        {
-          owner: batchOwner(caller),
-          plan: planOf(caller),
-          quotaSubject: quotaSubject(caller),
-          body: req.body(),
-          marca: brand?.marca,
-        },
-      );
+      const out = await startBatch(batchDeps(deps), {
+        owner: batchOwner(caller),
+        plan: planOf(caller),
+        quotaSubject: quotaSubject(caller),
+        body: req.body(),
+        marca: brand?.marca,
+      });
       return json(out.statusCode, out.body, { ...out.headers, 'cache-control': 'no-store' });
     },
     { maxBodyBytes: route.maxBodyBytes, invalidStatus: 400, ...idempotency(route, deps) },
