@@ -130,12 +130,14 @@ async function download(): Promise<string> {
   return join(downloads, name);
 }
 
-test('GET / is the Spanish playground with the strict CSP (frame-src blob: for the PDF preview only)', async () => {
+test('GET / is the Spanish playground with the strict CSP (frame-src blob: for the PDF preview, the bucket for a batch upload)', async () => {
   const res = await page.goto(`${rt.documentsUrl!}/`);
   expect(res!.status()).toBe(200);
   const csp = res!.headers()['content-security-policy']!;
   expect(csp).toMatch(/(^|; )script-src 'self'(;|$)/);
   expect(csp).toMatch(/(^|; )frame-src blob:(;|$)/);
+  // A batch's zip goes straight to the bucket (the emulator here): its origin, and only it, besides 'self'.
+  expect(csp).toContain(`connect-src 'self' ${new URL(rt.emulators.env.AWS_ENDPOINT_URL_S3!).origin}`);
   expect(csp).toMatch(/(^|; )object-src 'none'(;|$)/);
   expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
   expect(await on('html', 'e.lang')).toBe('es-MX');
