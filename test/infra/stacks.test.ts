@@ -1282,7 +1282,7 @@ describe('documents only', () => {
         BrandDelete: { prefixes: [BRAND_ITEM_PREFIX], writes: true },
         RenderWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
         DeliveryWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
-        StartBatch: { prefixes: [JOB_ITEM_PREFIX], writes: true },
+        StartBatch: { prefixes: [JOB_ITEM_PREFIX, BRAND_ITEM_PREFIX], writes: true },
         GetBatch: { prefixes: [JOB_ITEM_PREFIX], writes: false },
         BatchWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
       };
