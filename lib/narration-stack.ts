@@ -16,6 +16,9 @@ export class NarrationStack extends ManifestStack {
       ...props,
       manifest: props.manifest ?? narrationManifest,
       apiDescription: 'Narration API (spec/narration-api.md)',
+      // Near CloudFormation's 500 resources per template: the functions of the site, growth and feeds routes are
+      // defined in nested stacks (their routes and everything stateful stay here).
+      nestedTags: ['meta', 'growth', 'feeds'],
       publicApiReason:
         'Public API by contract (spec/narration-api.md): the free tier is anonymous with per-IP quotas, paid plans send "Authorization: Bearer <key>", which the handler verifies against the keys table (hashed) because an absent key must still be served as free tier; webhook and dashboard routes verify their own signature/token.',
     });
