@@ -382,7 +382,7 @@ export interface ManifestStackProps extends StackProps {
   projectRoot?: string;
 }
 
-/** A stack of one manifest service; NarrationStack and DocumentsStack only supply their data. */
+/** A stack of one manifest service; NarrationStack and DocumentsStack only supply their data (serviceStack). */
 export class ManifestStack extends Stack {
   readonly service: ManifestService;
   readonly api: HttpApi;
@@ -415,4 +415,16 @@ export class ManifestStack extends Stack {
       observability: this.observability,
     } = this.service);
   }
+}
+
+/** What a service's stack passes besides the caller's props: its description, manifest and API texts. */
+export type ServiceStackSettings = Omit<ManifestServiceProps, 'projectRoot'> & { description: string };
+
+/** The stack class of one service: a ManifestStack with that service's settings (props may name another manifest). */
+export function serviceStack(settings: ServiceStackSettings) {
+  return class extends ManifestStack {
+    constructor(scope: Construct, id: string, props: ManifestStackProps = {}) {
+      super(scope, id, { ...settings, ...props, manifest: props.manifest ?? settings.manifest });
+    }
+  };
 }
