@@ -16,11 +16,13 @@
 // 2. Locally, through `npm start`'s runtime (fauxqs, the batch worker's two pollers, one Chromium): a batch's
 //    throughput from POST /v1/batches to done against the renderer's raw throughput at the same concurrency (the
 //    same CFDI through renderDocument() on a warm renderer, 2 at a time: the rendering alone, without queue, S3 or
-//    zip), measured before and after the batch (the mean is the baseline). Target ≥ 0.9×.
+//    zip), measured before and after the batch (the mean is the baseline). Target ≥ 0.9×. Each raw run renders CFDI
+//    of its own (new UUIDs, as the batch's), so no cache favours either side. Where the difference goes: the CPU
+//    seconds per CFDI of this process (handlers, emulators, SDK) and of its Chromium, and the AWS calls per CFDI.
 // Loopback only (tripwire). Usage: npm run bench -- batch-run   (BATCH_RUN_CFDI, default 1,000, for the simulated
 // run; BATCH_RUN_LOCAL_CFDI, default 200, for the local one)
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatchStep } from '../lambdas/documents/use-cases/batches';
@@ -108,6 +110,53 @@ function simulate(apiMs: number, steps: Run[], coldMs: number): { makespan: numb
     steps.forEach((r, j) => r.from === i && pending.push({ i: j, at: lastEnd + SQS_DELIVERY_MS }));
   }
   return { makespan: Math.max(...ends), colds };
+}
+
+/**
+ * CPU seconds so far of this process (every thread: handlers, emulators, SDK clients) and of its descendants
+ * (Chromium: the live processes of the groups this process started, plus those it has reaped).
+ */
+function cpuSeconds(): { node: number; chromium: number } {
+  const procs = new Map<number, { ppid: number; pgid: number; cpu: number; reaped: number }>();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .map(Number);
+      procs.set(Number(pid), { ppid: f[1]!, pgid: f[2]!, cpu: f[11]! + f[12]!, reaped: f[13]! + f[14]! });
+    } catch {
+      // ended while listed
+    }
+  }
+  const me = procs.get(process.pid)!;
+  const mine = (pid: number) => {
+    for (let p = procs.get(pid)?.ppid; p && p > 1; p = procs.get(p)?.ppid) if (p === process.pid) return true;
+    return false;
+  };
+  const groups = new Set([...procs.keys()].filter(mine).map((pid) => procs.get(pid)!.pgid));
+  groups.delete(me.pgid);
+  let children = me.reaped;
+  for (const [pid, p] of procs)
+    if (pid !== process.pid && (mine(pid) || groups.has(p.pgid))) children += p.cpu;
+  const tick = 100; // USER_HZ
+  return { node: me.cpu / tick, chromium: children / tick };
+}
+
+/** CPU ms per CFDI of `run`, this process and Chromium apart. */
+async function perCfdi<T>(
+  count: number,
+  run: () => Promise<T>,
+): Promise<{ result: T; node: number; chromium: number }> {
+  const before = cpuSeconds();
+  const result = await run();
+  const after = cpuSeconds();
+  return {
+    result,
+    node: ((after.node - before.node) * 1000) / count,
+    chromium: ((after.chromium - before.chromium) * 1000) / count,
+  };
 }
 
 /** The render request a batch makes for one CFDI (its template chosen by the batch's reader). */
@@ -243,8 +292,8 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
 
     // ---- 2. Locally: batch throughput vs the renderer's raw throughput at the same concurrency ----
     const renderer = await docs.renderer();
-    const requests = xmls.slice(0, LOCAL_CFDI).map(rawRequest);
-    const raw = async () => {
+    const raw = async (seed: string) => {
+      const requests = batchCorpus(seed, LOCAL_CFDI, false).files.map((f) => rawRequest(f.xml));
       let next = 0;
       const t0 = performance.now();
       await Promise.all(
@@ -256,7 +305,22 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
       );
       return (requests.length * 1000) / (performance.now() - t0);
     };
-    const rawBefore = await raw();
+    // AWS calls of the batch's handlers (the pollers' own SQS client apart), by command.
+    const { dynamo, s3Client, sqsClient } = await import('../lambdas/shared/aws/clients');
+    const calls = new Map<string, number>();
+    let counting = false;
+    for (const client of [dynamo(), s3Client(), sqsClient()] as {
+      middlewareStack: { add: (m: unknown, o: { step: 'initialize' }) => void };
+    }[])
+      client.middlewareStack.add(
+        (next: (a: unknown) => unknown, ctx: { commandName: string }) => (args: unknown) => {
+          if (counting) calls.set(ctx.commandName, (calls.get(ctx.commandName) ?? 0) + 1);
+          return next(args);
+        },
+        { step: 'initialize' },
+      );
+    const before = await perCfdi(LOCAL_CFDI, () => raw(`bench-raw-a-${Date.now()}`));
+    const rawBefore = before.result;
     // The same CFDI with other UUIDs, as a zip through the presigned upload (the way a month comes in).
     const zip = zipOf(batchCorpus(`bench-local-${Date.now()}`, LOCAL_CFDI, false).files);
     const scale = generateKey();
@@ -269,14 +333,20 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
       return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
     }) as typeof process.stdout.write;
     const t0 = performance.now();
-    const { id } = await uploadAndStart(rt.documentsUrl!, scale, zip);
-    const seen = await waitForBatch(rt.documentsUrl!, scale, id, 1_800_000);
+    counting = true;
+    const batch = await perCfdi(LOCAL_CFDI, async () => {
+      const { id } = await uploadAndStart(rt.documentsUrl!, scale, zip);
+      return waitForBatch(rt.documentsUrl!, scale, id, 1_800_000);
+    });
+    counting = false;
+    const seen = batch.result;
     const batchRate = (LOCAL_CFDI * 1000) / (performance.now() - t0);
     const last = seen.at(-1)!;
     if (last.status !== 'done' || last.done !== LOCAL_CFDI)
       throw new Error(`local batch: ${JSON.stringify(last)}`);
     process.stdout.write = write;
-    const rawAfter = await raw();
+    const after = await perCfdi(LOCAL_CFDI, () => raw(`bench-raw-b-${Date.now()}`));
+    const rawAfter = after.result;
     const rawRate = (rawBefore + rawAfter) / 2;
     console.log(
       `batch-run local throughput, ${LOCAL_CFDI} CFDI at concurrency ${LOCAL_CONCURRENCY}: ${batchRate.toFixed(2)} CFDI/s vs baseline ` +
@@ -285,6 +355,16 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
     console.log(
       `# raw ${rawBefore.toFixed(2)} before and ${rawAfter.toFixed(2)} CFDI/s after; the batch from POST to done ` +
         `(upload, split, ${Math.ceil(LOCAL_CFDI / 20)} parts, zip, polled every 250 ms) ${s((LOCAL_CFDI * 1000) / batchRate)}, ${made} PDFs made for ${LOCAL_CFDI} CFDI; load ${load()}`,
+    );
+    const ms = (n: number) => `${n.toFixed(1)} ms`;
+    console.log(
+      `# CPU per CFDI: raw renderer ${ms((before.node + after.node) / 2)} this process + ` +
+        `${ms((before.chromium + after.chromium) / 2)} Chromium; batch ${ms(batch.node)} this process (handlers, ` +
+        `emulators, SDK, front, poll) + ${ms(batch.chromium)} Chromium. AWS calls per CFDI: ` +
+        [...calls]
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, n]) => `${name.replace(/Command$/, '')} ${(n / LOCAL_CFDI).toFixed(2)}`)
+          .join(', '),
     );
     if (tripwire.attempts.length) throw new Error(`non-loopback: ${tripwire.attempts.join(', ')}`);
   } finally {

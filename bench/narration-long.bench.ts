@@ -15,6 +15,8 @@
 // (decoded in the MP3 threads); later chunks get that gain in their frames (global_gain). At -16 the canned speech
 // (peaks 19.5 dB over its loudness) needs the limiter, so each later chunk is decoded for its granules' peaks; at
 // -23 the gain leaves the peaks under the ceiling and nothing more is decoded.
+// Why -16 cannot skip that decode (a partial decoder's peak bound measured against the decoded peaks):
+// bench/narration-peak-bound.bench.ts.
 // CLOUD_DECODED=0 skips the decode-and-re-encode baseline.
 // BENCH_CHARS (default 100,000) sets the text size; CLOUD_LATENCY_MS (default 600) the stand-in's latency;
 // BENCH_PARTS=cloud runs only the cloud simulation, =local only the local runs; CLOUD_SPEECH=espeak makes the

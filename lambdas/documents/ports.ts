@@ -189,6 +189,12 @@ export interface BatchRepository {
   recordPart(jobId: string, part: number, done: number, failed: number): Promise<JobRecord | undefined>;
   /** The parts already counted. */
   partsCounted(jobId: string): Promise<Set<number>>;
+  /**
+   * Marks part `part` started, in the same round trip as reading the batch: the record as it was (undefined
+   * unless the batch is rendering) and whether that part had been started before (a redelivery, or a duplicate
+   * message: only then may some of its PDFs be stored already).
+   */
+  startPart(jobId: string, part: number): Promise<{ job: JobRecord; startedBefore: boolean } | undefined>;
 }
 
 /**

@@ -7,9 +7,9 @@ import {
   BILLING_ROUTES,
   SITE_ROUTES,
   WEBHOOK_ROUTES,
-  notFoundRoute,
+  NOT_FOUND_ROUTE,
   documentStatsRoute,
-} from './handlers/platform.route';
+} from './platform';
 import { renderRoute } from './handlers/render.route';
 import { templateSampleRoute } from './handlers/template-sample.route';
 import { templatesRoute } from './handlers/templates.route';
@@ -68,7 +68,7 @@ export const documentsManifest: ServiceManifest = {
     // ── Billing (Stripe): lambdas/shared/billing, docs/billing.md. Same routes as narration, documents plans. ──
     ...BILLING_ROUTES,
     ...API_ROUTES,
-    // The playground (GET /, its files at /site/{file}): lambdas/documents/site, handlers/site.ts.
+    // The playground (GET /, its files at /site/{file}): lambdas/documents/site, handlers/pages.ts.
     ...SITE_ROUTES,
     // ── Async renders and Scale webhooks: domain/jobs.ts, domain/webhooks.ts, api/webhooks-doc.ts. Jobs and
     // endpoints are items of the accounts table; each function may touch only its kinds of item (itemPrefixes). ──
@@ -80,7 +80,7 @@ export const documentsManifest: ServiceManifest = {
     batchUploadRoute,
     startBatchRoute,
     getBatchRoute,
-    notFoundRoute,
+    NOT_FOUND_ROUTE,
   ],
   workers: [
     {

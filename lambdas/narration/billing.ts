@@ -32,7 +32,7 @@ export const NARRATION_PAY: PayRoutes = {
 
 /**
  * The free tier's windows, per IP, as GET /pay/status reads them. The same counters as POST /convert/* charges
- * (use-cases/conversion.ts freeRules; kept apart so the /pay functions do not bundle the conversion pipeline).
+ * (use-cases/free-charge.ts freeRules; kept apart so the /pay functions do not bundle the conversion pipeline).
  */
 export function freeTierRules(cfg: Config): WindowRule[] {
   return [

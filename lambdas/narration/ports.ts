@@ -100,6 +100,13 @@ export interface AudioRecord {
    * of createdAt): a worker that finishes the job makes sure it is there, a failure gives it back — each once.
    */
   charge?: { subject: string; rules: { period: 'hour' | 'day' | 'month'; limit: number }[] };
+  /**
+   * An identical request was answered with this job while it was unsettled (a reuse, docs/reuse.md): its own
+   * request's failure or 503 no longer retires it; the worker finishes it.
+   */
+  referenced?: true;
+  /** Narrated inside its request (no queue message was sent for it unless the request hands it over). */
+  inRequest?: true;
 }
 
 /** One playable part of a job's audio: MP3, audio/<id>/seg/<n>.mp3 (lambdas/narration/bucket.ts). */
@@ -138,6 +145,13 @@ export interface AudioRepository extends LeasedJobStore<AudioRecord> {
   setSegments(id: string, segments: Segment[], progress: number): Promise<boolean>;
   /** Deletes the record (DELETE /audio/{id}); false when there was none. */
   remove(id: string): Promise<boolean>;
+  /**
+   * queued/active → marked `referenced`: an identical request is answered with this job. False when it is settled
+   * (done or failed) or gone: one conditional write, so it and retireUnreferenced() cannot both succeed.
+   */
+  reference(id: string): Promise<boolean>;
+  /** → failed with `reason`, unless settled or `referenced`; true when this call made the transition. */
+  retireUnreferenced(id: string, reason: string): Promise<boolean>;
 }
 
 /**
@@ -168,7 +182,8 @@ export interface JobMessage {
 }
 
 export interface JobQueue {
-  enqueue(message: JobMessage, priority: boolean): Promise<void>;
+  /** `delayS`: the message becomes visible that many seconds later (SQS DelaySeconds, at most 900). */
+  enqueue(message: JobMessage, priority: boolean, delayS?: number): Promise<void>;
 }
 
 /** An account's pronunciation lexicons (core/lexicon.ts), all kept together so limits and the default are exact. */
@@ -252,7 +267,7 @@ export interface ReuseIndex {
   remember(fingerprint: string, audioId: string, expiresAt: number): Promise<void>;
 }
 
-// ── Publisher feeds (use-cases/feeds.ts, docs/feeds.md) ──
+// ── Publisher feeds (use-cases/feeds.ts, feed-poll.ts, feed-article.ts; docs/feeds.md) ──
 
 /** publish: every new or changed article is narrated when a poll finds it; first_play: when a reader first asks. */
 export type FeedMode = 'publish' | 'first_play';
@@ -365,6 +380,11 @@ export interface FeedStore {
   /** Every article ever recorded for the feed (also those no longer listed). */
   allArticles(feedId: string): Promise<ArticleRecord[]>;
   removeArticle(feedId: string, key: string): Promise<void>;
+  /**
+   * Whether the feed recorded article `key` (a poll found it; its items go with the feed): the listen beacon's
+   * check, an eventually consistent read of the small article item projected to its key (half a read unit).
+   */
+  hasArticle(feedId: string, key: string): Promise<boolean>;
   /** Adds 1 to each counter of the feed's day item (`listen#<id>#<day>`), kept until `expiresAt` (epoch s). */
   countListen(feedId: string, day: string, counters: string[], expiresAt: number): Promise<void>;
   /** The counters of each day asked that has any (day → counter → count). */

@@ -6,9 +6,9 @@ import {
   BILLING_ROUTES,
   SITE_ROUTES,
   WEBHOOK_ROUTES,
-  notFoundRoute,
+  NOT_FOUND_ROUTE,
   statsRoute,
-} from './handlers/platform.route';
+} from './platform';
 import { voicesRoute } from './handlers/voices.route';
 import { convertTextRoute } from './handlers/convert-text.route';
 import { convertPdfRoute } from './handlers/convert-pdf.route';
@@ -95,7 +95,7 @@ export const narrationManifest: ServiceManifest = {
     podcastRoute,
     audioChaptersRoute,
     ...FEED_PLAYER_ROUTES,
-    notFoundRoute,
+    NOT_FOUND_ROUTE,
   ],
   workers: [
     {

@@ -85,6 +85,12 @@ export const ASSUMPTIONS = {
   beaconsPerPlay: 4,
   /** Read units of one read of a feed record (strongly consistent, 4 KB each: ~25 KB with 100 entries). */
   feedRecordRru: 7,
+  /**
+   * Read units of a beacon's check: the article's own item (< 4 KB), eventually consistent, projected to its key.
+   * DynamoDB bills the item read, not what a projection returns, so the saving is the smaller item and the
+   * eventually consistent read (half a unit), not the projection.
+   */
+  beaconRru: 0.5,
   /** Write units of one beacon: the feed's day item of counters, 1 per KB (~4 KB with 20 articles heard a day). */
   listenItemWcu: 4,
 };

@@ -96,7 +96,10 @@ ${table(feeds)}
 
 Polly is ${((feeds.speechUsd / feeds.totalUsd) * 100).toFixed(1)} % of it: ${usd(feeds.totalUsd / 1000)} per article. Everything the feeds add
 (the schedule, polls, queues, podcast reads) is ${usd(feeds.lines.filter((l) => /Scheduler|FeedPoll|FeedPodcast/.test(l.item)).reduce((s, l) => s + l.usd, 0))} a month; the player's lookups and listen beacons
-(${(1000 * a.playsPerArticle).toLocaleString('en-US')} plays, ${(1000 * a.playsPerArticle * a.beaconsPerPlay).toLocaleString('en-US')} beacons) are about ${usd(listensUsd(a, p))} of the Lambda, API Gateway and DynamoDB lines (the audio those plays download is data transfer out, below). Polling is cheap
+(${(1000 * a.playsPerArticle).toLocaleString('en-US')} plays, ${(1000 * a.playsPerArticle * a.beaconsPerPlay).toLocaleString('en-US')} beacons) are about ${usd(listensUsd(a, p))} of the Lambda, API Gateway and DynamoDB lines (the audio those plays download is data transfer out, below). A beacon
+checks its article by reading the article's own item, eventually consistent and projected to its key: ${a.beaconRru} read unit (it read the
+whole feed record, strongly consistent, ~${a.feedRecordRru} units, until 2026-11-28: ${usd(listensUsd(a, p) + 1000 * a.playsPerArticle * a.beaconsPerPlay * (a.feedRecordRru - a.beaconRru) * p.ddbRead.usd)} then). DynamoDB bills the item
+read, not what a projection returns, so the saving is the smaller item and the eventually consistent read. Polling is cheap
 because an unchanged feed answers 304 and an unchanged article is never narrated again (docs/feeds.md). Audience
 downloads beyond ${a.downloadsPerAudio} per episode add data transfer out (about ${usd(((a.feedArticleChars * prose * a.mp3BytesPerSecond) / a.charsPerSecond / 1024 ** 3) * p.transferOutGb.usd * 1000)} per 1,000 downloads of one episode each).
 

@@ -264,19 +264,20 @@ export function feedsCost(expansion: number, p: Prices = PRICES, a: Assumptions 
   add(`S3 storage (${a.audioDaysKept} days)`, audioGb * (a.audioDaysKept / 30), p.s3StorageGbMonth);
   // Polls: feed read + update; scheduler: index query + claim; articles: article read/write + the job's writes.
   const chunks = Math.ceil((a.feedArticleChars * expansion) / a.chunkChars);
-  // Beacons: the per-IP window (1) and the day's counters; lookups and beacons read the feed record, lookups the article.
+  // Beacons: the per-IP window (1) and the day's counters; lookups read the feed record and the article, beacons the
+  // article's key.
   add(
     'DynamoDB writes (incl. beacons: rate window + day counters)',
     polls * 2 + narrations * (2 + 4 + chunks) + beacons * (1 + a.listenItemWcu),
     p.ddbWrite,
   );
   add(
-    'DynamoDB reads (incl. podcast: one per item; player: the feed record)',
+    'DynamoDB reads (incl. podcast: one per item; player: the feed record; beacons: the article key)',
     polls * 2 +
       narrations * 4 +
       a.feeds * a.podcastReadsPerFeed * (a.podcastItems + 1) +
       plays * (a.feedRecordRru + 1) +
-      beacons * a.feedRecordRru,
+      beacons * a.beaconRru,
     p.ddbRead,
   );
   add('CloudWatch Logs ingestion', (invocations * a.logBytesPerInvocation) / 1024 ** 3, p.logsIngestGb);
@@ -295,7 +296,7 @@ export function listensUsd(a: Assumptions = ASSUMPTIONS, p: Prices = PRICES): nu
   return (
     (plays + beacons) * (0.05 * 0.25 * p.lambdaArmGbS.usd + p.lambdaRequest.usd + p.apiHttpRequest.usd) +
     beacons * (1 + a.listenItemWcu) * p.ddbWrite.usd +
-    (plays * (a.feedRecordRru + 1) + beacons * a.feedRecordRru) * p.ddbRead.usd
+    (plays * (a.feedRecordRru + 1) + beacons * a.beaconRru) * p.ddbRead.usd
   );
 }
 

@@ -1,7 +1,7 @@
 // The TypeScript client (clients/typescript, voz-client) and its `voz` CLI against the real local runtime: every
 // operation they wrap, over HTTP only. Narration: voices, text (200 and 202 → polling at Retry-After), URL, PDF
-// (direct, and a 5 MiB one through the presigned upload path: just over the ~4.5 MB a request may carry, so the
-// direct route refuses it — the 20 MB ceiling itself is convert-pdf-upload.test.ts's), download (ffprobe), timings,
+// (direct, and a 19 MB one through the presigned upload path, as #29 asks: far over the ~4.5 MB a request may carry, so
+// the direct route refuses it, and under the 20 MiB ceiling, which is convert-pdf-upload.test.ts's), download (ffprobe), timings,
 // lexicons, webhooks (a real signed delivery verified), typed errors with the API's X-Error-Code in English and
 // Spanish, an idempotent retry after a lost answer, a publisher feed (served from loopback: narrated, its podcast,
 // paused, polled, deleted with its audio). Documents: every format, an async job with its signed webhook, a merge
@@ -209,12 +209,14 @@ describe('narration', () => {
     expect(done.chars).toBeGreaterThan(300);
   });
 
-  test('PDFs: a small one directly; a 5 MiB one through upload slot → S3 POST → POST /convert/pdf {upload_id}', async () => {
+  test('PDFs: a small one directly; a 19 MB one through upload slot → S3 POST → POST /convert/pdf {upload_id}', async () => {
     const direct = await narration.narratePdf(smallPdf);
     expect(direct.chars).toBeGreaterThan(0);
 
-    const big = textPdf(['Anexo del informe anual.', 'Este documento pesa por sus fotografias.'], 5 * MiB);
-    expect(big.length).toBeGreaterThan(4.5 * 1e6);
+    // 19 MB: a PDF padded with a binary stream (as photographs weigh), just under the upload path's 20 MiB.
+    const big = textPdf(['Anexo del informe anual.', 'Este documento pesa por sus fotografias.'], 19e6);
+    expect(big.length).toBeGreaterThan(19e6);
+    expect(big.length).toBeLessThan(20 * MiB);
     await expect(narration.narratePdf(big, { via: 'direct' })).rejects.toMatchObject({
       constructor: PayloadTooLargeError,
       status: 413,
@@ -330,9 +332,7 @@ describe('narration', () => {
       status: 'active',
       voice: 'es-MX-Mia',
     });
-    expect(narration.feeds.podcastUrl(feed.feed_id)).toBe(
-      `${rt.narrationUrl}/feeds/${feed.feed_id}/podcast.xml`,
-    );
+    expect(feed.podcast_url).toBe(`${rt.narrationUrl}/feeds/${feed.feed_id}/podcast.xml`);
     let got = await narration.feeds.get(feed.feed_id);
     for (let i = 0; i < 300 && got.entries[0]?.status !== 'narrated'; i++) {
       await new Promise((r) => setTimeout(r, 200));

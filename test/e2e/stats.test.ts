@@ -4,7 +4,8 @@
 import type { Context } from 'aws-lambda';
 import { apiEvent } from '../helpers/api-event';
 import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
-import { runJob, startConversion } from '../../lambdas/narration/use-cases/conversion';
+import { startConversion } from '../../lambdas/narration/use-cases/conversion';
+import { runJob } from '../../lambdas/narration/use-cases/narration-job';
 import { findVoice } from '../../lambdas/narration/core/voices';
 import { makeHandler as makeConvertText } from '../../lambdas/narration/handlers/convert-text';
 import type { GrowthStore } from '../../lambdas/shared/growth/ports';

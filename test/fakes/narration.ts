@@ -50,6 +50,26 @@ export class FakeAudioRepository extends FakeLeasedJobStore<AudioRecord> impleme
   async remove(id: string): Promise<boolean> {
     return this.items.delete(id);
   }
+
+  async reference(id: string): Promise<boolean> {
+    return !!this.transition(
+      id,
+      (j) => j.status === 'queued' || j.status === this.activeStatus,
+      (j) => void (j.referenced = true),
+      false,
+    );
+  }
+
+  async retireUnreferenced(id: string, reason: string): Promise<boolean> {
+    return !!this.transition(
+      id,
+      (j) => j.status !== 'done' && j.status !== 'failed' && !j.referenced,
+      (j) => {
+        Object.assign(j, { status: 'failed', error: reason });
+        delete j.leaseUntil;
+      },
+    );
+  }
 }
 
 export class FakeAudioStore implements AudioStore {
@@ -111,12 +131,12 @@ export class FakeAudioStore implements AudioStore {
 }
 
 export class FakeJobQueue implements JobQueue {
-  readonly sent: { message: JobMessage; priority: boolean }[] = [];
+  readonly sent: { message: JobMessage; priority: boolean; delayS?: number }[] = [];
   readonly faults = new Faults();
 
-  async enqueue(message: JobMessage, priority: boolean): Promise<void> {
+  async enqueue(message: JobMessage, priority: boolean, delayS?: number): Promise<void> {
     this.faults.check('enqueue');
-    this.sent.push({ message: { ...message }, priority });
+    this.sent.push({ message: { ...message }, priority, ...(delayS ? { delayS } : {}) });
   }
 }
 
@@ -189,7 +209,7 @@ export class FakeSynthesizer implements Synthesizer {
   ) {}
 
   async synthesize(text: string, _voice: Voice): Promise<Pcm> {
-    this.faults.check('synthesize');
+    await this.faults.pass('synthesize');
     this.texts.push(text);
     return { samples: new Int16Array(1600), sampleRate: 16_000 };
   }

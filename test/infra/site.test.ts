@@ -49,8 +49,10 @@ test('narration has a site (SitePage) route; every service with one is checked b
 
 describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s site', (_name, svc) => {
   const sitePage = svc.manifest.routes.find((r) => r.id === 'SitePage')!;
-  /** Every route served by the site handler: `/`, `/site/{file}`, the other page paths. */
-  const siteRoutes: RouteSpec[] = svc.manifest.routes.filter((r) => r.handler === sitePage.handler);
+  /** Every route served by the site handler: `/`, `/site/{file}`, the other page paths (its file also serves $default). */
+  const siteRoutes: RouteSpec[] = svc.manifest.routes.filter(
+    (r) => r.handler === sitePage.handler && r.path !== '$default',
+  );
   let stack: ManifestStack;
   let template: Template;
   let nagFindings: string[];

@@ -3,9 +3,10 @@
 import { writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { dynamo, s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
 import { DynamoAudioRepository } from '../../lambdas/narration/adapters/audio-repository';
+import { DynamoFeedStore } from '../../lambdas/narration/adapters/feed-store';
 import { S3AudioStore } from '../../lambdas/narration/adapters/audio-store';
 import { SqsJobQueue } from '../../lambdas/narration/adapters/job-queue';
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
@@ -13,6 +14,7 @@ import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
 import { hashKey } from '../../lambdas/shared/auth/keys';
 import type { AudioRecord } from '../../lambdas/narration/ports';
 import { withEmulators, tempDir } from '../helpers/env';
+import { until } from '../helpers/until';
 
 let emu: Awaited<ReturnType<typeof withEmulators>>;
 beforeAll(async () => {
@@ -107,6 +109,52 @@ describe('DynamoAudioRepository', () => {
     expect(await repo.get('job2')).toMatchObject({ status: 'failed', error: 'boom' });
     expect((await repo.listUnfinished(100)).map((r) => r.audioId)).not.toContain('job2');
   });
+
+  test('the reuse hold (docs/reuse.md): a referenced job cannot be retired; a retired one cannot be referenced', async () => {
+    const repo = new DynamoAudioRepository(dynamo(), emu.tableNames.audio);
+    await repo.create(base('held'));
+    expect(await repo.reference('held')).toBe(true);
+    expect(await repo.retireUnreferenced('held', 'answered 503')).toBe(false);
+    expect(await repo.get('held')).toMatchObject({ status: 'queued', referenced: true });
+    expect(await repo.claim('held', 1)).toMatchObject({ status: 'processing', referenced: true });
+    expect(await repo.reference('held')).toBe(true); // while a worker holds it too
+    await repo.complete('held', { durationS: 1 });
+    expect(await repo.reference('held')).toBe(false); // settled: nothing to hold
+    // Negative control: without a reference the retire goes through, and a reference after it fails.
+    await repo.create(base('free'));
+    expect(await repo.retireUnreferenced('free', 'answered 503')).toBe(true);
+    expect(await repo.get('free')).toMatchObject({ status: 'failed', error: 'answered 503' });
+    expect(await repo.reference('free')).toBe(false);
+    expect(await repo.reference('missing')).toBe(false);
+  });
+});
+
+describe('DynamoFeedStore', () => {
+  test("a beacon's check: the feed's recorded articles only, gone with removeArticle", async () => {
+    const feeds = new DynamoFeedStore(dynamo(), emu.tableNames.feeds);
+    const article = {
+      feedId: 'fd_aaaaaaaaaaaaaaaa',
+      key: 'a'.repeat(24),
+      url: 'https://e.test/1',
+      signature: 's',
+    };
+    await feeds.putArticle({
+      ...article,
+      status: 'narrated',
+      narrations: 1,
+      updatedAt: new Date().toISOString(),
+    });
+    await until(
+      'the recorded article',
+      async () => (await feeds.hasArticle(article.feedId, article.key)) || undefined,
+    );
+    expect(await feeds.hasArticle(article.feedId, 'b'.repeat(24))).toBe(false); // negative control
+    expect(await feeds.hasArticle('fd_bbbbbbbbbbbbbbbb', article.key)).toBe(false); // another feed
+    await feeds.removeArticle(article.feedId, article.key);
+    await until('the removal', async () =>
+      (await feeds.hasArticle(article.feedId, article.key)) ? undefined : true,
+    );
+  });
 });
 
 describe('S3AudioStore', () => {
@@ -145,11 +193,12 @@ describe('S3AudioStore', () => {
 });
 
 describe('SqsJobQueue', () => {
-  test('paid jobs go to the priority queue, free ones to the standard queue', async () => {
+  test('paid jobs go to the priority queue, free ones to the standard queue; a delay holds a message back', async () => {
     const queue = new SqsJobQueue(sqsClient(), {
       priority: emu.queues.priority!,
       standard: emu.queues.standard!,
     });
+    await queue.enqueue({ audioId: 'd1' }, false, 60); // delayed (DelaySeconds): not received yet
     await queue.enqueue({ audioId: 'p1' }, true);
     await queue.enqueue({ audioId: 's1' }, false);
     const read = async (url: string) =>
@@ -158,6 +207,13 @@ describe('SqsJobQueue', () => {
       ).Messages?.map((m) => JSON.parse(m.Body!));
     expect(await read(emu.queues.priority!)).toEqual([{ audioId: 'p1' }]);
     expect(await read(emu.queues.standard!)).toEqual([{ audioId: 's1' }]);
+    const attrs = await sqsClient().send(
+      new GetQueueAttributesCommand({
+        QueueUrl: emu.queues.standard!,
+        AttributeNames: ['ApproximateNumberOfMessagesDelayed'],
+      }),
+    );
+    expect(attrs.Attributes?.ApproximateNumberOfMessagesDelayed).toBe('1');
   });
 });
 

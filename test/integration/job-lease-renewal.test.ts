@@ -5,7 +5,8 @@
 // progress and lease, the clock passing the first lease), never fixed sleeps.
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { awsDeps, type NarrationDeps } from '../../lambdas/narration/deps';
-import { runJob, startConversion } from '../../lambdas/narration/use-cases/conversion';
+import { startConversion } from '../../lambdas/narration/use-cases/conversion';
+import { runJob } from '../../lambdas/narration/use-cases/narration-job';
 import type { Synthesizer } from '../../lambdas/narration/ports';
 import { findVoice } from '../../lambdas/narration/core/voices';
 import type { ApiKeyRecord } from '../../lambdas/shared/auth/keys';

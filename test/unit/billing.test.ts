@@ -12,10 +12,10 @@ import { clientReferenceId, toBillingEvent, verifyWebhook } from '../../lambdas/
 import { publicBase, wantsJson } from '../../lambdas/shared/billing/web';
 import { toApiRequest } from '../../lambdas/shared/http/request';
 import { makeHandlers } from '../../lambdas/narration/handlers/billing';
-import { BILLING_ROUTES } from '../../lambdas/narration/handlers/platform.route';
+import { BILLING_ROUTES } from '../../lambdas/narration/platform';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { documentsManifest } from '../../lambdas/documents/routes';
-import { freeRules } from '../../lambdas/narration/use-cases/conversion';
+import { freeRules } from '../../lambdas/narration/use-cases/free-charge';
 import { routeHandler } from '../../lambdas/shared/http/route-handlers';
 import type { RouteSpec } from '../../lambdas/shared/manifest';
 import { logger } from '../../lambdas/shared/logger';

@@ -4,7 +4,7 @@
 import { unzipSync } from 'fflate';
 import { documentsApiDocument, makeHandler as apiDocs } from '../../lambdas/documents/handlers/api';
 import { makeHandler as pricing } from '../../lambdas/documents/handlers/pricing';
-import { makeHandler as stats } from '../../lambdas/documents/handlers/stats';
+import { makeHandler as stats } from '../../lambdas/documents/handlers/document-stats';
 import { makeHandler as templates } from '../../lambdas/documents/handlers/templates';
 import { zipEntries } from '../../lambdas/documents/api/overview';
 import { PricingResponse, StatsResponse, TemplatesResponse } from '../../lambdas/documents/api/schemas';

@@ -27,9 +27,9 @@ import { computeSignature, signatureHeader, verifySignature } from '../../lambda
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import { makeHandlers } from '../../lambdas/documents/handlers/webhooks';
-import { WEBHOOK_ROUTES } from '../../lambdas/documents/handlers/platform.route';
+import { WEBHOOK_ROUTES } from '../../lambdas/documents/platform';
 import { makeHandlers as makeNarrationHandlers } from '../../lambdas/narration/handlers/webhooks';
-import { WEBHOOK_ROUTES as NARRATION_WEBHOOK_ROUTES } from '../../lambdas/narration/handlers/platform.route';
+import { WEBHOOK_ROUTES as NARRATION_WEBHOOK_ROUTES } from '../../lambdas/narration/platform';
 import type { DocumentsDeps } from '../../lambdas/documents/deps';
 import type { NarrationDeps } from '../../lambdas/narration/deps';
 import { routeHandler } from '../../lambdas/shared/http/route-handlers';

@@ -310,6 +310,8 @@ table('web and e-mail', [
   ['síguenos en @mi_tienda', 'síguenos en arroba mi guion bajo tienda'],
   ['cnn.com/pagina2', 'ce ene ene punto com diagonal pagina dos', 'ce ene ene punto com barra pagina dos'],
   ['vw.mx', 've doble ve punto eme equis', 'uve uve doble punto eme equis'],
+  // Generic domains are said as words, country codes spelled; a bare address is found by either.
+  ['en tienda.shop y en datos.io', 'en tienda punto shop y en datos punto i o'],
 ]);
 
 table('RFC, CURP and other codes', [
@@ -376,6 +378,10 @@ table('units and symbols', [
   ['2x1', 'dos por uno'],
   ['#1 en ventas', 'número uno en ventas'],
   ['3/4 de taza', 'tres cuartos de taza'],
+  [
+    '1/2 de leche, 2/3 de harina y 7/10 del total',
+    'un medio de leche, dos tercios de harina y siete décimos del total',
+  ],
   ['Pérez & Hijos', 'Pérez y Hijos'],
 ]);
 

@@ -9,10 +9,10 @@ test.each(MANIFESTS.map((m) => [m.service, m] as const))('%s: route-index.ts mat
 });
 
 test.each(MANIFESTS.map((m) => [m.service] as const))(
-  '%s: the $default handler bundles neither the specs nor zod',
+  '%s: the pages file (the $default handler) bundles neither the specs nor zod',
   async (service) => {
     const out = await build({
-      entryPoints: [`lambdas/${service}/handlers/not-found.ts`],
+      entryPoints: [`lambdas/${service}/handlers/pages.ts`],
       bundle: true,
       platform: 'node',
       write: false,

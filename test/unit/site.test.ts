@@ -1,11 +1,11 @@
 // The web pages' build and serving, without a browser: each service's generated module is the current build of its
-// site/src (else run `npm run build:site`), and the site handler serves pages and files with the security headers,
-// compression, ETags and the contract's 404 shape. The pages' behaviour in a real browser: test/e2e/site-*.test.ts.
+// site/src (else run `npm run build:site`), and the pages handler serves pages and files with the security headers,
+// compression, ETags and the contract's 404 shape, and the $default route's answers. The pages' behaviour in a real browser: test/e2e/site-*.test.ts.
 import { existsSync, readFileSync } from 'node:fs';
 import { brotliDecompressSync } from 'node:zlib';
 import type { Context } from 'aws-lambda';
 import { buildSite, generatedModule, generatedPath, SERVICES, siteDir } from '../../scripts/build-site';
-import { bucketOrigin, makeHandler } from '../../lambdas/narration/handlers/site';
+import { bucketOrigin, makeHandler } from '../../lambdas/narration/handlers/pages';
 import { SITE_FILES } from '../../lambdas/narration/site/files.generated';
 import { apiEvent } from '../helpers/api-event';
 
@@ -77,12 +77,25 @@ describe('narration site handler', () => {
   test('an unknown file or path answers 404 in the contract shape, still with the security headers', async () => {
     for (const res of [
       await get('/site/nope.js', {}, { file: 'nope.js' }),
-      await get('/site/..%2Fhandlers%2Fsite.ts', {}, { file: '../handlers/site.ts' }),
+      await get('/site/..%2Fhandlers%2Fpages.ts', {}, { file: '../handlers/pages.ts' }),
     ]) {
       expect(res.statusCode).toBe(404);
       expect(JSON.parse(res.body)).toEqual({ detail: expect.stringMatching(/^Not found/) });
       expect(res.headers['content-security-policy']).toBeDefined();
     }
+  });
+
+  test('the same file serves the $default route: 404, 405 with Allow, 204 preflight (no page, no CSP)', async () => {
+    const fallback = async (method: string, path: string) =>
+      (await handler(apiEvent(method, path, { routeKey: '$default' }), context)) as Result;
+    const unknown = await fallback('GET', '/nope');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['content-security-policy']).toBeUndefined();
+    // GET / is a page; under $default it is not: the route index answers for its path.
+    const wrongMethod = await fallback('DELETE', '/');
+    expect(wrongMethod.statusCode).toBe(405);
+    expect(wrongMethod.headers['allow']).toBe('GET, OPTIONS');
+    expect((await fallback('OPTIONS', '/convert/text')).statusCode).toBe(204);
   });
 
   test('audio origins: the emulator endpoint locally, S3 in the cloud', () => {

@@ -184,10 +184,10 @@ def feed(a: argparse.Namespace) -> None:
             raise UsageError("feed agregar: falta la dirección del feed (https://…)")
         extra = {k: v for k, v in (("voice", a.voz), ("fmt", a.formato)) if v}
         created = narration.feeds.create(a.objetivo, **extra)
-        print(f"{created['feed_id']}\t{narration.feeds.podcast_url(created['feed_id'])}")
+        print(f"{created['feed_id']}\t{created['podcast_url']}")
     elif action == "lista":
         for f in narration.feeds.list()["feeds"]:
-            print(f"{f['feed_id']}\t{f['status']}\t{f['url']}\t{narration.feeds.podcast_url(f['feed_id'])}")
+            print(f"{f['feed_id']}\t{f['status']}\t{f['url']}\t{f['podcast_url']}")
     elif action == "ver":
         show(narration.feeds.get(need_id()))
     elif action in ("pausar", "reanudar"):

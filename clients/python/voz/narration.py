@@ -49,7 +49,7 @@ class Lexicons:
 
 class Feeds:
     """Publisher feeds (paid keys): an RSS, Atom or sitemap address polled every 15 minutes; each new or changed
-    article is narrated, and the feed's narrations are a podcast (``podcast_url``, public)."""
+    article is narrated, and the feed's narrations are a podcast (the feed's ``podcast_url``: absolute, public)."""
 
     def __init__(self, http: Transport) -> None:
         self._http = http
@@ -76,10 +76,6 @@ class Feeds:
     def delete(self, feed_id: str, *, audio: str = "keep") -> T.FeedDelete_200:
         """Deletes the feed; ``audio="delete"`` also deletes the narrations it made (default: kept to retention)."""
         return cast(T.FeedDelete_200, self._http.json("DELETE", f"/v1/feeds/{_q(feed_id)}", query={"audio": audio}))
-
-    def podcast_url(self, feed_id: str) -> str:
-        """The public podcast RSS address of a feed (what podcast apps subscribe to)."""
-        return self._http.url(f"/feeds/{_q(feed_id)}/podcast.xml")
 
     def podcast(self, feed_id: str) -> str:
         """The podcast RSS itself (RSS 2.0, iTunes and Podcasting 2.0)."""

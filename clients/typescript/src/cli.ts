@@ -226,14 +226,12 @@ async function feed(p: Parsed): Promise<void> {
         ...(voice ? { voice } : {}),
         ...(fmt ? { fmt } : {}),
       });
-      process.stdout.write(`${created.feed_id}\t${narration.feeds.podcastUrl(created.feed_id)}\n`);
+      process.stdout.write(`${created.feed_id}\t${created.podcast_url}\n`);
       return;
     }
     case 'lista':
       for (const f of (await narration.feeds.list()).feeds)
-        process.stdout.write(
-          `${f.feed_id}\t${f.status}\t${f.url}\t${narration.feeds.podcastUrl(f.feed_id)}\n`,
-        );
+        process.stdout.write(`${f.feed_id}\t${f.status}\t${f.url}\t${f.podcast_url}\n`);
       return;
     case 'ver':
       return print(await narration.feeds.get(needId()));

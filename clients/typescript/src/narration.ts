@@ -226,7 +226,7 @@ export class NarrationClient {
 
   /**
    * Publisher feeds (paid keys): an RSS, Atom or sitemap address polled every 15 minutes; each new or changed
-   * article is narrated, and the feed's narrations are a podcast (`podcastUrl`, public).
+   * article is narrated, and the feed's narrations are a podcast (the feed's `podcast_url`: absolute, public).
    */
   readonly feeds = {
     /** POST /v1/feeds: registers the feed and polls it at once. */
@@ -243,8 +243,6 @@ export class NarrationClient {
     /** Deletes the feed; `audio: 'delete'` also deletes the narrations it made (default: kept to retention). */
     delete: (feedId: string, opts: { audio?: 'keep' | 'delete' } = {}): Promise<N.FeedDelete_200> =>
       this.http.json('DELETE', this.feedPath(feedId), { query: { audio: opts.audio } }),
-    /** The public podcast RSS address of a feed (what podcast apps subscribe to). */
-    podcastUrl: (feedId: string): string => this.http.url(`/feeds/${encodeURIComponent(feedId)}/podcast.xml`),
     /** The podcast RSS itself (RSS 2.0, iTunes and Podcasting 2.0). */
     podcast: async (feedId: string): Promise<string> => {
       const res = await this.http.request('GET', `/feeds/${encodeURIComponent(feedId)}/podcast.xml`, {

@@ -1,7 +1,9 @@
 // DynamoDB BatchRepository: a CFDI batch is a documents job (`docjob#<id>` in the accounts table, the
 // JobRepository's item) with its batch state and counters on the same item. Every step is one conditional update:
 // the split is recorded once (queued → rendering), and each part is counted once (its number joins the
-// `partsSeen` string set in the same update that adds its counts), so a redelivered part never counts twice.
+// `partsSeen` string set in the same update that adds its counts), so a redelivered part never counts twice. A
+// part's start joins `partsStarted` in the update that reads the batch: a part seen there before may have PDFs
+// stored already (the only case where the part looks for them).
 import { DynamoJobRepository } from './job-repository';
 import type { WindowSlot } from '../../shared/quota/windows';
 import type { BatchRepository, BatchState, JobRecord } from '../ports';
@@ -38,6 +40,21 @@ export class DynamoBatchRepository extends DynamoJobRepository implements BatchR
       add: { batchDone: done, batchFailed: failed, partsDone: 1, partsSeen: new Set([String(part)]) },
     });
     return out ? this.fromItem(out) : undefined;
+  }
+
+  async startPart(jobId: string, part: number) {
+    const old = await this.update(jobId, {
+      set: [],
+      condition: '#s = :active',
+      returnValues: 'ALL_OLD',
+      add: { partsStarted: new Set([String(part)]) },
+    });
+    if (!old) return undefined;
+    const started = (old as { partsStarted?: Set<string> }).partsStarted;
+    const { partsStarted: _started, ...job } = this.fromItem(old) as JobRecord & {
+      partsStarted?: Set<string>;
+    };
+    return { job, startedBefore: !!started?.has(String(part)) };
   }
 
   async partsCounted(jobId: string): Promise<Set<number>> {

@@ -1,7 +1,7 @@
 // What GET /api says about async renders and Scale webhooks: the job schemas (checked against what the code answers
 // in test/unit/documents-webhooks.test.ts and documents-metadata.test.ts) and the platform's webhook docs
 // (lambdas/shared/webhooks/api-docs.ts) bound to documents' event types, Docs-* headers, Scale plan and 400s. The
-// route docs go to handlers/platform.route.ts and jobs.route.ts.
+// route docs go to platform.ts and jobs.route.ts.
 import { z } from 'zod';
 import type { ResponseDoc } from '../../shared/http/openapi';
 import { webhookDocs } from '../../shared/webhooks/api-docs';

@@ -33,7 +33,7 @@ export function batchRunDeps(deps: DocumentsDeps): BatchRunDeps {
     quotas: deps.quotas,
     now: () => deps.now(),
     renderer: () => deps.renderer(),
-    recordRender: async (format) => void (await recordRender(deps, format)),
+    recordRender: async (format, count) => void (await recordRender(deps, format, count)),
     events: {
       jobs: deps.batches,
       deliveryQueue: deps.deliveryQueue,

@@ -1,4 +1,4 @@
-// The /pay routes of platform.route.ts, one handler picking each by its route key: the platform's handlers
+// The /pay routes of ../platform.ts, one handler picking each by its route key: the platform's handlers
 // (lambdas/shared/billing/handlers.ts) with the documents catalogue (pro $9/month and scale $29/month subscriptions,
 // lifetime $49 once, at the DOCS_STRIPE_PRICE_* prices; 400 validation; no A/B attribution: ../billing.ts) and its
 // plans and monthly usage for GET /pay/status.
@@ -20,7 +20,7 @@ import { DOCUMENTS_PAY } from '../billing';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { monthlyRules, quotaSubject } from '../core/plans';
 import { pricedPlans } from '../core/pricing';
-import { BILLING_ROUTES } from './platform.route';
+import { BILLING_ROUTES } from '../platform';
 
 export const makeHandlers = (deps: DocumentsDeps) =>
   billingHandlers(DOCUMENTS_PAY, BILLING_ROUTES, deps, {

@@ -42,7 +42,8 @@ const statsCounters = new WeakMap<object, ReturnType<typeof coalescedCounter>>()
 export async function recordRender(
   deps: Pick<DocumentsDeps, 'growth'>,
   format: string,
-  delta: 1 | -1 = 1,
+  /** Documents made (negative: a count given back). */
+  delta = 1,
 ): Promise<boolean> {
   let add = statsCounters.get(deps);
   if (!add) {

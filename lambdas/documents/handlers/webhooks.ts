@@ -1,4 +1,4 @@
-// The Scale webhook surface. Its routes (platform.route.ts), one handler picking each by its route key: the platform's handlers
+// The Scale webhook surface. Its routes (../platform.ts), one handler picking each by its route key: the platform's handlers
 // (lambdas/shared/webhooks/handlers.ts) bound to documents (DOCUMENTS_WEBHOOKS: document.rendered and
 // document.failed, Docs-* headers, Scale only, 400 refusals).
 //   PUT    /v1/webhook               → 201 {..., secret} (registered; the whsec_… secret shown this once) or 200 (changed;
@@ -22,7 +22,7 @@ import { routeHandler } from '../../shared/http/route-handlers';
 import { sqsWorker } from '../../shared/sqs-worker';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { DOCUMENTS_WEBHOOKS, deliverEvent, type DeliveryDeps } from '../use-cases/webhooks';
-import { WEBHOOK_ROUTES } from './platform.route';
+import { WEBHOOK_ROUTES } from '../platform';
 
 export const makeHandlers = (deps: DocumentsDeps) =>
   webhookHandlers(DOCUMENTS_WEBHOOKS, WEBHOOK_ROUTES, deps);

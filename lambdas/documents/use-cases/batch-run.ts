@@ -5,7 +5,8 @@
 //              PART_SIZE CFDI to S3, charges the month once (units = CFDI to print, charge id per batch), records
 //              the plan (queued → rendering, one conditional write) and queues one message per part.
 //   part     — renders its CFDI with the same renderDocument() as POST /v1/render, skipping any whose PDF is
-//              already stored (a redelivered part renders nothing twice), stores the outcomes and counts the part
+//              already stored (looked for when the part ran before: a redelivered part renders nothing twice;
+//              its start is recorded in the update that reads the batch), stores the outcomes and counts the part
 //              once (a string set on the job record); the part that completes the count queues the assembly. A
 //              fault on our side fails the message (SQS retries it after the backoff); on the last attempt the
 //              CFDI still without a PDF are reported failed, one by one, and the rest of the batch goes on.
@@ -32,8 +33,8 @@ import { parseRenderRequest, renderDocument, type RenderDeps } from './render-re
 
 export interface BatchRunDeps extends BatchDeps {
   renderer(): Promise<RenderDeps>;
-  /** Counts a rendered document in the service's stats (as a single render does). */
-  recordRender(format: string): Promise<void>;
+  /** Counts rendered documents in the service's stats (as a single render does; one update per part). */
+  recordRender(format: string, count: number): Promise<void>;
   /** The webhook side of a finished job (the async renders'): subscribed() and the delivery queue. */
   events: Pick<RenderJobDeps, 'subscribed' | 'deliveryQueue' | 'jobs'>;
   maxAttempts: number;
@@ -262,8 +263,10 @@ export async function renderPart(
   part: number,
   attempt: number,
 ): Promise<'done' | 'skipped'> {
-  const job = await deps.jobs.get(jobId);
-  if (!job?.batch || job.status !== 'rendering') return 'skipped';
+  const started = await deps.jobs.startPart(jobId, part);
+  if (!started?.job.batch) return 'skipped';
+  const { job } = started;
+  const parts = started.job.batch.parts ?? 0;
   let outcomes = await deps.batchFiles.getOutcome(jobId, part);
   if (!outcomes) {
     const entries = await deps.batchFiles.getPart(jobId, part);
@@ -277,43 +280,57 @@ export async function renderPart(
         motivo: `Falló la impresión de nuestro lado tras ${attempt} intentos (not charged; send it again)`,
       };
     };
-    // Which PDFs a previous attempt stored: asked for the whole part at once (one round trip, not one per CFDI).
-    const stored = await Promise.all(entries.map((e) => deps.batchFiles.hasPdf(jobId, e.row.uuid)));
+    // Which PDFs an earlier run of this part stored (asked at once); a part's first run has none to look for.
+    const stored = started.startedBefore
+      ? await Promise.all(entries.map((e) => deps.batchFiles.hasPdf(jobId, e.row.uuid)))
+      : entries.map(() => false);
     // Each PDF is stored while the next one renders; the part ends when every write has.
     const writes: Promise<void>[] = [];
+    let made = 0;
     outcomes = [];
-    for (const [i, entry] of entries.entries()) {
-      const uuid = entry.row.uuid;
-      if (stored[i]) {
-        outcomes.push({ uuid, ok: true });
-        continue;
+    try {
+      for (const [i, entry] of entries.entries()) {
+        const uuid = entry.row.uuid;
+        if (stored[i]) {
+          outcomes.push({ uuid, ok: true });
+          continue;
+        }
+        try {
+          const request = parseRenderRequest({
+            template: entry.template,
+            cfdi_xml: entry.xml,
+            format: 'pdf',
+          });
+          const doc = await renderDocument(request, await deps.renderer(), {
+            watermark: job.plan === 'free',
+          });
+          const at = outcomes.push({ uuid, ok: true }) - 1;
+          writes.push(
+            deps.batchFiles.putPdf(jobId, uuid, doc.bytes).then(
+              () => {
+                // One line per PDF made (the crash test counts them: a redelivered part makes none twice).
+                logger.info('batch PDF stored', { jobId, part, uuid });
+                made++;
+              },
+              (err: unknown) => void (outcomes![at] = ourFault(uuid, err)),
+            ),
+          );
+        } catch (err) {
+          const fault = callerFault(err);
+          // A fault on our side before the last attempt: the writes under way end first, then SQS redelivers.
+          if (!fault && !last) await Promise.allSettled(writes);
+          outcomes.push(
+            fault ? { uuid, ok: false, motivo: `No se pudo imprimir: ${fault}` } : ourFault(uuid, err),
+          );
+        }
       }
-      try {
-        const request = parseRenderRequest({ template: entry.template, cfdi_xml: entry.xml, format: 'pdf' });
-        const doc = await renderDocument(request, await deps.renderer(), { watermark: job.plan === 'free' });
-        const at = outcomes.push({ uuid, ok: true }) - 1;
-        writes.push(
-          deps.batchFiles.putPdf(jobId, uuid, doc.bytes).then(
-            async () => {
-              // One line per PDF made (the crash test counts them: a redelivered part makes none twice).
-              logger.info('batch PDF stored', { jobId, part, uuid });
-              await deps.recordRender('pdf').catch(() => undefined);
-            },
-            (err: unknown) => void (outcomes![at] = ourFault(uuid, err)),
-          ),
-        );
-      } catch (err) {
-        const fault = callerFault(err);
-        // A fault on our side before the last attempt: the writes under way end first, then SQS redelivers.
-        if (!fault && !last) await Promise.allSettled(writes);
-        outcomes.push(
-          fault ? { uuid, ok: false, motivo: `No se pudo imprimir: ${fault}` } : ourFault(uuid, err),
-        );
-      }
+      const settled = await Promise.allSettled(writes);
+      const failedWrite = settled.find((r) => r.status === 'rejected');
+      if (failedWrite) throw failedWrite.reason;
+    } finally {
+      // The service's stats count each PDF made once, in one update per part (also when the part fails after it).
+      if (made) await deps.recordRender('pdf', made).catch(() => undefined);
     }
-    const settled = await Promise.allSettled(writes);
-    const failedWrite = settled.find((r) => r.status === 'rejected');
-    if (failedWrite) throw failedWrite.reason;
     await deps.batchFiles.putOutcome(jobId, part, outcomes);
   }
   const ok = outcomes.filter((o) => o.ok).length;
@@ -325,7 +342,7 @@ export async function renderPart(
   // when this part is redelivered (its first send may be what was lost); a part run twice renders nothing twice
   // once its PDFs are stored.
   const next = part + BATCH_LIMITS[job.plan].parallelParts;
-  if (next < (job.batch.parts ?? 0) && !(await deps.jobs.partsCounted(jobId)).has(next))
+  if (next < parts && !(await deps.jobs.partsCounted(jobId)).has(next))
     await deps.batchQueue.send({ jobId, step: 'part', part: next } satisfies BatchStep);
   return counted ? 'done' : 'skipped';
 }

@@ -25,6 +25,27 @@ export class DynamoAudioRepository extends DynamoLeasedJobStore<AudioRecord> imp
     return out !== undefined;
   }
 
+  async reference(id: string): Promise<boolean> {
+    const out = await this.update(id, {
+      set: ['referenced = :yes'],
+      condition: '#s IN (:queued, :active)',
+      values: { ':yes': true },
+      touch: false,
+    });
+    return out !== undefined;
+  }
+
+  async retireUnreferenced(id: string, reason: string): Promise<boolean> {
+    const out = await this.update(id, {
+      set: ['#s = :failed', '#e = :reason'],
+      remove: ['leaseUntil'],
+      condition: 'NOT (#s IN (:done, :failed)) AND attribute_not_exists(referenced)',
+      names: { '#e': 'error' },
+      values: { ':done': 'done', ':failed': 'failed', ':reason': reason },
+    });
+    return out !== undefined;
+  }
+
   async remove(id: string): Promise<boolean> {
     const out = await this.db.send(
       new DeleteCommand({ TableName: this.shape.table, Key: this.key(id), ReturnValues: 'ALL_OLD' }),

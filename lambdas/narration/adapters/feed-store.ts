@@ -11,7 +11,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { isConditionFailure } from '../../shared/aws/conditional';
 import type { ArticleRecord, FeedRecord, FeedStore } from '../ports';
 
 export const FEED_ITEM_PREFIX = 'feed#';
@@ -98,7 +98,7 @@ export class DynamoFeedStore implements FeedStore {
       );
       return strip<FeedRecord>(out.Attributes);
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return undefined;
+      if (isConditionFailure(err)) return undefined; // no such feed
       throw err;
     }
   }
@@ -120,6 +120,14 @@ export class DynamoFeedStore implements FeedStore {
       new GetCommand({ TableName: this.table, Key: articleKey(feedId, key), ConsistentRead: true }),
     );
     return strip<ArticleRecord>(out.Item);
+  }
+
+  async hasArticle(feedId: string, key: string): Promise<boolean> {
+    // Read units follow the item read, not what is returned: hence the article item (< 4 KB), not the feed's.
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: articleKey(feedId, key), ProjectionExpression: 'pk' }),
+    );
+    return out.Item !== undefined;
   }
 
   async putArticle(article: ArticleRecord): Promise<void> {

@@ -8,11 +8,12 @@ export class SqsJobQueue implements JobQueue {
     private readonly urls: { priority: string; standard: string },
   ) {}
 
-  async enqueue(message: JobMessage, priority: boolean): Promise<void> {
+  async enqueue(message: JobMessage, priority: boolean, delayS = 0): Promise<void> {
     await this.sqs.send(
       new SendMessageCommand({
         QueueUrl: priority ? this.urls.priority : this.urls.standard,
         MessageBody: JSON.stringify(message),
+        ...(delayS > 0 ? { DelaySeconds: Math.min(900, Math.ceil(delayS)) } : {}),
       }),
     );
   }

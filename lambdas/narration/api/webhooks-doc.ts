@@ -1,5 +1,5 @@
 // What GET /api says about narration's completion webhooks: the platform's builder (lambdas/shared/webhooks/api-docs.ts)
-// bound to narration's event types, Voz-* headers, paid plans and 422s; handlers/platform.route.ts gives the route
+// bound to narration's event types, Voz-* headers, paid plans and 422s; platform.ts gives the route
 // docs to the specs.
 import { webhookDocs } from '../../shared/webhooks/api-docs';
 import { AUDIO_EVENT_TYPES } from '../core/audio-events';

@@ -82,7 +82,7 @@ const DECODER_DELAY = 529;
  * two granules of different gain (measured with ffmpeg's true-peak meter on the six voices' levelled files: the
  * result lands 0.1–0.3 dB under the ceiling less this margin).
  */
-const MARGIN_DB = 0.8;
+export const MARGIN_DB = 0.8;
 /**
  * Allowance for peaks a known voice's later chunks may have beyond the loudest one measured on its first ~30 s,
  * when they are gained without being decoded (the speaking stand-in's six voices: the loudest peak of 300

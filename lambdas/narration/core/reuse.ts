@@ -1,5 +1,5 @@
 // "Nothing narrated twice": the fingerprint of a conversion request. Two requests with the same fingerprint would
-// produce the same audio, so the second one is answered with the first one's (use-cases/conversion.ts). Pure.
+// produce the same audio, so the second one is answered with the first one's (use-cases/reuse-earlier.ts). Pure.
 //
 // What goes in: who asks (the audio's owner: an account, or the hashed client address), the text after the
 // normalisation below, the voice (the Polly voice) and the voice's engine asked for (neural, generative, long-form:

@@ -168,6 +168,11 @@ export function parseSsml(xml: string, lang: Lang = 'es-MX'): { pieces: Piece[];
     const last = pieces[pieces.length - 1];
     if (last && last.kind !== 'break') pieces.push({ kind: 'break', strength });
   };
+  // A paragraph or a sentence is a pause where it opens and where it closes.
+  const edge = (name: string) => {
+    if (name === 'p') boundary('x-strong');
+    else if (name === 's') boundary('strong');
+  };
   const addText = (text: string) => {
     const open = top();
     if (!open) return; // whitespace outside the root (saxes refuses anything else there)
@@ -224,15 +229,10 @@ export function parseSsml(xml: string, lang: Lang = 'es-MX'): { pieces: Piece[];
             (ATTRIBUTES[name].length ? ` (allowed: ${ATTRIBUTES[name].join(', ')})` : ''),
         );
     const span: Span = { ...(parent?.span ?? {}) };
+    edge(name);
     switch (name) {
       case 'speak':
         sawRoot = true;
-        break;
-      case 'p':
-        boundary('x-strong');
-        break;
-      case 's':
-        boundary('strong');
         break;
       case 'break': {
         const time = attrs['time'];
@@ -290,13 +290,8 @@ export function parseSsml(xml: string, lang: Lang = 'es-MX'): { pieces: Piece[];
   parser.on('cdata', addText);
   parser.on('closetag', () => {
     const open = stack.pop()!;
+    edge(open.name);
     switch (open.name) {
-      case 'p':
-        boundary('x-strong');
-        break;
-      case 's':
-        boundary('strong');
-        break;
       case 'sub':
         if (open.text.trim() === '') fail('<sub> needs the written words as content', open.line, open.column);
         pieces.push({ kind: 'text', text: ` ${open.attrs['alias']!} `, said: true, ...open.span });

@@ -7,7 +7,7 @@ import { NotFound } from '../../shared/errors';
 import type { ApiResult } from '../../shared/http/response';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { hlsPlaylist } from '../core/hls';
-import { audioUrl } from '../use-cases/conversion';
+import { audioUrl } from '../use-cases/job-answers';
 import { findPlayableAudio } from './audio-lookup';
 
 export const HLS_CONTENT_TYPE = 'application/vnd.apple.mpegurl';

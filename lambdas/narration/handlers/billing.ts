@@ -1,4 +1,4 @@
-// The /pay routes of platform.route.ts, one handler picking each by its route key: the platform's handlers
+// The /pay routes of ../platform.ts, one handler picking each by its route key: the platform's handlers
 // (lambdas/shared/billing/handlers.ts) with narration's catalogue (pro and lifetime, 422 validation, A/B attribution of
 // purchases, buyers landing on /gracias: ../billing.ts) and its plans and free-tier usage for GET /pay/status.
 //   GET  /pay/checkout/{plan}?email=&ref= → 302 to Stripe (or 200 {plan, url, expires_at} for JSON clients)
@@ -13,7 +13,7 @@ import { billingHandlers } from '../../shared/billing/handlers';
 import { routeHandler } from '../../shared/http/route-handlers';
 import { NARRATION_PAY, freeTierRules, planCatalogue } from '../billing';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { BILLING_ROUTES } from './platform.route';
+import { BILLING_ROUTES } from '../platform';
 
 export const makeHandlers = (deps: NarrationDeps) =>
   billingHandlers(NARRATION_PAY, BILLING_ROUTES, deps, {

@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
 import { CONVERSION_PREFIXES, UPLOAD_PREFIX } from '../bucket';
-import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
-import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
+import { CONVERSION_ACCESS } from '../conversion-access';
 import { UPLOAD_ID_PATTERN, fmtField, lexiconsField, retentionField, voiceField } from '../requests';
 import { dryRun, convertResponses } from '../api/doc-parts';
 import { ErrorDetail } from '../api/schemas';
@@ -55,17 +54,8 @@ export const convertPdfRoute = {
   },
   // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
   idempotent: true,
-  access: {
-    // growth: public /stats counters; accounts: webhook endpoints (a finished conversion's event) and the
-    // caller's lexicons, read only
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
-    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
-    // uploads/: the uploaded PDF is read, then deleted
-    bucket: 'rw',
-    bucketPrefixes: [...CONVERSION_PREFIXES, UPLOAD_PREFIX.prefix],
-    sendTo: ['priority', 'standard', 'webhooks'],
-    speech: true,
-  },
+  // The conversion's access; uploads/ too: the uploaded PDF is read, then deleted.
+  access: { ...CONVERSION_ACCESS, bucketPrefixes: [...CONVERSION_PREFIXES, UPLOAD_PREFIX.prefix] },
   docs: {
     summary: 'Narrate a PDF',
     tags: ['narration'],

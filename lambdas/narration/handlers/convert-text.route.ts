@@ -12,9 +12,7 @@ import {
   voiceField,
 } from '../requests';
 import type { RouteSpec } from '../../shared/manifest';
-import { CONVERSION_PREFIXES } from '../bucket';
-import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
-import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
+import { CONVERSION_ACCESS } from '../conversion-access';
 import { dryRun, convertResponses } from '../api/doc-parts';
 
 const MiB = 1024 * 1024;
@@ -47,16 +45,7 @@ export const convertTextRoute = {
   maxBodyBytes: 2 * MiB,
   // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
   idempotent: true,
-  access: {
-    // growth: public /stats counters; accounts: webhook endpoints (a finished conversion's event) and the
-    // caller's lexicons, read only
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
-    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
-    bucket: 'rw',
-    bucketPrefixes: CONVERSION_PREFIXES,
-    sendTo: ['priority', 'standard', 'webhooks'],
-    speech: true,
-  },
+  access: CONVERSION_ACCESS,
   docs: {
     summary: 'Narrate text',
     tags: ['narration'],

@@ -2,10 +2,8 @@
 import { z } from 'zod';
 import { chars } from '../../shared/validation';
 import { fmtField, lexiconsField, retentionField, voiceField, engineField, loudnessField } from '../requests';
-import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import type { RouteSpec } from '../../shared/manifest';
-import { CONVERSION_PREFIXES } from '../bucket';
-import { WEBHOOK_ITEM_PREFIX } from '../../shared/webhooks/item-prefix';
+import { CONVERSION_ACCESS } from '../conversion-access';
 import { dryRun, convertResponses } from '../api/doc-parts';
 // The request body (validated by the handler; /api documents it).
 /** Longer than any real article address; bounds what we parse and log. */
@@ -37,16 +35,7 @@ export const convertUrlRoute = {
   maxBodyBytes: 16 * 1024,
   // Idempotency-Key: a retried request is answered once (lambdas/shared/idempotency).
   idempotent: true,
-  access: {
-    // growth: public /stats counters; accounts: webhook endpoints (a finished conversion's event) and the
-    // caller's lexicons, read only
-    tables: { audio: 'rw', quotas: 'rw', keys: 'r', growth: 'rw', accounts: 'r' },
-    itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
-    bucket: 'rw',
-    bucketPrefixes: CONVERSION_PREFIXES,
-    sendTo: ['priority', 'standard', 'webhooks'],
-    speech: true,
-  },
+  access: CONVERSION_ACCESS,
   docs: {
     summary: 'Narrate a web article',
     tags: ['narration'],

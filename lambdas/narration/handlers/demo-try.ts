@@ -16,7 +16,8 @@ import { invalid } from '../../shared/errors';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { startConversion, type QuotaPolicy } from '../use-cases/conversion';
+import { startConversion } from '../use-cases/conversion';
+import type { QuotaPolicy } from '../use-cases/free-charge';
 import { demoTryRoute as route, DemoTryReq } from './demo-try.route';
 import { assertSpeakable, resolveVoice } from '../requests';
 

@@ -1,11 +1,11 @@
 // FeedArticleWorker: fed by the feedarticles queue (one message per new or changed article of a feed). Reads the page
-// through the same path as POST /convert/url and narrates it unless its text is unchanged (use-cases/feeds.ts
+// through the same path as POST /convert/url and narrates it unless its text is unchanged (use-cases/feed-article.ts
 // processArticle): short articles inline, long ones on the priority queue for the narration worker.
 import { z } from 'zod';
 import type { SafeFetchOptions } from '../../shared/net/safe-fetch';
 import { sqsWorker } from '../../shared/sqs-worker';
 import { awsFeedDeps, type FeedDeps } from '../feed-deps';
-import { processArticle } from '../use-cases/feeds';
+import { processArticle } from '../use-cases/feed-article';
 
 const Message = z.object({
   feedId: z.string().min(1).max(64),

@@ -128,7 +128,8 @@ export const listenRoute = {
     description:
       'Sent by the embed player with `navigator.sendBeacon` (form-encoded: a CORS simple request, no cookies). ' +
       'Adds 1 to the day counter of the article and event; nothing about the listener is stored (no cookie, id, ' +
-      'address or user agent). Only articles the feed lists are counted. Public; at most 600 beacons per hour ' +
+      'address or user agent). Only articles the feed has recorded (found by its polls) are counted. Public; at ' +
+      'most 600 beacons per hour ' +
       'per IP address (429 after).',
     body: {
       schema: ListenReq,

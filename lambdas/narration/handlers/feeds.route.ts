@@ -2,6 +2,7 @@
 // use-cases/feeds.ts has the rules; docs/feeds.md the whole picture. routes.ts lists them.
 import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
+import type { RouteDoc } from '../../shared/http/route-doc';
 import { CONVERSION_PREFIXES } from '../bucket';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { common } from '../api/doc-parts';
@@ -66,7 +67,11 @@ export const FeedView = z.object({
   mode: z.enum(['publish', 'first_play']),
   status: z.enum(['active', 'paused']),
   podcast: PodcastReq,
-  podcast_url: z.string().meta({ description: 'The podcast RSS feed of this feed (public)' }),
+  podcast_url: z.string().meta({
+    description:
+      "The podcast RSS feed of this feed (public): an absolute URL on the API's public address (the " +
+      'PUBLIC_BASE_URL setting, else the host the request came to), what a podcast app subscribes to',
+  }),
   created_at: z.string(),
   poll_interval_s: z.int(),
   next_poll_at: z.string(),
@@ -103,6 +108,14 @@ const base = {
     tables: { keys: 'r', feeds: 'r' },
   },
 } as const;
+
+/** What every route on one of the caller's feeds documents alike. */
+const oneFeed: Pick<RouteDoc, 'tags' | 'bearer' | 'params'> = {
+  tags: ['feeds'],
+  bearer: 'required',
+  params: [feedId],
+};
+const oneFeedErrors = { 401: common[401], 404: notFound, 422: common[422] };
 
 export const feedCreateRoute = {
   ...base,
@@ -195,19 +208,12 @@ export const feedUpdateRoute = {
   maxBodyBytes: 1024,
   access: { tables: { keys: 'r', feeds: 'rw' } },
   docs: {
+    ...oneFeed,
     summary: 'Pause or resume a feed',
-    tags: ['feeds'],
-    bearer: 'required',
     description:
       '`{"status": "paused"}` stops polling (audio and podcast stay); `"active"` resumes at the next tick.',
-    params: [feedId],
     body: { schema: UpdateFeedReq, contentTypes: ['application/json'], example: { status: 'paused' } },
-    responses: {
-      200: { description: 'The feed', schema: FeedView },
-      401: common[401],
-      404: notFound,
-      422: common[422],
-    },
+    responses: { 200: { description: 'The feed', schema: FeedView }, ...oneFeedErrors },
   },
 } satisfies RouteSpec;
 
@@ -219,18 +225,11 @@ export const feedPollRoute = {
   maxBodyBytes: 1024,
   access: { tables: { keys: 'r', feeds: 'r' }, sendTo: ['feedpolls'] },
   docs: {
+    ...oneFeed,
     summary: 'Poll a feed now',
-    tags: ['feeds'],
-    bearer: 'required',
     description:
       'Sends a poll at once (e.g. from the CMS right after publishing); the answer comes before it runs.',
-    params: [feedId],
-    responses: {
-      202: { description: 'Poll queued', schema: FeedView },
-      401: common[401],
-      404: notFound,
-      422: common[422],
-    },
+    responses: { 202: { description: 'Poll queued', schema: FeedView }, ...oneFeedErrors },
   },
 } satisfies RouteSpec;
 
@@ -249,9 +248,8 @@ export const feedDeleteRoute = {
     bucketPrefixes: CONVERSION_PREFIXES,
   },
   docs: {
+    ...oneFeed,
     summary: 'Delete a feed',
-    tags: ['feeds'],
-    bearer: 'required',
     description:
       'Stops polling and deletes the feed and its article records. `?audio=delete` also deletes the narrations ' +
       'the feed made (only the feed ever held them: docs/feeds.md); by default (`keep`) they stay until their ' +
@@ -270,9 +268,7 @@ export const feedDeleteRoute = {
         description: 'Deleted',
         schema: z.object({ deleted: z.literal(true), audio_deleted: z.int(), audio_kept: z.int() }),
       },
-      401: common[401],
-      404: notFound,
-      422: common[422],
+      ...oneFeedErrors,
     },
   },
 } satisfies RouteSpec;

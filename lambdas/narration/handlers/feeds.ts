@@ -7,10 +7,12 @@
 //   DELETE /v1/feeds/{feed_id}?audio=  keep (default) | delete → 200 {deleted, audio_deleted, audio_kept}
 // One handler for the six routes of feeds.route.ts (each its own Lambda, with its own grants).
 import { resolveCaller } from '../../shared/auth/resolve-caller';
+import { publicBase } from '../../shared/billing/web';
 import { invalid } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/validation';
+import { NARRATION_BILLING } from '../billing';
 import { awsFeedDeps, type FeedDeps } from '../feed-deps';
 import {
   articleView,
@@ -33,22 +35,24 @@ export const makeHandler = (deps: FeedDeps) =>
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
       feedOwner(caller); // 401 for the free tier before anything else is looked at
       const id = req.pathParams['feed_id'];
+      const base = publicBase(req, deps.config, NARRATION_BILLING);
+      const view = (feed: Parameters<typeof feedView>[0]) => feedView(feed, base);
       if (id === undefined) {
         if (req.method === 'POST') {
           const body = validate(CreateFeedReq, req.body());
           const feed = await registerFeed(deps, caller, body);
-          return json(201, feedView(feed), { ...NO_STORE, location: `/v1/feeds/${feed.feedId}` });
+          return json(201, view(feed), { ...NO_STORE, location: `/v1/feeds/${feed.feedId}` });
         }
         const feeds = await listFeeds(deps, caller);
-        return json(200, { feeds: feeds.map(feedView) }, NO_STORE);
+        return json(200, { feeds: feeds.map(view) }, NO_STORE);
       }
       switch (req.method) {
         case 'PATCH': {
           const body = validate(UpdateFeedReq, req.body());
-          return json(200, feedView(await setFeedStatus(deps, caller, id, body.status)), NO_STORE);
+          return json(200, view(await setFeedStatus(deps, caller, id, body.status)), NO_STORE);
         }
         case 'POST':
-          return json(202, feedView(await pollNow(deps, caller, id)), NO_STORE);
+          return json(202, view(await pollNow(deps, caller, id)), NO_STORE);
         case 'DELETE': {
           const audio = req.query['audio'] ?? 'keep';
           if (audio !== 'keep' && audio !== 'delete')
@@ -62,7 +66,7 @@ export const makeHandler = (deps: FeedDeps) =>
         }
         default: {
           const { feed, articles } = await getFeed(deps, caller, id);
-          return json(200, { ...feedView(feed), entries: articles.map(articleView) }, NO_STORE);
+          return json(200, { ...view(feed), entries: articles.map(articleView) }, NO_STORE);
         }
       }
     },

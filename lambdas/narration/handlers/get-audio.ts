@@ -11,7 +11,7 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { Conflict, NotFound, invalid } from '../../shared/errors';
 import { json, redirect } from '../../shared/http/response';
 import { awsDeps, type NarrationDeps } from '../deps';
-import { audioUrl, waitBudgetMs, waitForJob } from '../use-cases/conversion';
+import { audioUrl, waitBudgetMs, waitForJob } from '../use-cases/job-answers';
 import type { AudioFormat } from '../core/formats';
 import type { AudioRecord } from '../ports';
 import { isSettled } from '../../shared/jobs/leased-job';

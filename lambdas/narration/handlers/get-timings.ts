@@ -1,55 +1,35 @@
 // GET /audio/{audio_id}/timings — where the audio says what: sentences (every conversion), words (engines with
 // word marks), chapters, with UTF-16 offsets [start, end) into the text the caller sent. `?format=vtt` answers the
 // sentences as WebVTT (a <track> for <audio>/<video>, subtitles). Pending: 202 {status, progress} + Retry-After.
-// Failed: 409. Unknown (or converted before timings existed): 404. Past its retention: 410 (files deleted).
+// Failed: 409. Unknown (or converted before timings existed): 404. Past its retention: 410 (files deleted); the
+// states are settledTimings' (./audio-lookup.ts).
 // `?offsets=letters`: sentence and word offsets counted in letters and digits (what the embed player finds in a
 // page whose text differs from the narrated one in spacing and punctuation: a URL narration's page).
 import { apiHandler } from '../../shared/http/api-handler';
-import { Conflict, NotFound, invalid } from '../../shared/errors';
+import { NotFound, invalid } from '../../shared/errors';
 import { json } from '../../shared/http/response';
-import { isSettled } from '../../shared/jobs/leased-job';
 import { letterOffsets, toVtt } from '../core/reading';
-import { expireOnAccess } from '../use-cases/data-control';
 import { awsDeps, type NarrationDeps } from '../deps';
-import type { StoredTimings } from '../ports';
+import { AUDIO_ID, settledTimings } from './audio-lookup';
 
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const INVALID_ID = 'audio_id should be the id returned by a convert endpoint (without .mp3, .wav or .ogg)';
 
 export const makeHandler = (deps: Pick<NarrationDeps, 'audio' | 'store'>) =>
   apiHandler(async (req) => {
     const audioId = req.pathParams['audio_id'] ?? '';
-    if (!ID.test(audioId))
-      throw invalid(
-        ['path', 'audio_id'],
-        'audio_id should be the id returned by a convert endpoint (without .mp3, .wav or .ogg)',
-        'string_pattern_mismatch',
-      );
+    if (!AUDIO_ID.test(audioId)) throw invalid(['path', 'audio_id'], INVALID_ID, 'string_pattern_mismatch');
     const format = req.query['format'] ?? 'json';
     if (format !== 'json' && format !== 'vtt')
       throw invalid(['query', 'format'], "format should be 'json' or 'vtt'", 'literal_error');
     const offsets = req.query['offsets'] ?? 'utf16';
     if (offsets !== 'utf16' && offsets !== 'letters')
       throw invalid(['query', 'offsets'], "offsets should be 'utf16' or 'letters'", 'literal_error');
-    const rec = await deps.audio.get(audioId);
-    if (!rec)
-      throw new NotFound(
-        'Audio not found. It may have expired; audio is kept for a limited time after conversion.',
-      );
-    await expireOnAccess(deps, rec, new Date()); // 410 past its retention (use-cases/data-control.ts)
-    if (rec.status === 'failed')
-      throw new Conflict(rec.error ?? 'The conversion failed: it has no timings.', {
-        audio_id: audioId,
-        status: 'failed',
-      });
-    if (!isSettled(rec))
-      return json(
-        202,
-        { audio_id: audioId, status: rec.status, progress: rec.progress ?? 0 },
-        { 'retry-after': '2', 'cache-control': 'no-store' },
-      );
-    const stored = rec.timings
-      ? ((await deps.store.getTimings(audioId)) as StoredTimings | undefined)
-      : undefined;
+    const found = await settledTimings(deps, audioId, {
+      invalidId: INVALID_ID,
+      failed: 'The conversion failed: it has no timings.',
+    });
+    if ('pending' in found) return found.pending;
+    const { rec, stored } = found;
     if (!stored)
       throw new NotFound('This audio has no timings (it was converted before timings were recorded).');
     const cache = { 'cache-control': 'private, max-age=3600' };

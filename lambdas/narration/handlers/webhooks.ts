@@ -1,4 +1,4 @@
-// The completion-webhook surface. Its routes (platform.route.ts), one handler picking each by its route key: the platform's
+// The completion-webhook surface. Its routes (../platform.ts), one handler picking each by its route key: the platform's
 // handlers (lambdas/shared/webhooks/handlers.ts) bound to narration (NARRATION_WEBHOOKS: audio.completed and
 // audio.failed, Voz-* headers, paid keys only, 422 refusals).
 //   PUT    /v1/webhook               → 201 {..., secret} (registered; the whsec_… secret shown this once) or 200 (changed).
@@ -20,7 +20,7 @@ import { sqsWorker } from '../../shared/sqs-worker';
 import { AUDIO_EVENT_TYPES, type AudioEventType } from '../core/audio-events';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { NARRATION_WEBHOOKS, deliverAudioEvent } from '../use-cases/webhooks';
-import { WEBHOOK_ROUTES } from './platform.route';
+import { WEBHOOK_ROUTES } from '../platform';
 
 export const makeHandlers = (deps: NarrationDeps) =>
   webhookHandlers(NARRATION_WEBHOOKS, WEBHOOK_ROUTES, deps);

@@ -9,7 +9,7 @@ import { recordJobDone, recordJobFailure } from '../metrics';
 import { sqsWorker } from '../../shared/sqs-worker';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { JobBusyError } from '../../shared/jobs/leased-job';
-import { runJob } from '../use-cases/conversion';
+import { runJob } from '../use-cases/narration-job';
 import { findVoice } from '../core/voices';
 
 const Message = z.object({ audioId: z.string().min(1).max(64) });

@@ -1,4 +1,4 @@
-// An article page, fetched and read for narration: POST /convert/url and the feed article worker (use-cases/feeds.ts)
+// An article page, fetched and read for narration: POST /convert/url and the feed article worker (use-cases/feed-article.ts)
 // both go through here, so both keep exactly the same SSRF boundary (safeFetch: public addresses only, redirects
 // re-checked, URL_FETCH_ALLOWLIST the only exemption), limits and extraction. Refusals are 422 on `loc` with the
 // reason and what to do instead; a resolver outage is a retryable 503.

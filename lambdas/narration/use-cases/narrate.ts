@@ -9,18 +9,17 @@
 //   calls within its transactions per second) and, for MP3, each chunk is encoded on its own in worker threads
 //   (audio/mp3-pool.ts); results are consumed strictly in order, at most a small window ahead, so memory stays flat.
 // - Output: MP3 is the chunks' frames concatenated (one CBR stream; each chunk's frames are also segment n): our
-//   LAME encoding of the chunk, or the engine's own MP3 frames when it makes them (Polly), never decoded;
+//   LAME encoding of the chunk, or the engine's own MP3 frames when it makes them (Polly), never re-encoded;
 //   WAV and OGG are one encoder fed the chunks' PCM in order (their MP3 segments are made only when asked for).
-//   Chunks are separated by a 250 ms pause. Durations come from the bytes written (exact).
+//   Chunks are separated by a 250 ms pause. Durations come from the bytes written (exact). The MP3 file is
+//   written by audio/mp3-file.ts (chapters as an ID3v2 tag first, rewritten once their times are known).
 // - Timings: a chunk's start in the file is exact (sum of the durations before it); sentences inside a chunk start
-//   where speech resumes after the matching pause (core/reading.ts partStarts) or at the engine's own marks.
-import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
+//   where speech resumes after the matching pause (core/reading.ts partStarts) or at the engine's own marks;
+//   use-cases/narration-timings.ts turns the starts into the API's spans. Chunks run through OrderedSynthesis
+//   (use-cases/ordered-synthesis.ts).
 import { availableParallelism } from 'node:os';
 import { encodeToFile, MP3_DELAY_SAMPLES, type EncodedFile, type Mp3Segment } from '../audio/encode';
-import { Mp3FrameCounter } from '../audio/duration';
-import { id3ChapterTag, type Id3Chapter } from '../audio/id3-chapters';
+import { id3ChapterTag } from '../audio/id3-chapters';
 import {
   DEFAULT_LOUDNESS,
   EDGE_FADE_MS,
@@ -28,16 +27,16 @@ import {
   normalizePcm,
   type LoudnessTarget,
 } from '../audio/loudness';
-import { mp3AudioFrames, silentMp3Frames, xingFrame } from '../audio/mp3-join';
+import { rewriteHead, writeMp3File } from '../audio/mp3-file';
+import { mp3AudioFrames, silentMp3Frames } from '../audio/mp3-join';
 import { voiceLevels, type VoiceLevel } from '../audio/mp3-level';
 import { sharedMp3Pool, type Mp3EncoderPool } from '../audio/mp3-pool';
-import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
-import { countChars, detectHeadings } from '../core/preview';
+import { type AudioFormat } from '../core/formats';
+import { detectHeadings } from '../core/preview';
 import {
   findPauses,
   partStarts,
   planReading,
-  spokenToSource,
   type ChunkBoundary,
   type Pause,
   type PlannedChunk,
@@ -45,6 +44,16 @@ import {
 import type { Mp3Synthesis, Segment, SpeechMark, Synthesis, Synthesizer, TimedSpan, Timings } from '../ports';
 import type { SpeechOptions } from '../core/speech';
 import { withEngine, type Voice } from '../core/voices';
+import {
+  buildTimings,
+  chapterAt,
+  partAt,
+  round3,
+  sourceMapper,
+  startsFromMarks,
+  utf16Offset,
+} from './narration-timings';
+import { OrderedSynthesis } from './ordered-synthesis';
 import { TokenBucket } from './token-bucket';
 import { WorkStopped } from '../../shared/errors';
 
@@ -336,7 +345,7 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
     if (opts.fmt === 'mp3') {
       const tag = tagOf();
       tagBytes = tag.length;
-      result = await writeMp3(
+      result = await writeMp3File(
         opts.outPath,
         chunks.length,
         async (i) => {
@@ -361,7 +370,7 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
       }
       result = await encodeToFile(opts.fmt, rate, pcm(), opts.outPath);
     }
-    const timings = buildTimings(opts, plan.sentences, sentenceStart, words, result.durationS, headings);
+    const timings = buildTimings(opts.text, plan.sentences, sentenceStart, words, result.durationS, headings);
     if (tagBytes > 0) await rewriteHead(opts.outPath, tagOf(timings.chapters, result.durationS), tagBytes);
     if (onProgress) await onProgress(1);
     return { ...result, segments, timings };
@@ -376,225 +385,4 @@ function loudnessTarget(opts: NarrateOptions): LoudnessTarget | undefined {
   if (asked === 'off') return undefined;
   if (typeof asked === 'number') return { ...DEFAULT_LOUDNESS, lufs: asked };
   return asked ?? DEFAULT_LOUDNESS;
-}
-
-function round3(s: number): number {
-  return Math.round(s * 1000) / 1000;
-}
-
-/**
- * The MP3 segments' frames, in order, into one file; its duration is the frames' (exact). When the frames are not
- * all one bitrate (an engine's VBR answer, or its bitrate next to ours), a Xing frame with the frame count goes
- * first, so players do not estimate the duration from the first frame's bitrate.
- */
-async function writeMp3(
-  outPath: string,
-  count: number,
-  next: (i: number) => Promise<Uint8Array>,
-  head: Uint8Array,
-): Promise<EncodedFile> {
-  const fh = await open(outPath, 'w');
-  let bytes = 0;
-  try {
-    if (head.length) await fh.write(head);
-    bytes += head.length;
-    let durationS = 0;
-    let frames = 0;
-    let first: Uint8Array | undefined;
-    const bitrates = new Set<number>();
-    for (let i = 0; i < count; i++) {
-      const b = await next(i);
-      const counter = new Mp3FrameCounter((frame, h) => {
-        first ??= frame.slice(0, 4);
-        bitrates.add(h.bitrateKbps);
-      });
-      counter.push(b);
-      const summary = counter.end();
-      durationS += summary.durationS;
-      frames += summary.frames;
-      await fh.write(b);
-      bytes += b.byteLength;
-    }
-    await fh.close();
-    if (bitrates.size > 1 && first)
-      bytes = await insertIntoFile(outPath, head.length, xingFrame(first, frames, bytes - head.length));
-    return { bytes, durationS, contentType: CONTENT_TYPE.mp3 };
-  } catch (err) {
-    await fh.close().catch(() => undefined);
-    await rm(outPath, { force: true }).catch(() => undefined);
-    throw err;
-  }
-}
-
-/** Rewrites `path` with `bytes` inserted at `at` (streamed, not read into memory); returns the new size. */
-async function insertIntoFile(path: string, at: number, bytes: Uint8Array): Promise<number> {
-  const tmp = `${path}.head`;
-  const out = createWriteStream(tmp);
-  if (at > 0) await pipeline(createReadStream(path, { start: 0, end: at - 1 }), out, { end: false });
-  out.write(bytes);
-  await pipeline(createReadStream(path, { start: at }), out);
-  await rename(tmp, path);
-  return (await stat(path)).size;
-}
-
-/** Overwrites the first `length` bytes of `path` with `head`, which must be exactly that long. */
-async function rewriteHead(path: string, head: Uint8Array, length: number): Promise<void> {
-  if (head.length !== length) throw new Error(`chapter tag changed size (${length} → ${head.length} bytes)`);
-  const fh = await open(path, 'r+');
-  try {
-    await fh.write(head, 0, head.length, 0);
-  } finally {
-    await fh.close();
-  }
-}
-
-/** Chapter k of the file: from its start to the next one's (the last ends with the audio). */
-function chapterAt(title: string, times: { start_s: number }[], k: number, durationS: number): Id3Chapter {
-  const start = times[k]?.start_s ?? 0;
-  const end = times[k + 1]?.start_s ?? durationS;
-  return { title, startMs: start * 1000, endMs: Math.max(start, end) * 1000 };
-}
-
-function partAt(chunk: PlannedChunk, offset: number) {
-  return chunk.parts.find((p) => offset >= p.at && offset < p.at + p.length);
-}
-
-/** Part starts from the engine's sentence marks (a part without one keeps the estimate between its neighbours). */
-function startsFromMarks(chunk: PlannedChunk, marks: SpeechMark[]): number[] {
-  const sentenceMarks = marks.filter((m) => m.type === 'sentence' || m.type === 'word');
-  return chunk.parts.map((p, k) => {
-    if (k === 0) return 0;
-    const m = sentenceMarks.find((x) => x.start >= p.at && x.start < p.at + p.length);
-    return m ? m.time_s : Number.NaN;
-  });
-}
-
-const mappers = new WeakMap<object, (a: number, b: number) => [number, number]>();
-
-function sourceMapper(text: string, s: { start: number; end: number; spoken: string }) {
-  let f = mappers.get(s);
-  if (!f) {
-    const inner = spokenToSource(text.slice(s.start, s.end), s.spoken);
-    f = (a, b) => {
-      const [x, y] = inner(a, b);
-      return [s.start + x, s.start + y];
-    };
-    mappers.set(s, f);
-  }
-  return f;
-}
-
-function buildTimings(
-  opts: NarrateOptions,
-  sentences: { start: number; end: number }[],
-  starts: number[],
-  words: TimedSpan[],
-  durationS: number,
-  headings: { text: string; offset: number }[],
-): Timings {
-  // A sentence ends where the next one starts (its pause included): the highlight never goes dark mid-audio.
-  const fixed = fillGaps(starts, durationS);
-  const timed: TimedSpan[] = sentences.map((s, i) => ({
-    start_s: fixed[i]!,
-    end_s: i + 1 < sentences.length ? fixed[i + 1]! : round3(durationS),
-    start: s.start,
-    end: s.end,
-  }));
-  words.forEach((w, i) => (w.end_s = words[i + 1]?.start_s ?? round3(durationS)));
-  for (let i = 0; i < words.length; i++) {
-    const s = timed.find((t) => t.start_s <= words[i]!.start_s && words[i]!.start_s < t.end_s);
-    if (s && words[i]!.end_s > s.end_s) words[i]!.end_s = s.end_s;
-  }
-  // Chapters: the heading's offset (code points) → the sentence that contains it → its start.
-  const chapters = headings.map((h) => {
-    const u16 = utf16Offset(opts.text, h.offset);
-    const s = timed.find((t) => t.end > u16) ?? timed[timed.length - 1];
-    return { title: h.text, offset: h.offset, start_s: s ? s.start_s : 0 };
-  });
-  return { sentences: timed, words, chapters };
-}
-
-function fillGaps(starts: number[], durationS: number): number[] {
-  const out = [...starts];
-  for (let i = 0; i < out.length; i++) {
-    if (!Number.isNaN(out[i])) continue;
-    out[i] = i === 0 ? 0 : out[i - 1]!;
-  }
-  for (let i = 1; i < out.length; i++) out[i] = Math.min(Math.max(out[i]!, out[i - 1]!), durationS);
-  return out;
-}
-
-function utf16Offset(text: string, codePoints: number): number {
-  if (countChars(text) === text.length) return codePoints;
-  let cp = 0;
-  let i = 0;
-  while (i < text.length && cp < codePoints) {
-    i += (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
-    cp++;
-  }
-  return i;
-}
-
-/**
- * Runs `work` over `items` with at most `concurrency` calls in flight and at most `window` results held
- * ahead of the consumer, who takes results in order with take(0), take(1), ...
- */
-class OrderedSynthesis<I, R> {
-  private readonly results = new Map<number, Promise<R>>();
-  private readonly window: number;
-  private nextToStart = 0;
-  private nextToTake = 0;
-  private inFlight = 0;
-  private stopped = false;
-
-  constructor(
-    private readonly items: I[],
-    private readonly work: (item: I, index: number) => Promise<R>,
-    private readonly concurrency: number,
-  ) {
-    this.concurrency = Math.max(1, Math.floor(concurrency) || 1);
-    // Enough lookahead to keep every slot busy while the consumer works on the current chunk, no more.
-    this.window = this.concurrency + 1;
-    this.pump();
-  }
-
-  take(i: number): Promise<R> {
-    if (i !== this.nextToTake)
-      throw new Error(`chunks are taken in order: expected ${this.nextToTake}, got ${i}`);
-    const result = this.results.get(i);
-    if (!result) throw new Error(`chunk ${i} was never started`);
-    this.results.delete(i); // the consumer holds it now; nothing else keeps its samples alive
-    this.nextToTake++;
-    this.pump();
-    return result;
-  }
-
-  /** Starts nothing more (in-flight calls finish on their own; their results are dropped). */
-  stop(): void {
-    this.stopped = true;
-    this.results.clear();
-  }
-
-  private pump(): void {
-    while (
-      !this.stopped &&
-      this.nextToStart < this.items.length &&
-      this.inFlight < this.concurrency &&
-      this.nextToStart < this.nextToTake + this.window
-    ) {
-      const i = this.nextToStart++;
-      this.inFlight++;
-      const item = this.items[i]!;
-      const p = (async () => this.work(item, i))(); // a synchronous throw becomes a rejection
-      const settled = () => {
-        this.inFlight--;
-        this.pump();
-      };
-      p.then(settled, () => {
-        this.stopped = true; // a failed chunk fails the narration: start nothing more
-        settled();
-      });
-      this.results.set(i, p);
-    }
-  }
 }

@@ -18,7 +18,7 @@ import { logger } from '../../shared/logger';
 import { rateLimitHeaders, type WindowRule } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
 import type { PdfUpload } from '../ports';
-import type { ConversionOutcome } from './conversion';
+import type { ConversionOutcome } from './job-answers';
 
 /** The presigned POST works this long. */
 export const UPLOAD_WINDOW_S = 15 * 60;

@@ -1,7 +1,7 @@
 // The route specs of the pages every service serves itself, built here once and called by each service with its own
-// bits: its web pages (`siteRoutes`: GET <page paths> + GET /site/{file}, one handler on staticSiteHandler in
-// ./static-assets.ts) and its API reference (`apiRoutes`: GET /api + GET /api/assets/{file}, one handler on
-// apiDocsHandler in ./api-docs.ts). Plain data, like every spec (../manifest.ts).
+// bits: its web pages (`siteRoutes`: GET <page paths> + GET /site/{file}) and the `$default` route (`notFoundRoute`),
+// one handler file on pagesHandler (./pages.ts); its API reference (`apiRoutes`: GET /api + GET /api/assets/{file},
+// one handler on apiDocsHandler in ./api-docs.ts). Plain data, like every spec (../manifest.ts).
 import type { RouteSpec } from '../manifest';
 import { API_ASSET_ROUTE_DOC, API_DOCS_ROUTE_DOC, ErrorDetail } from './openapi';
 import type { ResponseDoc } from './route-doc';
@@ -19,7 +19,7 @@ export interface SitePage {
 }
 
 export interface SiteRoutesOptions {
-  /** The handler file serving every page and file (lambdas/<service>/handlers/site.ts). */
+  /** The handler file serving every page and file (lambdas/<service>/handlers/pages.ts). */
   handler: string;
   /** The pages, `/` first (its id names the spec the others derive from). */
   pages: readonly [SitePage, ...SitePage[]];
@@ -87,4 +87,9 @@ export function apiRoutes(
     docs: API_DOCS_ROUTE_DOC,
   };
   return [docs, { ...docs, id: 'ApiAsset', path: '/api/assets/{file}', docs: API_ASSET_ROUTE_DOC }];
+}
+
+/** ANY $default: what the manifest does not route (404, 405 with Allow, CORS preflight), served by the pages' file. */
+export function notFoundRoute(handler: string): RouteSpec {
+  return { id: 'NotFound', method: 'ANY', path: '$default', handler, memoryMb: 128, timeoutS: 3, access: {} };
 }

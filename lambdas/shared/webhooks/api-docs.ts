@@ -1,6 +1,6 @@
 // What GET /api says about webhooks, for any service: the four endpoint routes (./handlers.ts) and how callbacks are
 // signed, answered and retried. Each service passes its event types, header names, who may register and its
-// validation answer (lambdas/<service>/api/webhooks-doc.ts); its handlers/platform.route.ts passes the route docs
+// validation answer (lambdas/<service>/api/webhooks-doc.ts); its platform.ts passes the route docs
 // to the specs (./routes.ts).
 import { z } from 'zod';
 import type { ResponseDoc, RouteDoc } from '../http/openapi';

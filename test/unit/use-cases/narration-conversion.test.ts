@@ -1,10 +1,12 @@
 // The conversion use case (startConversion) against the in-memory fakes: short texts are narrated in the request,
 // long ones stored and queued; the free tier is charged once and given back whenever nothing was delivered.
-import { startConversion, type ConversionInput } from '../../../lambdas/narration/use-cases/conversion';
+import { startConversion } from '../../../lambdas/narration/use-cases/conversion';
+import type { ConversionInput } from '../../../lambdas/narration/use-cases/conversion-input';
 import { VOICES } from '../../../lambdas/narration/core/voices';
 import type { ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
 import { Unavailable, QuotaExceeded } from '../../../lambdas/shared/errors';
-import { freeRules, runJob } from '../../../lambdas/narration/use-cases/conversion';
+import { freeRules } from '../../../lambdas/narration/use-cases/free-charge';
+import { runJob } from '../../../lambdas/narration/use-cases/narration-job';
 import { findVoice } from '../../../lambdas/narration/core/voices';
 import { fakeNarrationDeps } from '../../fakes/narration';
 

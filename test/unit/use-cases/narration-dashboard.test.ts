@@ -2,7 +2,7 @@
 // per label (A/B refs per variant, case-folded) with the listed cap, failed jobs counted by the worker's last
 // attempt (total and per UTC day), DLQ depth per queue with one unreadable queue reported, not fatal.
 import { dashboardSummary } from '../../../lambdas/narration/use-cases/dashboard';
-import { runJob } from '../../../lambdas/narration/use-cases/conversion';
+import { runJob } from '../../../lambdas/narration/use-cases/narration-job';
 import { findVoice, VOICES } from '../../../lambdas/narration/core/voices';
 import type { QueueDepth } from '../../../lambdas/narration/ports';
 import { parseExperiments } from '../../../lambdas/shared/growth/experiments';

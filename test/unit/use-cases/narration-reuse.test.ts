@@ -2,14 +2,14 @@
 // with the earlier audio — no synthesis, no job, no charge — and anything that changes the audio (text, voice,
 // engine, loudness, format, lexicon entries, SSML, retention, caller) is a new conversion. Against the in-memory
 // fakes.
-import {
-  startConversion,
-  freeRules,
-  type ConversionInput,
-} from '../../../lambdas/narration/use-cases/conversion';
+import { startConversion } from '../../../lambdas/narration/use-cases/conversion';
+import type { ConversionInput } from '../../../lambdas/narration/use-cases/conversion-input';
+import { freeRules } from '../../../lambdas/narration/use-cases/free-charge';
+import { runJob } from '../../../lambdas/narration/use-cases/narration-job';
+import { Abandoned } from '../../../lambdas/narration/use-cases/job-answers';
 import { deleteAudio } from '../../../lambdas/narration/use-cases/data-control';
 import { normalizeForReuse, reuseKey, stillReusable } from '../../../lambdas/narration/core/reuse';
-import { VOICES, withEngine } from '../../../lambdas/narration/core/voices';
+import { VOICES, findVoice, withEngine } from '../../../lambdas/narration/core/voices';
 import type { ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
 import { fakeNarrationDeps } from '../../fakes/narration';
 
@@ -122,6 +122,63 @@ test('a deleted audio is not reused (the repeat narrates anew); a failed one nei
   s.audio.items.get(again.body.audio_id as string)!.status = 'failed'; // e.g. a worker gave up on it
   const third = await startConversion(s.deps, s.input('Borrar y volver a pedir.', { caller: paid }));
   expect(third.body.audio_id).not.toBe(again.body.audio_id);
+});
+
+describe('the reuse race (docs/reuse.md "A reuse holds the job"), played in order by a held engine call', () => {
+  /** A narrates inside its request and is held in its engine call; resolves with A's outcome (or its error). */
+  async function heldFirst(s: ReturnType<typeof setup>, text: string) {
+    const held = s.synth.faults.hold('synthesize');
+    const cut = new AbortController();
+    const first = startConversion(s.deps, s.input(text, { signal: cut.signal })).catch((e: Error) => e);
+    await held.reached; // A's job is durable and charged, its narration under way
+    const id = [...s.audio.items.keys()][0]!;
+    /** The route's deadline: A is answered 503 (the signal), then its engine call returns. */
+    const answer503 = async () => {
+      cut.abort();
+      held.release();
+      return first;
+    };
+    return { id, answer503 };
+  }
+
+  test('an identical request answered 202 with the job, then the job’s own request answers 503: the worker finishes it, charged once', async () => {
+    const s = setup();
+    const text = 'Dos pedidos iguales a la vez.';
+    const a = await heldFirst(s, text);
+    const b = await startConversion(s.deps, s.input(text)); // WAIT_WINDOW_S 0: answered at once
+    expect(b).toMatchObject({ statusCode: 202, body: { audio_id: a.id, status: 'queued', reused: true } });
+    // The hold: a message that shows up after A's deadline (35 s from its creation), for a request that dies.
+    expect(s.queue.sent).toEqual([{ message: { audioId: a.id }, priority: false, delayS: 35 }]);
+    expect(await a.answer503()).toBeInstanceOf(Abandoned); // the 503's error
+    expect(s.audio.items.get(a.id)).toMatchObject({ status: 'queued', referenced: true }); // not retired
+    expect(s.queue.sent.map((m) => [m.message.audioId, m.delayS])).toEqual([
+      [a.id, 35],
+      [a.id, undefined], // handed over at once by A
+    ]);
+    expect(await s.used()).toEqual([1, 1]); // A's charge stays: the caller gets this audio through B's answer
+    expect(await runJob(s.deps, a.id, 1, findVoice)).toBe('done');
+    expect(await runJob(s.deps, a.id, 1, findVoice)).toBe('skipped'); // the second message: no work
+    expect(s.audio.items.get(a.id)).toMatchObject({ status: 'done' });
+    expect(await s.used()).toEqual([1, 1]); // charged once
+    const again = await startConversion(s.deps, s.input(text));
+    expect(again).toMatchObject({ statusCode: 200, body: { audio_id: a.id, reused: true } });
+  });
+
+  test('negative controls: no identical request → the 503 retires the job and gives the charge back; a repeat after that is a new conversion', async () => {
+    const s = setup();
+    const text = 'Un pedido que nadie más hizo.';
+    const a = await heldFirst(s, text);
+    expect(await a.answer503()).toBeInstanceOf(Abandoned); // the 503's error
+    expect(s.audio.items.get(a.id)).toMatchObject({ status: 'failed' });
+    expect(s.queue.sent).toEqual([]);
+    expect(await s.used()).toEqual([0, 0]);
+    // The retire came first: the repeat cannot hold the failed job and is narrated (and charged) as its own.
+    const b = await startConversion(s.deps, s.input(text));
+    expect(b).toMatchObject({ statusCode: 200 });
+    expect(b.body.audio_id).not.toBe(a.id);
+    expect(b.body.reused).toBeUndefined();
+    expect(await s.used()).toEqual([1, 1]);
+  });
 });
 
 test('past half of its retention an audio is not handed out again: a fresh one is made', async () => {

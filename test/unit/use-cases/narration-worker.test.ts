@@ -1,7 +1,7 @@
 // The worker's side of a queued conversion (runJob) against the in-memory fakes: claim, narrate, complete; a
 // duplicate delivery does nothing; a job another worker holds is busy until its lease runs out; a failed attempt
 // gives the job back, the last one fails it.
-import { runJob } from '../../../lambdas/narration/use-cases/conversion';
+import { runJob } from '../../../lambdas/narration/use-cases/narration-job';
 import { findVoice, VOICES } from '../../../lambdas/narration/core/voices';
 import type { AudioRecord } from '../../../lambdas/narration/ports';
 import { JobBusyError } from '../../../lambdas/shared/jobs/leased-job';

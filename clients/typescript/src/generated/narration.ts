@@ -704,7 +704,7 @@ export type FeedList_200 = {
       description?: string;
       explicit?: boolean;
     };
-    /** The podcast RSS feed of this feed (public) */
+    /** The podcast RSS feed of this feed (public): an absolute URL on the API's public address (the PUBLIC_BASE_URL setting, else the host the request came to), what a podcast app subscribes to */
     podcast_url: string;
     created_at: string;
     poll_interval_s: number;
@@ -761,7 +761,7 @@ export type FeedCreate_201 = {
     description?: string;
     explicit?: boolean;
   };
-  /** The podcast RSS feed of this feed (public) */
+  /** The podcast RSS feed of this feed (public): an absolute URL on the API's public address (the PUBLIC_BASE_URL setting, else the host the request came to), what a podcast app subscribes to */
   podcast_url: string;
   created_at: string;
   poll_interval_s: number;
@@ -799,7 +799,7 @@ export type FeedGet_200 = {
     description?: string;
     explicit?: boolean;
   };
-  /** The podcast RSS feed of this feed (public) */
+  /** The podcast RSS feed of this feed (public): an absolute URL on the API's public address (the PUBLIC_BASE_URL setting, else the host the request came to), what a podcast app subscribes to */
   podcast_url: string;
   created_at: string;
   poll_interval_s: number;
@@ -866,7 +866,7 @@ export type FeedUpdate_200 = {
     description?: string;
     explicit?: boolean;
   };
-  /** The podcast RSS feed of this feed (public) */
+  /** The podcast RSS feed of this feed (public): an absolute URL on the API's public address (the PUBLIC_BASE_URL setting, else the host the request came to), what a podcast app subscribes to */
   podcast_url: string;
   created_at: string;
   poll_interval_s: number;
@@ -904,7 +904,7 @@ export type FeedPoll_202 = {
     description?: string;
     explicit?: boolean;
   };
-  /** The podcast RSS feed of this feed (public) */
+  /** The podcast RSS feed of this feed (public): an absolute URL on the API's public address (the PUBLIC_BASE_URL setting, else the host the request came to), what a podcast app subscribes to */
   podcast_url: string;
   created_at: string;
   poll_interval_s: number;

@@ -130,6 +130,32 @@ function newest(entries: FeedEntry[]): FeedEntry[] {
   return ordered.slice(0, MAX_ENTRIES);
 }
 
+/** One entry: its address, title and date when the feed gives them, and the signature of what it says. */
+function entryOf(
+  url: string,
+  title: string | undefined,
+  published: string | undefined,
+  said: (string | undefined)[],
+): FeedEntry {
+  return { url, ...(title ? { title } : {}), ...(published ? { published } : {}), signature: hash(said) };
+}
+
+/** The parsed feed: the channel's title, description and language when given, the entries newest first. */
+function feedOf(
+  kind: FeedKind,
+  channel: { title?: string | undefined; description?: string | undefined; language?: string | undefined },
+  entries: FeedEntry[],
+): ParsedFeed {
+  const { title, description, language } = channel;
+  return {
+    kind,
+    ...(title ? { title } : {}),
+    ...(description ? { description } : {}),
+    ...(language ? { language } : {}),
+    entries: newest(entries),
+  };
+}
+
 /**
  * The feed's bytes as text: the charset of its Content-Type, else its XML declaration's encoding, else UTF-8 — and
  * windows-1252 when the bytes are not valid UTF-8 (old feeds served as Latin-1 with no declaration).
@@ -161,28 +187,20 @@ export function parseFeed(xml: string, base: string): ParsedFeed {
       if (!url) continue;
       const title = text(kid(item, 'title'));
       const published = isoDate(text(kid(item, 'pubDate')) ?? text(kid(item, 'date')));
-      entries.push({
-        url,
-        ...(title ? { title } : {}),
-        ...(published ? { published } : {}),
-        signature: hash([
-          title,
-          published,
-          text(kid(item, 'description')),
-          text(kid(item, 'encoded', NS_CONTENT)),
-        ]),
-      });
+      const said = [title, published, text(kid(item, 'description')), text(kid(item, 'encoded', NS_CONTENT))];
+      entries.push(entryOf(url, title, published, said));
     }
-    const title = channel && text(kid(channel, 'title'));
-    const description = channel && text(kid(channel, 'description'));
-    const language = channel && text(kid(channel, 'language'));
-    return {
-      kind: 'rss',
-      ...(title ? { title } : {}),
-      ...(description ? { description } : {}),
-      ...(language ? { language } : {}),
-      entries: newest(entries),
-    };
+    return feedOf(
+      'rss',
+      channel
+        ? {
+            title: text(kid(channel, 'title')),
+            description: text(kid(channel, 'description')),
+            language: text(kid(channel, 'language')),
+          }
+        : {},
+      entries,
+    );
   }
   if (root.local === 'feed' && root.uri === NS_ATOM) {
     const entries: FeedEntry[] = [];
@@ -197,28 +215,20 @@ export function parseFeed(xml: string, base: string): ParsedFeed {
       const title = text(kid(entry, 'title', NS_ATOM));
       const updated = isoDate(text(kid(entry, 'updated', NS_ATOM)));
       const published = isoDate(text(kid(entry, 'published', NS_ATOM))) ?? updated;
-      entries.push({
-        url,
-        ...(title ? { title } : {}),
-        ...(published ? { published } : {}),
-        signature: hash([
-          title,
-          updated ?? published,
-          text(kid(entry, 'summary', NS_ATOM)),
-          text(kid(entry, 'content', NS_ATOM)),
-        ]),
-      });
+      const said = [
+        title,
+        updated ?? published,
+        text(kid(entry, 'summary', NS_ATOM)),
+        text(kid(entry, 'content', NS_ATOM)),
+      ];
+      entries.push(entryOf(url, title, published, said));
     }
-    const title = text(kid(root, 'title', NS_ATOM));
-    const description = text(kid(root, 'subtitle', NS_ATOM));
-    const language = root.attrs['lang'];
-    return {
-      kind: 'atom',
-      ...(title ? { title } : {}),
-      ...(description ? { description } : {}),
-      ...(language ? { language } : {}),
-      entries: newest(entries),
+    const channel = {
+      title: text(kid(root, 'title', NS_ATOM)),
+      description: text(kid(root, 'subtitle', NS_ATOM)),
+      language: root.attrs['lang'],
     };
+    return feedOf('atom', channel, entries);
   }
   if (root.local === 'urlset' && root.uri === NS_SITEMAP) {
     const entries: FeedEntry[] = [];
@@ -226,9 +236,9 @@ export function parseFeed(xml: string, base: string): ParsedFeed {
       const url = absolute(text(kid(u, 'loc', NS_SITEMAP)), base);
       if (!url) continue;
       const published = isoDate(text(kid(u, 'lastmod', NS_SITEMAP)));
-      entries.push({ url, ...(published ? { published } : {}), signature: hash([url, published]) });
+      entries.push(entryOf(url, undefined, published, [url, published]));
     }
-    return { kind: 'sitemap', entries: newest(entries) };
+    return feedOf('sitemap', {}, entries);
   }
   if (root.local === 'sitemapindex')
     throw new FeedParseError(

@@ -4,7 +4,7 @@
 //   Pérez & Hijos → "Pérez y Hijos", COVID-19 → "COVID diecinueve".
 // Units are matched only right after a number, so "m" or "g" alone in prose are never touched.
 import { NUM, parseNumeral, writtenNumberWords } from './numerals';
-import { cardinal } from './number-words';
+import { cardinal, ordinal } from './number-words';
 import type { Rule } from './rule';
 
 /** Unit symbol → [singular, plural]. Longest first where one is a prefix of another. */
@@ -50,19 +50,8 @@ const UNICODE_FRACTIONS: Record<string, string> = {
   '⅓': 'un tercio',
   '⅔': 'dos tercios',
 };
-const DENOMINATORS = [
-  '',
-  '',
-  'medio',
-  'tercio',
-  'cuarto',
-  'quinto',
-  'sexto',
-  'séptimo',
-  'octavo',
-  'noveno',
-  'décimo',
-];
+/** The denominator of a/b (2 ≤ b ≤ 10): "medio", "tercio", then the ordinal ("cuarto" … "décimo"). */
+const denominator = (b: number) => (b === 2 ? 'medio' : b === 3 ? 'tercio' : ordinal(b));
 
 export const symbolsRule: Rule = {
   name: 'symbols',
@@ -80,7 +69,7 @@ export const symbolsRule: Rule = {
       .replace(HASH, 'número ')
       .replace(FRACTION, (_m, a: string, b: string) => {
         const n = Number(a);
-        const d = DENOMINATORS[Number(b)]!;
+        const d = denominator(Number(b));
         return `${cardinal(n, { apocope: true })} ${n === 1 ? d : d + 's'}`;
       })
       .replace(TIMES, (_m, a: string, b: string) => `${cardinal(a)} por ${cardinal(b)}`)

@@ -8,8 +8,8 @@ import { LOCALES, type Lang, letterName } from './locale';
 import { cardinal, spellDigits } from './number-words';
 import type { Rule } from './rule';
 
-/** Top-level domains recognised in bare addresses ("ejemplo.com.mx" without www or https). */
-const TLDS = [
+/** Top-level domains said as words rather than spelled ("punto com", not "punto ce o eme"). */
+const WORD_TLDS = [
   'com',
   'net',
   'org',
@@ -18,12 +18,25 @@ const TLDS = [
   'gov',
   'info',
   'biz',
-  'io',
-  'ai',
   'app',
   'dev',
-  'mx',
   'es',
+  'online',
+  'site',
+  'store',
+  'tech',
+  'blog',
+  'news',
+  'lat',
+  'cat',
+  'shop',
+];
+/** Top-level domains recognised in bare addresses ("ejemplo.com.mx" without www or https): those, and the spelled ones. */
+const TLDS = [
+  ...WORD_TLDS,
+  'io',
+  'ai',
+  'mx',
   'ar',
   'co',
   'cl',
@@ -49,41 +62,9 @@ const TLDS = [
   'tv',
   'me',
   'ly',
-  'online',
-  'site',
-  'store',
-  'tech',
-  'blog',
-  'news',
-  'lat',
-  'cat',
-  'shop',
 ];
 /** Domain labels said as words rather than spelled. */
-const SAID = new Set([
-  'com',
-  'net',
-  'org',
-  'edu',
-  'gob',
-  'gov',
-  'info',
-  'biz',
-  'app',
-  'dev',
-  'es',
-  'online',
-  'site',
-  'store',
-  'tech',
-  'blog',
-  'news',
-  'lat',
-  'cat',
-  'shop',
-  'web',
-  'mail',
-]);
+const SAID = new Set([...WORD_TLDS, 'web', 'mail']);
 
 const STOP = String.raw`[.,;:!?)\]}»"'”’]+$`;
 const TRAILING_PUNCT = new RegExp(STOP, 'u');

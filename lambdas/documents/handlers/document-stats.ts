@@ -1,4 +1,5 @@
-// GET /stats — public counters of the documents service (documents rendered, by format). Counters, not scans.
+// GET /stats (route DocumentStats) — public counters of the documents service: documents rendered, by format.
+// Counters, not scans. Named after its route: narration's GET /stats (handlers/stats.ts) reports other counters.
 import { apiHandler } from '../../shared/http/api-handler';
 import { json } from '../../shared/http/response';
 import { awsDeps, type DocumentsDeps } from '../deps';

@@ -1,22 +1,23 @@
-// The surfaces both services serve, as the documents service's data for the platform's builders: its web pages, GET /api,
-// the /pay routes, the /v1/webhook routes, GET /stats and the $default route. Each service declares in this one
+// The surfaces both services serve, as the documents service's data for the platform's builders: its web pages and the
+// $default route, GET /api, the /pay routes, the /v1/webhook routes and GET /stats. Each service declares in this one
 // file what differs (pages, limits, catalogue, wording, docs); the builders (lambdas/shared/http/page-routes.ts,
 // lambdas/shared/billing/routes.ts, lambdas/shared/webhooks/routes.ts) make the specs, the handler files named in
-// them serve them (site.ts, api.ts, billing.ts, webhooks.ts, stats.ts, not-found.ts), routes.ts lists them.
-import { billingRoutes } from '../../shared/billing/routes';
-import { apiRoutes, siteRoutes } from '../../shared/http/page-routes';
-import type { RouteSpec } from '../../shared/manifest';
-import { webhookRoutes } from '../../shared/webhooks/routes';
-import { common, invalid400 } from '../api/doc-parts';
-import { ErrorDetail, PayStatusResponse, StatsResponse, WebhookAck } from '../api/schemas';
-import { DOCUMENTS_WEBHOOK_DOCS } from '../api/webhooks-doc';
-import { DOCUMENTS_PAY } from '../billing';
+// them serve them (handlers/pages.ts, api.ts, billing.ts, webhooks.ts, document-stats.ts), routes.ts lists them. Not a
+// route file of one handler (handlers/<name>.route.ts): the service's settings of the platform's surfaces.
+import { billingRoutes } from '../shared/billing/routes';
+import { apiRoutes, notFoundRoute, siteRoutes } from '../shared/http/page-routes';
+import type { RouteSpec } from '../shared/manifest';
+import { webhookRoutes } from '../shared/webhooks/routes';
+import { common, invalid400 } from './api/doc-parts';
+import { ErrorDetail, PayStatusResponse, StatsResponse, WebhookAck } from './api/schemas';
+import { DOCUMENTS_WEBHOOK_DOCS } from './api/webhooks-doc';
+import { DOCUMENTS_PAY } from './billing';
 
 // GET / and GET /site/{file}: the documents playground (lambdas/documents/site/src, built into
-// site/files.generated.ts by `npm run build:site`), served by one handler (site.ts); the platform's builder
+// site/files.generated.ts by `npm run build:site`), served with the $default route by one handler (pages.ts); the platform's builder
 // (lambdas/shared/http/page-routes.ts) makes the specs.
 export const SITE_ROUTES = siteRoutes({
-  handler: 'lambdas/documents/handlers/site.ts',
+  handler: 'lambdas/documents/handlers/pages.ts',
   files: 'script, style sheet',
   csp: 'Its CSP also allows `frame-src blob:` for the PDF preview.',
   pages: [
@@ -107,23 +108,15 @@ export const WEBHOOK_ROUTES = webhookRoutes({
   docs: DOCUMENTS_WEBHOOK_DOCS.routes,
 });
 
-// ANY $default: the route's spec, served by not-found.ts.
-export const notFoundRoute = {
-  id: 'NotFound',
-  method: 'ANY',
-  path: '$default',
-  handler: 'lambdas/documents/handlers/not-found.ts',
-  memoryMb: 128,
-  timeoutS: 3,
-  access: {},
-} satisfies RouteSpec;
+// ANY $default: the platform's spec (lambdas/shared/http/page-routes.ts), served by the pages' file (pages.ts).
+export const NOT_FOUND_ROUTE = notFoundRoute('lambdas/documents/handlers/pages.ts');
 
-// GET /stats: public counters (the growth table's counter items, no scans), served by stats.ts.
+// GET /stats: public counters (the growth table's counter items, no scans), served by document-stats.ts.
 export const documentStatsRoute = {
   id: 'DocumentStats',
   method: 'GET',
   path: '/stats',
-  handler: 'lambdas/documents/handlers/stats.ts',
+  handler: 'lambdas/documents/handlers/document-stats.ts',
   memoryMb: 256,
   timeoutS: 5,
   access: { tables: { growth: 'r' } },
