@@ -5,8 +5,7 @@
 // them serve them (handlers/pages.ts, api.ts, billing.ts, webhooks.ts, document-stats.ts), routes.ts lists them. Not a
 // route file of one handler (handlers/<name>.route.ts): the service's settings of the platform's surfaces.
 import { billingRoutes } from '../shared/billing/routes';
-import { apiRoutes, notFoundRoute, siteRoutes } from '../shared/http/page-routes';
-import type { RouteSpec } from '../shared/manifest';
+import { apiRoutes, notFoundRoute, siteRoutes, statsRoute } from '../shared/http/page-routes';
 import { webhookRoutes } from '../shared/webhooks/routes';
 import { common, invalid400 } from './api/doc-parts';
 import { ErrorDetail, PayStatusResponse, StatsResponse, WebhookAck } from './api/schemas';
@@ -111,19 +110,12 @@ export const WEBHOOK_ROUTES = webhookRoutes({
 // ANY $default: the platform's spec (lambdas/shared/http/page-routes.ts), served by the pages' file (pages.ts).
 export const NOT_FOUND_ROUTE = notFoundRoute('lambdas/documents/handlers/pages.ts');
 
-// GET /stats: public counters (the growth table's counter items, no scans), served by document-stats.ts.
-export const documentStatsRoute = {
+// GET /stats: public counters (the growth table's counter items, no scans): the platform's spec
+// (lambdas/shared/http/page-routes.ts), served by document-stats.ts.
+export const DOCUMENT_STATS_ROUTE = statsRoute({
   id: 'DocumentStats',
-  method: 'GET',
-  path: '/stats',
   handler: 'lambdas/documents/handlers/document-stats.ts',
-  memoryMb: 256,
-  timeoutS: 5,
-  access: { tables: { growth: 'r' } },
-  docs: {
-    summary: 'Public statistics',
-    tags: ['meta'],
-    description: 'Counters, not scans: documents delivered, by format. Cached 60 s.',
-    responses: { 200: { description: 'Statistics', schema: StatsResponse } },
-  },
-} satisfies RouteSpec;
+  tag: 'meta',
+  description: 'Counters, not scans: documents delivered, by format. Cached 60 s.',
+  response: { description: 'Statistics', schema: StatsResponse },
+});

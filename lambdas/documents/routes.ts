@@ -8,7 +8,7 @@ import {
   SITE_ROUTES,
   WEBHOOK_ROUTES,
   NOT_FOUND_ROUTE,
-  documentStatsRoute,
+  DOCUMENT_STATS_ROUTE,
 } from './platform';
 import { renderRoute } from './handlers/render.route';
 import { templateSampleRoute } from './handlers/template-sample.route';
@@ -64,7 +64,7 @@ export const documentsManifest: ServiceManifest = {
     templatesRoute,
     templateSourceRoute,
     pricingRoute,
-    documentStatsRoute,
+    DOCUMENT_STATS_ROUTE,
     // ── Billing (Stripe): lambdas/shared/billing, docs/billing.md. Same routes as narration, documents plans. ──
     ...BILLING_ROUTES,
     ...API_ROUTES,

@@ -5,8 +5,7 @@
 // them serve them (handlers/pages.ts, api.ts, billing.ts, webhooks.ts, stats.ts), routes.ts lists them. Not a
 // route file of one handler (handlers/<name>.route.ts): the service's settings of the platform's surfaces.
 import { billingRoutes } from '../shared/billing/routes';
-import { apiRoutes, notFoundRoute, siteRoutes } from '../shared/http/page-routes';
-import type { RouteSpec } from '../shared/manifest';
+import { apiRoutes, notFoundRoute, siteRoutes, statsRoute } from '../shared/http/page-routes';
 import { webhookRoutes } from '../shared/webhooks/routes';
 import { common } from './api/doc-parts';
 import { ErrorDetail } from './api/schemas';
@@ -119,20 +118,13 @@ export const WEBHOOK_ROUTES = webhookRoutes({
 // ANY $default: the platform's spec (lambdas/shared/http/page-routes.ts), served by the pages' file (pages.ts).
 export const NOT_FOUND_ROUTE = notFoundRoute('lambdas/narration/handlers/pages.ts');
 
-// GET /stats: public counters (the growth table's counter items, no scans), served by stats.ts.
-export const statsRoute = {
+// GET /stats: public counters (the growth table's counter items, no scans): the platform's spec
+// (lambdas/shared/http/page-routes.ts), served by stats.ts.
+export const STATS_ROUTE = statsRoute({
   id: 'Stats',
-  method: 'GET',
-  path: '/stats',
   handler: 'lambdas/narration/handlers/stats.ts',
-  memoryMb: 256,
-  timeoutS: 5,
-  access: { tables: { growth: 'r' } },
-  docs: {
-    summary: 'Public statistics',
-    tags: ['growth'],
-    description:
-      'Counters, not scans: conversions, characters and seconds narrated, waitlist size. Cached 60 s.',
-    responses: { 200: { description: 'Statistics (docs/growth.md)' } },
-  },
-} satisfies RouteSpec;
+  tag: 'growth',
+  description:
+    'Counters, not scans: conversions, characters and seconds narrated, waitlist size. Cached 60 s.',
+  response: { description: 'Statistics (docs/growth.md)' },
+});

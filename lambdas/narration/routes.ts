@@ -7,7 +7,7 @@ import {
   SITE_ROUTES,
   WEBHOOK_ROUTES,
   NOT_FOUND_ROUTE,
-  statsRoute,
+  STATS_ROUTE,
 } from './platform';
 import { voicesRoute } from './handlers/voices.route';
 import { convertTextRoute } from './handlers/convert-text.route';
@@ -39,7 +39,7 @@ import { CONVERSION_PREFIXES, narrationBucket } from './bucket';
 import { FEED_ROUTES } from './handlers/feeds.route';
 import { audioChaptersRoute, podcastRoute } from './handlers/podcast.route';
 import { FEED_PLAYER_ROUTES } from './handlers/feed-player.route';
-import { LEXICON_ITEM_PREFIX } from './adapters/item-prefixes';
+import { CONVERSION_ACCESS } from './conversion-access';
 
 /** Completion webhook events (use-cases/webhooks.ts): the `webhooks` queue and the worker delivering them. */
 const WEBHOOK_DELIVERY = webhookDelivery({
@@ -79,7 +79,7 @@ export const narrationManifest: ServiceManifest = {
     abEventRoute,
     abResultsRoute,
     dashboardSummaryRoute,
-    statsRoute,
+    STATS_ROUTE,
     ...BILLING_ROUTES,
     embedRoute,
     ...SITE_ROUTES,
@@ -138,15 +138,11 @@ export const narrationManifest: ServiceManifest = {
       memoryMb: 1024,
       timeoutS: 120,
       tmpMb: 1024,
-      // audio/bucket/priority: the conversion (long articles go to the narration worker); accounts: lexicons and
-      // webhook endpoints, read only; growth: public /stats counters.
+      // A conversion's access (./conversion-access.ts; long articles go to the narration worker), with the feeds
+      // table and without the quotas one (a feed's articles are not charged per request).
       access: {
+        ...CONVERSION_ACCESS,
         tables: { feeds: 'rw', audio: 'rw', keys: 'r', accounts: 'r', growth: 'rw' },
-        itemPrefixes: { accounts: [WEBHOOK_ITEM_PREFIX, LEXICON_ITEM_PREFIX] },
-        bucket: 'rw',
-        bucketPrefixes: CONVERSION_PREFIXES,
-        sendTo: ['priority', 'standard', 'webhooks'],
-        speech: true,
       },
     },
   ],

@@ -37,6 +37,30 @@ describe('every message the services can throw has an entry', () => {
     expect(seen.size).toBe(Object.keys(ERROR_MESSAGES).length);
   });
 
+  // The parts are JSON (lambdas/shared/i18n/messages/*.json): their types say [English, Spanish], this checks it.
+  const malformed = (parts: Record<string, Record<string, unknown>>) =>
+    Object.entries(parts).flatMap(([part, messages]) =>
+      Object.entries(messages)
+        .filter(
+          ([, v]) =>
+            !(Array.isArray(v) && v.length === 2 && v.every((t) => typeof t === 'string' && t.trim())),
+        )
+        .map(([code]) => `${part}: ${code}`),
+    );
+
+  it('each entry is exactly [English, Spanish], two texts (a planted malformed one is reported)', () => {
+    expect(malformed(CATALOGUE_PARTS)).toEqual([]);
+    const planted = {
+      platform: { ...CATALOGUE_PARTS.platform, planted_three: ['a', 'b', 'c'], planted_blank: ['Text', ' '] },
+      documents: { planted_text: 'Only English' },
+    };
+    expect(malformed(planted)).toEqual([
+      'platform: planted_three',
+      'platform: planted_blank',
+      'documents: planted_text',
+    ]);
+  });
+
   const sites = scanErrorMessages(ROOT);
 
   it('reads a plausible number of messages from both services and the templates', () => {

@@ -161,7 +161,7 @@ class NarrationTest(unittest.TestCase):
         small = Path(ENV["VOZ_TEST_SMALL_PDF"]).read_bytes()
         self.assertGreater(self.client.narrate_pdf(small)["chars"], 0)
         big = Path(ENV["VOZ_TEST_BIG_PDF"]).read_bytes()
-        self.assertGreater(len(big), 4_500_000)
+        self.assertGreater(len(big), 19_000_000)
         with self.assertRaises(PayloadTooLargeError) as ctx:
             self.client.narrate_pdf(big, via="direct")
         self.assertEqual(ctx.exception.status, 413)

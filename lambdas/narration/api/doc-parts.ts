@@ -63,3 +63,13 @@ export const convertResponses = (extra: string): Record<number, ResponseDoc> => 
   },
   ...common,
 });
+
+/** What the dashboard token answers (handlers/dashboard-auth.ts): GET /ab/results/{experiment}, /dashboard/summary. */
+export const dashboardTokenResponses = {
+  401: { description: 'Missing or wrong dashboard token', schema: ErrorDetail },
+  429: {
+    description: 'Too many wrong dashboard tokens from this address (Retry-After)',
+    schema: ErrorDetail,
+  },
+  503: { description: 'No dashboard token is configured', schema: ErrorDetail },
+} satisfies Record<number, ResponseDoc>;

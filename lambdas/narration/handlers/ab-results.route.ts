@@ -1,7 +1,7 @@
 // GET /ab/results/{experiment}: the route's spec, next to its handler (ab-results.ts reads its limits here); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
 import { ErrorDetail } from '../api/schemas';
-import { common } from '../api/doc-parts';
+import { common, dashboardTokenResponses } from '../api/doc-parts';
 
 export const abResultsRoute = {
   id: 'AbResults',
@@ -21,14 +21,9 @@ export const abResultsRoute = {
       'z-test p-value (`method` names it). See docs/growth.md for the exact body.',
     responses: {
       200: { description: 'Results per variant' },
-      401: { description: 'Missing or wrong dashboard token', schema: ErrorDetail },
+      ...dashboardTokenResponses,
       404: { description: 'Unknown experiment', schema: ErrorDetail },
       422: common[422],
-      429: {
-        description: 'Too many wrong dashboard tokens from this address (Retry-After)',
-        schema: ErrorDetail,
-      },
-      503: { description: 'No dashboard token is configured', schema: ErrorDetail },
     },
   },
 } satisfies RouteSpec;

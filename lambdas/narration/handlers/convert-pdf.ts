@@ -14,7 +14,7 @@
 // chapters from the PDF's bookmarks, estimated duration) without charging or using up an upload_id.
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { invalid } from '../../shared/errors';
 import { HttpError } from '../../shared/http/errors';
@@ -28,9 +28,9 @@ import { startConversion } from '../use-cases/conversion';
 import type { ConversionOutcome } from '../use-cases/job-answers';
 import { retentionDays, retentionLimits } from '../use-cases/data-control';
 import { speechFields, speechRequest } from '../use-cases/speech-request';
-import { spokenText } from '../core/speech';
+import { previewAnswer, requestFields } from './convert-request';
 import { convertUploadOnce, loadUploadedPdf } from '../use-cases/pdf-upload';
-import { isDryRun, previewConversion } from '../core/preview';
+import { isDryRun } from '../core/preview';
 import type { AudioFormat } from '../core/formats';
 import type { Voice } from '../core/voices';
 import { PdfRejected, extractPdf, type PdfLimits } from '../pdf/index';
@@ -139,34 +139,30 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
         { text: src.loc, lexicons: ['body', 'lexicons'] },
       );
       const extra = speechFields(how);
+      const headings = pdf.headings.map((h) => ({ text: h.text, offset: h.offset }));
       if (isDryRun(req.query))
-        return json(200, {
-          ...previewConversion({
+        return previewAnswer(
+          deps,
+          how,
+          {
             text: pdf.text,
             voice: src.voice,
             fmt: src.fmt,
-            syncMaxChars: deps.config.SYNC_MAX_CHARS,
-            pauseS: how.breakS,
             ...(pdf.title !== undefined ? { title: pdf.title } : {}),
-            headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),
-            ...(how.speech ? { spoken: spokenText(how.pieces()) } : {}),
-          }),
-          ...extra,
-        });
+            headings,
+          },
+          extra,
+        );
       const convert = (): Promise<ConversionOutcome> =>
         observeConversion(req.event.routeKey, src.fmt, () =>
           startConversion(deps, {
-            audioId: idempotentId(req),
-            pauseS: how.breakS,
-            signal: req.signal,
-            remainingMs: () => context.getRemainingTimeInMillis(),
-            headings: pdf.headings.map((h) => ({ text: h.text, offset: h.offset })),
+            ...requestFields(req, context, how),
+            headings,
             text: pdf.text,
             voice: src.voice,
             fmt: src.fmt,
             caller: src.caller,
             ttlDays: src.ttlDays,
-            ...(how.speech ? { speech: how.speech } : {}),
           }),
         );
       const out = src.uploadId

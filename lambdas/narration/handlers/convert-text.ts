@@ -5,18 +5,18 @@
 // answered 202 at once (Preference-Applied says so), so a player can start on its segments while it is made.
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/validation';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { retentionDays, retentionLimits } from '../use-cases/data-control';
 import { startConversion } from '../use-cases/conversion';
-import { isDryRun, previewConversion } from '../core/preview';
+import { isDryRun } from '../core/preview';
 import { convertTextRoute as route, ConvertTextReq } from './convert-text.route';
 import { assertSpeakable, resolveVoice } from '../requests';
 import { speechFields, speechRequest } from '../use-cases/speech-request';
-import { spokenText } from '../core/speech';
+import { previewAnswer, requestFields } from './convert-request';
 
 /** RFC 7240: `Prefer: respond-async` (among other preferences, any case, with or without parameters). */
 export function prefersRespondAsync(prefer: string | undefined): boolean {
@@ -38,31 +38,28 @@ export const makeHandler = (deps: NarrationDeps) =>
       );
       const extra = speechFields(how);
       if (isDryRun(req.query))
-        return json(200, {
-          ...previewConversion({
+        return previewAnswer(
+          deps,
+          how,
+          {
             text: body.text,
             voice,
             fmt: body.fmt,
-            syncMaxChars: deps.config.SYNC_MAX_CHARS,
-            pauseS: how.breakS,
-            ...(how.speech ? { spoken: spokenText(how.pieces()), chars: how.chars } : {}),
+            ...(how.speech ? { chars: how.chars } : {}),
             ...(body.text_type === 'ssml' ? { headings: [] } : {}),
-          }),
-          ...extra,
-        });
+          },
+          extra,
+        );
       const respondAsync = prefersRespondAsync(req.headers.prefer);
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
-          audioId: idempotentId(req),
-          pauseS: how.breakS,
-          signal: req.signal,
-          remainingMs: () => context.getRemainingTimeInMillis(),
+          ...requestFields(req, context, how),
           respondAsync,
           text: body.text,
           voice,
           fmt: body.fmt,
           caller,
-          ...(how.speech ? { speech: how.speech, chars: how.chars } : {}),
+          ...(how.speech ? { chars: how.chars } : {}),
           ttlDays: retentionDays(body.retention_days, caller, retentionLimits(deps.config)),
         }),
       );

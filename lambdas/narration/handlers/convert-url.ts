@@ -6,7 +6,7 @@
 // page cannot be fetched or holds no article: those are 422 on body.url with the reason and what to do instead.
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
+import { idempotency } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { json } from '../../shared/http/response';
 import { validate } from '../../shared/validation';
@@ -14,11 +14,11 @@ import type { SafeFetchOptions } from '../../shared/net/safe-fetch';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { retentionDays, retentionLimits } from '../use-cases/data-control';
 import { startConversion } from '../use-cases/conversion';
-import { isDryRun, previewConversion } from '../core/preview';
+import { isDryRun } from '../core/preview';
 import { convertUrlRoute as route, ConvertUrlReq } from './convert-url.route';
 import { resolveVoice } from '../requests';
 import { speechFields, speechRequest } from '../use-cases/speech-request';
-import { spokenText } from '../core/speech';
+import { previewAnswer, requestFields } from './convert-request';
 import { readArticle } from '../use-cases/article-source';
 
 export { FETCH_LIMITS, fetchErrorToDomain } from '../use-cases/article-source';
@@ -47,25 +47,15 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
         ...speechFields(how),
       };
       if (isDryRun(req.query))
-        return json(200, {
-          ...previewConversion({
-            text: narration.text,
-            voice,
-            fmt: body.fmt,
-            syncMaxChars: deps.config.SYNC_MAX_CHARS,
-            pauseS: how.breakS,
-            title,
-            headings: narration.headings,
-            ...(how.speech ? { spoken: spokenText(how.pieces()) } : {}),
-          }),
-          ...extra,
-        });
+        return previewAnswer(
+          deps,
+          how,
+          { text: narration.text, voice, fmt: body.fmt, title, headings: narration.headings },
+          extra,
+        );
       const out = await observeConversion(req.event.routeKey, body.fmt, () =>
         startConversion(deps, {
-          audioId: idempotentId(req),
-          pauseS: how.breakS,
-          signal: req.signal,
-          remainingMs: () => context.getRemainingTimeInMillis(),
+          ...requestFields(req, context, how),
           headings: narration.headings.map((h) => ({ text: h.text, offset: h.offset })),
           text: narration.text,
           voice,
@@ -74,7 +64,6 @@ export const makeHandler = (deps: NarrationDeps, fetchOptions: SafeFetchOptions 
           ttlDays: retentionDays(body.retention_days, caller, retentionLimits(deps.config)),
           // The contract promises a title: a page without one is named by its host.
           title,
-          ...(how.speech ? { speech: how.speech } : {}),
         }),
       );
       return json(out.statusCode, { ...out.body, ...extra }, out.headers);

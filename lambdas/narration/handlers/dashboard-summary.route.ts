@@ -1,7 +1,7 @@
 // GET /dashboard/summary: the route's spec, next to its handler (dashboard-summary.ts); routes.ts lists it.
 // Reads the growth counters and the DLQs' depth (sqs:GetQueueAttributes on the DLQs only).
 import type { RouteSpec } from '../../shared/manifest';
-import { ErrorDetail } from '../api/schemas';
+import { dashboardTokenResponses } from '../api/doc-parts';
 
 export const dashboardSummaryRoute = {
   id: 'DashboardSummary',
@@ -27,12 +27,7 @@ export const dashboardSummaryRoute = {
       'token as /ab/results (`Authorization: Bearer <token>` or `X-Dashboard-Token`). Never cached.',
     responses: {
       200: { description: 'Summary (docs/growth.md, "Dashboard")' },
-      401: { description: 'Missing or wrong dashboard token', schema: ErrorDetail },
-      429: {
-        description: 'Too many wrong dashboard tokens from this address (Retry-After)',
-        schema: ErrorDetail,
-      },
-      503: { description: 'No dashboard token is configured', schema: ErrorDetail },
+      ...dashboardTokenResponses,
     },
   },
 } satisfies RouteSpec;

@@ -1,7 +1,8 @@
 // The route specs of the pages every service serves itself, built here once and called by each service with its own
 // bits: its web pages (`siteRoutes`: GET <page paths> + GET /site/{file}) and the `$default` route (`notFoundRoute`),
 // one handler file on pagesHandler (./pages.ts); its API reference (`apiRoutes`: GET /api + GET /api/assets/{file},
-// one handler on apiDocsHandler in ./api-docs.ts). Plain data, like every spec (../manifest.ts).
+// one handler on apiDocsHandler in ./api-docs.ts); its public counters (`statsRoute`: GET /stats). Plain data, like
+// every spec (../manifest.ts).
 import type { RouteSpec } from '../manifest';
 import { API_ASSET_ROUTE_DOC, API_DOCS_ROUTE_DOC, ErrorDetail } from './openapi';
 import type { ResponseDoc } from './route-doc';
@@ -92,4 +93,31 @@ export function apiRoutes(
 /** ANY $default: what the manifest does not route (404, 405 with Allow, CORS preflight), served by the pages' file. */
 export function notFoundRoute(handler: string): RouteSpec {
   return { id: 'NotFound', method: 'ANY', path: '$default', handler, memoryMb: 128, timeoutS: 3, access: {} };
+}
+
+/** GET /stats: the service's public counters (counter items of the growth table, read-only: no scans). */
+export function statsRoute(o: {
+  /** Logical id (CDK construct id: keep it stable). */
+  id: string;
+  handler: string;
+  tag: string;
+  /** What it counts. */
+  description: string;
+  response: ResponseDoc;
+}): RouteSpec {
+  return {
+    id: o.id,
+    method: 'GET',
+    path: '/stats',
+    handler: o.handler,
+    memoryMb: 256,
+    timeoutS: 5,
+    access: { tables: { growth: 'r' } },
+    docs: {
+      summary: 'Public statistics',
+      tags: [o.tag],
+      description: o.description,
+      responses: { 200: o.response },
+    },
+  };
 }

@@ -1,21 +1,36 @@
 // The one catalogue of the human messages both services answer errors with: code → [English, Spanish]. The key is
 // the stable machine-readable code (answered in X-Error-Code); the English text is what the code throws, with
 // `{name}` where a value goes (copied as it is) and `{@name}` where the value is itself translated (a nested message,
-// or a word of TERMS). The entries live in ./messages, one file per area; this file joins them. Read by ./errors.ts;
-// test/unit/error-catalogue.test.ts fails when a message the sources can throw has no entry, an entry lacks Spanish
+// or a word of TERMS). The entries are data, in ./messages, one JSON file per area (imported as JSON modules, so
+// every code stays a typed key); this file joins them. Read by ./errors.ts; test/unit/error-catalogue.test.ts fails
+// when a message the sources can throw has no entry, an entry is not exactly [English, Spanish] or lacks Spanish,
 // or a code is declared in two parts. Keep field names, headers, paths and values in the Spanish as they are: they
 // are what the caller types.
 
-import { DOCUMENTS_MESSAGES } from './messages/documents';
-import { NARRATION_MESSAGES } from './messages/narration';
-import { NARRATION_INPUT_MESSAGES } from './messages/narration-input';
-import { PLATFORM_MESSAGES } from './messages/platform';
+import documents from './messages/documents.json';
+import narrationInput from './messages/narration-input.json';
+import narration from './messages/narration.json';
+import platform from './messages/platform.json';
+
+/** A part's entries, typed by their codes: [English, Spanish] (the unit test checks each is exactly that). */
+type Part<T> = { readonly [Code in keyof T]: readonly [en: string, es: string] };
+const part = <T extends Record<string, readonly string[]>>(messages: T) => messages as unknown as Part<T>;
+
+const PLATFORM_MESSAGES = part(platform);
+const NARRATION_MESSAGES = part(narration);
+const NARRATION_INPUT_MESSAGES = part(narrationInput);
+const DOCUMENTS_MESSAGES = part(documents);
 
 /** The catalogue's parts, one file per area (./messages): a code is declared in exactly one of them. */
 export const CATALOGUE_PARTS = {
+  /** Both services' shared surfaces: the HTTP layer, validation items, idempotency, keys, plans and payments,
+   * webhooks, growth (A/B, waitlist, dashboard). */
   platform: PLATFORM_MESSAGES,
+  /** Narration: conversions, audio, feeds, podcast and chapters. */
   narration: NARRATION_MESSAGES,
+  /** Narration's inputs: PDF upload and reading, URL fetching and articles, SSML and lexicons. */
   'narration-input': NARRATION_INPUT_MESSAGES,
+  /** Documents: requests, rendering, template data, stamped CFDI XML, CFDI batches. */
   documents: DOCUMENTS_MESSAGES,
 } as const;
 
