@@ -5,17 +5,8 @@
 // URL (the CSP's frame-src allows blob: for the PDF viewer), text formats are shown as text, and every result can
 // be downloaded. The optional API key lives in sessionStorage only (this tab, until it closes). Section 4 sends a
 // zip of stamped CFDI through the batch API and follows it (GET /v1/batches/{id}) until its result zip is offered.
-import {
-  allowanceText,
-  FORMATS,
-  getBatch,
-  loadPricing,
-  loadTemplates,
-  locText,
-  priceText,
-  render,
-  startZipBatch,
-} from './lib/api.js';
+import { allowanceText, FORMATS, loadPricing, loadTemplates, locText, priceText, render } from './lib/api.js';
+import { setUpBatch } from './lote.js';
 import { locate, makeChecker, parseJson } from './lib/validate.js';
 
 const $ = (id) => document.getElementById(id);
@@ -412,76 +403,6 @@ function setUpRender(checkOwn) {
   });
 }
 
-// ── A month of CFDI: a zip through the batch API ────────────────────────────────────────────────────────────
-
-const BATCH_STATUS = {
-  queued: 'En cola: leyendo el zip…',
-  rendering: 'Imprimiendo',
-};
-
-/** The batch's state in words, and its progress bar. */
-function showBatch(batch) {
-  const bar = $('progreso-lote');
-  bar.hidden = false;
-  bar.value = batch.progress ?? 0;
-  const processed = (batch.done ?? 0) + (batch.failed ?? 0);
-  const counts = batch.total === null ? '' : `: ${processed} de ${batch.total} CFDI`;
-  const eta = batch.eta_s ? ` (faltan unos ${batch.eta_s} s)` : '';
-  if (batch.status === 'done') {
-    bar.value = 1;
-    const refused = batch.refused ? `, ${batch.refused} rechazados (ver resumen.xlsx)` : '';
-    $('estado-lote').textContent =
-      `Listo: ${batch.done} PDF${batch.failed ? `, ${batch.failed} con falla` : ''}${refused}.`;
-    const link = $('enlace-lote');
-    link.href = batch.download_url;
-    link.textContent = `Descargar ${batch.filename} (${sizeText(batch.bytes)})`;
-    $('descarga-lote').hidden = false;
-  } else if (batch.status === 'failed') {
-    $('estado-lote').textContent = 'El lote no se procesó.';
-    $('error-lote').replaceChildren(
-      ...failureParts({
-        title: 'La API rechazó el lote',
-        explanation: 'Revisa el zip y vuelve a subirlo; no se cobró nada.',
-        detail: batch.reason,
-      }),
-    );
-  } else {
-    $('estado-lote').textContent = `${BATCH_STATUS[batch.status] ?? batch.status}${counts}${eta}`;
-  }
-}
-
-function setUpBatch() {
-  const button = $('subir-lote');
-  $('form-lote').addEventListener('submit', async (e) => {
-    e.preventDefault();
-    if (button.getAttribute('aria-disabled') === 'true') return;
-    const file = $('zip-lote').files[0];
-    $('error-lote').replaceChildren();
-    $('descarga-lote').hidden = true;
-    if (!file) {
-      $('estado-lote').textContent = 'Elige primero un zip con tus XML.';
-      $('zip-lote').focus();
-      return;
-    }
-    const key = $('clave').value.trim();
-    button.setAttribute('aria-disabled', 'true');
-    $('estado-lote').textContent = `Subiendo ${file.name} (${sizeText(file.size)})…`;
-    try {
-      let answer = await startZipBatch(file, key);
-      while (answer.ok) {
-        showBatch(answer.batch);
-        if (answer.batch.status === 'done' || answer.batch.status === 'failed') return;
-        await new Promise((r) => setTimeout(r, Math.min(2, answer.retryAfterS || 1) * 1000));
-        answer = await getBatch(answer.batch.id, key);
-      }
-      $('estado-lote').textContent = `No se procesó el lote: ${answer.title.toLowerCase()}.`;
-      $('error-lote').replaceChildren(...failureParts(answer));
-    } finally {
-      button.removeAttribute('aria-disabled');
-    }
-  });
-}
-
 // ── Prices (GET /pricing, so the page never states a price the API does not charge) ─────────────────────────
 
 async function showPrices() {
@@ -510,7 +431,7 @@ async function start() {
   setUpKey();
   const checkOwn = setUpEditor();
   setUpRender(checkOwn);
-  setUpBatch();
+  setUpBatch({ sizeText, failureParts, key: () => $('clave').value.trim() });
   fillFormats();
   void showPrices();
   const select = $('plantilla');
