@@ -2,15 +2,17 @@
 // measured in the same run with one warm Chromium renderer: the whole PDF from cfdi_xml (validation, view, HTML,
 // Chromium). Two cases from test/fixtures/cfdi/complementos: a traslado (carta-porte-31-traslado.xml) whose 50 goods
 // are also its conceptos — the usual shape of a Carta Porte CFDI — and a freight invoice of one concepto
-// (carta-porte-31-ingreso.xml), the worst case: there the complement is almost all of the document (1 page without,
-// 3 with), and Chromium's time follows the pages. Mercancías repeated to 50 with numbered descriptions; the baseline
+// (carta-porte-31-ingreso.xml), the worst case: there the complement is most of the document (1 page without, 2
+// with), and Chromium's time follows the text it lays out, paints and tags (blank pages cost next to nothing). Mercancías repeated to 50 with numbered descriptions; the baseline
 // drops the cartaporte31:CartaPorte element. Goal (issue #25): ≤ 1.3×. Usage: npm run bench -- cfdi-complementos
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRenderRequest, renderDocument } from '../lambdas/documents/use-cases/render-request';
 import { median, ratioLine, timeWithCpu, warmRenderer } from './measure';
 
-const REPS = 15;
+const REPS = 20;
+// Interleaved rounds: the median of 5 steadies a ratio on a machine shared with other work.
+const ROUNDS = 5;
 
 const fixture = (name: string) =>
   readFileSync(join(__dirname, '..', 'test', 'fixtures', 'cfdi', 'complementos', name), 'utf8');
@@ -57,7 +59,7 @@ async function main(): Promise<void> {
       // Interleaved rounds, so a load spike on this shared machine hits both sides alike.
       const base: { ms: number; cpuMs: number }[] = [];
       const subject: { ms: number; cpuMs: number }[] = [];
-      for (let round = 0; round < 3; round++) {
+      for (let round = 0; round < ROUNDS; round++) {
         base.push(await timeWithCpu(REPS, () => renderDocument(parseRenderRequest(body(sin)), deps)));
         subject.push(await timeWithCpu(REPS, () => renderDocument(parseRenderRequest(body(con)), deps)));
       }

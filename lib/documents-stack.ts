@@ -10,22 +10,16 @@
 // /.dockerignore), so synth needs neither Docker nor a network; `cdk deploy` builds it (linux/amd64) and pushes it.
 //
 // Configuration (all optional; `cdk deploy -c documents:key=value` or cdk.json "context"): docs/deploy.md.
-import type { Construct } from 'constructs';
 import { documentsManifest } from '../lambdas/documents/routes';
-import { ManifestStack, type ManifestStackProps } from './constructs/manifest-service';
+import { serviceStack } from './constructs/manifest-service';
 
-export class DocumentsStack extends ManifestStack {
-  constructor(scope: Construct, id: string, props: ManifestStackProps = {}) {
-    super(scope, id, {
-      description:
-        'Documents API: JSON + templates to PDF, XLSX, CSV, HTML, DOCX and more (HTTP API, Lambda container images with Chromium, DynamoDB, S3).',
-      ...props,
-      manifest: props.manifest ?? documentsManifest,
-      apiDescription: 'Documents API (spec/documents-api.md)',
-      publicApiReason:
-        'Public API by contract (spec/documents-api.md): the free tier is anonymous with per-IP monthly quotas, paid plans send "Authorization: Bearer <key>", which the handler verifies against the keys table (hashed) because an absent key must still be served as free tier.',
-      // The names the alarms were first deployed with (their logical ids).
-      queueLabel: (queueId) => `${queueId}Queue`,
-    });
-  }
-}
+export const DocumentsStack = serviceStack({
+  description:
+    'Documents API: JSON + templates to PDF, XLSX, CSV, HTML, DOCX and more (HTTP API, Lambda container images with Chromium, DynamoDB, S3).',
+  manifest: documentsManifest,
+  apiDescription: 'Documents API (spec/documents-api.md)',
+  publicApiReason:
+    'Public API by contract (spec/documents-api.md): the free tier is anonymous with per-IP monthly quotas, paid plans send "Authorization: Bearer <key>", which the handler verifies against the keys table (hashed) because an absent key must still be served as free tier.',
+  // The names the alarms were first deployed with (their logical ids).
+  queueLabel: (queueId) => `${queueId}Queue`,
+});

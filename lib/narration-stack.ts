@@ -4,20 +4,17 @@
 // (lambdas/narration/bucket.ts) whose permissions are granted strictly from each manifest entry's `access`.
 //
 // Configuration (all optional; `cdk deploy -c narration:key=value` or cdk.json "context"): docs/deploy.md.
-import type { Construct } from 'constructs';
 import { narrationManifest } from '../lambdas/narration/routes';
-import { ManifestStack, type ManifestStackProps } from './constructs/manifest-service';
+import { serviceStack } from './constructs/manifest-service';
 
-export class NarrationStack extends ManifestStack {
-  constructor(scope: Construct, id: string, props: ManifestStackProps = {}) {
-    super(scope, id, {
-      description:
-        'Narration API: Spanish text, PDFs and articles to narrated audio (HTTP API, Lambda, SQS, Polly, S3).',
-      ...props,
-      manifest: props.manifest ?? narrationManifest,
-      apiDescription: 'Narration API (spec/narration-api.md)',
-      publicApiReason:
-        'Public API by contract (spec/narration-api.md): the free tier is anonymous with per-IP quotas, paid plans send "Authorization: Bearer <key>", which the handler verifies against the keys table (hashed) because an absent key must still be served as free tier; webhook and dashboard routes verify their own signature/token.',
-    });
-  }
-}
+export const NarrationStack = serviceStack({
+  description:
+    'Narration API: Spanish text, PDFs and articles to narrated audio (HTTP API, Lambda, SQS, Polly, S3).',
+  manifest: narrationManifest,
+  apiDescription: 'Narration API (spec/narration-api.md)',
+  // Near CloudFormation's 500 resources per template: the functions of the site, growth and feeds routes are
+  // defined in nested stacks (their routes and everything stateful stay here).
+  nestedTags: ['meta', 'growth', 'feeds'],
+  publicApiReason:
+    'Public API by contract (spec/narration-api.md): the free tier is anonymous with per-IP quotas, paid plans send "Authorization: Bearer <key>", which the handler verifies against the keys table (hashed) because an absent key must still be served as free tier; webhook and dashboard routes verify their own signature/token.',
+});

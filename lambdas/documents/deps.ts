@@ -28,6 +28,7 @@ import type { BatchFiles, BatchRepository, JobFiles, JobRepository, WebhookEvent
 import { DynamoBatchRepository } from './adapters/batch-repository';
 import { S3BatchFiles } from './adapters/batch-files';
 import type { WebhookPolicy, WebhookStore } from './use-cases/webhooks';
+import type { BatchDeps } from './use-cases/batches';
 import type { BrandStore } from './ports';
 import { DynamoBrandStore } from './adapters/brand-store';
 
@@ -157,5 +158,22 @@ export function awsDeps(): DocumentsDeps {
     get webhookPolicy() {
       return webhookPolicyFrom(config());
     },
+  };
+}
+
+/**
+ * The batch use cases' stores, named one by one: the deps are lazy getters, and a spread would read every one (a
+ * store a function has no table for throws). Shared by POST /v1/batches and the batch worker.
+ */
+export function batchDeps(
+  deps: Pick<DocumentsDeps, 'batches' | 'jobFiles' | 'batchFiles' | 'batchQueue' | 'quotas' | 'now'>,
+): BatchDeps {
+  return {
+    jobs: deps.batches,
+    jobFiles: deps.jobFiles,
+    batchFiles: deps.batchFiles,
+    batchQueue: deps.batchQueue,
+    quotas: deps.quotas,
+    now: () => deps.now(),
   };
 }

@@ -132,12 +132,20 @@ export interface BatchState {
   sourceKey: string;
   /** The quota counter the documents are charged to (plans.quotaSubject of the caller). */
   quotaSubject: string;
+  /**
+   * The account's brand (PUT /v1/brand) as it was when the batch started, kept beside its parts
+   * (BatchFiles.getBrand): printed on its facturas as POST /v1/render prints it.
+   */
+  branded?: boolean;
   /** Set when split: distinct stamped CFDI to print, files refused, parts queued, when rendering began. */
   total?: number;
   refused?: number;
   parts?: number;
   splitAt?: string;
 }
+
+/** A batch's state once split (its counts and when rendering began). */
+export type SplitBatch = BatchState & Required<Pick<BatchState, 'total' | 'refused' | 'parts' | 'splitAt'>>;
 
 /** One CFDI of a part: its file, XML, summary row and the template that prints it. */
 export interface BatchEntry {
@@ -171,6 +179,9 @@ export interface BatchFiles {
   getOutcome(jobId: string, part: number): Promise<PartOutcome[] | undefined>;
   putRefused(jobId: string, refused: Refused[]): Promise<void>;
   getRefused(jobId: string): Promise<Refused[]>;
+  /** The account's brand a batch prints (stored when it starts). */
+  putBrand(jobId: string, marca: Marca): Promise<void>;
+  getBrand(jobId: string): Promise<Marca | undefined>;
   hasPdf(jobId: string, uuid: string): Promise<boolean>;
   putPdf(jobId: string, uuid: string, bytes: Buffer): Promise<void>;
   openPdf(jobId: string, uuid: string): Promise<Readable>;
@@ -181,7 +192,7 @@ export interface BatchFiles {
 /** The batch's counters on its job record (DynamoDB: one conditional update each). */
 export interface BatchRepository {
   /** Records the split (queued → rendering) once; false when it was already recorded. */
-  planBatch(jobId: string, plan: Required<BatchState>, charged: WindowSlot[]): Promise<boolean>;
+  planBatch(jobId: string, plan: SplitBatch, charged: WindowSlot[]): Promise<boolean>;
   /**
    * Counts part `part` once: its CFDI done and failed; answers the record after the count, or undefined when
    * that part was already counted.

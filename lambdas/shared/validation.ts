@@ -30,25 +30,21 @@ function toItem(issue: z.core.$ZodIssue, prefix: (string | number)[]): Validatio
         return { loc, msg: 'Input should be a valid boolean', type: 'bool_type' };
       return { loc, msg: `Input should be a valid ${issue.expected}`, type: `${issue.expected}_type` };
     case 'too_small':
+    case 'too_big': {
+      const small = issue.code === 'too_small';
+      const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
       if (issue.origin === 'string')
         return {
           loc,
-          msg: `String should have at least ${plural(Number(issue.minimum), 'character')}`,
-          type: 'string_too_short',
+          msg: `String should have ${small ? 'at least' : 'at most'} ${plural(Number(bound), 'character')}`,
+          type: small ? 'string_too_short' : 'string_too_long',
         };
       return {
         loc,
-        msg: `Input should be greater than or equal to ${issue.minimum}`,
-        type: 'greater_than_equal',
+        msg: `Input should be ${small ? 'greater' : 'less'} than or equal to ${bound}`,
+        type: small ? 'greater_than_equal' : 'less_than_equal',
       };
-    case 'too_big':
-      if (issue.origin === 'string')
-        return {
-          loc,
-          msg: `String should have at most ${plural(Number(issue.maximum), 'character')}`,
-          type: 'string_too_long',
-        };
-      return { loc, msg: `Input should be less than or equal to ${issue.maximum}`, type: 'less_than_equal' };
+    }
     case 'invalid_value':
       return { loc, msg: `Input should be ${quoteList(issue.values)}`, type: 'literal_error' };
     case 'invalid_format':

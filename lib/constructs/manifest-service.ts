@@ -9,7 +9,15 @@
 // Configuration (all optional; `cdk deploy -c <service>:key=value` or cdk.json "context"): docs/deploy.md.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CfnOutput, Duration, IgnoreMode, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import {
+  CfnOutput,
+  Duration,
+  IgnoreMode,
+  NestedStack,
+  Stack,
+  Validations,
+  type StackProps,
+} from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -65,6 +73,14 @@ export interface ManifestServiceProps {
   publicApiReason: string;
   /** Name of a queue in the alarms and dashboard. @default `<Id>Queue`, its construct id */
   queueLabel?: (queueId: string) => string;
+  /**
+   * API tags (a route's `docs.tags`) whose route functions are defined in a nested stack per tag
+   * (`<Tag>Functions`), to keep the service's own template under CloudFormation's 500 resources. Only each
+   * function with its role, policies and log group moves: its route, integration and invoke permission, and every
+   * table, bucket, queue, alarm and schedule stay in the service's stack, so no stateful resource changes its
+   * logical id. @default none
+   */
+  nestedTags?: readonly string[];
 }
 
 export class ManifestService extends Construct {
@@ -85,6 +101,8 @@ export class ManifestService extends Construct {
     string,
     { schedule: scheduler.CfnSchedule; role: iam.Role; dlq: sqs.Queue; spec: ScheduleSpec }
   > = {};
+  /** The nested stacks of `nestedTags`, by tag (only those that hold a function). */
+  readonly nestedStacks: Record<string, NestedStack> = {};
 
   constructor(scope: Construct, id: string, props: ManifestServiceProps) {
     super(scope, id);
@@ -173,6 +191,14 @@ export class ManifestService extends Construct {
         bindSettings,
       });
 
+    // A route function of a nested tag is defined in that tag's nested stack; every other one here.
+    const scopeOf = (entry: RouteSpec | WorkerSpec | ScheduleSpec): Construct => {
+      const tag = 'path' in entry ? entry.docs?.tags?.find((t) => props.nestedTags?.includes(t)) : undefined;
+      if (!tag) return this;
+      return (this.nestedStacks[tag] ??= new NestedStack(this, `${capitalize(tag)}Functions`, {
+        description: `${capitalize(service)} API: the functions of its ${tag} routes`,
+      }));
+    };
     const makeFunction = (
       entry: RouteSpec | WorkerSpec | ScheduleSpec,
       description: string,
@@ -190,12 +216,12 @@ export class ManifestService extends Construct {
       };
       const fn =
         entry.packaging === 'image'
-          ? new ImageServiceFunction(this, entry.id, {
+          ? new ImageServiceFunction(scopeOf(entry), entry.id, {
               ...common,
               image: this.image!,
               ...(extra.tmpMb !== undefined ? { tmpMb: Math.max(extra.tmpMb, IMAGE_MIN_TMP_MB) } : {}),
             })
-          : new ServiceFunction(this, entry.id, {
+          : new ServiceFunction(scopeOf(entry), entry.id, {
               ...common,
               projectRoot,
               tmpMb: extra.tmpMb,
@@ -356,7 +382,7 @@ export interface ManifestStackProps extends StackProps {
   projectRoot?: string;
 }
 
-/** A stack of one manifest service; NarrationStack and DocumentsStack only supply their data. */
+/** A stack of one manifest service; NarrationStack and DocumentsStack only supply their data (serviceStack). */
 export class ManifestStack extends Stack {
   readonly service: ManifestService;
   readonly api: HttpApi;
@@ -389,4 +415,16 @@ export class ManifestStack extends Stack {
       observability: this.observability,
     } = this.service);
   }
+}
+
+/** What a service's stack passes besides the caller's props: its description, manifest and API texts. */
+export type ServiceStackSettings = Omit<ManifestServiceProps, 'projectRoot'> & { description: string };
+
+/** The stack class of one service: a ManifestStack with that service's settings (props may name another manifest). */
+export function serviceStack(settings: ServiceStackSettings) {
+  return class extends ManifestStack {
+    constructor(scope: Construct, id: string, props: ManifestStackProps = {}) {
+      super(scope, id, { ...settings, ...props, manifest: props.manifest ?? settings.manifest });
+    }
+  };
 }

@@ -2,7 +2,7 @@
 // ImageServiceFunction): its own log group with a retention, a role that starts with nothing but "write my logs",
 // X-Ray tracing, the default environment, and the bind* helpers. Each helper grants IAM *and* sets the environment
 // variable the runtime reads (lambdas/shared/config.ts) in one call, so a permission and its variable never drift.
-import { CfnElement, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { CfnElement, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -146,18 +146,17 @@ export abstract class ServiceFunctionBase<F extends lambda.Function = lambda.Fun
         resources: patterns.map((p) => bucket.arnForObjects(p)),
       }),
     );
-    // cdk-nag names the finding after the bucket's logical id, e.g. Resource::<AudioBucket96BEECBA.Arn>/*.
-    const bucketLogicalId = logicalIdOf(bucket);
-    if (bucketLogicalId) {
+    // cdk-nag names the finding after the bucket's ARN as the policy reads it, e.g.
+    // Resource::<AudioBucket96BEECBA.Arn>/*.
+    for (const bucketArn of arnNamesIn(bucket, policy))
       for (const p of patterns)
         Validations.of(policy).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/${p}]`,
+          id: `AwsSolutions-IAM5[Resource::<${bucketArn}>/${p}]`,
           reason:
             p === '*'
               ? 'Object keys are generated per request (audio, job and document ids), so the grant covers the objects of this one bucket; the actions are listed one by one (no s3:* or GetObject*).'
               : `Object keys under ${p.slice(0, -1)} are generated per request (one per upload id), so the grant covers that prefix of this one bucket; the actions are listed one by one.`,
         });
-    }
     this.fn.addEnvironment(envVar, bucket.bucketName);
     return this;
   }
@@ -199,10 +198,16 @@ export abstract class ServiceFunctionBase<F extends lambda.Function = lambda.Fun
   }
 }
 
-/** The CloudFormation logical id of a construct defined in this app (undefined for imported resources). */
-function logicalIdOf(resource: s3.IBucket): string | undefined {
+/**
+ * How cdk-nag names the ARN of a resource defined in this app in a policy of `reader` (none for imported ones):
+ * `<logical id>.Arn`; from a nested stack also the parameter CDK passes it in once references are resolved at
+ * synth (`reference-to-<unique id><attribute>`, aws-cdk-lib's nested-stack references, without its dashes), while
+ * a check of the construct tree before synth still sees the logical id.
+ */
+function arnNamesIn(resource: s3.IBucket, reader: Construct): string[] {
   const child = resource.node.defaultChild;
-  if (!(child instanceof CfnElement)) return undefined;
+  if (!(child instanceof CfnElement)) return [];
   const stack = Stack.of(child);
-  return stack.resolve(stack.getLogicalId(child)) as string;
+  const own = `${stack.resolve(stack.getLogicalId(child)) as string}.Arn`;
+  return Stack.of(reader) === stack ? [own] : [own, `referenceto${Names.nodeUniqueId(child.node)}Arn`];
 }

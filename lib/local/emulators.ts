@@ -14,7 +14,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { TABLES } from '../tables';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
-import type { QueueSpec, TableId } from '../../lambdas/shared/manifest';
+import type { BucketSpec, QueueSpec, TableId } from '../../lambdas/shared/manifest';
 import { dlqEnvVar } from '../../lambdas/shared/manifest';
 
 // These packages ship no types.
@@ -59,6 +59,21 @@ export interface Emulators {
 }
 
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/**
+ * A bucket's CORS as s3rver reads it (S3's XML), the rules lib/constructs/service-bucket.ts gives the cloud bucket:
+ * GET/HEAD from any origin, and POST when browsers upload with a presigned POST (`uploads`).
+ */
+function corsXml(cors: BucketSpec['cors']): string {
+  const tags = (name: string, values: string[]) => values.map((v) => `<${name}>${v}</${name}>`).join('');
+  const rule = (methods: string[], headers: string[] | undefined, exposed: string[]) =>
+    `<CORSRule>${tags('AllowedOrigin', ['*'])}${tags('AllowedMethod', methods)}${tags('AllowedHeader', headers ?? [])}` +
+    `${tags('ExposeHeader', exposed)}<MaxAgeSeconds>3600</MaxAgeSeconds></CORSRule>`;
+  return (
+    `<CORSConfiguration>${rule(['GET', 'HEAD'], cors.allowedHeaders, cors.exposedHeaders)}` +
+    `${cors.uploads ? rule(['POST'], ['*'], ['ETag', 'Location']) : ''}</CORSConfiguration>`
+  );
+}
 const REGION = 'us-east-1';
 
 function listen(server: import('node:http').Server, host: string): Promise<number> {
@@ -152,7 +167,10 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     address: host,
     silent: true,
     directory: join(options.dataDir, 's3'),
-    configureBuckets: [{ name: bucket }, { name: documentsBucket }],
+    configureBuckets: [
+      { name: bucket, configs: [corsXml(narrationManifest.bucket.cors)] },
+      { name: documentsBucket, configs: [corsXml(documentsManifest.bucket.cors)] },
+    ],
   });
   const s3Addr = await s3.run();
   const s3Endpoint = `http://${host}:${s3Addr.port}`;

@@ -25,7 +25,8 @@ import { cssString } from '../kit/css-string';
 import { currencyDigits, Dec, dec, formatMoney, moneyText, numberFormat } from '../kit/money';
 import { qrSvg } from '../kit/qr';
 import { fechaLarga } from '../../lambdas/shared/text/fechas';
-import { conceptoInput, type FacturaData } from './schema';
+import { conceptoInput } from './forma';
+import type { FacturaData } from './schema';
 
 /** A rate as a percentage without trailing zeros: 0.16 → "16", 0.106667 → "10.6667", 0.265 → "26.5". */
 export function pct(tasa: string): string {

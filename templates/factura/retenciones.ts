@@ -46,17 +46,8 @@ export const CVE_RETENC: Readonly<Record<string, string>> = {
 
 const IMPUESTO: Readonly<Record<string, string>> = { '001': 'ISR', '002': 'IVA', '003': 'IEPS' };
 
-/** The same shape as FacturaDesdeXml (./desde-xml.ts, which dispatches here). */
-export interface RetencionesDesdeXml {
-  data: Record<string, unknown>;
-  view: Record<string, unknown>;
-  title: string;
-  discrepancias: Discrepancia[];
-  desconocidos: string[];
-  xml: string;
-}
-
-export function retencionesDesdeXml(root: XmlNodo, xml: string): RetencionesDesdeXml {
+/** A Retenciones 2.0 as FacturaDesdeXml (./desde-xml.ts dispatches here; its type checks the shape). */
+export function retencionesDesdeXml(root: XmlNodo, xml: string) {
   const r = leerRetenciones20(root);
   const m = 'MXN';
   const money = (s: string | undefined) => (s === undefined ? null : moneyText(dec(s), m));

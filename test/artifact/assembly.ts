@@ -1,9 +1,10 @@
 // Reads a synthesized cloud assembly (cdk.out) the way a deployment would use it, without knowing construct paths:
-// every AWS::Lambda::Function of every stack, with its code (zip asset folder or image command), handler, memory,
+// every AWS::Lambda::Function of every stack (its nested stacks' included), with its code (zip asset folder or image command), handler, memory,
 // timeout and environment as the template gives them, the HTTP API route that invokes it (ApiGatewayV2 Route →
 // Integration → function) and the queues that feed it (EventSourceMapping).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { flatTemplateFile } from '../helpers/nested-templates';
 
 type Json = Record<string, unknown>;
 
@@ -59,7 +60,11 @@ export function readAssembly(dir: string): Assembly {
     .filter(([, a]) => a.type === 'aws:cloudformation:stack')
     .map(([name, a]) => ({
       name,
-      template: JSON.parse(readFileSync(join(dir, a.properties!.templateFile!), 'utf8')) as Json,
+      // Functions defined in a nested stack (lib/constructs/manifest-service.ts `nestedTags`) read as the stack's own.
+      template: flatTemplateFile(
+        dir,
+        JSON.parse(readFileSync(join(dir, a.properties!.templateFile!), 'utf8')),
+      ) as Json,
     }));
   const functions: AssemblyFunction[] = [];
   for (const { name, template } of stacks) {

@@ -3,7 +3,8 @@
 // ones — goes through the presigned upload; the result zip is checked by independent readers: pdftotext finds each
 // PDF's UUID, LibreOffice Calc reads resumen.xlsx, and /usr/bin/python3 (stdlib ElementTree + Decimal) computes the
 // totals per RFC and per month straight from the XML. Also: the JSON list way in, one PDF per repeated UUID, the
-// quota charged per document, and a Scale account's signed webhook on completion. Loopback only.
+// quota charged per document, a Scale account's signed webhook on completion, and the account's brand (PUT
+// /v1/brand) on its batch's facturas, not on another account's. Loopback only.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,6 +64,13 @@ beforeAll(async () => {
   });
   expect(hook.status).toBe(201);
   secret = ((await hook.json()) as { secret: string }).secret;
+  // The Scale account's brand: its batch's facturas print the legend (pdftotext), the Pro account's do not.
+  const brand = await fetch(`${rt.documentsUrl}/v1/brand`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${scale}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ leyenda_pie: LEGEND }),
+  });
+  expect(brand.status).toBe(201);
 });
 
 afterAll(async () => {
@@ -104,6 +112,7 @@ print(json.dumps({g: {k: {c: str(x) for c, x in t.items()} for k, t in m.items()
 
 /** The free plan's watermark text (render/post-process.ts WATERMARK_TEXT) without its spaces. */
 const FREE_MARK = 'Generadoconelplangratuito';
+const LEGEND = 'Despacho Ruiz Contadores, lote del mes';
 const unspaced = (text: string) => text.replace(/\s+/g, '');
 
 const COLS = [
@@ -169,15 +178,18 @@ test('a zip of 200 files: 195 PDFs with their UUIDs, 5 refusals with reasons, to
     expect(m![1]).toBe(rfc.replace(/[^A-Za-z0-9-]/g, '-'));
     writeFileSync(join(dir, 'doc.pdf'), zip[name]!);
     const text = pdftotext(join(dir, 'doc.pdf'));
-    // Its UUID; no free-plan watermark on a Scale account's PDF (the free test's negative control).
+    // Its UUID; no free-plan watermark on a Scale account's PDF (the free test's negative control); the account's
+    // brand legend on its facturas (nómina receipts print no brand, as with POST /v1/render).
     expect({
       name,
       found: text.toUpperCase().includes(uuid),
       free: unspaced(text).includes(FREE_MARK),
+      brand: unspaced(text).includes(unspaced(LEGEND)),
     }).toEqual({
       name,
       found: true,
       free: false,
+      brand: !/\bTipoDeComprobante="N"/.test(src.xml),
     });
     writeFileSync(join(dir, 'xml', `${uuid}.xml`), src.xml);
   }
@@ -322,6 +334,27 @@ test('the free plan, without a key: at most 10 files (a list over it is 403, a z
   expect(month!.used).toBe(3);
   // It belongs to the address that started it: an account's key sees nothing of it.
   expect((await getBatch(rt.documentsUrl!, scale, id)).status).toBe(404);
+});
+
+test('another account’s batch prints no brand but its own (none here)', async () => {
+  const corpus = batchCorpus('e2e-pro', 2, false);
+  expect(corpus.files.map((f) => /\bTipoDeComprobante="N"/.test(f.xml))).toEqual([false, false]);
+  const started = await startBatch(rt.documentsUrl!, pro, { xml: corpus.files.map((f) => f.xml) });
+  expect(started.status).toBe(202);
+  const last = (await waitForBatch(rt.documentsUrl!, pro, started.body.id as string, 120_000)).at(-1)!;
+  expect(last).toMatchObject({ status: 'done', total: 2, done: 2 });
+  const zip = unzipSync(new Uint8Array(await (await fetch(last.download_url as string)).arrayBuffer()));
+  const pdfs = Object.keys(zip).filter((n) => n.endsWith('.pdf'));
+  expect(pdfs).toHaveLength(2);
+  for (const name of pdfs) {
+    writeFileSync(join(files.path, 'pro.pdf'), zip[name]!);
+    const text = pdftotext(join(files.path, 'pro.pdf'));
+    expect({
+      name,
+      uuid: text.toUpperCase().includes(name.slice(-40, -4)),
+      brand: unspaced(text).includes(unspaced(LEGEND)),
+    }).toEqual({ name, uuid: true, brand: false });
+  }
 });
 
 test('bad requests: 400 naming the field; upload slots by plan, 401 with a bad key', async () => {

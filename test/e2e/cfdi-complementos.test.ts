@@ -221,10 +221,10 @@ describe('each complement', () => {
   it('Comercio Exterior 2.0: Incoterm, each fracción arancelaria, TotalUSD; 1.1 read too', async () => {
     const { text: t } = await text(join('complementos', 'comercio-exterior-20.xml'));
     expect(t).toContain('COMPLEMENTO COMERCIO EXTERIOR 2.0');
-    expect(t).toMatch(/Incoterm FCA/);
+    expect(t).toMatch(/Incoterm: FCA/);
     expect(t).toContain('08044001');
     expect(t).toContain('08044099');
-    expect(t).toMatch(/Total USD 4500\.00/);
+    expect(t).toMatch(/Total USD: 4500\.00/);
     const { text: t11 } = await text(join('complementos', 'comercio-exterior-11.xml'));
     expect(t11).toContain('COMPLEMENTO COMERCIO EXTERIOR 1.1');
     expect(t11).toContain('8204110100');

@@ -3,17 +3,21 @@
 // type (Spanish message + JSON path), fixing it clears the report, and the PDF rendered through POST /v1/render is
 // previewed and downloaded; the downloaded bytes are checked by independent tools (qpdf --check, pdftotext finding
 // the RFC, the total and the edited note). A Pro key renders the "HTML propio" tab to PNG (previewed as an image);
-// without a key, and with a key whose subscription lapsed, the API's refusal (403, 402) is shown. axe-core finds no
-// serious/critical violation in each state. Network rule: every non-loopback request is aborted and recorded
+// without a key, and with a key whose subscription lapsed, the API's refusal (403, 402) is shown. A month of CFDI:
+// a zip of 3 stamped XML goes through the batch API (upload slot, presigned POST straight to the bucket, start,
+// polling), its progress is shown and the result zip is offered (on a desktop); a zip that is not one shows the
+// API's reason in Spanish (on a 390 px phone). axe-core finds no serious/critical violation in each state. Network rule: every non-loopback request is aborted and recorded
 // (asserted empty), and this process's own sockets may reach loopback only (tripwire).
 // One browser, one page, one runtime: about 40 s.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { generateKey } from '../../lambdas/shared/auth/keys';
 import { putApiKey } from '../helpers/api-keys';
+import { unzipSync } from 'fflate';
 import { expectNoSeriousA11yViolations } from '../helpers/axe';
+import { batchCorpus, zipOf } from '../helpers/cfdi-batch';
 import { launchChromium, loopbackPage } from '../helpers/browser';
 import { tempDir } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
@@ -126,12 +130,14 @@ async function download(): Promise<string> {
   return join(downloads, name);
 }
 
-test('GET / is the Spanish playground with the strict CSP (frame-src blob: for the PDF preview only)', async () => {
+test('GET / is the Spanish playground with the strict CSP (frame-src blob: for the PDF preview, the bucket for a batch upload)', async () => {
   const res = await page.goto(`${rt.documentsUrl!}/`);
   expect(res!.status()).toBe(200);
   const csp = res!.headers()['content-security-policy']!;
   expect(csp).toMatch(/(^|; )script-src 'self'(;|$)/);
   expect(csp).toMatch(/(^|; )frame-src blob:(;|$)/);
+  // A batch's zip goes straight to the bucket (the emulator here): its origin, and only it, besides 'self'.
+  expect(csp).toContain(`connect-src 'self' ${new URL(rt.emulators.env.AWS_ENDPOINT_URL_S3!).origin}`);
   expect(csp).toMatch(/(^|; )object-src 'none'(;|$)/);
   expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
   expect(await on('html', 'e.lang')).toBe('es-MX');
@@ -346,6 +352,63 @@ test('HTML propio with a Pro key renders to PNG, previewed as an image; the key 
   const decoded = decodePng(png);
   expect(pngProblems(png, { width: 1024, height: decoded.height, minInk: 0.001 })).toEqual([]);
   await expectNoSeriousA11yViolations(page, 'playground with a PNG preview');
+});
+
+/** Every text #estado-lote showed, in order (recorded in the page as it changes). */
+async function recordBatchStatus(): Promise<void> {
+  await page.evaluate(`(() => {
+    const e = document.querySelector('#estado-lote');
+    window.shownLote = [];
+    new MutationObserver(() => window.shownLote.push(e.textContent)).observe(e, { childList: true, characterData: true, subtree: true });
+  })()`);
+}
+
+test('a month of CFDI on a desktop: a zip of 3 stamped XML is uploaded, its progress shown, the result zip offered', async () => {
+  await page.setViewport({ width: 1280, height: 900 });
+  const corpus = batchCorpus(`playground-${Date.now()}`, 3, false);
+  const zipPath = join(files.path, 'mes.zip');
+  writeFileSync(zipPath, zipOf(corpus.files));
+  await on('#clave', `e.value = ''`);
+  await page.type('#clave', proKey);
+  await recordBatchStatus();
+  const input = await page.$('#zip-lote');
+  await input!.uploadFile(zipPath);
+  await page.click('#subir-lote');
+  await waitText('#estado-lote', /^Listo: 3 PDF\./, 120_000);
+  // Progress on the way: the 202's state first (queued, or rendering with its counts), then done; the bar full.
+  const shown = (await page.evaluate('window.shownLote')) as string[];
+  expect(shown.findIndex((t) => /^(En cola|Imprimiendo)/.test(t))).toBeGreaterThanOrEqual(0);
+  expect(shown.findIndex((t) => /^(En cola|Imprimiendo)/.test(t))).toBeLessThan(
+    shown.findIndex((t) => /^Listo/.test(t)),
+  );
+  expect(await on('#progreso-lote', '[e.hidden, e.value]')).toEqual([false, 1]);
+  // The result zip is offered: its link names it, and what it points at holds every PDF and XML and the summaries.
+  expect(await text('#enlace-lote')).toMatch(/^Descargar cfdi-\d{4}-\d{2}-\d{2}-.+\.zip \(\d/);
+  const href = await on<string>('#enlace-lote', 'e.href');
+  const zip = unzipSync(new Uint8Array(await (await fetch(href)).arrayBuffer()));
+  const names = Object.keys(zip);
+  expect(names.filter((n) => n.endsWith('.pdf'))).toHaveLength(3);
+  expect(names.filter((n) => n.endsWith('.xml'))).toHaveLength(3);
+  expect(names).toEqual(expect.arrayContaining(['resumen.xlsx', 'resumen.csv']));
+  for (const f of corpus.files) expect(names.some((n) => n.endsWith(`_${f.uuid}.pdf`))).toBe(true);
+  await expectNoSeriousA11yViolations(page, 'playground with a batch done (desktop)');
+});
+
+test('a zip that is not one, on a 390 px phone: the API’s reason in Spanish', async () => {
+  await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const bad = join(files.path, 'no-es-zip.zip');
+  writeFileSync(bad, 'Esto es una nota de texto, no un zip.');
+  const input = await page.$('#zip-lote');
+  await input!.uploadFile(bad);
+  await page.click('#subir-lote');
+  await waitText('#error-lote', /Lo que subiste no es un zip/, 60_000);
+  expect(await text('#error-lote')).toMatch(
+    /^La API rechazó el lote .*Motivo que da la API: Lo que subiste no es un zip de archivos XML/,
+  );
+  expect(await text('#estado-lote')).toBe('El lote no se procesó.');
+  expect(await on('#descarga-lote', 'e.hidden')).toBe(true);
+  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+  await expectNoSeriousA11yViolations(page, 'playground with a refused batch (390 px)');
 });
 
 test('no request left loopback', () => {

@@ -13,6 +13,7 @@ import { MAX_METRICS_PER_ALARM, SERVICE_METRICS, ServiceAlarms } from '../../lib
 import { DocumentsStack } from '../../lib/documents-stack';
 import { NarrationStack } from '../../lib/narration-stack';
 import type { ManifestStack } from '../../lib/constructs/manifest-service';
+import { flatTemplate } from '../helpers/nested-templates';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const cdkJson = JSON.parse(fs.readFileSync(path.join(ROOT, 'cdk.json'), 'utf8')) as {
@@ -65,7 +66,7 @@ function build(c: Case, extraContext: Record<string, unknown> = {}): Built {
   } catch (err) {
     nagSynthError = err;
   }
-  const template = Template.fromStack(stack);
+  const template = flatTemplate(stack, Object.values(stack.service.nestedStacks));
   return {
     stack,
     template,
@@ -291,7 +292,8 @@ describe('settings', () => {
     const app = new App({
       context: { ...baseContext, 'narration:p99LatencyMs': 4000, 'narration:pollyThrottleAlarm': 7 },
     });
-    const t = Template.fromStack(new NarrationStack(app, 'Tuned'));
+    const tuned = new NarrationStack(app, 'Tuned');
+    const t = flatTemplate(tuned, Object.values(tuned.service.nestedStacks));
     t.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'Latency', Threshold: 4000 });
     t.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'PollyThrottles', Threshold: 7 });
     t.resourceCountIs('AWS::SNS::Subscription', 0);

@@ -7,13 +7,14 @@
 // outputs, not the bundles (test/infra/stacks.test.ts and test/artifact build those).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { App, type CfnElement, Validations } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import type { RouteSpec, ServiceManifest } from '../../lambdas/shared/manifest';
 import type { ManifestStack } from '../../lib/constructs/manifest-service';
+import { flatTemplate, logicalIdOf } from '../helpers/nested-templates';
 import { DocumentsStack } from '../../lib/documents-stack';
 import { NarrationStack } from '../../lib/narration-stack';
 import { apiEvent, callHandler } from '../helpers/api-event';
@@ -59,7 +60,7 @@ describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s site', (_name
 
   beforeAll(() => {
     stack = new svc.Stack(new App({ context }), svc.id);
-    template = Template.fromStack(stack);
+    template = flatTemplate(stack, Object.values(stack.service.nestedStacks));
     // cdk-nag as bin/app.ts runs it (policy-validation plugin: an unacknowledged finding makes synth throw).
     const nagApp = new App({ context });
     new svc.Stack(nagApp, svc.id);
@@ -77,8 +78,7 @@ describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s site', (_name
     }
   });
 
-  const logicalId = (c: { node: { defaultChild?: unknown } }) =>
-    stack.resolve(stack.getLogicalId(c.node.defaultChild as CfnElement)) as string;
+  const logicalId = (c: { node: { defaultChild?: unknown } }) => logicalIdOf(c);
 
   test('the site routes: GET /, GET /site/{file}, and one route per page the handler serves', async () => {
     const paths = siteRoutes.map((r) => `${r.method} ${r.path}`);

@@ -8,7 +8,7 @@
 // build context and the Dockerfile's contract with the code are checked statically.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { App, type CfnElement, type PolicyValidationPluginReport, Validations } from 'aws-cdk-lib';
+import { App, type PolicyValidationPluginReport, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { JOB_REQUESTS_PREFIX, JOB_RESULT_PREFIX, RESULTS_PREFIX } from '../../lambdas/documents/bucket';
@@ -33,6 +33,7 @@ import { queueVisibilityTimeoutS, type ManifestStack } from '../../lib/construct
 import type { ServiceFunctionBase } from '../../lib/constructs/service-function-base';
 import { DocumentsStack } from '../../lib/documents-stack';
 import { auditLeastPrivilege, type AuditTarget, type Needs } from '../helpers/iam-audit';
+import { flatTemplate, logicalIdOf } from '../helpers/nested-templates';
 import { NarrationStack } from '../../lib/narration-stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -193,7 +194,8 @@ class Synth {
     };
     this.app = new App({ context });
     this.stack = new svc.Stack(this.app, svc.id);
-    this.template = Template.fromStack(this.stack);
+    // Functions defined in nested stacks are read as if in the service's template (test/helpers/nested-templates.ts).
+    this.template = flatTemplate(this.stack, Object.values(this.stack.service.nestedStacks));
     this.resources = this.template.toJSON().Resources as Record<string, Json>;
     // cdk-nag as in bin/app.ts: the pack runs as a policy-validation plugin during synth, and an unacknowledged
     // finding makes synth throw. A second app (bundling skipped: the pack reads the construct tree, not the
@@ -210,8 +212,7 @@ class Synth {
     }
   }
 
-  logicalId = (construct: { node: { defaultChild?: unknown } }): string =>
-    this.stack.resolve(this.stack.getLogicalId(construct.node.defaultChild as CfnElement)) as string;
+  logicalId = (construct: { node: { defaultChild?: unknown } }): string => logicalIdOf(construct);
 
   fnOf = (id: string): ServiceFunctionBase => {
     const fn = this.stack.functions[id];
@@ -242,6 +243,9 @@ function synthOf(svc: Service): () => Synth {
   return () => synths.get(svc.name)!;
 }
 
+/** A stack's template with its nested stacks' joined in. */
+const flat = (stack: ManifestStack) => flatTemplate(stack, Object.values(stack.service.nestedStacks));
+
 const entriesOf = (m: ServiceManifest): Entry[] => [...m.routes, ...m.workers, ...(m.schedules ?? [])];
 const isWorker = (e: Entry): e is WorkerSpec => 'queues' in e;
 
@@ -249,6 +253,43 @@ describe.each(SERVICES.map((svc) => [svc.name, svc] as const))('%s stack', (_nam
   const s = synthOf(svc);
   const m = svc.manifest;
   const entries = entriesOf(m);
+
+  describe('templates within CloudFormation limits', () => {
+    /** Resources per template: the service stack and each of its nested stacks. */
+    const counts = () => {
+      const { stack } = s();
+      return [stack, ...Object.values(stack.service.nestedStacks)].map(
+        (st) => [st.node.path, Object.keys(Template.fromStack(st).toJSON().Resources).length] as const,
+      );
+    };
+
+    test('each template holds at most 400 resources: 100 of room under the limit of 500', () => {
+      expect(counts().filter(([, n]) => n > 400)).toEqual([]);
+    });
+
+    test('nested stacks hold functions only: tables, the bucket and the queues keep their logical ids here', () => {
+      const { stack } = s();
+      const own = Template.fromStack(stack);
+      for (const type of ['AWS::DynamoDB::Table', 'AWS::S3::Bucket', 'AWS::SQS::Queue'])
+        expect(Object.keys(own.findResources(type)).length).toBe(
+          Object.keys(s().template.findResources(type)).length,
+        );
+      for (const nested of Object.values(stack.service.nestedStacks)) {
+        const types = new Set(
+          Object.values(Template.fromStack(nested).toJSON().Resources as Record<string, Json>).map(
+            (r) => r.Type,
+          ),
+        );
+        for (const type of types)
+          expect([
+            'AWS::IAM::Policy',
+            'AWS::IAM::Role',
+            'AWS::Lambda::Function',
+            'AWS::Logs::LogGroup',
+          ]).toContain(type);
+      }
+    });
+  });
 
   describe('HTTP API from the manifest', () => {
     test('one route per manifest route, each integrated with its own Lambda', () => {
@@ -733,6 +774,15 @@ describe('narration only', () => {
       s().template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
   });
 
+  test('the functions of the site, growth and feeds routes are in nested stacks: in one template the service would be over 400 resources', () => {
+    const { stack, resources } = s();
+    expect(Object.keys(stack.service.nestedStacks).sort()).toEqual(['feeds', 'growth', 'meta']);
+    for (const id of ['SitePage', 'Stats', 'FeedCreate']) expect(Stack.of(s().fnOf(id)).nested).toBe(true);
+    for (const id of ['ConvertText', 'Worker', 'FeedScheduler']) expect(Stack.of(s().fnOf(id))).toBe(stack);
+    // The control of the 400-resource check above: the same resources joined in one template.
+    expect(Object.keys(resources).length).toBeGreaterThan(400);
+  });
+
   test('feeds: EventBridge Scheduler invokes FeedScheduler every 5 min through a role that may do only that, with retries and an alarmed DLQ', () => {
     const { stack, template, logicalId } = s();
     const schedules = Object.values(
@@ -950,7 +1000,7 @@ describe('narration only', () => {
           'narration:STRIPE_PRICE_PRO': 'price_pro_123',
         },
       });
-      const t = Template.fromStack(new NarrationStack(app, 'Settings')).toJSON() as {
+      const t = flat(new NarrationStack(app, 'Settings')).toJSON() as {
         Resources: Record<
           string,
           { Type: string; Properties: { Environment?: { Variables?: Record<string, unknown> } } }
@@ -978,7 +1028,7 @@ describe('narration only', () => {
           'narration:secretVersionId': 'v-2026-11-21',
         },
       });
-      const refs = JSON.stringify(Template.fromStack(new NarrationStack(app, 'Pinned')).toJSON()).match(
+      const refs = JSON.stringify(flat(new NarrationStack(app, 'Pinned')).toJSON()).match(
         /resolve:secretsmanager:[^}"]*/g,
       );
       expect(refs?.length).toBeGreaterThanOrEqual(3);
@@ -986,7 +1036,7 @@ describe('narration only', () => {
     });
 
     test('without settings, nothing secret is wired (the routes answer 503 naming the variable)', () => {
-      const bare = Template.fromStack(new NarrationStack(new App({ context: noBundling }), 'Bare')).toJSON();
+      const bare = flat(new NarrationStack(new App({ context: noBundling }), 'Bare')).toJSON();
       const vars = Object.values(bare.Resources as Record<string, Json>)
         .filter((r) => r.Type === 'AWS::Lambda::Function')
         .flatMap((f) => Object.keys((f.Properties.Environment?.Variables ?? {}) as Json));
@@ -996,10 +1046,9 @@ describe('narration only', () => {
 
     test('queue concurrency caps come from context', () => {
       const app = new App({ context: { ...noBundling, 'narration:standardConcurrency': 2 } });
-      Template.fromStack(new NarrationStack(app, 'Capped')).hasResourceProperties(
-        'AWS::Lambda::EventSourceMapping',
-        { ScalingConfig: { MaximumConcurrency: 2 } },
-      );
+      flat(new NarrationStack(app, 'Capped')).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        ScalingConfig: { MaximumConcurrency: 2 },
+      });
     });
   });
 });
@@ -1282,7 +1331,7 @@ describe('documents only', () => {
         BrandDelete: { prefixes: [BRAND_ITEM_PREFIX], writes: true },
         RenderWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
         DeliveryWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
-        StartBatch: { prefixes: [JOB_ITEM_PREFIX], writes: true },
+        StartBatch: { prefixes: [JOB_ITEM_PREFIX, BRAND_ITEM_PREFIX], writes: true },
         GetBatch: { prefixes: [JOB_ITEM_PREFIX], writes: false },
         BatchWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
       };

@@ -1,6 +1,6 @@
 // S3 BatchFiles of the CFDI batches, in the documents bucket (lambdas/documents/bucket.ts): uploaded zips under
 // batches/uploads/ (a presigned POST bound to its key, application/zip and a size range), each batch's parts, part
-// outcomes, refusals and PDFs under batches/<job id>/, and the result zip under results/jobs/<job id>/, streamed
+// outcomes, refusals, brand and PDFs under batches/<job id>/, and the result zip under results/jobs/<job id>/, streamed
 // there by a multipart upload (@aws-sdk/lib-storage) so it is never whole in memory. Keys are per job, part and
 // UUID: a retried step overwrites, never duplicates.
 import {
@@ -15,6 +15,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import type { Readable } from 'node:stream';
 import { BATCHES_PREFIX, JOB_RESULT_PREFIX } from '../bucket';
+import type { Marca } from '../../../templates/kit/marca';
 import type { Refused } from '../core/cfdi-resumen';
 import type { BatchEntry, BatchFiles, JobResult, PartOutcome } from '../ports';
 
@@ -97,6 +98,14 @@ export class S3BatchFiles implements BatchFiles {
 
   async getRefused(jobId: string): Promise<Refused[]> {
     return (await this.getJson<Refused[]>(batchKey(jobId, 'refused.json'))) ?? [];
+  }
+
+  putBrand(jobId: string, marca: Marca): Promise<void> {
+    return this.put(batchKey(jobId, 'marca.json'), JSON.stringify(marca), 'application/json');
+  }
+
+  getBrand(jobId: string): Promise<Marca | undefined> {
+    return this.getJson<Marca>(batchKey(jobId, 'marca.json'));
   }
 
   async hasPdf(jobId: string, uuid: string): Promise<boolean> {

@@ -6,10 +6,10 @@
 // stored already (the only case where the part looks for them).
 import { DynamoJobRepository } from './job-repository';
 import type { WindowSlot } from '../../shared/quota/windows';
-import type { BatchRepository, BatchState, JobRecord } from '../ports';
+import type { BatchRepository, JobRecord, SplitBatch } from '../ports';
 
 export class DynamoBatchRepository extends DynamoJobRepository implements BatchRepository {
-  async planBatch(jobId: string, plan: Required<BatchState>, charged: WindowSlot[]): Promise<boolean> {
+  async planBatch(jobId: string, plan: SplitBatch, charged: WindowSlot[]): Promise<boolean> {
     return !!(await this.update(jobId, {
       set: [
         '#s = :active',

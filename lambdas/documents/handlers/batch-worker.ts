@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { logger } from '../../shared/logger';
 import { sqsWorker } from '../../shared/sqs-worker';
-import { awsDeps, type DocumentsDeps } from '../deps';
+import { awsDeps, batchDeps, type DocumentsDeps } from '../deps';
 import { runBatchStep, type BatchRunDeps } from '../use-cases/batch-run';
 import type { BatchStep } from '../use-cases/batches';
 import { recordRender } from './render';
@@ -26,12 +26,7 @@ function stepOf(m: z.output<typeof Message>): BatchStep {
 
 export function batchRunDeps(deps: DocumentsDeps): BatchRunDeps {
   return {
-    jobs: deps.batches,
-    jobFiles: deps.jobFiles,
-    batchFiles: deps.batchFiles,
-    batchQueue: deps.batchQueue,
-    quotas: deps.quotas,
-    now: () => deps.now(),
+    ...batchDeps(deps),
     renderer: () => deps.renderer(),
     recordRender: async (format, count) => void (await recordRender(deps, format, count)),
     events: {

@@ -1,6 +1,6 @@
 // POST /v1/batches: the route's spec, next to its handler (batches.ts); routes.ts lists it.
 import type { RouteSpec } from '../../shared/manifest';
-import { JOB_ITEM_PREFIX } from '../adapters/item-prefixes';
+import { BRAND_ITEM_PREFIX, JOB_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { RATE_HEADERS, common } from '../api/doc-parts';
 import { BatchRequestDoc, BatchView } from '../api/batches-doc';
 import { ErrorDetail } from '../api/schemas';
@@ -20,8 +20,9 @@ export const startBatchRoute = {
   access: {
     // quotas: what is left this month (read; the split charges) and the Idempotency-Key records.
     tables: { quotas: 'rw', keys: 'r', accounts: 'rw' },
-    itemPrefixes: { accounts: [JOB_ITEM_PREFIX] },
-    // Reads that the upload arrived; stores a JSON list as the batch's source.
+    // The batch's job; the account's brand (read), which its facturas print.
+    itemPrefixes: { accounts: [JOB_ITEM_PREFIX, BRAND_ITEM_PREFIX] },
+    // Reads that the upload arrived; stores a JSON list as the batch's source and the brand it prints.
     bucket: 'rw',
     bucketPrefixes: [BATCHES_PREFIX.prefix],
     sendTo: ['batch'],
@@ -41,7 +42,7 @@ export const startBatchRoute = {
       'a sheet of refused files with the reason) and `resumen.csv`. Quota: one document per CFDI printed, charged ' +
       'when the zip is read; refused files are not charged, PDFs that fail on our side are given back; a batch ' +
       'larger than what is left this month fails then, charging nothing. Starting the same upload again answers the ' +
-      'same batch. ' +
+      "same batch. A key's facturas print its account's brand (PUT /v1/brand) as of the start, as POST /v1/render does. " +
       '\n\n' +
       'Limits per plan — files per batch, zip size, parts of 20 CFDI rendered at once: without a key (free plan) 10 ' +
       'files, 2 MiB, 1 part, watermarked PDFs, the batch belongs to your address; Pro and Lifetime 1,000 files, ' +

@@ -1,12 +1,14 @@
 // POST /v1/batches — starts a batch of CFDI (use-cases/batches.ts): {"upload_id"} of an uploaded zip or
 // {"xml": [...]}; 202 with the batch. With an API key its account owns the batch and is charged for it; without
 // one, the free plan: a small batch (BATCH_LIMITS) owned by the caller's address and charged to its monthly count.
+// A key's batch prints its account's brand (PUT /v1/brand) on its facturas, as POST /v1/render does: read here,
+// kept with the batch (a brand changed later does not change a batch under way).
 import { ownerOf } from '../../shared/auth/owner';
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotency } from '../../shared/idempotency/idempotency';
 import { json } from '../../shared/http/response';
-import { awsDeps, type DocumentsDeps } from '../deps';
+import { awsDeps, batchDeps, type DocumentsDeps } from '../deps';
 import { planOf, quotaSubject } from '../core/plans';
 import { startBatch } from '../use-cases/batches';
 import { startBatchRoute as route } from './batches.route';
@@ -19,30 +21,28 @@ export function batchOwner(caller: Caller): string {
 export const makeHandler = (
   deps: Pick<
     DocumentsDeps,
-    'keys' | 'batches' | 'jobFiles' | 'batchFiles' | 'batchQueue' | 'quotas' | 'now' | 'idempotency'
+    | 'keys'
+    | 'batches'
+    | 'jobFiles'
+    | 'batchFiles'
+    | 'batchQueue'
+    | 'quotas'
+    | 'now'
+    | 'idempotency'
+    | 'brands'
   >,
 ) =>
   apiHandler(
     async (req) => {
       const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
-      const out = await startBatch(
-        // Named, not spread: the deps are lazy getters, and a spread would read every one (a store this function
-        // has no table for throws).
-        {
-          jobs: deps.batches,
-          jobFiles: deps.jobFiles,
-          batchFiles: deps.batchFiles,
-          batchQueue: deps.batchQueue,
-          quotas: deps.quotas,
-          now: () => deps.now(),
-        },
-        {
-          owner: batchOwner(caller),
-          plan: planOf(caller),
-          quotaSubject: quotaSubject(caller),
-          body: req.body(),
-        },
-      );
+      const brand = caller.kind === 'key' ? await deps.brands.get(ownerOf(caller.key)) : undefined;
+      const out = await startBatch(batchDeps(deps), {
+        owner: batchOwner(caller),
+        plan: planOf(caller),
+        quotaSubject: quotaSubject(caller),
+        body: req.body(),
+        marca: brand?.marca,
+      });
       return json(out.statusCode, out.body, { ...out.headers, 'cache-control': 'no-store' });
     },
     { maxBodyBytes: route.maxBodyBytes, invalidStatus: 400, ...idempotency(route, deps) },

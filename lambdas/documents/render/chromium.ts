@@ -2,32 +2,31 @@
 // invocations of a warm container), a page pool as large as the renders a process makes at once, a per-render
 // timeout, and a fresh browser after a crash or after N renders (Chromium's memory grows with use). The next browser
 // is started ahead, while the current one still renders, and takes over only once it is ready (the old one serves
-// on meanwhile), so a recycle never makes a render wait for a browser to start. Caller HTML is untrusted: see containment.ts for the layers and
-// docs/documents-rendering.md for the security model, options, limits and measured behaviour.
+// on meanwhile), so a recycle never makes a render wait for a browser to start. The pages themselves (loading a
+// document, what its requests may do, screenshots) are pages.ts. Caller HTML is untrusted: see containment.ts for the
+// layers and docs/documents-rendering.md for the security model, options, limits and measured behaviour.
 // Dependencies: @sparticuz/chromium (a Chromium build for Lambda's x86_64 Linux, brotli-packed in the npm package,
 // the same binary runs locally) driven by puppeteer-core (no bundled browser download). 147.0.0 pairs with
 // puppeteer-core 24.x (its peer range ^24.40.0).
 import type { ChildProcess } from 'node:child_process';
 import chromium from '@sparticuz/chromium';
-import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { logger } from '../../shared/logger';
-import {
-  DOCUMENT_ORIGIN,
-  contentSecurityPolicy,
-  cspBlockedUrl,
-  decideRequest,
-  launchArgs,
-} from './containment';
+import { launchArgs } from './containment';
 import { RenderCrashError, RenderInputError, RenderTimeoutError } from './errors';
 import { resolveFontsDir, writeFontconfig } from './fonts';
+import { parsePngOptions, toPuppeteerPdfOptions, type PdfOptions, type PngOptions } from './page-options';
 import {
-  MAX_PNG_HEIGHT,
-  parsePngOptions,
-  toPuppeteerPdfOptions,
-  type PdfOptions,
-  type PngOptions,
-  type PngViewport,
-} from './page-options';
+  DEFAULT_VIEWPORT,
+  loadDocument,
+  navigatedAway,
+  openPage,
+  openStrictPage,
+  screenshot,
+  type BlockedRequestObserver,
+  type PooledPage,
+  type Viewport,
+} from './pages';
 import { watermarkOverlay } from './watermark';
 
 export type { PdfOptions, PngOptions } from './page-options';
@@ -55,7 +54,7 @@ export interface RendererOptions {
    * by the CSP (Chromium reports those on the console; listened to only when this is set). The security tests watch
    * the defences at work with it.
    */
-  onBlockedRequest?: (url: string, by: 'interception' | 'csp') => void;
+  onBlockedRequest?: BlockedRequestObserver;
 }
 
 export interface RendererStats {
@@ -77,23 +76,6 @@ export interface RendererStats {
   browserPid?: number;
 }
 
-interface PooledPage {
-  page: Page;
-  jsEnabled: boolean;
-  viewport: string;
-  /** The document being rendered: served once to the main frame's navigation, then cleared. */
-  documentUrl?: string;
-  html?: string;
-  csp?: string;
-  /** The document was handed to the navigation: a reload or a second navigation to it gets nothing. */
-  served: boolean;
-  /** 'strict': an empty strict-CSP document ready for the next caller HTML; 'used': navigate before reuse. */
-  base: 'none' | 'strict' | 'used';
-  blocked: number;
-  /** Set when the page must not be reused (timeout, error). */
-  poisoned: boolean;
-}
-
 interface Slot {
   id: number;
   browser: Browser;
@@ -107,10 +89,6 @@ interface Slot {
   /** We closed or killed it on purpose (not a crash). */
   ended: boolean;
 }
-
-const DEFAULT_VIEWPORT = { width: 1024, height: 768, deviceScaleFactor: 1 };
-const viewportKey = (v: { width: number; height: number; deviceScaleFactor: number }) =>
-  `${v.width}x${v.height}@${v.deviceScaleFactor}`;
 
 /** A counting semaphore in arrival order. */
 class Gate {
@@ -130,12 +108,6 @@ class Gate {
     else this.active--;
   }
 }
-
-const navigatedAway = () =>
-  new RenderInputError(
-    'The document navigated away (meta refresh, link or script): remove that',
-    'custom_html',
-  );
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -157,7 +129,6 @@ export class Renderer {
   /** The current browser's render count at which its successor is started. */
   private readonly spareAt: number;
   private readonly slots = new Set<Slot>();
-  private seq = 0;
   private closed = false;
   private readonly counters: Omit<RendererStats, 'browserPid'> = {
     launches: 0,
@@ -192,7 +163,7 @@ export class Renderer {
   /** HTML → PNG bytes (screen media). Same errors as renderPdf. */
   async renderPng(html: string, options: PngOptions = {}): Promise<Buffer> {
     const vp = parsePngOptions(options);
-    return this.render('PNG', html, options, vp, async (pp) => this.screenshot(pp, vp));
+    return this.render('PNG', html, options, vp, async (pp) => screenshot(pp, vp));
   }
 
   stats(): RendererStats {
@@ -222,7 +193,7 @@ export class Renderer {
     kind: 'PDF' | 'PNG',
     html: string,
     options: { allowScripts?: boolean; timeoutMs?: number },
-    viewport: { width: number; height: number; deviceScaleFactor: number },
+    viewport: Viewport,
     produce: (pp: PooledPage) => Promise<T>,
   ): Promise<T> {
     if (typeof html !== 'string')
@@ -253,8 +224,8 @@ export class Renderer {
           this.retire(s);
         const started = performance.now();
         const result = await this.withTimeout(timeoutMs, s, held, async () => {
-          held.pp = s.idle.pop() ?? (await this.newPage(s));
-          await this.load(held.pp, html, allowScripts, viewport);
+          held.pp = s.idle.pop() ?? (await openPage(s.browser, this.options.onBlockedRequest));
+          await loadDocument(held.pp, html, allowScripts, viewport);
           const out = await produce(held.pp);
           if (held.pp.page.url() !== held.pp.documentUrl) throw navigatedAway();
           return out;
@@ -319,132 +290,6 @@ export class Renderer {
     }
   }
 
-  private async load(
-    pp: PooledPage,
-    html: string,
-    allowScripts: boolean,
-    viewport: { width: number; height: number; deviceScaleFactor: number },
-  ): Promise<void> {
-    if (pp.jsEnabled !== allowScripts) {
-      await pp.page.setJavaScriptEnabled(allowScripts);
-      pp.jsEnabled = allowScripts;
-    }
-    const key = viewportKey(viewport);
-    if (pp.viewport !== key) {
-      await pp.page.setViewport(viewport);
-      pp.viewport = key;
-    }
-    pp.blocked = 0;
-    if (allowScripts) {
-      // Trusted template with scripts: a fresh document per render, so no script state carries over.
-      await this.navigate(pp, html, true);
-      pp.base = 'used';
-    } else {
-      // Caller HTML goes into an empty document already served from the synthetic origin with the strict CSP
-      // (document.open/write through DevTools, which works with page scripts off): the CSP, the sandbox and the
-      // origin stay, and it costs ~3 ms instead of a ~25 ms navigation (bench/render-pdf.bench.ts).
-      if (pp.base !== 'strict') await this.navigate(pp, '<!doctype html><title></title>', false);
-      pp.base = 'strict';
-      await pp.page.setContent(html, { waitUntil: 'load', timeout: 0 });
-      // A <meta http-equiv> (a CSP, say) outlives document.open(): the next render starts from a fresh document.
-      if (/http-equiv/i.test(html)) pp.base = 'used';
-    }
-    if (pp.page.url() !== pp.documentUrl) throw navigatedAway();
-  }
-
-  /** Navigates the page to a new synthetic URL whose response (served once by onRequest) is `body`. */
-  private async navigate(pp: PooledPage, body: string, allowScripts: boolean): Promise<void> {
-    pp.documentUrl = `${DOCUMENT_ORIGIN}/document/${++this.seq}`;
-    pp.html = body;
-    pp.served = false;
-    pp.csp = contentSecurityPolicy({ allowScripts });
-    // goto may resolve with no response when a script starts another navigation during load; the URL checks after
-    // loading and after printing are what matter (an aborted navigation leaves the page on the document).
-    await pp.page.goto(pp.documentUrl, { waitUntil: 'load', timeout: 0 });
-  }
-
-  private async screenshot(pp: PooledPage, vp: PngViewport): Promise<Buffer> {
-    let clip: { x: number; y: number; width: number; height: number } | undefined;
-    if (vp.fullPage) {
-      // Page.getLayoutMetrics works with JavaScript off; cap the height so a 100,000 px page is cut, not a 1 GB PNG.
-      const session = await pp.page.createCDPSession();
-      try {
-        const { cssContentSize } = await session.send('Page.getLayoutMetrics');
-        const width = Math.max(vp.width, Math.ceil(cssContentSize.width));
-        const height = Math.min(MAX_PNG_HEIGHT, Math.max(vp.height, Math.ceil(cssContentSize.height)));
-        clip = { x: 0, y: 0, width: Math.min(width, 4000), height };
-      } finally {
-        await session.detach().catch(() => undefined);
-      }
-    }
-    const png = await pp.page.screenshot({
-      type: 'png',
-      omitBackground: vp.transparent,
-      ...(clip ? { clip, captureBeyondViewport: true } : {}),
-    });
-    return Buffer.from(png);
-  }
-
-  // ---- pages -------------------------------------------------------------------------------------------------
-
-  private async newPage(slot: Slot): Promise<PooledPage> {
-    const page = await slot.browser.newPage();
-    const pp: PooledPage = {
-      page,
-      jsEnabled: true,
-      viewport: '',
-      served: false,
-      base: 'none',
-      blocked: 0,
-      poisoned: false,
-    };
-    await page.setRequestInterception(true);
-    page.on('request', (req) => this.onRequest(pp, req));
-    const observe = this.options.onBlockedRequest;
-    if (observe)
-      page.on('console', (m) => {
-        const url = cspBlockedUrl(m.text());
-        if (url) observe(url, 'csp');
-      });
-    await page.setJavaScriptEnabled(false);
-    pp.jsEnabled = false;
-    return pp;
-  }
-
-  private onRequest(pp: PooledPage, req: HTTPRequest): void {
-    const decision = decideRequest({
-      url: req.url(),
-      isNavigation: req.isNavigationRequest(),
-      isMainFrame: req.frame() === pp.page.mainFrame(),
-      documentUrl: pp.served ? undefined : pp.documentUrl,
-    });
-    const settled = (p: Promise<void>) => void p.catch(() => undefined); // the page may be gone meanwhile
-    if (decision === 'serve-document') {
-      const body = pp.html ?? '';
-      pp.served = true;
-      pp.html = undefined;
-      settled(
-        req.respond({
-          status: 200,
-          contentType: 'text/html; charset=utf-8',
-          headers: {
-            'content-security-policy': pp.csp ?? contentSecurityPolicy({ allowScripts: false }),
-            'x-content-type-options': 'nosniff',
-            'cache-control': 'no-store',
-          },
-          body,
-        }),
-      );
-    } else if (decision === 'continue') {
-      settled(req.continue());
-    } else {
-      pp.blocked++;
-      this.options.onBlockedRequest?.(req.url(), 'interception');
-      // A navigation aborted with ERR_ABORTED leaves the page on its document (no chrome-error:// page).
-      settled(req.abort(req.isNavigationRequest() ? 'aborted' : 'blockedbyclient'));
-    }
-  }
-
   private release(slot: Slot, pp: PooledPage | undefined, ok: boolean): void {
     slot.inFlight--;
     if (pp) {
@@ -486,10 +331,7 @@ export class Renderer {
     this.spareReady = false;
     const spare = this.launch().then(async (slot) => {
       try {
-        const pp = await this.newPage(slot);
-        await this.navigate(pp, '<!doctype html><title></title>', false);
-        pp.base = 'strict';
-        slot.idle.push(pp);
+        slot.idle.push(await openStrictPage(slot.browser, this.options.onBlockedRequest));
       } catch (err) {
         // A page failed, not the browser: the first render makes its own.
         logger.warn('spare browser: page not prepared', { error: errorText(err) });

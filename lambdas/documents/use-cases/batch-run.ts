@@ -29,6 +29,7 @@ import { resumenWriters } from '../formats/resumen';
 import type { BatchEntry, JobRecord, PartOutcome } from '../ports';
 import { MAX_UNZIPPED_BYTES, PART_SIZE, type BatchDeps, type BatchStep } from './batches';
 import { outcomeEvent, queueEvent, type RenderJobDeps } from './jobs-render';
+import { withAccountBrand } from './brand';
 import { parseRenderRequest, renderDocument, type RenderDeps } from './render-request';
 
 export interface BatchRunDeps extends BatchDeps {
@@ -270,6 +271,8 @@ export async function renderPart(
   let outcomes = await deps.batchFiles.getOutcome(jobId, part);
   if (!outcomes) {
     const entries = await deps.batchFiles.getPart(jobId, part);
+    // The account's brand, on the facturas (as POST /v1/render prints it).
+    const marca = started.job.batch.branded ? await deps.batchFiles.getBrand(jobId) : undefined;
     const last = attempt >= deps.maxAttempts;
     const ourFault = (uuid: string, err: unknown): PartOutcome => {
       if (!last) throw err; // SQS redelivers the part; the PDFs stored so far are kept and skipped
@@ -296,11 +299,8 @@ export async function renderPart(
           continue;
         }
         try {
-          const request = parseRenderRequest({
-            template: entry.template,
-            cfdi_xml: entry.xml,
-            format: 'pdf',
-          });
+          const parsed = parseRenderRequest({ template: entry.template, cfdi_xml: entry.xml, format: 'pdf' });
+          const request = marca ? withAccountBrand(parsed, marca) : parsed;
           const doc = await renderDocument(request, await deps.renderer(), {
             watermark: job.plan === 'free',
           });

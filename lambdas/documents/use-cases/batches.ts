@@ -19,6 +19,7 @@ import { logger } from '../../shared/logger';
 import { rateLimitHeaders, type QuotaStore } from '../../shared/quota/windows';
 import { BATCHES_PREFIX } from '../bucket';
 import { BATCH_LIMITS, monthlyRules, type DocumentsPlan } from '../core/plans';
+import type { Marca } from '../../../templates/kit/marca';
 import type { BatchFiles, BatchRepository, JobFiles, JobRecord, JobRepository } from '../ports';
 import { availableUntil, downloadFor, JOB_TTL_S, newJobId, type MessageQueue } from './jobs';
 
@@ -108,7 +109,14 @@ function uploadJobId(owner: string, uploadId: string): string {
 /** POST /v1/batches: records the batch and queues its split. 202 with the batch (the same one for a repeated upload). */
 export async function startBatch(
   deps: BatchDeps,
-  input: { owner: string; plan: DocumentsPlan; quotaSubject: string; body: unknown },
+  input: {
+    owner: string;
+    plan: DocumentsPlan;
+    quotaSubject: string;
+    body: unknown;
+    /** The account's stored brand (PUT /v1/brand): its facturas print it, as POST /v1/render's do. */
+    marca?: Marca;
+  },
 ): Promise<{ statusCode: 202; body: Record<string, unknown>; headers: Record<string, string> }> {
   const parsed = BatchRequest.safeParse(input.body);
   if (!parsed.success) {
@@ -170,10 +178,16 @@ export async function startBatch(
     resultExpiresAt: nowS + JOB_TTL_S,
     expiresAt: nowS + 2 * JOB_TTL_S,
     charged: [],
-    batch: { source: 'upload_id' in request ? 'zip' : 'json', sourceKey, quotaSubject: input.quotaSubject },
+    batch: {
+      source: 'upload_id' in request ? 'zip' : 'json',
+      sourceKey,
+      quotaSubject: input.quotaSubject,
+      ...(input.marca ? { branded: true } : {}),
+    },
   };
   try {
     if ('xml' in request) await deps.batchFiles.putSource(sourceKey, JSON.stringify(request.xml));
+    if (input.marca) await deps.batchFiles.putBrand(jobId, input.marca);
     await deps.jobs.create(job);
     await deps.batchQueue.send({ jobId, step: 'split' } satisfies BatchStep);
   } catch (err) {

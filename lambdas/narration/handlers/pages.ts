@@ -7,7 +7,7 @@
 // presigned bucket URLs, and the player fetches HLS segments. Its styles need nothing: they are constructed style
 // sheets (adoptedStyleSheets), which style-src does not govern (docs/embed.md, "Pages with a Content-Security-Policy").
 import { pagesHandler } from '../../shared/http/pages';
-import { pageSecurityHeaders } from '../../shared/http/static-assets';
+import { bucketOrigin, pageSecurityHeaders } from '../../shared/http/static-assets';
 import { ROUTE_INDEX } from '../route-index.generated';
 import { SITE_FILES } from '../site/files.generated';
 
@@ -18,11 +18,8 @@ export const PAGES: Record<string, string> = {
   '/panel': 'panel.html',
 };
 
-/** Where presigned audio URLs point: the S3 endpoint the SDK is given (emulator), else S3 itself. */
-export function bucketOrigin(env: NodeJS.ProcessEnv = process.env): string {
-  const endpoint = env['AWS_ENDPOINT_URL_S3'] ?? env['AWS_ENDPOINT_URL'];
-  return endpoint ? new URL(endpoint).origin : 'https://*.amazonaws.com';
-}
+/** Where presigned audio URLs point (the platform's, shared with the documents playground). */
+export { bucketOrigin };
 
 export const makeHandler = (env: NodeJS.ProcessEnv = process.env) => {
   const bucket = bucketOrigin(env);

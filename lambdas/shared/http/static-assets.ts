@@ -110,6 +110,15 @@ export function staticFileHandler(file: StaticFile, headers: Record<string, stri
 }
 
 /**
+ * The origin presigned bucket URLs point at, for a page's CSP: the S3 endpoint the SDK is given (the local
+ * emulator), else S3 itself.
+ */
+export function bucketOrigin(env: NodeJS.ProcessEnv = process.env): string {
+  const endpoint = env['AWS_ENDPOINT_URL_S3'] ?? env['AWS_ENDPOINT_URL'];
+  return endpoint ? new URL(endpoint).origin : 'https://*.amazonaws.com';
+}
+
+/**
  * Security headers of every page: a strict Content-Security-Policy (only our own scripts and styles, no inline
  * script; `extra` adds sources per directive, e.g. the audio bucket's origin to media-src), HSTS, no framing, no
  * MIME sniffing, no referrer beyond the origin, no powerful features.

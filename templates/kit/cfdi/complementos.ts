@@ -2,8 +2,8 @@
 // (./pagos20.ts, ./nomina12.ts), Impuestos locales enters the totals (./implocal.ts) and the TimbreFiscalDigital
 // the timbre; every other complement — Carta Porte 3.1/3.0/2.0, Comercio Exterior 2.0/1.1, INE, Donatarias, Leyendas
 // Fiscales, Divisas, and any complement this code does not know — is printed from its own elements as sections:
-// an element's attributes as label/value pairs, a repeated element (Ubicación, Mercancía, Fracción…) as a table
-// with one row each, nested elements as sub-sections. Values are printed as written, never reformatted, so what
+// an element's attributes as label/value pairs, a repeated element (Ubicación, Mercancía, Fracción…) as its columns
+// once and a line of values for each, nested elements as sub-sections. Values are printed as written, never reformatted, so what
 // the paper shows is what SAT stamped.
 //
 // A complement whose namespace is not in KNOWN still prints the same way, under a notice that says it was not
@@ -290,28 +290,56 @@ export interface Campo {
   valor: string;
 }
 
-/** One printed block of a complement: a heading, its fields, and for a repeated element a table. */
+/**
+ * One printed block of a complement: a heading, its attributes in one line ("Label: value · Label: value"), and for
+ * a repeated element its lines of values. Plain runs of text: each change of style within a line (a coloured label)
+ * is one more text run for Chromium to lay out, paint and tag in the PDF, and a complement has hundreds of them.
+ */
 export interface Bloque {
   titulo: string;
   /** 0: the complement's root; deeper elements count up (the template indents nothing past 2). */
   nivel: number;
-  campos: Campo[];
+  linea: Tramo[];
   texto?: string;
   /**
-   * A repeated element, one line per occurrence: `filas` ("N. Label: value · Label: value", empty values left out),
-   * after `comunes` (the columns whose value is the same in every occurrence, said once; empty when none). A line is one paragraph, not a table row of cells: Chromium's layout and tagged PDF cost follows the
-   * element count, and 50 mercancías as an 11-column table doubled a traslado's render time
-   * (bench/cfdi-complementos.bench.ts).
+   * A repeated element (Ubicación, Mercancía, Fracción…): `columnas` once, as a table's header, then one line per
+   * occurrence with only its values in that order ("—" where it has none), after `comunes` (the columns whose value
+   * is the same in every occurrence, said once as "Label: value"; empty when none). Lines of values, not a table: 50
+   * mercancías as a table of cells doubled the render time, and their labels repeated on every line cost as much
+   * again as the values (bench/cfdi-complementos.bench.ts).
    */
-  tabla?: { comunes: Parte[]; filas: Parte[][] };
+  tabla?: { columnas: string[]; comunes: Tramo[]; filas: Tramo[][] };
 }
 
-/** "Label: value" in a line of a repeated element; `entero`: a short value with a hyphen (a date, a key) printed
- * unbroken — Chromium may break a line after any hyphen, and text tools then join "2023-06-" and "14" without it. */
-export interface Parte {
-  etiqueta: string;
-  valor: string;
+/**
+ * A run of text in a line of a repeated element. `entero`: a short value with a hyphen (a date, a key), printed
+ * unbroken — Chromium may break a line after any hyphen, and pdftotext then joins "2023-06-" and "14" without it.
+ * Other values and the separators merge into one run, so most lines are a single run of text.
+ */
+export interface Tramo {
+  texto: string;
   entero: boolean;
+}
+
+/** Between the values of a line (and the names of the columns): a value may hold "·" ("Domicilio · Calle"). */
+export const SEPARADOR = ' | ';
+
+const esEntero = (v: string) => v.includes('-') && v.length <= 40 && !/\s/.test(v);
+
+/** `piezas` ("prefix" + value) as runs, `sep` between them: hyphenated short values apart, the rest merged. */
+function tramos(piezas: { antes: string; valor: string }[], sep: string): Tramo[] {
+  const out: Tramo[] = [];
+  const texto = (t: string) => {
+    const last = out[out.length - 1];
+    if (last && !last.entero) last.texto += t;
+    else if (t) out.push({ texto: t, entero: false });
+  };
+  piezas.forEach(({ antes, valor }, i) => {
+    texto((i ? sep : '') + antes);
+    if (esEntero(valor)) out.push({ texto: valor, entero: true });
+    else texto(valor);
+  });
+  return out;
 }
 
 export interface SeccionComplemento {
@@ -328,16 +356,21 @@ function grupos(el: XmlNodo): [string, XmlNodo[]][] {
   const m = new Map<string, XmlNodo[]>();
   for (const c of el.children) {
     const k = `${c.uri} ${c.local}`;
-    m.set(k, [...(m.get(k) ?? []), c]);
+    const xs = m.get(k);
+    if (xs) xs.push(c);
+    else m.set(k, [c]);
   }
   return [...m.values()].map((xs) => [xs[0]!.local, xs]);
 }
 
 function bloques(el: XmlNodo, titulo: string, nivel: number, out: Bloque[]): void {
-  const cs = campos(el);
+  const linea = tramos(
+    campos(el).map((c) => ({ antes: `${c.etiqueta}: `, valor: c.valor })),
+    ' · ',
+  );
   const texto = el.text?.trim();
   // A wrapper (no attributes, no text) prints only as the heading of what it holds.
-  out.push({ titulo, nivel, campos: cs, ...(texto ? { texto } : {}) });
+  out.push({ titulo, nivel, linea, ...(texto ? { texto } : {}) });
   for (const [local, els] of grupos(el)) {
     const nombre = etiqueta(local);
     if (els.length === 1) {
@@ -353,46 +386,42 @@ function bloques(el: XmlNodo, titulo: string, nivel: number, out: Bloque[]): voi
           !c.children.length && !c.text?.trim() && e.children.filter((x) => x.local === c.local).length === 1,
       ),
     );
-    const sub = plegables
-      ? [
-          ...new Set(
-            els.flatMap((e) => e.children.flatMap((c) => Object.keys(c.attrs).map((k) => `${c.local} ${k}`))),
-          ),
-        ]
-      : [];
-    const valor = (e: XmlNodo, key: string) => {
-      const [local, k] = key.split(' ') as [string, string];
-      return e.children.find((c) => c.local === local)?.attrs[k]?.trim() ?? '';
-    };
+    // [child, attribute] of each folded column.
+    const sub: [string, string][] = [];
+    if (plegables) {
+      const seen = new Set<string>();
+      for (const e of els)
+        for (const c of e.children)
+          for (const k of Object.keys(c.attrs))
+            if (!seen.has(`${c.local} ${k}`)) {
+              seen.add(`${c.local} ${k}`);
+              sub.push([c.local, k]);
+            }
+    }
     if (keys.length || sub.length) {
-      const columnas = [
-        ...keys.map(etiqueta),
-        ...sub.map((x) => `${etiqueta(x.split(' ')[0]!)} · ${etiqueta(x.split(' ')[1]!)}`),
-      ];
+      const columnas = [...keys.map(etiqueta), ...sub.map(([c, k]) => `${etiqueta(c)} · ${etiqueta(k)}`)];
       const filas = els.map((e) => [
         ...keys.map((k) => e.attrs[k]?.trim() ?? ''),
-        ...sub.map((x) => valor(e, x)),
+        ...sub.map(([local, k]) => e.children.find((c) => c.local === local)?.attrs[k]?.trim() ?? ''),
       ]);
       const comun = columnas.map((_, c) => filas[0]![c] !== '' && filas.every((f) => f[c] === filas[0]![c]));
-      const partes = (f: string[], cols: (c: number) => boolean): Parte[] =>
-        f.flatMap((v, c) =>
-          v !== '' && cols(c)
-            ? [
-                {
-                  etiqueta: columnas[c]!,
-                  valor: v,
-                  entero: v.includes('-') && v.length <= 40 && !/\s/.test(v),
-                },
-              ]
-            : [],
-        );
+      const propias = columnas.flatMap((_, c) => (comun[c] ? [] : [c]));
       out.push({
         titulo: `${nombre} (${els.length})`,
         nivel: nivel + 1,
-        campos: [],
+        linea: [],
         tabla: {
-          comunes: partes(filas[0]!, (c) => comun[c]!),
-          filas: filas.map((f) => partes(f, (c) => !comun[c])),
+          columnas: propias.map((c) => columnas[c]!),
+          comunes: tramos(
+            columnas.flatMap((col, c) => (comun[c] ? [{ antes: `${col}: `, valor: filas[0]![c]! }] : [])),
+            ' · ',
+          ),
+          filas: filas.map((f) =>
+            tramos(
+              propias.map((c) => ({ antes: '', valor: f[c] || '—' })),
+              SEPARADOR,
+            ),
+          ),
         },
       });
     }
@@ -409,7 +438,7 @@ function bloques(el: XmlNodo, titulo: string, nivel: number, out: Bloque[]): voi
             ),
           );
       if (!keys.length && !e.children.length && e.text?.trim())
-        out.push({ titulo: `${nombre} ${i + 1}`, nivel: nivel + 1, campos: [], texto: e.text.trim() });
+        out.push({ titulo: `${nombre} ${i + 1}`, nivel: nivel + 1, linea: [], texto: e.text.trim() });
     });
   }
 }

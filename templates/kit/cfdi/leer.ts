@@ -115,6 +115,50 @@ export function atributos(el: El, trail: string, problems: CfdiXmlProblem[]) {
   };
 }
 
+/** The TimbreFiscalDigital element (printed as the timbre, not as a complement). */
+export const esTimbre = (x: El): boolean => x.uri === NS_TFD && x.local === 'TimbreFiscalDigital';
+
+/**
+ * The TimbreFiscalDigital 1.1 among a comprobante's complements (a CFDI 4.0 or a Retenciones 2.0), read with its
+ * problems; undefined when it has none (not stamped).
+ */
+export function leerTimbre(complementos: readonly El[], problems: CfdiXmlProblem[]): TimbreLeido | undefined {
+  const tfdEl = complementos.find(esTimbre);
+  if (!tfdEl) return undefined;
+  const t = atributos(tfdEl, 'TimbreFiscalDigital', problems);
+  const version = t.req('Version');
+  if (version && version !== '1.1')
+    problems.push({
+      msg: `TimbreFiscalDigital@Version must be 1.1, not '${version}'`,
+      type: 'cfdi_version',
+    });
+  // As written (not trimmed): the cadena original applies SAT's own whitespace rule (normalize-space).
+  const raw = (name: string) => (t.req(name) === '' ? '' : tfdEl.attrs[name]!);
+  // SelloCFD and SelloSAT are required attributes whose XSD type allows an empty value: present is enough.
+  const present = (name: string) => {
+    const v = tfdEl.attrs[name];
+    if (v === undefined)
+      problems.push({ msg: `TimbreFiscalDigital@${name} is required`, type: 'cfdi_missing' });
+    return v ?? '';
+  };
+  // TimbreFiscalDigitalv11.xsd: 8-4-4-4-12 hexadecimal digits, either case (kept as written).
+  if (tfdEl.attrs.UUID?.trim() && !UUID_RE.test(tfdEl.attrs.UUID))
+    problems.push({
+      msg: `TimbreFiscalDigital@UUID '${tfdEl.attrs.UUID.slice(0, 60)}' is not 8-4-4-4-12 hexadecimal digits (TimbreFiscalDigitalv11.xsd)`,
+      type: 'cfdi_invalid',
+    });
+  return {
+    version,
+    uuid: raw('UUID'),
+    fechaTimbrado: raw('FechaTimbrado'),
+    rfcProvCertif: raw('RfcProvCertif'),
+    leyenda: tfdEl.attrs.Leyenda,
+    selloCfd: present('SelloCFD'),
+    noCertificadoSat: raw('NoCertificadoSAT'),
+    selloSat: present('SelloSAT'),
+  };
+}
+
 export interface TrasladoLeido {
   base: string;
   impuesto: string;
@@ -318,42 +362,7 @@ export function leerCfdi(xml: string | XmlNodo): CfdiLeido {
   };
 
   const complementoEls = children(root, NS_CFDI40, 'Complemento').flatMap((x) => x.children);
-  const tfdEl = complementoEls.find((x) => x.uri === NS_TFD && x.local === 'TimbreFiscalDigital');
-  let timbre: TimbreLeido | undefined;
-  if (tfdEl) {
-    const t = path(tfdEl, 'TimbreFiscalDigital');
-    const version = t.req('Version');
-    if (version && version !== '1.1')
-      problems.push({
-        msg: `TimbreFiscalDigital@Version must be 1.1, not '${version}'`,
-        type: 'cfdi_version',
-      });
-    // As written (not trimmed): the cadena original applies SAT's own whitespace rule (normalize-space).
-    const raw = (name: string) => (t.req(name) === '' ? '' : tfdEl.attrs[name]!);
-    // SelloCFD and SelloSAT are required attributes whose XSD type allows an empty value: present is enough.
-    const present = (name: string) => {
-      const v = tfdEl.attrs[name];
-      if (v === undefined)
-        problems.push({ msg: `TimbreFiscalDigital@${name} is required`, type: 'cfdi_missing' });
-      return v ?? '';
-    };
-    // TimbreFiscalDigitalv11.xsd: 8-4-4-4-12 hexadecimal digits, either case (kept as written).
-    if (tfdEl.attrs.UUID?.trim() && !UUID_RE.test(tfdEl.attrs.UUID))
-      problems.push({
-        msg: `TimbreFiscalDigital@UUID '${tfdEl.attrs.UUID.slice(0, 60)}' is not 8-4-4-4-12 hexadecimal digits (TimbreFiscalDigitalv11.xsd)`,
-        type: 'cfdi_invalid',
-      });
-    timbre = {
-      version,
-      uuid: raw('UUID'),
-      fechaTimbrado: raw('FechaTimbrado'),
-      rfcProvCertif: raw('RfcProvCertif'),
-      leyenda: tfdEl.attrs.Leyenda,
-      selloCfd: present('SelloCFD'),
-      noCertificadoSat: raw('NoCertificadoSAT'),
-      selloSat: present('SelloSAT'),
-    };
-  }
+  const timbre = leerTimbre(complementoEls, problems);
 
   const globalEl = child(root, NS_CFDI40, 'InformacionGlobal');
   const g = globalEl && path(globalEl, 'InformacionGlobal');
@@ -399,8 +408,8 @@ export function leerCfdi(xml: string | XmlNodo): CfdiLeido {
     conceptos,
     impuestos,
     timbre,
-    complementos: complementoEls.filter((x) => x !== tfdEl).map((x) => x.uri),
-    complementoNodos: complementoEls.filter((x) => x !== tfdEl),
+    complementos: complementoEls.filter((x) => !esTimbre(x)).map((x) => x.uri),
+    complementoNodos: complementoEls.filter((x) => !esTimbre(x)),
   };
   if (problems.length) throw new CfdiXmlError(problems);
   return leido;

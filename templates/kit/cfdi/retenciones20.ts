@@ -11,8 +11,8 @@ import {
   child,
   children,
   CfdiXmlError,
-  NS_TFD,
-  UUID_RE,
+  esTimbre,
+  leerTimbre,
   type CfdiXmlProblem,
   type TimbreLeido,
   type XmlNodo,
@@ -90,37 +90,7 @@ export function leerRetenciones20(root: XmlNodo): RetencionesLeidas {
   const rel = relEl && at(relEl, 'CfdiRetenRelacionados');
 
   const complementoEls = children(root, NS_RETENCIONES20, 'Complemento').flatMap((c) => c.children);
-  const tfdEl = complementoEls.find((c) => c.uri === NS_TFD && c.local === 'TimbreFiscalDigital');
-  let timbre: TimbreLeido | undefined;
-  if (tfdEl) {
-    const f = at(tfdEl, 'TimbreFiscalDigital');
-    const raw = (name: string) => (f.req(name) === '' ? '' : tfdEl.attrs[name]!);
-    // SelloCFD and SelloSAT are required attributes whose XSD type allows an empty value: present is enough.
-    const present = (name: string) => {
-      const v = tfdEl.attrs[name];
-      if (v === undefined)
-        problems.push({ msg: `TimbreFiscalDigital@${name} is required`, type: 'cfdi_missing' });
-      return v ?? '';
-    };
-    const tv = f.req('Version');
-    if (tv && tv !== '1.1')
-      problems.push({ msg: `TimbreFiscalDigital@Version must be 1.1, not '${tv}'`, type: 'cfdi_version' });
-    if (tfdEl.attrs.UUID?.trim() && !UUID_RE.test(tfdEl.attrs.UUID))
-      problems.push({
-        msg: `TimbreFiscalDigital@UUID '${tfdEl.attrs.UUID.slice(0, 60)}' is not 8-4-4-4-12 hexadecimal digits (TimbreFiscalDigitalv11.xsd)`,
-        type: 'cfdi_invalid',
-      });
-    timbre = {
-      version: tv,
-      uuid: raw('UUID'),
-      fechaTimbrado: raw('FechaTimbrado'),
-      rfcProvCertif: raw('RfcProvCertif'),
-      leyenda: tfdEl.attrs.Leyenda,
-      selloCfd: present('SelloCFD'),
-      noCertificadoSat: raw('NoCertificadoSAT'),
-      selloSat: present('SelloSAT'),
-    };
-  }
+  const timbre = leerTimbre(complementoEls, problems);
 
   const leidas: RetencionesLeidas = {
     version,
@@ -160,7 +130,7 @@ export function leerRetenciones20(root: XmlNodo): RetencionesLeidas {
       }),
     },
     timbre,
-    complementoNodos: complementoEls.filter((c) => c !== tfdEl),
+    complementoNodos: complementoEls.filter((c) => !esTimbre(c)),
   };
   if (problems.length) throw new CfdiXmlError(problems);
   return leidas;

@@ -43,14 +43,11 @@ export function verificacionUrl(v: Verificacion): string {
   );
 }
 
-export interface Timbre {
-  uuid: string;
-  fechaTimbrado: string;
-  rfcProvCertif: string;
-  leyenda?: string;
-  selloCfd: string;
-  noCertificadoSat: string;
-}
+/** The fields of the TFD's cadena original (from an XML, or the data of a factura already stamped). */
+export type Timbre = Pick<
+  TimbreLeido,
+  'uuid' | 'fechaTimbrado' | 'rfcProvCertif' | 'leyenda' | 'selloCfd' | 'noCertificadoSat'
+>;
 
 /** ||1.1|UUID|FechaTimbrado|RfcProvCertif|[Leyenda|]SelloCFD|NoCertificadoSAT|| */
 export function cadenaOriginalTimbre(t: Timbre): string {

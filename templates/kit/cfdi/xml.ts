@@ -10,8 +10,9 @@
 // whiteSpace="collapse" and the cadena original do).
 import { create } from 'xmlbuilder2';
 import { currencyDigits, type Dec } from '../money';
-import type { CfdiCalc, ConceptoCalc } from './calc';
+import type { CfdiCalc, ConceptoCalc, RetencionCalc, TrasladoCalc } from './calc';
 import { decimalText } from './calc';
+import type { ConceptoLeido } from './leer';
 
 export const CFDI_NAMESPACE = 'http://www.sat.gob.mx/cfd/4';
 export const CFDI_SCHEMA_LOCATION =
@@ -19,17 +20,18 @@ export const CFDI_SCHEMA_LOCATION =
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 const XMLNS = 'http://www.w3.org/2000/xmlns/';
 
-export interface ConceptoXml {
-  claveProdServ: string;
-  noIdentificacion?: string;
-  cantidad: string;
-  claveUnidad: string;
-  unidad?: string;
-  descripcion: string;
-  valorUnitario: string;
-  objetoImp: string;
-  calc: ConceptoCalc;
-}
+/** A concepto as written: the attributes a CFDI read from XML has (./leer.ts), its figures from the calculator. */
+export type ConceptoXml = Pick<
+  ConceptoLeido,
+  | 'claveProdServ'
+  | 'noIdentificacion'
+  | 'cantidad'
+  | 'claveUnidad'
+  | 'unidad'
+  | 'descripcion'
+  | 'valorUnitario'
+  | 'objetoImp'
+> & { calc: ConceptoCalc };
 
 export interface ComprobanteXml {
   serie?: string;
@@ -81,6 +83,16 @@ export function buildCfdiXml(c: ComprobanteXml): string {
   const money = (v: Dec) => v.toFixed(digits);
   const six = (v: Dec) => decimalText(v, Math.max(digits, 2));
   const tasa = (t: string | undefined) => (t === undefined ? undefined : Number(t).toFixed(6));
+  // A Traslado, or a concepto's Retencion: its amounts written by `n` (6 decimals in a concepto, the currency's in
+  // the comprobante's totals); Importe absent for an Exento traslado.
+  const impuesto = (t: TrasladoCalc | RetencionCalc, n: (v: Dec) => string) =>
+    attrs({
+      Base: n(t.base),
+      Impuesto: t.impuesto,
+      TipoFactor: t.tipoFactor,
+      TasaOCuota: tasa(t.tasaOCuota),
+      Importe: t.importe ? n(t.importe) : undefined,
+    });
 
   const doc = create({ version: '1.0', encoding: 'UTF-8' });
   if (c.comentario?.length) {
@@ -152,33 +164,11 @@ export function buildCfdiXml(c: ComprobanteXml): string {
     const imp = el.ele(CFDI_NAMESPACE, 'cfdi:Impuestos');
     if (k.calc.traslados.length) {
       const ts = imp.ele(CFDI_NAMESPACE, 'cfdi:Traslados');
-      for (const t of k.calc.traslados)
-        ts.ele(
-          CFDI_NAMESPACE,
-          'cfdi:Traslado',
-          attrs({
-            Base: six(t.base),
-            Impuesto: t.impuesto,
-            TipoFactor: t.tipoFactor,
-            TasaOCuota: tasa(t.tasaOCuota),
-            Importe: t.importe ? six(t.importe) : undefined,
-          }),
-        );
+      for (const t of k.calc.traslados) ts.ele(CFDI_NAMESPACE, 'cfdi:Traslado', impuesto(t, six));
     }
     if (k.calc.retenciones.length) {
       const rs = imp.ele(CFDI_NAMESPACE, 'cfdi:Retenciones');
-      for (const r of k.calc.retenciones)
-        rs.ele(
-          CFDI_NAMESPACE,
-          'cfdi:Retencion',
-          attrs({
-            Base: six(r.base),
-            Impuesto: r.impuesto,
-            TipoFactor: r.tipoFactor,
-            TasaOCuota: tasa(r.tasaOCuota),
-            Importe: six(r.importe),
-          }),
-        );
+      for (const r of k.calc.retenciones) rs.ele(CFDI_NAMESPACE, 'cfdi:Retencion', impuesto(r, six));
     }
   }
   const { traslados, retenciones, totalTrasladados, totalRetenidos } = c.calc;
@@ -199,18 +189,7 @@ export function buildCfdiXml(c: ComprobanteXml): string {
     }
     if (traslados.length) {
       const ts = imp.ele(CFDI_NAMESPACE, 'cfdi:Traslados');
-      for (const t of traslados)
-        ts.ele(
-          CFDI_NAMESPACE,
-          'cfdi:Traslado',
-          attrs({
-            Base: money(t.base),
-            Impuesto: t.impuesto,
-            TipoFactor: t.tipoFactor,
-            TasaOCuota: tasa(t.tasaOCuota),
-            Importe: t.importe ? money(t.importe) : undefined,
-          }),
-        );
+      for (const t of traslados) ts.ele(CFDI_NAMESPACE, 'cfdi:Traslado', impuesto(t, money));
     }
   }
   return doc.end({ prettyPrint: true, indent: '  ', wellFormed: true });

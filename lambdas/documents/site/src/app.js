@@ -3,8 +3,10 @@
 // JSON Schema (lib/validate.js), picks one of the ten formats and renders through POST /v1/render; or, on the
 // "HTML propio" tab, sends their own Jinja2 HTML (custom_html, paid keys). PDF and PNG are previewed from a blob:
 // URL (the CSP's frame-src allows blob: for the PDF viewer), text formats are shown as text, and every result can
-// be downloaded. The optional API key lives in sessionStorage only (this tab, until it closes).
+// be downloaded. The optional API key lives in sessionStorage only (this tab, until it closes). Section 4 sends a
+// zip of stamped CFDI through the batch API and follows it (GET /v1/batches/{id}) until its result zip is offered.
 import { allowanceText, FORMATS, loadPricing, loadTemplates, locText, priceText, render } from './lib/api.js';
+import { setUpBatch } from './lote.js';
 import { locate, makeChecker, parseJson } from './lib/validate.js';
 
 const $ = (id) => document.getElementById(id);
@@ -277,8 +279,8 @@ function clearResult() {
   $('descarga').hidden = true;
 }
 
-function showError(failure) {
-  const box = $('error-resultado');
+/** A failure's explanation, its validation items and the API's own words, into `box`. */
+function failureParts(failure) {
   const parts = [
     el('p', { className: 'titulo-error', text: failure.title }),
     el('p', { text: failure.explanation }),
@@ -296,11 +298,16 @@ function showError(failure) {
   if (failure.detail)
     parts.push(
       el('p', { className: 'detalle' }, [
-        `Respuesta de la API (${failure.status}): `,
+        failure.status ? `Respuesta de la API (${failure.status}): ` : 'Motivo que da la API: ',
         el('span', { text: failure.detail }),
       ]),
     );
-  box.replaceChildren(...parts);
+  return parts;
+}
+
+function showError(failure) {
+  const box = $('error-resultado');
+  box.replaceChildren(...failureParts(failure));
   $('estado-resultado').textContent = `No se generó el documento: ${failure.title.toLowerCase()}.`;
   // On a phone the message may sit below the screen: bring it into view (role="alert" announces it).
   requestAnimationFrame(() => box.scrollIntoView({ block: 'nearest' }));
@@ -424,6 +431,7 @@ async function start() {
   setUpKey();
   const checkOwn = setUpEditor();
   setUpRender(checkOwn);
+  setUpBatch({ sizeText, failureParts, key: () => $('clave').value.trim() });
   fillFormats();
   void showPrices();
   const select = $('plantilla');

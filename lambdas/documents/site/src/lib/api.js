@@ -1,4 +1,5 @@
-// The playground's calls to the documents API (same origin): GET /templates and POST /v1/render, and what an
+// The playground's calls to the documents API (same origin): GET /templates, POST /v1/render and the batch API
+// (POST /v1/batches/upload, the zip sent to its presigned POST, POST /v1/batches, GET /v1/batches/{id}), and what an
 // answer means for a person, in Spanish. The API's own detail (English, the contract's `{"detail": ...}`) is kept
 // beside the explanation so developers see exactly what their code would get.
 import { jsonPath } from './validate.js';
@@ -179,5 +180,96 @@ function explain(res, detail) {
           (id ? ` Si se repite, escríbenos con este identificador: ${id}.` : ''),
       };
     }
+  }
+}
+
+// ── Batches: a zip of stamped CFDI ──────────────────────────────────────────────────────────────────────────
+
+function authHeaders(key, json) {
+  const headers = { accept: 'application/json', 'accept-language': SPANISH };
+  if (json) headers['content-type'] = 'application/json';
+  if (key) headers.authorization = `Bearer ${key}`;
+  return headers;
+}
+
+/** An API answer that is not 2xx, as the page shows it: the API's own (Spanish) detail beside a title. */
+async function batchFailure(res, title) {
+  let detail;
+  try {
+    detail = (await res.json()).detail;
+  } catch {
+    detail = undefined;
+  }
+  const items = Array.isArray(detail) ? detail : undefined;
+  const explanation =
+    res.status === 401
+      ? 'Revisa la clave del paso 2, o bórrala para usar el plan gratuito.'
+      : res.status === 429
+        ? 'Un plan de pago te da más documentos al mes.'
+        : res.status >= 500
+          ? 'Vuelve a intentarlo en un momento.'
+          : 'Revisa lo que dice la API y vuelve a intentarlo.';
+  return { ok: false, status: res.status, title, explanation, items, detail: items ? undefined : detail };
+}
+
+const OFFLINE = {
+  ok: false,
+  status: 0,
+  title: 'No se pudo conectar con la API',
+  explanation: 'Revisa tu conexión y vuelve a intentarlo.',
+};
+
+/**
+ * A zip through the batch API: an upload slot (POST /v1/batches/upload), the file sent to its presigned POST
+ * (straight to storage), then POST /v1/batches {upload_id}. Resolves `{ok: true, batch}` (the 202's body) or a
+ * failure as render()'s.
+ */
+export async function startZipBatch(file, key) {
+  try {
+    const slot = await fetch('/v1/batches/upload', {
+      method: 'POST',
+      headers: authHeaders(key, true),
+      body: '{}',
+    });
+    if (!slot.ok) return batchFailure(slot, 'No se pudo preparar la subida');
+    const { upload_id: uploadId, upload, max_bytes: maxBytes } = await slot.json();
+    if (file.size > maxBytes)
+      return {
+        ok: false,
+        status: 413,
+        title: 'El zip es demasiado grande para tu plan',
+        explanation: `Pesa ${file.size.toLocaleString('es-MX')} bytes; tu plan admite hasta ${maxBytes.toLocaleString('es-MX')}.`,
+      };
+    const form = new FormData();
+    for (const [name, value] of Object.entries(upload.fields)) form.append(name, value);
+    form.append(upload.file_field, file, file.name);
+    const sent = await fetch(upload.url, { method: upload.method, body: form });
+    if (!sent.ok)
+      return {
+        ok: false,
+        status: sent.status,
+        title: 'No se pudo subir el zip',
+        explanation: `El almacenamiento respondió ${sent.status}. Vuelve a intentarlo.`,
+      };
+    const started = await fetch('/v1/batches', {
+      method: 'POST',
+      headers: authHeaders(key, true),
+      body: JSON.stringify({ upload_id: uploadId }),
+    });
+    if (started.status !== 202) return batchFailure(started, 'La API no aceptó el lote');
+    return { ok: true, batch: await started.json() };
+  } catch {
+    return OFFLINE;
+  }
+}
+
+/** GET /v1/batches/{id}: `{ok: true, batch, retryAfterS}` or a failure. */
+export async function getBatch(id, key) {
+  try {
+    const res = await fetch(`/v1/batches/${encodeURIComponent(id)}`, { headers: authHeaders(key, false) });
+    if (!res.ok) return batchFailure(res, 'No se pudo consultar el lote');
+    return { ok: true, batch: await res.json(), retryAfterS: Number(res.headers.get('retry-after')) || 0 };
+  } catch {
+    return OFFLINE;
   }
 }
