@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { tempDir } from '../helpers/env';
 import { postJson } from '../helpers/runtime';
+import { VOICES } from '../../lambdas/narration/core/voices';
 
 jest.setTimeout(120_000);
 const run = promisify(execFile);
@@ -47,7 +48,9 @@ test('bin/local.ts serves the narration API on loopback', async () => {
   expect(new URL(base).hostname).toBe('127.0.0.1');
   const res = await fetch(`${base}/voices`);
   expect(res.status).toBe(200);
-  expect(((await res.json()) as unknown[]).length).toBe(4);
+  // Every voice of the catalogue, in its order, by id.
+  const ids = ((await res.json()) as { id: string }[]).map((v) => v.id);
+  expect(ids).toEqual(VOICES.map((v) => v.id));
 });
 
 test('npm run keys: create → the key skips limits → revoke → 401', async () => {

@@ -45,6 +45,8 @@ let sqs: SQSClient;
 let synthCalls = 0;
 /** Deliveries the worker handler received. */
 let deliveries = 0;
+/** Called with the delivery's number as it reaches the handler, before the worker runs (one test clears a fault). */
+let onDelivery: ((n: number) => void) | undefined;
 
 beforeAll(async () => {
   emu = await withEmulators({ queueVisibilityS: VISIBILITY_S });
@@ -82,6 +84,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
+  onDelivery = undefined;
   for (const p of pollers.splice(0)) await p.stop();
   for (const p of Object.values(proxies)) {
     p.clear();
@@ -130,6 +133,7 @@ function poll(): Poller {
       const worker = makeWorker(countingDeps());
       return (event: Parameters<typeof worker>[0], context: Parameters<typeof worker>[1]) => {
         deliveries++;
+        onDelivery?.(deliveries);
         clock.advance((LEASE_S + 1) * 1000);
         return worker(event, context);
       };
@@ -254,16 +258,20 @@ test('SQS fails the acknowledgement: the message comes back and the finished job
   const audioId = await queueJob();
   synthCalls = 0;
   deliveries = 0;
-  // sqs-consumer deletes the message after the handler succeeds; every delete fails until the message has come back
-  // (a count of failures could be used up by another message's delete, and this one's then pass at once).
+  // sqs-consumer deletes the message after the handler succeeds; every delete fails until the message has come back,
+  // and the fault ends as the second delivery reaches the handler, before its own delete (cleared from the test
+  // after it saw the delivery, that delete could still fail, and each further return costs a receive of the three
+  // before the DLQ).
   proxies.sqs.fail({ match: sqsOp('DeleteMessage'), mode: AWS_FAULTS.sqsInternal });
+  onDelivery = (n) => {
+    if (n === 2) proxies.sqs.clear();
+  };
   poll();
   const done = await settled(audioId);
   expect(done.status).toBe('done');
   await until('the message delivered again after its failed acknowledgement', async () =>
     deliveries >= 2 ? true : undefined,
   );
-  proxies.sqs.clear();
   // The redelivered message is acknowledged without work, then deleted for good.
   const deadline = Date.now() + 20_000;
   while (
