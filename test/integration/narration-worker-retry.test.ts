@@ -41,7 +41,9 @@ beforeAll(async () => {
   startWorker();
 });
 afterAll(async () => {
-  for (const p of pollers) p.kill();
+  // Stopped, not killed: a job still in the worker must finish before the emulators' files are removed (a read of
+  // its job text racing the removal failed the suite once: ENOENT from s3rver).
+  await Promise.all(pollers.map((p) => p.stop()));
   await emu.cleanup();
 });
 
