@@ -35,6 +35,18 @@ function toAccount(item: Record<string, unknown> | undefined): Account | undefin
   };
 }
 
+/** Adds `SET #alias = if_not_exists(#alias, :alias)` for `attribute`: the first value written stays. */
+function keepFirst(
+  update: { sets: string[]; names: Record<string, string>; values: Record<string, unknown> },
+  alias: string,
+  attribute: string,
+  value: unknown,
+) {
+  update.sets.push(`#${alias} = if_not_exists(#${alias}, :${alias})`);
+  update.names[`#${alias}`] = attribute;
+  update.values[`:${alias}`] = value;
+}
+
 export class DynamoAccountStore extends DynamoTable implements AccountStore {
   private async getItem(pk: string): Promise<Record<string, unknown> | undefined> {
     const out = await this.readItem({ Key: { pk }, ConsistentRead: true });
@@ -71,16 +83,8 @@ export class DynamoAccountStore extends DynamoTable implements AccountStore {
         values[':seed'] = u.seedStatus;
       }
     }
-    if (u.service) {
-      sets.push('#svc = if_not_exists(#svc, :svc)');
-      names['#svc'] = 'service';
-      values[':svc'] = u.service;
-    }
-    if (u.ref) {
-      sets.push('#ref = if_not_exists(#ref, :ref)');
-      names['#ref'] = 'ref';
-      values[':ref'] = u.ref;
-    }
+    if (u.service) keepFirst({ sets, names, values }, 'svc', 'service', u.service);
+    if (u.ref) keepFirst({ sets, names, values }, 'ref', 'ref', u.ref);
     const out = await this.updateItem({
       Key: { pk: acct(u.accountId) },
       UpdateExpression: `SET ${sets.join(', ')} ADD version :one`,
@@ -125,11 +129,7 @@ export class DynamoAccountStore extends DynamoTable implements AccountStore {
       names['#plan'] = 'plan';
       values[':plan'] = u.plan;
     }
-    if (u.service) {
-      sets.push('#svc = if_not_exists(#svc, :svc)');
-      names['#svc'] = 'service';
-      values[':svc'] = u.service;
-    }
+    if (u.service) keepFirst({ sets, names, values }, 'svc', 'service', u.service);
     try {
       const out = await this.updateItem({
         Key: { pk: acct(u.customerId) },
