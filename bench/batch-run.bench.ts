@@ -20,9 +20,14 @@
 //    of its own (new UUIDs, as the batch's), so no cache favours either side. Where the difference goes: the CPU
 //    seconds per CFDI of this process (handlers, emulators, SDK) and of its Chromium, and the AWS calls per CFDI.
 // Loopback only (tripwire). Usage: npm run bench -- batch-run   (BATCH_RUN_CFDI, default 1,000, for the simulated
-// run; BATCH_RUN_LOCAL_CFDI, default 200, for the local one)
+// run; BATCH_RUN_LOCAL_CFDI, default 200, for the local one; BATCH_RUN_EMULATORS=process runs the emulators in a
+// child process, off the handlers' event loop, as the cloud's services are; BATCH_RUN_PROFILE=1 also takes a CPU profile of this
+// process during the local batch and prints its CPU per CFDI by owner: the emulators, the AWS SDK, the batch's own
+// code, GC; a value ending in .cpuprofile also keeps the profile there, for DevTools; the profile's sampling slows
+// the run, so its throughput line is not the one to quote)
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatchStep } from '../lambdas/documents/use-cases/batches';
@@ -116,7 +121,7 @@ function simulate(apiMs: number, steps: Run[], coldMs: number): { makespan: numb
  * CPU seconds so far of this process (every thread: handlers, emulators, SDK clients) and of its descendants
  * (Chromium: the live processes of the groups this process started, plus those it has reaped).
  */
-function cpuSeconds(): { node: number; chromium: number } {
+function cpuSeconds(emulatorsPid?: number): { node: number; chromium: number; emulators: number } {
   const procs = new Map<number, { ppid: number; pgid: number; cpu: number; reaped: number }>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
@@ -139,24 +144,85 @@ function cpuSeconds(): { node: number; chromium: number } {
   groups.delete(me.pgid);
   let children = me.reaped;
   for (const [pid, p] of procs)
-    if (pid !== process.pid && (mine(pid) || groups.has(p.pgid))) children += p.cpu;
+    if (pid !== process.pid && pid !== emulatorsPid && (mine(pid) || groups.has(p.pgid))) children += p.cpu;
   const tick = 100; // USER_HZ
-  return { node: me.cpu / tick, chromium: children / tick };
+  const emulators = emulatorsPid ? (procs.get(emulatorsPid)?.cpu ?? 0) : 0;
+  return { node: me.cpu / tick, chromium: children / tick, emulators: emulators / tick };
 }
 
-/** CPU ms per CFDI of `run`, this process and Chromium apart. */
+/** CPU ms per CFDI of `run`: this process, Chromium and the emulators' process (when they run in one) apart. */
 async function perCfdi<T>(
   count: number,
   run: () => Promise<T>,
-): Promise<{ result: T; node: number; chromium: number }> {
-  const before = cpuSeconds();
+  emulatorsPid?: number,
+): Promise<{ result: T; node: number; chromium: number; emulators: number }> {
+  const before = cpuSeconds(emulatorsPid);
   const result = await run();
-  const after = cpuSeconds();
-  return {
-    result,
-    node: ((after.node - before.node) * 1000) / count,
-    chromium: ((after.chromium - before.chromium) * 1000) / count,
+  const after = cpuSeconds(emulatorsPid);
+  const per = (key: keyof typeof before) => ((after[key] - before[key]) * 1000) / count;
+  return { result, node: per('node'), chromium: per('chromium'), emulators: per('emulators') };
+}
+
+/** Who a profiled function belongs to: the package it comes from (node_modules/<pkg>), else ours or Node's own. */
+const OWNERS: [RegExp, string][] = [
+  [
+    /node_modules\/(s3rver|koa[^/]*|@koa\/[^/]+|busboy|fs-extra|graceful-fs|he|lodash|winston|statuses|mime[^/]*)\//,
+    'S3 emulator (s3rver)',
+  ],
+  [
+    /node_modules\/(dynalite|level[^/]*|memdown|abstract-leveldown|encoding-down|deferred-leveldown|lazy|big\.js|once|async|buffer-crc32|memory-level|abstract-level|module-error|lock)\//,
+    'DynamoDB emulator (dynalite)',
+  ],
+  [
+    /node_modules\/(fauxqs|fastify|@fastify\/[^/]+|avvio|find-my-way|light-my-request|pino[^/]*|toad-cache|valibot)\//,
+    'SQS emulator (fauxqs)',
+  ],
+  [/node_modules\/(@aws-sdk|@smithy|@aws-crypto|fast-xml-parser|sqs-consumer)\//, 'AWS SDK and the poller'],
+  [/node_modules\/(fflate|exceljs|csv-stringify|archiver|jszip|unzipper|saxes|sax)\//, 'zip and workbook'],
+  [/node_modules\/(puppeteer-core|chromium-bidi|devtools-protocol|ws|debug)\//, 'the renderer (puppeteer)'],
+  [/node_modules\/(pdf-lib|@pdf-lib\/[^/]+|pako)\//, 'PDF post-processing (pdf-lib)'],
+  [/node_modules\/(nunjucks|@xmldom\/xmldom|xpath|zod)\//, 'templates and XML reading'],
+  [/node_modules\/(tsx|esbuild|source-map[^/]*|jest[^/]*)\//, 'tsx'],
+  [/\/(lib\/local|bench|test\/helpers)\//, 'the local front, poller glue and this bench'],
+  [/\/(lambdas|templates)\//, 'our handlers and renderer'],
+];
+
+interface ProfileNode {
+  id: number;
+  callFrame: { url: string; functionName: string };
+  hitCount?: number;
+  children?: number[];
+}
+
+/**
+ * CPU ms per CFDI by owner from a V8 CPU profile: each function's own time goes to the nearest frame on its stack
+ * that has an owner (Node's internals count for whoever called them); GC and the rest of V8 apart; idle left out.
+ */
+function byOwner(
+  profile: { nodes: ProfileNode[]; startTime: number; endTime: number; samples?: number[] },
+  count: number,
+) {
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const owner = (id: number): string => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const { url, functionName } = nodes.get(at)!.callFrame;
+      if (functionName === '(garbage collector)') return 'GC';
+      if (functionName === '(idle)') return 'idle';
+      if (functionName === '(program)') return 'V8 and Node outside JS';
+      const hit = OWNERS.find(([re]) => re.test(url));
+      if (hit) return hit[1];
+    }
+    return 'Node internals (no owner on the stack)';
   };
+  const samples = profile.samples?.length ?? 1;
+  const msPerSample = (profile.endTime - profile.startTime) / 1000 / samples;
+  const out = new Map<string, number>();
+  for (const n of profile.nodes)
+    if (n.hitCount) out.set(owner(n.id), (out.get(owner(n.id)) ?? 0) + (n.hitCount * msPerSample) / count);
+  out.delete('idle');
+  return [...out].sort((a, b) => b[1] - a[1]);
 }
 
 /** The render request a batch makes for one CFDI (its template chosen by the batch's reader). */
@@ -207,7 +273,10 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
   const tripwire = installLoopbackTripwire();
   console.log(`# Node ${process.version}, load average ${load()} at the start; ${CFDI} CFDI`);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-batch-run-'));
-  const rt = await startLocal({ dataDir, persist: false, startWorker: true });
+  // BATCH_RUN_EMULATORS=process: the emulators in a child process (their CPU off the handlers' event loop).
+  const emulatorsProcess = process.env.BATCH_RUN_EMULATORS === 'process';
+  const rt = await startLocal({ dataDir, persist: false, startWorker: true, emulatorsProcess });
+  const emulatorsPid = rt.emulators.pid;
   try {
     const { awsDeps } = await import('../lambdas/documents/deps');
     const { batchRunDeps } = await import('../lambdas/documents/handlers/batch-worker');
@@ -334,11 +403,23 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
     }) as typeof process.stdout.write;
     const t0 = performance.now();
     counting = true;
-    const batch = await perCfdi(LOCAL_CFDI, async () => {
-      const { id } = await uploadAndStart(rt.documentsUrl!, scale, zip);
-      return waitForBatch(rt.documentsUrl!, scale, id, 1_800_000);
-    });
+    const inspector = process.env.BATCH_RUN_PROFILE ? new Session() : undefined;
+    if (inspector) {
+      inspector.connect();
+      await inspector.post('Profiler.enable');
+      await inspector.post('Profiler.start');
+    }
+    const batch = await perCfdi(
+      LOCAL_CFDI,
+      async () => {
+        const { id } = await uploadAndStart(rt.documentsUrl!, scale, zip);
+        return waitForBatch(rt.documentsUrl!, scale, id, 1_800_000);
+      },
+      emulatorsPid,
+    );
     counting = false;
+    const profile = inspector && (await inspector.post('Profiler.stop')).profile;
+    inspector?.disconnect();
     const seen = batch.result;
     const batchRate = (LOCAL_CFDI * 1000) / (performance.now() - t0);
     const last = seen.at(-1)!;
@@ -349,7 +430,8 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
     const rawAfter = after.result;
     const rawRate = (rawBefore + rawAfter) / 2;
     console.log(
-      `batch-run local throughput, ${LOCAL_CFDI} CFDI at concurrency ${LOCAL_CONCURRENCY}: ${batchRate.toFixed(2)} CFDI/s vs baseline ` +
+      `batch-run local throughput, ${LOCAL_CFDI} CFDI at concurrency ${LOCAL_CONCURRENCY}` +
+        `${emulatorsProcess ? ', emulators in their own process' : ''}: ${batchRate.toFixed(2)} CFDI/s vs baseline ` +
         `raw renderer ${rawRate.toFixed(2)} CFDI/s → ratio ${(batchRate / rawRate).toFixed(2)}×`,
     );
     console.log(
@@ -360,12 +442,25 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
     console.log(
       `# CPU per CFDI: raw renderer ${ms((before.node + after.node) / 2)} this process + ` +
         `${ms((before.chromium + after.chromium) / 2)} Chromium; batch ${ms(batch.node)} this process (handlers, ` +
-        `emulators, SDK, front, poll) + ${ms(batch.chromium)} Chromium. AWS calls per CFDI: ` +
+        (emulatorsProcess
+          ? `SDK, front, poll) + ${ms(batch.emulators)} the emulators' process`
+          : 'emulators, SDK, front, poll)') +
+        ` + ${ms(batch.chromium)} Chromium. AWS calls per CFDI: ` +
         [...calls]
           .sort((a, b) => b[1] - a[1])
           .map(([name, n]) => `${name.replace(/Command$/, '')} ${(n / LOCAL_CFDI).toFixed(2)}`)
           .join(', '),
     );
+    if (profile) {
+      if (process.env.BATCH_RUN_PROFILE!.endsWith('.cpuprofile'))
+        writeFileSync(process.env.BATCH_RUN_PROFILE!, JSON.stringify(profile));
+      const owners = byOwner(profile as unknown as Parameters<typeof byOwner>[0], LOCAL_CFDI);
+      const total = owners.reduce((a, [, v]) => a + v, 0);
+      console.log(
+        `# profile of this process during the batch (its sampling slows the run): ${ms(total)} per CFDI on the ` +
+          `main thread: ${owners.map(([k, v]) => `${k} ${ms(v)}`).join(', ')}`,
+      );
+    }
     if (tripwire.attempts.length) throw new Error(`non-loopback: ${tripwire.attempts.join(', ')}`);
   } finally {
     tripwire.uninstall();

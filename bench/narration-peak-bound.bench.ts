@@ -12,7 +12,7 @@
 // The ratio line: granules the bound sends to the limiter vs those whose decoded peak needs it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PollySynthesizer, pollyClient } from '../lambdas/narration/adapters/polly';
+import { PollySynthesizer } from '../lambdas/narration/adapters/polly';
 import { mp3AudioFrames } from '../lambdas/narration/audio/mp3-join';
 import {
   decodeMp3Frames,
@@ -23,7 +23,7 @@ import {
 import { GRANULE_SAMPLES, MP3_GAIN_STEP_DB } from '../lambdas/narration/audio/mp3-gain';
 import { DEFAULT_LOUDNESS } from '../lambdas/narration/audio/loudness';
 import { findVoice } from '../lambdas/narration/core/voices';
-import { startPollyStandIn } from '../test/helpers/polly-stand-in';
+import { standInClient, startPollyStandIn } from '../test/helpers/polly-stand-in';
 
 const RUNS = 5;
 /** Granules of the chunk the bound is computed for (an O(N²) transform: a few seconds of CPU). */
@@ -41,13 +41,7 @@ const cpuMs = (f: () => Promise<unknown>) => async () => {
   const standIn = await startPollyStandIn({ speech: 'canned' });
   let frames: Uint8Array;
   try {
-    const polly = new PollySynthesizer(
-      pollyClient({
-        endpoint: standIn.endpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'AKIDBENCH', secretAccessKey: 'bench' },
-      }),
-    );
+    const polly = new PollySynthesizer(standInClient(standIn));
     const fixture = readFileSync(join(__dirname, '../test/fixtures/texto-2000.txt'), 'utf8').trim();
     const answer = await polly.synthesizeMp3!(
       `${fixture} ${fixture}`.slice(0, 2900),
