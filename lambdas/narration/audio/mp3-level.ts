@@ -107,6 +107,30 @@ const PHASES = [0.25, 0.5, 0.75].map((f) => {
   return h;
 });
 
+const [H1, H2, H3] = PHASES as [Float64Array, Float64Array, Float64Array];
+
+/** The largest magnitude at sample i and at the three 4× oversampled points after it (see truePeakDb). */
+function peakAt(y: Float32Array, i: number): number {
+  const p = Math.abs(y[i]!);
+  const from = i - (TAPS / 2 - 1);
+  if (from < 0 || from + TAPS > y.length) {
+    const padded = new Float32Array(TAPS);
+    for (let k = 0; k < TAPS; k++) padded[k] = y[Math.min(y.length - 1, Math.max(0, from + k))]!;
+    return Math.max(p, peakAt(padded, TAPS / 2 - 1));
+  }
+  // The three phases in one pass over the taps.
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  for (let k = 0; k < TAPS; k++) {
+    const x = y[from + k]!;
+    a += H1[k]! * x;
+    b += H2[k]! * x;
+    c += H3[k]! * x;
+  }
+  return Math.max(p, Math.abs(a), Math.abs(b), Math.abs(c));
+}
+
 /**
  * True peak (dBTP, 4× oversampled) of decoded speech. Between two samples the signal can peak a few dB above both,
  * so only stretches with a sample within 6 dB of the sample peak are interpolated: the cost is a pass over the
@@ -115,28 +139,15 @@ const PHASES = [0.25, 0.5, 0.75].map((f) => {
  * peak -0.2 dBTP).
  */
 export function truePeakDb(samples: Float32Array): number {
-  let m = 0;
-  for (let i = 0; i < samples.length; i++) {
-    const v = samples[i]!;
-    if (v > m) m = v;
-    else if (-v > m) m = -v;
-  }
+  const m = 10 ** (samplePeakDb(samples) / 20);
   const near = m / 2;
   let peak = m;
-  const last = samples.length - 1;
-  for (let i = 0; i < last; i++) {
+  for (let i = 0; i < samples.length - 1; i++) {
     const a = samples[i]!;
     const b = samples[i + 1]!;
     if (a < near && a > -near && b < near && b > -near) continue;
-    for (const h of PHASES) {
-      let y = 0;
-      for (let k = 0; k < TAPS; k++) {
-        const j = i - (TAPS / 2 - 1) + k;
-        y += h[k]! * samples[j < 0 ? 0 : j > last ? last : j]!;
-      }
-      if (y > peak) peak = y;
-      else if (-y > peak) peak = -y;
-    }
+    const p = peakAt(samples, i);
+    if (p > peak) peak = p;
   }
   return 20 * Math.log10(peak);
 }
@@ -261,30 +272,6 @@ function addPart(o: ChunkOutput, g: number, by: number, out: Float32Array): void
   const at = g * GRANULE_SAMPLES;
   const e = Math.min(out.length, at + REACH);
   for (let t = at; t < e; t++) out[t]! += by * part[t - at]!;
-}
-
-const [H1, H2, H3] = PHASES as [Float64Array, Float64Array, Float64Array];
-
-/** The largest magnitude at sample i and at the three 4× oversampled points after it (see truePeakDb). */
-function peakAt(y: Float32Array, i: number): number {
-  const p = Math.abs(y[i]!);
-  const from = i - (TAPS / 2 - 1);
-  if (from < 0 || from + TAPS > y.length) {
-    const padded = new Float32Array(TAPS);
-    for (let k = 0; k < TAPS; k++) padded[k] = y[Math.min(y.length - 1, Math.max(0, from + k))]!;
-    return Math.max(p, peakAt(padded, TAPS / 2 - 1));
-  }
-  // The three phases in one pass over the taps.
-  let a = 0;
-  let b = 0;
-  let c = 0;
-  for (let k = 0; k < TAPS; k++) {
-    const x = y[from + k]!;
-    a += H1[k]! * x;
-    b += H2[k]! * x;
-    c += H3[k]! * x;
-  }
-  return Math.max(p, Math.abs(a), Math.abs(b), Math.abs(c));
 }
 
 /** The granules whose output reaches sample t. */
