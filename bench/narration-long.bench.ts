@@ -13,8 +13,8 @@
 // -16 LUFS and at -23 LUFS, and prints the ratios and each levelled file's loudness by ffmpeg's ebur128 (the
 // 100,000-character check of the target on the cloud path). The voice's level is measured on its first ~30 s
 // (decoded in the MP3 threads); later chunks get that gain in their frames (global_gain). At -16 the canned speech
-// (peaks 19.5 dB over its loudness) needs the limiter, so each later chunk is decoded for its granules' peaks; at
-// -23 the gain leaves the peaks under the ceiling and nothing more is decoded.
+// (peaks 19.5 dB over its loudness) needs the limiter, so each later chunk is decoded (and the granules around its
+// peaks once more); at -23 the gain leaves the peaks under the ceiling and nothing more is decoded.
 // Why -16 cannot skip that decode (a partial decoder's peak bound measured against the decoded peaks):
 // bench/narration-peak-bound.bench.ts.
 // CLOUD_DECODED=0 skips the decode-and-re-encode baseline.
