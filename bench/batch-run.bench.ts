@@ -16,8 +16,9 @@
 // 2. Locally, through `npm start`'s runtime (fauxqs, the batch worker's two pollers, one Chromium): a batch's
 //    throughput from POST /v1/batches to done against the renderer's raw throughput at the same concurrency (the
 //    same CFDI through renderDocument() on a warm renderer, 2 at a time: the rendering alone, without queue, S3 or
-//    zip), measured before and after the batch (the mean is the baseline). Target ≥ 0.9×. Each raw run renders CFDI
-//    of its own (new UUIDs, as the batch's), so no cache favours either side. Where the difference goes: the CPU
+//    zip), measured before and after each batch (the mean is its baseline; BATCH_RUN_ROUNDS batches, default 3, the
+//    median ratio counts: on a shared machine the load drifts within minutes). Target ≥ 0.9×. Each raw run renders
+//    CFDI of its own (new UUIDs, as the batch's), so no cache favours either side. Where the difference goes: the CPU
 //    seconds per CFDI of this process (handlers, emulators, SDK) and of its Chromium, and the AWS calls per CFDI.
 // Loopback only (tripwire). Usage: npm run bench -- batch-run   (BATCH_RUN_CFDI, default 1,000, for the simulated
 // run; BATCH_RUN_LOCAL_CFDI, default 200, for the local one; BATCH_RUN_EMULATORS=process runs the emulators in a
@@ -51,6 +52,8 @@ const SQS_DELIVERY_MS = 100;
 const IMAGE_INIT_MS = 1000;
 const DECLARED_COLD_MS = 1000 + 4000 + IMAGE_INIT_MS;
 const LOCAL_CONCURRENCY = 2;
+/** Batches in the local comparison, each between two raw runs. */
+const LOCAL_ROUNDS = Number(process.env.BATCH_RUN_ROUNDS ?? 3);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const load = () =>
@@ -388,10 +391,6 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
         },
         { step: 'initialize' },
       );
-    const before = await perCfdi(LOCAL_CFDI, () => raw(`bench-raw-a-${Date.now()}`));
-    const rawBefore = before.result;
-    // The same CFDI with other UUIDs, as a zip through the presigned upload (the way a month comes in).
-    const zip = zipOf(batchCorpus(`bench-local-${Date.now()}`, LOCAL_CFDI, false).files);
     const scale = generateKey();
     await putApiKey({ ...rt, url: (p) => `${rt.documentsUrl}${p}` }, scale, 'scale', 'cus_bench_batch');
     // The worker logs one line per PDF it makes: more lines than CFDI would mean parts rendered twice.
@@ -401,56 +400,82 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
       made += String(chunk).split('"batch PDF stored"').length - 1;
       return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
     }) as typeof process.stdout.write;
-    const t0 = performance.now();
-    counting = true;
-    const inspector = process.env.BATCH_RUN_PROFILE ? new Session() : undefined;
-    if (inspector) {
-      inspector.connect();
-      await inspector.post('Profiler.enable');
-      await inspector.post('Profiler.start');
+    /** One batch: the same CFDI with other UUIDs, as a zip through the presigned upload (how a month comes in). */
+    const oneBatch = async (round: number, profiled: boolean) => {
+      const zip = zipOf(batchCorpus(`bench-local-${round}-${Date.now()}`, LOCAL_CFDI, false).files);
+      const inspector = profiled ? new Session() : undefined;
+      if (inspector) {
+        inspector.connect();
+        await inspector.post('Profiler.enable');
+        await inspector.post('Profiler.start');
+      }
+      counting = true;
+      const t0 = performance.now();
+      const batch = await perCfdi(
+        LOCAL_CFDI,
+        async () => {
+          const { id } = await uploadAndStart(rt.documentsUrl!, scale, zip);
+          return waitForBatch(rt.documentsUrl!, scale, id, 1_800_000);
+        },
+        emulatorsPid,
+      );
+      const rate = (LOCAL_CFDI * 1000) / (performance.now() - t0);
+      counting = false;
+      const profile = inspector && (await inspector.post('Profiler.stop')).profile;
+      inspector?.disconnect();
+      const last = batch.result.at(-1)!;
+      if (last.status !== 'done' || last.done !== LOCAL_CFDI)
+        throw new Error(`local batch: ${JSON.stringify(last)}`);
+      return { ...batch, rate, profile };
+    };
+    // Raw, batch, raw, batch, raw...: each batch against the mean of the raw runs either side of it; the ratio is
+    // the median over the rounds (the lower of the two middle ones for an even count).
+    const raws = [await perCfdi(LOCAL_CFDI, () => raw(`bench-raw-0-${Date.now()}`))];
+    const batches: Awaited<ReturnType<typeof oneBatch>>[] = [];
+    for (let round = 0; round < LOCAL_ROUNDS; round++) {
+      batches.push(await oneBatch(round, round === 0 && !!process.env.BATCH_RUN_PROFILE));
+      raws.push(await perCfdi(LOCAL_CFDI, () => raw(`bench-raw-${round + 1}-${Date.now()}`)));
     }
-    const batch = await perCfdi(
-      LOCAL_CFDI,
-      async () => {
-        const { id } = await uploadAndStart(rt.documentsUrl!, scale, zip);
-        return waitForBatch(rt.documentsUrl!, scale, id, 1_800_000);
-      },
-      emulatorsPid,
-    );
-    counting = false;
-    const profile = inspector && (await inspector.post('Profiler.stop')).profile;
-    inspector?.disconnect();
-    const seen = batch.result;
-    const batchRate = (LOCAL_CFDI * 1000) / (performance.now() - t0);
-    const last = seen.at(-1)!;
-    if (last.status !== 'done' || last.done !== LOCAL_CFDI)
-      throw new Error(`local batch: ${JSON.stringify(last)}`);
     process.stdout.write = write;
-    const after = await perCfdi(LOCAL_CFDI, () => raw(`bench-raw-b-${Date.now()}`));
-    const rawAfter = after.result;
-    const rawRate = (rawBefore + rawAfter) / 2;
+    const ratios = batches.map((b, i) => b.rate / ((raws[i]!.result + raws[i + 1]!.result) / 2));
+    const mid = ratios.indexOf([...ratios].sort((a, b) => a - b)[Math.floor((ratios.length - 1) / 2)]!);
+    const rawRate = (raws[mid]!.result + raws[mid + 1]!.result) / 2;
     console.log(
       `batch-run local throughput, ${LOCAL_CFDI} CFDI at concurrency ${LOCAL_CONCURRENCY}` +
-        `${emulatorsProcess ? ', emulators in their own process' : ''}: ${batchRate.toFixed(2)} CFDI/s vs baseline ` +
-        `raw renderer ${rawRate.toFixed(2)} CFDI/s → ratio ${(batchRate / rawRate).toFixed(2)}×`,
+        `${emulatorsProcess ? ', emulators in their own process' : ''} (median of ${LOCAL_ROUNDS} rounds): ` +
+        `${batches[mid]!.rate.toFixed(2)} CFDI/s vs baseline raw renderer ${rawRate.toFixed(2)} CFDI/s → ratio ` +
+        `${ratios[mid]!.toFixed(2)}×`,
     );
     console.log(
-      `# raw ${rawBefore.toFixed(2)} before and ${rawAfter.toFixed(2)} CFDI/s after; the batch from POST to done ` +
-        `(upload, split, ${Math.ceil(LOCAL_CFDI / 20)} parts, zip, polled every 250 ms) ${s((LOCAL_CFDI * 1000) / batchRate)}, ${made} PDFs made for ${LOCAL_CFDI} CFDI; load ${load()}`,
+      `# rounds (raw before / batch / raw after, CFDI/s → ratio): ` +
+        batches
+          .map(
+            (b, i) =>
+              `${raws[i]!.result.toFixed(2)} / ${b.rate.toFixed(2)} / ${raws[i + 1]!.result.toFixed(2)} → ` +
+              `${ratios[i]!.toFixed(2)}×`,
+          )
+          .join('; ') +
+        `; a batch from POST to done: upload, split, ${Math.ceil(LOCAL_CFDI / 20)} parts, zip, polled every 250 ms; ` +
+        `${made} PDFs made for ${LOCAL_CFDI * LOCAL_ROUNDS} CFDI; load ${load()}`,
     );
     const ms = (n: number) => `${n.toFixed(1)} ms`;
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     console.log(
-      `# CPU per CFDI: raw renderer ${ms((before.node + after.node) / 2)} this process + ` +
-        `${ms((before.chromium + after.chromium) / 2)} Chromium; batch ${ms(batch.node)} this process (handlers, ` +
+      `# CPU per CFDI (means): raw renderer ${ms(mean(raws.map((r) => r.node)))} this process + ` +
+        `${ms(mean(raws.map((r) => r.chromium)))} Chromium; batch ${ms(mean(batches.map((b) => b.node)))} this ` +
+        'process (handlers, ' +
         (emulatorsProcess
-          ? `SDK, front, poll) + ${ms(batch.emulators)} the emulators' process`
+          ? `SDK, front, poll) + ${ms(mean(batches.map((b) => b.emulators)))} the emulators' process`
           : 'emulators, SDK, front, poll)') +
-        ` + ${ms(batch.chromium)} Chromium. AWS calls per CFDI: ` +
+        ` + ${ms(mean(batches.map((b) => b.chromium)))} Chromium. AWS calls per CFDI: ` +
         [...calls]
           .sort((a, b) => b[1] - a[1])
-          .map(([name, n]) => `${name.replace(/Command$/, '')} ${(n / LOCAL_CFDI).toFixed(2)}`)
+          .map(
+            ([name, n]) => `${name.replace(/Command$/, '')} ${(n / (LOCAL_CFDI * LOCAL_ROUNDS)).toFixed(2)}`,
+          )
           .join(', '),
     );
+    const profile = batches[0]?.profile;
     if (profile) {
       if (process.env.BATCH_RUN_PROFILE!.endsWith('.cpuprofile'))
         writeFileSync(process.env.BATCH_RUN_PROFILE!, JSON.stringify(profile));
