@@ -13,8 +13,8 @@
 // -16 LUFS and at -23 LUFS, and prints the ratios and each levelled file's loudness by ffmpeg's ebur128 (the
 // 100,000-character check of the target on the cloud path). The voice's level is measured on its first ~30 s
 // (decoded in the MP3 threads); later chunks get that gain in their frames (global_gain). At -16 the canned speech
-// (peaks 19.5 dB over its loudness) needs the limiter, so each later chunk is decoded for its granules' peaks; at
-// -23 the gain leaves the peaks under the ceiling and nothing more is decoded.
+// (peaks 19.5 dB over its loudness) needs the limiter, so each later chunk is decoded (and the granules around its
+// peaks once more); at -23 the gain leaves the peaks under the ceiling and nothing more is decoded.
 // Why -16 cannot skip that decode (a partial decoder's peak bound measured against the decoded peaks):
 // bench/narration-peak-bound.bench.ts.
 // CLOUD_DECODED=0 skips the decode-and-re-encode baseline.
@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { SynthesizeSpeechCommand } from '@aws-sdk/client-polly';
 import { S3Client } from '@aws-sdk/client-s3';
 import { S3AudioStore } from '../lambdas/narration/adapters/audio-store';
-import { decodeOggVorbis, PollySynthesizer, pollyClient } from '../lambdas/narration/adapters/polly';
+import { decodeOggVorbis, PollySynthesizer } from '../lambdas/narration/adapters/polly';
 import { encodeMp3Segment } from '../lambdas/narration/audio/encode';
 import type { LoudnessTarget } from '../lambdas/narration/audio/loudness';
 import { findVoice } from '../lambdas/narration/core/voices';
@@ -37,7 +37,7 @@ import { createSynthesizer } from '../lambdas/narration/speech/index';
 import { narrate } from '../lambdas/narration/use-cases/narrate';
 import { startEmulators } from '../lib/local/emulators';
 import { ffmpegLoudness } from '../test/helpers/loudness-meter';
-import { startPollyStandIn } from '../test/helpers/polly-stand-in';
+import { standInClient, startPollyStandIn } from '../test/helpers/polly-stand-in';
 
 const CHARS = Number(process.env.BENCH_CHARS ?? 100_000);
 const voice = findVoice('es-MX-Mia')!;
@@ -122,11 +122,7 @@ async function cloud(dir: string) {
   });
   const standIn = await startPollyStandIn({ latencyMs, tps: 8, speech });
   try {
-    const client = pollyClient({
-      endpoint: standIn.endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'AKIDBENCH', secretAccessKey: 'bench' },
-    });
+    const client = standInClient(standIn);
     const polly = new PollySynthesizer(client);
     const store = new S3AudioStore(s3, emulators.bucket);
     // Baseline in the same run: the same job without loudness normalisation (Polly's frames joined as they come,

@@ -3,23 +3,16 @@
 // global_gain), measured with ffmpeg's ebur128 (−16 ± 1 LUFS, ≤ −1 dBTP). The CI test (narration-loudness) runs
 // every voice's short text and long jobs of one voice per engine; this runs every voice long.
 // Usage: npm run bench -- narration-loudness-voices   (LOUD_CHARS=3000, LOUD_ENGINES=espeak|polly|both, LOUD_VOICE=es-ES-Sergio)
-import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PollySynthesizer, pollyClient } from '../lambdas/narration/adapters/polly';
+import { PollySynthesizer } from '../lambdas/narration/adapters/polly';
 import { VOICES } from '../lambdas/narration/core/voices';
 import { createSynthesizer } from '../lambdas/narration/speech';
 import { narrate } from '../lambdas/narration/use-cases/narrate';
 import { ffmpegLoudness } from '../test/helpers/loudness-meter';
-import { startPollyStandIn } from '../test/helpers/polly-stand-in';
+import { standInClient, startPollyStandIn, textOf } from '../test/helpers/polly-stand-in';
 
-const fixture = readFileSync(join(__dirname, '../test/fixtures/texto-2000.txt'), 'utf8').trim();
-function textOf(n: number): string {
-  let t = '';
-  for (let i = 1; t.length < n; i++) t += `Capítulo ${i}\n\n${fixture}\n\n`;
-  return t.slice(0, n).replace(/\s+\S*$/, '.');
-}
 async function main(): Promise<void> {
   const chars = Number(process.env.LOUD_CHARS ?? 10000);
   const which = process.env.LOUD_ENGINES ?? 'both';
@@ -27,11 +20,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'loud-'));
   const local = await createSynthesizer('espeak');
   const standIn = await startPollyStandIn();
-  const client = pollyClient({
-    endpoint: standIn.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'x' },
-  });
+  const client = standInClient(standIn);
   const speaking = new PollySynthesizer(client);
   const engines =
     which === 'both'

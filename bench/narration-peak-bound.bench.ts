@@ -1,6 +1,6 @@
 // Issue #28: can the cloud MP3 path's limiter find which granules pass the true-peak ceiling without decoding them?
 // At −16 LUFS / ≤ −1 dBTP the Polly stand-in's canned speech needs the limiter on every chunk, and today each chunk
-// is decoded (mpg123 in WASM) for its granules' peaks. This bench measures, on one ~180 s chunk of that speech:
+// is decoded (mpg123 in WASM) for the limiter. This bench measures, on one ~180 s chunk of that speech:
 //  1. what the decode costs (CPU per second of speech, all of levelMp3FramesAs against the decode alone), and what
 //     the 1.1× goal would allow on a machine whose cores are taken (wall time then follows CPU time);
 //  2. how tight a peak bound a partial decode (Huffman + requantisation, no synthesis filterbank) could give: the
@@ -12,7 +12,7 @@
 // The ratio line: granules the bound sends to the limiter vs those whose decoded peak needs it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PollySynthesizer, pollyClient } from '../lambdas/narration/adapters/polly';
+import { PollySynthesizer } from '../lambdas/narration/adapters/polly';
 import { mp3AudioFrames } from '../lambdas/narration/audio/mp3-join';
 import {
   decodeMp3Frames,
@@ -23,7 +23,7 @@ import {
 import { GRANULE_SAMPLES, MP3_GAIN_STEP_DB } from '../lambdas/narration/audio/mp3-gain';
 import { DEFAULT_LOUDNESS } from '../lambdas/narration/audio/loudness';
 import { findVoice } from '../lambdas/narration/core/voices';
-import { startPollyStandIn } from '../test/helpers/polly-stand-in';
+import { standInClient, startPollyStandIn } from '../test/helpers/polly-stand-in';
 
 const RUNS = 5;
 /** Granules of the chunk the bound is computed for (an O(N²) transform: a few seconds of CPU). */
@@ -41,13 +41,7 @@ const cpuMs = (f: () => Promise<unknown>) => async () => {
   const standIn = await startPollyStandIn({ speech: 'canned' });
   let frames: Uint8Array;
   try {
-    const polly = new PollySynthesizer(
-      pollyClient({
-        endpoint: standIn.endpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'AKIDBENCH', secretAccessKey: 'bench' },
-      }),
-    );
+    const polly = new PollySynthesizer(standInClient(standIn));
     const fixture = readFileSync(join(__dirname, '../test/fixtures/texto-2000.txt'), 'utf8').trim();
     const answer = await polly.synthesizeMp3!(
       `${fixture} ${fixture}`.slice(0, 2900),
@@ -79,7 +73,7 @@ const cpuMs = (f: () => Promise<unknown>) => async () => {
   console.log(
     `# ${speechS.toFixed(1)} s of speech (${Math.round(samples.length / GRANULE_SAMPLES)} granules): decode ${med(dec).toFixed(0)} ms CPU ` +
       `(${nsPerSample(med(dec)).toFixed(1)} ns a sample, ${(speechS / (med(dec) / 1000)).toFixed(0)}× real time); ` +
-      `levelMp3FramesAs (decode, granule peaks, limiter, gain) ${med(lev).toFixed(0)} ms CPU; ` +
+      `levelMp3FramesAs (decode, exact limiter, gain) ${med(lev).toFixed(0)} ms CPU; ` +
       `the voice's gain ${known.steps} steps, ${measured.limited} granules limited`,
   );
 

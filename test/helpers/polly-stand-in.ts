@@ -29,6 +29,8 @@ import {
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PollyClient, PollyClientConfig } from '@aws-sdk/client-polly';
+import { pollyClient } from '../../lambdas/narration/adapters/polly';
 import { parseMp3FrameHeader } from '../../lambdas/narration/audio/duration';
 import { encodeToFile, MP3_DELAY_SAMPLES } from '../../lambdas/narration/audio/encode';
 import { VOICES, type Voice } from '../../lambdas/narration/core/voices';
@@ -227,6 +229,33 @@ function cutOgg(ogg: Buffer, samples: number): Buffer {
     at += len;
   }
   return ogg;
+}
+
+/**
+ * The client the worker uses (adapters/polly.ts pollyClient: its retries, timeouts and throttle metric) pointed at
+ * a stand-in, signing with test credentials; `overrides` as pollyClient takes them (e.g. maxAttempts).
+ */
+export function standInClient(
+  standIn: Pick<PollyStandIn, 'endpoint'>,
+  overrides: PollyClientConfig = {},
+): PollyClient {
+  return pollyClient({
+    endpoint: standIn.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' },
+    ...overrides,
+  });
+}
+
+/**
+ * `n` characters of Spanish prose (test/fixtures/texto-2000.txt) in paragraphs, with a heading ("Capítulo 1")
+ * before every copy of it (~2,000 characters), ending at a sentence's end: a long text as an article reads.
+ */
+export function textOf(n: number): string {
+  const fixture = readFileSync(join(__dirname, '../fixtures/texto-2000.txt'), 'utf8').trim();
+  let t = '';
+  for (let i = 1; t.length < n; i++) t += `Capítulo ${i}\n\n${fixture}\n\n`;
+  return t.slice(0, n).replace(/\s+\S*$/, '.');
 }
 
 export async function startPollyStandIn(options: PollyStandInOptions = {}): Promise<PollyStandIn> {

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PollyClient } from '@aws-sdk/client-polly';
-import { PollySynthesizer, pollyClient } from '../../lambdas/narration/adapters/polly';
+import { PollySynthesizer } from '../../lambdas/narration/adapters/polly';
 import { id3ChapterTag } from '../../lambdas/narration/audio/id3-chapters';
 import { extractArticle, fitForNarration } from '../../lambdas/narration/core/article';
 import { findVoice } from '../../lambdas/narration/core/voices';
@@ -16,7 +16,7 @@ import type { Synthesizer } from '../../lambdas/narration/ports';
 import { createSynthesizer } from '../../lambdas/narration/speech';
 import { narrate } from '../../lambdas/narration/use-cases/narrate';
 import { ffmpegDecode } from '../helpers/loudness-meter';
-import { startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
+import { standInClient, startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
 import { FFPROBE } from '../helpers/runtime';
 
 jest.setTimeout(300_000);
@@ -60,11 +60,7 @@ let client: PollyClient;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chapters-'));
   polly = await startPollyStandIn();
-  client = pollyClient({
-    endpoint: polly.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' },
-  });
+  client = standInClient(polly);
 });
 afterAll(async () => {
   client.destroy();

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SynthesizeSpeechCommand, type PollyClient } from '@aws-sdk/client-polly';
-import { PollySynthesizer, pollyClient } from '../../lambdas/narration/adapters/polly';
+import { PollySynthesizer } from '../../lambdas/narration/adapters/polly';
 import { VOICES, findVoice } from '../../lambdas/narration/core/voices';
 import { makeHandler as voicesHandler } from '../../lambdas/narration/handlers/voices';
 import { resolveVoice } from '../../lambdas/narration/requests';
@@ -16,7 +16,7 @@ import { narrate } from '../../lambdas/narration/use-cases/narrate';
 import { InvalidInput } from '../../lambdas/shared/errors';
 import { apiEvent, callHandler } from '../helpers/api-event';
 import { ffmpegDecode } from '../helpers/loudness-meter';
-import { startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
+import { standInClient, startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
 
 jest.setTimeout(300_000);
 
@@ -26,12 +26,7 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'engines-'));
   polly = await startPollyStandIn();
-  client = pollyClient({
-    endpoint: polly.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' },
-    maxAttempts: 1,
-  });
+  client = standInClient(polly, { maxAttempts: 1 });
 });
 afterAll(async () => {
   client.destroy();

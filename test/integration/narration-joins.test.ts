@@ -8,13 +8,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PollyClient } from '@aws-sdk/client-polly';
-import { PollySynthesizer, pollyClient } from '../../lambdas/narration/adapters/polly';
+import { PollySynthesizer } from '../../lambdas/narration/adapters/polly';
 import type { AudioFormat } from '../../lambdas/narration/core/formats';
 import { findVoice } from '../../lambdas/narration/core/voices';
 import type { Pcm, Synthesizer } from '../../lambdas/narration/ports';
 import { narrate, PAUSES } from '../../lambdas/narration/use-cases/narrate';
 import { ffmpegDecode } from '../helpers/loudness-meter';
-import { startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
+import { standInClient, startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
 
 jest.setTimeout(300_000);
 
@@ -164,11 +164,7 @@ describe('joins of Polly MP3 frames (stand-in, real speech)', () => {
   let client: PollyClient;
   beforeAll(async () => {
     polly = await startPollyStandIn();
-    client = pollyClient({
-      endpoint: polly.endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' },
-    });
+    client = standInClient(polly);
   });
   afterAll(async () => {
     client.destroy();

@@ -18,12 +18,11 @@
 // Integrated loudness of the joined file is a power mean over the chunks' gated blocks, so it stays within the
 // chunks' range; its true peak is the largest chunk's. The bench (bench/narration-long.bench.ts) measures a whole
 // 100,000-character cloud job with ffmpeg.
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PollyClient } from '@aws-sdk/client-polly';
-import { PollySynthesizer, pollyClient } from '../../lambdas/narration/adapters/polly';
+import { PollySynthesizer } from '../../lambdas/narration/adapters/polly';
 import { VOICES, findVoice, type Voice } from '../../lambdas/narration/core/voices';
 import type { AudioFormat } from '../../lambdas/narration/core/formats';
 import type { Segment, Synthesizer } from '../../lambdas/narration/ports';
@@ -37,17 +36,10 @@ import {
   stretchLoudness,
   type FfmpegLoudness,
 } from '../helpers/loudness-meter';
-import { startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
+import { standInClient, startPollyStandIn, textOf, type PollyStandIn } from '../helpers/polly-stand-in';
 
 jest.setTimeout(600_000);
 
-const fixture = readFileSync(join(__dirname, '../fixtures/texto-2000.txt'), 'utf8').trim();
-/** `n` characters of Spanish prose in paragraphs, with a heading every ~2,000 characters. */
-function textOf(n: number): string {
-  let t = '';
-  for (let i = 1; t.length < n; i++) t += `Capítulo ${i}\n\n${fixture}\n\n`;
-  return t.slice(0, n).replace(/\s+\S*$/, '.');
-}
 const SHORT =
   'Buenos días. Esta es una narración breve para comprobar el volumen: una frase, otra frase, y una pregunta al ' +
   'final. ¿Se oye igual de fuerte que un pódcast? Debería sonar a menos dieciséis LUFS.';
@@ -66,18 +58,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'loudness-'));
   // Our adapter sends at most 3,000 characters a request.
   polly = await startPollyStandIn({ speech: 'canned', cannedChars: 3000 });
-  client = pollyClient({
-    endpoint: polly.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' },
-  });
+  client = standInClient(polly);
   cloud = new PollySynthesizer(client);
   speakingPolly = await startPollyStandIn();
-  speakingClient = pollyClient({
-    endpoint: speakingPolly.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' },
-  });
+  speakingClient = standInClient(speakingPolly);
   speaking = new PollySynthesizer(speakingClient);
   local = await createSynthesizer('espeak');
 });
@@ -130,6 +114,15 @@ describe('default loudness: -16 LUFS ± 1, ≤ -1 dBTP (ffmpeg ebur128)', () => 
       }
     },
   );
+
+  // The peakiest voice's own speech, long enough for several chunks (a heading, then paragraphs): its frames need
+  // the limiter on most granules (21.5 dB peak-to-loudness against the 15 dB that −16 LUFS under −1 dBTP leaves),
+  // and the chunks after its first ~30 s are levelled with the level measured on those (levelMp3FramesAs).
+  it('1,500 characters with headings, es-ES-Sergio, Polly stand-in MP3 (its own speech, its frames)', async () => {
+    const { outPath, r } = await narrated(speaking, findVoice('es-ES-Sergio')!, textOf(1500), 'mp3');
+    expect(r.segments.length).toBeGreaterThan(3);
+    expectDeliverable(outPath);
+  });
 
   // The other formats differ only in the encoder after the same gain and limiter (their peak margins): checked on
   // the peakiest voice; the stand-in's WAV is its Ogg decoded (the PCM path for Polly).

@@ -7,8 +7,8 @@ import type { PollyClient } from '@aws-sdk/client-polly';
 import { narrate } from '../../lambdas/narration/use-cases/narrate';
 import { findVoice } from '../../lambdas/narration/core/voices';
 import { entriesFor, type Lexicon } from '../../lambdas/narration/core/lexicon';
-import { PollySynthesizer, pollyClient } from '../../lambdas/narration/adapters/polly';
-import { startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
+import { PollySynthesizer } from '../../lambdas/narration/adapters/polly';
+import { standInClient, startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
 
 jest.setTimeout(60_000);
 
@@ -21,11 +21,7 @@ const audioRequests = () =>
 
 beforeAll(async () => {
   polly = await startPollyStandIn();
-  client = pollyClient({
-    endpoint: polly.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' },
-  });
+  client = standInClient(polly);
   dir = await mkdtemp(join(tmpdir(), 'polly-lexicon-'));
 });
 afterAll(async () => {

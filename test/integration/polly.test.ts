@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import type { PollyClient } from '@aws-sdk/client-polly';
 import { narrate, PAUSE_S } from '../../lambdas/narration/use-cases/narrate';
 import { findVoice } from '../../lambdas/narration/core/voices';
-import { parseSpeechMarks, PollySynthesizer, pollyClient } from '../../lambdas/narration/adapters/polly';
+import { parseSpeechMarks, PollySynthesizer } from '../../lambdas/narration/adapters/polly';
 import type { Mp3Synthesis, Synthesis } from '../../lambdas/narration/ports';
 import { mp3AudioFrames, silentMp3Frames } from '../../lambdas/narration/audio/mp3-join';
-import { startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
+import { standInClient, startPollyStandIn, type PollyStandIn } from '../helpers/polly-stand-in';
 import { FFPROBE } from '../helpers/runtime';
 
 jest.setTimeout(120_000);
@@ -31,11 +31,7 @@ afterAll(async () => {
 beforeEach(async () => {
   polly.reset();
   polly.setOptions({ latencyMs: 30 });
-  client = pollyClient({
-    endpoint: polly.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' },
-  });
+  client = standInClient(polly);
   dir = await mkdtemp(join(tmpdir(), 'polly-'));
 });
 afterEach(async () => {

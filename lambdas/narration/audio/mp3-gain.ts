@@ -65,6 +65,19 @@ function frameCrc(b: Uint8Array, at: number, side: number): number {
   return crc;
 }
 
+/** The frame at `at`'s main_data_begin: how many bytes of earlier frames' data its own data starts in. */
+export function mainDataBegin(b: Uint8Array, at: number): number {
+  const h = parseMp3FrameHeader(b, at);
+  if (!h) return 0;
+  return readBits(b, at + 4 + (h.protected ? 2 : 0), 0, h.version === 1 ? 9 : 8);
+}
+
+/** Bytes of the frame at `at` after its header, CRC and side information (its part of the bit reservoir). */
+export function mainDataBytes(b: Uint8Array, at: number): number {
+  const h = parseMp3FrameHeader(b, at);
+  return h ? h.frameBytes - 4 - (h.protected ? 2 : 0) - sideInfoBytes(h) : 0;
+}
+
 export interface Mp3GainResult {
   /** Granules (per channel) in the frames, in time order. */
   granules: number;

@@ -1,24 +1,26 @@
 // Brings an engine's own MP3 (Polly's frames) to a loudness target without re-encoding it: the gain is written into
 // each granule's global_gain (audio/mp3-gain.ts, 1.5 dB steps, lossless). Where the gained speech would pass the
-// true-peak ceiling, those granules (and their neighbours, which overlap them in the decoder) get fewer steps: a
-// limiter in 1.5 dB steps.
+// true-peak ceiling, those granules get fewer steps: a limiter in 1.5 dB steps that knows its result exactly.
+// Decoding is linear in each granule's gain: the frames around the peaks decoded with only every third granule
+// audible give those granules' own outputs, and the output for any steps per granule is the chunk's output plus
+// each changed granule's own output times its change. The limiter lowers only the granules carrying the peaks,
+// by the steps they need, and checks the true peak (4× oversampled) of what it will write, without decoding it.
 // A voice's level is measured once (VoiceLevels): its first chunks in a process are decoded (mpg123 in WASM) and
-// measured (BS.1770), the gain is checked by decoding the result, and the gain found is kept for that engine, voice
-// and target. Later chunks of the voice get that gain without being measured again. They are decoded only when the
-// gain would take the voice's loudest measured peak over the ceiling, and then only for their granules' peaks (the
-// limiter needs to know where the peaks are; a side-information estimate is off by tens of dB). A voice with
+// measured (BS.1770) with the gain and limiter found for them, and the constant gain is kept for that engine,
+// voice and target. Later chunks of the voice get that gain without being measured again. They are decoded only
+// when the gain would take the voice's loudest measured peak over the ceiling, for the limiter. A voice with
 // headroom for its gain (or a lower target) costs no decode at all after its first chunks.
 import type { MPEGDecoder } from 'mpg123-decoder';
-import {
-  DEFAULT_LOUDNESS,
-  gatedLoudness,
-  integratedLoudness,
-  kWeighted,
-  lufs,
-  type LoudnessTarget,
-} from './loudness';
+import { DEFAULT_LOUDNESS, integratedLoudness, type LoudnessTarget } from './loudness';
 import { parseMp3FrameHeader } from './duration';
-import { applyMp3Gain, countGranules, GRANULE_SAMPLES, MP3_GAIN_STEP_DB } from './mp3-gain';
+import {
+  applyMp3Gain,
+  GRANULE_SAMPLES,
+  granulesPerFrame,
+  mainDataBegin,
+  mainDataBytes,
+  MP3_GAIN_STEP_DB,
+} from './mp3-gain';
 import { silentMp3Frames } from './mp3-join';
 
 let decoderPromise: Promise<MPEGDecoder> | undefined;
@@ -75,12 +77,9 @@ export interface Mp3Leveling {
   decoded: boolean;
 }
 
-/** Decoder output sample n lies in granule (n − DECODER_DELAY) / 576: the synthesis filterbank's delay. */
-const DECODER_DELAY = 529;
 /**
- * Headroom under the ceiling: sample peaks → true peaks (speech: < 0.3 dB) and the decoder's overlap-add mixing
- * two granules of different gain (measured with ffmpeg's true-peak meter on the six voices' levelled files: the
- * result lands 0.1–0.3 dB under the ceiling less this margin).
+ * Headroom under the ceiling for a known voice's gain written without decoding (gainsWithoutDecoding): its
+ * loudest measured sample peak → true peak (speech: < 0.3 dB), with room to spare.
  */
 export const MARGIN_DB = 0.8;
 /**
@@ -89,9 +88,12 @@ export const MARGIN_DB = 0.8;
  * characters and of the next 2,500 within 0.4 dB); MARGIN_DB lies under it as well.
  */
 const UNSEEN_PEAK_DB = 0.5;
-
-/** How far under the true-peak ceiling a tried gain's result must peak (ffmpeg's meter and ours differ by ~0.1 dB). */
-const CHECKED_PEAK_DB = 0.2;
+/**
+ * How far under the true-peak ceiling the limiter keeps the result, which it knows exactly: our meter oversamples
+ * 4× (16 taps), ffmpeg's ebur128 to 192 kHz (8× at 24 kHz), and reads up to 0.2 dB higher on this speech
+ * (es-MX-Andres' 10,000 characters: −1.1 dBTP with 0.3 dB here).
+ */
+const LIMIT_MARGIN_DB = 0.5;
 
 /** 4× oversampling interpolator (BS.1770-4 Annex 2's method): 3 fractional phases of a 16-tap Hann-windowed sinc. */
 const TAPS = 16;
@@ -105,6 +107,30 @@ const PHASES = [0.25, 0.5, 0.75].map((f) => {
   return h;
 });
 
+const [H1, H2, H3] = PHASES as [Float64Array, Float64Array, Float64Array];
+
+/** The largest magnitude at sample i and at the three 4× oversampled points after it (see truePeakDb). */
+function peakAt(y: Float32Array, i: number): number {
+  const p = Math.abs(y[i]!);
+  const from = i - (TAPS / 2 - 1);
+  if (from < 0 || from + TAPS > y.length) {
+    const padded = new Float32Array(TAPS);
+    for (let k = 0; k < TAPS; k++) padded[k] = y[Math.min(y.length - 1, Math.max(0, from + k))]!;
+    return Math.max(p, peakAt(padded, TAPS / 2 - 1));
+  }
+  // The three phases in one pass over the taps.
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  for (let k = 0; k < TAPS; k++) {
+    const x = y[from + k]!;
+    a += H1[k]! * x;
+    b += H2[k]! * x;
+    c += H3[k]! * x;
+  }
+  return Math.max(p, Math.abs(a), Math.abs(b), Math.abs(c));
+}
+
 /**
  * True peak (dBTP, 4× oversampled) of decoded speech. Between two samples the signal can peak a few dB above both,
  * so only stretches with a sample within 6 dB of the sample peak are interpolated: the cost is a pass over the
@@ -113,28 +139,15 @@ const PHASES = [0.25, 0.5, 0.75].map((f) => {
  * peak -0.2 dBTP).
  */
 export function truePeakDb(samples: Float32Array): number {
-  let m = 0;
-  for (let i = 0; i < samples.length; i++) {
-    const v = samples[i]!;
-    if (v > m) m = v;
-    else if (-v > m) m = -v;
-  }
+  const m = 10 ** (samplePeakDb(samples) / 20);
   const near = m / 2;
   let peak = m;
-  const last = samples.length - 1;
-  for (let i = 0; i < last; i++) {
+  for (let i = 0; i < samples.length - 1; i++) {
     const a = samples[i]!;
     const b = samples[i + 1]!;
     if (a < near && a > -near && b < near && b > -near) continue;
-    for (const h of PHASES) {
-      let y = 0;
-      for (let k = 0; k < TAPS; k++) {
-        const j = i - (TAPS / 2 - 1) + k;
-        y += h[k]! * samples[j < 0 ? 0 : j > last ? last : j]!;
-      }
-      if (y > peak) peak = y;
-      else if (-y > peak) peak = -y;
-    }
+    const p = peakAt(samples, i);
+    if (p > peak) peak = p;
   }
   return 20 * Math.log10(peak);
 }
@@ -150,180 +163,302 @@ function decodeFlushed(frames: Uint8Array) {
   return decodeMp3Frames(Buffer.concat([frames, flush]));
 }
 
-/** The decoder's output samples for granule g: [from, to). The last also owns the tail flushed after it. */
-function granuleSpan(g: number, granules: number, length: number): [number, number] {
-  const from = Math.min(length, g * GRANULE_SAMPLES + DECODER_DELAY);
-  return [from, g === granules - 1 ? length : Math.min(length, from + GRANULE_SAMPLES)];
-}
+/**
+ * Samples of the decoder's output that granule g's data reaches: [576g, 576g + REACH). Its IMDCT spans two
+ * granules' slots and the synthesis filterbank (512 taps) adds 480 samples: 1,632 (mpg123 from the stream's first
+ * frame, measured: no granule's output outside it). So granules three apart never overlap.
+ */
+const REACH = 3 * GRANULE_SAMPLES;
 
-/** Per granule: the largest |sample| of the decoder's output for it, dB (−Infinity: silence). */
-function granulePeaks(samples: Float32Array, granules: number): Float64Array {
-  const peakDb = new Float64Array(granules).fill(Number.NEGATIVE_INFINITY);
-  for (let g = 0; g < granules; g++) {
-    const [from, to] = granuleSpan(g, granules, samples.length);
-    let m = 0;
-    for (let i = from; i < to; i++) {
-      const v = samples[i]!;
-      if (v > m) m = v;
-      else if (-v > m) m = -v;
+/**
+ * A chunk's decoder output, and the own output of the granules the limiter needs (`part`). Decoding is linear in
+ * each granule's scale 2^(global_gain / 4) (the requantised lines, the IMDCT, the overlap-add and the synthesis
+ * filterbank are all linear), so the output for any steps per granule is the whole output plus each changed
+ * granule's own output times its change: exact (to the float's precision), without decoding the result again.
+ */
+class ChunkOutput {
+  private readonly parts = new Map<number, Float32Array>();
+
+  private constructor(
+    private readonly frames: Uint8Array,
+    /** Byte offset of each frame. */
+    private readonly starts: number[],
+    private readonly perFrame: number,
+    /** The decoder's output at the frames' own gains (a few flushed frames after them). */
+    readonly whole: Float32Array,
+    readonly rate: number,
+  ) {}
+
+  static async decode(frames: Uint8Array): Promise<ChunkOutput> {
+    const starts: number[] = [];
+    let perFrame = 1;
+    for (let at = 0; at + 4 <= frames.length;) {
+      const h = parseMp3FrameHeader(frames, at);
+      if (!h) break;
+      starts.push(at);
+      perFrame = granulesPerFrame(h);
+      at += h.frameBytes;
     }
-    if (m > 0) peakDb[g] = 20 * Math.log10(m);
+    const d = await decodeFlushed(frames);
+    return new ChunkOutput(frames, starts, perFrame, d.samples, d.rate);
   }
-  return peakDb;
+
+  get granules(): number {
+    return this.starts.length * this.perFrame;
+  }
+
+  /** Granule g's own output over [576g, 576g + REACH), once `fetch` has decoded it. */
+  part(g: number): Float32Array | undefined {
+    return this.parts.get(g);
+  }
+
+  /**
+   * Decodes the own output of granules `wanted`: the frames around them (from as far back as their data may
+   * start, to the last frame their output reaches), once for each third of them, with only that third audible
+   * (every other granule's global_gain set to 0: 2^-(its gain / 4), under -200 dB). Granules three apart never
+   * overlap, so each decode holds its granules' outputs unmixed. Frames cut from the stream decode
+   * with their samples where they were (576 a granule; a silenced frame whose data lay before the cut is silence).
+   */
+  async fetch(wanted: readonly number[]): Promise<void> {
+    const sorted = [...new Set(wanted)].filter((g) => !this.parts.has(g)).sort((a, b) => a - b);
+    for (let c = 0; c < 3; c++) {
+      const mine = sorted.filter((g) => g % 3 === c);
+      if (mine.length > 0) await this.fetchApart(mine);
+    }
+  }
+
+  /** fetch() for granules three apart or more (sorted): one decode of the frames around them. */
+  private async fetchApart(granules: number[]): Promise<void> {
+    const frameCount = this.starts.length;
+    // Frame ranges to decode, merged where they touch.
+    const ranges: [number, number][] = [];
+    for (const g of granules) {
+      const f = Math.floor(g / this.perFrame);
+      // Back to the frame its data starts in (main_data_begin bytes of the earlier frames' data).
+      let from = f;
+      for (let need = mainDataBegin(this.frames, this.starts[f]!); need > 0 && from > 0;) {
+        from--;
+        need -= mainDataBytes(this.frames, this.starts[from]!);
+      }
+      const to = Math.min(frameCount - 1, Math.floor((g + REACH / GRANULE_SAMPLES - 1) / this.perFrame));
+      const prev = ranges[ranges.length - 1];
+      if (prev && from <= prev[1] + 1) prev[1] = Math.max(prev[1], to);
+      else ranges.push([from, to]);
+    }
+    const end = (f: number) => (f + 1 < frameCount ? this.starts[f + 1]! : this.frames.length);
+    const cut = Uint8Array.from(
+      Buffer.concat(ranges.map(([a, b]) => this.frames.subarray(this.starts[a]!, end(b)))),
+    );
+    // The cut's granules: which granule of the chunk each is.
+    const global: number[] = [];
+    for (const [a, b] of ranges)
+      for (let g = a * this.perFrame; g < (b + 1) * this.perFrame; g++) global.push(g);
+    const want = new Set(granules);
+    applyMp3Gain(cut, (k) => (want.has(global[k]!) ? 0 : -255));
+    const out = (await decodeFlushed(cut)).samples;
+    let k = 0;
+    for (const g of granules) {
+      while (global[k] !== g) k++;
+      const part = new Float32Array(REACH);
+      part.set(out.subarray(k * GRANULE_SAMPLES, k * GRANULE_SAMPLES + REACH));
+      this.parts.set(g, part);
+    }
+  }
 }
 
-/** Per granule: the K-weighted energy of the decoder's output for it. */
-function granuleEnergies(samples: Float32Array, rate: number, granules: number): Float64Array {
-  const weighted = kWeighted(samples, rate);
-  const energy = new Float64Array(granules);
-  for (let g = 0; g < granules; g++) {
-    const [from, to] = granuleSpan(g, granules, samples.length);
-    let e = 0;
-    for (let i = from; i < to; i++) e += weighted[i]! * weighted[i]!;
-    energy[g] = e;
-  }
-  return energy;
+/** Adds granule g's own output times `by` to out (its change when its scale changes by `by`). */
+function addPart(o: ChunkOutput, g: number, by: number, out: Float32Array): void {
+  const part = o.part(g)!;
+  const at = g * GRANULE_SAMPLES;
+  const e = Math.min(out.length, at + REACH);
+  for (let t = at; t < e; t++) out[t]! += by * part[t - at]!;
+}
+
+/** The granules whose output reaches sample t. */
+function granulesAt(t: number, granules: number): number[] {
+  const out: number[] = [];
+  const last = Math.min(granules - 1, Math.floor(t / GRANULE_SAMPLES));
+  for (let g = Math.max(0, Math.floor((t - REACH) / GRANULE_SAMPLES) + 1); g <= last; g++) out.push(g);
+  return out;
 }
 
 /**
- * Integrated loudness (BS.1770 gating) of the output with granule g scaled by `gainDb[g]`, from the granules'
- * energies: 400 ms blocks every 100 ms, rounded to whole granules (24 kHz: 384 ms every 96 ms).
+ * Decoder output sample t is the middle of granule (t − CENTRE) / 576's output (its IMDCT window's middle, after
+ * the synthesis filterbank's delay).
  */
-function loudnessWith(energy: Float64Array, steps: Int32Array, rate: number): number {
-  const hop = Math.max(1, Math.round((0.1 * rate) / GRANULE_SAMPLES));
-  const subs: number[] = [];
-  for (let g = 0; g + hop <= energy.length; g += hop) {
-    let e = 0;
-    for (let k = g; k < g + hop; k++) e += energy[k]! * 10 ** ((steps[k]! * MP3_GAIN_STEP_DB) / 10);
-    subs.push(e);
-  }
-  const len = 4 * hop * GRANULE_SAMPLES;
-  const blocks: number[] = [];
-  for (let i = 0; i + 4 <= subs.length; i++)
-    blocks.push((subs[i]! + subs[i + 1]! + subs[i + 2]! + subs[i + 3]!) / len);
-  if (blocks.length === 0) {
-    const total = subs.reduce((a, b) => a + b, 0);
-    return total > 0 ? lufs(total / (subs.length * hop * GRANULE_SAMPLES)) : Number.NEGATIVE_INFINITY;
-  }
-  return gatedLoudness(blocks);
-}
+const CENTRE = 529;
+const centredAt = (t: number, granules: number) =>
+  Math.min(granules - 1, Math.max(0, Math.floor((t - CENTRE) / GRANULE_SAMPLES)));
+
+/** Most steps one pass takes off a granule (the next pass sees what the others' steps left). */
+const MAX_STEPS_A_PASS = 4;
+/** Most steps the limiter takes off a granule in all (-60 dB: its peaks are gone long before). */
+const MAX_STEPS = 40;
 
 /**
- * Steps per granule for a constant gain of `base` steps: fewer where a granule's peak would pass `ceiling` (dB),
- * and each granule the least of itself and its neighbours (a granule's decoded samples carry their overlap).
+ * A true-peak limiter in global_gain steps that knows its result: every granule starts at `base` steps; wherever
+ * the output (4× oversampled) passes `ceiling` (dB), the granule contributing most there loses the steps that
+ * bring it under (if it alone could; the next pass sees the rest); the granules changed are mixed again (their
+ * own outputs decoded first: ChunkOutput.fetch) and scanned again, until nothing passes. Only the granules that
+ * need it are lowered, each by the steps its own peaks need (neighbours keep their gain), so the loudness kept is
+ * the most 1.5 dB steps allow. `out` is the output at `base` steps and becomes the output at the steps returned.
  */
-function limitedSteps(peakDb: Float64Array, base: number, ceiling: number): Int32Array {
-  const n = peakDb.length;
-  const want = new Int32Array(n);
-  for (let g = 0; g < n; g++) want[g] = Math.min(base, Math.floor((ceiling - peakDb[g]!) / MP3_GAIN_STEP_DB));
-  const steps = new Int32Array(n);
-  for (let g = 0; g < n; g++) steps[g] = Math.min(want[g]!, want[g - 1] ?? base, want[g + 1] ?? base);
-  return steps;
+async function limitExactly(
+  o: ChunkOutput,
+  base: number,
+  ceilingDb: number,
+  out: Float32Array,
+): Promise<{ steps: Int32Array; limited: number }> {
+  const n = out.length;
+  const ceiling = 10 ** (ceilingDb / 20);
+  // Between two samples under half the ceiling the signal cannot pass it (a 4× point adds at most ~3 dB).
+  const near = ceiling / 2;
+  const steps = new Int32Array(o.granules).fill(base);
+  let scan: [number, number][] = [[0, n]];
+  while (scan.length > 0) {
+    const over: { t: number; p: number }[] = [];
+    for (const [from, to] of scan) {
+      for (let t = from; t < to; t++) {
+        const a = out[t]!;
+        const b = t + 1 < n ? out[t + 1]! : 0;
+        if (a < near && a > -near && b < near && b > -near) continue;
+        const p = peakAt(out, t);
+        if (p > ceiling) over.push({ t, p });
+      }
+    }
+    // Where it passes, the granule centred there usually carries the peak: its own output is decoded, and it
+    // loses the steps the excess needs. Where it cannot take the excess off alone, the granule contributing most
+    // there does (every granule sounding there decoded).
+    await o.fetch(over.map(({ t }) => centredAt(t, o.granules)));
+    const lower = new Map<number, number>();
+    const lowerFor = (g: number, d: number, p: number) => {
+      const share = (p - ceiling) / Math.abs(d);
+      const want = share < 1 ? Math.ceil(-4 * Math.log2(1 - share)) : MAX_STEPS_A_PASS;
+      lower.set(g, Math.max(lower.get(g) ?? 0, Math.min(MAX_STEPS_A_PASS, Math.max(1, want))));
+    };
+    const contribution = (h: number, t: number) =>
+      2 ** (steps[h]! / 4) * o.part(h)![t - h * GRANULE_SAMPLES]!;
+    const open: { t: number; p: number }[] = [];
+    for (const v of over) {
+      const g = centredAt(v.t, o.granules);
+      const d = contribution(g, v.t);
+      if (steps[g]! > base - MAX_STEPS && d * out[v.t]! > 0 && v.p - ceiling < Math.abs(d))
+        lowerFor(g, d, v.p);
+      else open.push(v);
+    }
+    await o.fetch(open.flatMap(({ t }) => granulesAt(t, o.granules)));
+    for (const { t, p } of open) {
+      let g = -1;
+      let d = 0;
+      for (const h of granulesAt(t, o.granules)) {
+        const v = contribution(h, t);
+        if (steps[h]! > base - MAX_STEPS && Math.abs(v) > Math.abs(d)) [g, d] = [h, v];
+      }
+      if (g >= 0 && d !== 0) lowerFor(g, d, p);
+    }
+    scan = [];
+    for (const g of [...lower.keys()].sort((a, b) => a - b)) {
+      const was = steps[g]!;
+      steps[g] = was - lower.get(g)!;
+      addPart(o, g, 2 ** (steps[g]! / 4) - 2 ** (was / 4), out);
+      const from = g * GRANULE_SAMPLES;
+      const to = Math.min(n, from + REACH);
+      // The oversampling filter reaches TAPS samples around a changed one.
+      const s = Math.max(0, from - TAPS);
+      const e = Math.min(n, to + TAPS);
+      const prev = scan[scan.length - 1];
+      if (prev && s <= prev[1]) prev[1] = Math.max(prev[1], e);
+      else scan.push([s, e]);
+    }
+  }
+  const limited = steps.reduce((k, s) => k + (s < base ? 1 : 0), 0);
+  return { steps, limited };
 }
 
-const countBelow = (steps: Int32Array, base: number) => steps.reduce((n, s) => n + (s < base ? 1 : 0), 0);
+/** Louder constant gains levelMp3Frames tries where the limiter takes loudness off (steps above the first). */
+const MORE_STEPS = 6;
 
 /**
- * Levels `frames` (consecutive layer III frames, no tags) in place to `target`, measuring them: decoded once, a
- * constant gain in 1.5 dB steps chosen from the granules' energies, fewer steps where a granule's peak would pass
- * the ceiling; then the result is decoded and measured, and the constant gain moved by whole steps toward the
- * target (the estimate misses where many granules are limited: es-ES-Sergio's speech peaks 21.5 dB above its
- * loudness, and its short text landed at -17.8 LUFS on the estimate alone). Returns the voice's level this measured. Frames that are all
- * silence are left alone.
+ * Levels `frames` (consecutive layer III frames, no tags) in place to `target`, measuring them: decoded once, the
+ * constant gain from their loudness to the target, and the limiter (limitExactly) where that gain would pass the
+ * true-peak ceiling; the loudness of the result is measured on the output the limiter computed (exact), and
+ * louder constant gains are tried while the limiter leaves it short of the target (es-ES-Sergio's speech peaks
+ * 21.5 dB above its loudness: the limiter lowers many granules); the one nearest the target is kept. Returns the
+ * voice's level this measured. Frames that are all silence are left alone.
  */
 export async function levelMp3Frames(
   frames: Uint8Array,
   target: LoudnessTarget = DEFAULT_LOUDNESS,
 ): Promise<Mp3Leveling> {
-  const granules = countGranules(frames);
-  const decoded = await decodeFlushed(frames);
-  const peakDb = granulePeaks(decoded.samples, granules);
-  const energy = granuleEnergies(decoded.samples, decoded.rate, granules);
-  const before = {
-    integrated: loudnessWith(energy, new Int32Array(granules), decoded.rate),
-    truePeakDb: peakDb.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY),
-  };
-  if (!Number.isFinite(before.integrated) || granules === 0)
+  const o = await ChunkOutput.decode(frames);
+  const before = { integrated: integratedLoudness(o.whole, o.rate), truePeakDb: samplePeakDb(o.whole) };
+  if (!Number.isFinite(before.integrated) || o.granules === 0)
     return { gainDb: 0, limited: 0, before, expectedLufs: before.integrated, decoded: true };
-  const ceiling = target.truePeakDb - MARGIN_DB;
-  // The constant gain whose result (limited) lands nearest the target by the granules' energies: the rounded one,
-  // or up to four steps more where limiting took loudness away.
+  const ceiling = target.truePeakDb - LIMIT_MARGIN_DB;
   const first = Math.round((target.lufs - before.integrated) / MP3_GAIN_STEP_DB);
-  let best = { base: first, steps: limitedSteps(peakDb, first, ceiling), lufs: 0 };
-  best.lufs = loudnessWith(energy, best.steps, decoded.rate);
-  for (let base = first + 1; base <= first + 4 && best.lufs < target.lufs - MP3_GAIN_STEP_DB / 2; base++) {
-    const steps = limitedSteps(peakDb, base, ceiling);
-    const l = loudnessWith(energy, steps, decoded.rate);
-    if (Math.abs(l - target.lufs) < Math.abs(best.lufs - target.lufs)) best = { base, steps, lufs: l };
+  let best: { steps: Int32Array; limited: number; base: number; lufs: number } | undefined;
+  for (let base = first; base <= first + MORE_STEPS; base++) {
+    const k = 2 ** (base / 4);
+    const out = o.whole.map((v) => k * v);
+    const r = await limitExactly(o, base, ceiling, out);
+    const l = integratedLoudness(out, o.rate);
+    if (!best || Math.abs(l - target.lufs) < Math.abs(best.lufs - target.lufs))
+      best = { ...r, base, lufs: l };
+    // A louder constant gain only moves the result up.
+    if (l >= target.lufs - MP3_GAIN_STEP_DB / 4) break;
   }
-  // Checked on the result (decoded again, on a voice's first chunks only): the constant gain moves by whole steps
-  // toward the target while the result lands more than a quarter step from it, and down a step when the result
-  // peaks over the ceiling (four tries at most); the nearest result under the ceiling is kept.
-  const original = Uint8Array.from(frames);
-  const tried = new Map<number, number>();
-  const apply = (base: number) => {
-    const steps = limitedSteps(peakDb, base, ceiling);
-    frames.set(original);
-    applyMp3Gain(frames, (g) => steps[g] ?? base);
-    return steps;
-  };
-  for (let base = best.base, n = 0; n < 4 && !tried.has(base); n++) {
-    apply(base);
-    const out = await decodeFlushed(frames);
-    const measured = integratedLoudness(out.samples, out.rate);
-    if (!Number.isFinite(measured)) break;
-    if (truePeakDb(out.samples) > target.truePeakDb - CHECKED_PEAK_DB) {
-      tried.set(base, Number.NaN);
-      base--;
-      continue;
-    }
-    tried.set(base, measured);
-    const miss = target.lufs - measured;
-    if (Math.abs(miss) <= MP3_GAIN_STEP_DB / 4) break;
-    base += Math.sign(miss) * Math.max(1, Math.round(Math.abs(miss) / MP3_GAIN_STEP_DB));
-  }
-  const valid = [...tried].filter(([, l]) => !Number.isNaN(l));
-  const [base, measured] = valid.length
-    ? valid.reduce((a, b) => (Math.abs(b[1] - target.lufs) < Math.abs(a[1] - target.lufs) ? b : a))
-    : [Math.min(...tried.keys()) - 1, Number.NaN];
-  best = { base, steps: apply(base), lufs: measured };
+  const { steps, base, lufs: expectedLufs, limited } = best!;
+  applyMp3Gain(frames, (g) => steps[g] ?? base);
   return {
-    gainDb: best.base * MP3_GAIN_STEP_DB,
-    limited: countBelow(best.steps, best.base),
+    gainDb: base * MP3_GAIN_STEP_DB,
+    limited,
     before,
-    expectedLufs: best.lufs,
-    level: { steps: best.base, peakDb: before.truePeakDb, seconds: decoded.samples.length / decoded.rate },
+    expectedLufs,
+    level: { steps: base, peakDb: before.truePeakDb, seconds: o.whole.length / o.rate },
     decoded: true,
   };
+}
+
+/** The largest |sample|, dBFS. */
+function samplePeakDb(samples: Float32Array): number {
+  let m = 0;
+  for (let i = 0; i < samples.length; i++) {
+    const v = samples[i]!;
+    if (v > m) m = v;
+    else if (-v > m) m = -v;
+  }
+  return 20 * Math.log10(m);
 }
 
 /**
  * Levels `frames` in place with a voice's known level (measured by levelMp3Frames on its first chunks): its
  * constant gain, without decoding, where that keeps the voice's loudest measured peak (plus a step) under the
- * ceiling; otherwise decoded once for the granules' peaks only, and limited as levelMp3Frames limits.
+ * ceiling; otherwise decoded once, and the same limiter run at that gain (decoding again only the stretches it
+ * limits), so the chunk's true peak is known to be under the ceiling.
  */
 export async function levelMp3FramesAs(
   frames: Uint8Array,
   known: VoiceLevel,
   target: LoudnessTarget = DEFAULT_LOUDNESS,
 ): Promise<Mp3Leveling> {
-  const ceiling = target.truePeakDb - MARGIN_DB;
   const gainDb = known.steps * MP3_GAIN_STEP_DB;
-  const unknown = { integrated: Number.NaN, truePeakDb: Number.NaN };
   if (gainsWithoutDecoding(known, target)) {
     applyMp3Gain(frames, known.steps);
+    const unknown = { integrated: Number.NaN, truePeakDb: Number.NaN };
     return { gainDb, limited: 0, before: unknown, expectedLufs: Number.NaN, decoded: false };
   }
-  const granules = countGranules(frames);
-  const decoded = await decodeFlushed(frames);
-  const peakDb = granulePeaks(decoded.samples, granules);
-  const steps = limitedSteps(peakDb, known.steps, ceiling);
+  const o = await ChunkOutput.decode(frames);
+  const before = { integrated: Number.NaN, truePeakDb: samplePeakDb(o.whole) };
+  // The output at the voice's gain, limited in place (the chunk's own output is not needed again).
+  const k = 2 ** (known.steps / 4);
+  const out = o.whole;
+  for (let t = 0; t < out.length; t++) out[t]! *= k;
+  const { steps, limited } = await limitExactly(o, known.steps, target.truePeakDb - LIMIT_MARGIN_DB, out);
   applyMp3Gain(frames, (g) => steps[g] ?? known.steps);
-  const truePeakDb = peakDb.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
   return {
     gainDb,
-    limited: countBelow(steps, known.steps),
-    before: { integrated: Number.NaN, truePeakDb },
+    limited,
+    before,
     expectedLufs: Number.NaN,
     decoded: true,
   };

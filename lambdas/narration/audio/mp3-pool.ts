@@ -4,7 +4,7 @@
 // Xing/Info header is written, every frame has the same size) whose duration is its frame count, and every chunk's
 // bytes are also a playable segment on their own (a fresh encoder starts with an empty bit reservoir).
 // The same threads level an engine's own MP3 where that decodes it (audio/mp3-level.ts: a voice's first chunks, and
-// the granules' peaks of a voice whose gain needs the limiter), the only CPU work left on the cloud MP3 path, so it
+// the later chunks of a voice whose gain needs the limiter), the only CPU work left on the cloud MP3 path, so it
 // stays off the thread that paces Polly's calls; a known voice's gain with headroom is written here, undecoded.
 // The worker is this same file (like pdf/isolate.ts): in Lambda the bundle is loaded again in the thread; from
 // TypeScript sources (tests, `npm start`) tsx is registered first. Workers are kept warm and unref'd.
