@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { degrees, PDFDocument, rgb, StandardFonts, type PDFFont } from 'pdf-lib';
+import { escapeHtml } from '../../shared/text/html';
 import { resolveFontsDir } from './fonts';
 
 /** WinAnsi (the standard fonts' encoding) covers Spanish and €; anything else becomes '?'. */
@@ -32,9 +33,6 @@ async function watermarkFont(doc: PDFDocument, embedded: boolean): Promise<PDFFo
   notoSansBold ??= readFileSync(join(resolveFontsDir(), 'NotoSans-Bold.ttf'));
   return doc.embedFont(notoSansBold, { subset: true });
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * The watermark as markup appended to a document before printing: a fixed, full-page layer (Chromium prints a fixed

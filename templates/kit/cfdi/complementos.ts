@@ -9,6 +9,7 @@
 // A complement whose namespace is not in KNOWN still prints the same way, under a notice that says it was not
 // recognised, and its namespace is returned in `desconocidos` (the X-CFDI-Complementos response header): a
 // business never receives a PDF that silently lacks part of its CFDI.
+import { escapeHtml } from '../../../lambdas/shared/text/html';
 import type { XmlNodo } from './leer';
 
 const SAT = 'http://www.sat.gob.mx/';
@@ -320,26 +321,14 @@ export interface Bloque {
 /** Between the values of a line (and the names of the columns): a value may hold "·" ("Domicilio · Calle"). */
 export const SEPARADOR = ' | ';
 
-const ENTIDADES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const ESPECIALES = /[&<>"']/;
-/** `s` as HTML text (most values hold none of the five characters: returned as they are). */
-export const escaparHtml = (s: string) =>
-  ESPECIALES.test(s) ? s.replace(/[&<>"']/g, (c) => ENTIDADES[c]!) : s;
-
 const esEntero = (v: string) => v.includes('-') && v.length <= 40 && !/\s/.test(v);
 
 /** A value as HTML: escaped, and unbroken when it is a short hyphenated one. */
-const valorHtml = (v: string) => (esEntero(v) ? `<span class="nw">${escaparHtml(v)}</span>` : escaparHtml(v));
+const valorHtml = (v: string) => (esEntero(v) ? `<span class="nw">${escapeHtml(v)}</span>` : escapeHtml(v));
 
 /** "Label: value · Label: value" as HTML. */
 const paresHtml = (pares: readonly (readonly [string, string])[]) =>
-  pares.map(([k, v]) => `${escaparHtml(k)}: ${valorHtml(v)}`).join(' · ');
+  pares.map(([k, v]) => `${escapeHtml(k)}: ${valorHtml(v)}`).join(' · ');
 
 export interface SeccionComplemento {
   titulo: string;
