@@ -76,9 +76,16 @@ class PdfCutter {
   }
 }
 
+/** One PDF of its own object (a part without sizes, see printed()). */
+async function* storedPdf(deps: BatchRunDeps, jobId: string, uuid: string): AsyncGenerator<Uint8Array> {
+  yield await deps.batchFiles.getPdf(jobId, uuid);
+}
+
 /**
  * The batch's printed CFDI in order, part by part, each with its PDF (a slice of the part's PDF object); a CFDI
- * without a PDF goes to `onFailed` with its reason instead. The next part's files open while a part streams, so
+ * without a PDF goes to `onFailed` with its reason instead. A part counted by the code before PDF sizes (a batch
+ * under way when this was deployed) has neither sizes nor a PDF object: its PDFs are read one by one from their
+ * own objects, which every part still writes. The next part's files open while a part streams, so
  * each GET's latency (tens of ms in AWS) overlaps the zip's work instead of adding up over the parts.
  */
 async function* printed(
@@ -93,7 +100,9 @@ async function* printed(
       deps.batchFiles.getOutcome(jobId, part).then((o) => o ?? []),
     ]);
     const pdfs = files.then(([, outcomes]) =>
-      outcomes.some((o) => o.ok) ? deps.batchFiles.openPartPdfs(jobId, part) : undefined,
+      outcomes.some((o) => o.ok) && outcomes.every((o) => !o.ok || o.bytes !== undefined)
+        ? deps.batchFiles.openPartPdfs(jobId, part)
+        : undefined,
     );
     pdfs.catch(() => undefined); // awaited in its turn
     return { files, pdfs };
@@ -110,9 +119,8 @@ async function* printed(
       for (const entry of entries) {
         const o: PartOutcome | undefined = byUuid.get(entry.row.uuid);
         if (!o?.ok) onFailed(entry, o?.motivo ?? 'Sin resultado de impresión');
-        else if (!cutter || o.bytes === undefined)
-          throw new Error(`batch ${jobId}: part ${part} has no PDF size for ${entry.row.uuid}`);
-        else yield { entry, pdf: cutter.take(o.bytes) };
+        else if (cutter && o.bytes !== undefined) yield { entry, pdf: cutter.take(o.bytes) };
+        else yield { entry, pdf: storedPdf(deps, jobId, entry.row.uuid) };
       }
       opened.shift();
       body?.destroy();
