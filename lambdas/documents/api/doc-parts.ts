@@ -40,3 +40,18 @@ export const queryParams = (schema: z.ZodObject, notes: Record<string, string>):
     required: !schema.shape[name]!.safeParse(undefined).success,
     description: notes[name] ?? name,
   }));
+
+/** The id of a job or a batch (both `job_…`), the path parameter of its GET. */
+export const jobIdParam = (what: 'job' | 'batch'): ParamDoc => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: `The ${what} id (\`job_…\`) from the 202`,
+});
+
+/** The 200 of a job's or a batch's GET, polled while it is pending. */
+export const pollingOk = (what: string, schema: z.ZodType): ResponseDoc => ({
+  description: `${what} (Retry-After while queued or rendering)`,
+  schema,
+  headers: { 'Retry-After': 'While pending: suggested polling interval (s)' },
+});

@@ -2,6 +2,7 @@
 import type { RouteSpec } from '../../shared/manifest';
 import { JOB_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { BatchView } from '../api/batches-doc';
+import { jobIdParam, pollingOk } from '../api/doc-parts';
 import { ErrorDetail } from '../api/schemas';
 
 export const getBatchRoute = {
@@ -28,13 +29,9 @@ export const getBatchRoute = {
       'Progress of a batch (done, failed, refused of total; `eta_s`), and when done the zip (`download_url`, ' +
       'presigned, signed afresh at each GET, valid 1 h). Visible to every key of the account that started it (a ' +
       'free-plan batch, started without a key: to the address that started it); anyone else gets 404. Kept a day (then GET /v1/jobs/{id} answers 410).',
-    params: [{ name: 'id', in: 'path', required: true, description: 'The batch id (`job_…`) from the 202' }],
+    params: [jobIdParam('batch')],
     responses: {
-      200: {
-        description: 'The batch (Retry-After while queued or rendering)',
-        schema: BatchView,
-        headers: { 'Retry-After': 'While pending: suggested polling interval (s)' },
-      },
+      200: pollingOk('The batch', BatchView),
       401: {
         description: 'Unknown or revoked API key (`WWW-Authenticate: Bearer`)',
         schema: ErrorDetail,

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { logger } from '../../shared/logger';
 import { sqsWorker } from '../../shared/sqs-worker';
+import { retryPolicy } from '../../shared/jobs/retry';
 import { awsDeps, batchDeps, type DocumentsDeps } from '../deps';
 import { runBatchStep } from '../use-cases/batch-run';
 import type { BatchRunDeps } from '../use-cases/batch-run-deps';
@@ -50,11 +51,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
         throw err;
       }
     },
-    () => ({
-      maxAttempts: deps.config.MAX_RECEIVE_COUNT,
-      schedule: deps.config.JOB_RETRY_SCHEDULE_S,
-      visibility: deps.batchRedelivery,
-    }),
+    () => retryPolicy(deps.config, deps.batchRedelivery),
   );
 
 export const handler = makeHandler(awsDeps());

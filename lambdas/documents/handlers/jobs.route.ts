@@ -3,6 +3,7 @@ import type { RouteSpec } from '../../shared/manifest';
 import { JOB_RESULT_PREFIX } from '../bucket';
 import { JOB_ITEM_PREFIX } from '../adapters/item-prefixes';
 import { JobView } from '../api/webhooks-doc';
+import { jobIdParam, pollingOk } from '../api/doc-parts';
 import { ErrorDetail } from '../api/schemas';
 
 export const getJobRoute = {
@@ -30,13 +31,9 @@ export const getJobRoute = {
       'created it; anyone else gets 404. `done`: `download_url` (presigned, signed afresh at each GET, valid 1 h); ' +
       '`failed`: `reason` (+ `problems`). `deliveries` lists every webhook attempt. Past `expires_at` ' +
       '(options.expires_in, default a day): 410 and the document is deleted; a day later 404.',
-    params: [{ name: 'id', in: 'path', required: true, description: 'The job id (`job_…`) from the 202' }],
+    params: [jobIdParam('job')],
     responses: {
-      200: {
-        description: 'The job (Retry-After while queued or rendering)',
-        schema: JobView,
-        headers: { 'Retry-After': 'While pending: suggested polling interval (s)' },
-      },
+      200: pollingOk('The job', JobView),
       401: {
         description: 'No, unknown or revoked API key (`WWW-Authenticate: Bearer`)',
         schema: ErrorDetail,

@@ -6,6 +6,7 @@
 // event queued) and SQS moves the message to the DLQ.
 import { z } from 'zod';
 import { sqsWorker } from '../../shared/sqs-worker';
+import { retryPolicy } from '../../shared/jobs/retry';
 import { awsDeps, type DocumentsDeps } from '../deps';
 import { runRenderJob, type RenderJobDeps } from '../use-cases/jobs-render';
 import { recordRender } from './render';
@@ -31,11 +32,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
   sqsWorker(
     Message,
     ({ message, attempt }) => runRenderJob(renderJobDeps(deps), message.jobId, attempt),
-    () => ({
-      maxAttempts: deps.config.MAX_RECEIVE_COUNT,
-      schedule: deps.config.JOB_RETRY_SCHEDULE_S,
-      visibility: deps.redelivery,
-    }),
+    () => retryPolicy(deps.config, deps.redelivery),
   );
 
 export const handler = makeHandler(awsDeps());

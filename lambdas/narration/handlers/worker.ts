@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { recordJobDone, recordJobFailure } from '../metrics';
 import { sqsWorker } from '../../shared/sqs-worker';
+import { retryPolicy } from '../../shared/jobs/retry';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { JobBusyError } from '../../shared/jobs/leased-job';
 import { runJob } from '../use-cases/narration-job';
@@ -32,11 +33,7 @@ export const makeHandler = (deps: NarrationDeps) =>
         throw err;
       }
     },
-    () => ({
-      maxAttempts: deps.config.MAX_RECEIVE_COUNT,
-      schedule: deps.config.JOB_RETRY_SCHEDULE_S,
-      visibility: deps.redelivery,
-    }),
+    () => retryPolicy(deps.config, deps.redelivery),
   );
 
 export const handler = makeHandler(awsDeps());

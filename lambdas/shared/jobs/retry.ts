@@ -54,6 +54,14 @@ export interface RetryPolicy {
   visibility: MessageVisibility;
 }
 
+/** A job worker's policy: its service's MAX_RECEIVE_COUNT and JOB_RETRY_SCHEDULE_S, its queue's visibility. */
+export function retryPolicy(
+  config: { MAX_RECEIVE_COUNT: number; JOB_RETRY_SCHEDULE_S: readonly number[] },
+  visibility: MessageVisibility,
+): RetryPolicy {
+  return { maxAttempts: config.MAX_RECEIVE_COUNT, schedule: config.JOB_RETRY_SCHEDULE_S, visibility };
+}
+
 /**
  * A failure that knows its own earliest sensible retry (e.g. another worker holds the job's lease until then):
  * the delay is at least `retryInS`.
