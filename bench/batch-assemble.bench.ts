@@ -1,9 +1,9 @@
 // The CFDI batch's assembly step (lambdas/documents/use-cases/batch-run.ts assembleBatch) at 100 and at 1,000 CFDI,
 // each in its own child process: peak memory (RSS and JS heap + buffers, sampled every 5 ms) must not grow with the
 // batch — the result zip is streamed part by part, never whole in memory. The stores are stand-ins shaped like S3:
-// each PDF is a 60 KiB stream made when it is read, parts are built from one real CFDI of the corpus (its summary row
-// read by the real reader), and the upload is a stream that counts and drops the bytes. resumen.xlsx and
-// resumen.csv are really written (exceljs, csv-stringify) to the temp dir. Usage: npm run bench -- batch-assemble
+// each part's PDF object is a stream of its 60 KiB PDFs made when it is read, parts are built from one real CFDI
+// of the corpus (its summary row read by the real reader), and the upload is a stream that counts and drops the
+// bytes. resumen.xlsx and resumen.csv are really written (exceljs, csv-stringify) to the temp dir. Usage: npm run bench -- batch-assemble
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,11 +59,13 @@ async function assemble(
     batchFiles: {
       getRefused: async () => [],
       getPart: async (_: string, p: number) => partOf(p),
-      getOutcome: async (_: string, p: number) => partOf(p).map((e) => ({ uuid: e.row.uuid, ok: true })),
-      openPdf: async () =>
+      getOutcome: async (_: string, p: number) =>
+        partOf(p).map((e) => ({ uuid: e.row.uuid, ok: true, bytes: PDF_BYTES })),
+      // The part's PDFs in one object, read from S3 in 16 KiB chunks.
+      openPartPdfs: async (_: string, p: number) =>
         Readable.from(
           (function* () {
-            for (let sent = 0; sent < PDF_BYTES; sent += 16 * 1024)
+            for (let sent = 0; sent < partOf(p).length * PDF_BYTES; sent += 16 * 1024)
               yield Buffer.alloc(16 * 1024, sent & 0xff);
           })(),
         ),

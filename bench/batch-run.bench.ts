@@ -16,13 +16,19 @@
 // 2. Locally, through `npm start`'s runtime (fauxqs, the batch worker's two pollers, one Chromium): a batch's
 //    throughput from POST /v1/batches to done against the renderer's raw throughput at the same concurrency (the
 //    same CFDI through renderDocument() on a warm renderer, 2 at a time: the rendering alone, without queue, S3 or
-//    zip), measured before and after the batch (the mean is the baseline). Target ≥ 0.9×. Each raw run renders CFDI
-//    of its own (new UUIDs, as the batch's), so no cache favours either side. Where the difference goes: the CPU
+//    zip), measured before and after each batch (the mean is its baseline; BATCH_RUN_ROUNDS batches, default 3, the
+//    median ratio counts: on a shared machine the load drifts within minutes). Target ≥ 0.9×. Each raw run renders
+//    CFDI of its own (new UUIDs, as the batch's), so no cache favours either side. Where the difference goes: the CPU
 //    seconds per CFDI of this process (handlers, emulators, SDK) and of its Chromium, and the AWS calls per CFDI.
 // Loopback only (tripwire). Usage: npm run bench -- batch-run   (BATCH_RUN_CFDI, default 1,000, for the simulated
-// run; BATCH_RUN_LOCAL_CFDI, default 200, for the local one)
+// run; BATCH_RUN_LOCAL_CFDI, default 200, for the local one; BATCH_RUN_EMULATORS=process runs the emulators in a
+// child process, off the handlers' event loop, as the cloud's services are; BATCH_RUN_PROFILE=1 also takes a CPU profile of this
+// process during the local batch and prints its CPU per CFDI by owner: the emulators, the AWS SDK, the batch's own
+// code, GC; a value ending in .cpuprofile also keeps the profile there, for DevTools; the profile's sampling slows
+// the run, so its throughput line is not the one to quote)
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatchStep } from '../lambdas/documents/use-cases/batches';
@@ -46,6 +52,8 @@ const SQS_DELIVERY_MS = 100;
 const IMAGE_INIT_MS = 1000;
 const DECLARED_COLD_MS = 1000 + 4000 + IMAGE_INIT_MS;
 const LOCAL_CONCURRENCY = 2;
+/** Batches in the local comparison, each between two raw runs. */
+const LOCAL_ROUNDS = Number(process.env.BATCH_RUN_ROUNDS ?? 3);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const load = () =>
@@ -116,7 +124,7 @@ function simulate(apiMs: number, steps: Run[], coldMs: number): { makespan: numb
  * CPU seconds so far of this process (every thread: handlers, emulators, SDK clients) and of its descendants
  * (Chromium: the live processes of the groups this process started, plus those it has reaped).
  */
-function cpuSeconds(): { node: number; chromium: number } {
+function cpuSeconds(emulatorsPid?: number): { node: number; chromium: number; emulators: number } {
   const procs = new Map<number, { ppid: number; pgid: number; cpu: number; reaped: number }>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
@@ -139,24 +147,85 @@ function cpuSeconds(): { node: number; chromium: number } {
   groups.delete(me.pgid);
   let children = me.reaped;
   for (const [pid, p] of procs)
-    if (pid !== process.pid && (mine(pid) || groups.has(p.pgid))) children += p.cpu;
+    if (pid !== process.pid && pid !== emulatorsPid && (mine(pid) || groups.has(p.pgid))) children += p.cpu;
   const tick = 100; // USER_HZ
-  return { node: me.cpu / tick, chromium: children / tick };
+  const emulators = emulatorsPid ? (procs.get(emulatorsPid)?.cpu ?? 0) : 0;
+  return { node: me.cpu / tick, chromium: children / tick, emulators: emulators / tick };
 }
 
-/** CPU ms per CFDI of `run`, this process and Chromium apart. */
+/** CPU ms per CFDI of `run`: this process, Chromium and the emulators' process (when they run in one) apart. */
 async function perCfdi<T>(
   count: number,
   run: () => Promise<T>,
-): Promise<{ result: T; node: number; chromium: number }> {
-  const before = cpuSeconds();
+  emulatorsPid?: number,
+): Promise<{ result: T; node: number; chromium: number; emulators: number }> {
+  const before = cpuSeconds(emulatorsPid);
   const result = await run();
-  const after = cpuSeconds();
-  return {
-    result,
-    node: ((after.node - before.node) * 1000) / count,
-    chromium: ((after.chromium - before.chromium) * 1000) / count,
+  const after = cpuSeconds(emulatorsPid);
+  const per = (key: keyof typeof before) => ((after[key] - before[key]) * 1000) / count;
+  return { result, node: per('node'), chromium: per('chromium'), emulators: per('emulators') };
+}
+
+/** Who a profiled function belongs to: the package it comes from (node_modules/<pkg>), else ours or Node's own. */
+const OWNERS: [RegExp, string][] = [
+  [
+    /node_modules\/(s3rver|koa[^/]*|@koa\/[^/]+|busboy|fs-extra|graceful-fs|he|lodash|winston|statuses|mime[^/]*)\//,
+    'S3 emulator (s3rver)',
+  ],
+  [
+    /node_modules\/(dynalite|level[^/]*|memdown|abstract-leveldown|encoding-down|deferred-leveldown|lazy|big\.js|once|async|buffer-crc32|memory-level|abstract-level|module-error|lock)\//,
+    'DynamoDB emulator (dynalite)',
+  ],
+  [
+    /node_modules\/(fauxqs|fastify|@fastify\/[^/]+|avvio|find-my-way|light-my-request|pino[^/]*|toad-cache|valibot)\//,
+    'SQS emulator (fauxqs)',
+  ],
+  [/node_modules\/(@aws-sdk|@smithy|@aws-crypto|fast-xml-parser|sqs-consumer)\//, 'AWS SDK and the poller'],
+  [/node_modules\/(fflate|exceljs|csv-stringify|archiver|jszip|unzipper|saxes|sax)\//, 'zip and workbook'],
+  [/node_modules\/(puppeteer-core|chromium-bidi|devtools-protocol|ws|debug)\//, 'the renderer (puppeteer)'],
+  [/node_modules\/(pdf-lib|@pdf-lib\/[^/]+|pako)\//, 'PDF post-processing (pdf-lib)'],
+  [/node_modules\/(nunjucks|@xmldom\/xmldom|xpath|zod)\//, 'templates and XML reading'],
+  [/node_modules\/(tsx|esbuild|source-map[^/]*|jest[^/]*)\//, 'tsx'],
+  [/\/(lib\/local|bench|test\/helpers)\//, 'the local front, poller glue and this bench'],
+  [/\/(lambdas|templates)\//, 'our handlers and renderer'],
+];
+
+interface ProfileNode {
+  id: number;
+  callFrame: { url: string; functionName: string };
+  hitCount?: number;
+  children?: number[];
+}
+
+/**
+ * CPU ms per CFDI by owner from a V8 CPU profile: each function's own time goes to the nearest frame on its stack
+ * that has an owner (Node's internals count for whoever called them); GC and the rest of V8 apart; idle left out.
+ */
+function byOwner(
+  profile: { nodes: ProfileNode[]; startTime: number; endTime: number; samples?: number[] },
+  count: number,
+) {
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const owner = (id: number): string => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const { url, functionName } = nodes.get(at)!.callFrame;
+      if (functionName === '(garbage collector)') return 'GC';
+      if (functionName === '(idle)') return 'idle';
+      if (functionName === '(program)') return 'V8 and Node outside JS';
+      const hit = OWNERS.find(([re]) => re.test(url));
+      if (hit) return hit[1];
+    }
+    return 'Node internals (no owner on the stack)';
   };
+  const samples = profile.samples?.length ?? 1;
+  const msPerSample = (profile.endTime - profile.startTime) / 1000 / samples;
+  const out = new Map<string, number>();
+  for (const n of profile.nodes)
+    if (n.hitCount) out.set(owner(n.id), (out.get(owner(n.id)) ?? 0) + (n.hitCount * msPerSample) / count);
+  out.delete('idle');
+  return [...out].sort((a, b) => b[1] - a[1]);
 }
 
 /** The render request a batch makes for one CFDI (its template chosen by the batch's reader). */
@@ -207,7 +276,10 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
   const tripwire = installLoopbackTripwire();
   console.log(`# Node ${process.version}, load average ${load()} at the start; ${CFDI} CFDI`);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-batch-run-'));
-  const rt = await startLocal({ dataDir, persist: false, startWorker: true });
+  // BATCH_RUN_EMULATORS=process: the emulators in a child process (their CPU off the handlers' event loop).
+  const emulatorsProcess = process.env.BATCH_RUN_EMULATORS === 'process';
+  const rt = await startLocal({ dataDir, persist: false, startWorker: true, emulatorsProcess });
+  const emulatorsPid = rt.emulators.pid;
   try {
     const { awsDeps } = await import('../lambdas/documents/deps');
     const { batchRunDeps } = await import('../lambdas/documents/handlers/batch-worker');
@@ -319,10 +391,6 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
         },
         { step: 'initialize' },
       );
-    const before = await perCfdi(LOCAL_CFDI, () => raw(`bench-raw-a-${Date.now()}`));
-    const rawBefore = before.result;
-    // The same CFDI with other UUIDs, as a zip through the presigned upload (the way a month comes in).
-    const zip = zipOf(batchCorpus(`bench-local-${Date.now()}`, LOCAL_CFDI, false).files);
     const scale = generateKey();
     await putApiKey({ ...rt, url: (p) => `${rt.documentsUrl}${p}` }, scale, 'scale', 'cus_bench_batch');
     // The worker logs one line per PDF it makes: more lines than CFDI would mean parts rendered twice.
@@ -332,40 +400,92 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
       made += String(chunk).split('"batch PDF stored"').length - 1;
       return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
     }) as typeof process.stdout.write;
-    const t0 = performance.now();
-    counting = true;
-    const batch = await perCfdi(LOCAL_CFDI, async () => {
-      const { id } = await uploadAndStart(rt.documentsUrl!, scale, zip);
-      return waitForBatch(rt.documentsUrl!, scale, id, 1_800_000);
-    });
-    counting = false;
-    const seen = batch.result;
-    const batchRate = (LOCAL_CFDI * 1000) / (performance.now() - t0);
-    const last = seen.at(-1)!;
-    if (last.status !== 'done' || last.done !== LOCAL_CFDI)
-      throw new Error(`local batch: ${JSON.stringify(last)}`);
+    /** One batch: the same CFDI with other UUIDs, as a zip through the presigned upload (how a month comes in). */
+    const oneBatch = async (round: number, profiled: boolean) => {
+      const zip = zipOf(batchCorpus(`bench-local-${round}-${Date.now()}`, LOCAL_CFDI, false).files);
+      const inspector = profiled ? new Session() : undefined;
+      if (inspector) {
+        inspector.connect();
+        await inspector.post('Profiler.enable');
+        await inspector.post('Profiler.start');
+      }
+      counting = true;
+      const t0 = performance.now();
+      const batch = await perCfdi(
+        LOCAL_CFDI,
+        async () => {
+          const { id } = await uploadAndStart(rt.documentsUrl!, scale, zip);
+          return waitForBatch(rt.documentsUrl!, scale, id, 1_800_000);
+        },
+        emulatorsPid,
+      );
+      const rate = (LOCAL_CFDI * 1000) / (performance.now() - t0);
+      counting = false;
+      const profile = inspector && (await inspector.post('Profiler.stop')).profile;
+      inspector?.disconnect();
+      const last = batch.result.at(-1)!;
+      if (last.status !== 'done' || last.done !== LOCAL_CFDI)
+        throw new Error(`local batch: ${JSON.stringify(last)}`);
+      return { ...batch, rate, profile };
+    };
+    // Raw, batch, raw, batch, raw...: each batch against the mean of the raw runs either side of it; the ratio is
+    // the median over the rounds (the lower of the two middle ones for an even count).
+    const raws = [await perCfdi(LOCAL_CFDI, () => raw(`bench-raw-0-${Date.now()}`))];
+    const batches: Awaited<ReturnType<typeof oneBatch>>[] = [];
+    for (let round = 0; round < LOCAL_ROUNDS; round++) {
+      batches.push(await oneBatch(round, round === 0 && !!process.env.BATCH_RUN_PROFILE));
+      raws.push(await perCfdi(LOCAL_CFDI, () => raw(`bench-raw-${round + 1}-${Date.now()}`)));
+    }
     process.stdout.write = write;
-    const after = await perCfdi(LOCAL_CFDI, () => raw(`bench-raw-b-${Date.now()}`));
-    const rawAfter = after.result;
-    const rawRate = (rawBefore + rawAfter) / 2;
+    const ratios = batches.map((b, i) => b.rate / ((raws[i]!.result + raws[i + 1]!.result) / 2));
+    const mid = ratios.indexOf([...ratios].sort((a, b) => a - b)[Math.floor((ratios.length - 1) / 2)]!);
+    const rawRate = (raws[mid]!.result + raws[mid + 1]!.result) / 2;
     console.log(
-      `batch-run local throughput, ${LOCAL_CFDI} CFDI at concurrency ${LOCAL_CONCURRENCY}: ${batchRate.toFixed(2)} CFDI/s vs baseline ` +
-        `raw renderer ${rawRate.toFixed(2)} CFDI/s → ratio ${(batchRate / rawRate).toFixed(2)}×`,
+      `batch-run local throughput, ${LOCAL_CFDI} CFDI at concurrency ${LOCAL_CONCURRENCY}` +
+        `${emulatorsProcess ? ', emulators in their own process' : ''} (median of ${LOCAL_ROUNDS} rounds): ` +
+        `${batches[mid]!.rate.toFixed(2)} CFDI/s vs baseline raw renderer ${rawRate.toFixed(2)} CFDI/s → ratio ` +
+        `${ratios[mid]!.toFixed(2)}×`,
     );
     console.log(
-      `# raw ${rawBefore.toFixed(2)} before and ${rawAfter.toFixed(2)} CFDI/s after; the batch from POST to done ` +
-        `(upload, split, ${Math.ceil(LOCAL_CFDI / 20)} parts, zip, polled every 250 ms) ${s((LOCAL_CFDI * 1000) / batchRate)}, ${made} PDFs made for ${LOCAL_CFDI} CFDI; load ${load()}`,
+      `# rounds (raw before / batch / raw after, CFDI/s → ratio): ` +
+        batches
+          .map(
+            (b, i) =>
+              `${raws[i]!.result.toFixed(2)} / ${b.rate.toFixed(2)} / ${raws[i + 1]!.result.toFixed(2)} → ` +
+              `${ratios[i]!.toFixed(2)}×`,
+          )
+          .join('; ') +
+        `; a batch from POST to done: upload, split, ${Math.ceil(LOCAL_CFDI / 20)} parts, zip, polled every 250 ms; ` +
+        `${made} PDFs made for ${LOCAL_CFDI * LOCAL_ROUNDS} CFDI; load ${load()}`,
     );
     const ms = (n: number) => `${n.toFixed(1)} ms`;
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     console.log(
-      `# CPU per CFDI: raw renderer ${ms((before.node + after.node) / 2)} this process + ` +
-        `${ms((before.chromium + after.chromium) / 2)} Chromium; batch ${ms(batch.node)} this process (handlers, ` +
-        `emulators, SDK, front, poll) + ${ms(batch.chromium)} Chromium. AWS calls per CFDI: ` +
+      `# CPU per CFDI (means): raw renderer ${ms(mean(raws.map((r) => r.node)))} this process + ` +
+        `${ms(mean(raws.map((r) => r.chromium)))} Chromium; batch ${ms(mean(batches.map((b) => b.node)))} this ` +
+        'process (handlers, ' +
+        (emulatorsProcess
+          ? `SDK, front, poll) + ${ms(mean(batches.map((b) => b.emulators)))} the emulators' process`
+          : 'emulators, SDK, front, poll)') +
+        ` + ${ms(mean(batches.map((b) => b.chromium)))} Chromium. AWS calls per CFDI: ` +
         [...calls]
           .sort((a, b) => b[1] - a[1])
-          .map(([name, n]) => `${name.replace(/Command$/, '')} ${(n / LOCAL_CFDI).toFixed(2)}`)
+          .map(
+            ([name, n]) => `${name.replace(/Command$/, '')} ${(n / (LOCAL_CFDI * LOCAL_ROUNDS)).toFixed(2)}`,
+          )
           .join(', '),
     );
+    const profile = batches[0]?.profile;
+    if (profile) {
+      if (process.env.BATCH_RUN_PROFILE!.endsWith('.cpuprofile'))
+        writeFileSync(process.env.BATCH_RUN_PROFILE!, JSON.stringify(profile));
+      const owners = byOwner(profile as unknown as Parameters<typeof byOwner>[0], LOCAL_CFDI);
+      const total = owners.reduce((a, [, v]) => a + v, 0);
+      console.log(
+        `# profile of this process during the batch (its sampling slows the run): ${ms(total)} per CFDI on the ` +
+          `main thread: ${owners.map(([k, v]) => `${k} ${ms(v)}`).join(', ')}`,
+      );
+    }
     if (tripwire.attempts.length) throw new Error(`non-loopback: ${tripwire.attempts.join(', ')}`);
   } finally {
     tripwire.uninstall();

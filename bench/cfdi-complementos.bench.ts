@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { parseRenderRequest, renderDocument } from '../lambdas/documents/use-cases/render-request';
 import { median, ratioLine, timeWithCpu, warmRenderer } from './measure';
 
-const REPS = 20;
-// Interleaved rounds: the median of 5 steadies a ratio on a machine shared with other work.
-const ROUNDS = 5;
+const REPS = 11;
+// Interleaved rounds (the two sides alternate which goes first): the median of 9 steadies a ratio on a machine shared
+// with other work, and the spread of the rounds' own ratios says how much the load moved it.
+const ROUNDS = 9;
 
 const fixture = (name: string) =>
   readFileSync(join(__dirname, '..', 'test', 'fixtures', 'cfdi', 'complementos', name), 'utf8');
@@ -59,15 +60,27 @@ async function main(): Promise<void> {
       // Interleaved rounds, so a load spike on this shared machine hits both sides alike.
       const base: { ms: number; cpuMs: number }[] = [];
       const subject: { ms: number; cpuMs: number }[] = [];
+      const run = (xml: string) =>
+        timeWithCpu(REPS, () => renderDocument(parseRenderRequest(body(xml)), deps));
       for (let round = 0; round < ROUNDS; round++) {
-        base.push(await timeWithCpu(REPS, () => renderDocument(parseRenderRequest(body(sin)), deps)));
-        subject.push(await timeWithCpu(REPS, () => renderDocument(parseRenderRequest(body(con)), deps)));
+        if (round % 2) {
+          subject.push(await run(con));
+          base.push(await run(sin));
+        } else {
+          base.push(await run(sin));
+          subject.push(await run(con));
+        }
       }
       // Baseline: the same CFDI without the complement. Wall time, and CPU time of this process and its Chromium
       // (the steadier figure on a machine shared with other work).
       const of = (xs: typeof base, k: 'ms' | 'cpuMs') => median(xs.map((x) => x[k]));
       ratioLine(`cfdi-complementos ${name} PDF`, of(subject, 'ms'), of(base, 'ms'));
       ratioLine(`cfdi-complementos ${name} PDF (CPU ms)`, of(subject, 'cpuMs'), of(base, 'cpuMs'));
+      const spread = (k: 'ms' | 'cpuMs') => {
+        const r = subject.map((x, i) => x[k] / base[i]![k]).sort((a, b) => a - b);
+        return `${r[0]!.toFixed(2)}–${r[r.length - 1]!.toFixed(2)}× (median ${median(r).toFixed(2)}×)`;
+      };
+      console.log(`# ${name}: each round's own ratio, wall ${spread('ms')}, CPU ${spread('cpuMs')}`);
     }
   } finally {
     await close();

@@ -3,23 +3,15 @@
 // and public address (DOCUMENTS_BILLING, DOCS_* settings); invalid requests are 400 in the house list shape
 // `{"detail": [{loc, msg, type}]}` like POST /v1/render; and it runs no A/B experiments, so a purchase's `ref` is only
 // kept on the purchase.
-import type { BillingCatalogue, StringSetting } from '../shared/billing/catalogue';
+import { stripeCatalogue, type BillingCatalogue, type StringSetting } from '../shared/billing/catalogue';
 import type { PayRoutes } from '../shared/billing/routes';
 import type { Config } from './config';
 
-export const DOCUMENTS_BILLING: BillingCatalogue<StringSetting<Config>> = {
-  service: 'documents',
-  offers: [
-    { plan: 'pro', priceSetting: 'DOCS_STRIPE_PRICE_PRO' },
-    { plan: 'scale', priceSetting: 'DOCS_STRIPE_PRICE_SCALE' },
-    { plan: 'lifetime', priceSetting: 'DOCS_STRIPE_PRICE_LIFETIME' },
-  ],
-  settings: {
-    webhookSecret: 'DOCS_STRIPE_WEBHOOK_SECRET',
-    publicBaseUrl: 'DOCS_PUBLIC_BASE_URL',
-    returnUrl: 'DOCS_BILLING_RETURN_URL',
-  },
-};
+export const DOCUMENTS_BILLING: BillingCatalogue<StringSetting<Config>> = stripeCatalogue(
+  'documents',
+  'DOCS_',
+  ['pro', 'scale', 'lifetime'],
+);
 
 export const DOCUMENTS_PAY: PayRoutes = {
   catalogue: DOCUMENTS_BILLING,

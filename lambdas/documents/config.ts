@@ -1,13 +1,13 @@
 // The documents service's configuration: the platform's variables (lambdas/shared/config.ts) plus its own, parsed
 // once per process.
 import { z } from 'zod';
-import { defineConfig, optionalUrl, platformVars, requiredVar } from '../shared/config';
+import { defineConfig, optionalUrl, platformVars, resourceVar } from '../shared/config';
 import { webhookVars } from '../shared/webhooks/config';
 
-const { parse, config } = defineConfig({
+const { parse, config, required } = defineConfig({
   ...platformVars,
   /** Samples and results too large for a Lambda response. */
-  DOCUMENTS_BUCKET: z.string().optional(),
+  DOCUMENTS_BUCKET: resourceVar(),
   /**
    * Documents larger than this are stored in DOCUMENTS_BUCKET and answered with 303 to a presigned URL: a Lambda
    * response carries at most 6 MB, base64-encoded (4 MiB of document + headers fits).
@@ -19,11 +19,11 @@ const { parse, config } = defineConfig({
     .default(4 * 1024 * 1024),
   // ── Async renders and Scale webhooks (docs/documents-rendering.md, "Async renders and webhooks"). ──
   /** Queue of async render jobs (POST /v1/render with options.async) read by the render worker. */
-  DOCUMENTS_RENDER_QUEUE_URL: z.string().optional(),
+  DOCUMENTS_RENDER_QUEUE_URL: resourceVar(),
   /** Queue of webhook deliveries read by the delivery worker (retries are this queue's redeliveries). */
-  DOCUMENTS_DELIVERY_QUEUE_URL: z.string().optional(),
+  DOCUMENTS_DELIVERY_QUEUE_URL: resourceVar(),
   /** Queue of CFDI batch steps (split, part, assemble) read by the batch worker (POST /v1/batches). */
-  DOCUMENTS_BATCH_QUEUE_URL: z.string().optional(),
+  DOCUMENTS_BATCH_QUEUE_URL: resourceVar(),
   /** Lifetime of the presigned download_url of a finished job (GET /v1/jobs/{id} and webhook payloads). */
   JOB_DOWNLOAD_TTL_S: z.coerce.number().int().min(60).max(43200).default(3600),
   /** WEBHOOK_RETRY_SCHEDULE_S, WEBHOOK_TIMEOUT_MS, WEBHOOK_SECRET_OVERLAP_S and the local-test settings. */
@@ -44,16 +44,4 @@ const { parse, config } = defineConfig({
 });
 
 export type Config = ReturnType<typeof parse>;
-export { parse as parseConfig, config };
-
-type ResourceVar =
-  | 'QUOTAS_TABLE'
-  | 'KEYS_TABLE'
-  | 'ACCOUNTS_TABLE'
-  | 'GROWTH_TABLE'
-  | 'DOCUMENTS_BUCKET'
-  | 'DOCUMENTS_RENDER_QUEUE_URL'
-  | 'DOCUMENTS_DELIVERY_QUEUE_URL'
-  | 'DOCUMENTS_BATCH_QUEUE_URL';
-
-export const required = (name: ResourceVar, cfg: Config = config()): string => requiredVar(cfg, name);
+export { parse as parseConfig, config, required };

@@ -161,6 +161,8 @@ export interface PartOutcome {
   ok: boolean;
   /** Why no PDF (failed ones). */
   motivo?: string;
+  /** The PDF's size in bytes (printed ones): where it ends in its part's PDF file. */
+  bytes?: number;
 }
 
 /** A batch's files (S3, under batches/ of the documents bucket; the result zip under results/jobs/). */
@@ -184,7 +186,11 @@ export interface BatchFiles {
   getBrand(jobId: string): Promise<Marca | undefined>;
   hasPdf(jobId: string, uuid: string): Promise<boolean>;
   putPdf(jobId: string, uuid: string, bytes: Buffer): Promise<void>;
-  openPdf(jobId: string, uuid: string): Promise<Readable>;
+  /** A PDF an earlier run of its part stored (a redelivered part puts it in the part's PDF file). */
+  getPdf(jobId: string, uuid: string): Promise<Buffer>;
+  /** A part's printed PDFs in one file, one after another in the part's order (its outcomes give each size). */
+  putPartPdfs(jobId: string, part: number, pdfs: Buffer[]): Promise<void>;
+  openPartPdfs(jobId: string, part: number): Promise<Readable>;
   /** Streams `body` to the job's result key (multipart: never whole in memory). */
   uploadResult(jobId: string, filename: string, body: Readable): Promise<JobResult>;
 }
@@ -194,10 +200,15 @@ export interface BatchRepository {
   /** Records the split (queued → rendering) once; false when it was already recorded. */
   planBatch(jobId: string, plan: SplitBatch, charged: WindowSlot[]): Promise<boolean>;
   /**
-   * Counts part `part` once: its CFDI done and failed; answers the record after the count, or undefined when
-   * that part was already counted.
+   * Counts part `part` once: its CFDI done and failed; answers the record after the count and the parts counted
+   * by then, or undefined when that part was already counted.
    */
-  recordPart(jobId: string, part: number, done: number, failed: number): Promise<JobRecord | undefined>;
+  recordPart(
+    jobId: string,
+    part: number,
+    done: number,
+    failed: number,
+  ): Promise<{ job: JobRecord; parts: Set<number> } | undefined>;
   /** The parts already counted. */
   partsCounted(jobId: string): Promise<Set<number>>;
   /**

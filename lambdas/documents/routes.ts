@@ -1,7 +1,7 @@
 // The documents service's manifest, read by lib/documents-stack.ts and bin/local.ts (port RENDER_PORT). Each route
 // is a spec next to its handler (handlers/<name>.route.ts, from which the handler reads its limits); this file lists
 // them.
-import type { ServiceManifest } from '../shared/manifest';
+import type { Access, ServiceManifest } from '../shared/manifest';
 import {
   API_ROUTES,
   BILLING_ROUTES,
@@ -48,6 +48,14 @@ const WEBHOOK_DELIVERY = webhookDelivery({
   },
 });
 
+// Both job workers (async renders, batches) render like the Render route: its image, memory and Chromium.
+const RENDERING_WORKER = { packaging: 'image', memoryMb: 2048, tmpMb: 1024 } as const;
+// And both keep their jobs (and read webhook endpoints) in the accounts table, and count quotas and stats.
+const JOB_WORKER_TABLES: Pick<Access, 'tables' | 'itemPrefixes'> = {
+  tables: { quotas: 'rw', growth: 'rw', accounts: 'rw' },
+  itemPrefixes: { accounts: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX] },
+};
+
 export const documentsManifest: ServiceManifest = {
   service: 'documents',
   invalidRequestStatus: 400,
@@ -88,14 +96,11 @@ export const documentsManifest: ServiceManifest = {
       description: 'Renders async jobs (POST /v1/render with options.async, Scale plan)',
       handler: 'lambdas/documents/handlers/render-worker.ts',
       queues: ['render'],
-      // Same image, memory and Chromium as the Render route; a longer timeout (no API Gateway 29 s limit here).
-      packaging: 'image',
-      memoryMb: 2048,
+      ...RENDERING_WORKER,
+      // A longer timeout than the Render route's (no API Gateway 29 s limit here).
       timeoutS: 90,
-      tmpMb: 1024,
       access: {
-        tables: { quotas: 'rw', growth: 'rw', accounts: 'rw' },
-        itemPrefixes: { accounts: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX] },
+        ...JOB_WORKER_TABLES,
         // Reads and deletes the job's request (jobs/), writes its result (results/jobs/).
         bucket: 'rw',
         bucketPrefixes: [JOB_REQUESTS_PREFIX.prefix, JOB_RESULT_PREFIX],
@@ -108,14 +113,11 @@ export const documentsManifest: ServiceManifest = {
       description: 'Splits CFDI batches, renders their parts in parallel and assembles the result zip',
       handler: 'lambdas/documents/handlers/batch-worker.ts',
       queues: ['batch'],
-      // The render worker's image and Chromium. 15 minutes: the assembly of 5,000 CFDI streams ~300 MB to S3.
-      packaging: 'image',
-      memoryMb: 2048,
+      ...RENDERING_WORKER,
+      // 15 minutes: the assembly of 5,000 CFDI streams ~300 MB to S3.
       timeoutS: 900,
-      tmpMb: 1024,
       access: {
-        tables: { quotas: 'rw', growth: 'rw', accounts: 'rw' },
-        itemPrefixes: { accounts: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX] },
+        ...JOB_WORKER_TABLES,
         // The batch's source, parts and PDFs (batches/), the result zip (results/jobs/).
         bucket: 'rw',
         bucketPrefixes: [BATCHES_PREFIX.prefix, JOB_RESULT_PREFIX],

@@ -1,24 +1,16 @@
 // What narration sells through Stripe (its catalogue: pro and lifetime, the settings naming their prices, its webhook
 // endpoint and public address), how its /pay routes behave (422 validation, A/B attribution of purchases), and its
 // plans as GET /pay/status shows them. The /pay routes and the billing engine are lambdas/shared/billing.
-import type { BillingCatalogue, StringSetting } from '../shared/billing/catalogue';
+import { stripeCatalogue, type BillingCatalogue, type StringSetting } from '../shared/billing/catalogue';
 import type { PayRoutes } from '../shared/billing/routes';
 import type { WindowRule } from '../shared/quota/windows';
 import type { PaidPlan } from '../shared/auth/keys';
 import type { Config } from './config';
 
-export const NARRATION_BILLING: BillingCatalogue<StringSetting<Config>> = {
-  service: 'narration',
-  offers: [
-    { plan: 'pro', priceSetting: 'STRIPE_PRICE_PRO' },
-    { plan: 'lifetime', priceSetting: 'STRIPE_PRICE_LIFETIME' },
-  ],
-  settings: {
-    webhookSecret: 'STRIPE_WEBHOOK_SECRET',
-    publicBaseUrl: 'PUBLIC_BASE_URL',
-    returnUrl: 'BILLING_RETURN_URL',
-  },
-};
+export const NARRATION_BILLING: BillingCatalogue<StringSetting<Config>> = stripeCatalogue('narration', '', [
+  'pro',
+  'lifetime',
+]);
 
 /**
  * Narration: pro and lifetime, 422 validation (the shared default), A/B attribution of purchases. Buyers land on

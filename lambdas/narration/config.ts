@@ -1,24 +1,24 @@
 // Narration's configuration: the platform's variables (lambdas/shared/config.ts) plus its own, parsed once per process.
 import { z } from 'zod';
-import { defineConfig, experimentsVar, optionalUrl, platformVars, requiredVar } from '../shared/config';
+import { defineConfig, experimentsVar, optionalUrl, platformVars, resourceVar } from '../shared/config';
 import { webhookVars } from '../shared/webhooks/config';
 
 /** The experiments the narration site runs by default (its pricing layouts). */
 export const SITE_EXPERIMENTS = '{"precios":{"variants":{"mensual":1,"vitalicio":1},"control":"mensual"}}';
 
-const { parse, config } = defineConfig({
+const { parse, config, required } = defineConfig({
   ...platformVars,
   /**
    * The site's pricing experiment (lambdas/narration/site: `precios`, control `mensual`) runs unless the operator
    * sets AB_EXPERIMENTS (docs/growth.md), which replaces it; an empty value runs none.
    */
   AB_EXPERIMENTS: experimentsVar(SITE_EXPERIMENTS),
-  AUDIO_TABLE: z.string().optional(),
-  AUDIO_BUCKET: z.string().optional(),
-  PRIORITY_QUEUE_URL: z.string().optional(),
-  STANDARD_QUEUE_URL: z.string().optional(),
+  AUDIO_TABLE: resourceVar(),
+  AUDIO_BUCKET: resourceVar(),
+  PRIORITY_QUEUE_URL: resourceVar(),
+  STANDARD_QUEUE_URL: resourceVar(),
   /** Completion webhook events (audio.completed / audio.failed) read by the delivery worker. */
-  DELIVERY_QUEUE_URL: z.string().optional(),
+  DELIVERY_QUEUE_URL: resourceVar(),
   /** The queues' DLQs (dlqEnvVar in shared/manifest.ts): only the dashboard reads their depth (access.readDlqs). */
   PRIORITY_DLQ_URL: z.string().optional(),
   STANDARD_DLQ_URL: z.string().optional(),
@@ -79,9 +79,9 @@ const { parse, config } = defineConfig({
   /** Where Checkout's back button and the customer portal return to; default PUBLIC_BASE_URL + /pay/status. */
   BILLING_RETURN_URL: optionalUrl(/^https?$/),
   // ── Publisher feeds (docs/feeds.md). ──
-  FEEDS_TABLE: z.string().optional(),
-  FEED_POLL_QUEUE_URL: z.string().optional(),
-  FEED_ARTICLE_QUEUE_URL: z.string().optional(),
+  FEEDS_TABLE: resourceVar(),
+  FEED_POLL_QUEUE_URL: resourceVar(),
+  FEED_ARTICLE_QUEUE_URL: resourceVar(),
   /** Seconds between two polls of a healthy feed (failures back off from it, doubling, up to a day). */
   FEED_POLL_INTERVAL_S: z.coerce.number().int().min(60).max(86400).default(900),
   /** Feeds one account may register. */
@@ -95,20 +95,4 @@ const { parse, config } = defineConfig({
 });
 
 export type Config = ReturnType<typeof parse>;
-export { parse as parseConfig, config };
-
-type ResourceVar =
-  | 'AUDIO_TABLE'
-  | 'QUOTAS_TABLE'
-  | 'KEYS_TABLE'
-  | 'ACCOUNTS_TABLE'
-  | 'GROWTH_TABLE'
-  | 'AUDIO_BUCKET'
-  | 'PRIORITY_QUEUE_URL'
-  | 'STANDARD_QUEUE_URL'
-  | 'DELIVERY_QUEUE_URL'
-  | 'FEEDS_TABLE'
-  | 'FEED_POLL_QUEUE_URL'
-  | 'FEED_ARTICLE_QUEUE_URL';
-
-export const required = (name: ResourceVar, cfg: Config = config()): string => requiredVar(cfg, name);
+export { parse as parseConfig, config, required };

@@ -1,4 +1,4 @@
-// Generated from routes.ts by scripts/route-index.ts (do not edit): what the $default route answers 405 for.
+// Generated from routes.ts by scripts/route-index.ts (do not edit): what the $default route answers 405 for, with the shared ones (shared/http's index).
 import type { RouteIndex } from '../shared/http/not-found';
 
 export const ROUTE_INDEX: RouteIndex = [
@@ -19,24 +19,9 @@ export const ROUTE_INDEX: RouteIndex = [
   ['POST', '/ab/event'],
   ['GET', '/ab/results/{experiment}'],
   ['GET', '/dashboard/summary'],
-  ['GET', '/stats'],
-  ['GET', '/pay/checkout/{plan}'],
-  ['GET', '/pay/success'],
-  ['GET', '/pay/status'],
-  ['POST', '/pay/portal'],
-  ['POST', '/pay/webhook'],
-  ['POST', '/pay/keys/rotate'],
   ['GET', '/embed.js'],
-  ['GET', '/'],
   ['GET', '/gracias'],
   ['GET', '/panel'],
-  ['GET', '/site/{file}'],
-  ['GET', '/api'],
-  ['GET', '/api/assets/{file}'],
-  ['PUT', '/v1/webhook'],
-  ['GET', '/v1/webhook'],
-  ['DELETE', '/v1/webhook'],
-  ['POST', '/v1/webhook/rotate-secret'],
   ['GET', '/v1/lexicons'],
   ['GET', '/v1/lexicons/{name}'],
   ['PUT', '/v1/lexicons/{name}'],

@@ -29,6 +29,15 @@ export const allowlist = (name: string) =>
       }
     });
 
+/**
+ * A resource name the stack sets where a function's access grants it (table, bucket, queue URL): the config's
+ * `required(name)` takes only these, and fails naming the variable when it is unset.
+ */
+export const resourceVar = () => z.string().brand<'ResourceVar'>().optional();
+type Resource = NonNullable<z.output<ReturnType<typeof resourceVar>>>;
+/** The names of a config's resource variables. */
+type ResourceName<C> = { [K in keyof C]-?: NonNullable<C[K]> extends Resource ? K : never }[keyof C] & string;
+
 /** The variables every service reads (the platform's stores, jobs, growth and the one Stripe account). */
 /** AB_EXPERIMENTS with a service's default (narration runs its site's pricing experiment out of the box). */
 export function experimentsVar(fallback: string) {
@@ -46,10 +55,10 @@ export function experimentsVar(fallback: string) {
 }
 
 export const platformVars = {
-  QUOTAS_TABLE: z.string().optional(),
-  KEYS_TABLE: z.string().optional(),
-  ACCOUNTS_TABLE: z.string().optional(),
-  GROWTH_TABLE: z.string().optional(),
+  QUOTAS_TABLE: resourceVar(),
+  KEYS_TABLE: resourceVar(),
+  ACCOUNTS_TABLE: resourceVar(),
+  GROWTH_TABLE: resourceVar(),
   /** Path-style S3 URLs (the local S3 emulator needs them). */
   S3_FORCE_PATH_STYLE: bool,
   /**
@@ -110,17 +119,20 @@ export function resetConfig(): void {
 }
 
 /**
- * A service's configuration: `parse` (for tests and the local runtime) and `config()` (parsed from process.env
- * once per process), over the platform's variables plus the service's own.
+ * A service's configuration: `parse` (for tests and the local runtime), `config()` (parsed from process.env once
+ * per process) and `required()` (its resource variables), over the platform's variables plus the service's own.
  */
 export function defineConfig<Shape extends z.ZodRawShape>(shape: Shape) {
   const schema = z.object(shape);
   type Config = z.output<typeof schema>;
   let cached: Config | undefined;
   resets.push(() => (cached = undefined));
+  const config = (): Config => (cached ??= parseWith(schema, process.env));
   return {
     parse: (env: Record<string, string | undefined>): Config => parseWith(schema, env),
-    config: (): Config => (cached ??= parseWith(schema, process.env)),
+    config,
+    /** A resource variable's value; unset fails naming the variable and the fix. */
+    required: (name: ResourceName<Config>, cfg: Config = config()): string => requiredVar(cfg, name),
   };
 }
 

@@ -12,6 +12,7 @@ import { webhookVars } from '../../lambdas/shared/webhooks/config';
 import { resetConfig } from '../../lambdas/shared/config';
 import type { QueueSpec, ServiceManifest } from '../../lambdas/shared/manifest';
 import { startEmulators, type Emulators } from './emulators';
+import { startEmulatorsProcess } from './emulators-process';
 import { createFront, listen, type LambdaHandler } from './front';
 import { startPoller, type WorkerHandler } from './worker-poller';
 import { startSchedule, type LocalSchedule, type ScheduledHandler } from './scheduler';
@@ -39,6 +40,11 @@ export interface LocalOptions {
   queueVisibilityS?: number;
   /** Every route's deadline (s) instead of its spec's timeoutS (see FrontOptions.deadlineS). */
   deadlineS?: number;
+  /**
+   * The emulators in a child process (./emulators-process.ts), their CPU off the handlers' event loop; without
+   * `emulators.stopService`. @default false (in this process)
+   */
+  emulatorsProcess?: boolean;
   log?: (line: string) => void;
 }
 
@@ -46,7 +52,8 @@ export interface LocalRuntime {
   narrationUrl: string;
   /** Undefined when started with `documents: false`. */
   documentsUrl?: string;
-  emulators: Emulators;
+  /** `pid` when they run in their own process (LocalOptions.emulatorsProcess). */
+  emulators: Emulators & { pid?: number };
   /** The manifests' schedules by id (a timer each; `tick()` runs one now). Empty without the worker. */
   schedules: Record<string, LocalSchedule>;
   stop(): Promise<void>;
@@ -76,7 +83,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
   // Before any SDK client runs: invocations served at once keep their own logger state (lib/local/invocations.ts).
   await enableInvocationScopes();
   const queueVisibilityS = options.queueVisibilityS ?? 10;
-  const emulators = await startEmulators({
+  const emulators = await (options.emulatorsProcess ? startEmulatorsProcess : startEmulators)({
     dataDir: options.dataDir,
     host,
     persistDynamo: options.persist !== false,

@@ -79,8 +79,10 @@ export function startPoller(options: PollerOptions): Poller {
         sqs,
         useQueueUrlAsEndpoint: false,
         batchSize: 1,
+        // Long polling (fauxqs waits up to a second for a message); the next receive starts as soon as a message
+        // is handled, as the Lambda event source's pollers do (a pause here added up between a batch's parts).
         waitTimeSeconds: 1,
-        pollingWaitTimeMs: 100,
+        pollingWaitTimeMs: 0,
         visibilityTimeout: vis,
         heartbeatInterval: Math.max(1, Math.floor(vis / 2)),
         attributeNames: ['All'],

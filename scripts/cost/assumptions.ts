@@ -53,7 +53,7 @@ export const ASSUMPTIONS = {
   batchWorkerMemMb: documentsManifest.workers.find((w) => w.id === 'BatchWorker')!.memoryMb,
   /** CFDI per part (PART_SIZE of use-cases/batches.ts): one SQS message and one worker invocation each. */
   batchPartSize: 20,
-  /** ms per CFDI in a warm part: the factura PDF/A from XML (~110 ms, issue #26) + HEAD and PUT of its PDF. */
+  /** ms per CFDI in a warm part: the factura PDF/A from XML (~110 ms, issue #26) + PUT of its PDF. */
   batchCfdiMs: 150,
   /** Every part may start a cold container at concurrency 50: the worst case, counted in full. */
   batchColdMs: 4500,

@@ -171,13 +171,13 @@ export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Bre
   add('SQS send + receive + delete (one message per step)', (parts + 2) * 3, p.sqsRequest);
   const zipBytes = n * (a.pdfBytes + a.cfdiXmlBytes);
   add(
-    'S3 PUT-class (the upload, parts, outcomes, each PDF, the result zip in 5 MiB parts)',
-    1 + 2 * parts + n + Math.ceil(zipBytes / a.multipartPartBytes) + 2,
+    'S3 PUT-class (the upload, parts, each PDF, PDFs again per part, outcomes, the zip in 5 MiB parts)',
+    1 + 1 + parts + n + parts + parts + Math.ceil(zipBytes / a.multipartPartBytes) + 2,
     p.s3Put,
   );
   add(
-    'S3 GET/HEAD (the zip read, HEAD per PDF, parts and PDFs read by the assembly, the download)',
-    1 + n + 2 * parts + n + 1,
+    'S3 GET/HEAD (the zip read, parts, the assembly: 3 reads per part; the download)',
+    1 + parts + 3 * parts + 1 + 1 + 1,
     p.s3Get,
   );
   add(

@@ -39,12 +39,17 @@ const firmante = z.object({
   cargo: textoOpcional('Cargo', 120),
 });
 
+/** How to reach the company and the client alike. */
+const contacto = {
+  direccion: textoOpcional('Domicilio', 300),
+  telefono: textoOpcional('Teléfono', 60),
+  correo: textoOpcional('Correo electrónico', 120),
+};
+
 const datosEmpresa = z
   .object({
     rfc: rfc('RFC de la empresa').optional(),
-    direccion: textoOpcional('Domicilio', 300),
-    telefono: textoOpcional('Teléfono', 60),
-    correo: textoOpcional('Correo electrónico', 120),
+    ...contacto,
     sitio_web: textoOpcional('Sitio web', 120),
   })
   .describe('Datos de la empresa que cotiza');
@@ -53,9 +58,7 @@ const datosCliente = z
   .object({
     rfc: rfc('RFC del cliente').optional(),
     atencion: textoOpcional('Persona a la que se dirige ("Atención")', 120),
-    direccion: textoOpcional('Domicilio', 300),
-    telefono: textoOpcional('Teléfono', 60),
-    correo: textoOpcional('Correo electrónico', 120),
+    ...contacto,
   })
   .describe('Datos del cliente');
 

@@ -76,6 +76,26 @@ export function cfdiCalcOf(data: FacturaData): CfdiCalc {
   );
 }
 
+/** The comprobante's catalogue keys as the invoice prints them: "clave — descripción", the bare key when our
+ * catalogue lacks it, null when absent (from data and from a stamped XML alike). */
+export function clavesImpresas(c: {
+  regimenEmisor?: string;
+  regimenReceptor?: string;
+  usoCfdi?: string;
+  formaPago?: string;
+  metodoPago?: string;
+  exportacion?: string;
+}) {
+  return {
+    regimen_emisor: conDescripcion(REGIMEN_FISCAL, c.regimenEmisor) ?? null,
+    regimen_receptor: conDescripcion(REGIMEN_FISCAL, c.regimenReceptor) ?? null,
+    uso_cfdi: conDescripcion(USO_CFDI, c.usoCfdi) ?? null,
+    forma_pago: conDescripcion(FORMA_PAGO, c.formaPago) ?? null,
+    metodo_pago: conDescripcion(METODO_PAGO, c.metodoPago) ?? null,
+    exportacion: conDescripcion(EXPORTACION, c.exportacion) ?? null,
+  };
+}
+
 /** Everything the template prints, computed. */
 export function calcFactura(data: FacturaData) {
   const m = data.moneda;
@@ -182,12 +202,14 @@ export function calcFactura(data: FacturaData) {
     folio_completo: folio,
     fecha_texto: data.fecha ? fechaLarga(data.fecha) : null,
     tipo_comprobante: conDescripcion(TIPO_COMPROBANTE, data.tipo_comprobante),
-    regimen_emisor: conDescripcion(REGIMEN_FISCAL, data.regimen_fiscal_emisor) ?? null,
-    regimen_receptor: conDescripcion(REGIMEN_FISCAL, data.regimen_fiscal_receptor) ?? null,
-    uso_cfdi: conDescripcion(USO_CFDI, data.uso_cfdi) ?? null,
-    forma_pago: conDescripcion(FORMA_PAGO, data.forma_pago) ?? null,
-    metodo_pago: conDescripcion(METODO_PAGO, data.metodo_pago) ?? null,
-    exportacion: conDescripcion(EXPORTACION, data.exportacion),
+    ...clavesImpresas({
+      regimenEmisor: data.regimen_fiscal_emisor,
+      regimenReceptor: data.regimen_fiscal_receptor,
+      usoCfdi: data.uso_cfdi,
+      formaPago: data.forma_pago,
+      metodoPago: data.metodo_pago,
+      exportacion: data.exportacion,
+    }),
     tipo_cambio: data.tipo_cambio === undefined ? null : dec(data.tipo_cambio).toString(),
     total_mxn:
       data.tipo_cambio === undefined || m === 'MXN'

@@ -5,13 +5,8 @@
 import {
   CLAVE_UNIDAD,
   conDescripcion,
-  EXPORTACION,
-  FORMA_PAGO,
-  METODO_PAGO,
   OBJETO_IMP,
-  REGIMEN_FISCAL,
   TIPO_COMPROBANTE,
-  USO_CFDI,
   type ClaveImpuesto,
   type TipoFactor,
 } from '../kit/cfdi/catalogos';
@@ -35,7 +30,7 @@ import { importeConLetra } from '../kit/con-letra';
 import { cssString } from '../kit/css-string';
 import { dec, formatMoney, moneyText } from '../kit/money';
 import { fechaLarga } from '../../lambdas/shared/text/fechas';
-import { cantidadTexto, etiquetaRetencion, etiquetaTraslado, precioTexto } from './calc';
+import { cantidadTexto, clavesImpresas, etiquetaRetencion, etiquetaTraslado, precioTexto } from './calc';
 import { leerPagos20 } from '../kit/cfdi/pagos20';
 import { vistaPagos } from './pagos';
 
@@ -225,13 +220,14 @@ export function facturaDesdeXml(xml: string): FacturaDesdeXml {
       folio_completo: folio,
       fecha_texto: fechaLarga(c.fecha),
       tipo_comprobante: tipo,
-      regimen_emisor: conDescripcion(REGIMEN_FISCAL, c.emisor.regimenFiscal) ?? c.emisor.regimenFiscal,
-      regimen_receptor:
-        conDescripcion(REGIMEN_FISCAL, c.receptor.regimenFiscalReceptor) ?? c.receptor.regimenFiscalReceptor,
-      uso_cfdi: conDescripcion(USO_CFDI, c.receptor.usoCfdi) ?? c.receptor.usoCfdi,
-      forma_pago: c.formaPago ? (conDescripcion(FORMA_PAGO, c.formaPago) ?? c.formaPago) : null,
-      metodo_pago: c.metodoPago ? (conDescripcion(METODO_PAGO, c.metodoPago) ?? c.metodoPago) : null,
-      exportacion: conDescripcion(EXPORTACION, c.exportacion) ?? c.exportacion,
+      ...clavesImpresas({
+        regimenEmisor: c.emisor.regimenFiscal,
+        regimenReceptor: c.receptor.regimenFiscalReceptor,
+        usoCfdi: c.receptor.usoCfdi,
+        formaPago: c.formaPago,
+        metodoPago: c.metodoPago,
+        exportacion: c.exportacion,
+      }),
       tipo_cambio: c.tipoCambio && m !== 'MXN' ? dec(c.tipoCambio).toString() : null,
       total_mxn:
         c.tipoCambio && m !== 'MXN' && m !== 'XXX'

@@ -2,9 +2,9 @@
 // `npm start` in its own process group, a batch of 60 stamped CFDI started, the whole group killed with SIGKILL
 // once the first part is counted (workers mid-render), and a restart on the same data, which puts the unfinished
 // batch's steps back on the (in-memory) queue. Afterwards: the batch completes with every PDF, no PDF was made
-// twice (each stored PDF logs one line, over both runs), the zip holds each UUID once, and the month is charged
-// 60, once.
-import { readFileSync } from 'node:fs';
+// twice (each stored PDF logs one line, over both runs), the zip holds each UUID once with its own PDF (pdftotext),
+// and the month is charged 60, once.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -14,6 +14,7 @@ import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
 import { batchCorpus, getBatch, uploadAndStart, waitForBatch, zipOf } from '../helpers/cfdi-batch';
 import { tempDir } from '../helpers/env';
+import { pdftotext, requirePdftotext } from '../helpers/pdftotext';
 import { startLocalProcess, type LocalProcess } from '../helpers/local-process';
 
 // Two starts of the runtime and 60 renders on shared cores.
@@ -52,6 +53,7 @@ function entryCount(zip: Buffer): number {
 }
 
 test('killed mid-batch: it completes after the restart, no PDF made twice, charged once', async () => {
+  requirePdftotext();
   rt = await startLocalProcess(data.path);
   db = dynamoOf(emulatorEnv());
   await new DynamoKeyStore(db, emulatorEnv().KEYS_TABLE!).put({
@@ -95,9 +97,18 @@ test('killed mid-batch: it completes after the restart, no PDF made twice, charg
 
   const zip = Buffer.from(await (await fetch(last.download_url as string)).arrayBuffer());
   expect(entryCount(zip)).toBe(60 * 2 + 2);
-  const pdfs = Object.keys(unzipSync(new Uint8Array(zip))).filter((n) => n.endsWith('.pdf'));
+  const entries = unzipSync(new Uint8Array(zip));
+  const pdfs = Object.keys(entries).filter((n) => n.endsWith('.pdf'));
   expect(new Set(pdfs.map((n) => n.slice(-40, -4))).size).toBe(60);
   expect(new Set(pdfs.map((n) => n.slice(-40, -4)))).toEqual(new Set(corpus.files.map((f) => f.uuid)));
+  // Each PDF is whole and is its own CFDI's, also those the redelivered part took from S3 instead of rendering
+  // (the assembly cuts a part's PDF object at the sizes its outcomes give).
+  const wrong = pdfs.filter((name) => {
+    const file = join(data.path, 'check.pdf');
+    writeFileSync(file, entries[name]!);
+    return !pdftotext(file).includes(name.slice(-40, -4));
+  });
+  expect(wrong).toEqual([]);
 
   // Charged per document, once, whatever ran twice.
   db.destroy();

@@ -1,6 +1,6 @@
 // A/B experiments, pure parts: configuration, deterministic assignment, attribution refs, the z-test against
 // hand-computed values, results and attribution over an in-memory GrowthStore, and the dashboard token check.
-import { parseConfig } from '../../lambdas/narration/config';
+import { parseConfig, required } from '../../lambdas/narration/config';
 import { ConfigError } from '../../lambdas/shared/config';
 import { experimentResults, recordConversion, variantKey } from '../../lambdas/shared/growth/ab';
 import { assertDashboardToken } from '../../lambdas/shared/growth/dashboard-auth';
@@ -83,6 +83,15 @@ describe('experiment configuration (AB_EXPERIMENTS)', () => {
     expect(() => parseConfig({ DASHBOARD_TOKEN: 'short' })).toThrow(/DASHBOARD_TOKEN.*16 characters/);
     expect(parseConfig({ DASHBOARD_TOKEN: 'x'.repeat(16) }).DASHBOARD_TOKEN).toBe('x'.repeat(16));
   });
+});
+
+test('required() reads a resource variable (the platform’s and the service’s), fails naming an unset one; only resource variables compile', () => {
+  const cfg = parseConfig({ AUDIO_TABLE: 'audio-t', QUOTAS_TABLE: 'quotas-t' });
+  expect(required('AUDIO_TABLE', cfg)).toBe('audio-t');
+  expect(required('QUOTAS_TABLE', cfg)).toBe('quotas-t');
+  expect(() => required('FEEDS_TABLE', cfg)).toThrow(/FEEDS_TABLE is not set/);
+  // @ts-expect-error FREE_PER_HOUR is a setting, not a resource the stack sets
+  expect(() => required('FREE_PER_HOUR', cfg)).toThrow(/FREE_PER_HOUR is not set/);
 });
 
 describe('deterministic assignment', () => {

@@ -1,8 +1,10 @@
 // Every attribute and element of Carta Porte 2.0–3.1 and Comercio Exterior 2.0 (SAT's XSDs) prints under a Spanish
 // label with its accents and without SAT's abbreviations: the split of "NumeroExterior" or "SubTipoRem" is no label.
+// And the lines a complement prints are HTML with every value of the caller's XML escaped.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { etiqueta } from '../../templates/kit/cfdi/complementos';
+import { etiqueta, seccionesComplementos } from '../../templates/kit/cfdi/complementos';
+import { arbolXml } from '../../templates/kit/cfdi/leer';
 import { SAT_DIR } from '../helpers/sat-xml';
 
 const XSDS = [
@@ -42,4 +44,32 @@ it('negative control: a name without a label still splits, and the checks catch 
   expect(etiqueta('NumeroDeAndenPrueba')).toBe('Numero de anden prueba');
   expect(etiqueta('NumeroDeAndenPrueba')).toMatch(UNACCENTED);
   expect(etiqueta('CveAndenPrueba')).toMatch(ABBREVIATED);
+});
+
+describe("a complement's printed lines: HTML, every value escaped", () => {
+  const [seccion] = seccionesComplementos([
+    arbolXml(`<x:Propio xmlns:x="urn:x-prueba" Nota="&lt;b&gt;negrita&lt;/b&gt; &amp; &quot;comillas&quot; 'y'">
+      <x:Fila Clave="A-&lt;1&gt;" Texto="uno &lt;i&gt;" Moneda="M&amp;N"/>
+      <x:Fila Clave="B-2" Moneda="M&amp;N"/>
+    </x:Propio>`),
+  ]);
+  const [raiz, filas] = seccion!.bloques;
+  /** Markup other than our own unbreakable span. */
+  const AJENO = /<(?!\/?span\b)/;
+
+  it('attributes, the values common to every row and the rows', () => {
+    expect(raiz!.linea).toBe('Nota: &lt;b&gt;negrita&lt;/b&gt; &amp; &quot;comillas&quot; &#39;y&#39;');
+    expect(filas!.tabla).toEqual({
+      columnas: 'Clave | Texto',
+      comunes: 'Moneda: M&amp;N',
+      filas: '1. <span class="nw">A-&lt;1&gt;</span> | uno &lt;i&gt;\n2. <span class="nw">B-2</span> | —',
+    });
+    for (const html of [raiz!.linea, filas!.tabla!.comunes, filas!.tabla!.filas])
+      expect(html).not.toMatch(AJENO);
+  });
+
+  it('negative control: raw markup is caught', () => {
+    expect('Nota: <b>negrita</b>').toMatch(AJENO);
+    expect('<span class="nw">A-1</span>').not.toMatch(AJENO);
+  });
 });

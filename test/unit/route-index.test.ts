@@ -2,7 +2,13 @@
 // file fails here (rewrite with `npx tsx scripts/route-index.ts`), and the $default handler's bundle stays data only.
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { MANIFESTS, routeIndexPath, routeIndexSource } from '../../scripts/route-index';
+import {
+  MANIFESTS,
+  routeIndexPath,
+  routeIndexSource,
+  SHARED_INDEX_PATH,
+  sharedRouteIndexSource,
+} from '../../scripts/route-index';
 
 test.each(MANIFESTS.map((m) => [m.service, m] as const))(
   '%s: route-index.generated.ts matches routes.ts',
@@ -10,6 +16,10 @@ test.each(MANIFESTS.map((m) => [m.service, m] as const))(
     expect(readFileSync(routeIndexPath(m), 'utf8')).toBe(routeIndexSource(m));
   },
 );
+
+test('the shared route index (the routes every service serves alike) matches the routes.ts files', () => {
+  expect(readFileSync(SHARED_INDEX_PATH, 'utf8')).toBe(sharedRouteIndexSource());
+});
 
 test.each(MANIFESTS.map((m) => [m.service] as const))(
   '%s: the pages file (the $default handler) bundles neither the specs nor zod',

@@ -1,6 +1,7 @@
 // S3 BatchFiles of the CFDI batches, in the documents bucket (lambdas/documents/bucket.ts): uploaded zips under
 // batches/uploads/ (a presigned POST bound to its key, application/zip and a size range), each batch's parts, part
-// outcomes, refusals, brand and PDFs under batches/<job id>/, and the result zip under results/jobs/<job id>/, streamed
+// outcomes, refusals, brand, PDFs (one object each, as rendered) and each part's PDFs again in one object (what the
+// assembly reads) under batches/<job id>/, and the result zip under results/jobs/<job id>/, streamed
 // there by a multipart upload (@aws-sdk/lib-storage) so it is never whole in memory. Keys are per job, part and
 // UUID: a retried step overwrites, never duplicates.
 import {
@@ -124,9 +125,20 @@ export class S3BatchFiles implements BatchFiles {
     return this.put(batchKey(jobId, `pdf/${uuid}.pdf`), bytes, 'application/pdf');
   }
 
-  async openPdf(jobId: string, uuid: string): Promise<Readable> {
+  async getPdf(jobId: string, uuid: string): Promise<Buffer> {
     const out = await this.s3.send(
       new GetObjectCommand({ Bucket: this.bucket, Key: batchKey(jobId, `pdf/${uuid}.pdf`) }),
+    );
+    return Buffer.from(await out.Body!.transformToByteArray());
+  }
+
+  putPartPdfs(jobId: string, part: number, pdfs: Buffer[]): Promise<void> {
+    return this.put(batchKey(jobId, `parts/${part}.pdfs`), Buffer.concat(pdfs), 'application/octet-stream');
+  }
+
+  async openPartPdfs(jobId: string, part: number): Promise<Readable> {
+    const out = await this.s3.send(
+      new GetObjectCommand({ Bucket: this.bucket, Key: batchKey(jobId, `parts/${part}.pdfs`) }),
     );
     return out.Body as Readable;
   }

@@ -31,7 +31,7 @@ export class DynamoBatchRepository extends DynamoJobRepository implements BatchR
     part: number,
     done: number,
     failed: number,
-  ): Promise<JobRecord | undefined> {
+  ): Promise<{ job: JobRecord; parts: Set<number> } | undefined> {
     const out = await this.update(jobId, {
       set: [],
       condition: '#s = :active AND (attribute_not_exists(partsSeen) OR NOT contains(partsSeen, :part))',
@@ -39,7 +39,9 @@ export class DynamoBatchRepository extends DynamoJobRepository implements BatchR
       returnValues: 'ALL_NEW',
       add: { batchDone: done, batchFailed: failed, partsDone: 1, partsSeen: new Set([String(part)]) },
     });
-    return out ? this.fromItem(out) : undefined;
+    if (!out) return undefined;
+    const { partsSeen, ...job } = this.fromItem(out) as JobRecord & { partsSeen?: Set<string> };
+    return { job, parts: counted(partsSeen) };
   }
 
   async startPart(jobId: string, part: number) {
@@ -59,6 +61,8 @@ export class DynamoBatchRepository extends DynamoJobRepository implements BatchR
 
   async partsCounted(jobId: string): Promise<Set<number>> {
     const item = (await this.get(jobId)) as (JobRecord & { partsSeen?: Set<string> }) | undefined;
-    return new Set([...(item?.partsSeen ?? [])].map(Number));
+    return counted(item?.partsSeen);
   }
 }
+
+const counted = (partsSeen: Set<string> | undefined) => new Set([...(partsSeen ?? [])].map(Number));

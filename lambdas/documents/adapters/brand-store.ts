@@ -6,7 +6,7 @@
 // touch `brand#` items (routes.ts, itemPrefixes). No transactions (dynalite has none): the logo is written before the
 // item that names it, and the replaced logo is deleted after; a crash between leaves at most an unreferenced logo.
 import { createHash } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoTable } from '../../shared/aws/dynamo-table';
 import type { BrandStore, StoredBrand } from '../ports';
 import { BRAND_ITEM_PREFIX } from './item-prefixes';
 
@@ -23,25 +23,16 @@ interface BrandItem extends Omit<StoredBrand, 'marca'> {
   logoHash?: string;
 }
 
-export class DynamoBrandStore implements BrandStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
-
+export class DynamoBrandStore extends DynamoTable implements BrandStore {
   async get(owner: string): Promise<StoredBrand | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: brandKey(owner), ConsistentRead: true }),
-    );
+    const out = await this.readItem({ Key: brandKey(owner), ConsistentRead: true });
     if (!out.Item) return undefined;
     const { pk: _pk, logoHash, ...brand } = out.Item as BrandItem & { pk: string };
     if (!logoHash) return brand;
     const key = logoKey(owner, logoHash);
     let logo = logos.get(key.pk);
     if (logo === undefined) {
-      const item = await this.db.send(
-        new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }),
-      );
+      const item = await this.readItem({ Key: key, ConsistentRead: true });
       if (typeof item.Item?.logo !== 'string') return brand; // removed meanwhile: print the rest
       logo = item.Item.logo;
       if (logos.size >= LOGOS_MAX) logos.delete(logos.keys().next().value!);
@@ -53,27 +44,19 @@ export class DynamoBrandStore implements BrandStore {
   async put(brand: StoredBrand): Promise<{ replaced: boolean }> {
     const { logo, ...rest } = brand.marca;
     const logoHash = logo === undefined ? undefined : createHash('sha256').update(logo).digest('hex');
-    if (logo !== undefined)
-      await this.db.send(
-        new PutCommand({ TableName: this.table, Item: { ...logoKey(brand.owner, logoHash!), logo } }),
-      );
+    if (logo !== undefined) await this.writeItem({ Item: { ...logoKey(brand.owner, logoHash!), logo } });
     const item: BrandItem = { ...brand, marca: rest, ...(logoHash ? { logoHash } : {}) };
-    const out = await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: { ...brandKey(brand.owner), ...item },
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
+    const out = await this.writeItem({
+      Item: { ...brandKey(brand.owner), ...item },
+      ReturnValues: 'ALL_OLD',
+    });
     const old = out.Attributes as BrandItem | undefined;
     if (old?.logoHash && old.logoHash !== logoHash) await this.removeLogo(brand.owner, old.logoHash);
     return { replaced: old !== undefined };
   }
 
   async remove(owner: string): Promise<boolean> {
-    const out = await this.db.send(
-      new DeleteCommand({ TableName: this.table, Key: brandKey(owner), ReturnValues: 'ALL_OLD' }),
-    );
+    const out = await this.deleteItem({ Key: brandKey(owner), ReturnValues: 'ALL_OLD' });
     const old = out.Attributes as BrandItem | undefined;
     if (old?.logoHash) await this.removeLogo(owner, old.logoHash);
     return old !== undefined;
@@ -82,6 +65,6 @@ export class DynamoBrandStore implements BrandStore {
   private async removeLogo(owner: string, hash: string): Promise<void> {
     const key = logoKey(owner, hash);
     logos.delete(key.pk);
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: key }));
+    await this.deleteItem({ Key: key });
   }
 }

@@ -2,18 +2,12 @@
 // `pk = docjob#<job id>`, expiring (TTL expiresAt) with its result. The job transitions are the shared leased-job
 // engine's (lambdas/shared/jobs: claimed jobs are `rendering`); this adds the webhook event and delivery log.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_LEASE_S, DynamoLeasedJobStore } from '../../shared/jobs/dynamo-leased-job-store';
+import { DynamoLeasedJobStore } from '../../shared/jobs/dynamo-leased-job-store';
 import { MAX_RECORDED_DELIVERIES, type DeliveryAttempt, type JobRecord, type JobRepository } from '../ports';
 import { JOB_ITEM_PREFIX } from './item-prefixes';
 
 export class DynamoJobRepository extends DynamoLeasedJobStore<JobRecord> implements JobRepository {
-  constructor(
-    db: DynamoDBDocumentClient,
-    table: string,
-    now: () => Date = () => new Date(),
-    /** How long a render worker owns a job after claiming it (JOB_LEASE_S). */
-    leaseS: number = DEFAULT_LEASE_S,
-  ) {
+  constructor(db: DynamoDBDocumentClient, table: string, now?: () => Date, leaseS?: number) {
     super(
       db,
       { table, idField: 'jobId', keyAttribute: 'pk', keyPrefix: JOB_ITEM_PREFIX, activeStatus: 'rendering' },

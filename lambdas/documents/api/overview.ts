@@ -5,6 +5,7 @@
 import { TEMPLATE_SLUGS, findTemplate } from '../domain/template-registry';
 import { pricedPlans } from '../core/pricing';
 import { WEBHOOKS_OVERVIEW } from './webhooks-doc';
+import type { ServiceApiInfo } from '../../shared/http/api-docs';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -142,3 +143,11 @@ Same routes as the narration API, with this API's plans and prices; Stripe hosts
 The contract is version 1.0.0. Only POST /v1/render carries a version prefix; the other paths never will. Within v1 changes are additive only: new optional request members, new response members, new templates, formats and error \`type\` values. Clients must ignore members they do not know. A breaking change would be served as /v2/render next to /v1/render, which keeps working for at least 12 months after /v2 is announced; deprecation is announced here and with \`Deprecation\` and \`Sunset\` headers on /v1 answers. Built-in templates keep their required \`data\` members within v1 (new members are optional).
 ${WEBHOOKS_OVERVIEW ? `\n${WEBHOOKS_OVERVIEW.trim()}\n` : ''}`;
 }
+
+/** GET /api (handlers/api.ts): the overview above, and the page's words. */
+export const DOCUMENTS_API: ServiceApiInfo = {
+  nombre: 'Documentos',
+  intro:
+    'Convierte datos JSON o un CFDI 4.0 en XML, con una plantilla (factura, nómina, cotización…) o tu propio HTML, en PDF, PNG, Excel y otros formatos.',
+  overview: documentsOverview,
+};

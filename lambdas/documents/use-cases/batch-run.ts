@@ -6,12 +6,15 @@
 //              the plan (queued → rendering, one conditional write) and queues one message per part.
 //   part     — renders its CFDI with the same renderDocument() as POST /v1/render, skipping any whose PDF is
 //              already stored (looked for when the part ran before: a redelivered part renders nothing twice;
-//              its start is recorded in the update that reads the batch), stores the outcomes and counts the part
-//              once (a string set on the job record); the part that completes the count queues the assembly. A
+//              its start is recorded in the update that reads the batch). Each PDF is stored as it is made; at the
+//              end the part's PDFs go again into one object, the one the assembly reads (one GET per part, not
+//              per CFDI). Then it stores the outcomes (each PDF's size) and counts the part once (a string set on
+//              the job record); the part that completes the count queues the assembly. A
 //              fault on our side fails the message (SQS retries it after the backoff); on the last attempt the
 //              CFDI still without a PDF are reported failed, one by one, and the rest of the batch goes on.
-//   assemble — streams the result zip to S3 (PDF + XML per CFDI, resumen.xlsx, resumen.csv) part by part; memory
-//              holds one part's entries and the upload's two 5 MiB parts, whatever the batch's size. Gives back
+//   assemble — streams the result zip to S3 (PDF + XML per CFDI, resumen.xlsx, resumen.csv) part by part, each
+//              part's PDF object cut at the sizes its outcomes give, the next part's opening meanwhile; memory
+//              holds two parts' entries and the upload's two 5 MiB parts, whatever the batch's size. Gives back
 //              the quota of CFDI that failed, completes the job and queues its webhook event (Scale).
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -51,11 +54,16 @@ interface SourceFile {
   motivo?: string;
 }
 
+/** Part writes a split keeps under way at once: each S3 PUT's latency overlaps the reading of the next files. */
+const PART_WRITES = 4;
+
 /** Parts written so far and refusals, as the split goes. */
 class Splitter {
   readonly refused: Refused[] = [];
   private readonly seen = new Map<string, string>();
   private part: BatchEntry[] = [];
+  private readonly writing = new Set<Promise<void>>();
+  private failure: { error: unknown } | undefined;
   parts = 0;
   total = 0;
   files = 0;
@@ -90,10 +98,27 @@ class Splitter {
     if (this.part.length >= PART_SIZE) await this.flush();
   }
 
+  /** Starts writing the part read so far; waits while PART_WRITES are under way. */
   async flush(): Promise<void> {
     if (!this.part.length) return;
-    await this.deps.batchFiles.putPart(this.jobId, this.parts++, this.part);
+    while (this.writing.size >= PART_WRITES) await Promise.race(this.writing);
+    if (this.failure) throw this.failure.error;
+    const write: Promise<void> = this.deps.batchFiles.putPart(this.jobId, this.parts++, this.part).then(
+      () => void this.writing.delete(write),
+      (error: unknown) => {
+        this.failure ??= { error };
+        this.writing.delete(write);
+      },
+    );
     this.part = [];
+    this.writing.add(write);
+  }
+
+  /** Writes the last part and waits for every write: throws the first that failed. */
+  async written(): Promise<void> {
+    await this.flush();
+    await Promise.all(this.writing);
+    if (this.failure) throw this.failure.error;
   }
 }
 
@@ -172,8 +197,12 @@ async function failBatch(deps: BatchRunDeps, job: JobRecord, reason: string): Pr
 async function queueParts(deps: BatchRunDeps, jobId: string, parts: number, window: number): Promise<void> {
   const counted = await deps.jobs.partsCounted(jobId);
   const missing = Array.from({ length: parts }, (_, i) => i).filter((i) => !counted.has(i));
-  for (const part of missing.slice(0, window))
-    await deps.batchQueue.send({ jobId, step: 'part', part } satisfies BatchStep);
+  // Sent at once: each send's latency overlaps the others' (50 one after another are most of a second in AWS).
+  await Promise.all(
+    missing
+      .slice(0, window)
+      .map((part) => deps.batchQueue.send({ jobId, step: 'part', part } satisfies BatchStep)),
+  );
   if (!missing.length) await deps.batchQueue.send({ jobId, step: 'assemble' } satisfies BatchStep);
 }
 
@@ -205,7 +234,7 @@ export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'sp
       const list = JSON.parse(Buffer.concat(chunks).toString('utf8')) as string[];
       for (const [i, xml] of list.entries()) await splitter.add({ archivo: `xml[${i}]`, xml });
     }
-    await splitter.flush();
+    await splitter.written();
   } catch (err) {
     if (!(err instanceof BatchRefused)) throw err;
     await failBatch(deps, job, err.message);
@@ -268,7 +297,8 @@ export async function renderPart(
   if (!started?.job.batch) return 'skipped';
   const { job } = started;
   const parts = started.job.batch.parts ?? 0;
-  let outcomes = await deps.batchFiles.getOutcome(jobId, part);
+  // A part's first run has no outcome stored yet: only a part started before looks for one.
+  let outcomes = started.startedBefore ? await deps.batchFiles.getOutcome(jobId, part) : undefined;
   if (!outcomes) {
     const entries = await deps.batchFiles.getPart(jobId, part);
     // The account's brand, on the facturas (as POST /v1/render prints it).
@@ -289,13 +319,15 @@ export async function renderPart(
       : entries.map(() => false);
     // Each PDF is stored while the next one renders; the part ends when every write has.
     const writes: Promise<void>[] = [];
+    /** The PDF of each printed outcome, by its index: they go into the part's PDF object at the end. */
+    const pdfs = new Map<number, Buffer>();
     let made = 0;
     outcomes = [];
     try {
       for (const [i, entry] of entries.entries()) {
         const uuid = entry.row.uuid;
         if (stored[i]) {
-          outcomes.push({ uuid, ok: true });
+          pdfs.set(outcomes.push({ uuid, ok: true }) - 1, await deps.batchFiles.getPdf(jobId, uuid));
           continue;
         }
         try {
@@ -305,6 +337,7 @@ export async function renderPart(
             watermark: job.plan === 'free',
           });
           const at = outcomes.push({ uuid, ok: true }) - 1;
+          pdfs.set(at, doc.bytes);
           writes.push(
             deps.batchFiles.putPdf(jobId, uuid, doc.bytes).then(
               () => {
@@ -331,18 +364,27 @@ export async function renderPart(
       // The service's stats count each PDF made once, in one update per part (also when the part fails after it).
       if (made) await deps.recordRender('pdf', made).catch(() => undefined);
     }
+    // The printed PDFs again in one object, in the part's order, each one's size in its outcome.
+    const printed = outcomes.flatMap((o, i) => (o.ok ? [{ o, pdf: pdfs.get(i)! }] : []));
+    for (const { o, pdf } of printed) o.bytes = pdf.length;
+    if (printed.length)
+      await deps.batchFiles.putPartPdfs(
+        jobId,
+        part,
+        printed.map((p) => p.pdf),
+      );
     await deps.batchFiles.putOutcome(jobId, part, outcomes);
   }
   const ok = outcomes.filter((o) => o.ok).length;
   const counted = await deps.jobs.recordPart(jobId, part, ok, outcomes.length - ok);
-  const current = counted ?? (await deps.jobs.get(jobId));
+  const current = counted?.job ?? (await deps.jobs.get(jobId));
   if (current?.status === 'rendering' && current.partsDone === current.batch?.parts)
     await deps.batchQueue.send({ jobId, step: 'assemble' } satisfies BatchStep);
-  // The plan's window moves on: the part `window` places after this one, unless it is counted already. Sent again
-  // when this part is redelivered (its first send may be what was lost); a part run twice renders nothing twice
-  // once its PDFs are stored.
+  // The plan's window moves on: the part `window` places after this one, unless it is counted already (as the
+  // count just read it). Sent again when this part is redelivered (its first send may be what was lost); a part
+  // run twice renders nothing twice once its PDFs are stored.
   const next = part + BATCH_LIMITS[job.plan].parallelParts;
-  if (next < parts && !(await deps.jobs.partsCounted(jobId)).has(next))
+  if (next < parts && !(counted?.parts ?? (await deps.jobs.partsCounted(jobId))).has(next))
     await deps.batchQueue.send({ jobId, step: 'part', part: next } satisfies BatchStep);
   return counted ? 'done' : 'skipped';
 }
@@ -365,12 +407,12 @@ function zipTo(out: PassThrough) {
   };
   const mtime = new Date();
   return {
-    async stream(name: string, body: Readable) {
+    async stream(name: string, body: AsyncIterable<Uint8Array>) {
       const f = new ZipPassThrough(name);
       f.mtime = mtime;
       zip.add(f);
       for await (const chunk of body) {
-        f.push(chunk as Uint8Array);
+        f.push(chunk);
         await pace();
       }
       f.push(new Uint8Array(0), true);
@@ -386,47 +428,76 @@ function zipTo(out: PassThrough) {
   };
 }
 
-/**
- * PDFs whose download is under way while the zip takes the one before them: each S3 GET's latency (tens of ms in
- * AWS) overlaps the others instead of adding up over thousands of CFDI. Memory: this many open responses.
- */
-const READ_AHEAD = 8;
+/** Cuts a part's PDF object into its PDFs, in order, by size: each take() must be read to its end before the next. */
+class PdfCutter {
+  private rest: Uint8Array = new Uint8Array(0);
+  private readonly chunks: AsyncIterator<Uint8Array>;
+
+  constructor(body: AsyncIterable<Uint8Array>) {
+    this.chunks = body[Symbol.asyncIterator]();
+  }
+
+  async *take(bytes: number): AsyncGenerator<Uint8Array> {
+    for (let left = bytes; left > 0;) {
+      if (!this.rest.length) {
+        const next = await this.chunks.next();
+        if (next.done) throw new Error(`a part's PDF object ended ${left} bytes early`);
+        this.rest = next.value;
+      }
+      const chunk = this.rest.subarray(0, left);
+      this.rest = this.rest.subarray(chunk.length);
+      left -= chunk.length;
+      yield chunk;
+    }
+  }
+}
 
 /**
- * The batch's printed CFDI in order, part by part, each with its PDF already opening READ_AHEAD entries ahead; a CFDI
- * without a PDF goes to `onFailed` with its reason instead.
+ * The batch's printed CFDI in order, part by part, each with its PDF (a slice of the part's PDF object); a CFDI
+ * without a PDF goes to `onFailed` with its reason instead. The next part's files open while a part streams, so
+ * each GET's latency (tens of ms in AWS) overlaps the zip's work instead of adding up over the parts.
  */
 async function* printed(
   deps: BatchRunDeps,
   jobId: string,
   parts: number,
   onFailed: (entry: BatchEntry, motivo: string) => void,
-): AsyncGenerator<{ entry: BatchEntry; pdf: Promise<Readable> }> {
-  const ahead: { entry: BatchEntry; pdf: Promise<Readable> }[] = [];
+): AsyncGenerator<{ entry: BatchEntry; pdf: AsyncIterable<Uint8Array> }> {
+  const open = (part: number) => {
+    const files = Promise.all([
+      deps.batchFiles.getPart(jobId, part),
+      deps.batchFiles.getOutcome(jobId, part).then((o) => o ?? []),
+    ]);
+    const pdfs = files.then(([, outcomes]) =>
+      outcomes.some((o) => o.ok) ? deps.batchFiles.openPartPdfs(jobId, part) : undefined,
+    );
+    pdfs.catch(() => undefined); // awaited in its turn
+    return { files, pdfs };
+  };
+  const opened: ReturnType<typeof open>[] = [];
   try {
     for (let part = 0; part < parts; part++) {
-      const entries = await deps.batchFiles.getPart(jobId, part);
-      const outcomes = new Map(
-        ((await deps.batchFiles.getOutcome(jobId, part)) ?? []).map((o) => [o.uuid, o]),
-      );
+      if (part === 0) opened.push(open(0));
+      if (part + 1 < parts) opened.push(open(part + 1));
+      const [entries, outcomes] = await opened[0]!.files;
+      const body = await opened[0]!.pdfs;
+      const cutter = body && new PdfCutter(body);
+      const byUuid = new Map(outcomes.map((o) => [o.uuid, o]));
       for (const entry of entries) {
-        const o: PartOutcome | undefined = outcomes.get(entry.row.uuid);
-        if (!o?.ok) {
-          onFailed(entry, o?.motivo ?? 'Sin resultado de impresión');
-          continue;
-        }
-        const pdf = deps.batchFiles.openPdf(jobId, entry.row.uuid);
-        pdf.catch(() => undefined); // awaited in its turn
-        ahead.push({ entry, pdf });
-        if (ahead.length > READ_AHEAD) yield ahead.shift()!;
+        const o: PartOutcome | undefined = byUuid.get(entry.row.uuid);
+        if (!o?.ok) onFailed(entry, o?.motivo ?? 'Sin resultado de impresión');
+        else if (!cutter || o.bytes === undefined)
+          throw new Error(`batch ${jobId}: part ${part} has no PDF size for ${entry.row.uuid}`);
+        else yield { entry, pdf: cutter.take(o.bytes) };
       }
+      opened.shift();
+      body?.destroy();
     }
-    while (ahead.length) yield ahead.shift()!;
   } finally {
     // The assembly stopped early (a failed upload): close the downloads still open.
-    for (const { pdf } of ahead)
-      pdf.then(
-        (body) => body.destroy(),
+    for (const { pdfs } of opened)
+      pdfs.then(
+        (body) => body?.destroy(),
         () => undefined,
       );
   }
@@ -458,7 +529,7 @@ export async function assembleBatch(deps: BatchRunDeps, jobId: string): Promise<
     };
     for await (const { entry, pdf } of printed(deps, jobId, job.batch.parts ?? 0, onFailed)) {
       const base = baseName(entry.row);
-      await zip.stream(`${base}.pdf`, await pdf);
+      await zip.stream(`${base}.pdf`, pdf);
       await zip.text(`${base}.xml`, Buffer.from(entry.xml, 'utf8'));
       resumen.add(entry.row);
     }

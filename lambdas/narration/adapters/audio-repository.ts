@@ -1,17 +1,11 @@
 // DynamoDB implementation of AudioRepository: one item per conversion, keyed by audioId, expiring with its audio.
 // The job transitions are the shared leased-job engine's (lambdas/shared/jobs): claimed jobs are `processing`.
 import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_LEASE_S, DynamoLeasedJobStore } from '../../shared/jobs/dynamo-leased-job-store';
+import { DynamoLeasedJobStore } from '../../shared/jobs/dynamo-leased-job-store';
 import type { AudioRecord, AudioRepository, Segment } from '../ports';
 
 export class DynamoAudioRepository extends DynamoLeasedJobStore<AudioRecord> implements AudioRepository {
-  constructor(
-    db: DynamoDBDocumentClient,
-    table: string,
-    now: () => Date = () => new Date(),
-    /** How long a worker owns a job after claiming it (below the queue's visibility timeout). */
-    leaseS: number = DEFAULT_LEASE_S,
-  ) {
+  constructor(db: DynamoDBDocumentClient, table: string, now?: () => Date, leaseS?: number) {
     super(db, { table, idField: 'audioId', activeStatus: 'processing' }, now, leaseS);
   }
 

@@ -1,16 +1,8 @@
 // DynamoDB implementation of FeedStore (table `feeds`, lib/tables.ts): a feed is `feed#<id>`, each article
 // `art#<id>#<key>`, a day of listen counters `listen#<id>#<yyyy-mm-dd>`. Indexes: byOwner (attribute `owner`, feeds only), byPoll (`pollShard`, set only while the feed
 // is active: pausing removes it, so the scheduler never reads paused feeds), byFeed (`articleOf`, articles only).
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DynamoTable } from '../../shared/aws/dynamo-table';
 import { isConditionFailure } from '../../shared/aws/conditional';
 import type { ArticleRecord, FeedRecord, FeedStore } from '../ports';
 
@@ -30,30 +22,20 @@ function strip<T>(item: Record<string, unknown> | undefined): T | undefined {
   return rest as T;
 }
 
-export class DynamoFeedStore implements FeedStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
-
+export class DynamoFeedStore extends DynamoTable implements FeedStore {
   async create(feed: FeedRecord): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: {
-          ...feed,
-          ...feedKey(feed.feedId),
-          ...(feed.status === 'active' ? { pollShard: POLL_SHARD } : {}),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await this.writeItem({
+      Item: {
+        ...feed,
+        ...feedKey(feed.feedId),
+        ...(feed.status === 'active' ? { pollShard: POLL_SHARD } : {}),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
   }
 
   async get(feedId: string): Promise<FeedRecord | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: feedKey(feedId), ConsistentRead: true }),
-    );
+    const out = await this.readItem({ Key: feedKey(feedId), ConsistentRead: true });
     return strip<FeedRecord>(out.Item);
   }
 
@@ -80,22 +62,19 @@ export class DynamoFeedStore implements FeedStore {
     for (const [k, v] of Object.entries(fields)) put(k, v);
     if (fields.status !== undefined) put('pollShard', fields.status === 'active' ? POLL_SHARD : undefined);
     try {
-      const out = await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: feedKey(feedId),
-          UpdateExpression: [
-            set.length ? `SET ${set.join(', ')}` : '',
-            remove.length ? `REMOVE ${remove.join(', ')}` : '',
-          ]
-            .filter(Boolean)
-            .join(' '),
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: names,
-          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
+      const out = await this.updateItem({
+        Key: feedKey(feedId),
+        UpdateExpression: [
+          set.length ? `SET ${set.join(', ')}` : '',
+          remove.length ? `REMOVE ${remove.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        ReturnValues: 'ALL_NEW',
+      });
       return strip<FeedRecord>(out.Attributes);
     } catch (err) {
       if (isConditionFailure(err)) return undefined; // no such feed
@@ -104,7 +83,7 @@ export class DynamoFeedStore implements FeedStore {
   }
 
   async remove(feedId: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: feedKey(feedId) }));
+    await this.deleteItem({ Key: feedKey(feedId) });
   }
 
   async due(nowS: number, limit: number): Promise<FeedRecord[]> {
@@ -116,27 +95,20 @@ export class DynamoFeedStore implements FeedStore {
   }
 
   async getArticle(feedId: string, key: string): Promise<ArticleRecord | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: articleKey(feedId, key), ConsistentRead: true }),
-    );
+    const out = await this.readItem({ Key: articleKey(feedId, key), ConsistentRead: true });
     return strip<ArticleRecord>(out.Item);
   }
 
   async hasArticle(feedId: string, key: string): Promise<boolean> {
     // Read units follow the item read, not what is returned: hence the article item (< 4 KB), not the feed's.
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: articleKey(feedId, key), ProjectionExpression: 'pk' }),
-    );
+    const out = await this.readItem({ Key: articleKey(feedId, key), ProjectionExpression: 'pk' });
     return out.Item !== undefined;
   }
 
   async putArticle(article: ArticleRecord): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: { ...article, ...articleKey(article.feedId, article.key), articleOf: article.feedId },
-      }),
-    );
+    await this.writeItem({
+      Item: { ...article, ...articleKey(article.feedId, article.key), articleOf: article.feedId },
+    });
   }
 
   async articles(feedId: string, keys: string[]): Promise<ArticleRecord[]> {
@@ -153,7 +125,7 @@ export class DynamoFeedStore implements FeedStore {
   }
 
   async removeArticle(feedId: string, key: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: articleKey(feedId, key) }));
+    await this.deleteItem({ Key: articleKey(feedId, key) });
   }
 
   async countListen(feedId: string, day: string, counters: string[], expiresAt: number): Promise<void> {
@@ -162,15 +134,12 @@ export class DynamoFeedStore implements FeedStore {
     const names: Record<string, string> = { '#x': 'expiresAt' };
     const values: Record<string, number> = { ':one': 1, ':x': expiresAt };
     counters.forEach((c, i) => (names[`#c${i}`] = c));
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: listenKey(feedId, day),
-        UpdateExpression: `ADD ${counters.map((_, i) => `#c${i} :one`).join(', ')} SET #x = :x`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
+    await this.updateItem({
+      Key: listenKey(feedId, day),
+      UpdateExpression: `ADD ${counters.map((_, i) => `#c${i} :one`).join(', ')} SET #x = :x`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
   }
 
   async listenDays(feedId: string, days: string[]): Promise<Map<string, Record<string, number>>> {
@@ -209,17 +178,14 @@ export class DynamoFeedStore implements FeedStore {
     const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: index,
-          KeyConditionExpression: '#a = :v',
-          ...(extra.filter ? { FilterExpression: extra.filter } : {}),
-          ExpressionAttributeNames: { '#a': attribute },
-          ExpressionAttributeValues: { ':v': value, ...extra.values },
-          ExclusiveStartKey: start,
-        }),
-      );
+      const out = await this.queryItems({
+        IndexName: index,
+        KeyConditionExpression: '#a = :v',
+        ...(extra.filter ? { FilterExpression: extra.filter } : {}),
+        ExpressionAttributeNames: { '#a': attribute },
+        ExpressionAttributeValues: { ':v': value, ...extra.values },
+        ExclusiveStartKey: start,
+      });
       items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
     } while (start);

@@ -4,27 +4,19 @@
 // transactions: DynamoDB Local emulators lack them), and a lost race re-reads and tries again.
 // Size: LEXICON_LIMITS.accountBytes (300 KB) keeps the item under DynamoDB's 400 KB item limit.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoTable } from '../../shared/aws/dynamo-table';
 import type { Lexicon } from '../core/lexicon';
 import type { LexiconStore } from '../ports';
 import { LEXICON_ITEM_PREFIX } from './item-prefixes';
 
 const ATTEMPTS = 8;
 
-export class DynamoLexiconStore implements LexiconStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
-
+export class DynamoLexiconStore extends DynamoTable implements LexiconStore {
   private async read(owner: string): Promise<{ lexicons: Lexicon[]; version: number }> {
-    const out = await this.db.send(
-      new GetCommand({
-        TableName: this.table,
-        Key: { pk: LEXICON_ITEM_PREFIX + owner },
-        ConsistentRead: true,
-      }),
-    );
+    const out = await this.readItem({
+      Key: { pk: LEXICON_ITEM_PREFIX + owner },
+      ConsistentRead: true,
+    });
     if (!out.Item) return { lexicons: [], version: 0 };
     return {
       lexicons: JSON.parse(String(out.Item['data'])) as Lexicon[],
@@ -41,14 +33,11 @@ export class DynamoLexiconStore implements LexiconStore {
       const { lexicons, version } = await this.read(owner);
       const { next, result } = change(lexicons);
       try {
-        await this.db.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: { pk: LEXICON_ITEM_PREFIX + owner, data: JSON.stringify(next), version: version + 1 },
-            ConditionExpression: version === 0 ? 'attribute_not_exists(pk)' : 'version = :v',
-            ...(version === 0 ? {} : { ExpressionAttributeValues: { ':v': version } }),
-          }),
-        );
+        await this.writeItem({
+          Item: { pk: LEXICON_ITEM_PREFIX + owner, data: JSON.stringify(next), version: version + 1 },
+          ConditionExpression: version === 0 ? 'attribute_not_exists(pk)' : 'version = :v',
+          ...(version === 0 ? {} : { ExpressionAttributeValues: { ':v': version } }),
+        });
         return result;
       } catch (err) {
         if (!(err instanceof ConditionalCheckFailedException) || attempt >= ATTEMPTS) throw err;

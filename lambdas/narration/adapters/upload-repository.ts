@@ -2,7 +2,7 @@
 // `upload#<uploadId>` (the audio routes' ids cannot contain '#', so GET /audio never reads one; the upload route's
 // grant is narrowed to this prefix). Expired by the table's TTL (expiresAt).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoTable } from '../../shared/aws/dynamo-table';
 import type { PdfUpload, UploadRepository } from '../ports';
 
 /** Partition-key prefix of upload items in the audio table (the manifest's itemPrefixes reads it). */
@@ -10,31 +10,21 @@ export const UPLOAD_ITEM_PREFIX = 'upload#';
 /** The audio table's partition key. */
 const KEY = 'audioId';
 
-export class DynamoUploadRepository implements UploadRepository {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
-
+export class DynamoUploadRepository extends DynamoTable implements UploadRepository {
   private key(uploadId: string) {
     return { [KEY]: UPLOAD_ITEM_PREFIX + uploadId };
   }
 
   async create(upload: PdfUpload): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: { ...upload, ...this.key(upload.uploadId) },
-        ConditionExpression: 'attribute_not_exists(#k)',
-        ExpressionAttributeNames: { '#k': KEY },
-      }),
-    );
+    await this.writeItem({
+      Item: { ...upload, ...this.key(upload.uploadId) },
+      ConditionExpression: 'attribute_not_exists(#k)',
+      ExpressionAttributeNames: { '#k': KEY },
+    });
   }
 
   async get(uploadId: string): Promise<PdfUpload | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: this.key(uploadId), ConsistentRead: true }),
-    );
+    const out = await this.readItem({ Key: this.key(uploadId), ConsistentRead: true });
     if (!out.Item) return undefined;
     const { [KEY]: _key, ...rest } = out.Item;
     return rest as PdfUpload;
@@ -49,16 +39,13 @@ export class DynamoUploadRepository implements UploadRepository {
     names: Record<string, string> = {},
   ): Promise<boolean> {
     try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: this.key(uploadId),
-          UpdateExpression: update,
-          ConditionExpression: `attribute_exists(#k) AND ${condition}`,
-          ExpressionAttributeNames: { '#k': KEY, '#s': 'status', ...names },
-          ExpressionAttributeValues: values,
-        }),
-      );
+      await this.updateItem({
+        Key: this.key(uploadId),
+        UpdateExpression: update,
+        ConditionExpression: `attribute_exists(#k) AND ${condition}`,
+        ExpressionAttributeNames: { '#k': KEY, '#s': 'status', ...names },
+        ExpressionAttributeValues: values,
+      });
       return true;
     } catch (err) {
       if (

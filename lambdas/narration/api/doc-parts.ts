@@ -2,6 +2,8 @@
 // handlers/*.route.ts `docs`; GET /api builds the OpenAPI document from the manifest: lambdas/shared/http/openapi.ts).
 import { z as zod } from 'zod';
 import type { ParamDoc, ResponseDoc } from '../../shared/http/openapi';
+import type { RouteDoc } from '../../shared/http/route-doc';
+import type { Access, RouteSpec } from '../../shared/manifest';
 import { ConversionResult, ErrorDetail, Preview, QueuedConversion, ValidationError } from './schemas';
 
 export const RATE_HEADERS = {
@@ -73,3 +75,48 @@ export const dashboardTokenResponses = {
   },
   503: { description: 'No dashboard token is configured', schema: ErrorDetail },
 } satisfies Record<number, ResponseDoc>;
+
+/** A 404 in the error shape. */
+export const notFound = (description: string): ResponseDoc => ({ description, schema: ErrorDetail });
+
+const JSON_OR_FORM = ['application/json', 'application/x-www-form-urlencoded'];
+
+/**
+ * A public POST a page sends without a key (an A/B event, a waitlist sign-up, a listen beacon): JSON or form fields
+ * (`formFirst`: form listed first, what a beacon sends), served in 256 MB and 5 s, limited per IP address — so
+ * besides its own answers it documents 422 and 429. Each route passes what differs.
+ */
+export function publicPost<const Id extends string>(spec: {
+  id: Id;
+  path: string;
+  handler: string;
+  maxBodyBytes: number;
+  access: Access;
+  docs: Pick<RouteDoc, 'summary' | 'tags' | 'description' | 'responses'> & {
+    body: { schema: zod.ZodType; example: Record<string, unknown>; formFirst?: boolean };
+  };
+}) {
+  const { id, path, handler, maxBodyBytes, access, docs } = spec;
+  const { formFirst, ...body } = docs.body;
+  return {
+    id,
+    method: 'POST',
+    path,
+    handler,
+    memoryMb: 256,
+    timeoutS: 5,
+    maxBodyBytes,
+    access,
+    docs: {
+      ...docs,
+      body: { ...body, contentTypes: formFirst ? [...JSON_OR_FORM].reverse() : JSON_OR_FORM },
+      responses: { ...docs.responses, 422: common[422], 429: common[429] },
+    },
+  } satisfies RouteSpec;
+}
+
+/** What the growth forms (A/B events, the waitlist) touch: the experiments, their counters, the per-IP windows. */
+export const GROWTH_FORM_ACCESS: Access = {
+  settings: ['AB_EXPERIMENTS'],
+  tables: { growth: 'rw', quotas: 'rw' },
+};

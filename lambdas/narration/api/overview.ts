@@ -1,4 +1,5 @@
 // The prose part of GET /api: what the contract leaves "not shown", decided and written down.
+import type { ServiceApiInfo } from '../../shared/http/api-docs';
 import { NARRATION_HOOKS_OVERVIEW } from './webhooks-doc';
 
 export const NARRATION_OVERVIEW = `
@@ -55,3 +56,11 @@ ${NARRATION_HOOKS_OVERVIEW}
 
 \`DELETE /audio/{id}\` removes the audio file, its segments, timings and record: **204**, after which \`GET /audio/{id}\` answers 404 and presigned URLs handed out earlier stop working. Only the account that made it (any of its keys) may delete it — or, for audio made without a key, the same client address within a day of the conversion. Anyone else gets **404**, exactly as for an unknown id. \`retention_days\` on \`/convert/text\`, \`/convert/url\` and \`/convert/pdf\` (a form field of the multipart request, or next to \`upload_id\`): paid keys choose 1–30 days (default 30); the free tier's retention is fixed at 30 days (another value: 422 naming it). Past its retention an audio answers **410** until its record is purged (within about two days), then 404; its files (audio, segments, timings) are deleted then too — on the first request after it expires, and otherwise by the storage's own expiry rules (one per retention value) within a day.
 `;
+
+/** GET /api (handlers/api.ts): the overview above, and the page's words. */
+export const NARRATION_API: ServiceApiInfo = {
+  nombre: 'Narración',
+  intro:
+    'Convierte texto, PDF o artículos web en español en audio narrado (MP3, WAV u OGG) con voces de México y España.',
+  overview: () => NARRATION_OVERVIEW,
+};

@@ -1,9 +1,7 @@
 // POST /ab/event: the route's spec, next to its handler (ab-event.ts reads its limits here); routes.ts lists it.
 import { z } from 'zod';
 import { experimentField, variantField, visitorField } from '../../shared/growth/http';
-import type { RouteSpec } from '../../shared/manifest';
-import { ErrorDetail } from '../api/schemas';
-import { common } from '../api/doc-parts';
+import { GROWTH_FORM_ACCESS, notFound, publicPost } from '../api/doc-parts';
 // The request body (validated by the handler; /api documents it).
 export const EVENT_TYPES = ['exposure', 'conversion'] as const;
 
@@ -16,15 +14,12 @@ export const AbEventReq = z.object({
   variant: z.preprocess(absentIfEmpty, variantField.optional()),
 });
 
-export const abEventRoute = {
+export const abEventRoute = publicPost({
   id: 'AbEvent',
-  method: 'POST',
   path: '/ab/event',
   handler: 'lambdas/narration/handlers/ab-event.ts',
-  memoryMb: 256,
-  timeoutS: 5,
   maxBodyBytes: 4 * 1024,
-  access: { settings: ['AB_EXPERIMENTS'], tables: { growth: 'rw', quotas: 'rw' } },
+  access: GROWTH_FORM_ACCESS,
   docs: {
     summary: 'Record an A/B exposure or conversion',
     tags: ['growth'],
@@ -33,14 +28,11 @@ export const abEventRoute = {
       'the variant is computed server-side (a differing claimed variant is a 422).',
     body: {
       schema: AbEventReq,
-      contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
       example: { experiment: 'precios', visitor: 'visitante-0001', type: 'exposure' },
     },
     responses: {
       200: { description: '`{status: "recorded"|"duplicate", experiment, variant, type}`' },
-      404: { description: 'Unknown experiment', schema: ErrorDetail },
-      422: common[422],
-      429: common[429],
+      404: notFound('Unknown experiment'),
     },
   },
-} satisfies RouteSpec;
+});

@@ -3,8 +3,8 @@
 // the feed's listen counts. Three routes, one handler (feed-player.ts), each its own Lambda. routes.ts lists them.
 import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
-import { common } from '../api/doc-parts';
-import { ErrorDetail } from '../api/schemas';
+import { common, notFound, publicPost } from '../api/doc-parts';
+import type { ResponseDoc } from '../../shared/http/route-doc';
 import { LISTEN_EVENTS, MAX_LISTEN_DAYS } from '../use-cases/listens';
 import { MAX_URL_CHARS } from './convert-url.route';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
@@ -38,6 +38,18 @@ export const PageNarration = z.object({
   title: z.string().nullable(),
 });
 
+/** What both routes of /feeds/{feed_id}/article take, and answer besides their own limits. */
+const articleDocs = (ok: string, orElse: string, limits: Record<number, ResponseDoc> = {}) => ({
+  tags: ['feeds'],
+  params: [feedId, pageUrl],
+  responses: {
+    200: { description: ok, schema: PageNarration },
+    404: notFound(`No such feed, the feed does not list the page, or ${orElse}`),
+    422: common[422],
+    ...limits,
+  },
+});
+
 export const feedPageAudioRoute = {
   id: 'FeedPageAudio' as const,
   method: 'GET',
@@ -48,20 +60,11 @@ export const feedPageAudioRoute = {
   access: { tables: { feeds: 'r' } },
   docs: {
     summary: 'The narration of a page of a feed',
-    tags: ['feeds'],
     description:
       'What the embed player with `data-feed` asks: the entry the feed lists now whose link is `url` (the page it ' +
       'sits on: its canonical address, else its address without the #fragment). Addresses match without ' +
       'fragment, tracking parameters (utm_*, fbclid, gclid) or trailing slash. Public (no key), cached 60 s.',
-    params: [feedId, pageUrl],
-    responses: {
-      200: { description: 'Its narration', schema: PageNarration },
-      404: {
-        description: 'No such feed, the feed does not list the page, or it has no narration yet',
-        schema: ErrorDetail,
-      },
-      422: common[422],
-    },
+    ...articleDocs('Its narration', 'it has no narration yet'),
   },
 } satisfies RouteSpec;
 
@@ -83,22 +86,18 @@ export const feedFirstPlayRoute = {
   },
   docs: {
     summary: "A reader's first play: narrate a first_play feed's article",
-    tags: ['feeds'],
     description:
       'What the embed player sends when the lookup offers the page (`audio_id` null, a feed registered with ' +
       "`mode: first_play`): the article is read and narrated now, as the feed's owner, once; then it answers as " +
       'the lookup does. An article already narrated answers its audio without narrating. No body (a CORS simple ' +
       'request). Public; at most 30 first plays per hour per IP address (429 after).',
-    params: [feedId, pageUrl],
-    responses: {
-      200: { description: 'Its narration (queued or done: GET /audio/{audio_id})', schema: PageNarration },
-      404: {
-        description: 'No such feed, the feed does not list the page, or the page could not be narrated',
-        schema: ErrorDetail,
+    ...articleDocs(
+      'Its narration (queued or done: GET /audio/{audio_id})',
+      'the page could not be narrated',
+      {
+        429: common[429],
       },
-      422: common[422],
-      429: common[429],
-    },
+    ),
   },
 } satisfies RouteSpec;
 
@@ -113,13 +112,10 @@ export const ListenReq = z
   })
   .strict();
 
-export const listenRoute = {
-  id: 'Listen' as const,
-  method: 'POST',
+export const listenRoute = publicPost({
+  id: 'Listen',
   path: '/listens',
   handler,
-  memoryMb: 256,
-  timeoutS: 5,
   maxBodyBytes: 1024,
   access: { tables: { feeds: 'rw', quotas: 'rw' } },
   docs: {
@@ -133,17 +129,15 @@ export const listenRoute = {
       'per IP address (429 after).',
     body: {
       schema: ListenReq,
-      contentTypes: ['application/x-www-form-urlencoded', 'application/json'],
+      formFirst: true,
       example: { feed_id: 'fd_Q2xhc2UgZGUgcHJ1', article: '3f2a9c0d1e4b5a6978c0d1e2', event: 'play' },
     },
     responses: {
       204: { description: 'Counted' },
-      404: { description: 'No such feed, or it does not list the article', schema: ErrorDetail },
-      422: common[422],
-      429: common[429],
+      404: notFound('No such feed, or it does not list the article'),
     },
   },
-} satisfies RouteSpec;
+});
 
 const Counts = {
   plays: z.int(),
@@ -194,7 +188,7 @@ export const feedListensRoute = {
     responses: {
       200: { description: 'The counts', schema: ListenStats },
       401: common[401],
-      404: { description: 'No such feed in this account', schema: ErrorDetail },
+      404: notFound('No such feed in this account'),
       422: common[422],
     },
   },

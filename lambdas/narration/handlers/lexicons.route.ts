@@ -4,11 +4,12 @@ import { z } from 'zod';
 import type { RouteSpec } from '../../shared/manifest';
 import { IPA, LEXICON_LIMITS } from '../core/lexicon';
 import { LEXICON_ITEM_PREFIX } from '../adapters/item-prefixes';
-import { LexiconList, Lexicon, ErrorDetail } from '../api/schemas';
-import { common, lexiconName } from '../api/doc-parts';
+import { LexiconList, Lexicon } from '../api/schemas';
+import { common, lexiconName, notFound } from '../api/doc-parts';
 
 const handler = 'lambdas/narration/handlers/lexicons.ts';
 const itemPrefixes = { accounts: [LEXICON_ITEM_PREFIX] };
+const noLexicon = notFound('No lexicon by that name in this account');
 
 export const lexiconListRoute = {
   id: 'LexiconList',
@@ -42,7 +43,7 @@ export const lexiconGetRoute = {
     responses: {
       200: { description: 'The lexicon with its entries', schema: Lexicon },
       401: common[401],
-      404: { description: 'No lexicon by that name in this account', schema: ErrorDetail },
+      404: noLexicon,
       422: common[422],
     },
   },
@@ -144,7 +145,7 @@ export const lexiconDeleteRoute = {
     responses: {
       204: { description: 'Deleted' },
       401: common[401],
-      404: { description: 'No lexicon by that name in this account', schema: ErrorDetail },
+      404: noLexicon,
       422: common[422],
     },
   },

@@ -2,8 +2,7 @@
 import { z, z as zod } from 'zod';
 import { normaliseEmail } from '../../shared/growth/waitlist';
 import { chars } from '../../shared/validation';
-import type { RouteSpec } from '../../shared/manifest';
-import { common } from '../api/doc-parts';
+import { GROWTH_FORM_ACCESS, publicPost } from '../api/doc-parts';
 // The request body (validated by the handler; /api documents it).
 export const EMAIL_MAX_CHARS = 200;
 export const SOURCE_MAX_CHARS = 120;
@@ -63,16 +62,13 @@ export const WaitlistReq = z.object({
   interest: z.preprocess(absentIfEmpty, interestField.optional()),
 });
 
-export const waitlistRoute = {
+export const waitlistRoute = publicPost({
   id: 'Waitlist',
-  method: 'POST',
   path: '/waitlist',
   handler: 'lambdas/narration/handlers/waitlist.ts',
-  memoryMb: 256,
-  timeoutS: 5,
   // 200 + 120 characters, each escaped as up to 12 bytes of JSON, plus field names: well under 8 KiB.
   maxBodyBytes: 8 * 1024,
-  access: { settings: ['AB_EXPERIMENTS'], tables: { growth: 'rw', quotas: 'rw' } },
+  access: GROWTH_FORM_ACCESS,
   docs: {
     summary: 'Join the waitlist',
     tags: ['growth'],
@@ -81,7 +77,6 @@ export const waitlistRoute = {
       'also counts as a conversion of that experiment. Per IP: 10 sign-ups per hour, 50 per day.',
     body: {
       schema: WaitlistReq,
-      contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
       example: { email: 'ana.lopez@ejemplo.mx', source: 'docs', interest: 'pro' },
     },
     responses: {
@@ -92,8 +87,6 @@ export const waitlistRoute = {
           position: zod.int().optional(),
         }),
       },
-      422: common[422],
-      429: common[429],
     },
   },
-} satisfies RouteSpec;
+});

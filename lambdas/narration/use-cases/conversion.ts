@@ -197,6 +197,11 @@ export async function startConversion(
       throw err instanceof Abandoned ? err : new Abandoned();
     }
     logger.error('conversion failed', { error: err as Error, audioId, chars });
+    // Handed over, the job keeps its charge: the retry is a repeat that answers with its audio, not charged again.
+    if (outcome === 'handed over')
+      throw new Unavailable(
+        'The conversion could not be completed in this request. An identical request of yours is receiving its audio, so this attempt stays counted once against your limits; please retry: the retry answers with that audio and is not counted again.',
+      );
     if (err instanceof Unavailable) throw err;
     if (err instanceof JobFailed)
       throw new Unavailable(

@@ -6,13 +6,7 @@
 //   pickup#<session ref>   the new key, sealed, until picked up; TTL = end of the pick-up window
 // Every write is a single-item conditional write (no transactions: DynamoDB Local emulators lack them, and
 // each step is idempotent on its own, see billing/service.ts).
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { DynamoTable } from './dynamo-table';
 import type { Account } from '../billing/account';
 import { conditionHeld, isConditionFailure } from './conditional';
 import { TERMINAL_SUBSCRIPTION_STATUSES } from '../billing/plans';
@@ -41,16 +35,21 @@ function toAccount(item: Record<string, unknown> | undefined): Account | undefin
   };
 }
 
-export class DynamoAccountStore implements AccountStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
+/** Adds `SET #alias = if_not_exists(#alias, :alias)` for `attribute`: the first value written stays. */
+function keepFirst(
+  update: { sets: string[]; names: Record<string, string>; values: Record<string, unknown> },
+  alias: string,
+  attribute: string,
+  value: unknown,
+) {
+  update.sets.push(`#${alias} = if_not_exists(#${alias}, :${alias})`);
+  update.names[`#${alias}`] = attribute;
+  update.values[`:${alias}`] = value;
+}
 
+export class DynamoAccountStore extends DynamoTable implements AccountStore {
   private async getItem(pk: string): Promise<Record<string, unknown> | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: { pk }, ConsistentRead: true }),
-    );
+    const out = await this.readItem({ Key: { pk }, ConsistentRead: true });
     return out.Item;
   }
 
@@ -84,26 +83,15 @@ export class DynamoAccountStore implements AccountStore {
         values[':seed'] = u.seedStatus;
       }
     }
-    if (u.service) {
-      sets.push('#svc = if_not_exists(#svc, :svc)');
-      names['#svc'] = 'service';
-      values[':svc'] = u.service;
-    }
-    if (u.ref) {
-      sets.push('#ref = if_not_exists(#ref, :ref)');
-      names['#ref'] = 'ref';
-      values[':ref'] = u.ref;
-    }
-    const out = await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: { pk: acct(u.accountId) },
-        UpdateExpression: `SET ${sets.join(', ')} ADD version :one`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    if (u.service) keepFirst({ sets, names, values }, 'svc', 'service', u.service);
+    if (u.ref) keepFirst({ sets, names, values }, 'ref', 'ref', u.ref);
+    const out = await this.updateItem({
+      Key: { pk: acct(u.accountId) },
+      UpdateExpression: `SET ${sets.join(', ')} ADD version :one`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    });
     return toAccount(out.Attributes)!;
   }
 
@@ -141,29 +129,22 @@ export class DynamoAccountStore implements AccountStore {
       names['#plan'] = 'plan';
       values[':plan'] = u.plan;
     }
-    if (u.service) {
-      sets.push('#svc = if_not_exists(#svc, :svc)');
-      names['#svc'] = 'service';
-      values[':svc'] = u.service;
-    }
+    if (u.service) keepFirst({ sets, names, values }, 'svc', 'service', u.service);
     try {
-      const out = await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk: acct(u.customerId) },
-          UpdateExpression: `SET ${sets.join(', ')} ADD version :one`,
-          // Applies when no subscription event was applied yet (the checkout's seed may be overwritten), or the
-          // event is not older than the stored one and the stored subscription has not ended — or it ended and
-          // this is a newer subscription of the same customer. Equal `created` seconds apply in arrival order.
-          ConditionExpression:
-            'attribute_not_exists(subscriptionEventAt) OR (subscriptionEventAt <= :at AND (' +
-            '(subscriptionId = :sid AND subscriptionStatus <> :e1 AND subscriptionStatus <> :e2) OR ' +
-            '(subscriptionId <> :sid AND (subscriptionStatus = :e1 OR subscriptionStatus = :e2))))',
-          ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
+      const out = await this.updateItem({
+        Key: { pk: acct(u.customerId) },
+        UpdateExpression: `SET ${sets.join(', ')} ADD version :one`,
+        // Applies when no subscription event was applied yet (the checkout's seed may be overwritten), or the
+        // event is not older than the stored one and the stored subscription has not ended — or it ended and
+        // this is a newer subscription of the same customer. Equal `created` seconds apply in arrival order.
+        ConditionExpression:
+          'attribute_not_exists(subscriptionEventAt) OR (subscriptionEventAt <= :at AND (' +
+          '(subscriptionId = :sid AND subscriptionStatus <> :e1 AND subscriptionStatus <> :e2) OR ' +
+          '(subscriptionId <> :sid AND (subscriptionStatus = :e1 OR subscriptionStatus = :e2))))',
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      });
       return toAccount(out.Attributes);
     } catch (err) {
       if (isConditionFailure(err)) return undefined;
@@ -172,40 +153,31 @@ export class DynamoAccountStore implements AccountStore {
   }
 
   async addKey(accountId: string, keyHash: string): Promise<Account> {
-    const out = await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: { pk: acct(accountId) },
-        UpdateExpression: 'ADD keyHashes :k',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':k': new Set([keyHash]) },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const out = await this.updateItem({
+      Key: { pk: acct(accountId) },
+      UpdateExpression: 'ADD keyHashes :k',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':k': new Set([keyHash]) },
+      ReturnValues: 'ALL_NEW',
+    });
     return toAccount(out.Attributes)!;
   }
 
   async removeKey(accountId: string, keyHash: string): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: { pk: acct(accountId) },
-        UpdateExpression: 'DELETE keyHashes :k',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':k': new Set([keyHash]) },
-      }),
-    );
+    await this.updateItem({
+      Key: { pk: acct(accountId) },
+      UpdateExpression: 'DELETE keyHashes :k',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':k': new Set([keyHash]) },
+    });
   }
 
   async linkEmail(email: string, accountId: string): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: { pk: `email#${email}` },
-        UpdateExpression: 'ADD accountIds :a',
-        ExpressionAttributeValues: { ':a': new Set([accountId]) },
-      }),
-    );
+    await this.updateItem({
+      Key: { pk: `email#${email}` },
+      UpdateExpression: 'ADD accountIds :a',
+      ExpressionAttributeValues: { ':a': new Set([accountId]) },
+    });
   }
 
   async accountsForEmail(email: string): Promise<string[]> {
@@ -217,25 +189,22 @@ export class DynamoAccountStore implements AccountStore {
   async claimEvent(eventId: string, type: string, now: Date, leaseS: number): Promise<EventClaim> {
     const nowS = Math.floor(now.getTime() / 1000);
     const claimed = await conditionHeld(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk: `evt#${eventId}` },
-          UpdateExpression:
-            'SET #st = :processing, leaseUntil = :lease, #type = :type, receivedAt = :now, expiresAt = :exp',
-          // New, or a delivery that crashed holding it (lease over). A finished event is never claimed again.
-          ConditionExpression: 'attribute_not_exists(pk) OR (#st = :processing AND leaseUntil < :nowS)',
-          ExpressionAttributeNames: { '#st': 'state', '#type': 'type' },
-          ExpressionAttributeValues: {
-            ':processing': 'processing',
-            ':lease': nowS + leaseS,
-            ':type': type,
-            ':now': now.toISOString(),
-            ':exp': nowS + EVENT_TTL_S,
-            ':nowS': nowS,
-          },
-        }),
-      ),
+      this.updateItem({
+        Key: { pk: `evt#${eventId}` },
+        UpdateExpression:
+          'SET #st = :processing, leaseUntil = :lease, #type = :type, receivedAt = :now, expiresAt = :exp',
+        // New, or a delivery that crashed holding it (lease over). A finished event is never claimed again.
+        ConditionExpression: 'attribute_not_exists(pk) OR (#st = :processing AND leaseUntil < :nowS)',
+        ExpressionAttributeNames: { '#st': 'state', '#type': 'type' },
+        ExpressionAttributeValues: {
+          ':processing': 'processing',
+          ':lease': nowS + leaseS,
+          ':type': type,
+          ':now': now.toISOString(),
+          ':exp': nowS + EVENT_TTL_S,
+          ':nowS': nowS,
+        },
+      }),
     );
     if (claimed) return 'claimed';
     const item = await this.getItem(`evt#${eventId}`);
@@ -243,29 +212,23 @@ export class DynamoAccountStore implements AccountStore {
   }
 
   async completeEvent(eventId: string, now: Date): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: { pk: `evt#${eventId}` },
-        UpdateExpression: 'SET #st = :done, doneAt = :now REMOVE leaseUntil',
-        ExpressionAttributeNames: { '#st': 'state' },
-        ExpressionAttributeValues: { ':done': 'done', ':now': now.toISOString() },
-      }),
-    );
+    await this.updateItem({
+      Key: { pk: `evt#${eventId}` },
+      UpdateExpression: 'SET #st = :done, doneAt = :now REMOVE leaseUntil',
+      ExpressionAttributeNames: { '#st': 'state' },
+      ExpressionAttributeValues: { ':done': 'done', ':now': now.toISOString() },
+    });
   }
 
   async releaseEvent(eventId: string): Promise<void> {
     // Only a claim still processing is released; a finished event stays done.
     await conditionHeld(() =>
-      this.db.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: { pk: `evt#${eventId}` },
-          ConditionExpression: '#st = :processing',
-          ExpressionAttributeNames: { '#st': 'state' },
-          ExpressionAttributeValues: { ':processing': 'processing' },
-        }),
-      ),
+      this.deleteItem({
+        Key: { pk: `evt#${eventId}` },
+        ConditionExpression: '#st = :processing',
+        ExpressionAttributeNames: { '#st': 'state' },
+        ExpressionAttributeValues: { ':processing': 'processing' },
+      }),
     );
   }
 
@@ -278,13 +241,10 @@ export class DynamoAccountStore implements AccountStore {
 
   async putPurchase(purchase: PurchaseRecord): Promise<PurchaseRecord> {
     const put = await conditionHeld(() =>
-      this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { pk: `purchase#${purchase.sessionRef}`, ...purchase },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
+      this.writeItem({
+        Item: { pk: `purchase#${purchase.sessionRef}`, ...purchase },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
     );
     return put ? purchase : (await this.getPurchase(purchase.sessionRef))!;
   }
@@ -292,13 +252,10 @@ export class DynamoAccountStore implements AccountStore {
   async createPickup(pickup: PickupRecord & { sealed: string }): Promise<PickupRecord> {
     const pk = `pickup#${pickup.sessionRef}`;
     const put = await conditionHeld(() =>
-      this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { pk, ...pickup },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
+      this.writeItem({
+        Item: { pk, ...pickup },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
     );
     if (put) return pickup;
     const { pk: _pk, ...rest } = (await this.getItem(pk))!;
@@ -309,17 +266,14 @@ export class DynamoAccountStore implements AccountStore {
     const pk = `pickup#${sessionRef}`;
     const nowS = Math.floor(now.getTime() / 1000);
     try {
-      const out = await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk },
-          UpdateExpression: 'REMOVE sealed SET pickedUpAt = :now',
-          // One caller removes the sealed key; every concurrent one fails this condition.
-          ConditionExpression: 'attribute_exists(sealed) AND expiresAt > :nowS',
-          ExpressionAttributeValues: { ':now': now.toISOString(), ':nowS': nowS },
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
+      const out = await this.updateItem({
+        Key: { pk },
+        UpdateExpression: 'REMOVE sealed SET pickedUpAt = :now',
+        // One caller removes the sealed key; every concurrent one fails this condition.
+        ConditionExpression: 'attribute_exists(sealed) AND expiresAt > :nowS',
+        ExpressionAttributeValues: { ':now': now.toISOString(), ':nowS': nowS },
+        ReturnValues: 'ALL_OLD',
+      });
       const { pk: _pk, ...rest } = out.Attributes!;
       return { state: 'picked', pickup: rest as unknown as PickupRecord & { sealed: string } };
     } catch (err) {
@@ -329,18 +283,13 @@ export class DynamoAccountStore implements AccountStore {
     if (!item) return { state: 'missing' };
     if (item.pickedUpAt) return { state: 'taken', pickedUpAt: String(item.pickedUpAt) };
     // Window over but TTL has not run yet (it may lag by days): drop the sealed copy now.
-    await this.db
-      .send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk },
-          UpdateExpression: 'REMOVE sealed',
-          ConditionExpression: 'attribute_exists(pk)',
-        }),
-      )
-      .catch((e: unknown) => {
-        if (!isConditionFailure(e)) throw e;
-      });
+    await this.updateItem({
+      Key: { pk },
+      UpdateExpression: 'REMOVE sealed',
+      ConditionExpression: 'attribute_exists(pk)',
+    }).catch((e: unknown) => {
+      if (!isConditionFailure(e)) throw e;
+    });
     return { state: 'expired' };
   }
 }

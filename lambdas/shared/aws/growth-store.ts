@@ -1,33 +1,20 @@
 // DynamoDB GrowthStore (table `growth`, partition key `pk`): dedupe markers are conditional puts, counters are
 // single UpdateItem ADDs — both exact under any concurrency, with no transactions (the local emulator has none).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  PutCommand,
-  type BatchGetCommandOutput,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DynamoTable } from './dynamo-table';
 import type { GrowthItem, GrowthStore } from '../growth/ports';
 
 /** BatchGetItem reads at most 100 keys per call. */
 const BATCH = 100;
 
-export class DynamoGrowthStore implements GrowthStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
-
+export class DynamoGrowthStore extends DynamoTable implements GrowthStore {
   async putIfAbsent(pk: string, item: GrowthItem): Promise<boolean> {
     try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { ...item, pk },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
+      await this.writeItem({
+        Item: { ...item, pk },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      });
       return true;
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException) return false;
@@ -55,21 +42,18 @@ export class DynamoGrowthStore implements GrowthStore {
       sets.push(`#s${i} = if_not_exists(#s${i}, :s${i})`);
     });
     if (!adds.length && !sets.length) return {};
-    const out = await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: { pk },
-        UpdateExpression: [
-          adds.length ? `ADD ${adds.join(', ')}` : '',
-          sets.length ? `SET ${sets.join(', ')}` : '',
-        ]
-          .filter(Boolean)
-          .join(' '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
+    const out = await this.updateItem({
+      Key: { pk },
+      UpdateExpression: [
+        adds.length ? `ADD ${adds.join(', ')}` : '',
+        sets.length ? `SET ${sets.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: 'UPDATED_NEW',
+    });
     const result: Record<string, number> = {};
     for (const attr of Object.keys(deltas)) result[attr] = Number(out.Attributes?.[attr] ?? 0);
     return result;

@@ -2,13 +2,7 @@
 // `pk = idem#<scope>#<hash of the key>`, removed by the table's TTL (`expiresAt`) a day after its answer. Taking a key
 // is ONE conditional put (absent, expired, or a lapsed lock), so exactly one of many concurrent requests runs; the
 // answer is kept gzipped in the same item (binary attribute).
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { DynamoTable } from './dynamo-table';
 import { conditionHeld } from './conditional';
 import {
   IDEMPOTENCY_TTL_S,
@@ -21,12 +15,7 @@ export const IDEMPOTENCY_ITEM_PREFIX = 'idem#';
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
-export class DynamoIdempotencyStore implements IdempotencyStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
-
+export class DynamoIdempotencyStore extends DynamoTable implements IdempotencyStore {
   private key(key: string) {
     return { pk: IDEMPOTENCY_ITEM_PREFIX + key };
   }
@@ -36,28 +25,23 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     // Bounded: the item can only vanish between the put and the read if its holder released it meanwhile.
     for (let i = 0; i < 3; i++) {
       const started = await conditionHeld(() =>
-        this.db.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: {
-              ...this.key(key),
-              state: 'pending',
-              fingerprint,
-              lockedUntil: nowS + lockS,
-              expiresAt: nowS + IDEMPOTENCY_TTL_S,
-            },
-            // TTL deletes lazily: an expired item counts as absent.
-            ConditionExpression:
-              'attribute_not_exists(pk) OR expiresAt < :now OR (#s = :pending AND lockedUntil < :now)',
-            ExpressionAttributeNames: { '#s': 'state' },
-            ExpressionAttributeValues: { ':now': nowS, ':pending': 'pending' },
-          }),
-        ),
+        this.writeItem({
+          Item: {
+            ...this.key(key),
+            state: 'pending',
+            fingerprint,
+            lockedUntil: nowS + lockS,
+            expiresAt: nowS + IDEMPOTENCY_TTL_S,
+          },
+          // TTL deletes lazily: an expired item counts as absent.
+          ConditionExpression:
+            'attribute_not_exists(pk) OR expiresAt < :now OR (#s = :pending AND lockedUntil < :now)',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: { ':now': nowS, ':pending': 'pending' },
+        }),
       );
       if (started) return { state: 'started' };
-      const out = await this.db.send(
-        new GetCommand({ TableName: this.table, Key: this.key(key), ConsistentRead: true }),
-      );
+      const out = await this.readItem({ Key: this.key(key), ConsistentRead: true });
       const item = out.Item;
       if (!item) continue;
       if (item.state === 'pending') return { state: 'in_progress', fingerprint: String(item.fingerprint) };
@@ -86,51 +70,42 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     response: StoredResponse | null,
     now: Date,
   ): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: this.key(key),
-        UpdateExpression: response
-          ? 'SET #s = :done, #r = :r, expiresAt = :exp REMOVE lockedUntil'
-          : 'SET #s = :done, expiresAt = :exp REMOVE lockedUntil',
-        ConditionExpression: 'fingerprint = :fp',
-        ExpressionAttributeNames: { '#s': 'state', ...(response ? { '#r': 'response' } : {}) },
-        ExpressionAttributeValues: {
-          ':done': 'completed',
-          ':fp': fingerprint,
-          ':exp': epoch(now) + IDEMPOTENCY_TTL_S,
-          ...(response ? { ':r': response } : {}),
-        },
-      }),
-    );
+    await this.updateItem({
+      Key: this.key(key),
+      UpdateExpression: response
+        ? 'SET #s = :done, #r = :r, expiresAt = :exp REMOVE lockedUntil'
+        : 'SET #s = :done, expiresAt = :exp REMOVE lockedUntil',
+      ConditionExpression: 'fingerprint = :fp',
+      ExpressionAttributeNames: { '#s': 'state', ...(response ? { '#r': 'response' } : {}) },
+      ExpressionAttributeValues: {
+        ':done': 'completed',
+        ':fp': fingerprint,
+        ':exp': epoch(now) + IDEMPOTENCY_TTL_S,
+        ...(response ? { ':r': response } : {}),
+      },
+    });
   }
 
   async renew(key: string, fingerprint: string, lockS: number, now: Date): Promise<void> {
     await conditionHeld(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: this.key(key),
-          UpdateExpression: 'SET lockedUntil = :l',
-          ConditionExpression: '#s = :pending AND fingerprint = :fp',
-          ExpressionAttributeNames: { '#s': 'state' },
-          ExpressionAttributeValues: { ':l': epoch(now) + lockS, ':pending': 'pending', ':fp': fingerprint },
-        }),
-      ),
+      this.updateItem({
+        Key: this.key(key),
+        UpdateExpression: 'SET lockedUntil = :l',
+        ConditionExpression: '#s = :pending AND fingerprint = :fp',
+        ExpressionAttributeNames: { '#s': 'state' },
+        ExpressionAttributeValues: { ':l': epoch(now) + lockS, ':pending': 'pending', ':fp': fingerprint },
+      }),
     );
   }
 
   async release(key: string, fingerprint: string): Promise<void> {
     await conditionHeld(() =>
-      this.db.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: this.key(key),
-          ConditionExpression: '#s = :pending AND fingerprint = :fp',
-          ExpressionAttributeNames: { '#s': 'state' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':fp': fingerprint },
-        }),
-      ),
+      this.deleteItem({
+        Key: this.key(key),
+        ConditionExpression: '#s = :pending AND fingerprint = :fp',
+        ExpressionAttributeNames: { '#s': 'state' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':fp': fingerprint },
+      }),
     );
   }
 }

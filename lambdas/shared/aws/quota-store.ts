@@ -3,13 +3,8 @@
 // A held charge (ChargeOptions.hold) writes its hold as an attribute `hold:<id>` of the same item in the same
 // conditional write, so a charge and its hold are made, committed and given back together, each exactly once.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  GetCommand,
-  ScanCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoTable } from './dynamo-table';
 import { logger } from '../logger';
 import {
   slotsFor,
@@ -37,12 +32,7 @@ type Item = Record<string, unknown>;
 
 const isCheckFailed = (err: unknown) => err instanceof ConditionalCheckFailedException;
 
-export class DynamoQuotaStore implements QuotaStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
-
+export class DynamoQuotaStore extends DynamoTable implements QuotaStore {
   /**
    * One conditional ADD. With an id, the window's `ids` set records it: a charge for an id already there changes
    * nothing and answers the current count; a refund for an id not there changes nothing. With a hold, the hold is
@@ -71,42 +61,37 @@ export class DynamoQuotaStore implements QuotaStore {
       hold && delta > 0 ? { until: hold.untilS, units, ...(id ? { id } : {}) } : undefined;
     const sets = ['expiresAt = if_not_exists(expiresAt, :exp)', ...(held ? ['#h = :held'] : [])];
     try {
-      const out = await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk: slot.key },
-          UpdateExpression:
-            (id ? (delta > 0 ? 'ADD #c :d, #ids :set' : 'ADD #c :d DELETE #ids :set') : 'ADD #c :d') +
-            ` SET ${sets.join(', ')}` +
-            (hold && delta < 0 ? ' REMOVE #h' : ''),
-          ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
-          ExpressionAttributeNames: {
-            '#c': 'count',
-            ...(id ? { '#ids': 'ids' } : {}),
-            ...(hold ? { '#h': HOLD + hold.id } : {}),
-          },
-          ExpressionAttributeValues: {
-            ':d': delta,
-            ':exp': slot.resetAt + KEEP_AFTER_RESET_S,
-            ...(delta > 0 && !force ? { ':limit': slot.limit - units } : {}),
-            ...(delta < 0 ? { ':units': units } : {}),
-            ...(id ? { ':set': new Set([id]) } : {}),
-            ...(byId ? { ':id': id } : {}),
-            ...(held ? { ':held': held } : {}),
-          },
-          // A held charge reads the whole item back: holds left by dead processes are given back now.
-          ReturnValues: held ? 'ALL_NEW' : 'UPDATED_NEW',
-        }),
-      );
+      const out = await this.updateItem({
+        Key: { pk: slot.key },
+        UpdateExpression:
+          (id ? (delta > 0 ? 'ADD #c :d, #ids :set' : 'ADD #c :d DELETE #ids :set') : 'ADD #c :d') +
+          ` SET ${sets.join(', ')}` +
+          (hold && delta < 0 ? ' REMOVE #h' : ''),
+        ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
+        ExpressionAttributeNames: {
+          '#c': 'count',
+          ...(id ? { '#ids': 'ids' } : {}),
+          ...(hold ? { '#h': HOLD + hold.id } : {}),
+        },
+        ExpressionAttributeValues: {
+          ':d': delta,
+          ':exp': slot.resetAt + KEEP_AFTER_RESET_S,
+          ...(delta > 0 && !force ? { ':limit': slot.limit - units } : {}),
+          ...(delta < 0 ? { ':units': units } : {}),
+          ...(id ? { ':set': new Set([id]) } : {}),
+          ...(byId ? { ':id': id } : {}),
+          ...(held ? { ':held': held } : {}),
+        },
+        // A held charge reads the whole item back: holds left by dead processes are given back now.
+        ReturnValues: held ? 'ALL_NEW' : 'UPDATED_NEW',
+      });
       const count = Number(out.Attributes?.count ?? 0);
       return held ? count - (await this.releaseHolds(slot.key, out.Attributes ?? {}, hold!.id)) : count;
     } catch (err) {
       if (!isCheckFailed(err)) throw err;
       if (delta < 0 || (!id && !held)) return undefined;
       // Refused: full, or already charged for this id (then it counts as charged).
-      const item = await this.db.send(
-        new GetCommand({ TableName: this.table, Key: { pk: slot.key }, ConsistentRead: true }),
-      );
+      const item = await this.readItem({ Key: { pk: slot.key }, ConsistentRead: true });
       const ids = item.Item?.ids as Set<string> | undefined;
       if (id && ids?.has(id)) return Number(item.Item?.count ?? 0);
       // Full, perhaps with holds of processes that died: give those back and try once more.
@@ -129,26 +114,23 @@ export class DynamoQuotaStore implements QuotaStore {
       const held = value as HeldCharge;
       if (!all && held.until > nowS) continue;
       try {
-        await this.db.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { pk: key },
-            UpdateExpression: `ADD #c :d${held.id ? ' DELETE #ids :set' : ''} REMOVE #h`,
-            ConditionExpression: '#h.#until = :until AND #c >= :units',
-            ExpressionAttributeNames: {
-              '#c': 'count',
-              '#h': name,
-              '#until': 'until',
-              ...(held.id ? { '#ids': 'ids' } : {}),
-            },
-            ExpressionAttributeValues: {
-              ':d': -held.units,
-              ':units': held.units,
-              ':until': held.until,
-              ...(held.id ? { ':set': new Set([held.id]) } : {}),
-            },
-          }),
-        );
+        await this.updateItem({
+          Key: { pk: key },
+          UpdateExpression: `ADD #c :d${held.id ? ' DELETE #ids :set' : ''} REMOVE #h`,
+          ConditionExpression: '#h.#until = :until AND #c >= :units',
+          ExpressionAttributeNames: {
+            '#c': 'count',
+            '#h': name,
+            '#until': 'until',
+            ...(held.id ? { '#ids': 'ids' } : {}),
+          },
+          ExpressionAttributeValues: {
+            ':d': -held.units,
+            ':units': held.units,
+            ':until': held.until,
+            ...(held.id ? { ':set': new Set([held.id]) } : {}),
+          },
+        });
         released += held.units;
         // The evidence of each hold given back (the crash test reads it): its work was never delivered.
         logger.warn('held charge given back: its work was never delivered', {
@@ -175,9 +157,7 @@ export class DynamoQuotaStore implements QuotaStore {
     let released = 0;
     let start: Record<string, unknown> | undefined;
     do {
-      const page = await this.db.send(
-        new ScanCommand({ TableName: this.table, ...(start ? { ExclusiveStartKey: start } : {}) }),
-      );
+      const page = await this.scanItems({ ...(start ? { ExclusiveStartKey: start } : {}) });
       for (const item of page.Items ?? [])
         if (Object.keys(item).some((k) => k.startsWith(HOLD)))
           released += await this.releaseHolds(item.pk as string, item, undefined, true);
@@ -242,15 +222,12 @@ export class DynamoQuotaStore implements QuotaStore {
     await Promise.all(
       decision.charged.map(async (slot) => {
         try {
-          await this.db.send(
-            new UpdateCommand({
-              TableName: this.table,
-              Key: { pk: slot.key },
-              UpdateExpression: 'REMOVE #h',
-              ConditionExpression: 'attribute_exists(#h)',
-              ExpressionAttributeNames: { '#h': name },
-            }),
-          );
+          await this.updateItem({
+            Key: { pk: slot.key },
+            UpdateExpression: 'REMOVE #h',
+            ConditionExpression: 'attribute_exists(#h)',
+            ExpressionAttributeNames: { '#h': name },
+          });
         } catch (err) {
           if (!isCheckFailed(err)) throw err;
           // Given back while the work ran (it outlived its hold): delivered, so charged again (once per charge id).

@@ -3,23 +3,16 @@
 // protected by the table's encryption at rest and IAM: only the webhook routes and the workers that send events may
 // read `webhook#` items (each service's routes.ts, itemPrefixes).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoTable } from './dynamo-table';
 import { Conflict } from '../errors';
 import type { WebhookEndpoint, WebhookStore } from '../webhooks/endpoints';
 import { WEBHOOK_ITEM_PREFIX } from '../webhooks/item-prefix';
 
 const key = (owner: string) => ({ pk: WEBHOOK_ITEM_PREFIX + owner });
 
-export class DynamoWebhookStore<E extends string = string> implements WebhookStore<E> {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
-
+export class DynamoWebhookStore<E extends string = string> extends DynamoTable implements WebhookStore<E> {
   async get(owner: string): Promise<WebhookEndpoint<E> | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: key(owner), ConsistentRead: true }),
-    );
+    const out = await this.readItem({ Key: key(owner), ConsistentRead: true });
     if (!out.Item) return undefined;
     const { pk: _pk, ...rest } = out.Item;
     return rest as WebhookEndpoint<E>;
@@ -31,17 +24,13 @@ export class DynamoWebhookStore<E extends string = string> implements WebhookSto
    */
   async put(endpoint: WebhookEndpoint<E>, previousSecret?: string): Promise<void> {
     try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { ...key(endpoint.owner), ...endpoint },
-          ConditionExpression:
-            previousSecret === undefined ? 'attribute_not_exists(pk)' : 'secret = :previous',
-          ...(previousSecret === undefined
-            ? {}
-            : { ExpressionAttributeValues: { ':previous': previousSecret } }),
-        }),
-      );
+      await this.writeItem({
+        Item: { ...key(endpoint.owner), ...endpoint },
+        ConditionExpression: previousSecret === undefined ? 'attribute_not_exists(pk)' : 'secret = :previous',
+        ...(previousSecret === undefined
+          ? {}
+          : { ExpressionAttributeValues: { ':previous': previousSecret } }),
+      });
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException)
         throw new Conflict(
@@ -52,9 +41,7 @@ export class DynamoWebhookStore<E extends string = string> implements WebhookSto
   }
 
   async remove(owner: string): Promise<boolean> {
-    const out = await this.db.send(
-      new DeleteCommand({ TableName: this.table, Key: key(owner), ReturnValues: 'ALL_OLD' }),
-    );
+    const out = await this.deleteItem({ Key: key(owner), ReturnValues: 'ALL_OLD' });
     return out.Attributes !== undefined;
   }
 }

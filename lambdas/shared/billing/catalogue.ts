@@ -40,6 +40,33 @@ export interface BillingCatalogue<S extends string = string> {
   };
 }
 
+type HouseSetting<Prefix extends string, Plan extends string> =
+  | `${Prefix}STRIPE_PRICE_${Uppercase<Plan>}`
+  | `${Prefix}${'STRIPE_WEBHOOK_SECRET' | 'PUBLIC_BASE_URL' | 'BILLING_RETURN_URL'}`;
+
+/**
+ * A catalogue whose settings follow the house names, `prefix` first: `STRIPE_PRICE_<PLAN>` per plan (in display
+ * order), `STRIPE_WEBHOOK_SECRET`, `PUBLIC_BASE_URL`, `BILLING_RETURN_URL`.
+ */
+export function stripeCatalogue<const Prefix extends string, const Plan extends PaidPlan>(
+  service: BillingServiceId,
+  prefix: Prefix,
+  plans: readonly Plan[],
+): BillingCatalogue<HouseSetting<Prefix, Plan>> {
+  return {
+    service,
+    offers: plans.map((plan) => ({
+      plan,
+      priceSetting: `${prefix}STRIPE_PRICE_${plan.toUpperCase() as Uppercase<Plan>}` as const,
+    })),
+    settings: {
+      webhookSecret: `${prefix}STRIPE_WEBHOOK_SECRET`,
+      publicBaseUrl: `${prefix}PUBLIC_BASE_URL`,
+      returnUrl: `${prefix}BILLING_RETURN_URL`,
+    },
+  };
+}
+
 /** The service of sessions and subscriptions without `metadata.service` (narration's, made before the stamp). */
 export const LEGACY_SERVICE: BillingServiceId = 'narration';
 

@@ -4,7 +4,9 @@
 // whose "Try it out" calls this origin. The page has the strict CSP of every page (./static-assets.ts): scripts and
 // styles only from 'self', no inline script (the init script is a file). The document is built on the first request
 // of a container (from the service's manifest and overview: ./openapi.ts) and kept.
+import type { ServiceManifest } from '../manifest';
 import { apiHandler } from './api-handler';
+import { buildOpenApi } from './openapi';
 import { API_REFERENCE_FILES } from './api-reference.generated';
 import { json } from './response';
 import { pageSecurityHeaders, staticSite } from './static-assets';
@@ -68,4 +70,27 @@ export function apiDocsHandler(build: () => Promise<Record<string, unknown>>, co
     doc ??= build();
     return json(200, await doc, { 'cache-control': 'public, max-age=300' });
   });
+}
+
+/** What a service's GET /api says besides its routes. */
+export interface ServiceApiInfo {
+  /** The service's name in Spanish: the page is "Referencia de la API de <nombre>". */
+  nombre: string;
+  /** One or two sentences for the page: what the API does (Spanish). */
+  intro: string;
+  /** The document's description (Markdown), read when the document is first built. */
+  overview: () => string;
+}
+
+/**
+ * GET /api of a service: `document()` builds its OpenAPI document (title "<Service> API", version 1.0.0, the
+ * contract's) from the manifest and the overview; `makeHandler()` serves it and the page.
+ */
+export function serviceApiDocs(manifest: ServiceManifest, info: ServiceApiInfo) {
+  const title = `${manifest.service[0]!.toUpperCase()}${manifest.service.slice(1)} API`;
+  const document = () => buildOpenApi(manifest, { title, version: '1.0.0', description: info.overview() });
+  return {
+    document,
+    makeHandler: () => apiDocsHandler(document, { title: `API de ${info.nombre}`, intro: info.intro }),
+  };
 }

@@ -5,6 +5,7 @@
 // `$default`) go to the not-found handler, every other to the site. Each is made on its function's first request,
 // so the $default function never prepares (compresses) the site's files.
 import { makeNotFoundHandler, type RouteIndex } from './not-found';
+import { SHARED_ROUTE_INDEX } from './route-index.generated';
 import { lazyHandlers, type RouteHandler } from './route-handlers';
 import { type StaticFile, staticSiteHandler } from './static-assets';
 
@@ -15,14 +16,17 @@ export interface PagesOptions {
   pages: Record<string, string>;
   /** Headers of every answer of the site (pageSecurityHeaders() with the service's CSP additions). */
   headers: Record<string, string>;
-  /** What the `$default` route answers 405/204 for (lambdas/<service>/route-index.generated.ts). */
+  /**
+   * What the `$default` route answers 405/204 for besides the routes every service serves alike (./route-index.generated.ts):
+   * the service's own (lambdas/<service>/route-index.generated.ts).
+   */
   routes: RouteIndex;
 }
 
 export function pagesHandler(o: PagesOptions): RouteHandler {
   const made = lazyHandlers({
     site: () => staticSiteHandler(o.files, o.pages, o.headers) as RouteHandler,
-    notFound: () => makeNotFoundHandler(o.routes) as RouteHandler,
+    notFound: () => makeNotFoundHandler([...o.routes, ...SHARED_ROUTE_INDEX]) as RouteHandler,
   });
   return (event, context) =>
     event.routeKey === '$default' ? made.notFound(event, context) : made.site(event, context);

@@ -55,6 +55,7 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
     protected readonly db: DynamoDBDocumentClient,
     protected readonly shape: JobTable<T>,
     protected readonly now: () => Date = () => new Date(),
+    /** How long a worker owns a job after claiming it: below its queue's visibility timeout (documents: JOB_LEASE_S). */
     readonly leaseS: number = DEFAULT_LEASE_S,
   ) {
     this.keyAttribute = shape.keyAttribute ?? shape.idField;

@@ -292,55 +292,54 @@ export interface Campo {
 
 /**
  * One printed block of a complement: a heading, its attributes in one line ("Label: value · Label: value"), and for
- * a repeated element its lines of values. Plain runs of text: each change of style within a line (a coloured label)
- * is one more text run for Chromium to lay out, paint and tag in the PDF, and a complement has hundreds of them.
+ * a repeated element its lines of values. `linea`, `tabla.comunes` and `tabla.filas` are HTML, ready to print (`| safe`):
+ * every value escaped here (it comes from the caller's XML), a short hyphenated value (a date, a key) in
+ * `<span class="nw">` so it never breaks — Chromium may break a line after any hyphen, and pdftotext then joins
+ * "2023-06-" and "14" without it. Plain runs of text otherwise: each change of style within a line is one more text
+ * run for Chromium to lay out, paint and tag in the PDF; and built here, not by a template macro per line, because 50
+ * mercancías through a macro cost the template more than the rest of the invoice (bench/cfdi-complementos.bench.ts).
  */
 export interface Bloque {
   titulo: string;
   /** 0: the complement's root; deeper elements count up (the template indents nothing past 2). */
   nivel: number;
-  linea: Tramo[];
+  /** HTML; '' for a wrapper (no attributes), which prints only as the heading of what it holds. */
+  linea: string;
   texto?: string;
   /**
-   * A repeated element (Ubicación, Mercancía, Fracción…): `columnas` once, as a table's header, then one line per
-   * occurrence with only its values in that order ("—" where it has none), after `comunes` (the columns whose value
-   * is the same in every occurrence, said once as "Label: value"; empty when none). Lines of values, not a table: 50
+   * A repeated element (Ubicación, Mercancía, Fracción…): `columnas` once (text), as a table's header, then `filas`:
+   * one numbered line per occurrence with only its values in that order ("—" where it has none), the lines separated
+   * by "\n" (the template keeps them with white-space: pre-line), after `comunes` (the columns whose value is the
+   * same in every occurrence, said once as "Label: value"; '' when none). Lines of values, not a table: 50
    * mercancías as a table of cells doubled the render time, and their labels repeated on every line cost as much
-   * again as the values (bench/cfdi-complementos.bench.ts).
+   * again as the values.
    */
-  tabla?: { columnas: string[]; comunes: Tramo[]; filas: Tramo[][] };
-}
-
-/**
- * A run of text in a line of a repeated element. `entero`: a short value with a hyphen (a date, a key), printed
- * unbroken — Chromium may break a line after any hyphen, and pdftotext then joins "2023-06-" and "14" without it.
- * Other values and the separators merge into one run, so most lines are a single run of text.
- */
-export interface Tramo {
-  texto: string;
-  entero: boolean;
+  tabla?: { columnas: string; comunes: string; filas: string };
 }
 
 /** Between the values of a line (and the names of the columns): a value may hold "·" ("Domicilio · Calle"). */
 export const SEPARADOR = ' | ';
 
+const ENTIDADES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const ESPECIALES = /[&<>"']/;
+/** `s` as HTML text (most values hold none of the five characters: returned as they are). */
+export const escaparHtml = (s: string) =>
+  ESPECIALES.test(s) ? s.replace(/[&<>"']/g, (c) => ENTIDADES[c]!) : s;
+
 const esEntero = (v: string) => v.includes('-') && v.length <= 40 && !/\s/.test(v);
 
-/** `piezas` ("prefix" + value) as runs, `sep` between them: hyphenated short values apart, the rest merged. */
-function tramos(piezas: { antes: string; valor: string }[], sep: string): Tramo[] {
-  const out: Tramo[] = [];
-  const texto = (t: string) => {
-    const last = out[out.length - 1];
-    if (last && !last.entero) last.texto += t;
-    else if (t) out.push({ texto: t, entero: false });
-  };
-  piezas.forEach(({ antes, valor }, i) => {
-    texto((i ? sep : '') + antes);
-    if (esEntero(valor)) out.push({ texto: valor, entero: true });
-    else texto(valor);
-  });
-  return out;
-}
+/** A value as HTML: escaped, and unbroken when it is a short hyphenated one. */
+const valorHtml = (v: string) => (esEntero(v) ? `<span class="nw">${escaparHtml(v)}</span>` : escaparHtml(v));
+
+/** "Label: value · Label: value" as HTML. */
+const paresHtml = (pares: readonly (readonly [string, string])[]) =>
+  pares.map(([k, v]) => `${escaparHtml(k)}: ${valorHtml(v)}`).join(' · ');
 
 export interface SeccionComplemento {
   titulo: string;
@@ -363,11 +362,19 @@ function grupos(el: XmlNodo): [string, XmlNodo[]][] {
   return [...m.values()].map((xs) => [xs[0]!.local, xs]);
 }
 
+/** The only child named `local` of `e`, if it has exactly one. */
+function unico(e: XmlNodo, local: string): XmlNodo | undefined {
+  let found: XmlNodo | undefined;
+  for (const c of e.children)
+    if (c.local === local) {
+      if (found) return undefined;
+      found = c;
+    }
+  return found;
+}
+
 function bloques(el: XmlNodo, titulo: string, nivel: number, out: Bloque[]): void {
-  const linea = tramos(
-    campos(el).map((c) => ({ antes: `${c.etiqueta}: `, valor: c.valor })),
-    ' · ',
-  );
+  const linea = paresHtml(campos(el).map((c) => [c.etiqueta, c.valor] as const));
   const texto = el.text?.trim();
   // A wrapper (no attributes, no text) prints only as the heading of what it holds.
   out.push({ titulo, nivel, linea, ...(texto ? { texto } : {}) });
@@ -381,10 +388,7 @@ function bloques(el: XmlNodo, titulo: string, nivel: number, out: Bloque[]): voi
     // Children that are single leaves (e.g. a Mercancía's one CantidadTransporta) become columns of the row, so 50
     // mercancías stay 50 rows instead of 100 blocks.
     const plegables = els.every((e) =>
-      e.children.every(
-        (c) =>
-          !c.children.length && !c.text?.trim() && e.children.filter((x) => x.local === c.local).length === 1,
-      ),
+      e.children.every((c) => !c.children.length && !c.text?.trim() && unico(e, c.local) === c),
     );
     // [child, attribute] of each folded column.
     const sub: [string, string][] = [];
@@ -402,26 +406,20 @@ function bloques(el: XmlNodo, titulo: string, nivel: number, out: Bloque[]): voi
       const columnas = [...keys.map(etiqueta), ...sub.map(([c, k]) => `${etiqueta(c)} · ${etiqueta(k)}`)];
       const filas = els.map((e) => [
         ...keys.map((k) => e.attrs[k]?.trim() ?? ''),
-        ...sub.map(([local, k]) => e.children.find((c) => c.local === local)?.attrs[k]?.trim() ?? ''),
+        ...sub.map(([local, k]) => unico(e, local)?.attrs[k]?.trim() ?? ''),
       ]);
       const comun = columnas.map((_, c) => filas[0]![c] !== '' && filas.every((f) => f[c] === filas[0]![c]));
       const propias = columnas.flatMap((_, c) => (comun[c] ? [] : [c]));
       out.push({
         titulo: `${nombre} (${els.length})`,
         nivel: nivel + 1,
-        linea: [],
+        linea: '',
         tabla: {
-          columnas: propias.map((c) => columnas[c]!),
-          comunes: tramos(
-            columnas.flatMap((col, c) => (comun[c] ? [{ antes: `${col}: `, valor: filas[0]![c]! }] : [])),
-            ' · ',
-          ),
-          filas: filas.map((f) =>
-            tramos(
-              propias.map((c) => ({ antes: '', valor: f[c] || '—' })),
-              SEPARADOR,
-            ),
-          ),
+          columnas: propias.map((c) => columnas[c]!).join(SEPARADOR),
+          comunes: paresHtml(columnas.flatMap((col, c) => (comun[c] ? [[col, filas[0]![c]!] as const] : []))),
+          filas: filas
+            .map((f, i) => `${i + 1}. ${propias.map((c) => valorHtml(f[c] || '—')).join(SEPARADOR)}`)
+            .join('\n'),
         },
       });
     }
@@ -438,7 +436,7 @@ function bloques(el: XmlNodo, titulo: string, nivel: number, out: Bloque[]): voi
             ),
           );
       if (!keys.length && !e.children.length && e.text?.trim())
-        out.push({ titulo: `${nombre} ${i + 1}`, nivel: nivel + 1, linea: [], texto: e.text.trim() });
+        out.push({ titulo: `${nombre} ${i + 1}`, nivel: nivel + 1, linea: '', texto: e.text.trim() });
     });
   }
 }

@@ -7,6 +7,7 @@ import type { ConversionInput } from '../../../lambdas/narration/use-cases/conve
 import { freeRules } from '../../../lambdas/narration/use-cases/free-charge';
 import { runJob } from '../../../lambdas/narration/use-cases/narration-job';
 import { Abandoned } from '../../../lambdas/narration/use-cases/job-answers';
+import { Unavailable } from '../../../lambdas/shared/errors';
 import { deleteAudio } from '../../../lambdas/narration/use-cases/data-control';
 import { normalizeForReuse, reuseKey, stillReusable } from '../../../lambdas/narration/core/reuse';
 import { VOICES, findVoice, withEngine } from '../../../lambdas/narration/core/voices';
@@ -162,6 +163,33 @@ describe('the reuse race (docs/reuse.md "A reuse holds the job"), played in orde
     expect(await s.used()).toEqual([1, 1]); // charged once
     const again = await startConversion(s.deps, s.input(text));
     expect(again).toMatchObject({ statusCode: 200, body: { audio_id: a.id, reused: true } });
+  });
+
+  test('the job’s own request fails instead (a backing service) while an identical request holds the job: its 503 says the attempt stays counted once, and it does', async () => {
+    const s = setup();
+    const text = 'Un pedido que falla mientras otro igual lo espera.';
+    const held = s.synth.faults.hold('synthesize');
+    const first = startConversion(s.deps, s.input(text)).catch((e: Error) => e);
+    await held.reached;
+    const id = [...s.audio.items.keys()][0]!;
+    const b = await startConversion(s.deps, s.input(text));
+    expect(b).toMatchObject({ statusCode: 202, body: { audio_id: id, reused: true } });
+    s.store.faults.fail('putAudioFile'); // A's audio cannot be stored
+    held.release();
+    const err = await first;
+    expect(err).toBeInstanceOf(Unavailable);
+    expect((err as Error).message).toMatch(/stays counted once against your limits; please retry/);
+    expect(await s.used()).toEqual([1, 1]); // true: the charge stays with the job B was given
+    expect(s.audio.items.get(id)).toMatchObject({ status: 'queued', referenced: true });
+    // Negative control: the same failure with nobody holding the job retires it and says "not counted" (true).
+    const alone = setup();
+    const held2 = alone.synth.faults.hold('synthesize');
+    const lone = startConversion(alone.deps, alone.input(text)).catch((e: Error) => e);
+    await held2.reached;
+    alone.store.faults.fail('putAudioFile');
+    held2.release();
+    expect(((await lone) as Error).message).toMatch(/this attempt was not counted against your limits/);
+    expect(await alone.used()).toEqual([0, 0]);
   });
 
   test('negative controls: no identical request → the 503 retires the job and gives the charge back; a repeat after that is a new conversion', async () => {

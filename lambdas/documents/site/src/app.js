@@ -4,12 +4,12 @@
 // "HTML propio" tab, sends their own Jinja2 HTML (custom_html, paid keys). PDF and PNG are previewed from a blob:
 // URL (the CSP's frame-src allows blob: for the PDF viewer), text formats are shown as text, and every result can
 // be downloaded. The optional API key lives in sessionStorage only (this tab, until it closes). Section 4 sends a
-// zip of stamped CFDI through the batch API and follows it (GET /v1/batches/{id}) until its result zip is offered.
-import { allowanceText, FORMATS, loadPricing, loadTemplates, locText, priceText, render } from './lib/api.js';
-import { setUpBatch } from './lote.js';
+// zip of stamped CFDI through the batch API (lib/lote.js) and follows it until its result zip is offered.
+import { allowanceText, FORMATS, loadPricing, loadTemplates, priceText, render } from './lib/api.js';
+import { $, el, failureParts, sizeText } from './lib/dom.js';
+import { setUpBatch } from './lib/lote.js';
 import { locate, makeChecker, parseJson } from './lib/validate.js';
 
-const $ = (id) => document.getElementById(id);
 const KEY_STORAGE = 'documentos.clave';
 const TEXT_PREVIEW = new Set(['text/csv', 'text/markdown', 'text/plain', 'application/json']);
 
@@ -55,23 +55,6 @@ const state = {
 
 function pretty(value) {
   return JSON.stringify(value, null, 2);
-}
-
-function sizeText(bytes) {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1).replace('.', ',')} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1).replace('.', ',')} MB`;
-}
-
-function el(tag, props = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'text') node.textContent = v;
-    else if (k in node && k !== 'lang') node[k] = v;
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) node.append(c);
-  return node;
 }
 
 // ── Tabs (WAI-ARIA tabs pattern, automatic activation) ──────────────────────────────────────────────────────────
@@ -279,32 +262,6 @@ function clearResult() {
   $('descarga').hidden = true;
 }
 
-/** A failure's explanation, its validation items and the API's own words, into `box`. */
-function failureParts(failure) {
-  const parts = [
-    el('p', { className: 'titulo-error', text: failure.title }),
-    el('p', { text: failure.explanation }),
-  ];
-  if (failure.items && failure.items.length)
-    parts.push(
-      el(
-        'ul',
-        {},
-        failure.items.map((i) =>
-          el('li', {}, [el('code', { text: locText(i.loc || []) }), ' ', el('span', { text: i.msg })]),
-        ),
-      ),
-    );
-  if (failure.detail)
-    parts.push(
-      el('p', { className: 'detalle' }, [
-        failure.status ? `Respuesta de la API (${failure.status}): ` : 'Motivo que da la API: ',
-        el('span', { text: failure.detail }),
-      ]),
-    );
-  return parts;
-}
-
 function showError(failure) {
   const box = $('error-resultado');
   box.replaceChildren(...failureParts(failure));
@@ -431,7 +388,7 @@ async function start() {
   setUpKey();
   const checkOwn = setUpEditor();
   setUpRender(checkOwn);
-  setUpBatch({ sizeText, failureParts, key: () => $('clave').value.trim() });
+  setUpBatch({ key: () => $('clave').value.trim() });
   fillFormats();
   void showPrices();
   const select = $('plantilla');

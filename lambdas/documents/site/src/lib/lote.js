@@ -2,9 +2,8 @@
 // through the batch API (POST /v1/batches/upload's presigned POST, then POST /v1/batches), and the page follows the
 // batch (GET /v1/batches/{id}) with a progress bar until its result zip is offered; a failed batch shows the API's
 // reason (in Spanish: the page asks for it).
-import { getBatch, startZipBatch } from './lib/api.js';
-
-const $ = (id) => document.getElementById(id);
+import { getBatch, startZipBatch } from './api.js';
+import { $, failureParts, sizeText } from './dom.js';
 
 const BATCH_STATUS = {
   queued: 'En cola: leyendo el zip…',
@@ -12,7 +11,7 @@ const BATCH_STATUS = {
 };
 
 /** The batch's state in words, and its progress bar. */
-function showBatch(batch, { sizeText, failureParts }) {
+function showBatch(batch) {
   const bar = $('progreso-lote');
   bar.hidden = false;
   bar.value = batch.progress ?? 0;
@@ -44,10 +43,9 @@ function showBatch(batch, { sizeText, failureParts }) {
 
 /**
  * Wires section 4's form: the zip goes to the bucket through the batch API's upload slot, then the batch is followed
- * at its Retry-After until its result zip is offered. `sizeText` and `failureParts` are the page's own helpers; `key`
- * reads the optional API key.
+ * at its Retry-After until its result zip is offered. `key` reads the optional API key.
  */
-export function setUpBatch({ sizeText, failureParts, key: readKey }) {
+export function setUpBatch({ key: readKey }) {
   const button = $('subir-lote');
   $('form-lote').addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -66,7 +64,7 @@ export function setUpBatch({ sizeText, failureParts, key: readKey }) {
     try {
       let answer = await startZipBatch(file, key);
       while (answer.ok) {
-        showBatch(answer.batch, { sizeText, failureParts });
+        showBatch(answer.batch);
         if (answer.batch.status === 'done' || answer.batch.status === 'failed') return;
         await new Promise((r) => setTimeout(r, Math.min(2, answer.retryAfterS || 1) * 1000));
         answer = await getBatch(answer.batch.id, key);
