@@ -1,4 +1,4 @@
-// The CFDI batch's assembly step (lambdas/documents/use-cases/batch-run.ts assembleBatch) at 100 and at 1,000 CFDI,
+// The CFDI batch's assembly step (lambdas/documents/use-cases/batch-assemble.ts assembleBatch) at 100 and at 1,000 CFDI,
 // each in its own child process: peak memory (RSS and JS heap + buffers, sampled every 5 ms) must not grow with the
 // batch — the result zip is streamed part by part, never whole in memory. The stores are stand-ins shaped like S3:
 // each part's PDF object is a stream of its 60 KiB PDFs made when it is read, parts are built from one real CFDI
@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { readForBatch } from '../lambdas/documents/core/cfdi-resumen';
 import type { BatchEntry, JobRecord } from '../lambdas/documents/ports';
-import { assembleBatch, type BatchRunDeps } from '../lambdas/documents/use-cases/batch-run';
+import { assembleBatch } from '../lambdas/documents/use-cases/batch-assemble';
+import type { BatchRunDeps } from '../lambdas/documents/use-cases/batch-run-deps';
 import { PART_SIZE } from '../lambdas/documents/use-cases/batches';
 
 const PDF_BYTES = 60 * 1024;

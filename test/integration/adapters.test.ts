@@ -3,7 +3,9 @@
 import { writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { strFromU8, unzipSync } from 'fflate';
 import { dynamo, s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
 import { DynamoAudioRepository } from '../../lambdas/narration/adapters/audio-repository';
 import { DynamoFeedStore } from '../../lambdas/narration/adapters/feed-store';
@@ -13,6 +15,12 @@ import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
 import { hashKey } from '../../lambdas/shared/auth/keys';
 import type { AudioRecord } from '../../lambdas/narration/ports';
+import { S3BatchFiles } from '../../lambdas/documents/adapters/batch-files';
+import { baseName, readForBatch } from '../../lambdas/documents/core/cfdi-resumen';
+import type { BatchEntry, JobRecord } from '../../lambdas/documents/ports';
+import { assembleBatch } from '../../lambdas/documents/use-cases/batch-assemble';
+import type { BatchRunDeps } from '../../lambdas/documents/use-cases/batch-run-deps';
+import { batchCorpus } from '../helpers/cfdi-batch';
 import { withEmulators, tempDir } from '../helpers/env';
 import { until } from '../helpers/until';
 
@@ -234,5 +242,84 @@ describe('DynamoKeyStore', () => {
     expect(await keys.revoke(rec.keyHash, new Date())).toBe(true);
     expect((await keys.findByHash(rec.keyHash))?.status).toBe('revoked');
     expect(await keys.revoke(hashKey('nope'), new Date())).toBe(false);
+  });
+});
+
+describe('S3BatchFiles and the batch assembly', () => {
+  test('a part counted before PDF sizes existed (no sizes, no part PDF object) is assembled from its per-PDF objects', async () => {
+    const files = new S3BatchFiles(s3Client(), emu.bucket);
+    const jobId = `job_${randomBytes(11).toString('base64url')}`;
+    const entries: BatchEntry[] = batchCorpus('legacy-outcomes', 3, false).files.map((f) => {
+      const read = readForBatch(f.xml, f.name);
+      if (!read.ok) throw new Error(read.motivo);
+      return { archivo: f.name, xml: f.xml, row: read.row, template: read.template };
+    });
+    const pdfOf = (e: BatchEntry) => Buffer.from(`%PDF-1.7\n% ${e.row.uuid}\n%%EOF\n`);
+    for (const e of entries) await files.putPdf(jobId, e.row.uuid, pdfOf(e));
+    const [old1, old2, sized] = entries as [BatchEntry, BatchEntry, BatchEntry];
+    // Part 0 in the shape the code before sizes stored: printed outcomes without `bytes`, no part PDF object.
+    await files.putPart(jobId, 0, [old1, old2]);
+    await files.putOutcome(jobId, 0, [
+      { uuid: old1.row.uuid, ok: true },
+      { uuid: old2.row.uuid, ok: true },
+    ]);
+    // Part 1 in today's shape: sizes in its outcome, its PDFs in one object.
+    await files.putPart(jobId, 1, [sized]);
+    await files.putOutcome(jobId, 1, [{ uuid: sized.row.uuid, ok: true, bytes: pdfOf(sized).length }]);
+    await files.putPartPdfs(jobId, 1, [pdfOf(sized)]);
+    await files.putRefused(jobId, []);
+    const now = new Date().toISOString();
+    const job: JobRecord = {
+      jobId,
+      owner: 'acct:legacy',
+      plan: 'scale',
+      status: 'rendering',
+      progress: 0,
+      template: null,
+      format: 'zip',
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: 0,
+      charged: [],
+      batch: {
+        source: 'zip',
+        sourceKey: 'x',
+        quotaSubject: 'x',
+        total: 3,
+        refused: 0,
+        parts: 2,
+        splitAt: now,
+      },
+      partsDone: 2,
+    };
+    const completed: unknown[] = [];
+    const deps = {
+      jobs: { get: async () => job, complete: async (_: string, c: unknown) => completed.push(c) > 0 },
+      batchFiles: files,
+      events: { subscribed: async () => false },
+      now: () => new Date(),
+    } as unknown as BatchRunDeps;
+    expect(await assembleBatch(deps, jobId)).toBe('done');
+    expect(completed).toHaveLength(1);
+    const { result } = completed[0] as { result: { key: string } };
+    const out = await s3Client().send(new GetObjectCommand({ Bucket: emu.bucket, Key: result.key }));
+    const zip = unzipSync(await out.Body!.transformToByteArray());
+    for (const e of entries) {
+      expect(Buffer.from(zip[`${baseName(e.row)}.pdf`] ?? [])).toEqual(pdfOf(e));
+      expect(strFromU8(zip[`${baseName(e.row)}.xml`] ?? new Uint8Array())).toBe(e.xml);
+    }
+    const csv = strFromU8(zip['resumen.csv']!).trim().split('\n');
+    expect(csv.slice(1).map((line) => entries.some((e) => line.includes(e.row.uuid)))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(Object.keys(zip).sort()).toEqual(
+      [
+        ...entries.flatMap((e) => [`${baseName(e.row)}.pdf`, `${baseName(e.row)}.xml`]),
+        'resumen.csv',
+        'resumen.xlsx',
+      ].sort(),
+    );
   });
 });

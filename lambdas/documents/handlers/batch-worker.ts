@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { logger } from '../../shared/logger';
 import { sqsWorker } from '../../shared/sqs-worker';
 import { awsDeps, batchDeps, type DocumentsDeps } from '../deps';
-import { runBatchStep, type BatchRunDeps } from '../use-cases/batch-run';
+import { runBatchStep } from '../use-cases/batch-run';
+import type { BatchRunDeps } from '../use-cases/batch-run-deps';
 import type { BatchStep } from '../use-cases/batches';
 import { recordRender } from './render';
 

@@ -1,0 +1,13 @@
+// What the batch worker's steps use (use-cases/batch-run.ts): the API side's BatchDeps and the renderer's.
+import type { RenderJobDeps } from './jobs-render';
+import type { BatchDeps } from './batches';
+import type { RenderDeps } from './render-request';
+
+export interface BatchRunDeps extends BatchDeps {
+  renderer(): Promise<RenderDeps>;
+  /** Counts rendered documents in the service's stats (as a single render does; one update per part). */
+  recordRender(format: string, count: number): Promise<void>;
+  /** The webhook side of a finished job (the async renders'): subscribed() and the delivery queue. */
+  events: Pick<RenderJobDeps, 'subscribed' | 'deliveryQueue' | 'jobs'>;
+  maxAttempts: number;
+}

@@ -1,0 +1,242 @@
+// CFDI batches, the split step (the steps: ./batch-run.ts).
+import type { Readable } from 'node:stream';
+import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
+import { logger } from '../../shared/logger';
+import { readForBatch, type Refused } from '../core/cfdi-resumen';
+import { BATCH_LIMITS, monthlyRules } from '../core/plans';
+import type { BatchEntry, JobRecord } from '../ports';
+import type { BatchRunDeps } from './batch-run-deps';
+import { MAX_UNZIPPED_BYTES, PART_SIZE, type BatchStep } from './batches';
+import { outcomeEvent, queueEvent } from './jobs-render';
+
+const XML_MAX_BYTES = 1_500_000 * 4;
+
+/** A file of the source: its name and text. */
+interface SourceFile {
+  archivo: string;
+  xml?: string;
+  /** Why it was not read (too large). */
+  motivo?: string;
+}
+
+/** Part writes a split keeps under way at once: each S3 PUT's latency overlaps the reading of the next files. */
+const PART_WRITES = 4;
+
+/** Parts written so far and refusals, as the split goes. */
+class Splitter {
+  readonly refused: Refused[] = [];
+  private readonly seen = new Map<string, string>();
+  private part: BatchEntry[] = [];
+  private readonly writing = new Set<Promise<void>>();
+  private failure: { error: unknown } | undefined;
+  parts = 0;
+  total = 0;
+  files = 0;
+
+  constructor(
+    private readonly deps: BatchRunDeps,
+    private readonly jobId: string,
+  ) {}
+
+  async add(file: SourceFile): Promise<void> {
+    this.files++;
+    if (file.xml === undefined) {
+      this.refused.push({ archivo: file.archivo, motivo: file.motivo ?? 'No se pudo leer' });
+      return;
+    }
+    const read = readForBatch(file.xml, file.archivo);
+    if (!read.ok) {
+      this.refused.push({ archivo: file.archivo, motivo: read.motivo });
+      return;
+    }
+    const first = this.seen.get(read.row.uuid);
+    if (first !== undefined) {
+      this.refused.push({
+        archivo: file.archivo,
+        motivo: `UUID repetido: ${read.row.uuid} ya viene en ${first} (one PDF per UUID)`,
+      });
+      return;
+    }
+    this.seen.set(read.row.uuid, file.archivo);
+    this.total++;
+    this.part.push({ archivo: file.archivo, xml: file.xml, row: read.row, template: read.template });
+    if (this.part.length >= PART_SIZE) await this.flush();
+  }
+
+  /** Starts writing the part read so far; waits while PART_WRITES are under way. */
+  async flush(): Promise<void> {
+    if (!this.part.length) return;
+    while (this.writing.size >= PART_WRITES) await Promise.race(this.writing);
+    if (this.failure) throw this.failure.error;
+    const write: Promise<void> = this.deps.batchFiles.putPart(this.jobId, this.parts++, this.part).then(
+      () => void this.writing.delete(write),
+      (error: unknown) => {
+        this.failure ??= { error };
+        this.writing.delete(write);
+      },
+    );
+    this.part = [];
+    this.writing.add(write);
+  }
+
+  /** Writes the last part and waits for every write: throws the first that failed. */
+  async written(): Promise<void> {
+    await this.flush();
+    await Promise.all(this.writing);
+    if (this.failure) throw this.failure.error;
+  }
+}
+
+class BatchRefused extends Error {}
+
+/** Streams the zip's entries into `splitter` (directories and macOS metadata skipped), at most `maxFiles`. */
+async function splitZip(body: Readable, splitter: Splitter, limit: { plan: string; maxFiles: number }) {
+  const ready: SourceFile[] = [];
+  let unzipped = 0;
+  let entries = 0;
+  let failure: Error | undefined;
+  const unzip = new Unzip();
+  unzip.register(UnzipInflate);
+  unzip.onfile = (file: UnzipFile) => {
+    const name = file.name;
+    if (name.endsWith('/') || name.startsWith('__MACOSX/') || /(^|\/)\._/.test(name)) return;
+    if (++entries > limit.maxFiles) {
+      failure ??= new BatchRefused(
+        `The zip holds more than ${limit.maxFiles} files, the most a batch holds on the ${limit.plan} plan: split ` +
+          'it into several batches (GET /pricing shows each plan’s limit). Nothing was charged.',
+      );
+      return;
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let over = false;
+    file.ondata = (err, chunk, final) => {
+      if (err) {
+        ready.push({ archivo: name, motivo: `Entrada del zip ilegible: ${err.message}` });
+        return;
+      }
+      size += chunk.length;
+      unzipped += chunk.length;
+      if (unzipped > MAX_UNZIPPED_BYTES)
+        failure ??= new BatchRefused(`The zip expands to more than ${MAX_UNZIPPED_BYTES} bytes.`);
+      if (size > XML_MAX_BYTES) over = true;
+      else chunks.push(chunk);
+      if (!final) return;
+      ready.push(
+        over
+          ? { archivo: name, motivo: `Archivo de más de ${XML_MAX_BYTES} bytes: no es un CFDI` }
+          : { archivo: name, xml: Buffer.concat(chunks).toString('utf8') },
+      );
+    };
+    file.start();
+  };
+  const drain = async () => {
+    while (ready.length) await splitter.add(ready.shift()!);
+    if (failure) throw failure;
+  };
+  try {
+    for await (const chunk of body) {
+      unzip.push(chunk as Uint8Array);
+      await drain();
+    }
+    unzip.push(new Uint8Array(0), true);
+  } catch (err) {
+    if (err instanceof BatchRefused) throw err;
+    throw new BatchRefused(`The upload is not a readable zip: ${(err as Error).message}`);
+  }
+  await drain();
+  if (entries === 0) throw new BatchRefused('The upload is not a zip of XML files (no file found in it).');
+}
+
+async function failBatch(deps: BatchRunDeps, job: JobRecord, reason: string): Promise<void> {
+  const event = await outcomeEvent(deps.events, job, 'document.failed');
+  if (await deps.jobs.fail(job.jobId, reason, { event, completedAt: deps.now().toISOString() }))
+    await queueEvent(deps.events, { jobId: job.jobId, event });
+}
+
+/**
+ * Sends the messages of the first `window` parts not counted yet (or the assembly when all are). The plan's
+ * parallelParts is the window: each part, when done, queues the one `window` places after it (renderPart), so at
+ * most that many parts of one batch render at once.
+ */
+async function queueParts(deps: BatchRunDeps, jobId: string, parts: number, window: number): Promise<void> {
+  const counted = await deps.jobs.partsCounted(jobId);
+  const missing = Array.from({ length: parts }, (_, i) => i).filter((i) => !counted.has(i));
+  // Sent at once: each send's latency overlaps the others' (50 one after another are most of a second in AWS).
+  await Promise.all(
+    missing
+      .slice(0, window)
+      .map((part) => deps.batchQueue.send({ jobId, step: 'part', part } satisfies BatchStep)),
+  );
+  if (!missing.length) await deps.batchQueue.send({ jobId, step: 'assemble' } satisfies BatchStep);
+}
+
+export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'split' | 'skipped' | 'failed'> {
+  const job = await deps.jobs.get(jobId);
+  if (!job?.batch) return 'skipped';
+  if (job.status === 'rendering' && job.batch.parts !== undefined) {
+    // Split before (a redelivery, or the parts' messages were lost with a crash): queue what is not counted.
+    await queueParts(deps, jobId, job.batch.parts, BATCH_LIMITS[job.plan].parallelParts);
+    return 'skipped';
+  }
+  if (job.status !== 'queued') return 'skipped';
+  const splitter = new Splitter(deps, jobId);
+  const source = await deps.batchFiles.openSource(job.batch.sourceKey);
+  if (!source) {
+    await failBatch(
+      deps,
+      job,
+      'The batch source could not be read back (it expired). Please start it again.',
+    );
+    return 'failed';
+  }
+  try {
+    if (job.batch.source === 'zip')
+      await splitZip(source.body, splitter, { plan: job.plan, maxFiles: BATCH_LIMITS[job.plan].maxFiles });
+    else {
+      const chunks: Buffer[] = [];
+      for await (const c of source.body) chunks.push(c as Buffer);
+      const list = JSON.parse(Buffer.concat(chunks).toString('utf8')) as string[];
+      for (const [i, xml] of list.entries()) await splitter.add({ archivo: `xml[${i}]`, xml });
+    }
+    await splitter.written();
+  } catch (err) {
+    if (!(err instanceof BatchRefused)) throw err;
+    await failBatch(deps, job, err.message);
+    return 'failed';
+  }
+  await deps.batchFiles.putRefused(jobId, splitter.refused);
+  // Per document, once per batch (the charge id makes a repeated split count once).
+  let charged: JobRecord['charged'] = [];
+  if (splitter.total > 0) {
+    const decision = await deps.quotas.consume(job.batch.quotaSubject, monthlyRules(job.plan), deps.now(), {
+      id: `batch:${jobId}`,
+      units: splitter.total,
+    });
+    if (!decision.allowed) {
+      await failBatch(
+        deps,
+        job,
+        `The batch has ${splitter.total} CFDI to print but ${decision.binding.remaining} documents are left this ` +
+          `month (${decision.binding.limit} on the ${job.plan} plan). Nothing was charged: split the batch, or ` +
+          'upgrade (GET /pricing).',
+      );
+      return 'failed';
+    }
+    charged = decision.charged;
+  }
+  await deps.jobs.planBatch(
+    jobId,
+    {
+      ...job.batch,
+      total: splitter.total,
+      refused: splitter.refused.length,
+      parts: splitter.parts,
+      splitAt: deps.now().toISOString(),
+    },
+    charged,
+  );
+  await queueParts(deps, jobId, splitter.parts, BATCH_LIMITS[job.plan].parallelParts);
+  logger.info('batch split', { jobId, files: splitter.files, total: splitter.total, parts: splitter.parts });
+  return 'split';
+}
