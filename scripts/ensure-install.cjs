@@ -5,9 +5,18 @@
 // 3. with --system: installs the Debian tools the tests use as independent checks when they are missing and this is
 //    a root Debian machine (an apt failure stops the run); otherwise says what to install, and in CI stops.
 // Plain CommonJS: it must run before anything is installed.
-const { existsSync, statSync, readFileSync, writeFileSync } = require('node:fs');
-const { execSync, spawnSync } = require('node:child_process');
-const { join } = require('node:path');
+const {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} = require('node:fs');
+const { execFileSync, execSync, spawn, spawnSync } = require('node:child_process');
+const { dirname, join } = require('node:path');
 
 const root = join(__dirname, '..');
 const inCi = !!process.env.CI && !/^(0|false)$/i.test(process.env.CI);
@@ -44,16 +53,101 @@ function die(message) {
   process.exit(1);
 }
 
-function installDependencies() {
+// Native addons compiled from source by their install script: isolated-vm's prebuilt binaries are on GitHub, which
+// the CI machine cannot reach, so node-gyp compiles it (about a minute of both cores). `npm install` runs install
+// scripts only once it has unpacked all ~1,250 packages (about as long again, mostly disk), so the two would add up.
+// Instead each is compiled beside the unpacking, from the lockfile's version of its tarball (npm pack, npm's cache)
+// in .cache/native/<name>; npm install runs with --ignore-scripts, then the other allowed packages' scripts run (npm
+// rebuild) and the compiled files are copied in. If the early build fails, npm rebuild runs the package's own script.
+const COMPILED_EARLY = ['isolated-vm'];
+
+function nodeGyp() {
+  const npm = realpathSync(execSync('command -v npm', { encoding: 'utf8' }).trim());
+  return join(dirname(npm), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+}
+
+/** Compiles `name` (the lockfile's version) in .cache/native; resolves to the built package folder, or undefined. */
+function compileEarly(name, lockfile) {
+  const version = lockfile.packages?.[`node_modules/${name}`]?.version;
+  const dir = join(root, '.cache', 'native', name);
+  const failed = (why) => {
+    console.log(`${name}: not compiled early (${why}); npm rebuild compiles it after the install.`);
+    return undefined;
+  };
+  if (!version) return Promise.resolve(failed('not in package-lock.json'));
+  let pkg;
+  try {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const out = execFileSync(
+      'npm',
+      ['pack', `${name}@${version}`, '--prefer-offline', '--silent', '--pack-destination', dir],
+      { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    execFileSync('tar', ['xzf', join(dir, out.trim().split('\n').pop()), '-C', dir]);
+    pkg = join(dir, 'package');
+  } catch (err) {
+    return Promise.resolve(failed(err.message));
+  }
+  return new Promise((resolve) => {
+    let stderr = '';
+    const child = spawn(process.execPath, [nodeGyp(), 'rebuild', '--release', '-j', 'max'], {
+      cwd: pkg,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.stderr.on('data', (b) => (stderr = (stderr + b).slice(-4000)));
+    child.on('error', (err) => resolve(failed(err.message)));
+    child.on('exit', (code) => {
+      if (code !== 0) return resolve(failed(`node-gyp exited ${code}:\n${stderr}`));
+      rmSync(join(pkg, 'build'), { recursive: true, force: true }); // what the script's `node-gyp clean` removes
+      resolve(pkg);
+    });
+  });
+}
+
+/** `cmd args` in the repository root, inheriting stdio; resolves with its exit status. */
+function runInRoot(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit' });
+    child.on('error', (err) => die(`${cmd}: ${err.message}`));
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function installDependencies() {
   const marker = join(root, 'node_modules', '.package-lock.json');
   const lock = join(root, 'package-lock.json');
   const stale =
     !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs + 1000);
   if (!stale) return;
+  const lockfile = JSON.parse(readFileSync(lock, 'utf8'));
+  const allowed = Object.entries(
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).allowScripts ?? {},
+  )
+    .filter(
+      ([name, allow]) => allow === true && lockfile.packages?.[`node_modules/${name}`]?.hasInstallScript,
+    )
+    .map(([name]) => name);
+  const early = allowed.filter((name) => COMPILED_EARLY.includes(name));
+  const builds = early.map((name) => compileEarly(name, lockfile));
   // `npm install`, not `npm ci`: the lockfile pins every version, but npm 11 leaves other platforms' optional
   // binaries (@swc/core-darwin-*, …) out of it, which `npm ci` then rejects as "out of sync".
   console.log('Installing dependencies (npm install, versions from package-lock.json)…');
-  execSync('npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+  const status = await runInRoot('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts']);
+  if (status !== 0) die(`npm install failed (exit ${status}).`);
+  const built = await Promise.all(builds);
+  // Only the compiled files are new: the rest of the folder is the same tarball npm unpacked.
+  early.forEach((name, i) => {
+    if (!built[i]) return;
+    cpSync(built[i], join(root, 'node_modules', name), { recursive: true, force: false });
+    rmSync(join(built[i], '..'), { recursive: true, force: true });
+  });
+  const compiled = new Set(early.filter((_, i) => built[i]));
+  const scripts = allowed.filter((name) => !compiled.has(name));
+  if (scripts.length) {
+    const r = await runInRoot('npm', ['rebuild', ...scripts]);
+    if (r !== 0) die(`npm rebuild ${scripts.join(' ')} failed (exit ${r}).`);
+  }
 }
 
 /** Packages allowed to run install scripts that build a native addon with node-gyp. */
@@ -111,11 +205,11 @@ function installTools() {
   if (still.length) die(`still missing after apt-get: ${still.join(', ')}.`);
 }
 
-function ensureInstall({ system = false } = {}) {
-  installDependencies();
+async function ensureInstall({ system = false } = {}) {
+  await installDependencies();
   rebuildForThisNode();
   if (system) installTools();
 }
 
 module.exports = { ensureInstall };
-if (require.main === module) ensureInstall({ system: process.argv.includes('--system') });
+if (require.main === module) void ensureInstall({ system: process.argv.includes('--system') });

@@ -75,6 +75,7 @@ if (Number(process.versions.node.split('.')[0]) < MAJOR) {
   };
   run(nodeBin, [__filename, ...process.argv.slice(2)], env);
 } else {
-  require('./ensure-install.cjs').ensureInstall({ system });
-  run(args[0], args.slice(1), process.env);
+  require('./ensure-install.cjs')
+    .ensureInstall({ system })
+    .then(() => run(args[0], args.slice(1), process.env));
 }

@@ -18,7 +18,9 @@ async function main(): Promise<void> {
     persistDynamo: false,
     prefix: 'art-',
   });
-  const polly = await startPollyStandIn({ speech: 'canned' });
+  // Our Polly adapter sends at most 3,000 characters a request (lambdas/narration/adapters/polly.ts maxChars): half
+  // the stand-in's default canned speech, made (espeak, then MP3 and Vorbis encoding) before the tests can start.
+  const polly = await startPollyStandIn({ speech: 'canned', cannedChars: 3000 });
   const pollyEndpoint = polly.endpoint;
   process.stdout.write(`${JSON.stringify({ env: emulators.env, pollyEndpoint })}\n`);
 
