@@ -6,13 +6,13 @@ import {
   decodeMp3Frames,
   levelMp3Frames,
   levelMp3FramesAs,
-  truePeakDb,
   VoiceLevels,
   VOICE_LEVEL_SECONDS,
   type LevelChunk,
   type VoiceLevel,
 } from '../../lambdas/narration/audio/mp3-level';
 import { DEFAULT_LOUDNESS, integratedLoudness } from '../../lambdas/narration/audio/loudness';
+import { truePeakDb } from '../../lambdas/narration/audio/true-peak';
 import { encodeMp3Segment } from '../../lambdas/narration/audio/encode';
 import { applyMp3Gain } from '../../lambdas/narration/audio/mp3-gain';
 
