@@ -10,7 +10,6 @@ import { planOf } from '../core/plans';
 import {
   checkCallbackUrl as checkUrl,
   registerEndpoint as register,
-  webhookPutRequest,
   type RegisterDeps as SharedRegisterDeps,
   type WebhookEndpoint as SharedEndpoint,
   type WebhookPolicy,
@@ -67,8 +66,6 @@ export const DOCUMENTS_WEBHOOKS: WebhookService<WebhookEventType> = {
   invalid,
   invalidStatus: 400,
 };
-
-export const WebhookPutRequest = webhookPutRequest(WEBHOOK_EVENT_TYPES);
 
 /** The shared check with documents' 400 refusals. */
 export function checkCallbackUrl(raw: string, policy: WebhookPolicy): Promise<string> {
