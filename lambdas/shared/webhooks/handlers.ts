@@ -17,7 +17,7 @@ import { sqsWorker } from '../sqs-worker';
 import type { z } from 'zod';
 import type { RouteSpec } from '../manifest';
 import { NotFound, InvalidInput, Unauthenticated } from '../errors';
-import { json } from '../http/response';
+import { NO_STORE, json } from '../http/response';
 import { validate } from '../validation';
 import type { WebhookRouteId } from './routes';
 import {
@@ -56,8 +56,6 @@ export interface WebhookRouteDeps<E extends string> {
   readonly config: { WEBHOOK_SECRET_OVERLAP_S: number };
   now(): Date;
 }
-
-const NO_STORE = { 'cache-control': 'no-store' };
 
 async function payingKey<E extends string>(
   deps: Pick<WebhookRouteDeps<E>, 'keys'>,
