@@ -16,6 +16,7 @@
 import {
   AFRelationship,
   ParseSpeeds,
+  PDFArray,
   PDFBool,
   PDFContext,
   PDFDict,
@@ -330,13 +331,16 @@ function appendPdfA3(pdf: Uint8Array, base: Revision, options: PdfAOptions, date
     for (let k = i; k <= j; k++) xref += `${String(offsets[k]![1]).padStart(10, '0')} 00000 n \n`;
     i = j + 1;
   }
+  // The ID's first part is the file's permanent one (kept when it has one); the second changes with each revision.
   const id = documentId(pdf, date);
+  const before = trailer.get(PDFName.of('ID'));
+  const permanent = before instanceof PDFArray && before.size() === 2 ? before.get(0) : id;
   const newTrailer = context.obj({
     Size: next,
     Root: base.catalogRef,
     Info: infoRef,
     Prev: base.xrefAt,
-    ID: [id, id],
+    ID: [permanent, id],
   });
   push(Buffer.from(`${xref}trailer\n${newTrailer.toString()}\nstartxref\n${xrefAt}\n%%EOF\n`, 'latin1'));
   return Buffer.concat(chunks);
