@@ -3,7 +3,15 @@
 import { writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteBucketCorsCommand,
+  GetBucketCorsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  PutBucketCorsCommand,
+} from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { strFromU8, unzipSync } from 'fflate';
 import { dynamo, s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
@@ -242,6 +250,30 @@ describe('DynamoKeyStore', () => {
     expect(await keys.revoke(rec.keyHash, new Date())).toBe(true);
     expect((await keys.findByHash(rec.keyHash))?.status).toBe('revoked');
     expect(await keys.revoke(hashKey('nope'), new Date())).toBe(false);
+  });
+});
+
+describe('the local S3 emulator (lib/local/emulators.ts)', () => {
+  test("keeps a bucket's configuration in memory and forgets it when it changes through the API", async () => {
+    const s3 = s3Client();
+    const Bucket = `cfg-${randomBytes(4).toString('hex')}`;
+    const cors = (origin: string) => ({
+      CORSRules: [{ AllowedOrigins: [origin], AllowedMethods: ['GET'], AllowedHeaders: [] }],
+    });
+    const origins = async () =>
+      (await s3.send(new GetBucketCorsCommand({ Bucket }))).CORSRules?.flatMap((r) => r.AllowedOrigins);
+    await s3.send(new CreateBucketCommand({ Bucket }));
+    await s3.send(new PutBucketCorsCommand({ Bucket, CORSConfiguration: cors('https://a.example') }));
+    expect(await origins()).toEqual(['https://a.example']);
+    await s3.send(new PutBucketCorsCommand({ Bucket, CORSConfiguration: cors('https://b.example') }));
+    expect(await origins()).toEqual(['https://b.example']);
+    await s3.send(new DeleteBucketCorsCommand({ Bucket }));
+    await expect(origins()).rejects.toThrow(/CORS/);
+    await s3.send(new DeleteBucketCommand({ Bucket }));
+    await expect(s3.send(new HeadBucketCommand({ Bucket }))).rejects.toThrow();
+    await s3.send(new CreateBucketCommand({ Bucket }));
+    await expect(origins()).rejects.toThrow(/CORS/);
+    await s3.send(new DeleteBucketCommand({ Bucket }));
   });
 });
 
