@@ -11,7 +11,7 @@ import { baseName } from '../core/cfdi-resumen';
 import { resumenWriters } from '../formats/resumen';
 import type { BatchEntry, PartOutcome } from '../ports';
 import type { BatchAssembleDeps } from './batch-run-deps';
-import { outcomeEvent, queueEvent } from './jobs-render';
+import { outcomeEvent, queueEvent } from './job-events';
 
 /** A writable the zip goes to, awaited when full: the upload reads it at its own pace. */
 function zipTo(out: PassThrough) {

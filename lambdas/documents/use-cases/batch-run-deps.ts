@@ -1,6 +1,6 @@
 // What the batch worker's steps use (use-cases/batch-run.ts): the API side's BatchDeps and the renderer's; and the
 // part of them the batch assembler uses (use-cases/batch-assemble.ts).
-import type { RenderJobDeps } from './jobs-render';
+import type { JobEventDeps } from './job-events';
 import type { BatchDeps } from './batches';
 import type { RenderDeps } from './render-request';
 import type { MessageQueue } from './jobs';
@@ -12,7 +12,7 @@ export interface BatchRunDeps extends BatchDeps {
   /** Counts rendered documents in the service's stats (as a single render does; one update per part). */
   recordRender(format: string, count: number): Promise<void>;
   /** The webhook side of a finished job (the async renders'): subscribed() and the delivery queue. */
-  events: Pick<RenderJobDeps, 'subscribed' | 'deliveryQueue' | 'jobs'>;
+  events: JobEventDeps;
   maxAttempts: number;
 }
 

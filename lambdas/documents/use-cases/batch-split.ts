@@ -7,7 +7,7 @@ import { BATCH_LIMITS, monthlyRules } from '../core/plans';
 import type { BatchEntry, JobRecord } from '../ports';
 import type { BatchRunDeps } from './batch-run-deps';
 import { MAX_UNZIPPED_BYTES, PART_SIZE, type AssembleMessage, type BatchStep } from './batches';
-import { outcomeEvent, queueEvent } from './jobs-render';
+import { outcomeEvent, queueEvent } from './job-events';
 
 const XML_MAX_BYTES = 1_500_000 * 4;
 
