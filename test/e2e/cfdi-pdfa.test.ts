@@ -20,7 +20,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFHexString } from 'pdf-lib';
 import sample from '../../templates/factura/sample.json';
 import { dataJson } from '../../lambdas/documents/formats/json';
 import { toPdfA3 } from '../../lambdas/documents/render/pdfa';
@@ -154,6 +154,28 @@ it('an incremental update: the printed file kept byte for byte, then one revisio
   expect(execFileSync('pdfdetach', ['-list', two], { encoding: 'utf8' })).toMatch(
     /2 embedded files\n1: 01-factura\.xml\n2: 02-data\.json/,
   );
+});
+
+it('a file that already has a document ID keeps its permanent part; the update adds the changing one', async () => {
+  const { bytes: printed } = await tpl.renderBody({
+    cfdi_xml: XML.toString('utf8'),
+    options: { pdfa: false },
+  });
+  const doc = await PDFDocument.load(printed);
+  const permanent = PDFHexString.of('00112233445566778899aabbccddeeff');
+  doc.context.trailerInfo.ID = doc.context.obj([permanent, permanent]);
+  const withId = Buffer.from(await doc.save({ useObjectStreams: false }));
+  const out = await toPdfA3(withId, {
+    title: 'Factura',
+    attachments: [{ name: 'factura.xml', bytes: XML, mimeType: 'application/xml' }],
+  });
+  expect(out.subarray(0, withId.length).equals(withId)).toBe(true); // incremental: pdf-lib's save has a classic xref
+  const file = join(tpl.dir, 'with-id.pdf');
+  writeFileSync(file, out);
+  checkPdfA(file, { name: 'factura.xml', bytes: XML, relationship: 'Source' });
+  const [first, second] = dictOf(qpdfObjects(file).trailer)['/ID'] as string[];
+  expect(first).toBe('b:00112233445566778899aabbccddeeff');
+  expect(second).not.toBe(first);
 });
 
 it('a file the update cannot extend (an xref stream) is rewritten whole and passes the same checks', async () => {

@@ -185,10 +185,10 @@ describe('default loudness: -16 LUFS ± 1, ≤ -1 dBTP (ffmpeg ebur128)', () => 
 
   // Long jobs: one per engine (each voice's own speech is levelled by the short-text tests above; what a long job
   // adds is many chunks, each brought to the target, and their neighbours). espeak-ng: es-ES-Raul's text whose
-  // chunks grow to the engine's largest (2,000 characters), the last one LAME's peak (see the header). The Polly stand-in's canned speech
-  // (one voice's whatever the voice asked): 10,000 characters neural and 6,500 long-form, so both of Polly's paths
-  // with marks are run; after its first ~30 s a voice's chunks get the level measured on them (audio/mp3-level.ts
-  // VoiceLevels), so most chunks here are levelled as a long job's are.
+  // chunks grow to the engine's largest (2,000 characters), the last one LAME's peak (see the header). The Polly
+  // stand-in's canned speech (one voice's whatever the voice asked): 10,000 characters neural and 6,500 long-form,
+  // so both of Polly's paths with marks are run; after its first ~30 s a voice's chunks get the level measured on
+  // them (audio/mp3-level.ts VoiceLevels), so most chunks here are levelled as a long job's are.
   const CLOUD = "Polly's frames levelled, never re-encoded";
   const longJobs = [
     {

@@ -16,6 +16,7 @@
 import {
   AFRelationship,
   ParseSpeeds,
+  PDFArray,
   PDFBool,
   PDFContext,
   PDFDict,
@@ -99,6 +100,25 @@ function documentId(pdf: Uint8Array, date: Date): PDFHexString {
 /** The same profile in every file: compressed once per process. */
 let iccFlate: Buffer | undefined;
 const compressedIcc = () => (iccFlate ??= deflateSync(Buffer.from(SRGB_ICC_BASE64, 'base64')));
+
+/**
+ * What either way of writing adds the same: the XMP stream (uncompressed, UTF-8) and the sRGB output intent with its
+ * ICC profile, each stored by `store` (a new object of the update, or of pdf-lib's document).
+ */
+function pdfAParts(context: PDFContext, title: string, date: Date, store: (o: PDFObject) => PDFRef) {
+  const xmpBytes = new Uint8Array(Buffer.from(xmp(title, date), 'utf8'));
+  const metadata = store(PDFRawStream.of(context.obj({ Type: 'Metadata', Subtype: 'XML' }), xmpBytes));
+  const profile = store(PDFRawStream.of(context.obj({ N: 3, Filter: 'FlateDecode' }), compressedIcc()));
+  const intent = context.obj({
+    Type: 'OutputIntent',
+    S: 'GTS_PDFA1',
+    OutputConditionIdentifier: PDFString.of('sRGB IEC61966-2.1'),
+    Info: PDFString.of('sRGB IEC61966-2.1'),
+    RegistryName: PDFString.of('http://www.color.org'),
+    DestOutputProfile: profile,
+  });
+  return { metadata, intents: context.obj([store(intent)]) };
+}
 
 // ---- the incremental update ------------------------------------------------------------------------------------
 
@@ -224,9 +244,6 @@ function appendPdfA3(pdf: Uint8Array, base: Revision, options: PdfAOptions, date
       },
     };
   };
-  const flate = (bytes: Uint8Array, dict: Record<string, PDFObject | string | number | undefined>) =>
-    PDFRawStream.of(context.obj({ ...dict, Filter: 'FlateDecode' }) as PDFDict, deflateSync(bytes));
-
   const catalog = base.catalog;
   const info = trailer.get(PDFName.of('Info'));
   const infoDict = context.obj({
@@ -242,22 +259,9 @@ function appendPdfA3(pdf: Uint8Array, base: Revision, options: PdfAOptions, date
     infoRef = info;
   } else infoRef = add(infoDict);
 
-  const metadata = PDFRawStream.of(
-    context.obj({ Type: 'Metadata', Subtype: 'XML' }) as PDFDict,
-    new Uint8Array(Buffer.from(xmp(options.title, date), 'utf8')),
-  );
-  catalog.set(PDFName.of('Metadata'), add(metadata));
-  const intent = context.obj({
-    Type: 'OutputIntent',
-    S: 'GTS_PDFA1',
-    OutputConditionIdentifier: PDFString.of('sRGB IEC61966-2.1'),
-    Info: PDFString.of('sRGB IEC61966-2.1'),
-    RegistryName: PDFString.of('http://www.color.org'),
-    DestOutputProfile: add(
-      PDFRawStream.of(context.obj({ N: 3, Filter: 'FlateDecode' }) as PDFDict, compressedIcc()),
-    ),
-  });
-  catalog.set(PDFName.of('OutputIntents'), context.obj([add(intent)]));
+  const { metadata, intents } = pdfAParts(context, options.title, date, add);
+  catalog.set(PDFName.of('Metadata'), metadata);
+  catalog.set(PDFName.of('OutputIntents'), intents);
   // The title in the viewer's window (ISO 32000 12.2; what pdf-lib's setTitle(…, { showInWindowTitleBar }) sets).
   const prefs = owned('ViewerPreferences');
   prefs.dict.set(PDFName.of('DisplayDocTitle'), PDFBool.True);
@@ -267,15 +271,19 @@ function appendPdfA3(pdf: Uint8Array, base: Revision, options: PdfAOptions, date
   // its EmbeddedFiles name tree (one leaf, its names in order, as ISO 32000 7.9.6 asks).
   const specs = (options.attachments ?? []).map((a) => {
     const file = add(
-      flate(a.bytes, {
-        Type: 'EmbeddedFile',
-        Subtype: a.mimeType,
-        Params: context.obj({
-          Size: a.bytes.length,
-          CreationDate: PDFString.fromDate(date),
-          ModDate: PDFString.fromDate(date),
+      PDFRawStream.of(
+        context.obj({
+          Type: 'EmbeddedFile',
+          Subtype: a.mimeType,
+          Filter: 'FlateDecode',
+          Params: {
+            Size: a.bytes.length,
+            CreationDate: PDFString.fromDate(date),
+            ModDate: PDFString.fromDate(date),
+          },
         }),
-      }),
+        deflateSync(a.bytes),
+      ),
     );
     const spec = context.obj({
       Type: 'Filespec',
@@ -330,13 +338,16 @@ function appendPdfA3(pdf: Uint8Array, base: Revision, options: PdfAOptions, date
     for (let k = i; k <= j; k++) xref += `${String(offsets[k]![1]).padStart(10, '0')} 00000 n \n`;
     i = j + 1;
   }
+  // The ID's first part is the file's permanent one (kept when it has one); the second changes with each revision.
   const id = documentId(pdf, date);
+  const before = trailer.get(PDFName.of('ID'));
+  const permanent = before instanceof PDFArray && before.size() === 2 ? before.get(0) : id;
   const newTrailer = context.obj({
     Size: next,
     Root: base.catalogRef,
     Info: infoRef,
     Prev: base.xrefAt,
-    ID: [id, id],
+    ID: [permanent, id],
   });
   push(Buffer.from(`${xref}trailer\n${newTrailer.toString()}\nstartxref\n${xrefAt}\n%%EOF\n`, 'latin1'));
   return Buffer.concat(chunks);
@@ -357,23 +368,9 @@ async function rewritePdfA3(pdf: Uint8Array, options: PdfAOptions, date: Date): 
   doc.setCreationDate(date);
   doc.setModificationDate(date);
 
-  // UTF-8 bytes: pdf-lib writes a string's UTF-16 code units as single bytes (Latin-1).
-  const metadata = context.stream(new Uint8Array(Buffer.from(xmp(options.title, date), 'utf8')), {
-    Type: 'Metadata',
-    Subtype: 'XML',
-  });
-  catalog.set(PDFName.of('Metadata'), context.register(metadata));
-
-  const icc = PDFRawStream.of(context.obj({ N: 3, Filter: 'FlateDecode' }), compressedIcc());
-  const intent = context.obj({
-    Type: 'OutputIntent',
-    S: 'GTS_PDFA1',
-    OutputConditionIdentifier: PDFString.of('sRGB IEC61966-2.1'),
-    Info: PDFString.of('sRGB IEC61966-2.1'),
-    RegistryName: PDFString.of('http://www.color.org'),
-    DestOutputProfile: context.register(icc),
-  });
-  catalog.set(PDFName.of('OutputIntents'), context.obj([context.register(intent)]));
+  const { metadata, intents } = pdfAParts(context, options.title, date, (o) => context.register(o));
+  catalog.set(PDFName.of('Metadata'), metadata);
+  catalog.set(PDFName.of('OutputIntents'), intents);
 
   for (const a of options.attachments ?? []) {
     await doc.attach(a.bytes, a.name, {

@@ -4,7 +4,7 @@
 // Xing/Info header is written, every frame has the same size) whose duration is its frame count, and every chunk's
 // bytes are also a playable segment on their own (a fresh encoder starts with an empty bit reservoir).
 // Each segment we encode from a chunk at a loudness target is then kept under its true-peak ceiling (mp3-level.ts
-// limitMp3Frames: decoded once, ~1/5 of the encode's CPU), since the encoder's low pass and quantisation move peaks.
+// limitMp3Frames: decoded once, ~22 % of the encode's CPU), since the encoder's low pass and quantisation move peaks.
 // The same threads level an engine's own MP3 where that decodes it (audio/mp3-level.ts: a voice's first chunks, and
 // the later chunks of a voice whose gain needs the limiter), the only CPU work left on the cloud MP3 path, so it
 // stays off the thread that paces Polly's calls; a known voice's gain with headroom is written here, undecoded.

@@ -231,8 +231,9 @@ export function documentsCases(s: () => Synth): void {
 
   describe('async renders and webhooks: queues, workers, narrowed grants', () => {
     test('the manifest declares the render and deliveries queues', () => {
-      expect(documentsManifest.queues.map((q) => q.id).sort()).toEqual(['batch', 'deliveries', 'render']);
-      expect(Object.keys(s().stack.queues).sort()).toEqual(['batch', 'deliveries', 'render']);
+      const ids = ['assemble', 'batch', 'deliveries', 'render'];
+      expect(documentsManifest.queues.map((q) => q.id).sort()).toEqual(ids);
+      expect(Object.keys(s().stack.queues).sort()).toEqual(ids);
     });
 
     test('delivery attempts: the queue redelivers once per retry delay, plus the first try', () => {
@@ -266,10 +267,12 @@ export function documentsCases(s: () => Synth): void {
       expect(envOf('Render').DOCUMENTS_RENDER_QUEUE_URL).toBeDefined();
       expect(sendsTo('RenderWorker')).toEqual([arn('deliveries')]);
       expect(sendsTo('DeliveryWorker')).toEqual([]);
-      // CFDI batches: StartBatch queues the split; the batch worker queues parts, the assembly and the webhook event.
+      // CFDI batches: StartBatch queues the split; the batch worker queues parts, the assembly and a refused
+      // batch's webhook event; the assembler queues the finished batch's event.
       expect(sendsTo('StartBatch')).toEqual([arn('batch')]);
-      expect(sendsTo('BatchWorker')).toEqual([`[${arn('batch')},${arn('deliveries')}]`]);
-      const senders = ['Render', 'RenderWorker', 'StartBatch', 'BatchWorker'];
+      expect(sendsTo('BatchWorker')).toEqual([`[${arn('assemble')},${arn('batch')},${arn('deliveries')}]`]);
+      expect(sendsTo('BatchAssembler')).toEqual([arn('deliveries')]);
+      const senders = ['Render', 'RenderWorker', 'StartBatch', 'BatchWorker', 'BatchAssembler'];
       for (const id of Object.keys(stack.functions).filter((f) => !senders.includes(f)))
         expect({ id, sends: sendsTo(id) }).toEqual({ id, sends: [] });
     });
@@ -292,6 +295,7 @@ export function documentsCases(s: () => Synth): void {
         StartBatch: { prefixes: [JOB_ITEM_PREFIX, BRAND_ITEM_PREFIX], writes: true },
         GetBatch: { prefixes: [JOB_ITEM_PREFIX], writes: false },
         BatchWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
+        BatchAssembler: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
       };
       for (const [id, want] of Object.entries(expected)) {
         const onAccounts = statementsOf(fnOf(id)).filter((st) =>
@@ -317,12 +321,21 @@ export function documentsCases(s: () => Synth): void {
           expect(p.startsWith(billing) || billing.startsWith(p)).toBe(false);
     });
 
-    test('CFDI batches: the batch worker runs the renderer image for 15 minutes; its queue fans out to 50', () => {
+    test('CFDI batches: the batch worker runs the renderer image, the assembler a zip for 15 minutes; the batch queue fans out to 50', () => {
       expect(s().propsOf('BatchWorker')).toMatchObject({
         PackageType: 'Image',
-        Timeout: 900,
+        Timeout: 300,
         ImageConfig: { Command: [imageCommand(workerOf('BatchWorker').handler)] },
       });
+      expect(s().propsOf('BatchAssembler')).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Timeout: 900,
+        MemorySize: 1024,
+        EphemeralStorage: { Size: 1024 },
+      });
+      expect(s().propsOf('BatchAssembler').PackageType).toBeUndefined();
+      // Its queue's redrive and the assembler's own retries.
+      expect(documentsManifest.queues.find((q) => q.id === 'assemble')).toMatchObject({ maxReceiveCount: 3 });
       const batch = documentsManifest.queues.find((q) => q.id === 'batch')!;
       expect(batch).toMatchObject({ maxConcurrency: 50, maxReceiveCount: 3 });
       s().template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {

@@ -124,6 +124,8 @@ export const SERVICES: Service[] = [
       'DeliveriesDlqUrl',
       'BatchQueueUrl',
       'BatchDlqUrl',
+      'AssembleQueueUrl',
+      'AssembleDlqUrl',
     ],
     expires: [
       ['results/', 1],
@@ -143,7 +145,8 @@ export const SERVICES: Service[] = [
         GetJob: ['results/jobs/'], // deletes an expired result
         BatchUpload: ['batches/uploads/'],
         StartBatch: ['batches/'],
-        BatchWorker: ['batches/', 'results/jobs/'],
+        BatchWorker: ['batches/'],
+        BatchAssembler: ['batches/', 'results/jobs/'], // reads the parts, writes the result zip
       },
       queries: {},
       secrets: { STRIPE_SECRET_KEY: STRIPE_API, DOCS_STRIPE_WEBHOOK_SECRET: ['PayWebhook'] },
