@@ -13,14 +13,8 @@ import { tempDir } from '../../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../../helpers/loopback-only';
 import { postJson, startRuntime, type TestRuntime } from '../../helpers/runtime';
 
-const ARTICLE = readFileSync(
-  join(__dirname, '..', '..', 'fixtures', 'articles', 'noticia.html'),
-  'utf8',
-);
-const APP_SHELL = readFileSync(
-  join(__dirname, '..', '..', 'fixtures', 'articles', 'app-shell.html'),
-  'utf8',
-);
+const ARTICLE = readFileSync(join(__dirname, '..', '..', 'fixtures', 'articles', 'noticia.html'), 'utf8');
+const APP_SHELL = readFileSync(join(__dirname, '..', '..', 'fixtures', 'articles', 'app-shell.html'), 'utf8');
 export const ARTICLE_TITLE = 'La sequía obliga a Cataluña a restringir el riego agrícola';
 const TEXT =
   'Hola. Este es un audio de prueba del reproductor embebido. ' +
