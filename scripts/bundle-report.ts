@@ -1,6 +1,6 @@
 // Bundle size and module-initialisation time of every Lambda in both manifests (routes and workers), bundled with
 // esbuild exactly as the stacks do:
-//   zip functions  (lib/constructs/service-function.ts → NodejsFunction): --bundle --platform=node --target=node22
+//   zip functions  (lib/constructs/zip-bundles.ts, ZIP_BUNDLE_OPTIONS): --bundle --platform=node --target=node22
 //                  --format=cjs --minify --sourcemap --sources-content=false, the AWS SDK bundled, externals
 //                  espeak-ng + the stack's per-function externalModules (documents zip routes: the renderer's).
 //   image functions (lambdas/documents/Dockerfile): the same plus --keep-names, externals = build.cjs's EXTERNALS

@@ -48,6 +48,7 @@ import { serviceTable } from './service-table';
 import { serviceBucket } from './service-bucket';
 import { grantAccess } from './grants';
 import { settingsBinder } from './settings';
+import { ZipBundles } from './zip-bundles';
 
 /** SQS's maximum visibility timeout. */
 const MAX_VISIBILITY_S = 12 * 60 * 60;
@@ -191,6 +192,14 @@ export class ManifestService extends Construct {
         bindSettings,
       });
 
+    // Every zip handler of the manifest, bundled by one esbuild build when the first function is staged.
+    const zipBundles = new ZipBundles({
+      name: service,
+      projectRoot,
+      handlers: entries.filter((e) => e.packaging !== 'image').map((e) => e.handler),
+      externalModules: manifest.externalModules,
+    });
+
     // A route function of a nested tag is defined in that tag's nested stack; every other one here.
     const scopeOf = (entry: RouteSpec | WorkerSpec | ScheduleSpec): Construct => {
       const tag = 'path' in entry ? entry.docs?.tags?.find((t) => props.nestedTags?.includes(t)) : undefined;
@@ -223,9 +232,8 @@ export class ManifestService extends Construct {
             })
           : new ServiceFunction(scopeOf(entry), entry.id, {
               ...common,
-              projectRoot,
+              bundles: zipBundles,
               tmpMb: extra.tmpMb,
-              externalModules: manifest.externalModules,
             });
       bind(fn, entry.access);
       this.functions[entry.id] = fn;

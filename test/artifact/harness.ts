@@ -1,17 +1,17 @@
-// Shared by the artifact tests: the assembly's functions matched to their manifest entries, Lambda processes for a
-// bundle and for its TypeScript source (same environment, same harness), paid keys in the emulator's table, and a
-// comparable summary of a function's answer (status, content type, header names, body shape).
+// Shared by the artifact tests: the assembly's functions matched to their manifest entries, a Lambda process for a
+// bundle, and what is wrong with a route's answer by its API documentation (contractProblems).
 import { join, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
+import { ErrorDetail } from '../../lambdas/shared/http/openapi';
+import type { ResponseDoc } from '../../lambdas/shared/http/route-doc';
 import type { RouteSpec, ScheduleSpec, ServiceManifest, WorkerSpec } from '../../lambdas/shared/manifest';
 import { bundleSources, readAssembly, type AssemblyFunction } from './assembly';
 import { artifactReady, type ArtifactState } from './global-setup';
 import {
   lambdaEnvironment,
   LambdaProcess,
-  SOURCE_EXEC_ARGV,
   startXraySink,
   type InvokeResult,
   type LambdaBackends,
@@ -62,8 +62,8 @@ export interface Harness {
   functions: MatchedFunction[];
   backends: LambdaBackends;
   xraySegments(): number;
-  /** Starts `fn` from its bundle (zip) and from its source, in Node 22, with the same environment. */
-  startPair(m: MatchedFunction): Promise<{ bundle: LambdaProcess; source: LambdaProcess }>;
+  /** Starts a zip function from its bundle in cdk.out, in Node 22, with the template's environment. */
+  startBundle(m: MatchedFunction): Promise<LambdaProcess>;
   close(): void;
 }
 
@@ -86,40 +86,17 @@ export async function harness(): Promise<Harness> {
     functions,
     backends,
     xraySegments: xray.segments,
-    async startPair(m) {
+    startBundle(m) {
       const bundleDir = join(state.runDir, m.fn.assetPath);
-      const [bundle, source] = await Promise.all([
-        LambdaProcess.start({
-          node: state.node22.bin,
-          modulePath: join(bundleDir, 'index.js'),
-          cwd: bundleDir,
-          env: lambdaEnvironment(m.fn, backends, bundleDir),
-        }),
-        LambdaProcess.start({
-          node: state.node22.bin,
-          execArgv: SOURCE_EXEC_ARGV,
-          modulePath: join(ROOT, m.entry.handler),
-          cwd: ROOT,
-          env: lambdaEnvironment(m.fn, backends, ROOT),
-        }),
-      ]);
-      return { bundle, source };
+      return LambdaProcess.start({
+        node: state.node22.bin,
+        modulePath: join(bundleDir, 'index.js'),
+        cwd: bundleDir,
+        env: lambdaEnvironment(m.fn, backends, bundleDir),
+      });
     },
     close: () => xray.close(),
   };
-}
-
-/** Structure of a JSON value: object keys (sorted) with the structure of their values, array element structure. */
-export function shapeOf(value: unknown): unknown {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return value.length ? [shapeOf(value[0])] : [];
-  if (typeof value === 'object')
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, shapeOf((value as Record<string, unknown>)[k])]),
-    );
-  return typeof value;
 }
 
 export interface HttpAnswer {
@@ -133,28 +110,41 @@ export interface HttpAnswer {
 export const header = (a: HttpAnswer, name: string) =>
   Object.entries(a.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
 
-/** What must be equal between a function's bundle and its source for the same request. */
-export function summary(r: InvokeResult): unknown {
-  if (r.error) return { threw: r.error.name, message: r.error.message };
-  const v = r.value as (HttpAnswer & { batchItemFailures?: unknown[] }) | null;
-  if (v && Array.isArray(v.batchItemFailures)) return { batchItemFailures: v.batchItemFailures.length };
-  if (!v || typeof v.statusCode !== 'number') return { value: shapeOf(v) };
-  const contentType = header(v, 'content-type') ?? '';
-  let body: unknown = v.body ? 'bytes' : 'empty';
-  if (/json/.test(contentType) && v.body) {
-    const text = v.isBase64Encoded ? Buffer.from(v.body, 'base64').toString('utf8') : v.body;
-    body = shapeOf(JSON.parse(text));
+/** The $default route (404, 405, preflight) has no docs of its own: it answers the platform's {"detail"} errors. */
+const DEFAULT_ROUTE_RESPONSES: Record<number, ResponseDoc> = {
+  404: { description: 'No such route', schema: ErrorDetail },
+};
+
+/**
+ * What is wrong with `a` as an answer of `route` by the route's API documentation (its `docs.responses`, what GET
+ * /api publishes): a status it does not document, another content type, a JSON body its schema refuses, a redirect
+ * without Location. [] when nothing is. (Documented headers are not required: some are conditional, e.g. the
+ * RateLimit-* headers of free-tier answers only.)
+ */
+export function contractProblems(route: RouteSpec, a: HttpAnswer): string[] {
+  const responses = route.docs?.responses ?? (route.path === '$default' ? DEFAULT_ROUTE_RESPONSES : {});
+  const doc = responses[a.statusCode];
+  if (!doc) return [`status ${a.statusCode} is not documented (${Object.keys(responses).join(', ')})`];
+  const problems: string[] = [];
+  const contentType = (header(a, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const documented =
+    doc.contentTypes ?? (doc.contentType ? [doc.contentType] : doc.schema ? ['application/json'] : []);
+  if (documented.length > 0 && !documented.includes(contentType))
+    problems.push(`content type ${contentType || '(none)'}, documented ${documented.join(' or ')}`);
+  if (doc.schema && /json/.test(contentType)) {
+    let body: unknown;
+    try {
+      body = JSON.parse(bodyText(a));
+    } catch {
+      return [...problems, 'body is not JSON'];
+    }
+    const parsed = doc.schema.safeParse(body);
+    if (!parsed.success)
+      problems.push(`body does not match its schema: ${parsed.error.message.slice(0, 600)}`);
   }
-  return {
-    statusCode: v.statusCode,
-    contentType,
-    headers: Object.keys(v.headers ?? {})
-      .map((k) => k.toLowerCase())
-      .sort(),
-    cookies: (v.cookies ?? []).map((c) => c.split('=')[0]).sort(),
-    isBase64Encoded: !!v.isBase64Encoded,
-    body,
-  };
+  if (a.statusCode >= 300 && a.statusCode < 400 && a.statusCode !== 304 && !header(a, 'location'))
+    problems.push(`redirect ${a.statusCode} without Location`);
+  return problems;
 }
 
 /** The HTTP answer of an invocation (fails, with the function's logs, if it threw). */

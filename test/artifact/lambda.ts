@@ -1,7 +1,7 @@
 // Runs functions as Lambda would: each in its own Node 22 process (lambda-runner.cjs), with the whole environment
 // built here (Lambda's own variables + the template's, references resolved to the emulators + the SDK endpoint
-// variables), cold start first, then invocations over IPC. The same harness runs a zip bundle from cdk.out or, for
-// comparison, the TypeScript source of the same handler (tsx), so the two differ only in the code that runs.
+// variables), cold start first, then invocations over IPC: a zip bundle from cdk.out, or an image handler's bundle
+// from the rebuilt image folder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
@@ -79,9 +79,7 @@ export interface InvokeResult {
 
 export interface LambdaProcessOptions {
   node: string;
-  /** Extra node flags before the runner (e.g. ['--import', 'tsx'] to run TypeScript sources). */
-  execArgv?: string[];
-  /** The module holding the handler: a bundle's index.js, or a handler's .ts source. */
+  /** The module holding the handler: a bundle's index.js (zip) or handler file (image). */
   modulePath: string;
   exportName?: string;
   /** Working directory (LAMBDA_TASK_ROOT). */
@@ -119,15 +117,11 @@ export class LambdaProcess {
 
   /** Starts the process and waits for its cold start; throws with its output if the module fails to load. */
   static async start(opts: LambdaProcessOptions): Promise<LambdaProcess> {
-    const child = spawn(
-      opts.node,
-      [...(opts.execArgv ?? []), RUNNER, opts.modulePath, opts.exportName ?? 'handler'],
-      {
-        cwd: opts.cwd,
-        env: opts.env,
-        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      },
-    );
+    const child = spawn(opts.node, [RUNNER, opts.modulePath, opts.exportName ?? 'handler'], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
     const proc = new LambdaProcess(child, opts.modulePath);
     await new Promise<void>((resolvePromise, reject) => {
       const timer = setTimeout(() => {
@@ -195,6 +189,4 @@ export class LambdaProcess {
   }
 }
 
-/** The tsx flags that let the same runner load a handler's TypeScript source. */
-export const SOURCE_EXEC_ARGV = ['--import', 'tsx'];
 export { ROOT };

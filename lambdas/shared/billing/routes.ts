@@ -250,6 +250,7 @@ export function billingRoutes(o: BillingRoutesOptions): (RouteSpec & { id: Billi
         responses: {
           200: { description: 'The new key', schema: RotateResponse },
           401: o.errors.unauthenticated,
+          409: { description: 'Not a purchased key, or already rotated', schema: o.errors.detail },
         },
       },
     ),
