@@ -22,8 +22,10 @@ const { parse, config, required } = defineConfig({
   DOCUMENTS_RENDER_QUEUE_URL: resourceVar(),
   /** Queue of webhook deliveries read by the delivery worker (retries are this queue's redeliveries). */
   DOCUMENTS_DELIVERY_QUEUE_URL: resourceVar(),
-  /** Queue of CFDI batch steps (split, part, assemble) read by the batch worker (POST /v1/batches). */
+  /** Queue of CFDI batch steps (split, part) read by the batch worker (POST /v1/batches). */
   DOCUMENTS_BATCH_QUEUE_URL: resourceVar(),
+  /** Queue of CFDI batch assemblies (one per batch, sent by its split) read by the batch assembler. */
+  DOCUMENTS_ASSEMBLE_QUEUE_URL: resourceVar(),
   /** Lifetime of the presigned download_url of a finished job (GET /v1/jobs/{id} and webhook payloads). */
   JOB_DOWNLOAD_TTL_S: z.coerce.number().int().min(60).max(43200).default(3600),
   /** WEBHOOK_RETRY_SCHEDULE_S, WEBHOOK_TIMEOUT_MS, WEBHOOK_SECRET_OVERLAP_S and the local-test settings. */

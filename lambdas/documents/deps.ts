@@ -66,6 +66,10 @@ export interface DocumentsDeps {
   readonly batchQueue: MessageQueue;
   /** The batch worker's retries (as `redelivery` is the render worker's). */
   readonly batchRedelivery: MessageVisibility;
+  /** Batch assemblies (one message per batch, sent by its split), read by the batch assembler. */
+  readonly assembleQueue: MessageQueue;
+  /** The batch assembler's retries. */
+  readonly assembleRedelivery: MessageVisibility;
   /** The account's brand (PUT /v1/brand), printed on its facturas: use-cases/brand.ts. */
   readonly brands: BrandStore;
 }
@@ -148,6 +152,12 @@ export function awsDeps(): DocumentsDeps {
     },
     get batchRedelivery() {
       return new SqsMessageVisibility(sqsClient(), [config().DOCUMENTS_BATCH_QUEUE_URL]);
+    },
+    get assembleQueue() {
+      return new SqsMessageQueue(sqsClient(), required('DOCUMENTS_ASSEMBLE_QUEUE_URL'));
+    },
+    get assembleRedelivery() {
+      return new SqsMessageVisibility(sqsClient(), [config().DOCUMENTS_ASSEMBLE_QUEUE_URL]);
     },
     get webhooks() {
       return new DynamoWebhookStore<WebhookEventType>(dynamo(), required('ACCOUNTS_TABLE'));

@@ -110,20 +110,44 @@ export const documentsManifest: ServiceManifest = {
     WEBHOOK_DELIVERY.worker,
     {
       id: 'BatchWorker',
-      description: 'Splits CFDI batches, renders their parts in parallel and assembles the result zip',
+      description: 'Splits CFDI batches and renders their parts in parallel',
       handler: 'lambdas/documents/handlers/batch-worker.ts',
       queues: ['batch'],
       ...RENDERING_WORKER,
-      // 15 minutes: the assembly of 5,000 CFDI streams ~300 MB to S3.
-      timeoutS: 900,
+      // A part of 20 CFDI takes seconds; the split of a 100 MB zip of 5,000 CFDI well under a minute.
+      timeoutS: 300,
       access: {
         ...JOB_WORKER_TABLES,
-        // The batch's source, parts and PDFs (batches/), the result zip (results/jobs/).
+        // The batch's source, parts and PDFs (batches/).
+        bucket: 'rw',
+        bucketPrefixes: [BATCHES_PREFIX.prefix],
+        // Parts are queued by the worker itself, the assembly by the split; a batch refused at the split sends its
+        // webhook event to the delivery worker.
+        sendTo: ['assemble', 'batch', 'deliveries'],
+      },
+    },
+    {
+      id: 'BatchAssembler',
+      description: 'Streams each CFDI batch into its result zip as its parts are counted',
+      handler: 'lambdas/documents/handlers/batch-assembler.ts',
+      queues: ['assemble'],
+      // No Chromium: a zip bundle. The zip streams through memory (two parts at a time, the upload's 5 MiB
+      // parts); the workbook and the CSV are written to /tmp.
+      memoryMb: 1024,
+      tmpMb: 1024,
+      // Queued by the split, it follows the parts as they are counted: a batch of 5,000 CFDI (250 parts at the
+      // queue's concurrency of 50) and its ~300 MB zip fit in 15 minutes.
+      timeoutS: 900,
+      access: {
+        // Reads the job and its counted parts, completes it; gives back the quota of CFDI that failed; reads the
+        // owner's webhook endpoint (no stats: the parts count the renders).
+        tables: { quotas: 'rw', accounts: 'rw' },
+        itemPrefixes: { accounts: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX] },
+        // Reads the parts, their outcomes and PDFs (batches/), writes the result zip (results/jobs/) and presigns
+        // its download URL for the webhook event.
         bucket: 'rw',
         bucketPrefixes: [BATCHES_PREFIX.prefix, JOB_RESULT_PREFIX],
-        // Parts and the assembly are queued by the worker itself; the finished batch's webhook event goes to the
-        // delivery worker.
-        sendTo: ['batch', 'deliveries'],
+        sendTo: ['deliveries'],
       },
     },
   ],
@@ -147,7 +171,16 @@ export const documentsManifest: ServiceManifest = {
       maxConcurrency: 50,
       // Locally one poller per core: the machine's Chromium renders that many pages at once.
       localPollers: 2,
-      description: 'CFDI batch steps (split, one message per part, assemble)',
+      description: 'CFDI batch steps (split, one message per part)',
+    },
+    {
+      id: 'assemble',
+      envVar: 'DOCUMENTS_ASSEMBLE_QUEUE_URL',
+      // A failed assembly starts again from the first part (the result zip is written whole or not at all).
+      maxReceiveCount: 3,
+      // One assembly per batch, each waiting on its parts most of its time.
+      maxConcurrency: 10,
+      description: 'CFDI batch assemblies (one message per batch, sent by its split)',
     },
   ],
 };

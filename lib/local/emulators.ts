@@ -29,6 +29,7 @@ const dynalite = require('dynalite') as (opts: {
 const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
+  store: S3rverStore;
 };
 
 export interface EmulatorOptions {
@@ -146,6 +147,67 @@ async function createQueues(endpoint: string, prefix: string, visibilityS: numbe
   }
 }
 
+/** The part of s3rver's filesystem store that keepBucketConfigInMemory() wraps (s3rver ships no types). */
+interface S3rverStore {
+  getBucket(bucket: string): Promise<unknown>;
+  putBucket(bucket: string): Promise<unknown>;
+  deleteBucket(bucket: string): Promise<unknown>;
+  getSubresource(bucket: string, key: string | undefined, type: string): Promise<unknown>;
+  putSubresource(bucket: string, key: string | undefined, resource: { type: string }): Promise<unknown>;
+  deleteSubresource(bucket: string, key: string | undefined, type: string): Promise<unknown>;
+  reset(): void;
+}
+
+/**
+ * s3rver reads the bucket from disk on every request: a stat of its folder and its CORS and website files (each
+ * parsed again), about a third of its CPU for an object of tens of KB. Kept in memory here, and forgotten when
+ * they change through s3rver (bucket created or deleted, configuration put or deleted, reset). Per-object
+ * subresources are read as before.
+ */
+export function keepBucketConfigInMemory(store: S3rverStore): void {
+  const kept = new Map<string, Promise<unknown>>();
+  const keep = (id: string, read: () => Promise<unknown>) => {
+    let value = kept.get(id);
+    if (!value) {
+      value = read();
+      kept.set(id, value);
+      value.catch(() => kept.delete(id));
+    }
+    return value;
+  };
+  const forgetting =
+    <A extends unknown[]>(fn: (...args: A) => Promise<unknown>, ids: (...args: A) => string[]) =>
+    async (...args: A) => {
+      for (const id of ids(...args)) kept.delete(id);
+      try {
+        return await fn.apply(store, args);
+      } finally {
+        for (const id of ids(...args)) kept.delete(id);
+      }
+    };
+  const getBucket = store.getBucket.bind(store);
+  const getSubresource = store.getSubresource.bind(store);
+  const reset = store.reset.bind(store);
+  store.getBucket = (bucket) => keep(`bucket ${bucket}`, () => getBucket(bucket));
+  store.getSubresource = (bucket, key, type) =>
+    key === undefined
+      ? keep(`${type} ${bucket}`, () => getSubresource(bucket, key, type))
+      : getSubresource(bucket, key, type);
+  const configs = (bucket: string) => [...kept.keys()].filter((id) => id.endsWith(` ${bucket}`));
+  store.putBucket = forgetting(store.putBucket, configs);
+  store.deleteBucket = forgetting(store.deleteBucket, configs);
+  store.putSubresource = forgetting(store.putSubresource, (bucket, key, resource) =>
+    key === undefined ? [`${resource.type} ${bucket}`] : [],
+  );
+  store.deleteSubresource = forgetting(store.deleteSubresource, (bucket, key, type) =>
+    key === undefined ? [`${type} ${bucket}`] : [],
+  );
+  store.reset = () => {
+    kept.clear();
+    reset();
+  };
+}
+
 export async function startEmulators(options: EmulatorOptions): Promise<Emulators> {
   const host = options.host ?? '127.0.0.1';
   const prefix = options.prefix ?? 'local-';
@@ -172,6 +234,7 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
       { name: documentsBucket, configs: [corsXml(documentsManifest.bucket.cors)] },
     ],
   });
+  keepBucketConfigInMemory(s3.store);
   const s3Addr = await s3.run();
   const s3Endpoint = `http://${host}:${s3Addr.port}`;
 

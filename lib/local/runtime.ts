@@ -234,8 +234,11 @@ async function requeueDocumentJobs(log: (line: string) => void): Promise<void> {
     if (job.status === 'rendering') await deps.jobs.release(job.jobId);
     await deps.renderQueue.send({ jobId: job.jobId });
   }
-  // CFDI batches: their next steps on the batch queue (each step is idempotent).
+  // CFDI batches: their next steps on the batch and assemble queues (each step is idempotent).
   const { requeueBatches } = await import('../../lambdas/documents/use-cases/batches');
-  await requeueBatches({ jobs: deps.batches, batchQueue: deps.batchQueue }, jobs);
+  await requeueBatches(
+    { jobs: deps.batches, batchQueue: deps.batchQueue, assembleQueue: deps.assembleQueue },
+    jobs,
+  );
   if (jobs.length) log(`re-queued ${jobs.length} unfinished document job(s) from the previous run`);
 }

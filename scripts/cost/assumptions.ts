@@ -60,6 +60,15 @@ export const ASSUMPTIONS = {
   /** Split and assembly, ms per CFDI: reading the zip, and streaming PDF + XML into the result zip. */
   batchSplitMsPerCfdi: 5,
   batchAssembleMsPerCfdi: 30,
+  /** The batch assembler (a zip bundle on arm64): its memory, from the manifest. */
+  batchAssemblerMemMb: documentsManifest.workers.find((w) => w.id === 'BatchAssembler')!.memoryMb,
+  /**
+   * From the split to the last part counted, s: the assembler runs (and is billed) that long, following the parts.
+   * bench/batch-run.bench.ts simulated 1,000 CFDI at concurrency 50 in 18 s with the declared cold starts.
+   */
+  batchRenderWallS: 20,
+  /** How often the waiting assembler reads the job's counted parts (POLL_MS of use-cases/batch-assemble.ts). */
+  batchAssemblerPollMs: 150,
   cfdiXmlBytes: 8 * 1024,
   // Publisher feeds (docs/feeds.md)
   /** A news article's narrated text, characters (≈ 800 words): over SYNC_MAX_CHARS, so it goes to the worker. */

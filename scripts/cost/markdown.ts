@@ -126,7 +126,7 @@ files live two days (\`batches/\` lifecycle rule): their storage is a fraction o
 | chunkChars | ${a.chunkChars} | Polly SynthesizeSpeech bills ≤ 3,000 characters per call; narrate() chunks to it |
 | charsPerSecond | ${a.charsPerSecond} | lambdas/narration/core/preview.ts (Spanish narration rate) |
 | mp3BytesPerSecond | ${a.mp3BytesPerSecond} | 48 kbps CBR mono (lambdas/narration/audio/encode.ts) |
-| encoderXRealtime | ${a.encoderXRealtime} | MP3 encoder at 16 kHz on one core: \`npm run cost -- --measure\` measured 286× here (2026-11-21); 200 leaves room for a slower Graviton core; covers loudness on Polly's MP3 too (decoded for peaks, ~1,200×) |
+| encoderXRealtime | ${a.encoderXRealtime} | MP3 encoder at 16 kHz on one core: \`npm run cost -- --measure\` measured 286× here (2026-11-21); 200 leaves room for a slower Graviton core; covers loudness on Polly's MP3 too (decoded for peaks, ~1,200×) and the peak check on the MP3 we encode (+22 % of the encoder's CPU: 286× → ~235×) |
 | pollyXRealtime | ${a.pollyXRealtime} | **assumption** (Polly is not reachable from the test machines); see the sensitivity line |
 | overheadS | ${a.overheadS} | per invocation besides synthesis and encoding (config, DynamoDB, S3 upload) |
 | syncMemMb / workerMemMb / workerTmpMb | ${a.syncMemMb} / ${a.workerMemMb} / ${a.workerTmpMb} | lambdas/narration/routes.ts |

@@ -158,12 +158,18 @@ export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Bre
   const parts = Math.ceil(n / a.batchPartSize);
   const { lines, add } = ledger();
   const gb = a.batchWorkerMemMb / 1024;
-  const workerS =
-    (n * (a.batchCfdiMs + a.batchSplitMsPerCfdi + a.batchAssembleMsPerCfdi) + parts * a.batchColdMs) / 1000;
+  const workerS = (n * (a.batchCfdiMs + a.batchSplitMsPerCfdi) + parts * a.batchColdMs) / 1000;
   add(
-    `Lambda BatchWorker (${a.batchWorkerMemMb} MB: ${a.batchCfdiMs} ms per CFDI rendered, ${parts} parts each cold at ${a.batchColdMs} ms, split + assembly ${a.batchSplitMsPerCfdi + a.batchAssembleMsPerCfdi} ms per CFDI)`,
+    `Lambda BatchWorker (${a.batchWorkerMemMb} MB: ${a.batchCfdiMs} ms per CFDI rendered, ${parts} parts each cold at ${a.batchColdMs} ms, split ${a.batchSplitMsPerCfdi} ms per CFDI)`,
     workerS * gb,
     p.lambdaX86GbS,
+  );
+  // The assembler follows the parts: billed from the split to the later of the last part and its own work.
+  const assemblerS = Math.max(a.batchRenderWallS, (n * a.batchAssembleMsPerCfdi) / 1000);
+  add(
+    `Lambda BatchAssembler (${a.batchAssemblerMemMb} MB arm64: runs while the parts render, ${a.batchRenderWallS} s, or its ${a.batchAssembleMsPerCfdi} ms per CFDI if longer)`,
+    (assemblerS * a.batchAssemblerMemMb) / 1024,
+    p.lambdaArmGbS,
   );
   // Split + parts + assembly; the API: upload slot, start, ~20 status polls.
   add('Lambda invocations', parts + 2 + 22, p.lambdaRequest);
@@ -184,6 +190,11 @@ export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Bre
     'DynamoDB writes (job record: create, split, one per part, done; the quota charge)',
     4 + parts,
     p.ddbWrite,
+  );
+  add(
+    "DynamoDB reads (the assembler's polls of the counted parts, strongly consistent)",
+    Math.ceil((assemblerS * 1000) / a.batchAssemblerPollMs),
+    p.ddbRead,
   );
   add(
     'CloudWatch Logs ingestion (a line per PDF stored)',

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { type Catalog, type ClaveImpuesto } from '../kit/cfdi/catalogos';
 import { Dec, dec, isCurrency } from '../kit/money';
+import { mayusculas } from '../kit/schema-helpers';
 
 export const issue = (message: string, type: string) => ({ message, params: { type } });
 
@@ -54,10 +55,7 @@ const IMPUESTO_POR_NOMBRE: Record<string, ClaveImpuesto> = {
   '003': '003',
 };
 
-const impuesto = z
-  .string()
-  .trim()
-  .transform((s) => s.toUpperCase())
+const impuesto = mayusculas()
   .refine(
     (s) => s in IMPUESTO_POR_NOMBRE,
     issue('Not a key of c_Impuesto: use ISR (001), IVA (002) or IEPS (003)', 'catalog_key'),
@@ -135,10 +133,7 @@ export const noCertificado = (description: string) =>
     )
     .describe(description);
 
-export const monedaCfdi = z
-  .string()
-  .trim()
-  .transform((s) => s.toUpperCase())
+export const monedaCfdi = mayusculas()
   .superRefine((s, ctx) => {
     if (s === 'XXX')
       ctx.addIssue({

@@ -12,7 +12,7 @@ import {
   USO_CFDI,
 } from '../kit/cfdi/catalogos';
 import type { ConceptoInput, RetencionInput, TrasladoInput } from '../kit/cfdi/calc';
-import { codigoPostal, rfcCfdi, texto, textoOpcional } from '../kit/schema-helpers';
+import { codigoPostal, mayusculas, rfcCfdi, texto, textoOpcional } from '../kit/schema-helpers';
 import {
   base64,
   clave,
@@ -44,10 +44,7 @@ const item = z.object({
     )
     .optional()
     .describe('Clave de producto o servicio del SAT (c_ClaveProdServ, 8 dígitos). Por omisión 01010101'),
-  clave_unidad: z
-    .string()
-    .trim()
-    .transform((s) => s.toUpperCase())
+  clave_unidad: mayusculas()
     .refine(
       (s) => /^[A-Z0-9]{1,3}$/.test(s),
       issue(
@@ -131,10 +128,7 @@ export const shape = z.object({
     .max(5)
     .optional()
     .describe('Retenciones de todos los conceptos que no traen las suyas (p. ej. ISR 10 %, IVA 0.106667)'),
-  uuid: z
-    .string()
-    .trim()
-    .transform((s) => s.toUpperCase())
+  uuid: mayusculas()
     .refine(
       (s) => UUID_RE.test(s),
       issue('A folio fiscal (UUID) is written 8-4-4-4-12 hexadecimal digits', 'uuid_format'),

@@ -15,10 +15,9 @@
 //
 // The data's fields (./campos.ts, ./forma.ts) and the checks across them (./verificaciones.ts).
 import type { z } from 'zod';
-import { shape, type Item } from './forma';
+import { shape } from './forma';
 import { crossChecks } from './verificaciones';
 
 export const schema = shape.superRefine(crossChecks);
 
 export type FacturaData = z.output<typeof schema>;
-export type FacturaItem = Item;

@@ -5,11 +5,15 @@ import { z } from 'zod';
 import { checkRfc } from './cfdi/rfc';
 import { isCurrency } from './money';
 
-export function moneda(description = 'Moneda, código ISO 4217 (MXN, USD, EUR…). Por omisión MXN.') {
-  return z
+/** A code written in capitals (RFC, CURP, UUID, currency, SAT keys): trimmed and upper-cased before it is checked. */
+export const mayusculas = () =>
+  z
     .string()
     .trim()
-    .transform((s) => s.toUpperCase())
+    .transform((s) => s.toUpperCase());
+
+export function moneda(description = 'Moneda, código ISO 4217 (MXN, USD, EUR…). Por omisión MXN.') {
+  return mayusculas()
     .refine(isCurrency, { message: 'Unknown currency code: use an ISO 4217 code such as MXN, USD or EUR' })
     .default('MXN')
     .describe(description);
@@ -47,10 +51,7 @@ export function textoOpcional(description: string, max = 500) {
 
 /** RFC (Registro Federal de Contribuyentes): 12 characters for companies, 13 for people. */
 export function rfc(description: string) {
-  return z
-    .string()
-    .trim()
-    .transform((s) => s.toUpperCase())
+  return mayusculas()
     .pipe(
       z.string().regex(/^([A-ZÑ&]{3,4})\d{6}[A-Z\d]{3}$/, {
         message: 'Not an RFC: 3–4 letters, 6 digits (YYMMDD) and 3 characters, e.g. EKU9003173C9',
@@ -96,10 +97,7 @@ const RFC_FISICA = /^[A-ZÑ&]{4}(\d{6})[A-Z\d]{2}[A\d]$/;
 
 /** RFC of a natural person (persona física): 13 characters, 4 letters, YYMMDD, homoclave (2) and check digit. */
 export function rfcPersonaFisica(description: string) {
-  return z
-    .string()
-    .trim()
-    .transform((s) => s.toUpperCase())
+  return mayusculas()
     .superRefine((s, ctx) => {
       const m = RFC_FISICA.exec(s);
       if (!m) {
@@ -139,10 +137,7 @@ export function curpCheckDigit(first17: string): number {
  * stamped CFDI: SAT's XSD checks the pattern only).
  */
 export function curp(description: string, { digitoVerificador = true } = {}) {
-  return z
-    .string()
-    .trim()
-    .transform((s) => s.toUpperCase())
+  return mayusculas()
     .superRefine((s, ctx) => {
       const fail = (message: string) =>
         ctx.addIssue({ code: 'custom', message, params: { type: 'curp_format' } });
@@ -184,10 +179,7 @@ export function nss(description: string) {
  * Errors: type `rfc_format` (shape or date) or `rfc_tipo` (the other kind of taxpayer).
  */
 export function rfcCfdi(description: string, tipo?: 'fisica' | 'moral') {
-  return z
-    .string()
-    .trim()
-    .transform((s) => s.toUpperCase())
+  return mayusculas()
     .superRefine((s, ctx) => {
       const r = checkRfc(s);
       if (!r.ok) ctx.addIssue({ code: 'custom', message: r.reason, params: { type: 'rfc_format' } });

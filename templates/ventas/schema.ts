@@ -52,4 +52,3 @@ export const schema = z
   });
 
 export type VentasData = z.output<typeof schema>;
-export type VentasRow = VentasData['rows'][number];

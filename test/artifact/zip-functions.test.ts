@@ -543,4 +543,18 @@ describe('workers', () => {
       expect(answerOf(done, bundle.logs())).toEqual({ batchItemFailures: [{ itemIdentifier: 'malformed' }] });
     });
   });
+
+  test('documents/BatchAssembler loads from its bundle without Chromium or the template sandbox, and handles an SQS batch (a malformed record fails alone, an unknown batch succeeds)', async () => {
+    await withBundle(find('documents', 'BatchAssembler'), async (bundle) => {
+      const done = await bundle.invoke(
+        sqsEvent('arn:aws:sqs:us-east-1:000000000000:art-assemble', [
+          { messageId: 'malformed', body: '{"jobId": 1}' },
+          // No such batch: nothing to assemble, the record succeeds.
+          { messageId: 'unknown-batch', body: JSON.stringify({ jobId: 'job_unknown' }) },
+        ]),
+        35_000,
+      );
+      expect(answerOf(done, bundle.logs())).toEqual({ batchItemFailures: [{ itemIdentifier: 'malformed' }] });
+    });
+  });
 });

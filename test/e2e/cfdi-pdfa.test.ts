@@ -14,12 +14,16 @@
 // What is NOT checked: the XMP against PDF/A's extension-schema rules, each page object's colour spaces against the
 // output intent, forbidden actions and annotations, transparency groups, the embedded file's MIME /Subtype and
 // /Params, font programs' widths against the PDF's: the rest of veraPDF's rules.
+// render/pdfa.ts appends an incremental update to the file it gets (Chromium's, or a merge's); a file it cannot
+// extend (an xref stream) is rewritten whole: both outputs pass the same checks.
 // The last test is the negative control: the same checks on copies damaged in one place each must fail.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PDFDocument, PDFHexString } from 'pdf-lib';
 import sample from '../../templates/factura/sample.json';
 import { dataJson } from '../../lambdas/documents/formats/json';
+import { toPdfA3 } from '../../lambdas/documents/render/pdfa';
 import { validateRenderRequest } from '../../lambdas/documents/use-cases/render-request';
 import { templateRenderer } from '../helpers/template-render';
 
@@ -123,6 +127,75 @@ it('free plan: the watermark of a PDF/A is drawn in an embedded font (PDF/A forb
   expect(text(plain.file)).not.toContain('Generadoconelplangratuito');
 });
 
+it('an incremental update: the printed file kept byte for byte, then one revision adding what PDF/A asks', async () => {
+  const { bytes: printed } = await tpl.renderBody({
+    cfdi_xml: XML.toString('utf8'),
+    options: { pdfa: false },
+  });
+  const xml = { name: 'factura.xml', bytes: XML, mimeType: 'application/xml' };
+  const out = await toPdfA3(printed, { title: 'Factura ñ · A-1', attachments: [xml] });
+  expect(out.subarray(0, printed.length).equals(printed)).toBe(true);
+  const file = join(tpl.dir, 'incremental.pdf');
+  writeFileSync(file, out);
+  // qpdf reads the two xref sections: the update's trailer points back at Chromium's (/Prev).
+  const trailer = dictOf(qpdfObjects(file).trailer);
+  expect(trailer['/Prev']).toBe(Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(printed.toString('latin1'))![1]));
+  checkPdfA(file, { name: 'factura.xml', bytes: XML, relationship: 'Source' });
+  expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/^Title:\s+Factura ñ · A-1$/m);
+
+  // A merge's files, given out of order: the name tree lists them sorted (pdfdetach numbers them as it reads it).
+  const json = { name: '02-data.json', bytes: Buffer.from('{"a":1}'), mimeType: 'application/json' };
+  const two = join(tpl.dir, 'incremental-2.pdf');
+  writeFileSync(
+    two,
+    await toPdfA3(printed, { title: 'Lote', attachments: [json, { ...xml, name: '01-factura.xml' }] }),
+  );
+  execFileSync('qpdf', ['--check', two]);
+  expect(execFileSync('pdfdetach', ['-list', two], { encoding: 'utf8' })).toMatch(
+    /2 embedded files\n1: 01-factura\.xml\n2: 02-data\.json/,
+  );
+});
+
+it('a file that already has a document ID keeps its permanent part; the update adds the changing one', async () => {
+  const { bytes: printed } = await tpl.renderBody({
+    cfdi_xml: XML.toString('utf8'),
+    options: { pdfa: false },
+  });
+  const doc = await PDFDocument.load(printed);
+  const permanent = PDFHexString.of('00112233445566778899aabbccddeeff');
+  doc.context.trailerInfo.ID = doc.context.obj([permanent, permanent]);
+  const withId = Buffer.from(await doc.save({ useObjectStreams: false }));
+  const out = await toPdfA3(withId, {
+    title: 'Factura',
+    attachments: [{ name: 'factura.xml', bytes: XML, mimeType: 'application/xml' }],
+  });
+  expect(out.subarray(0, withId.length).equals(withId)).toBe(true); // incremental: pdf-lib's save has a classic xref
+  const file = join(tpl.dir, 'with-id.pdf');
+  writeFileSync(file, out);
+  checkPdfA(file, { name: 'factura.xml', bytes: XML, relationship: 'Source' });
+  const [first, second] = dictOf(qpdfObjects(file).trailer)['/ID'] as string[];
+  expect(first).toBe('b:00112233445566778899aabbccddeeff');
+  expect(second).not.toBe(first);
+});
+
+it('a file the update cannot extend (an xref stream) is rewritten whole and passes the same checks', async () => {
+  const { bytes: printed } = await tpl.renderBody({
+    cfdi_xml: XML.toString('utf8'),
+    options: { pdfa: false },
+  });
+  const doc = await PDFDocument.load(printed);
+  const streamed = Buffer.from(await doc.save({ useObjectStreams: true }));
+  expect(streamed.toString('latin1')).toMatch(/\/Type \/XRef/);
+  const out = await toPdfA3(streamed, {
+    title: 'Factura',
+    attachments: [{ name: 'factura.xml', bytes: XML, mimeType: 'application/xml' }],
+  });
+  expect(out.subarray(0, streamed.length).equals(streamed)).toBe(false);
+  const file = join(tpl.dir, 'rewritten.pdf');
+  writeFileSync(file, out);
+  checkPdfA(file, { name: 'factura.xml', bytes: XML, relationship: 'Source' });
+});
+
 it('cfdi_xml with options.pdfa false → a plain PDF, nothing embedded', async () => {
   const { file } = await tpl.renderBody({ cfdi_xml: XML.toString('utf8'), options: { pdfa: false } });
   expect(execFileSync('pdfdetach', ['-list', file], { encoding: 'utf8' })).toMatch(/^0 embedded files/);
@@ -170,8 +243,8 @@ it('negative controls: the same checks reject a copy without its output intent, 
   const { file } = await tpl.renderBody({ cfdi_xml: XML.toString('utf8') });
   const source = { name: 'factura.xml', bytes: XML, relationship: 'Source' };
   checkPdfA(file, source);
-  // Same-length edits in the uncompressed catalog and XMP (pdfa.ts saves without object streams), so the xref stays
-  // valid and qpdf --check still passes: only the PDF/A checks can notice.
+  // Same-length edits in the uncompressed catalog and XMP (the update pdfa.ts appends is plain text), so the xref
+  // stays valid and qpdf --check still passes: only the PDF/A checks can notice.
   const damaged = (name: string, from: string, to: string) => {
     const bytes = readFileSync(file);
     const at = bytes.indexOf(from, 0, 'latin1');

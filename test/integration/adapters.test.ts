@@ -3,7 +3,15 @@
 import { writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteBucketCorsCommand,
+  GetBucketCorsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  PutBucketCorsCommand,
+} from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { strFromU8, unzipSync } from 'fflate';
 import { dynamo, s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
@@ -245,16 +253,63 @@ describe('DynamoKeyStore', () => {
   });
 });
 
+describe('the local S3 emulator (lib/local/emulators.ts)', () => {
+  test("keeps a bucket's configuration in memory and forgets it when it changes through the API", async () => {
+    const s3 = s3Client();
+    const Bucket = `cfg-${randomBytes(4).toString('hex')}`;
+    const cors = (origin: string) => ({
+      CORSRules: [{ AllowedOrigins: [origin], AllowedMethods: ['GET'], AllowedHeaders: [] }],
+    });
+    const origins = async () =>
+      (await s3.send(new GetBucketCorsCommand({ Bucket }))).CORSRules?.flatMap((r) => r.AllowedOrigins);
+    await s3.send(new CreateBucketCommand({ Bucket }));
+    await s3.send(new PutBucketCorsCommand({ Bucket, CORSConfiguration: cors('https://a.example') }));
+    expect(await origins()).toEqual(['https://a.example']);
+    await s3.send(new PutBucketCorsCommand({ Bucket, CORSConfiguration: cors('https://b.example') }));
+    expect(await origins()).toEqual(['https://b.example']);
+    await s3.send(new DeleteBucketCorsCommand({ Bucket }));
+    await expect(origins()).rejects.toThrow(/CORS/);
+    await s3.send(new DeleteBucketCommand({ Bucket }));
+    await expect(s3.send(new HeadBucketCommand({ Bucket }))).rejects.toThrow();
+    await s3.send(new CreateBucketCommand({ Bucket }));
+    await expect(origins()).rejects.toThrow(/CORS/);
+    await s3.send(new DeleteBucketCommand({ Bucket }));
+  });
+});
+
 describe('S3BatchFiles and the batch assembly', () => {
-  test('a part counted before PDF sizes existed (no sizes, no part PDF object) is assembled from its per-PDF objects', async () => {
-    const files = new S3BatchFiles(s3Client(), emu.bucket);
-    const jobId = `job_${randomBytes(11).toString('base64url')}`;
-    const entries: BatchEntry[] = batchCorpus('legacy-outcomes', 3, false).files.map((f) => {
+  /** `n` distinct stamped CFDI as the split leaves them. */
+  const entriesOf = (seed: string, n: number): BatchEntry[] =>
+    batchCorpus(seed, n, false).files.map((f) => {
       const read = readForBatch(f.xml, f.name);
       if (!read.ok) throw new Error(read.motivo);
       return { archivo: f.name, xml: f.xml, row: read.row, template: read.template };
     });
-    const pdfOf = (e: BatchEntry) => Buffer.from(`%PDF-1.7\n% ${e.row.uuid}\n%%EOF\n`);
+  const pdfOf = (e: BatchEntry) => Buffer.from(`%PDF-1.7\n% ${e.row.uuid}\n%%EOF\n`);
+  /** A split batch's job record: `parts` parts, `partsDone` of them counted. */
+  const renderingJob = (jobId: string, total: number, parts: number, partsDone: number): JobRecord => {
+    const now = new Date().toISOString();
+    return {
+      jobId,
+      owner: 'acct:assembly',
+      plan: 'scale',
+      status: 'rendering',
+      progress: 0,
+      template: null,
+      format: 'zip',
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: 0,
+      charged: [],
+      batch: { source: 'zip', sourceKey: 'x', quotaSubject: 'x', total, refused: 0, parts, splitAt: now },
+      partsDone,
+    };
+  };
+
+  test('a part counted before PDF sizes existed (no sizes, no part PDF object) is assembled from its per-PDF objects', async () => {
+    const files = new S3BatchFiles(s3Client(), emu.bucket);
+    const jobId = `job_${randomBytes(11).toString('base64url')}`;
+    const entries = entriesOf('legacy-outcomes', 3);
     for (const e of entries) await files.putPdf(jobId, e.row.uuid, pdfOf(e));
     const [old1, old2, sized] = entries as [BatchEntry, BatchEntry, BatchEntry];
     // Part 0 in the shape the code before sizes stored: printed outcomes without `bytes`, no part PDF object.
@@ -268,30 +323,7 @@ describe('S3BatchFiles and the batch assembly', () => {
     await files.putOutcome(jobId, 1, [{ uuid: sized.row.uuid, ok: true, bytes: pdfOf(sized).length }]);
     await files.putPartPdfs(jobId, 1, [pdfOf(sized)]);
     await files.putRefused(jobId, []);
-    const now = new Date().toISOString();
-    const job: JobRecord = {
-      jobId,
-      owner: 'acct:legacy',
-      plan: 'scale',
-      status: 'rendering',
-      progress: 0,
-      template: null,
-      format: 'zip',
-      createdAt: now,
-      updatedAt: now,
-      expiresAt: 0,
-      charged: [],
-      batch: {
-        source: 'zip',
-        sourceKey: 'x',
-        quotaSubject: 'x',
-        total: 3,
-        refused: 0,
-        parts: 2,
-        splitAt: now,
-      },
-      partsDone: 2,
-    };
+    const job = renderingJob(jobId, 3, 2, 2);
     const completed: unknown[] = [];
     const deps = {
       jobs: { get: async () => job, complete: async (_: string, c: unknown) => completed.push(c) > 0 },
@@ -321,5 +353,52 @@ describe('S3BatchFiles and the batch assembly', () => {
         'resumen.xlsx',
       ].sort(),
     );
+  });
+
+  test('an assembly started with the batch waits for each part to be counted, then streams it', async () => {
+    const files = new S3BatchFiles(s3Client(), emu.bucket);
+    const jobId = `job_${randomBytes(11).toString('base64url')}`;
+    const entries = entriesOf('assembly-follows', 2);
+    await files.putRefused(jobId, []);
+    // A part as the batch worker leaves it when it is counted: entries, PDFs in one object, outcomes with sizes.
+    const renderPart = async (part: number) => {
+      const e = entries[part]!;
+      await files.putPart(jobId, part, [e]);
+      await files.putPartPdfs(jobId, part, [pdfOf(e)]);
+      await files.putOutcome(jobId, part, [{ uuid: e.row.uuid, ok: true, bytes: pdfOf(e).length }]);
+    };
+    const job = renderingJob(jobId, 2, 2, 0);
+    // Parts are rendered (written) only while the assembly already runs: part 0 at its 2nd poll, part 1 at its 4th.
+    // An assembly that read a part before its count would find no outcome and report its CFDI failed.
+    let polls = 0;
+    const counted = new Set<number>();
+    const completed: { result: { key: string } }[] = [];
+    const deps = {
+      jobs: {
+        get: async () => job,
+        partsCounted: async () => {
+          polls++;
+          for (const part of [0, 1])
+            if (!counted.has(part) && polls >= 2 + 2 * part) {
+              await renderPart(part);
+              counted.add(part);
+            }
+          return new Set(counted);
+        },
+        complete: async (_: string, c: { result: { key: string } }) => completed.push(c) > 0,
+      },
+      batchFiles: files,
+      events: { subscribed: async () => false },
+      now: () => new Date(),
+    } as unknown as BatchRunDeps;
+    expect(await assembleBatch(deps, jobId)).toBe('done');
+    expect(polls).toBeGreaterThanOrEqual(4);
+    const out = await s3Client().send(
+      new GetObjectCommand({ Bucket: emu.bucket, Key: completed[0]!.result.key }),
+    );
+    const zip = unzipSync(await out.Body!.transformToByteArray());
+    for (const e of entries) expect(Buffer.from(zip[`${baseName(e.row)}.pdf`] ?? [])).toEqual(pdfOf(e));
+    // No CFDI reported refused or failed in the workbook's CSV twin: both rows are printed ones.
+    expect(strFromU8(zip['resumen.csv']!).trim().split('\n')).toHaveLength(3);
   });
 });

@@ -339,13 +339,12 @@ describe('deliverEvent: one attempt, against a loopback receiver', () => {
         presignResult: async (r, ttl) => `https://s3.invalid/${r.key}?ttl=${ttl}`,
       },
       deliveryQueue: q.queue,
-      policy: {
+      webhookPolicy: {
         allowlist: parseAllowlist('127.0.0.1'),
         resolver: stubResolver({ 'receiver.test': ['127.0.0.1'], 'inside.test': ['10.9.8.7'] }),
         timeoutMs: 2000,
       },
-      retryScheduleS: [60, 300],
-      downloadTtlS: 600,
+      config: { WEBHOOK_RETRY_SCHEDULE_S: [60, 300], JOB_DOWNLOAD_TTL_S: 600 },
       now: () => new Date(),
     };
     return { job, event, secret, d, q, message: { jobId: job.jobId, eventId: event.id } };

@@ -7,18 +7,24 @@
 // engines' own level is far from the target, so these assertions fail without the gain step.
 //
 // Every voice: a short text on both engines' MP3 paths (espeak-ng's samples; the speaking stand-in's own speech for
-// that voice, its frames levelled); WAV and OGG on the peakiest voice. Long jobs: espeak-ng 5,000 characters, the
-// stand-in's canned speech 10,000 (neural es-MX) and 6,500 (long-form es-ES), every chunk checked on its own, not
-// only the file.
+// that voice, its frames levelled); WAV and OGG on the peakiest voice. Long jobs: espeak-ng es-ES-Raul 4,660
+// characters, the stand-in's canned speech 10,000 (neural es-MX) and 6,500 (long-form es-ES), every chunk checked on
+// its own, not only the file. Raul's text (fixtures/texto-pico-mp3.txt) ends in a 2,000-character chunk that is, word
+// for word, chunk 8 of textOf(100,000): LAME moves one of its peaks from −2.7 dBTP in the PCM to −0.2 in the MP3 (the
+// encoder's state after a minute of speech: a shorter excerpt of the same samples does not), which is why a
+// 100,000-character espeak-ng MP3 peaked at −0.2 dBTP; our encoded frames are now limited on their decoded output
+// (audio/mp3-level.ts limitMp3Frames), and a control shows the chunk's MP3 without that step over the ceiling.
 // 100,000 characters, by construction rather than by a 100-minute file per voice (each would take minutes here):
 // every chunk is brought to the target on its own, and chunks stop growing at the engine's limit within the first
 // ~3,000 characters, so a 100,000-character job is the long jobs' kinds of chunks, more of them (on the cloud path,
-// all but the first ~30 s levelled with the voice's measured level, as most of the 10,000 characters are). The
-// last test of the first block checks that the 100,000-character plan has no chunk the long jobs lack.
+// all but the first ~30 s levelled with the voice's measured level, as most of the 10,000 characters are). A test
+// of the first block checks that the 100,000-character plan has no chunk the long jobs lack; the bench
+// (narration-loudness-voices) measures every voice's whole 100,000-character file.
 // Integrated loudness of the joined file is a power mean over the chunks' gated blocks, so it stays within the
 // chunks' range; its true peak is the largest chunk's. The bench (bench/narration-long.bench.ts) measures a whole
 // 100,000-character cloud job with ffmpeg.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PollyClient } from '@aws-sdk/client-polly';
@@ -27,8 +33,13 @@ import { VOICES, findVoice, type Voice } from '../../lambdas/narration/core/voic
 import type { AudioFormat } from '../../lambdas/narration/core/formats';
 import type { Segment, Synthesizer } from '../../lambdas/narration/ports';
 import { planReading } from '../../lambdas/narration/core/reading';
+import { encodeMp3Segment } from '../../lambdas/narration/audio/encode';
+import { DEFAULT_LOUDNESS, fadeEdges, normalizePcm } from '../../lambdas/narration/audio/loudness';
+import { limitMp3Frames } from '../../lambdas/narration/audio/mp3-level';
 import { createSynthesizer } from '../../lambdas/narration/speech';
+import { detectHeadings } from '../../lambdas/narration/core/preview';
 import { narrate, type NarrateOptions } from '../../lambdas/narration/use-cases/narrate';
+import { utf16Offset } from '../../lambdas/narration/use-cases/narration-timings';
 import {
   ffmpegLoudness,
   ffmpegLoudnorm,
@@ -101,6 +112,21 @@ function expectDeliverable(path: string, lufs = -16, meter: (p: string) => Ffmpe
 
 const speechVoices = VOICES.map((v) => [v.id, v] as const);
 
+/**
+ * es-ES-Raul's text whose last chunk (2,000 characters) LAME encodes with a peak over −1 dBTP unless the frames
+ * are limited: the fixture's first 29 sentences, only there so the chunks grow to the engine's largest, then the
+ * sentences of chunk 8 of textOf(100,000).
+ */
+const PEAK_TEXT = readFileSync(join(__dirname, '../fixtures/texto-pico-mp3.txt'), 'utf8');
+
+/** A text's chunks as narrate() plans them (headings detected). */
+const chunksOf = (text: string, voice: Voice, engine: Synthesizer) =>
+  planReading(text, voice, {
+    engine: engine.engine,
+    maxChars: engine.maxChars,
+    headings: detectHeadings(text).map((h) => utf16Offset(text, h.offset)),
+  }).chunks;
+
 describe('default loudness: -16 LUFS ± 1, ≤ -1 dBTP (ffmpeg ebur128)', () => {
   // Each voice's own speech on both engines' MP3 paths: espeak-ng's samples (gain + limiter, then LAME) and the
   // speaking stand-in's MP3 frames levelled losslessly (global_gain; es-ES-Sergio's speech peaks 21.5 dB above
@@ -158,26 +184,28 @@ describe('default loudness: -16 LUFS ± 1, ≤ -1 dBTP (ffmpeg ebur128)', () => 
   }
 
   // Long jobs: one per engine (each voice's own speech is levelled by the short-text tests above; what a long job
-  // adds is many chunks, each brought to the target, and their neighbours). espeak-ng: 5,000 characters of the
-  // peakiest voice, whose chunks reach the engine's largest (2,000 characters). The Polly stand-in's canned speech
-  // (one voice's whatever the voice asked): 10,000 characters neural and 6,500 long-form, so both of Polly's paths
-  // with marks are run; after its first ~30 s a voice's chunks get the level measured on them (audio/mp3-level.ts
-  // VoiceLevels), so most chunks here are levelled as a long job's are.
+  // adds is many chunks, each brought to the target, and their neighbours). espeak-ng: es-ES-Raul's text whose
+  // chunks grow to the engine's largest (2,000 characters), the last one LAME's peak (see the header). The Polly
+  // stand-in's canned speech (one voice's whatever the voice asked): 10,000 characters neural and 6,500 long-form,
+  // so both of Polly's paths with marks are run; after its first ~30 s a voice's chunks get the level measured on
+  // them (audio/mp3-level.ts VoiceLevels), so most chunks here are levelled as a long job's are.
   const CLOUD = "Polly's frames levelled, never re-encoded";
   const longJobs = [
     {
       engine: 'espeak-ng',
-      id: 'es-ES-Sergio',
-      chars: 5_000,
+      id: 'es-ES-Raul',
+      chars: PEAK_TEXT.length,
+      text: () => PEAK_TEXT,
       synth: () => local,
       tolerance: 1,
-      path: 'gain + limiter, then LAME',
+      path: 'gain + limiter, LAME, its frames limited',
     },
     // global_gain moves in 1.5 dB steps: a chunk lands within half a step of the target, plus the meter's spread.
     {
       engine: 'Polly stand-in (neural)',
       id: 'es-MX-Mia',
       chars: 10_000,
+      text: () => textOf(10_000),
       synth: () => cloud,
       tolerance: 1.5,
       path: CLOUD,
@@ -186,6 +214,7 @@ describe('default loudness: -16 LUFS ± 1, ≤ -1 dBTP (ffmpeg ebur128)', () => 
       engine: 'Polly stand-in (long-form)',
       id: 'es-ES-Alba',
       chars: 6_500,
+      text: () => textOf(6_500),
       synth: () => cloud,
       tolerance: 1.5,
       path: CLOUD,
@@ -193,8 +222,8 @@ describe('default loudness: -16 LUFS ± 1, ≤ -1 dBTP (ffmpeg ebur128)', () => 
   ];
   it.each(longJobs)(
     '$chars characters, $engine, $id, MP3 ($path): the file and every chunk',
-    async ({ id, chars, synth, tolerance }) => {
-      const { outPath, r } = await narrated(synth(), findVoice(id)!, textOf(chars), 'mp3');
+    async ({ id, text, synth, tolerance }) => {
+      const { outPath, r } = await narrated(synth(), findVoice(id)!, text(), 'mp3');
       // One ebur128 pass: the file's figures and every chunk's.
       const { summary, momentary } = ffmpegEbur128(outPath);
       expectDeliverable(outPath, -16, () => summary);
@@ -203,24 +232,59 @@ describe('default loudness: -16 LUFS ± 1, ≤ -1 dBTP (ffmpeg ebur128)', () => 
   );
 
   it('100,000 characters are made of the chunks the long jobs above are made of (each engine)', () => {
-    for (const [engine, chars] of [
-      [local, 5_000],
-      [cloud, 10_000],
-    ] as const) {
-      const voice = findVoice('es-ES-Sergio')!;
-      const lengths = (n: number) =>
-        planReading(textOf(n), voice, { engine: engine.engine, maxChars: engine.maxChars }).chunks.map(
-          (c) => c.text.length,
-        );
-      const long = lengths(chars);
-      const hundred = lengths(100_000);
-      // The long job reaches the engine's largest chunks; the longer job's chunks start the same way and are
-      // never larger.
-      expect(Math.max(...long)).toBeGreaterThan(engine.maxChars * 0.8);
-      expect(hundred.slice(0, 4)).toEqual(long.slice(0, 4));
-      expect(Math.max(...hundred)).toBeLessThanOrEqual(engine.maxChars);
-      expect(hundred.length).toBeGreaterThanOrEqual(Math.floor(100_000 / engine.maxChars));
-    }
+    // espeak-ng: Raul's long job ends in one of the engine's largest chunks, word for word one of the
+    // 100,000-character job's (the one whose MP3 peaked at −0.2 dBTP before its frames were limited).
+    const raul = findVoice('es-ES-Raul')!;
+    const peakChunk = chunksOf(PEAK_TEXT, raul, local).at(-1)!.text;
+    const hundredLocal = chunksOf(textOf(100_000), raul, local).map((c) => c.text);
+    expect(peakChunk.length).toBeGreaterThan(local.maxChars * 0.8);
+    expect(hundredLocal.indexOf(peakChunk)).toBeGreaterThan(0);
+    expect(Math.max(...hundredLocal.map((t) => t.length))).toBeLessThanOrEqual(local.maxChars);
+    // The stand-in: the long job reaches the engine's largest chunks; the longer job's chunks start the same way
+    // and are never larger.
+    const voice = findVoice('es-ES-Sergio')!;
+    const lengths = (n: number) => chunksOf(textOf(n), voice, cloud).map((c) => c.text.length);
+    const long = lengths(10_000);
+    const hundred = lengths(100_000);
+    expect(Math.max(...long)).toBeGreaterThan(cloud.maxChars * 0.8);
+    expect(hundred.slice(0, 4)).toEqual(long.slice(0, 4));
+    expect(Math.max(...hundred)).toBeLessThanOrEqual(cloud.maxChars);
+    expect(hundred.length).toBeGreaterThanOrEqual(Math.floor(100_000 / cloud.maxChars));
+  });
+
+  // Control for the long espeak-ng job: its last chunk made as narrate() makes it (gain + PCM limiter, edges,
+  // LAME), without limiting the encoded frames, peaks over −1 dBTP; limitMp3Frames brings the same frames under it.
+  it("control: Raul's last chunk peaks over -1 dBTP when its MP3 frames are not limited", async () => {
+    const voice = findVoice('es-ES-Raul')!;
+    const chunk = chunksOf(PEAK_TEXT, voice, local).at(-1)!;
+    const { samples, sampleRate } = await local.synthesize(
+      chunk.text,
+      voice,
+      chunk.ssml ? { ssml: true } : undefined,
+    );
+    const pcm = fadeEdges(normalizePcm(samples, sampleRate, DEFAULT_LOUDNESS, 'mp3').samples, sampleRate);
+    const frames = (await encodeMp3Segment(pcm, sampleRate)).bytes;
+    const peakOf = async (bytes: Uint8Array) => {
+      const path = join(dir, `${files++}.mp3`);
+      await writeFile(path, bytes);
+      return ffmpegLoudness(path).tp;
+    };
+    const unlimited = await peakOf(frames);
+    const granules = await limitMp3Frames(frames, DEFAULT_LOUDNESS);
+    const limited = await peakOf(frames);
+    expect({
+      unlimited,
+      over: unlimited > -1,
+      granules,
+      lowered: granules > 0,
+      under: limited <= -1,
+    }).toEqual({
+      unlimited,
+      over: true,
+      granules,
+      lowered: true,
+      under: true,
+    });
   });
 });
 

@@ -182,6 +182,12 @@ describe('containment building blocks', () => {
     expect(launchArgs(sparticuz, { singleProcess: false })).not.toContain('--single-process');
   });
 
+  it('adds the rendering flags (frames only when every compositor stage ran), on both process models', () => {
+    for (const singleProcess of [true, false])
+      expect(launchArgs(sparticuz, { singleProcess })).toContain('--run-all-compositor-stages-before-draw');
+    expect(sparticuz).not.toContain('--run-all-compositor-stages-before-draw'); // negative control: ours, not theirs
+  });
+
   it('CSP: nothing but data: images, styles and fonts; sandboxed; scripts only when allowed', () => {
     const strict = contentSecurityPolicy({ allowScripts: false });
     expect(strict.split('; ')).toEqual([

@@ -4,6 +4,7 @@
 // `partsSeen` string set in the same update that adds its counts), so a redelivered part never counts twice. A
 // part's start joins `partsStarted` in the update that reads the batch: a part seen there before may have PDFs
 // stored already (the only case where the part looks for them).
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoJobRepository } from './job-repository';
 import type { WindowSlot } from '../../shared/quota/windows';
 import type { BatchRepository, JobRecord, SplitBatch } from '../ports';
@@ -60,8 +61,16 @@ export class DynamoBatchRepository extends DynamoJobRepository implements BatchR
   }
 
   async partsCounted(jobId: string): Promise<Set<number>> {
-    const item = (await this.get(jobId)) as (JobRecord & { partsSeen?: Set<string> }) | undefined;
-    return counted(item?.partsSeen);
+    // The set alone: the waiting assembly asks several times a second.
+    const out = await this.db.send(
+      new GetCommand({
+        TableName: this.shape.table,
+        Key: this.key(jobId),
+        ConsistentRead: true,
+        ProjectionExpression: 'partsSeen',
+      }),
+    );
+    return counted(out.Item?.partsSeen as Set<string> | undefined);
   }
 }
 

@@ -33,14 +33,6 @@ export const slug: ParamDoc = {
   description: 'Template slug: factura, ventas, balance, certificado, cotizacion or nomina',
 };
 
-export const queryParams = (schema: z.ZodObject, notes: Record<string, string>): ParamDoc[] =>
-  Object.keys(schema.shape).map((name) => ({
-    name,
-    in: 'query',
-    required: !schema.shape[name]!.safeParse(undefined).success,
-    description: notes[name] ?? name,
-  }));
-
 /** The id of a job or a batch (both `job_…`), the path parameter of its GET. */
 export const jobIdParam = (what: 'job' | 'batch'): ParamDoc => ({
   name: 'id',

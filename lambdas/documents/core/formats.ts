@@ -16,7 +16,3 @@ export const CONTENT_TYPES: Record<Format, string> = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   zip: 'application/zip',
 };
-
-export function isFormat(value: unknown): value is Format {
-  return typeof value === 'string' && (FORMATS as readonly string[]).includes(value);
-}

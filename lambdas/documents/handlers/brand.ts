@@ -5,7 +5,7 @@
 //   DELETE /v1/brand → 204
 import { NotFound } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api-handler';
-import { json } from '../../shared/http/response';
+import { NO_STORE, json } from '../../shared/http/response';
 import { lazyHandlers, routeHandler } from '../../shared/http/route-handlers';
 import { ownerOf } from '../../shared/auth/owner';
 import { awsDeps, type DocumentsDeps } from '../deps';
@@ -14,7 +14,6 @@ import { requireKeyHolder } from '../use-cases/webhooks';
 import { BRAND_PUT_MAX_BYTES, BRAND_ROUTES, type BrandRouteId } from './brand.route';
 
 const WHY = 'a brand is stored for the account of the key.';
-const NO_STORE = { 'cache-control': 'no-store' };
 const none = () => new NotFound('This account has no brand stored. Store one with PUT /v1/brand.');
 
 type Deps = Pick<DocumentsDeps, 'keys' | 'brands' | 'now'>;

@@ -18,10 +18,8 @@
 // DLQ (maxReceiveCount = attempts).
 import { z } from 'zod';
 import { webhookHandlers, webhookSurface } from '../../shared/webhooks/handlers';
-import { routeHandler } from '../../shared/http/route-handlers';
-import { sqsWorker } from '../../shared/sqs-worker';
 import { awsDeps, type DocumentsDeps } from '../deps';
-import { DOCUMENTS_WEBHOOKS, deliverEvent, type DeliveryDeps } from '../use-cases/webhooks';
+import { DOCUMENTS_WEBHOOKS, deliverEvent } from '../use-cases/webhooks';
 import { WEBHOOK_ROUTES } from '../platform';
 
 export const makeHandlers = (deps: DocumentsDeps) =>
@@ -29,26 +27,7 @@ export const makeHandlers = (deps: DocumentsDeps) =>
 
 const Message = z.object({ jobId: z.string().min(1).max(64), eventId: z.string().min(1).max(64) });
 
-export function deliveryDeps(deps: DocumentsDeps): DeliveryDeps {
-  return {
-    jobs: deps.jobs,
-    jobFiles: deps.jobFiles,
-    webhooks: deps.webhooks,
-    deliveryQueue: deps.deliveryQueue,
-    policy: deps.webhookPolicy,
-    retryScheduleS: deps.config.WEBHOOK_RETRY_SCHEDULE_S,
-    downloadTtlS: deps.config.JOB_DOWNLOAD_TTL_S,
-    now: () => deps.now(),
-  };
-}
-
-export const makeDeliveryWorker = (deps: DocumentsDeps) =>
-  sqsWorker(Message, ({ message, attempt, record }) =>
-    deliverEvent(deliveryDeps(deps), message, attempt, record.receiptHandle),
-  );
-
-const deps = awsDeps();
-export const handler = webhookSurface(
-  routeHandler(WEBHOOK_ROUTES, makeHandlers(deps)),
-  makeDeliveryWorker(deps),
-);
+export const handler = webhookSurface(DOCUMENTS_WEBHOOKS, WEBHOOK_ROUTES, awsDeps(), {
+  message: Message,
+  deliver: deliverEvent,
+});

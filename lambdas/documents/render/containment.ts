@@ -44,8 +44,16 @@ export const CONTAINMENT_ARGS = [
 ] as const;
 
 /**
+ * Flags that change how much work a render costs, not what it prints. `--run-all-compositor-stages-before-draw`: a
+ * frame is produced only once every compositor stage has run for it, instead of the compositor ticking at 60 Hz
+ * while a long document is laid out and printed (docs/documents-templates.md, measurements: CPU per PDF −3 to −6 ms
+ * on the freight invoice with its Carta Porte, pdftotext and the visual tests unchanged).
+ */
+export const RENDERING_ARGS = ['--run-all-compositor-stages-before-draw'] as const;
+
+/**
  * The browser's command line: @sparticuz/chromium's serverless flags (single process, no sandbox for Lambda's
- * root user, no GPU) minus the two that open file:// and mixed content, plus the containment flags.
+ * root user, no GPU) minus the two that open file:// and mixed content, plus the containment and rendering flags.
  */
 export function launchArgs(
   baseArgs: readonly string[],
@@ -53,7 +61,7 @@ export function launchArgs(
 ): string[] {
   const dropped = new Set<string>(DROPPED_ARGS);
   if (!singleProcess) dropped.add('--single-process');
-  return [...baseArgs.filter((a) => !dropped.has(a)), ...CONTAINMENT_ARGS];
+  return [...baseArgs.filter((a) => !dropped.has(a)), ...CONTAINMENT_ARGS, ...RENDERING_ARGS];
 }
 
 /** The CSP header the document is served with. Scripts only when a trusted template asks (`allowScripts`). */

@@ -121,5 +121,4 @@ export const renderRequestSchema = z.object({
   documents: z.array(z.record(z.string(), z.unknown())).min(1).max(MERGE_MAX_DOCUMENTS).optional(),
 });
 
-export type RenderRequestBody = z.input<typeof renderRequestSchema>;
 export type RenderOptions = z.output<typeof renderOptionsSchema>;

@@ -10,8 +10,8 @@ import { logger } from '../../shared/logger';
 import { baseName } from '../core/cfdi-resumen';
 import { resumenWriters } from '../formats/resumen';
 import type { BatchEntry, PartOutcome } from '../ports';
-import type { BatchRunDeps } from './batch-run-deps';
-import { outcomeEvent, queueEvent } from './jobs-render';
+import type { BatchAssembleDeps } from './batch-run-deps';
+import { outcomeEvent, queueEvent } from './job-events';
 
 /** A writable the zip goes to, awaited when full: the upload reads it at its own pace. */
 function zipTo(out: PassThrough) {
@@ -77,28 +77,82 @@ class PdfCutter {
 }
 
 /** One PDF of its own object (a part without sizes, see printed()). */
-async function* storedPdf(deps: BatchRunDeps, jobId: string, uuid: string): AsyncGenerator<Uint8Array> {
+async function* storedPdf(deps: BatchAssembleDeps, jobId: string, uuid: string): AsyncGenerator<Uint8Array> {
   yield await deps.batchFiles.getPdf(jobId, uuid);
 }
 
+/** How often the assembly asks which parts are counted while it waits for the next one. */
+const POLL_MS = 150;
+/** An assembly that saw no part counted for this long fails (SQS retries it: it starts again from the first part). */
+const STALL_MS = 10 * 60_000;
+
 /**
- * The batch's printed CFDI in order, part by part, each with its PDF (a slice of the part's PDF object); a CFDI
+ * Which parts are counted, as the assembly waits for them in order: one read of the job's counted parts at a
+ * time, every POLL_MS, shared by whoever waits (the part being zipped and the next one opening).
+ */
+class CountedParts {
+  private counted = new Set<number>();
+  private polling: Promise<void> | undefined;
+  private progressAt = Date.now();
+
+  constructor(
+    private readonly deps: BatchAssembleDeps,
+    private readonly jobId: string,
+    private readonly all: boolean,
+  ) {}
+
+  private stopped = false;
+
+  /** The assembly ended (or failed): a wait still under way ends too. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  async wait(part: number): Promise<void> {
+    while (!this.all && !this.counted.has(part)) {
+      if (this.stopped) throw new Error(`batch ${this.jobId}: the assembly stopped`);
+      this.polling ??= this.poll().finally(() => (this.polling = undefined));
+      await this.polling;
+    }
+  }
+
+  private async poll(): Promise<void> {
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    const counted = await this.deps.jobs.partsCounted(this.jobId);
+    if (counted.size > this.counted.size) this.progressAt = Date.now();
+    else if (Date.now() - this.progressAt > STALL_MS)
+      throw new Error(
+        `batch ${this.jobId}: no part counted for ${STALL_MS / 60_000} minutes; the assembly stops`,
+      );
+    this.counted = counted;
+  }
+}
+
+/**
+ * The batch's printed CFDI in order, part by part, each part as soon as it is counted (the assembly starts with
+ * the rendering and follows it), each with its PDF (a slice of the part's PDF object); a CFDI
  * without a PDF goes to `onFailed` with its reason instead. A part counted by the code before PDF sizes (a batch
  * under way when this was deployed) has neither sizes nor a PDF object: its PDFs are read one by one from their
  * own objects, which every part still writes. The next part's files open while a part streams, so
  * each GET's latency (tens of ms in AWS) overlaps the zip's work instead of adding up over the parts.
  */
 async function* printed(
-  deps: BatchRunDeps,
+  deps: BatchAssembleDeps,
   jobId: string,
   parts: number,
+  counted: CountedParts,
   onFailed: (entry: BatchEntry, motivo: string) => void,
 ): AsyncGenerator<{ entry: BatchEntry; pdf: AsyncIterable<Uint8Array> }> {
   const open = (part: number) => {
-    const files = Promise.all([
-      deps.batchFiles.getPart(jobId, part),
-      deps.batchFiles.getOutcome(jobId, part).then((o) => o ?? []),
-    ]);
+    const files = counted
+      .wait(part)
+      .then(() =>
+        Promise.all([
+          deps.batchFiles.getPart(jobId, part),
+          deps.batchFiles.getOutcome(jobId, part).then((o) => o ?? []),
+        ]),
+      );
+    files.catch(() => undefined); // awaited in its turn
     const pdfs = files.then(([, outcomes]) =>
       outcomes.some((o) => o.ok) && outcomes.every((o) => !o.ok || o.bytes !== undefined)
         ? deps.batchFiles.openPartPdfs(jobId, part)
@@ -135,14 +189,15 @@ async function* printed(
   }
 }
 
-export async function assembleBatch(deps: BatchRunDeps, jobId: string): Promise<'done' | 'skipped'> {
+export async function assembleBatch(deps: BatchAssembleDeps, jobId: string): Promise<'done' | 'skipped'> {
   const job = await deps.jobs.get(jobId);
   if (!job?.batch) return 'skipped';
   if (job.status === 'done') {
     await queueEvent(deps.events, job);
     return 'skipped';
   }
-  if (job.status !== 'rendering' || job.partsDone !== job.batch.parts) return 'skipped';
+  if (job.status !== 'rendering' || job.batch.parts === undefined) return 'skipped';
+  const counted = new CountedParts(deps, jobId, job.partsDone === job.batch.parts);
   const dir = await mkdtemp(join(tmpdir(), 'batch-'));
   try {
     const out = new PassThrough();
@@ -159,7 +214,7 @@ export async function assembleBatch(deps: BatchRunDeps, jobId: string): Promise<
       failed++;
       refused.push({ archivo: entry.archivo, motivo });
     };
-    for await (const { entry, pdf } of printed(deps, jobId, job.batch.parts ?? 0, onFailed)) {
+    for await (const { entry, pdf } of printed(deps, jobId, job.batch.parts, counted, onFailed)) {
       const base = baseName(entry.row);
       await zip.stream(`${base}.pdf`, pdf);
       await zip.text(`${base}.xml`, Buffer.from(entry.xml, 'utf8'));
@@ -187,6 +242,7 @@ export async function assembleBatch(deps: BatchRunDeps, jobId: string): Promise<
     logger.info('batch assembled', { jobId, bytes: result.bytes, failed });
     return 'done';
   } finally {
+    counted.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -5,9 +5,15 @@ import { BATCH_LIMITS } from '../core/plans';
 import { DocumentRequestError } from '../errors';
 import type { PartOutcome } from '../ports';
 import type { BatchRunDeps } from './batch-run-deps';
-import type { BatchStep } from './batches';
+import type { AssembleMessage, BatchStep } from './batches';
 import { withAccountBrand } from './brand';
 import { parseRenderRequest, renderDocument } from './render-request';
+
+/**
+ * Delay of the late assembly queued when the last part is counted: the assembler's timeout (15 minutes, also SQS's
+ * longest delay), so the assembly that follows the parts has ended by then.
+ */
+const ASSEMBLY_BACKSTOP_S = 900;
 
 /** Errors that are the CFDI's own: rendering it again cannot succeed. */
 function callerFault(err: unknown): string | undefined {
@@ -109,10 +115,12 @@ export async function renderPart(
     await deps.batchFiles.putOutcome(jobId, part, outcomes);
   }
   const ok = outcomes.filter((o) => o.ok).length;
+  // Counted: the assembly (queued by the split) reads it as soon as the parts before it are in the zip.
   const counted = await deps.jobs.recordPart(jobId, part, ok, outcomes.length - ok);
-  const current = counted?.job ?? (await deps.jobs.get(jobId));
-  if (current?.status === 'rendering' && current.partsDone === current.batch?.parts)
-    await deps.batchQueue.send({ jobId, step: 'assemble' } satisfies BatchStep);
+  // The count that completes the batch also queues a late assembly, in case the one the split queued died or gave
+  // up while a part was being retried: by then that one has finished (the late one finds the job done) or is gone.
+  if (counted?.job.status === 'rendering' && counted.job.partsDone === parts)
+    await deps.assembleQueue.send({ jobId } satisfies AssembleMessage, ASSEMBLY_BACKSTOP_S);
   // The plan's window moves on: the part `window` places after this one, unless it is counted already (as the
   // count just read it). Sent again when this part is redelivered (its first send may be what was lost); a part
   // run twice renders nothing twice once its PDFs are stored.

@@ -1,31 +1,38 @@
-// CFDI batches, the worker side (handlers/batch-worker.ts; the API side is ./batches.ts). Three steps, each in
-// its own file (their deps: ./batch-run-deps.ts), each one SQS message of the batch queue and each idempotent,
-// because SQS delivers at least once and a worker may die:
+// CFDI batches, the worker side (the API side is ./batches.ts). Three steps, each in its own file (their deps:
+// ./batch-run-deps.ts), each one SQS message and each idempotent, because SQS delivers at least once and a worker
+// may die. Split and parts are messages of the batch queue (handlers/batch-worker.ts, the Chromium image); the
+// assembly, one message per batch sent by the split, is the assemble queue's (handlers/batch-assembler.ts, a zip
+// bundle), so it runs beside the rendering instead of after it:
 //   split (batch-split.ts) — reads the zip (streamed: fflate's Unzip, one entry at a time) or the JSON list;
 //              reads each XML (core/cfdi-resumen.ts), refuses what cannot be printed, keeps one CFDI per UUID,
 //              writes parts of PART_SIZE CFDI to S3, charges the month once (units = CFDI to print, charge id per
-//              batch), records the plan (queued → rendering, one conditional write) and queues one message per part.
+//              batch), records the plan (queued → rendering, one conditional write), queues the first parts (the
+//              plan's window) and the assembly.
 //   part (batch-part.ts) — renders its CFDI with the same renderDocument() as POST /v1/render, skipping any whose
 //              PDF is already stored (looked for when the part ran before: a redelivered part renders nothing
 //              twice; its start is recorded in the update that reads the batch). Each PDF is stored as it is made;
 //              at the end the part's PDFs go again into one object, the one the assembly reads (one GET per part,
 //              not per CFDI). Then it stores the outcomes (each PDF's size) and counts the part once (a string set
-//              on the job record); the part that completes the count queues the assembly. A fault on our side
-//              fails the message (SQS retries it after the backoff); on the last attempt the CFDI still without a
-//              PDF are reported failed, one by one, and the rest of the batch goes on.
+//              on the job record; the count that completes the batch queues a late assembly, 15 minutes on, in
+//              case the split's died meanwhile). A fault on our side fails the message (SQS retries it after the backoff); on
+//              the last attempt the CFDI still without a PDF are reported failed, one by one, and the rest of the
+//              batch goes on.
 //   assemble (batch-assemble.ts) — streams the result zip to S3 (PDF + XML per CFDI, resumen.xlsx, resumen.csv)
-//              part by part, each part's PDF object cut at the sizes its outcomes give (a part stored before
+//              part by part, each as soon as it is counted (it polls the job's counted parts while it waits;
+//              redelivered, it starts again and writes the same zip; only one run completes the job), each
+//              part's PDF object cut at the sizes its outcomes give (a part stored before
 //              sizes existed: its per-PDF objects), the next part's opening meanwhile; memory holds two parts'
 //              entries and the upload's two 5 MiB parts, whatever the batch's size. Gives back the quota of CFDI
 //              that failed, completes the job and queues its webhook event (Scale).
-import { assembleBatch } from './batch-assemble';
 import { renderPart } from './batch-part';
 import type { BatchRunDeps } from './batch-run-deps';
 import { splitBatch } from './batch-split';
-import type { BatchStep } from './batches';
+import type { AssembleMessage, BatchStep } from './batches';
 
-export function runBatchStep(deps: BatchRunDeps, step: BatchStep, attempt: number): Promise<string> {
+export async function runBatchStep(deps: BatchRunDeps, step: BatchStep, attempt: number): Promise<string> {
   if (step.step === 'split') return splitBatch(deps, step.jobId);
   if (step.step === 'part') return renderPart(deps, step.jobId, step.part, attempt);
-  return assembleBatch(deps, step.jobId);
+  // An assembly the batch queue still carried from before the assemble queue: the assembler's now.
+  await deps.assembleQueue.send({ jobId: step.jobId } satisfies AssembleMessage);
+  return 'forwarded';
 }

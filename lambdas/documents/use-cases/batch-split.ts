@@ -6,8 +6,8 @@ import { readForBatch, type Refused } from '../core/cfdi-resumen';
 import { BATCH_LIMITS, monthlyRules } from '../core/plans';
 import type { BatchEntry, JobRecord } from '../ports';
 import type { BatchRunDeps } from './batch-run-deps';
-import { MAX_UNZIPPED_BYTES, PART_SIZE, type BatchStep } from './batches';
-import { outcomeEvent, queueEvent } from './jobs-render';
+import { MAX_UNZIPPED_BYTES, PART_SIZE, type AssembleMessage, type BatchStep } from './batches';
+import { outcomeEvent, queueEvent } from './job-events';
 
 const XML_MAX_BYTES = 1_500_000 * 4;
 
@@ -155,28 +155,29 @@ async function failBatch(deps: BatchRunDeps, job: JobRecord, reason: string): Pr
 }
 
 /**
- * Sends the messages of the first `window` parts not counted yet (or the assembly when all are). The plan's
- * parallelParts is the window: each part, when done, queues the one `window` places after it (renderPart), so at
- * most that many parts of one batch render at once.
+ * Sends the messages of the first `window` parts not counted yet, and the assembly's, which follows the parts as
+ * they are counted (a redelivered split sends it again: a second assembly writes the same zip, and only one
+ * completes the job). The plan's parallelParts is the window: each part, when done, queues the one `window` places
+ * after it (renderPart), so at most that many parts of one batch render at once.
  */
-async function queueParts(deps: BatchRunDeps, jobId: string, parts: number, window: number): Promise<void> {
+async function queueSteps(deps: BatchRunDeps, jobId: string, parts: number, window: number): Promise<void> {
   const counted = await deps.jobs.partsCounted(jobId);
   const missing = Array.from({ length: parts }, (_, i) => i).filter((i) => !counted.has(i));
   // Sent at once: each send's latency overlaps the others' (50 one after another are most of a second in AWS).
-  await Promise.all(
-    missing
+  await Promise.all([
+    ...missing
       .slice(0, window)
       .map((part) => deps.batchQueue.send({ jobId, step: 'part', part } satisfies BatchStep)),
-  );
-  if (!missing.length) await deps.batchQueue.send({ jobId, step: 'assemble' } satisfies BatchStep);
+    deps.assembleQueue.send({ jobId } satisfies AssembleMessage),
+  ]);
 }
 
 export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'split' | 'skipped' | 'failed'> {
   const job = await deps.jobs.get(jobId);
   if (!job?.batch) return 'skipped';
   if (job.status === 'rendering' && job.batch.parts !== undefined) {
-    // Split before (a redelivery, or the parts' messages were lost with a crash): queue what is not counted.
-    await queueParts(deps, jobId, job.batch.parts, BATCH_LIMITS[job.plan].parallelParts);
+    // Split before (a redelivery, or the messages were lost with a crash): queue what is not counted, and the assembly.
+    await queueSteps(deps, jobId, job.batch.parts, BATCH_LIMITS[job.plan].parallelParts);
     return 'skipped';
   }
   if (job.status !== 'queued') return 'skipped';
@@ -236,7 +237,7 @@ export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'sp
     },
     charged,
   );
-  await queueParts(deps, jobId, splitter.parts, BATCH_LIMITS[job.plan].parallelParts);
+  await queueSteps(deps, jobId, splitter.parts, BATCH_LIMITS[job.plan].parallelParts);
   logger.info('batch split', { jobId, files: splitter.files, total: splitter.total, parts: splitter.parts });
   return 'split';
 }

@@ -35,13 +35,19 @@ export const UPLOAD_WINDOW_S = 15 * 60;
 export const PART_SIZE = 20;
 export const BATCHES_PATH = '/v1/batches';
 
+/**
+ * A message of the batch queue. `assemble` is what the batch queue carried before the assembler had its own queue
+ * (a batch under way at the deploy): the batch worker forwards it there.
+ */
 export type BatchStep =
   | { jobId: string; step: 'split' }
   | { jobId: string; step: 'part'; part: number }
-  | {
-      jobId: string;
-      step: 'assemble';
-    };
+  | { jobId: string; step: 'assemble' };
+
+/** The message of the assemble queue (one per batch, sent by its split): use-cases/batch-assemble.ts. */
+export interface AssembleMessage {
+  jobId: string;
+}
 
 export interface BatchDeps {
   jobs: JobRepository & BatchRepository;
@@ -275,7 +281,10 @@ export { downloadFor };
  * The local queues live in memory: after a restart, put every unfinished batch's next steps back (a split not
  * recorded, the parts not counted, or the assembly). Each step is idempotent, so sending one twice is harmless.
  */
-export async function requeueBatches(deps: Pick<BatchDeps, 'jobs' | 'batchQueue'>, jobs: JobRecord[]) {
+export async function requeueBatches(
+  deps: Pick<BatchDeps, 'jobs' | 'batchQueue'> & { assembleQueue: MessageQueue },
+  jobs: JobRecord[],
+) {
   for (const job of jobs) {
     if (!job.batch) continue;
     if (job.status === 'queued') {
@@ -287,7 +296,7 @@ export async function requeueBatches(deps: Pick<BatchDeps, 'jobs' | 'batchQueue'
     const missing = Array.from({ length: parts }, (_, i) => i).filter((i) => !counted.has(i));
     for (const part of missing)
       await deps.batchQueue.send({ jobId: job.jobId, step: 'part', part } satisfies BatchStep);
-    if (!missing.length)
-      await deps.batchQueue.send({ jobId: job.jobId, step: 'assemble' } satisfies BatchStep);
+    // The assembly follows the parts as they are counted.
+    await deps.assembleQueue.send({ jobId: job.jobId } satisfies AssembleMessage);
   }
 }

@@ -6,7 +6,8 @@ import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
 import type { QuotaStore } from '../../shared/quota/windows';
 import { DocumentRequestError, type DocumentProblem } from '../errors';
-import { eventIdFor, type AcceptDeps, type DeliveryMessage } from './jobs';
+import type { AcceptDeps } from './jobs';
+import { outcomeEvent, queueEvent } from './job-events';
 import { openRequest } from './job-secrets';
 import type { MessageQueue } from '../../shared/webhooks/delivery';
 import type { JobRecord, RenderDeps, RenderedDocument, WebhookEventType } from '../ports';
@@ -29,34 +30,6 @@ function refundJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
   if (!job.charged?.length) return Promise.resolve();
   const binding = { ...job.charged[0]!, remaining: 0 };
   return quotas.refund({ allowed: true, charged: job.charged, binding, all: [binding], slots: job.charged });
-}
-
-/** The event of a finished job when its owner's endpoint subscribes to `type` (batches share it). */
-export async function outcomeEvent(
-  deps: Pick<RenderJobDeps, 'subscribed'>,
-  job: JobRecord,
-  type: WebhookEventType,
-): Promise<JobRecord['event']> {
-  try {
-    return (await deps.subscribed(job.owner, type))
-      ? { id: eventIdFor(job.jobId, type), type, queued: false }
-      : undefined;
-  } catch (err) {
-    // The outcome is recorded either way; a webhook lookup failure must not fail the job. Retrying the job would
-    // not help (it is finished), so this event is lost: say so loudly.
-    logger.error('webhook endpoint lookup failed; no event for this job', { error: err as Error });
-    return undefined;
-  }
-}
-
-/** Queues the job's event for the delivery worker (idempotent: the event id is deterministic). */
-export async function queueEvent(
-  deps: Pick<RenderJobDeps, 'deliveryQueue' | 'jobs'>,
-  job: Pick<JobRecord, 'jobId' | 'event'>,
-): Promise<void> {
-  if (!job.event || job.event.queued) return;
-  await deps.deliveryQueue.send({ jobId: job.jobId, eventId: job.event.id } satisfies DeliveryMessage);
-  await deps.jobs.markEventQueued(job.jobId);
 }
 
 async function failJob(

@@ -10,22 +10,23 @@ import { planOf } from '../core/plans';
 import {
   checkCallbackUrl as checkUrl,
   registerEndpoint as register,
-  webhookPutRequest,
   type RegisterDeps as SharedRegisterDeps,
   type WebhookEndpoint as SharedEndpoint,
   type WebhookPolicy,
   type WebhookStore as SharedStore,
 } from '../../shared/webhooks/endpoints';
-import {
-  deliverEvent as deliverToEndpoint,
-  DeliveryFailedError,
-  type MessageQueue,
-} from '../../shared/webhooks/delivery';
+import { deliveryStep, DeliveryFailedError, type DeliveryStepDeps } from '../../shared/webhooks/delivery';
 import type { WebhookService } from '../../shared/webhooks/handlers';
 import { DocumentRequestError } from '../errors';
 import { downloadFor, publicJob, type DeliveryMessage } from './jobs';
 import { DOCUMENTS_WEBHOOK_BRAND, SIGNATURE_HEADER, WEBHOOK_EVENT_TYPES } from '../core/webhook-events';
-import { MAX_RECORDED_DELIVERIES, type JobFiles, type JobRepository, type WebhookEventType } from '../ports';
+import {
+  MAX_RECORDED_DELIVERIES,
+  type DeliveryAttempt,
+  type JobFiles,
+  type JobRepository,
+  type WebhookEventType,
+} from '../ports';
 import type { DocumentsPlan } from '../core/plans';
 
 export {
@@ -66,8 +67,6 @@ export const DOCUMENTS_WEBHOOKS: WebhookService<WebhookEventType> = {
   invalidStatus: 400,
 };
 
-export const WebhookPutRequest = webhookPutRequest(WEBHOOK_EVENT_TYPES);
-
 /** The shared check with documents' 400 refusals. */
 export function checkCallbackUrl(raw: string, policy: WebhookPolicy): Promise<string> {
   return checkUrl(raw, policy, { invalid, signatureHeader: SIGNATURE_HEADER });
@@ -89,16 +88,10 @@ export function registerEndpoint(
 
 // ---- delivery --------------------------------------------------------------------------------------------------
 
-export interface DeliveryDeps {
+export interface DeliveryDeps extends DeliveryStepDeps<WebhookEventType> {
   jobs: JobRepository;
   jobFiles: JobFiles;
-  webhooks: WebhookStore;
-  deliveryQueue: MessageQueue;
-  policy: WebhookPolicy;
-  /** Seconds to wait after failed attempt 1, 2, …; attempts = length + 1. */
-  retryScheduleS: readonly number[];
-  downloadTtlS: number;
-  now(): Date;
+  config: DeliveryStepDeps<WebhookEventType>['config'] & { JOB_DOWNLOAD_TTL_S: number };
 }
 
 /**
@@ -107,49 +100,34 @@ export interface DeliveryDeps {
  * (delivered, or nothing to deliver); throws DeliveryFailedError after scheduling the retry (the message reappears
  * after the schedule's delay; after the last attempt it reappears at once and SQS moves it to the DLQ).
  */
-export async function deliverEvent(
-  deps: DeliveryDeps,
-  message: DeliveryMessage,
-  attempt: number,
-  receiptHandle: string,
-): Promise<'delivered' | 'skipped'> {
-  const job = await deps.jobs.get(message.jobId);
-  if (!job?.event || job.event.id !== message.eventId) {
-    logger.warn('delivery for an unknown job or event, dropped', { ...message });
-    return 'skipped';
-  }
-  const event = job.event;
-  if ((job.deliveries ?? []).some((d) => d.eventId === event.id && d.outcome === 'delivered'))
-    return 'skipped';
-  if ((job.deliveries ?? []).length >= MAX_RECORDED_DELIVERIES) {
-    logger.error('delivery record is full; event left to the DLQ', { ...message });
-    await deps.deliveryQueue.retryAfter(receiptHandle, 0);
-    throw new DeliveryFailedError('too many recorded deliveries');
-  }
-  return deliverToEndpoint(
-    {
-      webhooks: deps.webhooks,
-      policy: deps.policy,
-      brand: DOCUMENTS_WEBHOOK_BRAND,
-      retryScheduleS: deps.retryScheduleS,
-      queue: deps.deliveryQueue,
-      now: () => deps.now(),
-    },
-    {
+export const deliverEvent = deliveryStep(
+  DOCUMENTS_WEBHOOK_BRAND,
+  async (deps: DeliveryDeps, message: DeliveryMessage, receiptHandle) => {
+    const job = await deps.jobs.get(message.jobId);
+    if (!job?.event || job.event.id !== message.eventId) {
+      logger.warn('delivery for an unknown job or event, dropped', { ...message });
+      return null;
+    }
+    const event = job.event;
+    if ((job.deliveries ?? []).some((d) => d.eventId === event.id && d.outcome === 'delivered')) return null;
+    if ((job.deliveries ?? []).length >= MAX_RECORDED_DELIVERIES) {
+      logger.error('delivery record is full; event left to the DLQ', { ...message });
+      await deps.deliveryQueue.retryAfter(receiptHandle, 0);
+      throw new DeliveryFailedError('too many recorded deliveries');
+    }
+    return {
       owner: job.owner,
       id: event.id,
       type: event.type,
       at: job.completedAt ?? job.updatedAt,
       // The download link is signed now, so a retried delivery carries a link that still works.
       // Never past the job's expiry (options.expires_in).
-      data: async (started) => ({
-        job: publicJob(job, await downloadFor(deps.jobFiles, job, deps.downloadTtlS, started), {
+      data: async (started: Date) => ({
+        job: publicJob(job, await downloadFor(deps.jobFiles, job, deps.config.JOB_DOWNLOAD_TTL_S, started), {
           deliveries: false,
         }),
       }),
-      record: (a) => deps.jobs.addDelivery(job.jobId, a),
-    },
-    attempt,
-    receiptHandle,
-  );
-}
+      record: (a: DeliveryAttempt) => deps.jobs.addDelivery(job.jobId, a),
+    };
+  },
+);

@@ -3,16 +3,9 @@
 // written with), jobs/<id>.txt (2 days).
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import {
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  NoSuchKey,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { S3Bucket } from '../../shared/aws/s3-bucket';
 import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
 import type { AudioStore } from '../ports';
 import { RETENTION_TAG, audioKey, jobTextKey, segmentKey, timingsKey } from '../bucket';
@@ -21,12 +14,7 @@ import { RETENTION_TAG, audioKey, jobTextKey, segmentKey, timingsKey } from '../
 const tagging = (retentionDays: number | undefined) =>
   retentionDays === undefined ? {} : { Tagging: `${RETENTION_TAG}=${retentionDays}` };
 
-export class S3AudioStore implements AudioStore {
-  constructor(
-    private readonly s3: S3Client,
-    private readonly bucket: string,
-  ) {}
-
+export class S3AudioStore extends S3Bucket implements AudioStore {
   async putAudioFile(audioId: string, fmt: AudioFormat, path: string, retentionDays?: number): Promise<void> {
     const { size } = await stat(path);
     const params = {
@@ -55,35 +43,25 @@ export class S3AudioStore implements AudioStore {
   }
 
   presignAudio(audioId: string, fmt: AudioFormat, expiresInS: number): Promise<string> {
-    return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: audioKey(audioId, fmt) }), {
-      expiresIn: expiresInS,
+    return this.presignGet(audioKey(audioId, fmt), expiresInS);
+  }
+
+  putSegment(audioId: string, n: number, mp3: Uint8Array, retentionDays?: number): Promise<void> {
+    return this.putObject(segmentKey(audioId, n), {
+      Body: mp3,
+      ContentLength: mp3.byteLength,
+      ContentType: 'audio/mpeg',
+      CacheControl: 'private, max-age=86400, immutable',
+      ...tagging(retentionDays),
     });
   }
 
-  async putSegment(audioId: string, n: number, mp3: Uint8Array, retentionDays?: number): Promise<void> {
-    await this.s3.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: segmentKey(audioId, n),
-        Body: mp3,
-        ContentLength: mp3.byteLength,
-        ContentType: 'audio/mpeg',
-        CacheControl: 'private, max-age=86400, immutable',
-        ...tagging(retentionDays),
-      }),
-    );
-  }
-
-  async putTimings(audioId: string, timings: object, retentionDays?: number): Promise<void> {
-    await this.s3.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: timingsKey(audioId),
-        Body: JSON.stringify(timings),
-        ContentType: 'application/json',
-        ...tagging(retentionDays),
-      }),
-    );
+  putTimings(audioId: string, timings: object, retentionDays?: number): Promise<void> {
+    return this.putObject(timingsKey(audioId), {
+      Body: JSON.stringify(timings),
+      ContentType: 'application/json',
+      ...tagging(retentionDays),
+    });
   }
 
   async getTimings(audioId: string): Promise<object | undefined> {
@@ -92,34 +70,15 @@ export class S3AudioStore implements AudioStore {
   }
 
   presignSegment(audioId: string, n: number, expiresInS: number): Promise<string> {
-    return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: segmentKey(audioId, n) }), {
-      expiresIn: expiresInS,
-    });
+    return this.presignGet(segmentKey(audioId, n), expiresInS);
   }
 
-  async putJobText(audioId: string, text: string): Promise<void> {
-    await this.s3.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: jobTextKey(audioId),
-        Body: text,
-        ContentType: 'text/plain; charset=utf-8',
-      }),
-    );
+  putJobText(audioId: string, text: string): Promise<void> {
+    return this.putObject(jobTextKey(audioId), { Body: text, ContentType: 'text/plain; charset=utf-8' });
   }
 
   getJobText(audioId: string): Promise<string | undefined> {
     return this.getText(jobTextKey(audioId));
-  }
-
-  private async getText(key: string): Promise<string | undefined> {
-    try {
-      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      return await out.Body!.transformToString('utf8');
-    } catch (err) {
-      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
-      throw err;
-    }
   }
 
   /** Every object of a conversion (DELETE /audio/{id}): one batch request per 1,000 keys; missing keys are fine. */
@@ -142,7 +101,7 @@ export class S3AudioStore implements AudioStore {
     }
   }
 
-  async deleteJobText(audioId: string): Promise<void> {
-    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: jobTextKey(audioId) }));
+  deleteJobText(audioId: string): Promise<void> {
+    return this.deleteObject(jobTextKey(audioId));
   }
 }

@@ -3,20 +3,15 @@
 // The POST policy (signed with the function's role, which may only PutObject under uploads/) binds the key, the
 // content type and a content-length-range, and expires; S3 refuses any other upload. The local S3 emulator checks no
 // policy, so the size is enforced again when the file is read (getPdfUpload), as the conversion must anyway.
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, type S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { S3Bucket } from '../../shared/aws/s3-bucket';
 import type { Readable } from 'node:stream';
 import { uploadKey } from '../bucket';
 import type { PresignedPost, UploadStore, UploadedPdf } from '../ports';
 
 export const PDF_CONTENT_TYPE = 'application/pdf';
 
-export class S3UploadStore implements UploadStore {
-  constructor(
-    private readonly s3: S3Client,
-    private readonly bucket: string,
-  ) {}
-
+export class S3UploadStore extends S3Bucket implements UploadStore {
   async presignPdfUpload(
     uploadId: string,
     limits: { maxBytes: number; expiresInS: number },
@@ -33,14 +28,8 @@ export class S3UploadStore implements UploadStore {
   }
 
   async getPdfUpload(uploadId: string, maxBytes: number): Promise<UploadedPdf> {
-    let out;
-    try {
-      out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: uploadKey(uploadId) }));
-    } catch (err) {
-      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey')
-        return { kind: 'missing' };
-      throw err;
-    }
+    const out = await this.getObject(uploadKey(uploadId));
+    if (!out) return { kind: 'missing' };
     const body = out.Body as Readable;
     const declared = out.ContentLength ?? 0;
     if (declared > maxBytes) {
@@ -61,7 +50,7 @@ export class S3UploadStore implements UploadStore {
     return { kind: 'ok', data: Buffer.concat(chunks) };
   }
 
-  async deletePdfUpload(uploadId: string): Promise<void> {
-    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: uploadKey(uploadId) }));
+  deletePdfUpload(uploadId: string): Promise<void> {
+    return this.deleteObject(uploadKey(uploadId));
   }
 }

@@ -220,15 +220,20 @@ export class Mp3FrameCounter {
   }
 }
 
-export function mp3Summary(bytes: Uint8Array): Mp3Summary {
-  const c = new Mp3FrameCounter();
-  c.push(bytes);
-  return c.end();
+/** A streaming reader of a file's bytes (the MP3 and Ogg ones here): pushed as they come, summed up at the end. */
+export interface StreamReader<S> {
+  push(bytes: Uint8Array): void;
+  end(): S;
 }
 
-export function mp3DurationS(bytes: Uint8Array): number {
-  return mp3Summary(bytes).durationS;
+/** A whole file read at once by a streaming reader. */
+function readWhole<S>(reader: StreamReader<S>, bytes: Uint8Array): S {
+  reader.push(bytes);
+  return reader.end();
 }
+
+export const mp3Summary = (bytes: Uint8Array): Mp3Summary => readWhole(new Mp3FrameCounter(), bytes);
+export const mp3DurationS = (bytes: Uint8Array): number => mp3Summary(bytes).durationS;
 
 // ---------------------------------------------------------------------------------------------------------- Ogg
 
@@ -312,15 +317,8 @@ export class OggPageReader {
   }
 }
 
-export function oggSummary(bytes: Uint8Array): OggSummary {
-  const r = new OggPageReader();
-  r.push(bytes);
-  return r.end();
-}
-
-export function oggDurationS(bytes: Uint8Array): number {
-  return oggSummary(bytes).durationS;
-}
+export const oggSummary = (bytes: Uint8Array): OggSummary => readWhole(new OggPageReader(), bytes);
+export const oggDurationS = (bytes: Uint8Array): number => oggSummary(bytes).durationS;
 
 // ---------------------------------------------------------------------------------------------------------- WAV
 

@@ -6,7 +6,7 @@
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import type { WasmMediaEncoder } from 'wasm-media-encoders';
 import { CONTENT_TYPE, type AudioFormat } from '../core/formats';
-import { Mp3FrameCounter, OggPageReader, wavDurationS } from './duration';
+import { Mp3FrameCounter, OggPageReader, mp3Summary, wavDurationS, type StreamReader } from './duration';
 import { WAV_HEADER_BYTES, wavHeader } from './wav';
 
 export interface EncodedFile {
@@ -120,12 +120,9 @@ async function writeMp3(
   sampleRate: number,
   pcmChunks: AsyncIterable<Int16Array>,
 ): Promise<number> {
-  const counter = new Mp3FrameCounter();
-  out.observe = (b) => counter.push(b);
   const enc = await encoder('audio/mpeg');
   enc.configure(mp3Config(sampleRate));
-  await encodePcm(enc, out, pcmChunks);
-  return counter.end().durationS;
+  return (await encodePcm(enc, out, pcmChunks, new Mp3FrameCounter())).durationS;
 }
 
 /** One chunk of speech as MP3 frames (no tag), playable alone and joinable to its neighbours. */
@@ -140,17 +137,10 @@ export async function encodeMp3Segment(samples: Int16Array, sampleRate: number):
   const enc = await encoder('audio/mpeg');
   enc.configure(mp3Config(sampleRate));
   const parts: Uint8Array[] = [];
-  const block = new Float32Array(BLOCK_SAMPLES);
-  for (let start = 0; start < samples.length; start += BLOCK_SAMPLES) {
-    const n = Math.min(BLOCK_SAMPLES, samples.length - start);
-    for (let i = 0; i < n; i++) block[i] = samples[start + i]! / 32768;
-    parts.push(enc.encode([block.subarray(0, n)]).slice());
-  }
+  for (const block of floatBlocks(samples)) parts.push(enc.encode([block]).slice());
   parts.push(enc.finalize().slice());
   const bytes = new Uint8Array(Buffer.concat(parts));
-  const counter = new Mp3FrameCounter();
-  counter.push(bytes);
-  const { frames, durationS } = counter.end();
+  const { frames, durationS } = mp3Summary(bytes);
   return { bytes, frames, durationS };
 }
 
@@ -165,30 +155,28 @@ async function writeOgg(
   sampleRate: number,
   pcmChunks: AsyncIterable<Int16Array>,
 ): Promise<number> {
-  const reader = new OggPageReader();
-  out.observe = (b) => reader.push(b);
   const enc = await encoder('audio/ogg');
   // One logical stream for the whole narration (chained streams confuse players about the duration).
   // Quality 3 ≈ 45 kbps for mono speech at 22.05 kHz.
   enc.configure({ channels: 1, sampleRate, vbrQuality: 3 });
-  await encodePcm(enc, out, pcmChunks);
-  const s = reader.end();
+  const s = await encodePcm(enc, out, pcmChunks, new OggPageReader());
   if (s.serials.length !== 1 || s.sampleRate !== sampleRate)
     throw new Error('Ogg encoder wrote an unexpected stream');
   return s.durationS;
 }
 
-async function encodePcm(
+/** Encodes every chunk into `out`; `reader` reads the bytes as they are written and gives its summary at the end. */
+async function encodePcm<S>(
   enc: WasmMediaEncoder<'audio/mpeg'> | WasmMediaEncoder<'audio/ogg'>,
   out: Output,
   pcmChunks: AsyncIterable<Int16Array>,
-): Promise<void> {
+  reader: StreamReader<S>,
+): Promise<S> {
+  out.observe = (b) => reader.push(b);
   const block = new Float32Array(BLOCK_SAMPLES);
   for await (const pcm of pcmChunks) {
-    for (let start = 0; start < pcm.length; start += BLOCK_SAMPLES) {
-      const n = Math.min(BLOCK_SAMPLES, pcm.length - start);
-      for (let i = 0; i < n; i++) block[i] = pcm[start + i]! / 32768;
-      await out.write(enc.encode([block.subarray(0, n)]));
+    for (const floats of floatBlocks(pcm, block)) {
+      await out.write(enc.encode([floats]));
       // Encoding is synchronous CPU work (~5-10 ms a block): give the event loop a turn so engine output
       // (espeak's stdout pipe, Polly's HTTP/2 stream) keeps flowing and synthesis overlaps with encoding.
       await new Promise((resolve) => setImmediate(resolve));
@@ -196,6 +184,16 @@ async function encodePcm(
   }
   await out.write(enc.finalize());
   await out.flush();
+  return reader.end();
+}
+
+/** `pcm` as the encoder's input: floats in blocks of at most BLOCK_SAMPLES, each a view of the one `block`. */
+function* floatBlocks(pcm: Int16Array, block = new Float32Array(BLOCK_SAMPLES)): Generator<Float32Array> {
+  for (let start = 0; start < pcm.length; start += BLOCK_SAMPLES) {
+    const n = Math.min(BLOCK_SAMPLES, pcm.length - start);
+    for (let i = 0; i < n; i++) block[i] = pcm[start + i]! / 32768;
+    yield block.subarray(0, n);
+  }
 }
 
 // A fresh encoder per file (an encoder is stateful); creating one compiles the inlined WASM in ~10-30 ms.

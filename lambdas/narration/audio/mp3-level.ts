@@ -10,6 +10,8 @@
 // voice and target. Later chunks of the voice get that gain without being measured again. They are decoded only
 // when the gain would take the voice's loudest measured peak over the ceiling, for the limiter. A voice with
 // headroom for its gain (or a lower target) costs no decode at all after its first chunks.
+// The MP3 we encode ourselves from PCM at the target (local engines) goes through the same limiter at its own gain
+// (limitMp3Frames): the encoder moves peaks, so the file's true peak is checked where it is made, on the frames.
 import type { MPEGDecoder } from 'mpg123-decoder';
 import { DEFAULT_LOUDNESS, integratedLoudness, type LoudnessTarget } from './loudness';
 import { parseMp3FrameHeader } from './duration';
@@ -380,21 +382,41 @@ export async function levelMp3FramesAs(
     const unknown = { integrated: Number.NaN, truePeakDb: Number.NaN };
     return { gainDb, limited: 0, before: unknown, expectedLufs: Number.NaN, decoded: false };
   }
+  const { limited, peakDb } = await limitAt(frames, known.steps, target);
+  const before = { integrated: Number.NaN, truePeakDb: peakDb };
+  return { gainDb, limited, before, expectedLufs: Number.NaN, decoded: true };
+}
+
+/**
+ * Keeps MP3 frames we encoded ourselves (LAME, from PCM already at the target: the local engines' path) under the
+ * target's true-peak ceiling with the same exact limiter as an engine's own frames: decoded once, and only the
+ * granules whose decoded output passes the ceiling lose global_gain steps. The encoder's low pass and
+ * quantisation reshape peaks (a peak the PCM limiter left at −2.7 dBTP decodes at −0.2 in es-ES-Raul's speech),
+ * so no margin on the PCM can promise the file's peak; this does. Returns the granules lowered.
+ */
+export async function limitMp3Frames(frames: Uint8Array, target: LoudnessTarget): Promise<number> {
+  return (await limitAt(frames, 0, target)).limited;
+}
+
+/**
+ * `frames` at `base` global_gain steps more, limited (limitExactly) under the target's ceiling, written in place:
+ * one decode, and again only the stretches the limiter lowers. Returns the granules lowered and the frames'
+ * sample peak before (dBFS).
+ */
+async function limitAt(
+  frames: Uint8Array,
+  base: number,
+  target: LoudnessTarget,
+): Promise<{ limited: number; peakDb: number }> {
   const o = await ChunkOutput.decode(frames);
-  const before = { integrated: Number.NaN, truePeakDb: samplePeakDb(o.whole) };
-  // The output at the voice's gain, limited in place (the chunk's own output is not needed again).
-  const k = 2 ** (known.steps / 4);
+  const peakDb = samplePeakDb(o.whole);
+  // The output at `base` steps, limited in place (the frames' own output is not needed again).
+  const k = 2 ** (base / 4);
   const out = o.whole;
-  for (let t = 0; t < out.length; t++) out[t]! *= k;
-  const { steps, limited } = await limitExactly(o, known.steps, target.truePeakDb - LIMIT_MARGIN_DB, out);
-  applyMp3Gain(frames, (g) => steps[g] ?? known.steps);
-  return {
-    gainDb,
-    limited,
-    before,
-    expectedLufs: Number.NaN,
-    decoded: true,
-  };
+  if (base !== 0) for (let t = 0; t < out.length; t++) out[t]! *= k;
+  const { steps, limited } = await limitExactly(o, base, target.truePeakDb - LIMIT_MARGIN_DB, out);
+  if (limited > 0 || base !== 0) applyMp3Gain(frames, (g) => steps[g] ?? base);
+  return { limited, peakDb };
 }
 
 /** Whether a known voice's gain keeps its loudest measured peak (plus a step) under the ceiling: no decode. */

@@ -3,6 +3,8 @@
 // own, in worker threads, and the frames are concatenated in order. That makes one continuous CBR stream (no
 // Xing/Info header is written, every frame has the same size) whose duration is its frame count, and every chunk's
 // bytes are also a playable segment on their own (a fresh encoder starts with an empty bit reservoir).
+// Each segment we encode from a chunk at a loudness target is then kept under its true-peak ceiling (mp3-level.ts
+// limitMp3Frames: decoded once, ~22 % of the encode's CPU), since the encoder's low pass and quantisation move peaks.
 // The same threads level an engine's own MP3 where that decodes it (audio/mp3-level.ts: a voice's first chunks, and
 // the later chunks of a voice whose gain needs the limiter), the only CPU work left on the cloud MP3 path, so it
 // stays off the thread that paces Polly's calls; a known voice's gain with headroom is written here, undecoded.
@@ -16,6 +18,7 @@ import {
   gainsWithoutDecoding,
   levelMp3Frames,
   levelMp3FramesAs,
+  limitMp3Frames,
   type Mp3Leveling,
   type VoiceLevel,
 } from './mp3-level';
@@ -23,12 +26,19 @@ import {
 const ROLE = 'narration-mp3-encoder';
 
 type Job =
-  | { id: number; samples: Int16Array; sampleRate: number }
+  | { id: number; samples: Int16Array; sampleRate: number; limit?: LoudnessTarget }
   | { id: number; frames: Uint8Array; target: LoudnessTarget; known?: VoiceLevel };
 type Reply =
   | { id: number; ok: Mp3Segment }
   | { id: number; leveled: Uint8Array; leveling: Mp3Leveling }
   | { id: number; failed: string };
+
+/** A chunk's PCM as a segment; with a target, its true peak kept under the target's ceiling (limitMp3Frames). */
+async function encodeSegment(samples: Int16Array, sampleRate: number, limit?: LoudnessTarget) {
+  const segment = await encodeMp3Segment(samples, sampleRate);
+  if (limit) await limitMp3Frames(segment.bytes, limit);
+  return segment;
+}
 
 const level = (frames: Uint8Array, target: LoudnessTarget, known?: VoiceLevel) =>
   known ? levelMp3FramesAs(frames, known, target) : levelMp3Frames(frames, target);
@@ -48,7 +58,7 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE && 
         fail(job.id),
       );
     else
-      encodeMp3Segment(job.samples, job.sampleRate).then(
+      encodeSegment(job.samples, job.sampleRate, job.limit).then(
         (ok) => port.postMessage({ id: job.id, ok } satisfies Reply, [ok.bytes.buffer as ArrayBuffer]),
         fail(job.id),
       );
@@ -77,9 +87,10 @@ export class Mp3EncoderPool {
 
   constructor(readonly size: number) {}
 
-  async encode(samples: Int16Array, sampleRate: number): Promise<Mp3Segment> {
-    if (this.size <= 0) return encodeMp3Segment(samples, sampleRate);
-    const reply = await this.submit({ id: this.nextId++, samples, sampleRate });
+  /** `samples` as a segment; with `limit`, its true peak under that target's ceiling (see encodeSegment). */
+  async encode(samples: Int16Array, sampleRate: number, limit?: LoudnessTarget): Promise<Mp3Segment> {
+    if (this.size <= 0) return encodeSegment(samples, sampleRate, limit);
+    const reply = await this.submit({ id: this.nextId++, samples, sampleRate, ...(limit ? { limit } : {}) });
     if (!('ok' in reply)) throw new Error('MP3 encoder answered another job');
     return { ...reply.ok, bytes: new Uint8Array(reply.ok.bytes) };
   }

@@ -9,7 +9,6 @@
 import type { Lang } from './voices';
 
 export type LexiconLanguage = Lang | '*';
-export const LEXICON_LANGUAGES: readonly LexiconLanguage[] = ['es-MX', 'es-ES', '*'];
 
 export interface LexiconEntry {
   grapheme: string;

@@ -5,7 +5,7 @@
 // two-proportion z-test; the method is named in the body. Read from counters, never cached. See docs/growth.md.
 import { z } from 'zod';
 import { apiHandler } from '../../shared/http/api-handler';
-import { json } from '../../shared/http/response';
+import { NO_STORE, json } from '../../shared/http/response';
 import { validate } from '../../shared/validation';
 import { experimentResults } from '../../shared/growth/ab';
 import { authorizeDashboard } from '../../shared/growth/dashboard-auth';
@@ -22,7 +22,7 @@ export const makeHandler = (deps: NarrationDeps) =>
     const { experiment: name } = validate(AbResultsPath, req.pathParams, ['path']);
     const experiment = findExperiment(deps.config.AB_EXPERIMENTS, name);
     const results = await experimentResults(deps.growth, experiment, deps.now());
-    return json(200, results, { 'cache-control': 'no-store' });
+    return json(200, results, NO_STORE);
   });
 
 export const handler = makeHandler(awsDeps());

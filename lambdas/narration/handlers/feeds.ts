@@ -10,7 +10,7 @@ import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { publicBase } from '../../shared/billing/web';
 import { invalid } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api-handler';
-import { json } from '../../shared/http/response';
+import { NO_STORE, json } from '../../shared/http/response';
 import { validate } from '../../shared/validation';
 import { NARRATION_BILLING } from '../billing';
 import { awsFeedDeps, type FeedDeps } from '../feed-deps';
@@ -26,8 +26,6 @@ import {
   setFeedStatus,
 } from '../use-cases/feeds';
 import { CreateFeedReq, UpdateFeedReq, feedCreateRoute } from './feeds.route';
-
-const NO_STORE = { 'cache-control': 'no-store' };
 
 export const makeHandler = (deps: FeedDeps) =>
   apiHandler(

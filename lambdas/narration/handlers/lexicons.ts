@@ -6,7 +6,7 @@
 // One handler for the four routes of lexicons.route.ts (each its own Lambda, with its own grants).
 import { resolveCaller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { json } from '../../shared/http/response';
+import { NO_STORE, json } from '../../shared/http/response';
 import { validate } from '../../shared/validation';
 import { LEXICON_LIMITS } from '../core/lexicon';
 import { awsDeps, type NarrationDeps } from '../deps';
@@ -20,8 +20,6 @@ import {
 } from '../use-cases/lexicons';
 import { LexiconName } from '../requests';
 import { PutLexiconReq, lexiconPutRoute } from './lexicons.route';
-
-const NO_STORE = { 'cache-control': 'no-store' };
 
 export const makeHandler = (deps: Pick<NarrationDeps, 'keys' | 'lexicons' | 'now'>) =>
   apiHandler(

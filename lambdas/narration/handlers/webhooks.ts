@@ -15,8 +15,6 @@
 // SSRF boundary, retry by message visibility 1 min … 6 h, then the DLQ).
 import { z } from 'zod';
 import { webhookHandlers, webhookSurface } from '../../shared/webhooks/handlers';
-import { routeHandler } from '../../shared/http/route-handlers';
-import { sqsWorker } from '../../shared/sqs-worker';
 import { AUDIO_EVENT_TYPES, type AudioEventType } from '../core/audio-events';
 import { awsDeps, type NarrationDeps } from '../deps';
 import { NARRATION_WEBHOOKS, deliverAudioEvent } from '../use-cases/webhooks';
@@ -31,25 +29,7 @@ const Message = z.object({
   type: z.enum(AUDIO_EVENT_TYPES as unknown as [AudioEventType, ...AudioEventType[]]),
 });
 
-export const makeDeliveryWorker = (deps: NarrationDeps) =>
-  sqsWorker(Message, ({ message, attempt, record }) =>
-    deliverAudioEvent(
-      {
-        audio: deps.audio,
-        webhooks: deps.webhooks,
-        deliveryQueue: deps.deliveryQueue,
-        webhookPolicy: deps.webhookPolicy,
-        config: deps.config,
-        now: () => deps.now(),
-      },
-      message,
-      attempt,
-      record.receiptHandle,
-    ),
-  );
-
-const deps = awsDeps();
-export const handler = webhookSurface(
-  routeHandler(WEBHOOK_ROUTES, makeHandlers(deps)),
-  makeDeliveryWorker(deps),
-);
+export const handler = webhookSurface(NARRATION_WEBHOOKS, WEBHOOK_ROUTES, awsDeps(), {
+  message: Message,
+  deliver: deliverAudioEvent,
+});

@@ -274,7 +274,8 @@ export async function narrate(opts: NarrateOptions): Promise<Narration> {
       pauses: marks || chunk.parts.length < 2 ? [] : findPauses(speech.samples, rate),
       ...(marks ? { marks } : {}),
       ...(opts.fmt !== 'mp3' ? { pcm: body } : {}),
-      ...(pool ? { mp3: await pool.encode(body, rate) } : {}),
+      // Our MP3 of a chunk at a target: its peaks checked on the encoded frames (the encoder moves them).
+      ...(pool ? { mp3: await pool.encode(body, rate, target) } : {}),
     };
   };
   const speech = new OrderedSynthesis(chunks, work, synthesizer.concurrency);

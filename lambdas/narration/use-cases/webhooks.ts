@@ -5,9 +5,9 @@
 // (lambdas/shared/webhooks/); this file binds them to narration: event types, Voz-* headers, paid plans only, and
 // what an event carries. Documented for customers in lambdas/narration/api/webhooks-doc.ts.
 import { logger } from '../../shared/logger';
-import { deliverEvent, type MessageQueue } from '../../shared/webhooks/delivery';
+import { deliveryStep, type DeliveryStepDeps, type MessageQueue } from '../../shared/webhooks/delivery';
 import { webhookEventId } from '../../shared/webhooks/events';
-import type { WebhookBrand, WebhookPolicy, WebhookStore } from '../../shared/webhooks/endpoints';
+import type { WebhookBrand, WebhookStore } from '../../shared/webhooks/endpoints';
 import type { WebhookService } from '../../shared/webhooks/handlers';
 import { AUDIO_EVENT_TYPES, type AudioEventType } from '../core/audio-events';
 import type { AudioRecord, AudioRepository } from '../ports';
@@ -93,13 +93,8 @@ export function audioEventData(record: AudioRecord): Record<string, unknown> {
     : { ...base, duration_s: null, reason: record.error ?? 'The conversion failed. Please submit it again.' };
 }
 
-export interface AudioDeliveryDeps {
+export interface AudioDeliveryDeps extends DeliveryStepDeps<AudioEventType> {
   readonly audio: Pick<AudioRepository, 'get'>;
-  readonly webhooks: WebhookStore<AudioEventType>;
-  readonly deliveryQueue: MessageQueue;
-  readonly webhookPolicy: WebhookPolicy;
-  readonly config: { WEBHOOK_RETRY_SCHEDULE_S: number[] };
-  now(): Date;
 }
 
 /**
@@ -108,37 +103,22 @@ export interface AudioDeliveryDeps {
  * 'delivered' on a 2xx; otherwise the platform schedules the retry and throws DeliveryFailedError (after the last
  * attempt the message goes to the DLQ).
  */
-export async function deliverAudioEvent(
-  deps: AudioDeliveryDeps,
-  message: AudioEventMessage,
-  attempt: number,
-  receiptHandle: string,
-): Promise<'delivered' | 'skipped'> {
-  const record = await deps.audio.get(message.audioId);
-  const expected =
-    record?.status === 'done' ? 'audio.completed' : record?.status === 'failed' ? 'audio.failed' : null;
-  if (!record || expected !== message.type || !hasAccount(record.owner)) {
-    logger.warn('webhook event for a conversion that is gone or changed, dropped', { ...message });
-    return 'skipped';
-  }
-  const owner = record.owner;
-  return deliverEvent(
-    {
-      webhooks: deps.webhooks,
-      policy: deps.webhookPolicy,
-      brand: NARRATION_WEBHOOK_BRAND,
-      retryScheduleS: deps.config.WEBHOOK_RETRY_SCHEDULE_S,
-      queue: deps.deliveryQueue,
-      now: () => deps.now(),
-    },
-    {
-      owner,
+export const deliverAudioEvent = deliveryStep(
+  NARRATION_WEBHOOK_BRAND,
+  async (deps: AudioDeliveryDeps, message: AudioEventMessage) => {
+    const record = await deps.audio.get(message.audioId);
+    const expected =
+      record?.status === 'done' ? 'audio.completed' : record?.status === 'failed' ? 'audio.failed' : null;
+    if (!record || expected !== message.type || !hasAccount(record.owner)) {
+      logger.warn('webhook event for a conversion that is gone or changed, dropped', { ...message });
+      return null;
+    }
+    return {
+      owner: record.owner,
       id: message.eventId,
       type: message.type,
       at: record.updatedAt,
       data: () => ({ audio: audioEventData(record) }),
-    },
-    attempt,
-    receiptHandle,
-  );
-}
+    };
+  },
+);

@@ -27,11 +27,7 @@ export interface ApiKeyRecord {
 }
 
 /** The account state copied onto its keys. */
-export interface KeyBillingState {
-  plan: PaidPlan;
-  billingStatus: string;
-  accountVersion: number;
-}
+export type KeyBillingState = Required<Pick<ApiKeyRecord, 'plan' | 'billingStatus' | 'accountVersion'>>;
 
 export interface KeyStore {
   put(record: ApiKeyRecord): Promise<void>;

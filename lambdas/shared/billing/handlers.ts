@@ -10,7 +10,7 @@ import { apiHandler } from '../http/api-handler';
 import { lazyHandlers } from '../http/route-handlers';
 import { Conflict, DomainError, Forbidden, Unavailable, Unauthenticated } from '../errors';
 import type { ApiRequest } from '../http/request';
-import { json, redirect } from '../http/response';
+import { NO_STORE, json, redirect } from '../http/response';
 import type { RouteSpec } from '../manifest';
 import { validate } from '../validation';
 import { logger } from '../logger';
@@ -31,7 +31,7 @@ import {
   subscriptionInGoodStanding,
 } from './service';
 import { BillingNotConfiguredError, requireGateway, requirePriceId, verifyWebhook } from './stripe';
-import { NO_STORE, publicBase, returnUrl, wantsJson } from './web';
+import { publicBase, returnUrl, wantsJson } from './web';
 
 /** A route's limits, from its spec (./routes.ts). */
 type Limits = Pick<RouteSpec, 'maxBodyBytes'>;

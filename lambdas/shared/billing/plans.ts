@@ -8,7 +8,3 @@ export const ALL_PAID_PLANS = ['pro', 'scale', 'lifetime'] as const satisfies re
 
 /** Statuses a subscription never leaves (Stripe cannot reactivate them): an older event must not overwrite them. */
 export const TERMINAL_SUBSCRIPTION_STATUSES = ['canceled', 'incomplete_expired'] as const;
-
-export function isTerminal(status: string): boolean {
-  return (TERMINAL_SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
-}

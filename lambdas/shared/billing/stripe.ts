@@ -26,7 +26,6 @@ const SUBSCRIPTION_EVENTS = new Set([
   'customer.subscription.updated',
   'customer.subscription.deleted',
 ]);
-export const HANDLED_EVENT_TYPES = [...CHECKOUT_EVENTS, ...SUBSCRIPTION_EVENTS];
 
 /** Seconds a signed event may be old (Stripe's default): limits replays of a captured request. */
 export const SIGNATURE_TOLERANCE_S = 300;

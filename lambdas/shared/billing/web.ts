@@ -31,5 +31,3 @@ export function publicBase(req: ApiRequest, cfg: Config, cat: BillingCatalogue):
 export function returnUrl(req: ApiRequest, cfg: Config, cat: BillingCatalogue, back = '/pay/status'): string {
   return setting(cfg, cat.settings.returnUrl) ?? `${publicBase(req, cfg, cat)}${back}`;
 }
-
-export const NO_STORE = { 'cache-control': 'no-store' };

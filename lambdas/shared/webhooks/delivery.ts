@@ -1,6 +1,7 @@
 // Webhook delivery, one implementation for every service: one signed POST of an event under the SSRF policy, and
 // the retry bookkeeping around it. A service's delivery worker (SQS event source, batch size 1) reads the subject of
-// its event and calls deliverEvent() with the owner and the payload (./events.ts: one event model); a failed attempt sets the message's visibility to the retry schedule's
+// its event and hands the owner and the payload to deliverEvent() (deliveryStep(): the service declares only how it
+// finds the event; ./events.ts: one event model); a failed attempt sets the message's visibility to the retry schedule's
 // next delay (WEBHOOK_RETRY_SCHEDULE_S: 1 min, 5 min, 30 min, 2 h, 6 h) and throws, so SQS redelivers it then; after
 // the last attempt it reappears at once and SQS moves it to the DLQ (maxReceiveCount = attempts).
 import { isIP } from 'node:net';
@@ -236,4 +237,38 @@ export async function deliverEvent<E extends string, D>(
     started,
     ...(event.record ? { record: event.record } : {}),
   });
+}
+
+/** What a service's delivery step reads from its dependencies (both services' deps objects have these). */
+export interface DeliveryStepDeps<E extends string> {
+  readonly webhooks: Pick<WebhookStore<E>, 'get'>;
+  /** The queue the events come from (its visibility is the retry delay). */
+  readonly deliveryQueue: MessageQueue;
+  readonly webhookPolicy: WebhookPolicy;
+  /** Seconds to wait after failed attempt 1, 2, …; attempts = length + 1. */
+  readonly config: { readonly WEBHOOK_RETRY_SCHEDULE_S: readonly number[] };
+  now(): Date;
+}
+
+/**
+ * A service's delivery step (one SQS message, attempt `attempt`): `find` turns the message into the event it stands
+ * for, or null when there is nothing to send any more ('skipped'); deliverEvent, signed with `brand`, does the rest.
+ */
+export function deliveryStep<E extends string, Deps extends DeliveryStepDeps<E>, M, D>(
+  brand: WebhookBrand,
+  find: (deps: Deps, message: M, receiptHandle: string) => Promise<PendingEvent<E, D> | null>,
+): (deps: Deps, message: M, attempt: number, receiptHandle: string) => Promise<'delivered' | 'skipped'> {
+  return async (deps, message, attempt, receiptHandle) => {
+    const event = await find(deps, message, receiptHandle);
+    if (!event) return 'skipped';
+    const attemptDeps = {
+      webhooks: deps.webhooks,
+      policy: deps.webhookPolicy,
+      brand,
+      retryScheduleS: deps.config.WEBHOOK_RETRY_SCHEDULE_S,
+      queue: deps.deliveryQueue,
+      now: () => deps.now(),
+    };
+    return deliverEvent(attemptDeps, event, attempt, receiptHandle);
+  };
 }

@@ -12,10 +12,12 @@ import { resolveCaller, type Caller } from '../auth/resolve-caller';
 import { apiHandler } from '../http/api-handler';
 import type { SQSEvent, Context } from 'aws-lambda';
 import type { ApiEvent } from '../http/request';
-import { lazyHandlers, type RouteHandler } from '../http/route-handlers';
+import { lazyHandlers, routeHandler } from '../http/route-handlers';
+import { sqsWorker } from '../sqs-worker';
+import type { z } from 'zod';
 import type { RouteSpec } from '../manifest';
 import { NotFound, InvalidInput, Unauthenticated } from '../errors';
-import { json } from '../http/response';
+import { NO_STORE, json } from '../http/response';
 import { validate } from '../validation';
 import type { WebhookRouteId } from './routes';
 import {
@@ -54,8 +56,6 @@ export interface WebhookRouteDeps<E extends string> {
   readonly config: { WEBHOOK_SECRET_OVERLAP_S: number };
   now(): Date;
 }
-
-const NO_STORE = { 'cache-control': 'no-store' };
 
 async function payingKey<E extends string>(
   deps: Pick<WebhookRouteDeps<E>, 'keys'>,
@@ -176,13 +176,32 @@ export function webhookHandlers<E extends string>(
 
 /**
  * The Lambda handler of a service's whole webhook surface (its handlers/webhooks.ts): the endpoint routes (API
- * Gateway events, picked by route key) and the delivery queue's worker (SQS events). Each route and the worker are
- * still their own functions in the cloud, with their own grants; they share the file, as the routes of a surface do.
+ * Gateway events, picked by route key) and the delivery queue's worker (SQS events: each `message` handed to the
+ * service's `deliver` step, ./delivery.ts deliveryStep). Each route and the worker are still their own functions in
+ * the cloud, with their own grants; they share the file, as the routes of a surface do.
  */
-export function webhookSurface(
-  routes: RouteHandler,
-  delivery: (event: SQSEvent, context: Context) => Promise<unknown>,
+export function webhookSurface<
+  E extends string,
+  Deps extends WebhookRouteDeps<E>,
+  M extends Record<string, string>,
+>(
+  svc: WebhookService<E>,
+  routes: readonly (RouteSpec & { id: WebhookRouteId })[],
+  deps: Deps,
+  delivery: {
+    message: z.ZodType<M>;
+    deliver(
+      deps: NoInfer<Deps>,
+      message: NoInfer<M>,
+      attempt: number,
+      receiptHandle: string,
+    ): Promise<unknown>;
+  },
 ) {
+  const api = routeHandler(routes, webhookHandlers(svc, routes, deps));
+  const worker = sqsWorker(delivery.message, ({ message, attempt, record }) =>
+    delivery.deliver(deps, message, attempt, record.receiptHandle),
+  );
   return (event: ApiEvent | SQSEvent, context: Context): Promise<unknown> =>
-    'Records' in event ? delivery(event, context) : routes(event, context);
+    'Records' in event ? worker(event, context) : api(event, context);
 }

@@ -139,7 +139,6 @@ export const OBJETO_SIN_IMPUESTOS = new Set(['01', '03', '04']);
 /** c_Impuesto: code → name. */
 export const IMPUESTO = { '001': 'ISR', '002': 'IVA', '003': 'IEPS' } as const;
 export type ClaveImpuesto = keyof typeof IMPUESTO;
-export type NombreImpuesto = (typeof IMPUESTO)[ClaveImpuesto];
 
 /** c_TipoDeComprobante keys an invoice may carry here (ingreso, egreso). */
 export const TIPO_COMPROBANTE: Catalog = {

@@ -52,13 +52,12 @@ async function setup(opts: { endpoint?: boolean } = {}) {
     jobFiles: new FakeJobFiles(),
     webhooks,
     deliveryQueue,
-    policy: {
+    webhookPolicy: {
       allowlist: parseAllowlist(''),
       resolver: stubResolver({ 'receiver.test': ['127.0.0.1'] }),
       timeoutMs: 1000,
     },
-    retryScheduleS: SCHEDULE,
-    downloadTtlS: 3600,
+    config: { WEBHOOK_RETRY_SCHEDULE_S: SCHEDULE, JOB_DOWNLOAD_TTL_S: 3600 },
     now: () => T0,
   };
   const message = { jobId, eventId: event.id };

@@ -1,0 +1,45 @@
+// Batch assembler: fed by the documents assemble queue (SQS event source, batch size 1, reportBatchItemFailures),
+// one message per CFDI batch, sent by its split (use-cases/batch-split.ts). Streams the batch's result zip part by
+// part as the batch worker's parts are counted (use-cases/batch-assemble.ts), so the zip is written while the
+// batch renders instead of after it. A zip bundle: no Chromium. A fault is retried by SQS redelivery after a
+// backoff (JOB_RETRY_SCHEDULE_S); the retry starts the zip again from the first part.
+import { z } from 'zod';
+import { logger } from '../../shared/logger';
+import { sqsWorker } from '../../shared/sqs-worker';
+import { retryPolicy } from '../../shared/jobs/retry';
+import { awsDeps, type DocumentsDeps } from '../deps';
+import { assembleBatch } from '../use-cases/batch-assemble';
+import type { BatchAssembleDeps } from '../use-cases/batch-run-deps';
+
+const Message = z.object({ jobId: z.string().min(1).max(64) });
+
+/** The stores the assembly uses, named one by one (a spread would read every lazy getter). */
+export function batchAssembleDeps(deps: DocumentsDeps): BatchAssembleDeps {
+  return {
+    jobs: deps.batches,
+    batchFiles: deps.batchFiles,
+    quotas: deps.quotas,
+    now: () => deps.now(),
+    events: {
+      jobs: deps.batches,
+      deliveryQueue: deps.deliveryQueue,
+      subscribed: async (owner, type) => !!(await deps.webhooks.get(owner))?.events.includes(type),
+    },
+  };
+}
+
+export const makeHandler = (deps: DocumentsDeps) =>
+  sqsWorker(
+    Message,
+    async ({ message, attempt }) => {
+      try {
+        await assembleBatch(batchAssembleDeps(deps), message.jobId);
+      } catch (err) {
+        logger.error('batch assembly failed; SQS retries it', { error: err as Error, attempt });
+        throw err;
+      }
+    },
+    () => retryPolicy(deps.config, deps.assembleRedelivery),
+  );
+
+export const handler = makeHandler(awsDeps());
