@@ -48,6 +48,8 @@ export interface ZipBundlesProps {
 export class ZipBundles {
   private readonly handlers: string[];
   private readonly external: string[];
+  /** Assembly folders this build ran in, in this process (a folder left by an earlier, failed synth is rebuilt). */
+  private readonly builtIn = new Set<string>();
 
   constructor(private readonly props: ZipBundlesProps) {
     this.handlers = [...new Set(props.handlers)].sort();
@@ -87,7 +89,10 @@ export class ZipBundles {
   private stage(handler: string, outputDir: string): boolean {
     const root = path.dirname(outputDir);
     const built = path.join(root, this.outputName(handler));
-    if (!existsSync(path.join(built, 'index.js'))) this.build(root);
+    if (!this.builtIn.has(root) || !existsSync(path.join(built, 'index.js'))) {
+      this.build(root);
+      this.builtIn.add(root);
+    }
     mkdirSync(outputDir, { recursive: true });
     for (const file of readdirSync(built)) renameSync(path.join(built, file), path.join(outputDir, file));
     rmSync(built, { recursive: true, force: true });
