@@ -22,13 +22,15 @@ const common = {
 module.exports = {
   // Chromium and isolated-vm keep native handles alive in warm containers by design; do not let them hold the run.
   forceExit: true,
-  // Three workers on the two cores (jest's default is cores − 1: one worker here). Many files spend part of their time
-  // waiting (a queue's poll, a worker's lease, a browser's page load), so a third file keeps both cores busy: measured
-  // on a clean clone, jest took 686 s with 3 workers against 756 s with 2 (same tests). Files are isolated from each
-  // other: each starts its own emulators and runtime on ephemeral ports in its own temp dir, and no test relies on what
-  // another left behind (quota windows, DLQ contents, keys). JEST_WORKERS overrides it (e.g. 1 to measure a file alone).
-  maxWorkers: Number(process.env.JEST_WORKERS) || 3,
-  // Three files run side by side, so a test's CPU is shared: jest's 5 s default timed out quick tests on a loaded
+  // Four workers on the two cores (jest's default is cores − 1: one worker here). Many files spend part of their time
+  // waiting (a queue's poll, a worker's lease, a browser's page load), so more files than cores keep both cores busy:
+  // measured on clean clones, jest took 686 s with 3 workers against 756 s with 2 (same tests), and later 760 s with 4
+  // against 807 s with 3 (ci22 vs ci21, same commit, nothing else running; user CPU 20.7 vs 21.6 min). Files are
+  // isolated from each other: each starts its own emulators and runtime on ephemeral ports in its own temp dir, and no
+  // test relies on what another left behind (quota windows, DLQ contents, keys). JEST_WORKERS overrides it (e.g. 1 to
+  // measure a file alone).
+  maxWorkers: Number(process.env.JEST_WORKERS) || 4,
+  // Four files run side by side, so a test's CPU is shared: jest's 5 s default timed out quick tests on a loaded
   // machine. Files with long work set their own (jest.setTimeout).
   testTimeout: 30_000,
   // Slowest files first, also on a clean clone (test/sequencer.cjs reads test/timings.json).
