@@ -345,8 +345,16 @@ describe('S3BatchFiles and the batch assembly', () => {
     ]);
     await files.putPdfs(jobId, 2, 1, [{ uuid: c2.row.uuid, pdf: pdfOf(c2) }]);
     // What a redelivered part finds: each PDF once, with its chunk and size (none of part 12, whose prefix starts
-    // alike).
+    // alike; none of a chunk shorter than its metadata says, which S3 never stores but a killed emulator could).
     await files.putPdfs(jobId, 12, 0, [{ uuid: old1.row.uuid, pdf: pdfOf(old1) }]);
+    await s3Client().send(
+      new PutObjectCommand({
+        Bucket: emu.bucket,
+        Key: `batches/${jobId}/parts/2/pdfs-7`,
+        Body: pdfOf(old2).subarray(1),
+        Metadata: { pdfs: `${old2.row.uuid}:${pdfOf(old2).length}` },
+      }),
+    );
     const stored = await files.storedPdfs(jobId, 2);
     expect(stored.sort((a, b) => a.uuid.localeCompare(b.uuid))).toEqual(
       [
