@@ -20,12 +20,10 @@ import { EXTERNALS } from '../lambdas/documents/image/build.cjs';
 import { documentsManifest } from '../lambdas/documents/routes';
 import { narrationManifest } from '../lambdas/narration/routes';
 import type { Access, ServiceManifest, TableId } from '../lambdas/shared/manifest';
+import { ZIP_BUNDLE_OPTIONS, ZIP_EXTERNALS } from '../lib/constructs/zip-bundles';
 import { TABLES } from '../lib/tables';
 
 export const ROOT = resolve(__dirname, '..');
-
-/** Left out of every zip bundle (service-function.ts): the local speech engine, never loaded in the cloud. */
-const ZIP_EXTERNALS = ['espeak-ng'];
 
 /** Packages that have no business in a light API handler's cold start. */
 export const HEAVY_PACKAGES = [
@@ -133,14 +131,8 @@ export async function bundle(t: Target, outDir: string): Promise<BundleInfo> {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [join(ROOT, t.handler)],
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'cjs',
+    ...ZIP_BUNDLE_OPTIONS,
     outfile: file,
-    minify: true,
-    sourcemap: true,
-    sourcesContent: false,
     keepNames: t.packaging === 'image',
     external: t.externals,
     metafile: true,

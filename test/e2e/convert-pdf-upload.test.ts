@@ -9,7 +9,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { stopPdfWorkers } from '../../lambdas/narration/pdf/index';
-import { s3Client } from '../../lambdas/shared/aws/clients';
+import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
+import { dynamo, s3Client } from '../../lambdas/shared/aws/clients';
+import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
+import type { WindowRule } from '../../lambdas/shared/quota/windows';
 import { tempDir } from '../helpers/env';
 import { ffprobe, postJson, startRuntime, waitForAudio, type TestRuntime } from '../helpers/runtime';
 import { makeFixtures, type CleanFixture } from '../fixtures/pdf/make-fixtures';
@@ -22,10 +25,29 @@ const files = tempDir('e2e-pdf-upload-');
 let rt: TestRuntime;
 let clean: CleanFixture[];
 let large: Buffer;
+let quotas: DynamoQuotaStore;
+const FREE: WindowRule[] = [
+  { period: 'hour', limit: 4 },
+  { period: 'day', limit: 100 },
+];
+const HOUR_MS = 3_600_000;
+
+/**
+ * The free-tier windows (fixed UTC hours, lambdas/shared/quota/windows.ts) that hold charge `id` of `ip`'s, among the
+ * hours from `since` to now: a test may run across the turn of an hour, and then its charges are in two windows.
+ */
+async function chargedIn(ip: string, id: string, since: number): Promise<number[]> {
+  const hours = [Math.floor(since / HOUR_MS), Math.floor(Date.now() / HOUR_MS)];
+  const windows: number[] = [];
+  for (let h = hours[0]!; h <= hours[1]!; h++)
+    if (await quotas.hasCharge(ipSubject(ip), FREE, new Date(h * HOUR_MS), id)) windows.push(h);
+  return windows;
+}
 
 beforeAll(async () => {
   // Forwarded addresses stand for different free-tier callers (each its own IP, its own allowance).
   rt = await startRuntime({ FREE_PER_HOUR: '4', FREE_PER_DAY: '100' }, { trustProxy: true });
+  quotas = new DynamoQuotaStore(dynamo(), rt.emulators.tableNames.quotas);
   ({ clean } = await makeFixtures());
   large = await makeLargePdf(19 * MiB);
 });
@@ -120,6 +142,7 @@ test('a 19 MB PDF through the upload path becomes audio; the id then converts no
 
   const slot = await newSlot(ip);
   expect((await sendFile(slot, large)).status).toBe(204);
+  const startedAt = Date.now();
   // A 503 (the route's deadline on a loaded machine) gives the id back, uncharged, once the abandoned attempt has
   // stopped (until then: 409 "being converted"), or, when that attempt still finished, the 409 names its audio: a
   // client retries, as the 503 tells it. Bounded in time.
@@ -135,10 +158,12 @@ test('a 19 MB PDF through the upload path becomes audio; the id then converts no
   }
   // 5,300 characters: answered 200 when ready within the request, else 202 and finished by the worker.
   expect(retried ? [200, 202, 409] : [200, 202]).toContain(res.status);
-  const answer = (await res.json()) as { audio_id: string; chars?: number; voice?: string };
+  const answer = (await res.json()) as { audio_id: string; chars?: number; voice?: string; reused?: true };
   const body = { audio_id: answer.audio_id, audio_url: `/audio/${answer.audio_id}.mp3` };
   if (res.status !== 409) {
-    expect(res.headers.get('ratelimit-remaining')).toBe('3'); // the first charge of this caller's hour
+    // The first charge of this caller's hour; or, when an abandoned attempt's job was finished meanwhile, that
+    // audio answers as a repeat (docs/reuse.md): charged by that attempt, so this answer carries no RateLimit-*.
+    expect(res.headers.get('ratelimit-remaining')).toBe(answer.reused ? null : '3');
     expect(answer.voice).toBe('es-ES-Lucia');
     expect(answer.chars).toBeGreaterThan(4_000);
   }
@@ -167,7 +192,19 @@ test('a 19 MB PDF through the upload path becomes audio; the id then converts no
   expect((await sendFile(next, fixture('carta'))).status).toBe(204);
   const second = await convert(ip, { upload_id: next.upload_id });
   expect(second.status).toBe(200);
-  expect(second.headers.get('ratelimit-remaining')).toBe('2');
+  // Each audio was charged exactly once, in the window of the request that made it (an attempt answered 503 gave
+  // its charge back, or kept it for the audio a repeat was given), and RateLimit-Remaining counts the charges of
+  // the second's window: both, unless the UTC hour turned between the two (then the first is in the hour before).
+  const firstIn = await chargedIn(ip, body.audio_id, startedAt);
+  const secondIn = await chargedIn(ip, ((await second.json()) as { audio_id: string }).audio_id, startedAt);
+  expect([firstIn.length, secondIn.length]).toEqual([1, 1]);
+  const used = await Promise.all(
+    [...new Set([...firstIn, ...secondIn])].map(
+      async (h) => (await quotas.peek(ipSubject(ip), FREE, new Date(h * HOUR_MS)))[0]!.used,
+    ),
+  );
+  expect(used.reduce((a, b) => a + b, 0)).toBe(2);
+  expect(second.headers.get('ratelimit-remaining')).toBe(firstIn[0] === secondIn[0] ? '2' : '3');
 });
 
 test('over 20 MB: S3 refuses it by the policy; the local S3 does not, so the conversion does (422), uncharged', async () => {
