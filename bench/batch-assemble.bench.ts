@@ -60,14 +60,16 @@ async function assemble(
     batchFiles: {
       getRefused: async () => [],
       getPart: async (_: string, p: number) => partOf(p),
+      // The part's PDFs in chunks of five, as a part writes them.
       getOutcome: async (_: string, p: number) =>
-        partOf(p).map((e) => ({ uuid: e.row.uuid, ok: true, bytes: PDF_BYTES })),
-      // The part's PDFs in one object, read from S3 in 16 KiB chunks.
-      openPartPdfs: async (_: string, p: number) =>
+        partOf(p).map((e, i) => ({ uuid: e.row.uuid, ok: true, bytes: PDF_BYTES, chunk: Math.floor(i / 5) })),
+      // A chunk's PDFs in one object, read from S3 in 16 KiB chunks.
+      openPdfs: async (_: string, p: number, source: { chunk: number }) =>
         Readable.from(
           (function* () {
-            for (let sent = 0; sent < partOf(p).length * PDF_BYTES; sent += 16 * 1024)
-              yield Buffer.alloc(16 * 1024, sent & 0xff);
+            const pdfs = Math.min(5, partOf(p).length - source.chunk * 5);
+            for (let sent = 0; sent < pdfs * PDF_BYTES; sent += 16 * 1024)
+              yield Buffer.alloc(Math.min(16 * 1024, pdfs * PDF_BYTES - sent), sent & 0xff);
           })(),
         ),
       uploadResult: async (_: string, filename: string, body: Readable) => {

@@ -300,11 +300,13 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
       );
     const scale = generateKey();
     await putApiKey({ ...rt, url: (p) => `${rt.documentsUrl}${p}` }, scale, 'scale', 'cus_bench_batch');
-    // The worker logs one line per PDF it makes: more lines than CFDI would mean parts rendered twice.
+    // The worker logs the UUIDs of each chunk of PDFs it stores: more UUIDs than CFDI would mean PDFs made twice.
     let made = 0;
     const write = process.stdout.write.bind(process.stdout);
     process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      made += String(chunk).split('"batch PDF stored"').length - 1;
+      for (const line of String(chunk).split('\n'))
+        if (line.includes('"message":"batch PDFs stored"'))
+          made += (JSON.parse(line) as { uuids: string[] }).uuids.length;
       return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
     }) as typeof process.stdout.write;
     /** One batch: the same CFDI with other UUIDs, as a zip through the presigned upload (how a month comes in). */

@@ -123,6 +123,11 @@ export interface JobRecord {
   batchDone?: number;
   batchFailed?: number;
   partsDone?: number;
+  /**
+   * The assembly that follows the rendering stopped waiting (parts still rendering after FOLLOW_MS): the count
+   * that completes the batch queues the assembly at once (use-cases/batch-part.ts).
+   */
+  assemblyDeferred?: boolean;
 }
 
 /** What a batch job records besides the job's own fields (use-cases/batches.ts). */
@@ -161,8 +166,24 @@ export interface PartOutcome {
   ok: boolean;
   /** Why no PDF (failed ones). */
   motivo?: string;
-  /** The PDF's size in bytes (printed ones): where it ends in its part's PDF file. */
+  /** The PDF's size in bytes (printed ones): where it ends in the object that holds it. */
   bytes?: number;
+  /** The part's chunk object that holds the PDF (printed ones; none: a part counted before chunks, see PdfSource). */
+  chunk?: number;
+}
+
+/**
+ * Where a printed CFDI's PDF is stored: a chunk of its part (each PDF is written once, in the chunk of the PDFs its
+ * part rendered together), or, for a part counted by earlier code, the part's PDF object (outcomes with sizes, no
+ * chunk) or the PDF's own object (outcomes without sizes).
+ */
+export type PdfSource = { chunk: number } | { partObject: true } | { uuid: string };
+
+/** A PDF a run of its part stored: in which chunk and its size. */
+export interface StoredPdf {
+  uuid: string;
+  chunk: number;
+  bytes: number;
 }
 
 /** A batch's files (S3, under batches/ of the documents bucket; the result zip under results/jobs/). */
@@ -184,13 +205,15 @@ export interface BatchFiles {
   /** The account's brand a batch prints (stored when it starts). */
   putBrand(jobId: string, marca: Marca): Promise<void>;
   getBrand(jobId: string): Promise<Marca | undefined>;
-  hasPdf(jobId: string, uuid: string): Promise<boolean>;
-  putPdf(jobId: string, uuid: string, bytes: Buffer): Promise<void>;
-  /** A PDF an earlier run of its part stored (a redelivered part puts it in the part's PDF file). */
-  getPdf(jobId: string, uuid: string): Promise<Buffer>;
-  /** A part's printed PDFs in one file, one after another in the part's order (its outcomes give each size). */
-  putPartPdfs(jobId: string, part: number, pdfs: Buffer[]): Promise<void>;
-  openPartPdfs(jobId: string, part: number): Promise<Readable>;
+  /**
+   * Writes PDFs a part rendered, one after another, as chunk `chunk` of the part: each PDF's only write. The chunk
+   * names its PDFs and sizes (so a redelivered part finds them without reading them).
+   */
+  putPdfs(jobId: string, part: number, chunk: number, pdfs: { uuid: string; pdf: Buffer }[]): Promise<void>;
+  /** The PDFs earlier runs of the part stored, whatever chunk they are in. */
+  storedPdfs(jobId: string, part: number): Promise<StoredPdf[]>;
+  /** The stored PDFs of `source`, as one stream (a chunk's PDFs one after another). */
+  openPdfs(jobId: string, part: number, source: PdfSource): Promise<Readable>;
   /** Streams `body` to the job's result key (multipart: never whole in memory). */
   uploadResult(jobId: string, filename: string, body: Readable): Promise<JobResult>;
 }
@@ -211,6 +234,11 @@ export interface BatchRepository {
   ): Promise<{ job: JobRecord; parts: Set<number> } | undefined>;
   /** The parts already counted. */
   partsCounted(jobId: string): Promise<Set<number>>;
+  /**
+   * Marks the batch's assembly deferred, only while fewer than `parts` parts are counted (one conditional update:
+   * the count that completes the batch then reads the mark); false when every part was counted first.
+   */
+  deferAssembly(jobId: string, parts: number): Promise<boolean>;
   /**
    * Marks part `part` started, in the same round trip as reading the batch: the record as it was (undefined
    * unless the batch is rendering) and whether that part had been started before (a redelivery, or a duplicate

@@ -1,9 +1,13 @@
 // Embedded AWS emulators for the local runtime and the tests. They speak the real wire protocols, so the AWS
 // adapters under lambdas/shared/aws and lambdas/<service>/adapters run unchanged:
 //   DynamoDB: dynalite (on disk under DATA_DIR, or in memory), S3: s3rver (on disk), SQS: fauxqs (in memory).
-import { mkdirSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -156,6 +160,47 @@ interface S3rverStore {
   putSubresource(bucket: string, key: string | undefined, resource: { type: string }): Promise<unknown>;
   deleteSubresource(bucket: string, key: string | undefined, type: string): Promise<unknown>;
   reset(): void;
+  putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
+  putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
+  getResourcePath(bucket: string, key: string, resource: string): string;
+}
+
+interface S3rverObject {
+  bucket: string;
+  key: string;
+  content: Readable | Buffer;
+  metadata: unknown;
+}
+
+/**
+ * s3rver answers a PUT once the body has passed to the object file's write stream, before it is written: a kill
+ * just after the answer (the crash tests kill the runtime mid-batch) can leave an object shorter than the one it
+ * acknowledged, which S3 never does. Here the body goes to a temporary file renamed over the object once written,
+ * then the metadata, then the answer: an acknowledged object is whole, and a killed write leaves the old one.
+ */
+export function writeObjectsWhole(store: S3rverStore): void {
+  store.putObject = async (object) => {
+    const path = store.getResourcePath(object.bucket, object.key, 'object');
+    await mkdir(dirname(path), { recursive: true });
+    const md5 = createHash('md5');
+    let size = 0;
+    const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
+    await pipeline(
+      Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content,
+      new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          md5.update(chunk);
+          size += chunk.length;
+          done(null, chunk);
+        },
+      }),
+      createWriteStream(temporary),
+    );
+    await rename(temporary, path);
+    const digest = md5.digest('hex');
+    await store.putMetadata(object.bucket, object.key, object.metadata, digest);
+    return { size, md5: digest };
+  };
 }
 
 /**
@@ -235,6 +280,7 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     ],
   });
   keepBucketConfigInMemory(s3.store);
+  writeObjectsWhole(s3.store);
   const s3Addr = await s3.run();
   const s3Endpoint = `http://${host}:${s3Addr.port}`;
 

@@ -176,14 +176,15 @@ export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Bre
   add('API Gateway HTTP API requests', 22, p.apiHttpRequest);
   add('SQS send + receive + delete (one message per step)', (parts + 2) * 3, p.sqsRequest);
   const zipBytes = n * (a.pdfBytes + a.cfdiXmlBytes);
+  const chunks = parts * Math.ceil(a.batchPartSize / a.batchChunkPdfs);
   add(
-    'S3 PUT-class (the upload, parts, each PDF, PDFs again per part, outcomes, the zip in 5 MiB parts)',
-    1 + 1 + parts + n + parts + parts + Math.ceil(zipBytes / a.multipartPartBytes) + 2,
+    `S3 PUT-class (the upload, parts, the PDFs in chunks of ${a.batchChunkPdfs}, outcomes, the zip in 5 MiB parts)`,
+    1 + 1 + parts + chunks + parts + Math.ceil(zipBytes / a.multipartPartBytes) + 2,
     p.s3Put,
   );
   add(
-    'S3 GET/HEAD (the zip read, parts, the assembly: 3 reads per part; the download)',
-    1 + parts + 3 * parts + 1 + 1 + 1,
+    "S3 GET/HEAD (the zip read, parts, the assembly: each part's entries, outcomes and chunks; the download)",
+    1 + parts + 2 * parts + chunks + 1 + 1 + 1,
     p.s3Get,
   );
   add(
@@ -197,8 +198,8 @@ export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Bre
     p.ddbRead,
   );
   add(
-    'CloudWatch Logs ingestion (a line per PDF stored)',
-    (n * 400 + parts * a.logBytesPerInvocation) / 1024 ** 3,
+    'CloudWatch Logs ingestion (a line per chunk of PDFs stored, naming their UUIDs)',
+    (chunks * (400 + a.batchChunkPdfs * 40) + parts * a.logBytesPerInvocation) / 1024 ** 3,
     p.logsIngestGb,
   );
   add('Data transfer out (the result zip)', zipBytes / 1024 ** 3, p.transferOutGb);

@@ -1,38 +1,33 @@
 // S3 BatchFiles of the CFDI batches, in the documents bucket (lambdas/documents/bucket.ts): uploaded zips under
 // batches/uploads/ (a presigned POST bound to its key, application/zip and a size range), each batch's parts, part
-// outcomes, refusals, brand, PDFs (one object each, as rendered) and each part's PDFs again in one object (what the
-// assembly reads) under batches/<job id>/, and the result zip under results/jobs/<job id>/, streamed
-// there by a multipart upload (@aws-sdk/lib-storage) so it is never whole in memory. Keys are per job, part and
-// UUID: a retried step overwrites, never duplicates.
-import {
-  GetObjectCommand,
-  HeadObjectCommand,
-  NoSuchKey,
-  NotFound,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+// outcomes, refusals, brand and PDFs under batches/<job id>/, and the result zip under results/jobs/<job id>/,
+// streamed there by a multipart upload (@aws-sdk/lib-storage) so it is never whole in memory. A part's PDFs are
+// written once, in chunks (parts/<part>/pdfs-<chunk>: the PDFs one after another, their UUIDs and sizes in the
+// object's metadata); parts counted by earlier code left a part PDF object (parts/<part>.pdfs) or one object per PDF
+// (pdf/<uuid>.pdf), which the assembly still reads. Keys are per job, part, chunk and UUID: a retried step
+// overwrites, never duplicates.
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import type { Readable } from 'node:stream';
+import { S3Bucket } from '../../shared/aws/s3-bucket';
 import { BATCHES_PREFIX, JOB_RESULT_PREFIX } from '../bucket';
 import type { Marca } from '../../../templates/kit/marca';
 import type { Refused } from '../core/cfdi-resumen';
-import type { BatchEntry, BatchFiles, JobResult, PartOutcome } from '../ports';
+import type { BatchEntry, BatchFiles, JobResult, PartOutcome, PdfSource, StoredPdf } from '../ports';
 
 export const ZIP_CONTENT_TYPE = 'application/zip';
-const missing = (err: unknown) =>
-  err instanceof NoSuchKey ||
-  err instanceof NotFound ||
-  ['NoSuchKey', 'NotFound'].includes((err as { name?: string }).name ?? '');
 
 const batchKey = (jobId: string, rest: string) => `${BATCHES_PREFIX.prefix}${jobId}/${rest}`;
+const chunkKey = (jobId: string, part: number, chunk: number) =>
+  batchKey(jobId, `parts/${part}/pdfs-${chunk}`);
+/** The chunk's PDFs in its metadata: `uuid:bytes,uuid:bytes` (20 PDFs are ~900 of S3's 2 KB of metadata). */
+const PDFS_META = 'pdfs';
 
-export class S3BatchFiles implements BatchFiles {
-  constructor(
-    private readonly s3: S3Client,
-    private readonly bucket: string,
-  ) {}
+export class S3BatchFiles extends S3Bucket implements BatchFiles {
+  constructor(s3: S3Client, bucket: string) {
+    super(s3, bucket);
+  }
 
   async presignUpload(key: string, limits: { maxBytes: number; expiresInS: number }) {
     const { url, fields } = await createPresignedPost(this.s3, {
@@ -46,29 +41,17 @@ export class S3BatchFiles implements BatchFiles {
   }
 
   async openSource(key: string): Promise<{ body: Readable; bytes: number } | undefined> {
-    try {
-      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      return { body: out.Body as Readable, bytes: out.ContentLength ?? 0 };
-    } catch (err) {
-      if (missing(err)) return undefined;
-      throw err;
-    }
+    const out = await this.getObject(key);
+    return out && { body: out.Body as Readable, bytes: out.ContentLength ?? 0 };
   }
 
-  private async put(key: string, body: string | Buffer, contentType: string): Promise<void> {
-    await this.s3.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
-    );
+  private put(key: string, body: string | Buffer, contentType: string): Promise<void> {
+    return this.putObject(key, { Body: body, ContentType: contentType });
   }
 
   private async getJson<T>(key: string): Promise<T | undefined> {
-    try {
-      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      return JSON.parse(await out.Body!.transformToString('utf8')) as T;
-    } catch (err) {
-      if (missing(err)) return undefined;
-      throw err;
-    }
+    const text = await this.getText(key);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
   }
 
   putSource(key: string, body: string): Promise<void> {
@@ -109,37 +92,39 @@ export class S3BatchFiles implements BatchFiles {
     return this.getJson<Marca>(batchKey(jobId, 'marca.json'));
   }
 
-  async hasPdf(jobId: string, uuid: string): Promise<boolean> {
-    try {
-      await this.s3.send(
-        new HeadObjectCommand({ Bucket: this.bucket, Key: batchKey(jobId, `pdf/${uuid}.pdf`) }),
-      );
-      return true;
-    } catch (err) {
-      if (missing(err)) return false;
-      throw err;
-    }
+  putPdfs(jobId: string, part: number, chunk: number, pdfs: { uuid: string; pdf: Buffer }[]): Promise<void> {
+    return this.putObject(chunkKey(jobId, part, chunk), {
+      Body: Buffer.concat(pdfs.map((p) => p.pdf)),
+      ContentType: 'application/octet-stream',
+      Metadata: { [PDFS_META]: pdfs.map((p) => `${p.uuid}:${p.pdf.length}`).join(',') },
+    });
   }
 
-  putPdf(jobId: string, uuid: string, bytes: Buffer): Promise<void> {
-    return this.put(batchKey(jobId, `pdf/${uuid}.pdf`), bytes, 'application/pdf');
+  async storedPdfs(jobId: string, part: number): Promise<StoredPdf[]> {
+    const prefix = batchKey(jobId, `parts/${part}/pdfs-`);
+    const chunks = (await this.listKeys(prefix)).map((key) => Number(key.slice(prefix.length)));
+    const heads = await Promise.all(chunks.map((chunk) => this.headObject(chunkKey(jobId, part, chunk))));
+    return heads.flatMap((head, i) => {
+      const pdfs = (head?.Metadata?.[PDFS_META] ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((pdf) => {
+          const [uuid, bytes] = pdf.split(':');
+          return { uuid: uuid!, chunk: chunks[i]!, bytes: Number(bytes) };
+        });
+      // A chunk whose size is not its PDFs' (never in S3, whose PUT is whole or nothing) counts as not written.
+      return pdfs.reduce((sum, p) => sum + p.bytes, 0) === head?.ContentLength ? pdfs : [];
+    });
   }
 
-  async getPdf(jobId: string, uuid: string): Promise<Buffer> {
-    const out = await this.s3.send(
-      new GetObjectCommand({ Bucket: this.bucket, Key: batchKey(jobId, `pdf/${uuid}.pdf`) }),
-    );
-    return Buffer.from(await out.Body!.transformToByteArray());
-  }
-
-  putPartPdfs(jobId: string, part: number, pdfs: Buffer[]): Promise<void> {
-    return this.put(batchKey(jobId, `parts/${part}.pdfs`), Buffer.concat(pdfs), 'application/octet-stream');
-  }
-
-  async openPartPdfs(jobId: string, part: number): Promise<Readable> {
-    const out = await this.s3.send(
-      new GetObjectCommand({ Bucket: this.bucket, Key: batchKey(jobId, `parts/${part}.pdfs`) }),
-    );
+  async openPdfs(jobId: string, part: number, source: PdfSource): Promise<Readable> {
+    const key =
+      'chunk' in source
+        ? chunkKey(jobId, part, source.chunk)
+        : 'uuid' in source
+          ? batchKey(jobId, `pdf/${source.uuid}.pdf`)
+          : batchKey(jobId, `parts/${part}.pdfs`);
+    const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
     return out.Body as Readable;
   }
 
@@ -158,7 +143,7 @@ export class S3BatchFiles implements BatchFiles {
       queueSize: 2,
       partSize: 5 * 1024 * 1024,
     }).done();
-    const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-    return { key, filename, contentType: ZIP_CONTENT_TYPE, bytes: head.ContentLength ?? 0 };
+    const head = await this.headObject(key);
+    return { key, filename, contentType: ZIP_CONTENT_TYPE, bytes: head?.ContentLength ?? 0 };
   }
 }

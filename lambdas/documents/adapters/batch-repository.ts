@@ -3,7 +3,8 @@
 // the split is recorded once (queued → rendering), and each part is counted once (its number joins the
 // `partsSeen` string set in the same update that adds its counts), so a redelivered part never counts twice. A
 // part's start joins `partsStarted` in the update that reads the batch: a part seen there before may have PDFs
-// stored already (the only case where the part looks for them).
+// stored already (the only case where the part looks for them). An assembly that stops following the rendering
+// marks the item (assemblyDeferred) only while parts are missing, so the count that completes the batch sees it.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoJobRepository } from './job-repository';
 import type { WindowSlot } from '../../shared/quota/windows';
@@ -58,6 +59,15 @@ export class DynamoBatchRepository extends DynamoJobRepository implements BatchR
       partsStarted?: Set<string>;
     };
     return { job, startedBefore: !!started?.has(String(part)) };
+  }
+
+  async deferAssembly(jobId: string, parts: number): Promise<boolean> {
+    return !!(await this.update(jobId, {
+      set: ['assemblyDeferred = :yes'],
+      condition: '#s = :active AND partsDone < :parts',
+      values: { ':yes': true, ':parts': parts },
+      touch: false,
+    }));
   }
 
   async partsCounted(jobId: string): Promise<Set<number>> {

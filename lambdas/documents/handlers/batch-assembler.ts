@@ -1,8 +1,10 @@
 // Batch assembler: fed by the documents assemble queue (SQS event source, batch size 1, reportBatchItemFailures),
 // one message per CFDI batch, sent by its split (use-cases/batch-split.ts). Streams the batch's result zip part by
 // part as the batch worker's parts are counted (use-cases/batch-assemble.ts), so the zip is written while the
-// batch renders instead of after it. A zip bundle: no Chromium. A fault is retried by SQS redelivery after a
-// backoff (JOB_RETRY_SCHEDULE_S); the retry starts the zip again from the first part.
+// batch renders instead of after it, for at most FOLLOW_MS (then it defers to the count that completes the batch,
+// which queues the next assembly: a success here, so a long batch uses up no receives). A zip bundle: no Chromium.
+// A fault is retried by SQS redelivery after a backoff (JOB_RETRY_SCHEDULE_S); the retry starts the zip again from
+// the first part.
 import { z } from 'zod';
 import { logger } from '../../shared/logger';
 import { sqsWorker } from '../../shared/sqs-worker';

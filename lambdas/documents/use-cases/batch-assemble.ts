@@ -4,12 +4,12 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { logger } from '../../shared/logger';
 import { baseName } from '../core/cfdi-resumen';
 import { resumenWriters } from '../formats/resumen';
-import type { BatchEntry, PartOutcome } from '../ports';
+import type { BatchEntry, PartOutcome, PdfSource } from '../ports';
 import type { BatchAssembleDeps } from './batch-run-deps';
 import { outcomeEvent, queueEvent } from './job-events';
 
@@ -52,20 +52,26 @@ function zipTo(out: PassThrough) {
   };
 }
 
-/** Cuts a part's PDF object into its PDFs, in order, by size: each take() must be read to its end before the next. */
+/**
+ * Cuts an object of PDFs (a part's chunk) into its PDFs, in order, by size: each take() must be read to its end
+ * before the next; take() without a size reads the whole object (a PDF's own object).
+ */
 class PdfCutter {
   private rest: Uint8Array = new Uint8Array(0);
   private readonly chunks: AsyncIterator<Uint8Array>;
 
-  constructor(body: AsyncIterable<Uint8Array>) {
-    this.chunks = body[Symbol.asyncIterator]();
+  constructor(readonly body: Readable) {
+    this.chunks = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
   }
 
-  async *take(bytes: number): AsyncGenerator<Uint8Array> {
+  async *take(bytes = Infinity): AsyncGenerator<Uint8Array> {
     for (let left = bytes; left > 0;) {
       if (!this.rest.length) {
         const next = await this.chunks.next();
-        if (next.done) throw new Error(`a part's PDF object ended ${left} bytes early`);
+        if (next.done) {
+          if (bytes === Infinity) return;
+          throw new Error(`a part's PDF object ended ${left} bytes early`);
+        }
         this.rest = next.value;
       }
       const chunk = this.rest.subarray(0, left);
@@ -76,32 +82,46 @@ class PdfCutter {
   }
 }
 
-/** One PDF of its own object (a part without sizes, see printed()). */
-async function* storedPdf(deps: BatchAssembleDeps, jobId: string, uuid: string): AsyncGenerator<Uint8Array> {
-  yield await deps.batchFiles.getPdf(jobId, uuid);
+/** Where a printed outcome's PDF is stored (PdfSource), named, and its size when the object holds more PDFs. */
+function sourceOf(o: PartOutcome): { name: string; source: PdfSource; bytes?: number } {
+  if (o.chunk !== undefined) return { name: `chunk ${o.chunk}`, source: { chunk: o.chunk }, bytes: o.bytes };
+  // Parts counted by earlier code: the part's PDF object (outcomes with sizes) or each PDF's own object.
+  if (o.bytes !== undefined) return { name: 'part', source: { partObject: true }, bytes: o.bytes };
+  return { name: o.uuid, source: { uuid: o.uuid } };
 }
 
 /** How often the assembly asks which parts are counted while it waits for the next one. */
 const POLL_MS = 150;
-/** An assembly that saw no part counted for this long fails (SQS retries it: it starts again from the first part). */
-const STALL_MS = 10 * 60_000;
+/**
+ * How long one assembly follows the rendering: the assembler's timeout is 15 minutes, so what is left to zip once
+ * the last part is counted (a part or two, as the assembly keeps pace) has five. A batch that renders for longer
+ * (thousands of CFDI on a small plan) hands its assembly to the count that completes it instead of keeping one
+ * invocation waiting (or failing it, which SQS would count as a receive and, after three, move to the DLQ).
+ */
+export const FOLLOW_MS = 10 * 60_000;
+
+/** The assembly stopped following the rendering: the count that completes the batch queues the next one. */
+class Deferred extends Error {}
 
 /**
  * Which parts are counted, as the assembly waits for them in order: one read of the job's counted parts at a
- * time, every POLL_MS, shared by whoever waits (the part being zipped and the next one opening).
+ * time, every POLL_MS, shared by whoever waits (the part being zipped and the next one opening). Past `until`, a
+ * wait marks the assembly deferred on the job (only while parts are missing: the same conditional update order as
+ * the counts') and throws Deferred; if the last part was counted first, the wait goes on as before.
  */
 class CountedParts {
   private counted = new Set<number>();
   private polling: Promise<void> | undefined;
-  private progressAt = Date.now();
+  private stopped = false;
+  private deferTried = false;
 
   constructor(
     private readonly deps: BatchAssembleDeps,
     private readonly jobId: string,
+    private readonly parts: number,
     private readonly all: boolean,
+    private readonly until: number,
   ) {}
-
-  private stopped = false;
 
   /** The assembly ended (or failed): a wait still under way ends too. */
   stop(): void {
@@ -118,23 +138,21 @@ class CountedParts {
 
   private async poll(): Promise<void> {
     await new Promise((r) => setTimeout(r, POLL_MS));
-    const counted = await this.deps.jobs.partsCounted(this.jobId);
-    if (counted.size > this.counted.size) this.progressAt = Date.now();
-    else if (Date.now() - this.progressAt > STALL_MS)
-      throw new Error(
-        `batch ${this.jobId}: no part counted for ${STALL_MS / 60_000} minutes; the assembly stops`,
-      );
-    this.counted = counted;
+    if (!this.deferTried && Date.now() > this.until) {
+      this.deferTried = true;
+      if (await this.deps.jobs.deferAssembly(this.jobId, this.parts))
+        throw new Deferred(`batch ${this.jobId}: parts still rendering after ${FOLLOW_MS / 60_000} minutes`);
+    }
+    this.counted = await this.deps.jobs.partsCounted(this.jobId);
   }
 }
 
 /**
  * The batch's printed CFDI in order, part by part, each part as soon as it is counted (the assembly starts with
- * the rendering and follows it), each with its PDF (a slice of the part's PDF object); a CFDI
- * without a PDF goes to `onFailed` with its reason instead. A part counted by the code before PDF sizes (a batch
- * under way when this was deployed) has neither sizes nor a PDF object: its PDFs are read one by one from their
- * own objects, which every part still writes. The next part's files open while a part streams, so
- * each GET's latency (tens of ms in AWS) overlaps the zip's work instead of adding up over the parts.
+ * the rendering and follows it), each with its PDF (cut from the object that holds it, see sourceOf); a CFDI
+ * without a PDF goes to `onFailed` with its reason instead. A part's objects all open at once, and the next part's
+ * files open while a part streams, so each GET's latency (tens of ms in AWS) overlaps the zip's work instead of
+ * adding up over the parts.
  */
 async function* printed(
   deps: BatchAssembleDeps,
@@ -153,43 +171,60 @@ async function* printed(
         ]),
       );
     files.catch(() => undefined); // awaited in its turn
-    const pdfs = files.then(([, outcomes]) =>
-      outcomes.some((o) => o.ok) && outcomes.every((o) => !o.ok || o.bytes !== undefined)
-        ? deps.batchFiles.openPartPdfs(jobId, part)
-        : undefined,
-    );
-    pdfs.catch(() => undefined); // awaited in its turn
-    return { files, pdfs };
+    const objects = files.then(([, outcomes]) => {
+      const byName = new Map<string, Promise<PdfCutter>>();
+      for (const o of outcomes) {
+        const { name, source } = o.ok ? sourceOf(o) : { name: '' };
+        if (!source || byName.has(name)) continue;
+        const cutter = deps.batchFiles.openPdfs(jobId, part, source).then((body) => new PdfCutter(body));
+        cutter.catch(() => undefined); // awaited in its turn
+        byName.set(name, cutter);
+      }
+      return byName;
+    });
+    objects.catch(() => undefined); // awaited in its turn
+    return { files, objects };
   };
+  const close = (objects: Promise<Map<string, Promise<PdfCutter>>>) =>
+    objects.then(
+      (byName) => {
+        for (const cutter of byName.values())
+          cutter.then(
+            (c) => c.body.destroy(),
+            () => undefined,
+          );
+      },
+      () => undefined,
+    );
   const opened: ReturnType<typeof open>[] = [];
   try {
     for (let part = 0; part < parts; part++) {
       if (part === 0) opened.push(open(0));
       if (part + 1 < parts) opened.push(open(part + 1));
       const [entries, outcomes] = await opened[0]!.files;
-      const body = await opened[0]!.pdfs;
-      const cutter = body && new PdfCutter(body);
+      const objects = await opened[0]!.objects;
       const byUuid = new Map(outcomes.map((o) => [o.uuid, o]));
       for (const entry of entries) {
         const o: PartOutcome | undefined = byUuid.get(entry.row.uuid);
         if (!o?.ok) onFailed(entry, o?.motivo ?? 'Sin resultado de impresión');
-        else if (cutter && o.bytes !== undefined) yield { entry, pdf: cutter.take(o.bytes) };
-        else yield { entry, pdf: storedPdf(deps, jobId, entry.row.uuid) };
+        else {
+          const { name, bytes } = sourceOf(o);
+          yield { entry, pdf: (await objects.get(name)!).take(bytes) };
+        }
       }
-      opened.shift();
-      body?.destroy();
+      void close(opened.shift()!.objects);
     }
   } finally {
     // The assembly stopped early (a failed upload): close the downloads still open.
-    for (const { pdfs } of opened)
-      pdfs.then(
-        (body) => body?.destroy(),
-        () => undefined,
-      );
+    for (const { objects } of opened) void close(objects);
   }
 }
 
-export async function assembleBatch(deps: BatchAssembleDeps, jobId: string): Promise<'done' | 'skipped'> {
+export async function assembleBatch(
+  deps: BatchAssembleDeps,
+  jobId: string,
+  follow = FOLLOW_MS,
+): Promise<'done' | 'skipped' | 'deferred'> {
   const job = await deps.jobs.get(jobId);
   if (!job?.batch) return 'skipped';
   if (job.status === 'done') {
@@ -197,7 +232,10 @@ export async function assembleBatch(deps: BatchAssembleDeps, jobId: string): Pro
     return 'skipped';
   }
   if (job.status !== 'rendering' || job.batch.parts === undefined) return 'skipped';
-  const counted = new CountedParts(deps, jobId, job.partsDone === job.batch.parts);
+  const all = job.partsDone === job.batch.parts;
+  // An assembly that stopped following the rendering: the count that completes the batch queues the next one.
+  if (job.assemblyDeferred && !all) return 'skipped';
+  const counted = new CountedParts(deps, jobId, job.batch.parts, all, Date.now() + follow);
   const dir = await mkdtemp(join(tmpdir(), 'batch-'));
   try {
     const out = new PassThrough();
@@ -214,11 +252,20 @@ export async function assembleBatch(deps: BatchAssembleDeps, jobId: string): Pro
       failed++;
       refused.push({ archivo: entry.archivo, motivo });
     };
-    for await (const { entry, pdf } of printed(deps, jobId, job.batch.parts, counted, onFailed)) {
-      const base = baseName(entry.row);
-      await zip.stream(`${base}.pdf`, pdf);
-      await zip.text(`${base}.xml`, Buffer.from(entry.xml, 'utf8'));
-      resumen.add(entry.row);
+    try {
+      for await (const { entry, pdf } of printed(deps, jobId, job.batch.parts, counted, onFailed)) {
+        const base = baseName(entry.row);
+        await zip.stream(`${base}.pdf`, pdf);
+        await zip.text(`${base}.xml`, Buffer.from(entry.xml, 'utf8'));
+        resumen.add(entry.row);
+      }
+    } catch (err) {
+      // The unfinished zip's upload ends too (lib-storage aborts its multipart upload: nothing is left in S3).
+      out.destroy(err as Error);
+      await upload.catch(() => undefined);
+      if (!(err instanceof Deferred)) throw err;
+      logger.info('batch assembly deferred to the last count', { jobId, parts: job.batch.parts });
+      return 'deferred';
     }
     await resumen.finish(refused);
     await zip.stream('resumen.xlsx', createReadStream(xlsxPath));

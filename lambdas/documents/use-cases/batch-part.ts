@@ -15,6 +15,13 @@ import { parseRenderRequest, renderDocument } from './render-request';
  */
 const ASSEMBLY_BACKSTOP_S = 900;
 
+/**
+ * PDFs per chunk a part writes: each PDF is written once, with the ones rendered just before it. A part killed
+ * mid-way renders again only the PDFs of its unwritten chunk (fewer than this many, plus one being written); one
+ * object per PDF cost the local S3 emulator a PUT each (mkdir, open, write, close, MD5) and AWS a request each.
+ */
+const CHUNK_PDFS = 5;
+
 /** Errors that are the CFDI's own: rendering it again cannot succeed. */
 function callerFault(err: unknown): string | undefined {
   if (err instanceof DocumentRequestError)
@@ -52,21 +59,41 @@ export async function renderPart(
         motivo: `Falló la impresión de nuestro lado tras ${attempt} intentos (not charged; send it again)`,
       };
     };
-    // Which PDFs an earlier run of this part stored (asked at once); a part's first run has none to look for.
-    const stored = started.startedBefore
-      ? await Promise.all(entries.map((e) => deps.batchFiles.hasPdf(jobId, e.row.uuid)))
-      : entries.map(() => false);
-    // Each PDF is stored while the next one renders; the part ends when every write has.
+    // Which PDFs earlier runs of this part stored (a part's first run has none to look for).
+    const stored = new Map(
+      (started.startedBefore ? await deps.batchFiles.storedPdfs(jobId, part) : []).map((p) => [p.uuid, p]),
+    );
+    let chunks = Math.max(-1, ...[...stored.values()].map((p) => p.chunk)) + 1;
+    // The PDFs rendered and not written yet: written once, CHUNK_PDFS at a time, while the next ones render.
+    let pending: { at: number; uuid: string; pdf: Buffer }[] = [];
     const writes: Promise<void>[] = [];
-    /** The PDF of each printed outcome, by its index: they go into the part's PDF object at the end. */
-    const pdfs = new Map<number, Buffer>();
     let made = 0;
+    const write = () => {
+      const chunk = chunks++;
+      const pdfs = pending;
+      pending = [];
+      writes.push(
+        deps.batchFiles.putPdfs(jobId, part, chunk, pdfs).then(
+          () => {
+            // One line per chunk stored, naming its PDFs (the crash test counts them: a redelivered part makes none
+            // twice).
+            logger.info('batch PDFs stored', { jobId, part, chunk, uuids: pdfs.map((p) => p.uuid) });
+            made += pdfs.length;
+            for (const p of pdfs) outcomes![p.at] = { uuid: p.uuid, ok: true, bytes: p.pdf.length, chunk };
+          },
+          (err: unknown) => {
+            for (const p of pdfs) outcomes![p.at] = ourFault(p.uuid, err);
+          },
+        ),
+      );
+    };
     outcomes = [];
     try {
-      for (const [i, entry] of entries.entries()) {
+      for (const entry of entries) {
         const uuid = entry.row.uuid;
-        if (stored[i]) {
-          pdfs.set(outcomes.push({ uuid, ok: true }) - 1, await deps.batchFiles.getPdf(jobId, uuid));
+        const before = stored.get(uuid);
+        if (before) {
+          outcomes.push({ uuid, ok: true, bytes: before.bytes, chunk: before.chunk });
           continue;
         }
         try {
@@ -75,18 +102,9 @@ export async function renderPart(
           const doc = await renderDocument(request, await deps.renderer(), {
             watermark: job.plan === 'free',
           });
-          const at = outcomes.push({ uuid, ok: true }) - 1;
-          pdfs.set(at, doc.bytes);
-          writes.push(
-            deps.batchFiles.putPdf(jobId, uuid, doc.bytes).then(
-              () => {
-                // One line per PDF made (the crash test counts them: a redelivered part makes none twice).
-                logger.info('batch PDF stored', { jobId, part, uuid });
-                made++;
-              },
-              (err: unknown) => void (outcomes![at] = ourFault(uuid, err)),
-            ),
-          );
+          // Its outcome once its chunk is written (a chunk that fails to write on the last attempt: failed).
+          pending.push({ at: outcomes.push({ uuid, ok: false }) - 1, uuid, pdf: doc.bytes });
+          if (pending.length >= CHUNK_PDFS) write();
         } catch (err) {
           const fault = callerFault(err);
           // A fault on our side before the last attempt: the writes under way end first, then SQS redelivers.
@@ -96,6 +114,7 @@ export async function renderPart(
           );
         }
       }
+      if (pending.length) write();
       const settled = await Promise.allSettled(writes);
       const failedWrite = settled.find((r) => r.status === 'rejected');
       if (failedWrite) throw failedWrite.reason;
@@ -103,24 +122,19 @@ export async function renderPart(
       // The service's stats count each PDF made once, in one update per part (also when the part fails after it).
       if (made) await deps.recordRender('pdf', made).catch(() => undefined);
     }
-    // The printed PDFs again in one object, in the part's order, each one's size in its outcome.
-    const printed = outcomes.flatMap((o, i) => (o.ok ? [{ o, pdf: pdfs.get(i)! }] : []));
-    for (const { o, pdf } of printed) o.bytes = pdf.length;
-    if (printed.length)
-      await deps.batchFiles.putPartPdfs(
-        jobId,
-        part,
-        printed.map((p) => p.pdf),
-      );
     await deps.batchFiles.putOutcome(jobId, part, outcomes);
   }
   const ok = outcomes.filter((o) => o.ok).length;
   // Counted: the assembly (queued by the split) reads it as soon as the parts before it are in the zip.
   const counted = await deps.jobs.recordPart(jobId, part, ok, outcomes.length - ok);
-  // The count that completes the batch also queues a late assembly, in case the one the split queued died or gave
-  // up while a part was being retried: by then that one has finished (the late one finds the job done) or is gone.
+  // The count that completes the batch queues the assembly at once when the one the split queued stopped following
+  // the rendering (deferred: the mark and this count are ordered on the job's item); otherwise a late one, in case
+  // that one died meanwhile: by then it has finished (the late one finds the job done) or is gone.
   if (counted?.job.status === 'rendering' && counted.job.partsDone === parts)
-    await deps.assembleQueue.send({ jobId } satisfies AssembleMessage, ASSEMBLY_BACKSTOP_S);
+    await deps.assembleQueue.send(
+      { jobId } satisfies AssembleMessage,
+      counted.job.assemblyDeferred ? 0 : ASSEMBLY_BACKSTOP_S,
+    );
   // The plan's window moves on: the part `window` places after this one, unless it is counted already (as the
   // count just read it). Sent again when this part is redelivered (its first send may be what was lost); a part
   // run twice renders nothing twice once its PDFs are stored.

@@ -10,20 +10,21 @@
 //              plan's window) and the assembly.
 //   part (batch-part.ts) — renders its CFDI with the same renderDocument() as POST /v1/render, skipping any whose
 //              PDF is already stored (looked for when the part ran before: a redelivered part renders nothing
-//              twice; its start is recorded in the update that reads the batch). Each PDF is stored as it is made;
-//              at the end the part's PDFs go again into one object, the one the assembly reads (one GET per part,
-//              not per CFDI). Then it stores the outcomes (each PDF's size) and counts the part once (a string set
-//              on the job record; the count that completes the batch queues a late assembly, 15 minutes on, in
-//              case the split's died meanwhile). A fault on our side fails the message (SQS retries it after the backoff); on
-//              the last attempt the CFDI still without a PDF are reported failed, one by one, and the rest of the
-//              batch goes on.
+//              twice once it is stored; its start is recorded in the update that reads the batch). Each PDF is
+//              written once, in a chunk of CHUNK_PDFS while the next ones render (the chunk's metadata names its
+//              PDFs and sizes). Then it stores the outcomes (each PDF's chunk and size) and counts the part once (a
+//              string set on the job record; the count that completes the batch queues the assembly: at once if
+//              the one the split queued deferred, else a late one 15 minutes on in case that one died). A fault on
+//              our side fails the message (SQS retries it after the backoff); on the last attempt the CFDI still
+//              without a PDF are reported failed, one by one, and the rest of the batch goes on.
 //   assemble (batch-assemble.ts) — streams the result zip to S3 (PDF + XML per CFDI, resumen.xlsx, resumen.csv)
-//              part by part, each as soon as it is counted (it polls the job's counted parts while it waits;
-//              redelivered, it starts again and writes the same zip; only one run completes the job), each
-//              part's PDF object cut at the sizes its outcomes give (a part stored before
-//              sizes existed: its per-PDF objects), the next part's opening meanwhile; memory holds two parts'
-//              entries and the upload's two 5 MiB parts, whatever the batch's size. Gives back the quota of CFDI
-//              that failed, completes the job and queues its webhook event (Scale).
+//              part by part, each as soon as it is counted (it polls the job's counted parts while it waits, for at
+//              most FOLLOW_MS: then, while parts are missing, it marks the job deferred and ends, and the last
+//              count queues the next assembly; redelivered, it starts again and writes the same zip; only one run
+//              completes the job), each part's chunks cut at the sizes its outcomes give (a part stored by earlier
+//              code: its part PDF object or per-PDF objects), the next part's opening meanwhile; memory holds two
+//              parts' entries and the upload's two 5 MiB parts, whatever the batch's size. Gives back the quota of
+//              CFDI that failed, completes the job and queues its webhook event (Scale).
 import { renderPart } from './batch-part';
 import type { BatchRunDeps } from './batch-run-deps';
 import { splitBatch } from './batch-split';

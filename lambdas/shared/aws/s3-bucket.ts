@@ -1,10 +1,13 @@
 // The base of every S3 store: one bucket. Each store names its keys and what it writes with them; this names the
-// bucket on every request, reads a missing object as undefined and signs GET links.
+// bucket on every request, reads a missing object as undefined, lists keys and signs GET links.
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   NoSuchKey,
+  NotFound,
   PutObjectCommand,
+  paginateListObjectsV2,
   type PutObjectCommandInput,
   type S3Client,
 } from '@aws-sdk/client-s3';
@@ -45,6 +48,27 @@ export abstract class S3Bucket {
       if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
       throw err;
     }
+  }
+
+  /** The object's metadata (HEAD), or undefined when there is none. */
+  protected async headObject(key: string) {
+    try {
+      return await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (err) {
+      if (err instanceof NotFound || (err as { name?: string }).name === 'NotFound') return undefined;
+      throw err;
+    }
+  }
+
+  /** Every key under `prefix` (page by page). */
+  protected async listKeys(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const page of paginateListObjectsV2(
+      { client: this.s3 },
+      { Bucket: this.bucket, Prefix: prefix },
+    ))
+      for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
+    return keys;
   }
 
   protected async getText(key: string): Promise<string | undefined> {
