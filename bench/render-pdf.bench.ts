@@ -1,13 +1,14 @@
 // Invoice PDF through the Chromium renderer (warm: browser started, pages pooled) against the plain way in the same
 // run: raw puppeteer setContent + pdf of the same HTML on a reused page of a browser started from the same binary
-// with the same flags and fonts (a separate browser process: the renderer does not hand its own out). The ratio is
-// what the containment (interception, CSP header, synthetic origin, navigation checks) costs per render.
+// with the same flags and fonts (a separate browser process: the renderer does not hand its own out), the HTML with
+// the renderer's print-only stylesheet too (withoutScreenLayout). The ratio is what the containment (interception,
+// CSP header, synthetic origin, navigation checks) costs per render.
 // Then the free-tier watermark's cost, and throughput at concurrency 1/2/4 against concurrency 1, for the default
 // single-process browser (what Lambda runs) and for a multi-process one.
 import chromium from '@sparticuz/chromium';
 import puppeteer from 'puppeteer-core';
 import { Renderer } from '../lambdas/documents/render/chromium';
-import { launchArgs } from '../lambdas/documents/render/containment';
+import { launchArgs, withoutScreenLayout } from '../lambdas/documents/render/containment';
 import { resolveFontsDir, writeFontconfig } from '../lambdas/documents/render/fonts';
 
 const REPS = 40;
@@ -81,8 +82,9 @@ async function throughput(renderer: Renderer, concurrency: number): Promise<numb
     env: { ...process.env, FONTCONFIG_FILE: writeFontconfig(resolveFontsDir()) },
   });
   const page = await raw.newPage();
+  const rawHtml = withoutScreenLayout(INVOICE, false);
   const rawPdf = async () => {
-    await page.setContent(INVOICE, { waitUntil: 'load' });
+    await page.setContent(rawHtml, { waitUntil: 'load' });
     return page.pdf({
       format: 'A4',
       printBackground: true,

@@ -8,8 +8,9 @@
 // renders delivered: a render's charge is held until its document is ready, and each delivery is in the runtime's
 // log before its commit (a kill between the two leaves the hold, given back at the restart, with its own log line),
 // so deliveries = delivery lines less holds given back, and every 200 received is one of them.
-// Then a kill during long jobs: a long narration and a documents async job (Scale key) mid-work, the group killed,
-// a restart on the same data: both finish, the 200 serves its audio, the job its PDF, usage equals deliveries.
+// Then a kill during long jobs (on the runtime the bursts ended with, not a fresh one: a start is seconds of CPU): a
+// long narration and a documents async job (Scale key) mid-work, the group killed, a restart on the same data: both
+// finish, the 200 serves its audio, the job its PDF, usage equals deliveries.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -227,109 +228,104 @@ test('kills at three moments: usage equals deliveries per address, 200s keep the
 });
 
 test('a kill during a long narration job and a documents async job: after a restart on the same data both finish, usage equals deliveries', async () => {
-  await rt?.killGroup();
-  const longData = tempDir('crash-long-');
-  const LONG_ENV = { ...ENV, SYNC_MAX_CHARS: '300', WAIT_WINDOW_S: '0' };
-  try {
-    rt = await startLocalProcess(longData.path, LONG_ENV);
-    let { env, db } = database(longData.path);
-    // A Scale key (admin-made: paid until revoked) for the async render.
-    const key = 'key_crashLongJobsScale0123456789';
-    const record = {
-      keyHash: hashKey(key),
-      keyPrefix: key.slice(0, 10),
-      plan: 'scale' as const,
-      status: 'active' as const,
-      email: 'scale@example.com',
-      createdAt: new Date().toISOString(),
+  // The runtime the first test started last, on its data (same settings): a new address and a new key are new
+  // subjects there, and its jobs are all finished. Started again only if it is gone (that test stopped early).
+  if (!rt || rt.child.exitCode !== null || rt.child.signalCode !== null)
+    rt = await startLocalProcess(data.path, ENV);
+  let { env, db } = database(data.path);
+  // A Scale key (admin-made: paid until revoked) for the async render.
+  const key = 'key_crashLongJobsScale0123456789';
+  const record = {
+    keyHash: hashKey(key),
+    keyPrefix: key.slice(0, 10),
+    plan: 'scale' as const,
+    status: 'active' as const,
+    email: 'scale@example.com',
+    createdAt: new Date().toISOString(),
+  };
+  await new DynamoKeyStore(db, env.KEYS_TABLE!).put(record);
+  db.destroy();
+  const auth = { authorization: `Bearer ${key}` };
+
+  // A documents async job (1,500 rows: seconds of Chromium) and a long narration (minutes of audio), both queued.
+  const rows = Array.from({ length: 1500 }, (_, i) => ({
+    ...ventas.rows[i % ventas.rows.length]!,
+    product: `Producto ${i + 1}`,
+  }));
+  let res = await fetch(`${rt.documentsUrl}/v1/render`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth },
+    body: JSON.stringify({
+      template: 'ventas',
+      format: 'pdf',
+      data: { ...ventas, rows },
+      options: { async: true },
+    }),
+  });
+  expect(res.status).toBe(202);
+  const jobId = ((await res.json()) as { id: string }).id;
+  const ip = '198.51.100.31';
+  const text = Array.from(
+    { length: 150 },
+    (_, i) => `La frase número ${i + 1} de una narración larga que el trabajador lee sin prisa.`,
+  ).join(' ');
+  res = await fetch(`${rt.narrationUrl}/convert/text`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    body: JSON.stringify({ text }),
+  });
+  expect(res.status).toBe(202);
+  const audioId = ((await res.json()) as { audio_id: string }).audio_id;
+
+  // Killed while both are mid-work: the narration has made progress, the render has started.
+  const job = async () =>
+    (await (await fetch(`${rt!.documentsUrl}/v1/jobs/${jobId}`, { headers: auth })).json()) as {
+      status: string;
+      download_url?: string;
     };
-    await new DynamoKeyStore(db, env.KEYS_TABLE!).put(record);
-    db.destroy();
-    const auth = { authorization: `Bearer ${key}` };
+  const audio = async () =>
+    (await (
+      await fetch(`${rt!.narrationUrl}/audio/${audioId}`, { headers: { accept: 'application/json' } })
+    ).json()) as { status: string; progress?: number };
+  await until(
+    'both jobs to be mid-work',
+    async () => {
+      const [j, a] = [await job(), await audio()];
+      return j.status === 'rendering' && a.status === 'processing' && (a.progress ?? 0) > 0
+        ? true
+        : undefined;
+    },
+    120_000,
+    async () => [await job(), await audio()],
+  );
+  await rt.killGroup();
 
-    // A documents async job (1,500 rows: seconds of Chromium) and a long narration (minutes of audio), both queued.
-    const rows = Array.from({ length: 1500 }, (_, i) => ({
-      ...ventas.rows[i % ventas.rows.length]!,
-      product: `Producto ${i + 1}`,
-    }));
-    let res = await fetch(`${rt.documentsUrl}/v1/render`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...auth },
-      body: JSON.stringify({
-        template: 'ventas',
-        format: 'pdf',
-        data: { ...ventas, rows },
-        options: { async: true },
-      }),
-    });
-    expect(res.status).toBe(202);
-    const jobId = ((await res.json()) as { id: string }).id;
-    const ip = '198.51.100.31';
-    const text = Array.from(
-      { length: 150 },
-      (_, i) => `La frase número ${i + 1} de una narración larga que el trabajador lee sin prisa.`,
-    ).join(' ');
-    res = await fetch(`${rt.narrationUrl}/convert/text`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-      body: JSON.stringify({ text }),
-    });
-    expect(res.status).toBe(202);
-    const audioId = ((await res.json()) as { audio_id: string }).audio_id;
+  // A restart on the same data re-queues both; they finish (the dead worker's lease runs out first).
+  rt = await startLocalProcess(data.path, ENV);
+  const done = await until(
+    'both jobs to finish after the restart',
+    async () => {
+      const [j, a] = [await job(), await audio()];
+      return j.status === 'done' && a.status === 'done' ? j : undefined;
+    },
+    240_000,
+    async () => [await job(), await audio(), rt!.output().slice(-3000)],
+  );
+  const pdf = Buffer.from(await (await fetch(done.download_url!)).arrayBuffer());
+  expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  const served = await fetch(`${rt.narrationUrl}/audio/${audioId}`, { redirect: 'manual' });
+  expect(served.status).toBe(302);
+  expect((await fetch(served.headers.get('location')!)).status).toBe(200);
 
-    // Killed while both are mid-work: the narration has made progress, the render has started.
-    const job = async () =>
-      (await (await fetch(`${rt!.documentsUrl}/v1/jobs/${jobId}`, { headers: auth })).json()) as {
-        status: string;
-        download_url?: string;
-      };
-    const audio = async () =>
-      (await (
-        await fetch(`${rt!.narrationUrl}/audio/${audioId}`, { headers: { accept: 'application/json' } })
-      ).json()) as { status: string; progress?: number };
-    await until(
-      'both jobs to be mid-work',
-      async () => {
-        const [j, a] = [await job(), await audio()];
-        return j.status === 'rendering' && a.status === 'processing' && (a.progress ?? 0) > 0
-          ? true
-          : undefined;
-      },
-      120_000,
-      async () => [await job(), await audio()],
-    );
-    await rt.killGroup();
-
-    // A restart on the same data re-queues both; they finish (the dead worker's lease runs out first).
-    rt = await startLocalProcess(longData.path, LONG_ENV);
-    const done = await until(
-      'both jobs to finish after the restart',
-      async () => {
-        const [j, a] = [await job(), await audio()];
-        return j.status === 'done' && a.status === 'done' ? j : undefined;
-      },
-      240_000,
-      async () => [await job(), await audio(), rt!.output().slice(-3000)],
-    );
-    const pdf = Buffer.from(await (await fetch(done.download_url!)).arrayBuffer());
-    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const served = await fetch(`${rt.narrationUrl}/audio/${audioId}`, { redirect: 'manual' });
-    expect(served.status).toBe(302);
-    expect((await fetch(served.headers.get('location')!)).status).toBe(200);
-
-    // Usage equals deliveries: one narration for the address, one document for the key.
-    ({ env, db } = database(longData.path)); // the restart's emulators listen on new ports
-    const quotas = new DynamoQuotaStore(db, env.QUOTAS_TABLE!);
-    const [, day] = await quotas.peek(ipSubject(ip), [
-      { period: 'hour', limit: 1000 },
-      { period: 'day', limit: 1000 },
-    ]);
-    expect(day!.used).toBe(1);
-    const subject = quotaSubject({ kind: 'key', subject: `key#${record.keyHash.slice(0, 32)}`, key: record });
-    expect((await quotas.peek(subject, monthlyRules('scale')))[0]!.used).toBe(1);
-    db.destroy();
-  } finally {
-    await rt?.killGroup();
-    longData.cleanup();
-  }
+  // Usage equals deliveries: one narration for the address, one document for the key.
+  ({ env, db } = database(data.path)); // the restart's emulators listen on new ports
+  const quotas = new DynamoQuotaStore(db, env.QUOTAS_TABLE!);
+  const [, day] = await quotas.peek(ipSubject(ip), [
+    { period: 'hour', limit: 1000 },
+    { period: 'day', limit: 1000 },
+  ]);
+  expect(day!.used).toBe(1);
+  const subject = quotaSubject({ kind: 'key', subject: `key#${record.keyHash.slice(0, 32)}`, key: record });
+  expect((await quotas.peek(subject, monthlyRules('scale')))[0]!.used).toBe(1);
+  db.destroy();
 });

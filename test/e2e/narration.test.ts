@@ -21,7 +21,11 @@ jest.setTimeout(120_000);
 let rt: TestRuntime;
 const files = tempDir('e2e-');
 beforeAll(async () => {
-  rt = await startRuntime({ FREE_PER_HOUR: '1000', FREE_PER_DAY: '1000', SYNC_MAX_CHARS: '3000' });
+  // Narration only: the Documents API's handlers and workers would only add their start and their idle polling.
+  rt = await startRuntime(
+    { FREE_PER_HOUR: '1000', FREE_PER_DAY: '1000', SYNC_MAX_CHARS: '3000' },
+    { documents: false },
+  );
 });
 afterAll(async () => {
   await rt.stop();

@@ -2,7 +2,8 @@
 // fauxqs). Point the SDK's endpoint variable at it and it forwards every request unchanged (headers included, so
 // SigV4 signatures still match), until a test asks it to fail some of them:
 //   proxy.fail({ match: dynamoOp('UpdateItem'), mode: AWS_FAULTS.dynamoThrottle, times: 2 })
-// Modes: answer with an AWS error (throttling, 500, 503 SlowDown…), reset the connection, or hang (never answer);
+// Modes: answer with an AWS error (throttling, 500, 503 SlowDown…), reset the connection, hang (never answer), or
+// answer late (delay);
 // `down()` stops listening altogether (ECONNREFUSED) and `up()` listens again on the same port. Every request is
 // logged with what the proxy did, so a test can count the SDK's retries.
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,6 +12,8 @@ import type { AddressInfo, Socket } from 'node:net';
 export type FaultMode =
   | { kind: 'reset' }
   | { kind: 'hang' }
+  /** Forwarded unchanged, `ms` later: a dependency that answers slowly. */
+  | { kind: 'delay'; ms: number }
   | { kind: 'respond'; status: number; headers: Record<string, string>; body: string };
 
 export interface SeenRequest {
@@ -177,6 +180,7 @@ export async function startFaultProxy(upstream = '', options: FaultProxyOptions 
     const rule = pick(seen);
     if (!rule) return forward(req, res, entry);
     const mode = rule.mode;
+    if (mode.kind === 'delay') return void setTimeout(() => forward(req, res, entry), mode.ms);
     req.resume();
     if (mode.kind === 'reset') {
       entry.outcome = 'reset';

@@ -67,6 +67,12 @@ export interface PollyStandInOptions {
    * shorter makes less (our adapter sends at most 3,000).
    */
   cannedChars?: number;
+  /**
+   * Formats of the canned speech encoded at start, at the neural voices' rate (default both, so a benchmark times
+   * no request's encoding): a test whose narrations are all MP3 skips the Vorbis encode. Any other format or rate
+   * is encoded at its first request.
+   */
+  cannedFormats?: ('ogg' | 'mp3')[];
 }
 
 export interface PollyStandIn {
@@ -181,8 +187,8 @@ export async function startPollyStandIn(options: PollyStandInOptions = {}): Prom
     }
     return hit;
   };
-  // Neural voices' rate in both formats, made before any request is timed.
-  if (canned) await Promise.all([cannedAudio('ogg', 24000), cannedAudio('mp3', 24000)]);
+  // Neural voices' rate in both formats (or those asked for), made before any request is timed.
+  if (canned) await Promise.all((opts.cannedFormats ?? ['ogg', 'mp3']).map((f) => cannedAudio(f, 24000)));
 
   async function speak(text: string, voice: Voice, ssml: boolean): Promise<Spoken> {
     if (canned) return cannedSpeech(await canned, text, ssml);

@@ -11,7 +11,13 @@ export interface TestRuntime extends LocalRuntime {
 
 export async function startRuntime(
   env: Record<string, string> = {},
-  opts: { trustProxy?: boolean; startWorker?: boolean; deadlineS?: number } = {},
+  opts: {
+    trustProxy?: boolean;
+    startWorker?: boolean;
+    deadlineS?: number;
+    /** Serve the Documents API too (its handlers loaded, its workers polling). @default true */
+    documents?: boolean;
+  } = {},
 ): Promise<TestRuntime> {
   const dir = tempDir('rt-');
   const rt = await startLocal({
@@ -20,6 +26,7 @@ export async function startRuntime(
     env,
     trustProxy: opts.trustProxy,
     startWorker: opts.startWorker,
+    ...(opts.documents !== undefined ? { documents: opts.documents } : {}),
     ...(opts.deadlineS !== undefined ? { deadlineS: opts.deadlineS } : {}),
   });
   return {

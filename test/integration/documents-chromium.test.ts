@@ -4,7 +4,7 @@
 // (size and pixels, with negative controls).
 // Real Chromium (@sparticuz/chromium), no network: documents only use data: URLs.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Renderer } from '../../lambdas/documents/render/chromium';
@@ -257,6 +257,33 @@ describe('PDF', () => {
     const file = save(await renderer.renderPdf(`<img src="${png1x1}" style="width:50mm;height:50mm">`));
     const rows = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }).split('\n').slice(2);
     expect(rows.filter((r) => r.split(/\s+/)[3] === 'image')).toHaveLength(1);
+  });
+
+  it('prints the same without the screen layout a PDF skips: two pages, a lazy image; a data: font still loads', async () => {
+    // renderPdf lays nothing out for the screen (withoutScreenLayout) except on a page with scripts: the same document
+    // rendered both ways must rasterise identically, page by page.
+    const png1x1 =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const doc = (word: string) => `<style>.alto { height: 250mm; }</style>
+      <h1>Factura A-1043</h1><div class="alto">${SPANISH}</div>
+      <img loading="lazy" src="${png1x1}" style="width:40mm;height:40mm"><p>${word}</p>`;
+    const pages = (pdf: Buffer) => {
+      const prefix = join(dir, `raster-${++n}`);
+      execFileSync('pdftoppm', ['-r', '40', '-png', save(pdf), prefix]);
+      return [1, 2].map((p) => readFileSync(`${prefix}-${p}.png`));
+    };
+    const printed = await renderer.renderPdf(doc('Fin del documento'));
+    expect(pdfinfo(save(printed)).pages).toBe(2);
+    const withScreen = pages(await renderer.renderPdf(doc('Fin del documento'), { allowScripts: true }));
+    expect(pages(printed)).toEqual(withScreen);
+    // Negative control: one word less on page 2 is a different raster.
+    expect(pages(await renderer.renderPdf(doc('Fin')))[1]).not.toEqual(withScreen[1]);
+    // A font of the document's own loads only once a layout uses it: such a document keeps its screen layout, so
+    // it prints in that font, not in the fallback (which it did without that exception: Noto Serif Bold).
+    const font = readFileSync(join(__dirname, '../../lambdas/documents/fonts/NotoSerif-BoldItalic.ttf'));
+    const propia = `<style>@font-face { font-family: Propia; src: url(data:font/ttf;base64,${font.toString('base64')}); }
+      h1 { font-family: Propia; }</style><h1>Título en fuente propia ${++n}</h1>`;
+    expect(fonts(save(await renderer.renderPdf(propia)))).toContain('NotoSerif-BoldItalic');
   });
 
   it.each([

@@ -112,6 +112,21 @@ describe('DynamoDB', () => {
     expect(await awsDeps().audio.get('x')).toBeUndefined();
   });
 
+  test('a burst of 150 reads while DynamoDB answers in 1.5 s: each read is sent once (no connection time-out for waiting on a pooled socket)', async () => {
+    // The connection time-out (2 s) starts when the request is made, also while it waits for one of the HTTP
+    // agent's sockets: with the SDK's default of 50, the last 50 reads would wait 3 s and time out unconnected, then
+    // be retried (in the local runtime, every invocation shares the client: 100 renders at once on a loaded machine
+    // answered 503 "backing service unavailable" that way).
+    proxies.dynamodb.fail({ match: dynamoOp('GetItem'), mode: { kind: 'delay', ms: 1_500 } });
+    const reads = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        dynamo().send(new GetCommand({ TableName: emu.tableNames.audio, Key: { audioId: `burst-${i}` } })),
+      ),
+    );
+    expect(reads.map((r) => r.$metadata.attempts)).toEqual(Array(150).fill(1));
+    expect(proxies.dynamodb.log.filter(dynamoOp('GetItem'))).toHaveLength(150);
+  });
+
   test('a real fault is not transient: a missing table stays a 500', async () => {
     const err = await failure(
       dynamo().send(new GetCommand({ TableName: 'no-such-table', Key: { id: 'x' } })),

@@ -67,8 +67,8 @@ let files = 0;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'loudness-'));
-  // Our adapter sends at most 3,000 characters a request.
-  polly = await startPollyStandIn({ speech: 'canned', cannedChars: 3000 });
+  // Our adapter sends at most 3,000 characters a request; every narration of this stand-in is MP3.
+  polly = await startPollyStandIn({ speech: 'canned', cannedChars: 3000, cannedFormats: ['mp3'] });
   client = standInClient(polly);
   cloud = new PollySynthesizer(client);
   speakingPolly = await startPollyStandIn();

@@ -8,6 +8,7 @@ import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { config } from '../../lambdas/documents/config';
 import { slotsFor, type QuotaDecision, type QuotaStore } from '../../lambdas/shared/quota/windows';
 import { apiEvent } from '../helpers/api-event';
+import { until } from '../helpers/until';
 
 const event = (body: unknown) =>
   apiEvent('POST', '/v1/render', {
@@ -19,7 +20,7 @@ const event = (body: unknown) =>
 const contextWith = (ms: number) =>
   ({ functionName: 'f', awsRequestId: 'r', getRemainingTimeInMillis: () => ms }) as unknown as Context;
 
-function deps(renderMs: number) {
+function deps(renderMs: number, commitMs = 0) {
   const charged: QuotaDecision[] = [];
   const refunded: QuotaDecision[] = [];
   // Deltas written to the GET /stats document counter (written while rendering, taken back when not delivered).
@@ -27,15 +28,22 @@ function deps(renderMs: number) {
   let finished!: () => void;
   const renderDone = new Promise<void>((r) => (finished = r));
   const quotas: QuotaStore = {
-    consume: async (subject, rules, now = new Date()) => {
+    consume: async (subject, rules, now = new Date(), opts = {}) => {
       const slots = slotsFor(subject, rules, now);
       const all = slots.map((s) => ({ ...s, remaining: s.limit - 1 }));
-      const d = { allowed: true, charged: slots, binding: all[0]!, all, slots };
+      const d = {
+        allowed: true,
+        charged: slots,
+        binding: all[0]!,
+        all,
+        slots,
+        ...(opts.hold ? { hold: opts.hold.id } : {}),
+      };
       charged.push(d);
       return d;
     },
     refund: async (d) => void refunded.push(d),
-    commit: async () => undefined,
+    commit: async () => void (await new Promise((r) => setTimeout(r, commitMs))),
     peek: async () => [],
   };
   const slow = async () => {
@@ -104,5 +112,21 @@ test('a large document whose storing fails (303 path) is refunded and not counte
   const res = (await makeRenderHandler(failing)(event(body), contextWith(60_000))) as { statusCode: number };
   expect(res.statusCode).toBe(500);
   expect(refunded).toEqual(charged);
+  expect(net()).toBe(0);
+});
+
+test('the deadline answers 503 while the charge is committed: the committed charge is given back, not counted', async () => {
+  // Rendered at once, then the commit (a DynamoDB write, slow on a loaded machine) outlasts the deadline.
+  const { d, charged, refunded, net } = deps(1, 600);
+  const res = (await makeRenderHandler(d)(event(body), contextWith(700))) as { statusCode: number };
+  expect(res.statusCode).toBe(503);
+  const cut = (dd: QuotaDecision) => dd.binding.key.startsWith('cut#');
+  // The commit ends 600 ms after it began; then the handler settles.
+  await until('the charge given back', async () => (refunded.length ? true : undefined), 5_000);
+  // Given back without its hold (the commit ended it), as a plain unit.
+  const { hold, ...unheld } = charged.find((dd) => !cut(dd))!;
+  expect(hold).toBe('req-1'); // held under the request id while rendering
+  expect(refunded).toEqual([unheld]);
+  expect(charged.filter(cut)).toHaveLength(1);
   expect(net()).toBe(0);
 });

@@ -9,6 +9,7 @@ import {
   cspBlockedUrl,
   decideRequest,
   launchArgs,
+  withoutScreenLayout,
 } from '../../lambdas/documents/render/containment';
 import { RenderInputError } from '../../lambdas/documents/render/errors';
 import { toHttpError } from '../../lambdas/shared/http/errors';
@@ -186,6 +187,15 @@ describe('containment building blocks', () => {
     for (const singleProcess of [true, false])
       expect(launchArgs(sparticuz, { singleProcess })).toContain('--run-all-compositor-stages-before-draw');
     expect(sparticuz).not.toContain('--run-all-compositor-stages-before-draw'); // negative control: ours, not theirs
+  });
+
+  it('a PDF without scripts or fonts of its own is laid out for print only (no screen layout)', () => {
+    const off = '<style>@media screen{html{display:none!important}}</style>';
+    expect(withoutScreenLayout('<p>Factura</p>', false)).toBe(`<p>Factura</p>${off}`);
+    // Negative controls: kept as they are.
+    expect(withoutScreenLayout('<p>Factura</p>', true)).toBe('<p>Factura</p>');
+    const font = '<style>@FONT-FACE { font-family: P; src: url(data:font/ttf;base64,AA) }</style><p>x</p>';
+    expect(withoutScreenLayout(font, false)).toBe(font);
   });
 
   it('CSP: nothing but data: images, styles and fonts; sandboxed; scripts only when allowed', () => {

@@ -100,3 +100,48 @@ describe('oversize bodies are refused by the handler itself (as in Lambda)', () 
     expect((await call({ maxBodyBytes: 1000, invalidStatus: 400 })).statusCode).toBe(200);
   });
 });
+
+describe("the deadline's abort signal is the invocation's own", () => {
+  /** A route that waits `ms`, then answers whether its request's signal was aborted meanwhile. */
+  const waits = (ms: number) =>
+    apiHandler(async (req) => {
+      await new Promise((r) => setTimeout(r, ms));
+      return { statusCode: 200, headers: {}, body: String(req.signal?.aborted ?? 'no signal') };
+    });
+  const invoke = (handler: ReturnType<typeof waits>, remainingMs: number) =>
+    handler(apiEvent('GET', '/x'), {
+      awsRequestId: 'r',
+      getRemainingTimeInMillis: () => remainingMs,
+    } as never) as Promise<{
+      statusCode: number;
+      body: string;
+    }>;
+
+  it("one request's deadline (503) leaves the requests in flight beside it alive (the local runtime runs many at once)", async () => {
+    const [cut, alive, sameRoute] = await Promise.all([
+      invoke(waits(1_000), 700), // answered 503 at 200 ms
+      invoke(waits(400), 60_000),
+      ((h) => Promise.all([invoke(h, 700), invoke(h, 60_000)]))(waits(400)),
+    ]);
+    expect(cut.statusCode).toBe(503);
+    expect(alive).toMatchObject({ statusCode: 200, body: 'false' });
+    expect(sameRoute.map((r) => r.statusCode)).toEqual([503, 200]);
+    expect(sameRoute[1]!.body).toBe('false');
+  });
+
+  it('the route sees its own deadline: aborted before the 503 is answered', async () => {
+    const seen: boolean[] = [];
+    const handler = apiHandler(async (req) => {
+      await new Promise((r) => req.signal?.addEventListener('abort', r));
+      seen.push(true);
+      return { statusCode: 200, headers: {}, body: 'late' };
+    });
+    const res = (await handler(apiEvent('GET', '/x'), {
+      awsRequestId: 'r',
+      getRemainingTimeInMillis: () => 700,
+    } as never)) as { statusCode: number };
+    // Aborted 50 ms before middy's 503: the route answered first (its own 200 here; a real route throws Abandoned).
+    expect(seen).toEqual([true]);
+    expect(res.statusCode).toBe(200);
+  });
+});

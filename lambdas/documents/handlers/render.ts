@@ -288,6 +288,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
       }
       let timed;
       let location: string | undefined;
+      let committed = false;
       counted ??= recordRender(deps, request.format);
       try {
         timed = await (rendering ?? render());
@@ -304,11 +305,18 @@ export const makeHandler = (deps: DocumentsDeps) =>
           subject: quotaSubject(caller),
         });
         await deps.quotas.commit(decision);
+        committed = true;
+        await counted;
+        // The deadline may have answered 503 while the charge was committed: then the document was not delivered
+        // after all. Nothing is awaited from this check to the answer, so no 503 can come in between.
+        if (req.signal?.aborted) throw ABANDONED;
       } catch (err) {
         // Nothing was delivered (render fault, storing the large result failed, or abandoned): it does not count.
+        // A committed charge has no hold left: it is given back by its charge id (or as a plain unit).
+        const { hold: _held, ...unheld } = decision;
         await Promise.all([
           deps.quotas
-            .refund(decision)
+            .refund(committed ? unheld : decision)
             .catch((e) => logger.error('quota refund failed', { error: e as Error })),
           uncount(),
         ]);
@@ -319,12 +327,13 @@ export const makeHandler = (deps: DocumentsDeps) =>
             format: request.format,
             // How far it got before it stopped (documents rendered / in the request).
             ...(err instanceof WorkStopped ? { rendered: err.done, documents: err.total } : {}),
+            // Cut while its charge was committed (its "render delivered" line was written): given back all the same.
+            ...(committed ? { hold: hold?.id, committed } : {}),
           });
           throw ABANDONED;
         }
         throw err;
       }
-      await counted;
       timed.delivered(); // DocumentsRendered counts what is answered, like GET /stats
       const { doc } = timed;
       // An XML input whose figures do not add up (SAT's rules): said here and on the PDF, never corrected.

@@ -12,7 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { logger } from '../../shared/logger';
-import { launchArgs } from './containment';
+import { launchArgs, withoutScreenLayout } from './containment';
 import { RenderCrashError, RenderInputError, RenderTimeoutError } from './errors';
 import { resolveFontsDir, writeFontconfig } from './fonts';
 import { parsePngOptions, toPuppeteerPdfOptions, type PdfOptions, type PngOptions } from './page-options';
@@ -153,8 +153,15 @@ export class Renderer {
   /** HTML → PDF bytes. Throws RenderInputError/RenderTimeoutError (400) or RenderCrashError (500). */
   async renderPdf(html: string, options: PdfOptions = {}): Promise<Buffer> {
     const pdfOptions = toPuppeteerPdfOptions(options); // validate before taking a page
-    // The free plan's watermark is drawn in the page, before printing (render/watermark.ts).
-    const source = options.watermark ? html + watermarkOverlay(options.watermark) : html;
+    // The free plan's watermark is drawn in the page, before printing (render/watermark.ts); no screen layout for a
+    // page that only prints (withoutScreenLayout).
+    const source =
+      typeof html !== 'string' // refused in render()
+        ? html
+        : withoutScreenLayout(
+            options.watermark ? html + watermarkOverlay(options.watermark) : html,
+            options.allowScripts === true,
+          );
     return this.render('PDF', source, options, DEFAULT_VIEWPORT, async (pp) =>
       Buffer.from(await pp.page.pdf({ ...pdfOptions, timeout: 0 })),
     );

@@ -52,6 +52,19 @@ export const CONTAINMENT_ARGS = [
 export const RENDERING_ARGS = ['--run-all-compositor-stages-before-draw'] as const;
 
 /**
+ * The HTML of a PDF, with no style, layout, paint or raster for the screen, which a PDF never shows (the document is
+ * still parsed and loads its images). Printing lays the document out again for print media anyway, so the PDF is the
+ * same: pdftotext and pdftoppm rasters byte-identical with and without it, two pages and a lazy image included
+ * (docs/documents-templates.md, measurements: Chromium's CPU per PDF −8 ms of ~30). Kept as it is: a page with scripts
+ * (a script may measure the screen layout) and a document with an `@font-face` (a web font starts loading only when a
+ * layout uses it: without the screen's, the PDF would print in the fallback font). PNGs never come here.
+ */
+export function withoutScreenLayout(html: string, allowScripts: boolean): string {
+  if (allowScripts || /@font-face/i.test(html)) return html;
+  return `${html}<style>@media screen{html{display:none!important}}</style>`;
+}
+
+/**
  * The browser's command line: @sparticuz/chromium's serverless flags (single process, no sandbox for Lambda's
  * root user, no GPU) minus the two that open file:// and mixed content, plus the containment and rendering flags.
  */

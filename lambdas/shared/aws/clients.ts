@@ -12,7 +12,10 @@ import { observeAwsClient } from '../observability/aws-clients';
 // Socket-level limits (NodeHttpHandler: connectionTimeout = TCP connect, requestTimeout = socket idle), so a
 // dependency that stops answering fails the attempt (retried by the SDK, then a 503) instead of holding a worker
 // for its whole 15 minutes. Idle, not total: a long S3 upload that keeps sending is never cut.
-const DYNAMO_HTTP = { connectionTimeout: 2_000, requestTimeout: 5_000 };
+// DynamoDB's sockets are not capped (the SDK's default is 50): the connection time-out runs from the moment a
+// request is made, also while it waits for a free socket, so a burst of more than 50 calls on a slow day timed
+// out "unconnected" without trying to connect, then was retried, adding load (faults-sdk-errors.test.ts).
+const DYNAMO_HTTP = { connectionTimeout: 2_000, requestTimeout: 5_000, httpAgent: { maxSockets: Infinity } };
 const S3_HTTP = { connectionTimeout: 3_000, requestTimeout: 30_000 };
 /** Above SQS's 20 s long poll (sqs-consumer's ReceiveMessage waits that long locally). */
 const SQS_HTTP = { connectionTimeout: 3_000, requestTimeout: 25_000 };

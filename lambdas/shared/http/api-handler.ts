@@ -64,12 +64,31 @@ export function errorResponse(err: unknown, requestId: string, invalidStatus: 40
 
 export type RouteFn = (req: ApiRequest, context: Context) => Promise<ApiResult>;
 
+/** middy answers the deadline's 503 this long before the Lambda would time out. */
+const TIMEOUT_EARLY_MS = 500;
+/** The route's own signal is aborted this much earlier still (see deadlineSignal). */
+const ABORT_LEAD_MS = 50;
+
+/**
+ * This invocation's abort signal: aborted just before middy answers the deadline's 503 (its timer is due first, so
+ * no 503 leaves while the route still sees a live request). middy's own signal is not used: it is one
+ * AbortController for the whole process (@middy/core's module scope), which is right in Lambda (one invocation at a
+ * time) but, in the local runtime, one request's deadline aborted every other request in flight.
+ */
+function deadlineSignal(context: Context): { signal?: AbortSignal; clear(): void } {
+  if (typeof context?.getRemainingTimeInMillis !== 'function') return { clear: () => undefined };
+  const controller = new AbortController();
+  const ms = context.getRemainingTimeInMillis() - TIMEOUT_EARLY_MS - ABORT_LEAD_MS;
+  const timer = setTimeout(() => controller.abort(), Math.max(0, ms));
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
 export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
   const maxBody = options.maxBodyBytes ?? 64 * 1024;
   return (
     middy<ApiEvent, ApiResult>({
       // Answer in the contract's shape just before Lambda would time out (API Gateway would send a bare 503).
-      timeoutEarlyInMillis: 500,
+      timeoutEarlyInMillis: TIMEOUT_EARLY_MS,
       timeoutEarlyResponse: () => ({
         ...json(503, { detail: options.timeoutDetail ?? TIMEOUT_DETAIL }),
         headers: { 'content-type': 'application/json', ...CORS_HEADERS, 'retry-after': '5' },
@@ -90,8 +109,9 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
       })
       .use(tracingMiddleware())
       .use(metricsMiddleware())
-      .handler(async (event, context, opts) => {
+      .handler(async (event, context) => {
         const requestId = event.requestContext?.requestId ?? context.awsRequestId ?? 'unknown';
+        const deadline = deadlineSignal(context);
         // Temporary keys: injectLambdaContext's resetKeys clears them when the invocation ends.
         logger.appendKeys({ request_id: requestId, route: event.routeKey ?? 'unknown' });
         let result: ApiResult;
@@ -109,12 +129,14 @@ export function apiHandler(fn: RouteFn, options: ApiHandlerOptions = {}) {
               'body_too_large',
             );
           }
-          const req = toApiRequest(event, opts?.signal);
+          const req = toApiRequest(event, deadline.signal);
           result = options.idempotency
             ? await options.idempotency(req, () => fn(req, context))
             : await fn(req, context);
         } catch (err) {
           result = errorResponse(err, requestId, options.invalidStatus);
+        } finally {
+          deadline.clear();
         }
         result.headers = { ...CORS_HEADERS, ...result.headers, 'x-request-id': requestId };
         return result;
