@@ -250,14 +250,28 @@ describe('POST /ab/event', () => {
     ];
     // At most 4 events per address (the limit is 5 per hour).
     const ips = Array.from({ length: Math.ceil(events.length / 4) }, () => freshIp());
-    const responses = await Promise.all(
-      events.map((e, i) =>
-        postJson(g.url('/ab/event'), { experiment: 'parallel', ...e }, ips[Math.floor(i / 4)]),
-      ),
-    );
+    const send = (i: number, ip = ips[Math.floor(i / 4)]) =>
+      postJson(g.url('/ab/event'), { experiment: 'parallel', ...events[i]! }, ip);
+    const responses = await Promise.all(events.map((_, i) => send(i)));
+    // On a starved machine some of the 104 outlast the route's 5 s deadline: 503 + Retry-After, and a client sends
+    // those again, as it says (an event counts once however often it is sent; from another address, so that the
+    // retries stay within the per-address limit). Bounded: 5 rounds.
+    let cut = responses.flatMap((r, i) => (r.status === 503 ? [i] : []));
+    const wasCut = cut.length;
+    for (let round = 0; round < 5 && cut.length; round++) {
+      for (const i of cut) expect(responses[i]!.headers.get('retry-after')).toMatch(/^\d+$/);
+      const after = Number(responses[cut[0]!]!.headers.get('retry-after'));
+      await new Promise((r) => setTimeout(r, after * 1000));
+      for (const i of cut) responses[i] = await send(i, freshIp());
+      cut = cut.filter((i) => responses[i]!.status === 503);
+    }
     expect(responses.map((r) => r.status)).toEqual(Array(events.length).fill(200));
     const statuses = (await Promise.all(responses.map((r) => r.json()))) as { status: string }[];
-    expect(statuses.filter((s) => s.status === 'recorded')).toHaveLength(40 + 12);
+    // Each visitor's exposure and conversion recorded once: by a first answer, or (its 503'd request having still
+    // written it) found a duplicate by the retry.
+    const recorded = statuses.filter((s) => s.status === 'recorded').length;
+    expect(recorded).toBeLessThanOrEqual(40 + 12);
+    expect(recorded).toBeGreaterThanOrEqual(40 + 12 - wasCut);
 
     const expected = (list: string[], variant: string) =>
       list.filter((v) => assignVariant(exp, v) === variant).length;

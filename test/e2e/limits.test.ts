@@ -27,16 +27,37 @@ describe('free tier, default limits', () => {
   });
   afterAll(async () => rt.stop());
 
-  test('100 parallel requests from one IP: exactly 5 succeed, the rest get 429 with Retry-After and RateLimit headers', async () => {
+  test('100 parallel requests from one IP: 5 admitted (each narrated, or cut at the deadline on a starved machine), the rest get 429 with Retry-After and RateLimit headers', async () => {
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         postJson(rt.url('/convert/text'), { text: `Prueba número ${i}.` }),
       ),
     );
+    // Every answer by kind, so a failure shows all that came back. The five admitted are narrated inside their
+    // requests: on a starved machine (CI's 4 workers on 2 cores) one may outlast the route's deadline, and is then
+    // answered 503 + Retry-After and given back (test/e2e/deadline-cuts.test.ts), which is right.
+    const kinds = await Promise.all(
+      responses.map(async (r) => {
+        if (r.status === 200 || r.status === 429) return String(r.status);
+        const detail = (await r.text()).slice(0, 300);
+        return r.status === 503 && /took too long/.test(detail) && r.headers.get('retry-after')
+          ? '503 deadline'
+          : `${r.status} ${detail}`;
+      }),
+    );
+    const counts: Record<string, number> = {};
+    for (const k of kinds) counts[k] = (counts[k] ?? 0) + 1;
+    const cut = counts['503 deadline'] ?? 0;
     const ok = responses.filter((r) => r.status === 200);
     const limited = responses.filter((r) => r.status === 429);
-    expect(ok).toHaveLength(5);
-    expect(limited).toHaveLength(95);
+    expect(counts).toEqual({
+      ...(ok.length ? { 200: ok.length } : {}),
+      ...(cut ? { '503 deadline': cut } : {}),
+      429: 100 - ok.length - cut,
+    });
+    // Exactly 5 admitted: each delivered or cut (a 429 only once 5 were charged); so with no cut, 5 and 95.
+    expect(ok.length).toBeLessThanOrEqual(5);
+    expect(ok.length + cut).toBeGreaterThanOrEqual(5);
     const r = limited[0]!;
     const body = (await r.json()) as { detail: string };
     expect(body.detail).toMatch(/5 conversions per hour/);
@@ -48,8 +69,10 @@ describe('free tier, default limits', () => {
     expect(r.headers.get('ratelimit-remaining')).toBe('0');
     expect(r.headers.get('ratelimit-reset')).toBe(String(retry));
     expect(r.headers.get('ratelimit-policy')).toBe('5;w=3600, 20;w=86400');
+    // Each saw its own place among the five (a cut one's place, given back, may be taken again).
     const remaining = ok.map((x) => Number(x.headers.get('ratelimit-remaining'))).sort();
-    expect(remaining).toEqual([0, 1, 2, 3, 4]);
+    if (cut === 0) expect(remaining).toEqual([0, 1, 2, 3, 4]);
+    else expect(remaining.filter((n) => n < 0 || n > 4)).toEqual([]);
     await Promise.all(responses.filter((x) => !x.bodyUsed).map((x) => x.body?.cancel()));
   });
 
