@@ -19,8 +19,9 @@ async function main(): Promise<void> {
     prefix: 'art-',
   });
   // Our Polly adapter sends at most 3,000 characters a request (lambdas/narration/adapters/polly.ts maxChars): half
-  // the stand-in's default canned speech, made (espeak, then MP3 and Vorbis encoding) before the tests can start.
-  const polly = await startPollyStandIn({ speech: 'canned', cannedChars: 3000 });
+  // the stand-in's default canned speech, made (espeak, then MP3 encoding) before the tests can start. The bundles
+  // here narrate MP3 (Polly's own frames): the Vorbis copy would be made at a first OGG/WAV request.
+  const polly = await startPollyStandIn({ speech: 'canned', cannedChars: 3000, cannedFormats: ['mp3'] });
   const pollyEndpoint = polly.endpoint;
   process.stdout.write(`${JSON.stringify({ env: emulators.env, pollyEndpoint })}\n`);
 
