@@ -1,0 +1,251 @@
+// The batch path's S3 files and its assembly against the embedded emulators (cases of ../adapters.test.ts, which
+// starts the emulators): parts written by earlier and today's code assemble into one zip; the assembly follows the
+// parts' counts, and defers to the last count past its follow time.
+import { randomBytes } from 'node:crypto';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { strFromU8, unzipSync } from 'fflate';
+import { dynamo, s3Client } from '../../../lambdas/shared/aws/clients';
+import { S3BatchFiles } from '../../../lambdas/documents/adapters/batch-files';
+import { DynamoBatchRepository } from '../../../lambdas/documents/adapters/batch-repository';
+import { baseName, readForBatch } from '../../../lambdas/documents/core/cfdi-resumen';
+import type { BatchEntry, JobRecord, SplitBatch } from '../../../lambdas/documents/ports';
+import { assembleBatch } from '../../../lambdas/documents/use-cases/batch-assemble';
+import type { BatchRunDeps } from '../../../lambdas/documents/use-cases/batch-run-deps';
+import { batchCorpus } from '../../helpers/cfdi-batch';
+import type { withEmulators } from '../../helpers/env';
+
+type Emulators = Awaited<ReturnType<typeof withEmulators>>;
+
+export function batchAssemblyCases(env: () => Emulators): void {
+  describe('S3BatchFiles and the batch assembly', () => {
+    /** `n` distinct stamped CFDI as the split leaves them. */
+    const entriesOf = (seed: string, n: number): BatchEntry[] =>
+      batchCorpus(seed, n, false).files.map((f) => {
+        const read = readForBatch(f.xml, f.name);
+        if (!read.ok) throw new Error(read.motivo);
+        return { archivo: f.name, xml: f.xml, row: read.row, template: read.template };
+      });
+    const pdfOf = (e: BatchEntry) => Buffer.from(`%PDF-1.7\n% ${e.row.uuid}\n%%EOF\n`);
+    /** A split batch's job record: `parts` parts, `partsDone` of them counted. */
+    const renderingJob = (jobId: string, total: number, parts: number, partsDone: number): JobRecord => {
+      const now = new Date().toISOString();
+      return {
+        jobId,
+        owner: 'acct:assembly',
+        plan: 'scale',
+        status: 'rendering',
+        progress: 0,
+        template: null,
+        format: 'zip',
+        createdAt: now,
+        updatedAt: now,
+        expiresAt: 0,
+        charged: [],
+        batch: { source: 'zip', sourceKey: 'x', quotaSubject: 'x', total, refused: 0, parts, splitAt: now },
+        partsDone,
+      };
+    };
+
+    /** An object at a batch's key as code before chunks wrote it (a part PDF object, or one PDF's own object). */
+    const putLegacy = (jobId: string, rest: string, body: Buffer) =>
+      s3Client().send(
+        new PutObjectCommand({ Bucket: env().bucket, Key: `batches/${jobId}/${rest}`, Body: body }),
+      );
+
+    test("parts counted by earlier code (per-PDF objects; a part PDF object) and by today's (chunks, read back by a redelivered part) assemble into one zip", async () => {
+      const files = new S3BatchFiles(s3Client(), env().bucket);
+      const jobId = `job_${randomBytes(11).toString('base64url')}`;
+      const entries = entriesOf('legacy-outcomes', 6);
+      const [old1, old2, sized, c1, c2, c3] = entries as [
+        BatchEntry,
+        BatchEntry,
+        BatchEntry,
+        BatchEntry,
+        BatchEntry,
+        BatchEntry,
+      ];
+      // Part 0 in the shape the code before sizes stored: printed outcomes without `bytes`, one object per PDF.
+      for (const e of [old1, old2]) await putLegacy(jobId, `pdf/${e.row.uuid}.pdf`, pdfOf(e));
+      await files.putPart(jobId, 0, [old1, old2]);
+      await files.putOutcome(jobId, 0, [
+        { uuid: old1.row.uuid, ok: true },
+        { uuid: old2.row.uuid, ok: true },
+      ]);
+      // Part 1 in the shape before chunks: sizes in its outcome, its PDFs in one part object.
+      await files.putPart(jobId, 1, [sized]);
+      await files.putOutcome(jobId, 1, [{ uuid: sized.row.uuid, ok: true, bytes: pdfOf(sized).length }]);
+      await putLegacy(jobId, 'parts/1.pdfs', pdfOf(sized));
+      // Part 2 today: two chunks, written out of the part's order (a redelivered part wrote c2 after c1 and c3).
+      await files.putPdfs(jobId, 2, 0, [
+        { uuid: c1.row.uuid, pdf: pdfOf(c1) },
+        { uuid: c3.row.uuid, pdf: pdfOf(c3) },
+      ]);
+      await files.putPdfs(jobId, 2, 1, [{ uuid: c2.row.uuid, pdf: pdfOf(c2) }]);
+      // What a redelivered part finds: each PDF once, with its chunk and size (none of part 12, whose prefix starts
+      // alike; none of a chunk shorter than its metadata says, which S3 never stores but a killed emulator could).
+      await files.putPdfs(jobId, 12, 0, [{ uuid: old1.row.uuid, pdf: pdfOf(old1) }]);
+      await s3Client().send(
+        new PutObjectCommand({
+          Bucket: env().bucket,
+          Key: `batches/${jobId}/parts/2/pdfs-7`,
+          Body: pdfOf(old2).subarray(1),
+          Metadata: { pdfs: `${old2.row.uuid}:${pdfOf(old2).length}` },
+        }),
+      );
+      const stored = await files.storedPdfs(jobId, 2);
+      expect(stored.sort((a, b) => a.uuid.localeCompare(b.uuid))).toEqual(
+        [
+          { uuid: c1.row.uuid, chunk: 0, bytes: pdfOf(c1).length },
+          { uuid: c3.row.uuid, chunk: 0, bytes: pdfOf(c3).length },
+          { uuid: c2.row.uuid, chunk: 1, bytes: pdfOf(c2).length },
+        ].sort((a, b) => a.uuid.localeCompare(b.uuid)),
+      );
+      expect(await files.storedPdfs(jobId, 3)).toEqual([]);
+      await files.putPart(jobId, 2, [c1, c2, c3]);
+      const bySource = new Map(stored.map((p) => [p.uuid, p]));
+      await files.putOutcome(
+        jobId,
+        2,
+        [c1, c2, c3].map((e) => ({ uuid: e.row.uuid, ok: true, ...bySource.get(e.row.uuid) })),
+      );
+      await files.putRefused(jobId, []);
+      const job = renderingJob(jobId, 6, 3, 3);
+      const completed: unknown[] = [];
+      const deps = {
+        jobs: { get: async () => job, complete: async (_: string, c: unknown) => completed.push(c) > 0 },
+        batchFiles: files,
+        events: { subscribed: async () => false },
+        now: () => new Date(),
+      } as unknown as BatchRunDeps;
+      expect(await assembleBatch(deps, jobId)).toBe('done');
+      expect(completed).toHaveLength(1);
+      const { result } = completed[0] as { result: { key: string } };
+      const out = await s3Client().send(new GetObjectCommand({ Bucket: env().bucket, Key: result.key }));
+      const zip = unzipSync(await out.Body!.transformToByteArray());
+      for (const e of entries) {
+        expect(Buffer.from(zip[`${baseName(e.row)}.pdf`] ?? [])).toEqual(pdfOf(e));
+        expect(strFromU8(zip[`${baseName(e.row)}.xml`] ?? new Uint8Array())).toBe(e.xml);
+      }
+      const csv = strFromU8(zip['resumen.csv']!).trim().split('\n');
+      expect(csv.slice(1).map((line) => entries.some((e) => line.includes(e.row.uuid)))).toEqual(
+        entries.map(() => true),
+      );
+      expect(Object.keys(zip).sort()).toEqual(
+        [
+          ...entries.flatMap((e) => [`${baseName(e.row)}.pdf`, `${baseName(e.row)}.xml`]),
+          'resumen.csv',
+          'resumen.xlsx',
+        ].sort(),
+      );
+    });
+
+    test('an assembly started with the batch waits for each part to be counted, then streams it', async () => {
+      const files = new S3BatchFiles(s3Client(), env().bucket);
+      const jobId = `job_${randomBytes(11).toString('base64url')}`;
+      const entries = entriesOf('assembly-follows', 2);
+      await files.putRefused(jobId, []);
+      // A part as the batch worker leaves it when it is counted: entries, PDFs in a chunk, outcomes with sizes.
+      const renderPart = async (part: number) => {
+        const e = entries[part]!;
+        await files.putPart(jobId, part, [e]);
+        await files.putPdfs(jobId, part, 0, [{ uuid: e.row.uuid, pdf: pdfOf(e) }]);
+        await files.putOutcome(jobId, part, [
+          { uuid: e.row.uuid, ok: true, bytes: pdfOf(e).length, chunk: 0 },
+        ]);
+      };
+      const job = renderingJob(jobId, 2, 2, 0);
+      // Parts are rendered (written) only while the assembly already runs: part 0 at its 2nd poll, part 1 at its 4th.
+      // An assembly that read a part before its count would find no outcome and report its CFDI failed.
+      let polls = 0;
+      const counted = new Set<number>();
+      const completed: { result: { key: string } }[] = [];
+      const deps = {
+        jobs: {
+          get: async () => job,
+          partsCounted: async () => {
+            polls++;
+            for (const part of [0, 1])
+              if (!counted.has(part) && polls >= 2 + 2 * part) {
+                await renderPart(part);
+                counted.add(part);
+              }
+            return new Set(counted);
+          },
+          complete: async (_: string, c: { result: { key: string } }) => completed.push(c) > 0,
+        },
+        batchFiles: files,
+        events: { subscribed: async () => false },
+        now: () => new Date(),
+      } as unknown as BatchRunDeps;
+      expect(await assembleBatch(deps, jobId)).toBe('done');
+      expect(polls).toBeGreaterThanOrEqual(4);
+      const out = await s3Client().send(
+        new GetObjectCommand({ Bucket: env().bucket, Key: completed[0]!.result.key }),
+      );
+      const zip = unzipSync(await out.Body!.transformToByteArray());
+      for (const e of entries) expect(Buffer.from(zip[`${baseName(e.row)}.pdf`] ?? [])).toEqual(pdfOf(e));
+      // No CFDI reported refused or failed in the workbook's CSV twin: both rows are printed ones.
+      expect(strFromU8(zip['resumen.csv']!).trim().split('\n')).toHaveLength(3);
+    });
+    test('an assembly still waiting past its follow time defers to the last count; the count that completes the batch then sees the mark', async () => {
+      const files = new S3BatchFiles(s3Client(), env().bucket);
+      const batches = new DynamoBatchRepository(dynamo(), env().tableNames.accounts);
+      const jobId = `job_${randomBytes(11).toString('base64url')}`;
+      const entries = entriesOf('assembly-defers', 2);
+      await files.putRefused(jobId, []);
+      const job = renderingJob(jobId, 2, 2, 0);
+      await batches.create({ ...job, status: 'queued' });
+      expect(await batches.planBatch(jobId, job.batch as SplitBatch, [])).toBe(true);
+      for (const [part, e] of entries.entries()) {
+        await files.putPart(jobId, part, [e]);
+        await files.putPdfs(jobId, part, 0, [{ uuid: e.row.uuid, pdf: pdfOf(e) }]);
+        await files.putOutcome(jobId, part, [
+          { uuid: e.row.uuid, ok: true, bytes: pdfOf(e).length, chunk: 0 },
+        ]);
+      }
+      // Part 0 counted; part 1 still rendering when the assembly's follow time (here 300 ms) runs out.
+      expect((await batches.recordPart(jobId, 0, 1, 0))?.job.assemblyDeferred).toBeUndefined();
+      const completed: unknown[] = [];
+      const deps = {
+        jobs: {
+          get: (id: string) => batches.get(id),
+          partsCounted: (id: string) => batches.partsCounted(id),
+          deferAssembly: (id: string, parts: number) => batches.deferAssembly(id, parts),
+          complete: async (_: string, c: unknown) => completed.push(c) > 0,
+        },
+        batchFiles: files,
+        events: { subscribed: async () => false },
+        now: () => new Date(),
+      } as unknown as BatchRunDeps;
+      expect(await assembleBatch(deps, jobId, 300)).toBe('deferred');
+      expect(completed).toEqual([]);
+      // Its unfinished zip was not stored (the multipart upload was aborted); the job is marked.
+      const results = await s3Client().send(
+        new ListObjectsV2Command({ Bucket: env().bucket, Prefix: `results/jobs/${jobId}/` }),
+      );
+      expect(results.Contents ?? []).toEqual([]);
+      expect((await batches.get(jobId))?.assemblyDeferred).toBe(true);
+      // A second assembly (a redelivered split's) waits for nothing: the last count queues the next one.
+      expect(await assembleBatch(deps, jobId, 300)).toBe('skipped');
+      // The count that completes the batch reads the mark (batch-part.ts then queues the assembly at once) ...
+      const last = await batches.recordPart(jobId, 1, 1, 0);
+      expect(last?.job).toMatchObject({ partsDone: 2, assemblyDeferred: true });
+      // ... and once every part is counted there is nothing left to defer: the mark is not set again.
+      expect(await batches.deferAssembly(jobId, 2)).toBe(false);
+      expect(await assembleBatch(deps, jobId, 300)).toBe('done');
+      expect(completed).toHaveLength(1);
+    });
+
+    test('an assembly past its follow time keeps waiting when the last part was counted first (no mark: the count queued the late one)', async () => {
+      const batches = new DynamoBatchRepository(dynamo(), env().tableNames.accounts);
+      const jobId = `job_${randomBytes(11).toString('base64url')}`;
+      const job = renderingJob(jobId, 2, 2, 0);
+      await batches.create({ ...job, status: 'queued' });
+      await batches.planBatch(jobId, job.batch as SplitBatch, []);
+      await batches.recordPart(jobId, 0, 1, 0);
+      await batches.recordPart(jobId, 1, 1, 0);
+      expect(await batches.deferAssembly(jobId, 2)).toBe(false);
+      expect((await batches.get(jobId))?.assemblyDeferred).toBeUndefined();
+    });
+  });
+}
