@@ -203,9 +203,15 @@ test('kills at three moments: usage equals deliveries per address, 200s keep the
       .filter((l) => l.message?.startsWith('render delivered') && l.subject === plain)
       .map((l) => l.request_id!),
   );
+  // Given back: a hold a restart found uncommitted, or a render cut at the deadline while its charge was committed
+  // (answered 503 after its "render delivered" line: lambdas/documents/handlers/render.ts).
   const givenBack = new Set(
     lines
-      .filter((l) => l.message?.startsWith('held charge given back') && l.quota?.startsWith(`${plain}#`))
+      .filter(
+        (l) =>
+          (l.message?.startsWith('held charge given back') && l.quota?.startsWith(`${plain}#`)) ||
+          (l.message?.startsWith('render abandoned') && (l as Record<string, unknown>)['committed'] === true),
+      )
       .map((l) => l.hold!),
   );
   const plainDelivered = [...deliveries].filter((id) => !givenBack.has(id));
