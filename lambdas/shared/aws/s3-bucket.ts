@@ -4,8 +4,6 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
-  NoSuchKey,
-  NotFound,
   PutObjectCommand,
   paginateListObjectsV2,
   type PutObjectCommandInput,
@@ -41,23 +39,13 @@ export abstract class S3Bucket {
   }
 
   /** The object (its body unread), or undefined when there is none. */
-  protected async getObject(key: string) {
-    try {
-      return await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-    } catch (err) {
-      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
-      throw err;
-    }
+  protected getObject(key: string) {
+    return unlessMissing(this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })), 'NoSuchKey');
   }
 
   /** The object's metadata (HEAD), or undefined when there is none. */
-  protected async headObject(key: string) {
-    try {
-      return await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-    } catch (err) {
-      if (err instanceof NotFound || (err as { name?: string }).name === 'NotFound') return undefined;
-      throw err;
-    }
+  protected headObject(key: string) {
+    return unlessMissing(this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })), 'NotFound');
   }
 
   /** Every key under `prefix` (page by page). */
@@ -84,5 +72,18 @@ export abstract class S3Bucket {
     return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
       expiresIn: expiresInS,
     });
+  }
+}
+
+/** S3's answer, or undefined when it says the object is not there (GET: NoSuchKey; HEAD, which has no body: NotFound). */
+async function unlessMissing<T>(
+  answer: Promise<T>,
+  missing: 'NoSuchKey' | 'NotFound',
+): Promise<T | undefined> {
+  try {
+    return await answer;
+  } catch (err) {
+    if ((err as { name?: string }).name === missing) return undefined;
+    throw err;
   }
 }
