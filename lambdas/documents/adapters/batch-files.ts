@@ -6,7 +6,7 @@
 // object's metadata); parts counted by earlier code left a part PDF object (parts/<part>.pdfs) or one object per PDF
 // (pdf/<uuid>.pdf), which the assembly still reads. Keys are per job, part, chunk and UUID: a retried step
 // overwrites, never duplicates.
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import type { Readable } from 'node:stream';
@@ -25,10 +25,6 @@ const chunkKey = (jobId: string, part: number, chunk: number) =>
 const PDFS_META = 'pdfs';
 
 export class S3BatchFiles extends S3Bucket implements BatchFiles {
-  constructor(s3: S3Client, bucket: string) {
-    super(s3, bucket);
-  }
-
   async presignUpload(key: string, limits: { maxBytes: number; expiresInS: number }) {
     const { url, fields } = await createPresignedPost(this.s3, {
       Bucket: this.bucket,
