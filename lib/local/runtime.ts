@@ -120,6 +120,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
   const released = await new DynamoQuotaStore(dynamo(), emulators.env.QUOTAS_TABLE!).releaseAllHolds();
   if (released) log(`gave back ${released} charge(s) held by renders of the previous run`);
 
+  // Jobs the previous run left unfinished are listed before the fronts serve: a request of this run cannot be
+  // among them (a job its request has made durable but not yet charged would be retired by the worker).
+  if (options.startWorker !== false) {
+    await requeueUnfinished(log);
+    if (options.documents !== false) await requeueDocumentJobs(log);
+  }
+
   const servers: Server[] = [];
   /** One service's front (its API Gateway stand-in) on its port; resolves with its URL. */
   const serve = async (manifest: ServiceManifest, port = 0) => {
@@ -144,9 +151,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
   const pollers: { stop(): Promise<void> }[] = [];
   if (options.startWorker !== false) {
     const workers = narrationManifest.workers.map((spec) => ({ spec, service: narrationManifest.service }));
-    await requeueUnfinished(log);
     if (options.documents !== false) {
-      await requeueDocumentJobs(log);
       workers.push(
         ...documentsManifest.workers.map((spec) => ({ spec, service: documentsManifest.service })),
       );

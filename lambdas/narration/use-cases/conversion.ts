@@ -13,7 +13,7 @@ import type { NarrationDeps } from '../deps';
 import { countChars } from '../core/preview';
 import type { AudioRecord, Plan } from '../ports';
 import { audioOwner } from './data-control';
-import { charge, chargeJob, freeRules, refuseIfSpent } from './free-charge';
+import { charge, chargeJob, freeRules, refuseIfSpent, settleCharge } from './free-charge';
 import {
   Abandoned,
   answerBase,
@@ -231,11 +231,27 @@ async function resumeConversion(
   let settled: AudioRecord | undefined = record.status === 'done' ? record : undefined;
   let headers: Record<string, string> = {};
   // Its request may have died before charging it: the retry is the request now, so the charge is made here
-  // (under the job's id and in its windows: once, however many retries), before the job is queued.
-  if (!settled && record.charge)
-    headers = await chargeJob(deps, { ...record, charge: record.charge }, () =>
+  // (under the job's id and in its windows: once, however many retries), before the job is queued. Then the job is
+  // marked `referenced`: a worker that found it uncharged a moment ago (a restart re-queued it) retires it only if
+  // unmarked, so either the worker narrates it or the retry learns it was retired, gives its charge back (by the
+  // job's id: once) and starts a new conversion, never a 202 for a job that then fails.
+  if (!settled && record.charge) {
+    const charged = { ...record, charge: record.charge };
+    headers = await chargeJob(deps, charged, () =>
       retire(deps, record.audioId, 'Not accepted: the free tier limit was reached.'),
     );
+    if (!(await deps.audio.reference(record.audioId))) {
+      const now = await deps.audio.get(record.audioId);
+      if (now?.status === 'done') settled = now;
+      else {
+        await settleCharge(deps, { ...charged, status: 'failed' }, false);
+        logger.info('idempotent retry: its job was retired meanwhile; a new conversion', {
+          audioId: record.audioId,
+        });
+        return startConversion(deps, input);
+      }
+    }
+  }
   if (!settled) {
     // Its request died: the message may never have been sent. A duplicate is harmless (one claim per job).
     await deps.queue.enqueue({ audioId: record.audioId }, record.plan !== 'free');

@@ -199,19 +199,24 @@ async function narrateJob(
 ): Promise<'done' | 'skipped'> {
   const { audioId } = claimed;
   // A free job whose request ended before charging it (it died, or answered 503 and could not retire the record):
-  // nobody was told about it, so nobody gets it — not narrated, not charged.
+  // nobody was told about it, so nobody gets it — not narrated, not charged. Unless an idempotent retry of that
+  // request took it over meanwhile: it charges the job, then marks it `referenced` (resumeConversion), so this
+  // conditional retirement and that mark cannot both succeed; when the mark won, the job is charged and narrated.
   const c = claimed.charge;
   if (
     c &&
     deps.quotas.hasCharge &&
     !(await deps.quotas.hasCharge(c.subject, c.rules, new Date(claimed.createdAt), audioId))
   ) {
-    await failJob(
-      deps,
-      claimed,
-      'Not accepted: its request ended before the conversion was charged. Please submit it again.',
-    );
-    return 'skipped';
+    const reason =
+      'Not accepted: its request ended before the conversion was charged. Please submit it again.';
+    if (await deps.audio.retireUnreferenced(audioId, reason)) {
+      await jobEnded(deps, { ...claimed, status: 'failed', error: reason });
+      return 'skipped';
+    }
+    const current = await deps.audio.get(audioId);
+    if (current?.status !== 'processing' || !current.referenced) return 'skipped';
+    logger.info('uncharged job taken over by its idempotent retry: narrated', { audioId });
   }
   const voice = findVoice(claimed.voice);
   const stored = await deps.store.getJobText(audioId);

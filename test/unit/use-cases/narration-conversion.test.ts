@@ -251,4 +251,41 @@ describe('charges follow deliveries (a process that dies mid-request)', () => {
     expect(out.body.audio_id).toBe(id);
     expect(await s.used()).toEqual([1, 1]);
   });
+
+  // A restart re-queues the job of a request that died before charging it while that request's idempotent retry
+  // arrives: the worker's check and the retry's charge interleave. Either the job is narrated and charged once, or
+  // the retry starts a new conversion; never a 202 naming a job that then fails "not charged".
+  test("the retry charges between the worker's check and its retirement: the worker narrates it, charged once", async () => {
+    const s = setup();
+    const id = await orphan(s, false);
+    const hasCharge = s.quotas.hasCharge.bind(s.quotas);
+    let retried: Awaited<ReturnType<typeof startConversion>> | undefined;
+    s.quotas.hasCharge = async (...args) => {
+      const found = await hasCharge(...args);
+      retried ??= await startConversion(s.deps, { ...s.input('Hola mundo.'), audioId: id });
+      return found;
+    };
+    expect(await runJob(s.deps, id, 1, findVoice)).toBe('done');
+    expect(retried).toMatchObject({ statusCode: 202, body: { audio_id: id } });
+    expect(await s.audio.get(id)).toMatchObject({ status: 'done' });
+    expect(await s.used()).toEqual([1, 1]);
+  });
+
+  test("the worker retires it between the retry's read and its charge: the retry gives that charge back and starts anew", async () => {
+    const s = setup();
+    const id = await orphan(s, false);
+    const consume = s.quotas.consume.bind(s.quotas);
+    let worker: string | undefined;
+    s.quotas.consume = async (...args) => {
+      worker ??= await runJob(s.deps, id, 1, findVoice);
+      return consume(...args);
+    };
+    const out = await startConversion(s.deps, { ...s.input('Hola mundo.'), audioId: id });
+    expect(worker).toBe('skipped');
+    expect(await s.audio.get(id)).toMatchObject({ status: 'failed' });
+    expect(out.statusCode).toBe(200); // a short text: the new conversion is narrated in the request
+    expect(out.body.audio_id).not.toBe(id);
+    expect(await s.audio.get(String(out.body.audio_id))).toMatchObject({ status: 'done' });
+    expect(await s.used()).toEqual([1, 1]); // the new conversion's one charge; the retired job's was given back
+  });
 });
