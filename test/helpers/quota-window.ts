@@ -6,10 +6,71 @@ const HOUR_S = 3600;
 /**
  * The end (epoch seconds) of the hourly window `res` was counted in: its RateLimit-Reset from when it was read.
  * Read up to a request's duration after the server's clock took it, which is never an hour: rounding down to the
- * hour gives the exact end.
+ * hour gives the exact end. The answer's binding window must be the hour (RateLimit-Reset ≤ 3600).
  */
 export function hourWindowOf(res: Response, readAtMs = Date.now()): number {
   const reset = Number(res.headers.get('ratelimit-reset'));
   if (!Number.isFinite(reset) || reset <= 0) throw new Error(`no RateLimit-Reset on a ${res.status} answer`);
+  if (reset > HOUR_S)
+    throw new Error(`RateLimit-Reset ${reset} s: the answer's binding window is not an hour`);
   return Math.floor((readAtMs / 1000 + reset) / HOUR_S) * HOUR_S;
+}
+
+/**
+ * One caller's charges under an hourly limit, by the window each was counted in: what the answers must say when
+ * the UTC hour turns between them (the new window starts full). Exact either way: the window of each answer is
+ * read from the answer itself.
+ */
+export class HourlyCharges {
+  private readonly windows: number[] = [];
+  constructor(readonly limit: number) {}
+
+  /** Records a charged answer; returns what its window has left after it (its RateLimit-Remaining). */
+  add(res: Response): number {
+    const w = hourWindowOf(res);
+    this.windows.push(w);
+    return this.limit - this.windows.filter((x) => x === w).length;
+  }
+
+  /** How many recorded charges were counted in the window of `res` (before it, if it was charged too). */
+  in(res: Response): number {
+    const w = hourWindowOf(res);
+    return this.windows.filter((x) => x === w).length;
+  }
+
+  /** Whether the recorded charges spent the window of `res`: a charge there is refused (429). */
+  spent(res: Response): boolean {
+    return this.in(res) >= this.limit;
+  }
+
+  get count(): number {
+    return this.windows.length;
+  }
+}
+
+/**
+ * Sends charged requests (`send(i)`: each one new work, never a repeat) until one is refused because its hourly
+ * window is spent, and checks every answer exactly: each accepted one is `status` with the RateLimit-Remaining its
+ * window has left, the refusal a 429 in a window that holds `limit` charges. The hour may turn between them (the
+ * new window starts full), so up to 2 × limit + 1 requests; without a turn, limit + 1.
+ */
+export async function spendHour(
+  limit: number,
+  send: (i: number) => Promise<Response>,
+  status = 200,
+): Promise<{ accepted: Response[]; refused: Response; charges: HourlyCharges }> {
+  const charges = new HourlyCharges(limit);
+  const accepted: Response[] = [];
+  for (let i = 0; i <= 2 * limit; i++) {
+    const res = await send(i);
+    if (charges.spent(res)) {
+      expect(res.status).toBe(429);
+      expect(res.headers.get('ratelimit-remaining')).toBe('0');
+      return { accepted, refused: res, charges };
+    }
+    expect(res.status).toBe(status);
+    expect(res.headers.get('ratelimit-remaining')).toBe(String(charges.add(res)));
+    accepted.push(res);
+  }
+  throw new Error(`no 429 after ${2 * limit + 1} charges under a limit of ${limit} an hour`);
 }
