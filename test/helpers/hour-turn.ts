@@ -1,21 +1,26 @@
 // Reproduces a turn of the UTC hour between two chosen requests of a test, for the tests whose charges must hold
 // across it (quota-window.ts). Not part of any run: a jest setup file for one test file, under libfaketime reading
-// its offset from a file that this rewrites (every process of the run, Chromium included, sees the same clock):
+// its offset from a file that this rewrites. Only this process (the runtime's handlers, emulators and worker run in
+// it) takes the jumping clock: the child processes it starts keep real time (Chromium stalls on a jump).
 //
 //   f=$(mktemp) && echo +0 > $f && LD_PRELOAD=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 \
 //     FAKETIME_TIMESTAMP_FILE=$f FAKETIME_NO_CACHE=1 FAKETIME_DONT_FAKE_MONOTONIC=1 TURN_BEFORE=3 TURN_PATH=/ab/event \
 //     npx jest test/e2e/ab.test.ts -t 'rate limit' --setupFilesAfterEnv ./test/helpers/hour-turn.ts
 //
 // At load the clock is set TURN_LEAD_S (60) seconds before the turn of an hour; just before the TURN_BEFORE-th
-// request (1-based) sent with fetch() whose URL path matches TURN_PATH (a regular expression), it jumps to the turn
-// itself: the requests before are counted in one hourly window, that one and those after in the next. Timers keep
-// real time (the monotonic clock is not faked).
+// request (1-based) sent with fetch() whose URL path matches TURN_PATH (a regular expression), or right after the
+// answer to the TURN_AFTER-th, it jumps to the turn itself: the requests before are counted in one hourly window,
+// the later ones in the next. Timers keep real time (the monotonic clock is not faked).
 import { writeFileSync } from 'node:fs';
 
 const file = process.env.FAKETIME_TIMESTAMP_FILE;
-const before = Number(process.env.TURN_BEFORE);
-if (!file || !process.env.LD_PRELOAD?.includes('faketime') || !(before >= 1))
-  throw new Error('hour-turn.ts: run under libfaketime with FAKETIME_TIMESTAMP_FILE and TURN_BEFORE=<n ≥ 1>');
+const before = Number(process.env.TURN_BEFORE ?? 0);
+const after = Number(process.env.TURN_AFTER ?? 0);
+if (!file || !process.env.LD_PRELOAD?.includes('faketime') || !(before >= 1 || after >= 1))
+  throw new Error(
+    'hour-turn.ts: run under libfaketime with FAKETIME_TIMESTAMP_FILE and TURN_BEFORE or TURN_AFTER=<n ≥ 1>',
+  );
+delete process.env.LD_PRELOAD;
 const path = new RegExp(process.env.TURN_PATH ?? '.');
 const HOUR_MS = 3_600_000;
 
@@ -33,10 +38,15 @@ let seen = 0;
 const realFetch = globalThis.fetch;
 globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  if (path.test(new URL(url).pathname) && ++seen === before) {
-    if (Date.now() >= turn)
-      throw new Error('hour-turn.ts: the hour turned before the request: raise TURN_LEAD_S');
-    setClock(turn);
-  }
-  return realFetch(input, init);
+  const nth = path.test(new URL(url).pathname) ? ++seen : 0;
+  if (nth && nth === before) jump();
+  const res = await realFetch(input, init);
+  if (nth && nth === after) jump();
+  return res;
 };
+
+function jump() {
+  if (Date.now() >= turn)
+    throw new Error('hour-turn.ts: the hour turned before the request: raise TURN_LEAD_S');
+  setClock(turn);
+}

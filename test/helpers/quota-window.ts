@@ -25,10 +25,10 @@ export class HourlyCharges {
   private readonly windows: number[] = [];
   constructor(readonly limit: number) {}
 
-  /** Records a charged answer; returns what its window has left after it (its RateLimit-Remaining). */
-  add(res: Response): number {
+  /** Records `times` charges in the window of `res` (a charged answer); returns what its window has left after them. */
+  add(res: Response, times = 1): number {
     const w = hourWindowOf(res);
-    this.windows.push(w);
+    for (let i = 0; i < times; i++) this.windows.push(w);
     return this.limit - this.windows.filter((x) => x === w).length;
   }
 
@@ -52,23 +52,28 @@ export class HourlyCharges {
  * Sends charged requests (`send(i)`: each one new work, never a repeat) until one is refused because its hourly
  * window is spent, and checks every answer exactly: each accepted one is `status` with the RateLimit-Remaining its
  * window has left, the refusal a 429 in a window that holds `limit` charges. The hour may turn between them (the
- * new window starts full), so up to 2 × limit + 1 requests; without a turn, limit + 1.
+ * new window starts full), so up to 2 × limit + 1 requests; without a turn, limit + 1. `earlier: 'unknown'`: the
+ * caller was charged before in the first answer's window, as many times as that answer says.
  */
 export async function spendHour(
   limit: number,
   send: (i: number) => Promise<Response>,
-  status = 200,
+  opts: { status?: number; earlier?: 'unknown' } = {},
 ): Promise<{ accepted: Response[]; refused: Response; charges: HourlyCharges }> {
   const charges = new HourlyCharges(limit);
   const accepted: Response[] = [];
   for (let i = 0; i <= 2 * limit; i++) {
     const res = await send(i);
+    if (i === 0 && opts.earlier === 'unknown') {
+      if (res.status === 429) charges.add(res, limit);
+      else charges.add(res, limit - 1 - Number(res.headers.get('ratelimit-remaining')));
+    }
     if (charges.spent(res)) {
       expect(res.status).toBe(429);
       expect(res.headers.get('ratelimit-remaining')).toBe('0');
       return { accepted, refused: res, charges };
     }
-    expect(res.status).toBe(status);
+    expect(res.status).toBe(opts.status ?? 200);
     expect(res.headers.get('ratelimit-remaining')).toBe(String(charges.add(res)));
     accepted.push(res);
   }
