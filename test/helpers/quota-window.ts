@@ -79,3 +79,24 @@ export async function spendHour(
   }
   throw new Error(`no 429 after ${2 * limit + 1} charges under a limit of ${limit} an hour`);
 }
+
+/**
+ * Spends the caller's hour (spendHour, earlier charges unknown: `send(i, round)` is new work each time), then sends
+ * `probe(round)`, which must be refused in that window: the refused probe is returned. The hour may turn between
+ * the two: the probe is then charged in the next window, a full one (its headers must say so), and a second round
+ * spends that window and probes again.
+ */
+export async function probeSpentHour(
+  limit: number,
+  send: (i: number, round: number) => Promise<Response>,
+  probe: (round: number) => Promise<Response>,
+): Promise<Response> {
+  for (let round = 0; round < 2; round++) {
+    const { refused } = await spendHour(limit, (i) => send(i, round), { earlier: 'unknown' });
+    const res = await probe(round);
+    if (res.status === 429 && hourWindowOf(res) === hourWindowOf(refused)) return res;
+    expect(hourWindowOf(res)).toBe(hourWindowOf(refused) + HOUR_S);
+    expect(res.headers.get('ratelimit-remaining')).toBe(String(limit - 1));
+  }
+  throw new Error('the probe was charged in both rounds: the hour turned twice?');
+}
