@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stopPdfWorkers } from '../../lambdas/narration/pdf/index';
 import { tempDir } from '../helpers/env';
-import { hourWindowOf } from '../helpers/quota-window';
+import { windowOf } from '../helpers/quota-window';
 import { ffprobe, startRuntime, type TestRuntime } from '../helpers/runtime';
 import { makeFixtures, type BrokenFixture, type CleanFixture } from '../fixtures/pdf/make-fixtures';
 
@@ -132,7 +132,7 @@ describe('conversions', () => {
   test('a one-page letter: 200 with chars and the real duration of the audio', async () => {
     const res = await upload(fixture('carta'));
     expect(res.status).toBe(200);
-    charged.push(hourWindowOf(res));
+    charged.push(windowOf(res));
     // First charge of the hour: everything before was free.
     expect(res.headers.get('ratelimit-remaining')).toBe('2');
     const body = (await res.json()) as Record<string, unknown> & { audio_url: string; duration_s: number };
@@ -156,7 +156,7 @@ describe('conversions', () => {
   test('voice and fmt form fields are honoured', async () => {
     const res = await upload(fixture('carta'), { voice: 'es-ES-Lucia', fmt: 'OGG' });
     expect(res.status).toBe(200);
-    charged.push(hourWindowOf(res));
+    charged.push(windowOf(res));
     const body = (await res.json()) as { voice: string; audio_url: string };
     expect(body.voice).toBe('es-ES-Lucia');
     expect(body.audio_url).toMatch(/\.ogg$/);
@@ -165,7 +165,7 @@ describe('conversions', () => {
   test('a long report is queued (202), then the free tier is spent: 429 as for text', async () => {
     const res = await upload(fixture('informe-dos-columnas'));
     expect(res.status).toBe(202);
-    charged.push(hourWindowOf(res));
+    charged.push(windowOf(res));
     const body = (await res.json()) as { status: string; chars: number; duration_s: null };
     expect(body.status).toBe('queued');
     expect(body.chars).toBeGreaterThan(7000);
@@ -173,7 +173,7 @@ describe('conversions', () => {
     // A new conversion (another voice): the same PDF with the same options would reuse its audio, free.
     const limited = await upload(fixture('carta'), { voice: 'es-MX-Andres' });
     // Spent when the three charges are in this request's window; a run across the turn of an hour has fewer there.
-    const inWindow = charged.filter((w) => w === hourWindowOf(limited)).length;
+    const inWindow = charged.filter((w) => w === windowOf(limited)).length;
     expect(charged).toHaveLength(3);
     expect(limited.status).toBe(inWindow === 3 ? 429 : 200);
     if (limited.status === 429) expect(limited.headers.get('retry-after')).toBeTruthy();

@@ -3,7 +3,7 @@ import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { generateKey, hashKey } from '../../lambdas/shared/auth/keys';
 import { dynamo } from '../../lambdas/shared/aws/clients';
 import { DynamoKeyStore } from '../../lambdas/shared/aws/key-store';
-import { hourWindowOf, probeSpentHour } from '../helpers/quota-window';
+import { windowOf, probeSpentHour } from '../helpers/quota-window';
 import { postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
 
 jest.setTimeout(120_000);
@@ -60,8 +60,7 @@ describe('free tier, default limits', () => {
     // starts full): at most 5 admitted in each, each delivered or cut (a cut one has no RateLimit headers), and a
     // 429 only once 5 were charged there; so in one window with no cut, 5 and 95.
     const byWindow = new Map<number, Response[]>();
-    for (const x of [...ok, ...limited])
-      byWindow.set(hourWindowOf(x), [...(byWindow.get(hourWindowOf(x)) ?? []), x]);
+    for (const x of [...ok, ...limited]) byWindow.set(windowOf(x), [...(byWindow.get(windowOf(x)) ?? []), x]);
     expect(byWindow.size).toBeLessThanOrEqual(2);
     const spent = [...byWindow.values()].filter((answers) => answers.some((x) => x.status === 429));
     expect(ok.length + cut).toBeGreaterThanOrEqual(5 * spent.length);

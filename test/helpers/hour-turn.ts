@@ -7,11 +7,12 @@
 //     FAKETIME_TIMESTAMP_FILE=$f FAKETIME_NO_CACHE=1 FAKETIME_DONT_FAKE_MONOTONIC=1 TURN_BEFORE=3 TURN_PATH=/ab/event \
 //     npx jest test/e2e/ab.test.ts -t 'rate limit' --setupFilesAfterEnv ./test/helpers/hour-turn.ts
 //
-// At load the clock is set TURN_LEAD_S (60) seconds before the turn of an hour; just before the TURN_BEFORE-th
-// request (1-based) sent with fetch() whose URL path matches TURN_PATH (a regular expression), or right after the
-// answer to the TURN_AFTER-th, it jumps to the turn itself: the requests before are counted in one hourly window,
-// the later ones in the next. Timers keep real time (the monotonic clock is not faked).
+// At load the clock is set TURN_LEAD_S (60) seconds before a turn of the UTC hour (or of TURN_PERIOD: day, month);
+// just before the TURN_BEFORE-th request (1-based) sent with fetch() whose URL path matches TURN_PATH (a regular
+// expression), or right after the answer to the TURN_AFTER-th, it jumps to the turn itself: the requests before are
+// counted in one window, the later ones in the next. Timers keep real time (the monotonic clock is not faked).
 import { writeFileSync } from 'node:fs';
+import { windowBounds, type Period } from '../../lambdas/shared/quota/windows';
 
 const file = process.env.FAKETIME_TIMESTAMP_FILE;
 const before = Number(process.env.TURN_BEFORE ?? 0);
@@ -22,7 +23,7 @@ if (!file || !process.env.LD_PRELOAD?.includes('faketime') || !(before >= 1 || a
   );
 delete process.env.LD_PRELOAD;
 const path = new RegExp(process.env.TURN_PATH ?? '.');
-const HOUR_MS = 3_600_000;
+const period = (process.env.TURN_PERIOD ?? 'hour') as Period;
 
 /** The fake clock's offset from the real one, in ms (what the file says). */
 let offsetMs = 0;
@@ -31,7 +32,8 @@ const setClock = (fakeMs: number) => {
   writeFileSync(file, `${offsetMs >= 0 ? '+' : ''}${(offsetMs / 1000).toFixed(3)}\n`);
 };
 
-const turn = (Math.floor(Date.now() / HOUR_MS) + 2) * HOUR_MS;
+/** A turn of the period (UTC) a while ahead: the clock jumps forward to it, never back. */
+const turn = windowBounds(period, new Date(Date.now() + 64 * 86_400_000)).start.getTime();
 setClock(turn - Number(process.env.TURN_LEAD_S ?? 60) * 1000);
 
 let seen = 0;

@@ -1,50 +1,56 @@
-// Free-tier windows are fixed UTC hours (lambdas/shared/quota/windows.ts): a test whose charges span the turn of an
-// hour finds them in two windows. This names the window an answer was counted in, from its own headers.
+// Quota windows are fixed UTC hours, days and months (lambdas/shared/quota/windows.ts): a test whose charges span
+// the turn of one finds them in two windows. This names the window an answer was counted in, from its own headers,
+// so that a test's expectations follow the windows its charges landed in. test/helpers/hour-turn.ts puts a turn
+// of the hour between two chosen requests, to show that a test holds across it.
+import { windowBounds, type Period } from '../../lambdas/shared/quota/windows';
 
 const HOUR_S = 3600;
+const LONGEST_S: Record<Period, number> = { hour: HOUR_S, day: 86_400, month: 31 * 86_400 };
+
+/** What windowOf reads of an answer (a fetch Response, or the status and headers of one). */
+export type Answer = Pick<Response, 'status' | 'headers'>;
 
 /**
- * The end (epoch seconds) of the hourly window `res` was counted in: its RateLimit-Reset from when it was read.
- * Read up to a request's duration after the server's clock took it, which is never an hour: rounding down to the
- * hour gives the exact end. The answer's binding window must be the hour (RateLimit-Reset ≤ 3600).
+ * The end (epoch seconds) of the `period` window `res` was counted in: its RateLimit-Reset from when it was read.
+ * Read up to a request's duration after the server's clock took it, which is far less than a window: the window
+ * start at or before that moment is the exact end. The answer's binding window must be of that period.
  */
-export function hourWindowOf(res: Response, readAtMs = Date.now()): number {
+export function windowOf(res: Answer, period: Period = 'hour', readAtMs = Date.now()): number {
   const reset = Number(res.headers.get('ratelimit-reset'));
   if (!Number.isFinite(reset) || reset <= 0) throw new Error(`no RateLimit-Reset on a ${res.status} answer`);
-  if (reset > HOUR_S)
-    throw new Error(`RateLimit-Reset ${reset} s: the answer's binding window is not an hour`);
-  return Math.floor((readAtMs / 1000 + reset) / HOUR_S) * HOUR_S;
+  if (reset > LONGEST_S[period])
+    throw new Error(`RateLimit-Reset ${reset} s: the answer's binding window is not a ${period}`);
+  return windowBounds(period, new Date(readAtMs + reset * 1000)).start.getTime() / 1000;
 }
 
 /**
- * One caller's charges under an hourly limit, by the window each was counted in: what the answers must say when
- * the UTC hour turns between them (the new window starts full). Exact either way: the window of each answer is
- * read from the answer itself.
+ * One caller's charges under a limit per `period`, by the window each was counted in: what the answers must say
+ * when the window turns between them (the new one starts full). Exact either way: the window of each answer is read
+ * from the answer itself.
  */
-export class HourlyCharges {
+export class Charges {
   private readonly windows: number[] = [];
-  constructor(readonly limit: number) {}
+  constructor(
+    readonly limit: number,
+    readonly period: Period = 'hour',
+  ) {}
 
   /** Records `times` charges in the window of `res` (a charged answer); returns what its window has left after them. */
-  add(res: Response, times = 1): number {
-    const w = hourWindowOf(res);
+  add(res: Answer, times = 1): number {
+    const w = windowOf(res, this.period);
     for (let i = 0; i < times; i++) this.windows.push(w);
     return this.limit - this.windows.filter((x) => x === w).length;
   }
 
   /** How many recorded charges were counted in the window of `res` (before it, if it was charged too). */
-  in(res: Response): number {
-    const w = hourWindowOf(res);
+  in(res: Answer): number {
+    const w = windowOf(res, this.period);
     return this.windows.filter((x) => x === w).length;
   }
 
   /** Whether the recorded charges spent the window of `res`: a charge there is refused (429). */
-  spent(res: Response): boolean {
+  spent(res: Answer): boolean {
     return this.in(res) >= this.limit;
-  }
-
-  get count(): number {
-    return this.windows.length;
   }
 }
 
@@ -59,8 +65,8 @@ export async function spendHour(
   limit: number,
   send: (i: number) => Promise<Response>,
   opts: { status?: number; earlier?: 'unknown' } = {},
-): Promise<{ accepted: Response[]; refused: Response; charges: HourlyCharges }> {
-  const charges = new HourlyCharges(limit);
+): Promise<{ accepted: Response[]; refused: Response; charges: Charges }> {
+  const charges = new Charges(limit);
   const accepted: Response[] = [];
   for (let i = 0; i <= 2 * limit; i++) {
     const res = await send(i);
@@ -82,7 +88,7 @@ export async function spendHour(
 
 /**
  * Spends the caller's hour (spendHour, earlier charges unknown: `send(i, round)` is new work each time), then sends
- * `probe(round)`, which must be refused in that window: the refused probe is returned. The hour may turn between
+ * `probe(round)`, which must be refused in that window: the refused probe and its round are returned. The hour may turn between
  * the two: the probe is then charged in the next window, a full one (its headers must say so), and a second round
  * spends that window and probes again.
  */
@@ -90,12 +96,12 @@ export async function probeSpentHour(
   limit: number,
   send: (i: number, round: number) => Promise<Response>,
   probe: (round: number) => Promise<Response>,
-): Promise<Response> {
+): Promise<{ refused: Response; round: number }> {
   for (let round = 0; round < 2; round++) {
-    const { refused } = await spendHour(limit, (i) => send(i, round), { earlier: 'unknown' });
+    const spent = await spendHour(limit, (i) => send(i, round), { earlier: 'unknown' });
     const res = await probe(round);
-    if (res.status === 429 && hourWindowOf(res) === hourWindowOf(refused)) return res;
-    expect(hourWindowOf(res)).toBe(hourWindowOf(refused) + HOUR_S);
+    if (res.status === 429 && windowOf(res) === windowOf(spent.refused)) return { refused: res, round };
+    expect(windowOf(res)).toBe(windowOf(spent.refused) + HOUR_S);
     expect(res.headers.get('ratelimit-remaining')).toBe(String(limit - 1));
   }
   throw new Error('the probe was charged in both rounds: the hour turned twice?');
