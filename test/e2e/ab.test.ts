@@ -7,7 +7,7 @@ import { awsDeps } from '../../lambdas/narration/deps';
 import { makeHandler as makeResultsHandler } from '../../lambdas/narration/handlers/ab-results';
 import { recordConversion, variantKey } from '../../lambdas/shared/growth/ab';
 import { assignVariant, parseExperiments } from '../../lambdas/shared/growth/experiments';
-import { spendHour } from '../helpers/quota-window';
+import { spendWindow } from '../helpers/quota-window';
 import { postForm, postJson } from '../helpers/runtime';
 import { startGrowthRuntime, type GrowthRuntime } from '../helpers/growth-runtime';
 
@@ -199,8 +199,8 @@ describe('POST /ab/event', () => {
     expect((await postJson(g.url('/ab/event'), { experiment: 'pricing', type: 'exposure' }, ip)).status).toBe(
       422,
     );
-    // 5 an hour, then 429 (a turn of the hour between them starts a full window: spendHour follows it).
-    const { accepted, refused } = await spendHour(5, (i) =>
+    // 5 an hour, then 429 (a turn of the hour between them starts a full window: spendWindow follows it).
+    const { accepted, refused } = await spendWindow(5, (i) =>
       postJson(
         g.url('/ab/event'),
         { experiment: 'landing-cta', visitor: `limit-visitor-${i}`, type: 'exposure' },

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { awsDeps } from '../../lambdas/narration/deps';
 import { tempDir } from '../helpers/env';
-import { spendHour } from '../helpers/quota-window';
+import { spendWindow } from '../helpers/quota-window';
 import { ffprobe, postForm, postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
 
 jest.setTimeout(120_000);
@@ -107,8 +107,8 @@ test('anonymous: an Authorization header is ignored, even a malformed one', asyn
 
 test('exhausting the demo leaves /convert/text untouched', async () => {
   const ip = '198.51.100.5';
-  // 3 demos an hour, then 429 (a turn of the hour between them starts a full window: spendHour follows it).
-  const { accepted, refused: limited } = await spendHour(3, (i) =>
+  // 3 demos an hour, then 429 (a turn of the hour between them starts a full window: spendWindow follows it).
+  const { accepted, refused: limited } = await spendWindow(3, (i) =>
     postJson(api.url('/demo/try'), { text: `Prueba ${i}.` }, from(ip)),
   );
   for (const res of accepted) expect(res.headers.get('ratelimit-policy')).toBe('3;w=3600, 30;w=86400');
@@ -128,7 +128,7 @@ test('exhausting the demo leaves /convert/text untouched', async () => {
 
 test('exhausting /convert/text leaves the demo untouched', async () => {
   const ip = '198.51.100.6';
-  await spendHour(2, (i) => postJson(api.url('/convert/text'), { text: `Texto ${i}.` }, from(ip)));
+  await spendWindow(2, (i) => postJson(api.url('/convert/text'), { text: `Texto ${i}.` }, from(ip)));
 
   const demo = await postJson(api.url('/demo/try'), { text: 'La demo sigue disponible.' }, from(ip));
   expect(demo.status).toBe(200);

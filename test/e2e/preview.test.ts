@@ -1,4 +1,5 @@
 // ?dry_run=true: the preview costs nothing — no audio, no free-tier charge — and says what a conversion would do.
+import { spendWindow } from '../helpers/quota-window';
 import { postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
 
 jest.setTimeout(60_000);
@@ -27,9 +28,9 @@ test('previews are free; the one real conversion allowed still goes through', as
     expect(body.audio_id).toBeUndefined();
     expect(res.headers.get('ratelimit-limit')).toBeNull();
   }
-  expect((await postJson(rt.url('/convert/text'), { text: 'Hola.' })).status).toBe(200);
-  // Another text: a repeat of 'Hola.' would reuse its audio, uncharged (docs/reuse.md).
-  expect((await postJson(rt.url('/convert/text'), { text: 'Hola de nuevo.' })).status).toBe(429);
+  // One an hour, then 429 (spendWindow: across a turn of the hour too). Each text differs: a repeat would reuse
+  // its audio, uncharged (docs/reuse.md).
+  await spendWindow(1, (i) => postJson(rt.url('/convert/text'), { text: `Hola ${i}.` }));
 });
 
 test('a dry run validates like the real thing', async () => {

@@ -1,7 +1,7 @@
 // POST /waitlist and GET /waitlist/count over HTTP against the local runtime: WaitlistReq validation edges in
 // the contract's 422 shape, JSON and form bodies, dedupe per normalised email, exact counts under 100 parallel
 // sign-ups with duplicates, and the per-IP limit. X-Forwarded-For picks the caller (TRUST_PROXY).
-import { spendHour } from '../helpers/quota-window';
+import { spendWindow } from '../helpers/quota-window';
 import { postForm, postJson } from '../helpers/runtime';
 import { startGrowthRuntime, type GrowthRuntime } from '../helpers/growth-runtime';
 
@@ -196,9 +196,9 @@ test('per-IP limit: the 4th sign-up in an hour gets 429 with Retry-After and Rat
   for (let i = 0; i < 3; i++) {
     expect((await postJson(g.url('/waitlist'), { email: 'bad' }, ip)).status).toBe(422);
   }
-  // 3 an hour, then 429 (a turn of the hour between them starts a full window: spendHour follows it).
+  // 3 an hour, then 429 (a turn of the hour between them starts a full window: spendWindow follows it).
   const before: number[] = [];
-  const { accepted, refused } = await spendHour(3, async (i) => {
+  const { accepted, refused } = await spendWindow(3, async (i) => {
     before.push(await count());
     return postJson(g.url('/waitlist'), { email: `limit${i}@example.com` }, ip);
   });

@@ -11,16 +11,18 @@ const LONGEST_S: Record<Period, number> = { hour: HOUR_S, day: 86_400, month: 31
 export type Answer = Pick<Response, 'status' | 'headers'>;
 
 /**
- * The end (epoch seconds) of the `period` window `res` was counted in: its RateLimit-Reset from when it was read.
- * Read up to a request's duration after the server's clock took it, which is far less than a window: the window
- * start at or before that moment is the exact end. The answer's binding window must be of that period.
+ * The start (epoch seconds) of the `period` window `res` was charged (or refused) in, from its RateLimit-Reset read
+ * at `readAtMs`. That counts from the server's clock when it decided to the end of the binding window, always a
+ * whole hour; read a request's duration later (never an hour), rounding down to the hour gives that end exactly,
+ * and the second before it lies in the window asked for, as long as the binding window is no longer than it.
  */
 export function windowOf(res: Answer, period: Period = 'hour', readAtMs = Date.now()): number {
   const reset = Number(res.headers.get('ratelimit-reset'));
   if (!Number.isFinite(reset) || reset <= 0) throw new Error(`no RateLimit-Reset on a ${res.status} answer`);
   if (reset > LONGEST_S[period])
-    throw new Error(`RateLimit-Reset ${reset} s: the answer's binding window is not a ${period}`);
-  return windowBounds(period, new Date(readAtMs + reset * 1000)).start.getTime() / 1000;
+    throw new Error(`RateLimit-Reset ${reset} s: the answer's binding window is longer than a ${period}`);
+  const end = Math.floor((readAtMs / 1000 + reset) / HOUR_S) * HOUR_S;
+  return windowBounds(period, new Date((end - 1) * 1000)).start.getTime() / 1000;
 }
 
 /**
@@ -55,18 +57,18 @@ export class Charges {
 }
 
 /**
- * Sends charged requests (`send(i)`: each one new work, never a repeat) until one is refused because its hourly
- * window is spent, and checks every answer exactly: each accepted one is `status` with the RateLimit-Remaining its
- * window has left, the refusal a 429 in a window that holds `limit` charges. The hour may turn between them (the
- * new window starts full), so up to 2 × limit + 1 requests; without a turn, limit + 1. `earlier: 'unknown'`: the
- * caller was charged before in the first answer's window, as many times as that answer says.
+ * Sends charged requests (`send(i)`: each one new work, never a repeat) until one is refused because its window
+ * (an hour, or opts.period) is spent, and checks every answer exactly: each accepted one is `status` with the
+ * RateLimit-Remaining its window has left, the refusal a 429 in a window that holds `limit` charges. The window
+ * may turn between them (the new one starts full), so up to 2 × limit + 1 requests; without a turn, limit + 1.
+ * `earlier: 'unknown'`: the caller was charged before in the first answer's window, as often as that answer says.
  */
-export async function spendHour(
+export async function spendWindow(
   limit: number,
   send: (i: number) => Promise<Response>,
-  opts: { status?: number; earlier?: 'unknown' } = {},
+  opts: { status?: number; earlier?: 'unknown'; period?: Period } = {},
 ): Promise<{ accepted: Response[]; refused: Response; charges: Charges }> {
-  const charges = new Charges(limit);
+  const charges = new Charges(limit, opts.period);
   const accepted: Response[] = [];
   for (let i = 0; i <= 2 * limit; i++) {
     const res = await send(i);
@@ -83,11 +85,11 @@ export async function spendHour(
     expect(res.headers.get('ratelimit-remaining')).toBe(String(charges.add(res)));
     accepted.push(res);
   }
-  throw new Error(`no 429 after ${2 * limit + 1} charges under a limit of ${limit} an hour`);
+  throw new Error(`no 429 after ${2 * limit + 1} charges under a limit of ${limit} a ${charges.period}`);
 }
 
 /**
- * Spends the caller's hour (spendHour, earlier charges unknown: `send(i, round)` is new work each time), then sends
+ * Spends the caller's hour (spendWindow, earlier charges unknown: `send(i, round)` is new work each time), then sends
  * `probe(round)`, which must be refused in that window: the refused probe and its round are returned. The hour may turn between
  * the two: the probe is then charged in the next window, a full one (its headers must say so), and a second round
  * spends that window and probes again.
@@ -98,7 +100,7 @@ export async function probeSpentHour(
   probe: (round: number) => Promise<Response>,
 ): Promise<{ refused: Response; round: number }> {
   for (let round = 0; round < 2; round++) {
-    const spent = await spendHour(limit, (i) => send(i, round), { earlier: 'unknown' });
+    const spent = await spendWindow(limit, (i) => send(i, round), { earlier: 'unknown' });
     const res = await probe(round);
     if (res.status === 429 && windowOf(res) === windowOf(spent.refused)) return { refused: res, round };
     expect(windowOf(res)).toBe(windowOf(spent.refused) + HOUR_S);
