@@ -13,6 +13,7 @@ import type { Synthesizer } from '../../lambdas/narration/ports';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
 import type { RouteSpec } from '../../lambdas/shared/manifest';
 import type { LambdaHandler } from '../../lib/local/front';
+import { chargedSince, countersNow, type Counters } from '../helpers/quota-window';
 import { AWS_FAULTS, dynamoOp, s3Op, sqsOp, startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 import { startFronts, type Fronts } from '../helpers/front-runtime';
 
@@ -144,14 +145,9 @@ async function render() {
   return { res, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
 }
 
-/** The free tier's counters of this client (every request comes from 127.0.0.1). */
-async function used(): Promise<number[]> {
-  const rules = [
-    { period: 'hour' as const, limit: 1000 },
-    { period: 'day' as const, limit: 1000 },
-  ];
-  return (await awsDeps().quotas.peek(ipSubject('127.0.0.1'), rules)).map((s) => s.used);
-}
+/** The free tier's counters of this client (every request comes from 127.0.0.1), for chargedSince. */
+const usage = () => countersNow(awsDeps().quotas, ipSubject('127.0.0.1'), ['hour', 'day']);
+const chargedSinceThen = (before: Counters) => chargedSince(awsDeps().quotas, before);
 
 /** The ConvertText handler's quota calls, in call order (a handler answered early goes on in the background). */
 const quotaCalls: { op: 'consume' | 'refund'; done: Promise<unknown> }[] = [];
@@ -223,27 +219,27 @@ describe('DynamoDB', () => {
   test('throttled twice: the SDK retries, the caller gets 200, the free tier is charged once', async () => {
     // A fresh client: the test before took the proxy down and up (stale pooled sockets) and spent SDK retry tokens.
     resetClients();
-    const before = await used();
+    const before = await usage();
     proxies.dynamodb.fail({ match: dynamoOp('UpdateItem'), mode: AWS_FAULTS.dynamoThrottle, times: 2 });
     const { res } = await convert(SHORT);
     expect(res.status).toBe(200);
     expect(proxies.dynamodb.log.filter((r) => r.outcome === 400)).toHaveLength(2);
-    expect(await used()).toEqual(before.map((n) => n + 1));
+    expect(await chargedSinceThen(before)).toEqual([1, 1]);
   });
 
   test('throttled for good: 503 with Retry-After 2 (not a 500), nothing charged', async () => {
     // A fresh client: the test before took the proxy down and up (stale pooled sockets) and spent SDK retry tokens.
     resetClients();
-    const before = await used();
+    const before = await usage();
     proxies.dynamodb.fail({ match: dynamoOp('UpdateItem'), mode: AWS_FAULTS.dynamoThrottle });
     const { res, body } = await convert(SHORT);
     expectRetryable503(res, body, '2');
     proxies.dynamodb.clear();
-    expect(await used()).toEqual(before);
+    expect(await chargedSinceThen(before)).toEqual([0, 0]);
   });
 
   test('hanging: answered 503 in the contract shape before the route time limit, and never charged', async () => {
-    const before = await used();
+    const before = await usage();
     const from = quotaCalls.length;
     convertTimeoutS = HANG_TIMEOUT_S;
     proxies.dynamodb.fail({ match: dynamoOp('UpdateItem'), mode: AWS_FAULTS.hang });
@@ -261,13 +257,13 @@ describe('DynamoDB', () => {
     // The handler goes on once DynamoDB answers (the charge lands), then sees its request was abandoned (the
     // abort signal of the early timeout) and gives the charge back without narrating.
     await chargeSettled(from);
-    expect(await used()).toEqual(before);
+    expect(await chargedSinceThen(before)).toEqual([0, 0]);
   });
 });
 
 describe('S3', () => {
   test('unavailable while storing a short narration: 503, the charge given back, no record left', async () => {
-    const before = await used();
+    const before = await usage();
     // Records an earlier fault left unfinished (DynamoDB down after the job was made durable: it could not be
     // retired; a worker fails it unnarrated, as it was never charged) are not this test's.
     const unfinished = (await awsDeps().audio.listUnfinished(1000)).map((r) => r.audioId);
@@ -277,7 +273,7 @@ describe('S3', () => {
     expect(res.headers.get('retry-after')).toBe('5');
     expect(typeof body.detail).toBe('string');
     expect(proxies.s3.log.filter((r) => r.method === 'PUT').length).toBeGreaterThanOrEqual(3); // SDK retries
-    expect(await used()).toEqual(before);
+    expect(await chargedSinceThen(before)).toEqual([0, 0]);
     expect((await awsDeps().audio.listUnfinished(1000)).map((r) => r.audioId)).toEqual(unfinished);
   });
 
@@ -291,13 +287,13 @@ describe('S3', () => {
 
 describe('SQS', () => {
   test('unavailable when a long text is queued: 503, not charged, and no job left that nobody will run', async () => {
-    const before = await used();
+    const before = await usage();
     const unfinished = (await awsDeps().audio.listUnfinished(1000)).map((r) => r.audioId);
     proxies.sqs.fail({ match: sqsOp('SendMessage'), mode: AWS_FAULTS.sqsInternal });
     const { res, body } = await convert(LONG);
     expect(res.status).toBe(503);
     expect(typeof body.detail).toBe('string');
-    expect(await used()).toEqual(before);
+    expect(await chargedSinceThen(before)).toEqual([0, 0]);
     // A record left `queued` would be re-queued by the next local start (and be narrated for nobody).
     expect((await awsDeps().audio.listUnfinished(1000)).map((r) => r.audioId)).toEqual(unfinished);
   });
@@ -315,13 +311,13 @@ describe('SQS', () => {
 
 describe('speech engine', () => {
   test('failing during an inline narration: 503, the charge given back', async () => {
-    const before = await used();
+    const before = await usage();
     speechBroken = true;
     const { res, body } = await convert(SHORT);
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('5');
     expect(String(body.detail)).not.toMatch(/speech engine unavailable/); // internal reason stays in the logs
-    expect(await used()).toEqual(before);
+    expect(await chargedSinceThen(before)).toEqual([0, 0]);
     speechBroken = false;
     expect((await convert(SHORT)).res.status).toBe(200);
   });

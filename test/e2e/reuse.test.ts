@@ -5,7 +5,10 @@
 // in bench/reuse.bench.ts, not asserted here.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../lambdas/shared/aws/clients';
+import { awsDeps } from '../../lambdas/narration/deps';
+import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
 import { putApiKey } from '../helpers/api-keys';
+import { chargedSince, countersNow } from '../helpers/quota-window';
 import { postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
 
 jest.setTimeout(120_000);
@@ -39,11 +42,8 @@ async function conversions(): Promise<string[]> {
   return (out.Items ?? []).map((i) => i.audioId as string).filter((id) => !id.includes('#'));
 }
 
-async function usedThisHour(): Promise<number> {
-  const res = await fetch(rt.url('/pay/status'));
-  const body = (await res.json()) as { usage: { windows: { period: string; used: number }[] } };
-  return body.usage.windows.find((w) => w.period === 'hour')!.used;
-}
+/** This client's free-tier counters (every anonymous request comes from 127.0.0.1), for chargedSince. */
+const usage = () => countersNow(awsDeps().quotas, ipSubject('127.0.0.1'), ['hour', 'day']);
 
 async function audioBytes(id: string): Promise<{ status: number; etag: string | null; length: number }> {
   const res = await fetch(rt.url(`/audio/${id}.mp3`));
@@ -52,6 +52,7 @@ async function audioBytes(id: string): Promise<{ status: number; etag: string | 
 }
 
 test('free tier: the same text twice → the second answer is the first audio, one conversion, one charge', async () => {
+  const before = await usage();
   const first = await postJson(rt.url('/convert/text'), { text: TEXT });
   expect(first.status).toBe(200);
   const a = (await first.json()) as Conversion;
@@ -66,7 +67,7 @@ test('free tier: the same text twice → the second answer is the first audio, o
   expect(b).toEqual({ ...a, reused: true });
   expect(await conversions()).toEqual(records); // no new conversion, so no synthesis
   expect(await audioBytes(b.audio_id)).toEqual(fileBefore); // the same object, untouched
-  expect(await usedThisHour()).toBe(1); // charged once
+  expect(await chargedSince(awsDeps().quotas, before)).toEqual([1, 1]); // charged once
   // The answer carries no RateLimit headers: nothing was counted.
   expect(second.headers.get('ratelimit-remaining')).toBeNull();
 });

@@ -7,10 +7,11 @@
 //     FAKETIME_TIMESTAMP_FILE=$f FAKETIME_NO_CACHE=1 FAKETIME_DONT_FAKE_MONOTONIC=1 TURN_BEFORE=3 TURN_PATH=/ab/event \
 //     npx jest test/e2e/ab.test.ts -t 'rate limit' --setupFilesAfterEnv ./test/helpers/hour-turn.ts
 //
-// At load the clock is set TURN_LEAD_S (60) seconds before a turn of the UTC hour (or of TURN_PERIOD: day, month);
-// just before the TURN_BEFORE-th request (1-based) sent with fetch() whose URL path matches TURN_PATH (a regular
-// expression), or right after the answer to the TURN_AFTER-th, it jumps to the turn itself: the requests before are
-// counted in one window, the later ones in the next. Timers keep real time (the monotonic clock is not faked).
+// At load the clock is set TURN_LEAD_S (60) seconds before a turn of the UTC hour (or of TURN_PERIOD: day, month).
+// It jumps to the turn itself just before the TURN_BEFORE-th request (1-based) sent with fetch() whose URL path
+// matches TURN_PATH (a regular expression) in the test whose name contains TURN_TEST (any test if unset), or right
+// after the answer to the TURN_AFTER-th: the requests before are counted in one window, the later ones in the next.
+// Timers keep real time (the monotonic clock is not faked).
 import { writeFileSync } from 'node:fs';
 import { windowBounds, type Period } from '../../lambdas/shared/quota/windows';
 
@@ -23,6 +24,7 @@ if (!file || !process.env.LD_PRELOAD?.includes('faketime') || !(before >= 1 || a
   );
 delete process.env.LD_PRELOAD;
 const path = new RegExp(process.env.TURN_PATH ?? '.');
+const testName = process.env.TURN_TEST;
 const period = (process.env.TURN_PERIOD ?? 'hour') as Period;
 
 /** The fake clock's offset from the real one, in ms (what the file says). */
@@ -40,7 +42,8 @@ let seen = 0;
 const realFetch = globalThis.fetch;
 globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  const nth = path.test(new URL(url).pathname) ? ++seen : 0;
+  const inTest = !testName || (expect.getState().currentTestName ?? '').includes(testName);
+  const nth = inTest && path.test(new URL(url).pathname) ? ++seen : 0;
   if (nth && nth === before) jump();
   const res = await realFetch(input, init);
   if (nth && nth === after) jump();

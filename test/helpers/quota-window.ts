@@ -2,7 +2,7 @@
 // the turn of one finds them in two windows. This names the window an answer was counted in, from its own headers,
 // so that a test's expectations follow the windows its charges landed in. test/helpers/hour-turn.ts puts a turn
 // of the hour between two chosen requests, to show that a test holds across it.
-import { windowBounds, type Period } from '../../lambdas/shared/quota/windows';
+import { windowBounds, type Period, type QuotaStore } from '../../lambdas/shared/quota/windows';
 
 const HOUR_S = 3600;
 const LONGEST_S: Record<Period, number> = { hour: HOUR_S, day: 86_400, month: 31 * 86_400 };
@@ -23,6 +23,51 @@ export function windowOf(res: Answer, period: Period = 'hour', readAtMs = Date.n
     throw new Error(`RateLimit-Reset ${reset} s: the answer's binding window is longer than a ${period}`);
   const end = Math.floor((readAtMs / 1000 + reset) / HOUR_S) * HOUR_S;
   return windowBounds(period, new Date((end - 1) * 1000)).start.getTime() / 1000;
+}
+
+/** Whether two moments fall in the same `period` window. */
+export function sameWindow(period: Period, a: Date, b: Date): boolean {
+  return windowBounds(period, a).start.getTime() === windowBounds(period, b).start.getTime();
+}
+
+/** A subject's counters in the windows of a moment (`at`): chargedSince tells what was charged after. */
+export interface Counters {
+  subject: string;
+  periods: Period[];
+  at: Date;
+  counts: number[];
+}
+
+/** Reads `subject`'s counters of `periods` now, for chargedSince. */
+export async function countersNow(
+  quotas: Pick<QuotaStore, 'peek'>,
+  subject: string,
+  periods: Period[],
+): Promise<Counters> {
+  const at = new Date();
+  return { subject, periods, at, counts: await peekAt(quotas, subject, periods, at) };
+}
+
+/**
+ * What was charged to the subject since `before` was read, per period: the growth of the window read then, plus
+ * what a window begun since holds (a turn of the hour, day or month between does not hide a charge, nor fake one).
+ */
+export async function chargedSince(quotas: Pick<QuotaStore, 'peek'>, before: Counters): Promise<number[]> {
+  const then = await peekAt(quotas, before.subject, before.periods, before.at);
+  const now = new Date();
+  const later = await peekAt(quotas, before.subject, before.periods, now);
+  return before.periods.map(
+    (p, i) => then[i]! - before.counts[i]! + (sameWindow(p, before.at, now) ? 0 : later[i]!),
+  );
+}
+
+async function peekAt(quotas: Pick<QuotaStore, 'peek'>, subject: string, periods: Period[], at: Date) {
+  const slots = await quotas.peek(
+    subject,
+    periods.map((period) => ({ period, limit: 1 })),
+    at,
+  );
+  return slots.map((s) => s.used);
 }
 
 /**
