@@ -1,6 +1,12 @@
 // Hostile inputs over HTTP against the local runtime (loopback only): a JSON body nested 5,000 deep is refused with
 // the path to the first too-deep value on both services (narration 422 and documents 400, their contracts'
 // invalid-input statuses), never a 500; 30 wrong dashboard tokens from one address end in 429 with Retry-After.
+import { awsDeps } from '../../lambdas/narration/deps';
+import {
+  DASHBOARD_FAILURES_PER_HOUR,
+  dashboardFailureSubject,
+} from '../../lambdas/shared/growth/dashboard-auth';
+import { sameWindow, windowOf } from '../helpers/quota-window';
 import { startRuntime, type TestRuntime } from '../helpers/runtime';
 import { MAX_JSON_DEPTH } from '../../lambdas/shared/http/request';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
@@ -54,16 +60,37 @@ test.each([
 });
 
 test('30 wrong dashboard tokens from one address: 401s, then 429 with Retry-After (the right token too)', async () => {
+  const first = new Date();
   const statuses: number[] = [];
+  const refused: Response[] = [];
   for (let i = 0; i < 30; i++) {
     const res = await fetch(rt.url('/dashboard/summary'), {
       headers: { 'x-dashboard-token': `wrong-guess-${i}-0123456789` },
     });
     statuses.push(res.status);
+    if (res.status === 429) refused.push(res);
   }
-  expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
-  expect(statuses.slice(20)).toEqual(Array(10).fill(429));
-  const res = await fetch(rt.url('/dashboard/summary'), { headers: { 'x-dashboard-token': TOKEN } });
-  expect(res.status).toBe(429);
-  expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  const right = await fetch(rt.url('/dashboard/summary'), { headers: { 'x-dashboard-token': TOKEN } });
+  // 20 wrong tokens counted an hour, then 429 in that hour. The quota store counts each hour's: a turn of the hour
+  // during the guesses starts a full one, so the 401s are those of every hour touched, at most 20 in each.
+  const quotas = awsDeps().quotas;
+  const rules = [{ period: 'hour' as const, limit: DASHBOARD_FAILURES_PER_HOUR }];
+  const failuresIn = async (at: Date) =>
+    (await quotas.peek(dashboardFailureSubject('127.0.0.1'), rules, at))[0]!.used;
+  const hours = sameWindow('hour', first, new Date()) ? [first] : [first, new Date()];
+  const counted = await Promise.all(hours.map(failuresIn));
+  expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
+  expect(statuses.filter((s) => s !== 429)).toEqual(Array(counted.reduce((a, b) => a + b)).fill(401));
+  for (const n of counted) expect(n).toBeLessThanOrEqual(20);
+  for (const res of [...refused, ...(right.status === 429 ? [right] : [])]) {
+    expect(await failuresIn(new Date(windowOf(res) * 1000))).toBe(20);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  }
+  // The right token is refused in a spent hour; in one begun since with fewer than 20 wrong tokens, it is let in.
+  if (right.status !== 429) {
+    expect(right.status).toBe(200);
+    expect(await failuresIn(new Date())).toBeLessThan(20);
+  }
+  // In one hour (no turn): exactly 20 × 401, then 10 × 429, and the right token too.
+  if (hours.length === 1) expect([refused.length, right.status]).toEqual([10, 429]);
 });
