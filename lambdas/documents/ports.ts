@@ -104,6 +104,13 @@ export interface JobRecord {
   problems?: DocumentProblem[];
   /** The quota windows charged at acceptance (given back once if the job fails). */
   charged: WindowSlot[];
+  /**
+   * The charge's id (a request with an Idempotency-Key: idempotentId), so a failed job gives back exactly that
+   * charge, once, whichever job or retry asks. Absent on jobs charged without one (a plain unit is given back).
+   */
+  chargeId?: string;
+  /** Units charged (a merge counts one per part); absent: 1. */
+  units?: number;
   /** The webhook event of this job's outcome (only when an endpoint subscribed to it when the job finished). */
   event?: { id: string; type: WebhookEventType; queued: boolean };
   deliveries?: DeliveryAttempt[];

@@ -249,6 +249,8 @@ export const makeHandler = (deps: DocumentsDeps) =>
           plan,
           decision,
           now,
+          // A retry that takes over the key of a request that died continues that request's job (use-cases/jobs.ts).
+          ...(chargeId ? { chargeId } : {}),
         });
         return json(accepted.statusCode, accepted.body, { ...headers, ...accepted.headers });
       }
