@@ -237,6 +237,20 @@ describe('an idempotent retry of an async render, and what a failed job gives ba
     expect(await s.used()).toBe(2);
   });
 
+  test('a job that could not be queued is retired before its charge is given back; its retry is a new job', async () => {
+    const s = await setup();
+    (s.deps.renderQueue as FakeMessageQueue).faults.fail('send');
+    await expect(accept(s, csv, 'idem-4')).rejects.toThrow(/could not be queued/);
+    const retired = [...s.jobs.items.values()].find((j) => j.jobId !== s.id)!;
+    expect(retired).toMatchObject({ status: 'failed', error: expect.stringMatching(/could not be queued/) });
+    expect(await s.used()).toBe(1); // setup's job only
+    // A restart re-queuing unfinished jobs does not render it; the key's retry (charged anew) is a new job.
+    const retry = await accept(s, csv, 'idem-4');
+    expect(retry.body.id).not.toBe(retired.jobId);
+    expect(await drain(s)).toEqual(['done']);
+    expect(await s.used()).toBe(2);
+  });
+
   test('a failed merge gives back every document it was charged for', async () => {
     const s = await setup();
     const part = { template: 'ventas', data: csv.data };
