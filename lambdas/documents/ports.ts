@@ -262,6 +262,11 @@ export interface JobRepository extends LeasedJobStore<JobRecord> {
   markEventQueued(jobId: string): Promise<void>;
   /** Appends a delivery attempt (bounded: at most MAX_RECORDED_DELIVERIES are kept). */
   addDelivery(jobId: string, attempt: DeliveryAttempt): Promise<void>;
+  /**
+   * Settled jobs with a webhook event (the local runtime re-queues those not yet delivered after a restart: its
+   * queues live in memory). A table scan: only the local runtime calls it.
+   */
+  listSettledWithEvents(limit: number): Promise<JobRecord[]>;
 }
 
 /** Render requests of queued jobs and finished documents (S3: jobs/ and results/ in the documents bucket). */
