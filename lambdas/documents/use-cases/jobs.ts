@@ -214,6 +214,27 @@ export async function acceptAsyncRender(
 }
 
 /**
+ * An accepted job whose request was answered 503 meanwhile (the route's deadline): retired before any worker takes
+ * it, and its charge given back. A job a worker already settled is left as it is. Never throws (logged).
+ */
+export async function withdrawAsyncRender(
+  deps: Pick<AcceptDeps, 'jobs' | 'quotas'>,
+  jobId: string,
+  decision: QuotaDecision,
+): Promise<void> {
+  try {
+    if (await deps.jobs.fail(jobId, 'Not accepted: the caller was answered 503.'))
+      await deps.quotas.refund(decision);
+    logger.warn('async render accepted after the deadline answered 503: withdrawn', { jobId });
+  } catch (err) {
+    logger.error('async render accepted after the deadline answered 503 not withdrawn', {
+      error: err as Error,
+      jobId,
+    });
+  }
+}
+
+/**
  * The job under a derived id, if an earlier attempt created it. A failed read answers 503 and gives nothing back:
  * the charge may be that job's, and the caller's retry with the same key settles it either way.
  */

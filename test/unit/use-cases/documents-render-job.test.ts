@@ -266,54 +266,91 @@ describe('an idempotent retry of an async render, and what a failed job gives ba
   });
 });
 
-test("POST /v1/render (async) with an Idempotency-Key: a retry that takes over a dead request's key answers that request's job", async () => {
+describe('POST /v1/render (async): the handler', () => {
   const TOKEN = 'key_async_retry_test_0123456789ab';
-  const jobs = new FakeJobRepository(() => T0, 60);
-  const renderQueue = new FakeMessageQueue();
-  const quotas = new FakeQuotaStore();
-  const key: ApiKeyRecord = {
-    keyHash: hashKey(TOKEN),
-    keyPrefix: TOKEN.slice(0, 10),
-    plan: 'scale',
-    status: 'active',
-    email: 'a@example.com',
-    createdAt: T0.toISOString(),
-    accountId: 'cus_1',
-  };
-  // The key's record as a request that died leaves it: its lease lapsed, so every attempt takes the key over.
-  const idempotency: IdempotencyStore = {
-    begin: async () => ({ state: 'started' }),
-    complete: async () => undefined,
-    release: async () => undefined,
-  };
-  const deps = {
-    config: config(),
-    quotas,
-    keys: { findByHash: async (h: string) => (h === key.keyHash ? key : undefined) },
-    growth: { add: async () => ({}) },
-    now: () => T0,
-    brands: { get: async () => undefined },
-    jobs,
-    jobFiles: new FakeJobFiles(),
-    renderQueue,
-    idempotency,
-  } as unknown as DocumentsDeps;
-  const post = async () =>
-    (await makeRenderHandler(deps)(
-      apiEvent('POST', '/v1/render', {
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${TOKEN}`,
-          'idempotency-key': 'order-42',
-        },
-        body: JSON.stringify({ ...csv, options: { async: true } }),
-      }),
-      { functionName: 'f', awsRequestId: 'r', getRemainingTimeInMillis: () => 60_000 } as unknown as Context,
-    )) as { statusCode: number; body: string };
-  const first = await post();
-  const retry = await post();
-  expect([first.statusCode, retry.statusCode]).toEqual([202, 202]);
-  expect(JSON.parse(retry.body).id).toBe(JSON.parse(first.body).id);
-  expect(jobs.items.size).toBe(1);
-  expect([...quotas.counts.values()]).toEqual([1]); // charged once, whatever the subject's name
+  /** The handler on fakes, for a Scale key; `remainingMs`: the invocation's time left (its deadline). */
+  function world(remainingMs = 60_000) {
+    const jobs = new FakeJobRepository(() => T0, 60);
+    const renderQueue = new FakeMessageQueue();
+    const quotas = new FakeQuotaStore();
+    const key: ApiKeyRecord = {
+      keyHash: hashKey(TOKEN),
+      keyPrefix: TOKEN.slice(0, 10),
+      plan: 'scale',
+      status: 'active',
+      email: 'a@example.com',
+      createdAt: T0.toISOString(),
+      accountId: 'cus_1',
+    };
+    // The key's record as a request that died leaves it: its lease lapsed, so every attempt takes the key over.
+    const idempotency: IdempotencyStore = {
+      begin: async () => ({ state: 'started' }),
+      complete: async () => undefined,
+      release: async () => undefined,
+    };
+    const deps = {
+      config: config(),
+      quotas,
+      keys: { findByHash: async (h: string) => (h === key.keyHash ? key : undefined) },
+      growth: { add: async () => ({}) },
+      now: () => T0,
+      brands: { get: async () => undefined },
+      jobs,
+      jobFiles: new FakeJobFiles(),
+      renderQueue,
+      idempotency,
+    } as unknown as DocumentsDeps;
+    const post = async (headers: Record<string, string> = {}) =>
+      (await makeRenderHandler(deps)(
+        apiEvent('POST', '/v1/render', {
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, ...headers },
+          body: JSON.stringify({ ...csv, options: { async: true } }),
+        }),
+        {
+          functionName: 'f',
+          awsRequestId: 'r',
+          getRemainingTimeInMillis: () => remainingMs,
+        } as unknown as Context,
+      )) as { statusCode: number; body: string };
+    const used = () => [...quotas.counts.values()].reduce((a, b) => a + b, 0);
+    return { jobs, renderQueue, quotas, post, used };
+  }
+
+  test("with an Idempotency-Key: a retry that takes over a dead request's key answers that request's job", async () => {
+    const { jobs, post, used } = world();
+    const first = await post({ 'idempotency-key': 'order-42' });
+    const retry = await post({ 'idempotency-key': 'order-42' });
+    expect([first.statusCode, retry.statusCode]).toEqual([202, 202]);
+    expect(JSON.parse(retry.body).id).toBe(JSON.parse(first.body).id);
+    expect(jobs.items.size).toBe(1);
+    expect(used()).toBe(1); // charged once
+  });
+
+  test('accepted after the deadline answered 503 ("not counted"): the job is withdrawn and its charge given back', async () => {
+    // 600 ms left: the route's signal aborts after 50 ms, the 503 leaves after 100 ms.
+    const { jobs, renderQueue, quotas, post, used } = world(600);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const send = renderQueue.send.bind(renderQueue);
+    renderQueue.send = async (message, delayS) => {
+      await held; // the queue is slow: the deadline's 503 leaves meanwhile
+      return send(message, delayS);
+    };
+    // The evidence awaited: the charge given back (without the withdrawal nothing comes, and the test times out).
+    let refunded!: () => void;
+    const settled = new Promise<void>((r) => (refunded = r));
+    const refund = quotas.refund.bind(quotas);
+    quotas.refund = async (decision) => {
+      await refund(decision);
+      refunded();
+    };
+    const answer = await post();
+    expect(answer.statusCode).toBe(503);
+    release();
+    await settled;
+    const [job] = [...jobs.items.values()];
+    expect(job).toMatchObject({ status: 'failed' });
+    expect(renderQueue.messages).toEqual([{ jobId: job!.jobId }]); // queued, but its worker finds it failed
+    expect(used()).toBe(0);
+  }, 5000); // without the withdrawal the refund never comes: fail in seconds, not at jest's 30 s
 });
