@@ -141,17 +141,19 @@ test('the idempotent retry of a request that died holding the upload continues i
   const s = setup();
   const { body } = await createPdfUpload(s.deps, anonymous, MiB);
   s.uploads.files.set(body.upload_id, Buffer.from('%PDF-1.4'));
+  // respondAsync: answer as soon as the job is queued (no wait window in a unit test).
   const convert = (caller: Caller, audioId: string) => () =>
-    startConversion(s.deps, { text: 'Hola mundo.', voice: VOICES[0]!, fmt: 'wav', caller, audioId });
+    startConversion(s.deps, {
+      text: 'Hola mundo.',
+      voice: VOICES[0]!,
+      fmt: 'wav',
+      caller,
+      audioId,
+      respondAsync: true,
+    });
   const held = s.synth.faults.hold('synthesize');
   void convertUploadOnce(s.deps, body.upload_id, anonymous, convert(anonymous, 'idem-a'), 'idem-a');
   await held.reached; // durable, charged, narrating: then the process dies (the hold is never released)
-  // The queue is a worker that runs each job as it is queued.
-  const enqueue = s.queue.enqueue.bind(s.queue);
-  s.queue.enqueue = async (message, priority) => {
-    await enqueue(message, priority);
-    await runJob(s.deps, message.audioId, 1, findVoice);
-  };
   // Another key (another audio id) of the same caller is still refused.
   const other = loadUploadedPdf(s.deps, body.upload_id, anonymous, MiB, '1 MiB', 'idem-b');
   expect(await status(other)).toBe(409);
@@ -164,8 +166,11 @@ test('the idempotent retry of a request that died holding the upload continues i
     convert(anonymous, 'idem-a'),
     'idem-a',
   );
-  expect(out).toMatchObject({ statusCode: 200, body: { audio_id: 'idem-a' } });
+  expect(out).toMatchObject({ statusCode: 202, body: { audio_id: 'idem-a' } });
   expect(await s.uploadRecords.get(body.upload_id)).toMatchObject({ status: 'used', convertedTo: 'idem-a' });
+  // The retry queued the job; the worker narrates it.
+  expect(s.queue.sent.map((m) => m.message.audioId)).toEqual(['idem-a']);
+  expect(await runJob(s.deps, 'idem-a', 1, findVoice)).toBe('done');
   expect((await s.quotas.peek('ip#a', [{ period: 'hour', limit: 5 }], T0))[0]!.used).toBe(1);
   // Now converted: a further retry learns its audio from the 409.
   const again = convertUploadOnce(s.deps, body.upload_id, anonymous, convert(anonymous, 'idem-a'), 'idem-a');
