@@ -104,6 +104,13 @@ export interface JobRecord {
   problems?: DocumentProblem[];
   /** The quota windows charged at acceptance (given back once if the job fails). */
   charged: WindowSlot[];
+  /**
+   * The charge's id (a request with an Idempotency-Key: idempotentId), so a failed job gives back exactly that
+   * charge, once, whichever job or retry asks. Absent on jobs charged without one (a plain unit is given back).
+   */
+  chargeId?: string;
+  /** Units charged (a merge counts one per part); absent: 1. */
+  units?: number;
   /** The webhook event of this job's outcome (only when an endpoint subscribed to it when the job finished). */
   event?: { id: string; type: WebhookEventType; queued: boolean };
   deliveries?: DeliveryAttempt[];
@@ -255,6 +262,11 @@ export interface JobRepository extends LeasedJobStore<JobRecord> {
   markEventQueued(jobId: string): Promise<void>;
   /** Appends a delivery attempt (bounded: at most MAX_RECORDED_DELIVERIES are kept). */
   addDelivery(jobId: string, attempt: DeliveryAttempt): Promise<void>;
+  /**
+   * Settled jobs with a webhook event (the local runtime re-queues those not yet delivered after a restart: its
+   * queues live in memory). A table scan: only the local runtime calls it.
+   */
+  listSettledWithEvents(limit: number): Promise<JobRecord[]>;
 }
 
 /** Render requests of queued jobs and finished documents (S3: jobs/ and results/ in the documents bucket). */

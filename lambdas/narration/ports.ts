@@ -215,6 +215,12 @@ export interface PdfUpload {
   expiresAt: number;
   /** The audio it became (status used). Not `audioId`: that is the audio table's key attribute. */
   convertedTo?: string;
+  /**
+   * The audio id the claiming request converts it under, when that request sent an Idempotency-Key (idempotentId):
+   * a retry with the same key (its first request died holding the claim) may take the claim over and continue
+   * that conversion.
+   */
+  claimedFor?: string;
 }
 
 export interface UploadRepository {
@@ -222,9 +228,11 @@ export interface UploadRepository {
   get(uploadId: string): Promise<PdfUpload | undefined>;
   /**
    * pending → used, only for `owner` and before convertBy (one conditional write: of two concurrent conversions of
-   * one id exactly one wins). False when the condition did not hold.
+   * one id exactly one wins). False when the condition did not hold. With `audioId` (the request's idempotent id)
+   * the claim records it, and a used id claimed for that same audio id and not yet converted is claimed again (the
+   * idempotent retry of a request that died holding it).
    */
-  claim(uploadId: string, owner: string, nowS: number): Promise<boolean>;
+  claim(uploadId: string, owner: string, nowS: number, audioId?: string): Promise<boolean>;
   /** used → pending: the conversion failed before anything was charged or delivered, so the caller may retry. */
   release(uploadId: string): Promise<void>;
   /** Notes the audio the upload became. */

@@ -246,4 +246,13 @@ async function requeueDocumentJobs(log: (line: string) => void): Promise<void> {
     jobs,
   );
   if (jobs.length) log(`re-queued ${jobs.length} unfinished document job(s) from the previous run`);
+  // Webhook events of settled jobs not delivered yet: the delivery queue lived in memory too (a kill between a job's
+  // outcome and its event leaves one never queued; in the cloud SQS keeps both messages).
+  const { requeuePendingEvents } = await import('../../lambdas/documents/use-cases/job-events');
+  const events = await requeuePendingEvents(
+    { deliveryQueue: deps.deliveryQueue, jobs: deps.jobs },
+    await deps.jobs.listSettledWithEvents(10_000),
+    new Date(),
+  );
+  if (events) log(`re-queued ${events} undelivered webhook event(s) of document jobs from the previous run`);
 }

@@ -33,6 +33,13 @@ export class FakeJobRepository extends FakeLeasedJobStore<JobRecord> implements 
     );
   }
 
+  async listSettledWithEvents(limit: number): Promise<JobRecord[]> {
+    return [...this.items.values()]
+      .filter((j) => j.event !== undefined && (j.status === 'done' || j.status === 'failed'))
+      .slice(0, limit)
+      .map((j) => structuredClone(j));
+  }
+
   async addDelivery(jobId: string, attempt: DeliveryAttempt): Promise<void> {
     this.transition(
       jobId,

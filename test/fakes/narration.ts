@@ -154,16 +154,24 @@ export class FakeUploadRepository implements UploadRepository {
     return u && { ...u };
   }
 
-  async claim(uploadId: string, owner: string, nowS: number): Promise<boolean> {
+  async claim(uploadId: string, owner: string, nowS: number, audioId?: string): Promise<boolean> {
     const u = this.items.get(uploadId);
-    if (!u || u.status !== 'pending' || u.owner !== owner || u.convertBy <= nowS) return false;
+    if (!u || u.owner !== owner || u.convertBy <= nowS) return false;
+    const takeover =
+      audioId !== undefined && u.status === 'used' && u.claimedFor === audioId && u.convertedTo === undefined;
+    if (u.status !== 'pending' && !takeover) return false;
     u.status = 'used';
+    if (audioId === undefined) delete u.claimedFor;
+    else u.claimedFor = audioId;
     return true;
   }
 
   async release(uploadId: string): Promise<void> {
     const u = this.items.get(uploadId);
-    if (u && u.status === 'used' && u.convertedTo === undefined) u.status = 'pending';
+    if (u && u.status === 'used' && u.convertedTo === undefined) {
+      u.status = 'pending';
+      delete u.claimedFor;
+    }
   }
 
   async complete(uploadId: string, audioId: string): Promise<void> {

@@ -137,6 +137,26 @@ describe('DynamoJobRepository', () => {
     expect(ids).toEqual(expect.arrayContaining([q.jobId, r.jobId]));
     expect(ids).not.toContain(d.jobId);
   });
+
+  test('listSettledWithEvents finds settled jobs that have an event only (the restart re-queues those)', async () => {
+    const withEvent = await newJob();
+    const event = {
+      id: eventIdFor(withEvent.jobId, 'document.rendered'),
+      type: 'document.rendered' as const,
+    };
+    await jobs.complete(withEvent.jobId, { event: { ...event, queued: true } });
+    const failed = await newJob();
+    await jobs.fail(failed.jobId, 'x', {
+      event: { id: eventIdFor(failed.jobId, 'document.failed'), type: 'document.failed', queued: false },
+    });
+    const silent = await newJob();
+    await jobs.complete(silent.jobId, {});
+    const queued = await newJob();
+    const ids = (await jobs.listSettledWithEvents(1000)).map((j) => j.jobId);
+    expect(ids).toEqual(expect.arrayContaining([withEvent.jobId, failed.jobId]));
+    expect(ids).not.toContain(silent.jobId);
+    expect(ids).not.toContain(queued.jobId);
+  });
 });
 
 describe('DynamoWebhookStore', () => {

@@ -74,6 +74,24 @@ describe.each(subjects)('%s', (_name, make) => {
     expect(await repo.get(s.uploadId)).toMatchObject({ status: 'used', convertedTo: 'audio123' });
     expect(await repo.claim(s.uploadId, 'ip#a', NOW)).toBe(false);
   });
+
+  test('a claim for an audio id (Idempotency-Key) is taken over by the same audio id only, until converted', async () => {
+    const repo = make();
+    const s = slot();
+    await repo.create(s);
+    expect(await repo.claim(s.uploadId, 'ip#a', NOW, 'audio-a')).toBe(true);
+    expect(await repo.get(s.uploadId)).toMatchObject({ status: 'used', claimedFor: 'audio-a' });
+    expect(await repo.claim(s.uploadId, 'ip#a', NOW)).toBe(false); // no key: a used id
+    expect(await repo.claim(s.uploadId, 'ip#a', NOW, 'audio-b')).toBe(false); // another key
+    expect(await repo.claim(s.uploadId, 'ip#b', NOW, 'audio-a')).toBe(false); // another caller
+    expect(await repo.claim(s.uploadId, 'ip#a', s.convertBy, 'audio-a')).toBe(false); // too late
+    expect(await repo.claim(s.uploadId, 'ip#a', NOW, 'audio-a')).toBe(true); // its retry takes it over
+    await repo.release(s.uploadId);
+    expect((await repo.get(s.uploadId))!.claimedFor).toBeUndefined();
+    expect(await repo.claim(s.uploadId, 'ip#a', NOW, 'audio-b')).toBe(true);
+    await repo.complete(s.uploadId, 'audio-b');
+    expect(await repo.claim(s.uploadId, 'ip#a', NOW, 'audio-b')).toBe(false); // converted: once
+  });
 });
 
 test('DynamoDB item: keyed upload#<id> in the audio table (GET /audio ids cannot contain #), with the TTL attribute', async () => {

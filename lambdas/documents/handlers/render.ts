@@ -29,7 +29,7 @@ import { monthlyRules, planOf, quotaSubject, type DocumentsPlan } from '../core/
 import { parseRenderRequest } from '../request/validate';
 import { documentUnits, usesCustomHtml, type ValidRenderRequest } from '../request/valid-request';
 import { renderDocument } from '../use-cases/render-request';
-import { acceptAsyncRender, assertAsyncAllowed, ownerOf } from '../use-cases/jobs';
+import { acceptAsyncRender, assertAsyncAllowed, ownerOf, withdrawAsyncRender } from '../use-cases/jobs';
 import { bodyWithBrand, usesAccountBrand, withAccountBrand } from '../use-cases/brand';
 import { json } from '../../shared/http/response';
 import { documentsManifest } from '../routes';
@@ -249,7 +249,16 @@ export const makeHandler = (deps: DocumentsDeps) =>
           plan,
           decision,
           now,
+          // A retry that takes over the key of a request that died continues that request's job (use-cases/jobs.ts).
+          ...(chargeId ? { chargeId } : {}),
         });
+        // The deadline answered 503 ("not counted, retry") while the job was accepted: it is withdrawn (retired,
+        // charge given back), or the retry would render it a second time. A retry with the same Idempotency-Key
+        // instead finds and continues this job, so that one stays.
+        if (req.signal?.aborted && !chargeId) {
+          await withdrawAsyncRender(deps, String(accepted.body.id), decision);
+          throw ABANDONED;
+        }
         return json(accepted.statusCode, accepted.body, { ...headers, ...accepted.headers });
       }
       // The document renders while the quota charge is written (a subject refused recently waits for it first).

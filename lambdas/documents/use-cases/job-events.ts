@@ -40,3 +40,41 @@ export async function queueEvent(
   await deps.deliveryQueue.send({ jobId: job.jobId, eventId: job.event.id } satisfies DeliveryMessage);
   await deps.jobs.markEventQueued(job.jobId);
 }
+
+/**
+ * Is the job's event still to be delivered? Not when an attempt delivered it (or found nobody subscribed any more),
+ * nor after its last attempt (no next one: it went to the DLQ, whose redrive sends it again).
+ */
+export function eventPending(job: Pick<JobRecord, 'event' | 'deliveries'>): boolean {
+  if (!job.event) return false;
+  const attempts = (job.deliveries ?? []).filter((d) => d.eventId === job.event!.id);
+  if (attempts.some((d) => d.outcome === 'delivered' || d.outcome === 'skipped')) return false;
+  const last = attempts.at(-1);
+  return !last || !!last.nextAttemptAt;
+}
+
+/**
+ * After a local restart (its queues live in memory, so messages of the previous run are gone): queues again the
+ * events of settled jobs that were not delivered yet — queued then lost, or never queued (a kill between the job's
+ * outcome and its event). A retry waits what its schedule said. At least once, like SQS: an event delivered just
+ * before the kill, whose attempt was not recorded, is sent again (receivers dedupe on its id). Answers how many.
+ */
+export async function requeuePendingEvents(
+  deps: Pick<JobEventDeps, 'deliveryQueue' | 'jobs'>,
+  jobs: JobRecord[],
+  now: Date,
+): Promise<number> {
+  let queued = 0;
+  for (const job of jobs) {
+    if (!eventPending(job)) continue;
+    const next = job.deliveries?.filter((d) => d.eventId === job.event!.id).at(-1)?.nextAttemptAt;
+    const delayS = next ? Math.max(0, Math.ceil((Date.parse(next) - now.getTime()) / 1000)) : 0;
+    await deps.deliveryQueue.send(
+      { jobId: job.jobId, eventId: job.event!.id } satisfies DeliveryMessage,
+      delayS,
+    );
+    await deps.jobs.markEventQueued(job.jobId);
+    queued++;
+  }
+  return queued;
+}

@@ -29,13 +29,14 @@ function optionsOf(body: unknown): Options | undefined {
 
 /**
  * What to store for an accepted request: the JSON text (the request without `options.password`, the password
- * sealed) and the key to keep on the job record (only when there was something to seal).
+ * sealed) and the key to keep on the job record (only when there was something to seal). `secret`: the key an
+ * existing job already holds (an idempotent retry storing its request again), instead of a fresh one.
  */
-export function sealRequest(body: unknown): { stored: string; secret?: string } {
+export function sealRequest(body: unknown, secret?: string): { stored: string; secret?: string } {
   const options = optionsOf(body);
   if (options?.password === undefined) return { stored: JSON.stringify({ format: FORMAT, request: body }) };
   const { password, ...rest } = options;
-  const key = randomBytes(32);
+  const key = secret ? Buffer.from(secret, 'base64url') : randomBytes(32);
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const ct = Buffer.concat([cipher.update(JSON.stringify({ password }), 'utf8'), cipher.final()]);

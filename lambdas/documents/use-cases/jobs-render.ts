@@ -25,11 +25,22 @@ export interface RenderJobDeps extends AcceptDeps {
   maxAttempts: number;
 }
 
-/** Gives back the windows a job was charged (QuotaStore.refund reads only `charged`). */
+/**
+ * Gives back what a job was charged: its units in its windows, by its charge id when it has one (so exactly that
+ * charge, once, whichever job or attempt asks; a plain unit for jobs charged without one).
+ */
 function refundJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
   if (!job.charged?.length) return Promise.resolve();
   const binding = { ...job.charged[0]!, remaining: 0 };
-  return quotas.refund({ allowed: true, charged: job.charged, binding, all: [binding], slots: job.charged });
+  return quotas.refund({
+    allowed: true,
+    charged: job.charged,
+    binding,
+    all: [binding],
+    slots: job.charged,
+    ...(job.chargeId ? { chargeId: job.chargeId } : {}),
+    ...(job.units ? { units: job.units } : {}),
+  });
 }
 
 async function failJob(

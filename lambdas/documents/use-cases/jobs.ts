@@ -8,12 +8,17 @@
 //
 // Quota: charged at acceptance, like a synchronous render; given back when the job fails (nothing was delivered,
 // whatever the cause: the synchronous path does not count failed renders either). Talks only to ports.
-import { randomBytes } from 'node:crypto';
+//
+// With an Idempotency-Key the job's id derives from the charge's (jobIdFor): the retry that takes over the key of a
+// request that died after creating its job (or was answered 503 after queueing it) finds that job and continues it
+// — the same id, rendered and charged once — instead of queueing a second render of the same request.
+import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../../shared/auth/keys';
 import type { MessageQueue } from '../../shared/webhooks/delivery';
 import { webhookEventId } from '../../shared/webhooks/events';
 import { ownerOf } from '../../shared/auth/owner';
 import { Forbidden, Unavailable } from '../../shared/errors';
+import { isSettled } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
 import type { QuotaDecision, QuotaStore } from '../../shared/quota/windows';
 import type { DocumentsPlan } from '../core/plans';
@@ -75,6 +80,11 @@ export function newJobId(): string {
 
 export const JOB_ID_RE = /^job_[A-Za-z0-9_-]{22}$/;
 
+/** The job of the request whose charge id (idempotentId: its Idempotency-Key and caller) is `chargeId`. */
+export function jobIdFor(chargeId: string): string {
+  return 'job_' + createHash('sha256').update(`docjob\n${chargeId}`).digest('base64url').slice(0, 22);
+}
+
 /** Deterministic per job and type: a duplicated worker run produces the same event id (receivers dedupe on it). */
 export function eventIdFor(jobId: string, type: WebhookEventType): string {
   return webhookEventId(jobId, type);
@@ -106,9 +116,29 @@ export function assertAsyncAllowed(plan: DocumentsPlan): void {
   );
 }
 
+/** The 202 of an accepted job (the job as it is now: a retry may find it rendering or done). */
+function acceptedAnswer(job: Pick<JobRecord, 'jobId' | 'status' | 'progress'>) {
+  return {
+    statusCode: 202 as const,
+    body: {
+      id: job.jobId,
+      object: 'job',
+      status: job.status,
+      progress: job.status === 'done' ? 1 : job.progress,
+      status_url: statusUrl(job.jobId),
+    },
+    headers: { location: statusUrl(job.jobId), 'retry-after': '2' },
+  };
+}
+
+const UNQUEUED =
+  'The render could not be queued because a backing service is unavailable. Please retry; this attempt was not counted against your limits.';
+
 /**
- * Creates and queues the job of an accepted async render. The quota was charged by the caller (`decision`); any
- * failure here gives it back and answers 503 (nothing was queued).
+ * Creates and queues the job of an accepted async render. The quota was charged by the caller (`decision`, under
+ * `chargeId` when the request has an Idempotency-Key); any failure here gives it back and answers 503 (the job, if
+ * it was created, is retired: it never renders). An idempotent retry whose first request created the job continues
+ * that job: queued again (a duplicate message is harmless: one claim per job), nothing charged again.
  */
 export async function acceptAsyncRender(
   deps: AcceptDeps,
@@ -119,10 +149,18 @@ export async function acceptAsyncRender(
     plan: DocumentsPlan;
     decision: QuotaDecision;
     now: Date;
+    /** The charge's id (idempotentId of a request with an Idempotency-Key): the job's id derives from it. */
+    chargeId?: string;
   },
 ): Promise<{ statusCode: 202; body: Record<string, unknown>; headers: Record<string, string> }> {
-  const { request, now } = input;
-  const jobId = newJobId();
+  const { request, now, chargeId } = input;
+  let jobId = chargeId ? jobIdFor(chargeId) : newJobId();
+  if (chargeId) {
+    // A job that failed was given its charge back (by this id): this retry, charged anew, is a new job.
+    const earlier = await lookUp(deps, jobId);
+    if (earlier && earlier.status !== 'failed') return resumeJob(deps, earlier, input.body, false);
+    if (earlier) jobId = newJobId();
+  }
   const iso = now.toISOString();
   const sealed = sealRequest(input.body);
   const job: JobRecord = {
@@ -138,27 +176,99 @@ export async function acceptAsyncRender(
     resultExpiresAt: Math.floor(now.getTime() / 1000) + (request.options.expires_in ?? JOB_TTL_S),
     expiresAt: Math.floor(now.getTime() / 1000) + (request.options.expires_in ?? JOB_TTL_S) + JOB_TTL_S,
     charged: input.decision.charged,
+    ...(input.decision.chargeId ? { chargeId: input.decision.chargeId } : {}),
+    ...(input.decision.units && input.decision.units !== 1 ? { units: input.decision.units } : {}),
     ...(request.metadata ? { metadata: JSON.stringify(request.metadata) } : {}),
     ...(sealed.secret ? { requestSecret: sealed.secret } : {}),
   };
+  let created = false;
+  let other: JobRecord | undefined;
   try {
     await deps.jobFiles.putRequest(jobId, sealed.stored);
-    await deps.jobs.create(job);
-    await deps.renderQueue.send({ jobId } satisfies RenderMessage);
+    try {
+      await deps.jobs.create(job);
+      created = true;
+    } catch (err) {
+      // Another attempt of the same request (its key's lease lapsed while it still ran) created it first.
+      if (!chargeId) throw err;
+      other = await lookUp(deps, jobId);
+      if (!other) throw err;
+    }
+    if (created) await deps.renderQueue.send({ jobId } satisfies RenderMessage);
   } catch (err) {
-    await deps.quotas
-      .refund(input.decision)
-      .catch((e) => logger.error('quota refund failed', { error: e as Error }));
-    logger.error('async render not queued', { error: err as Error, jobId });
-    throw new Unavailable(
-      'The render could not be queued because a backing service is unavailable. Please retry; this attempt was not counted against your limits.',
-    );
+    if (err instanceof Unavailable) throw err; // lookUp's: the charge may be an earlier attempt's job's
+    // Never rendered for nobody (a restart re-queues unfinished jobs): retired before its charge is given back.
+    const retired =
+      !created ||
+      (await deps.jobs
+        .fail(jobId, 'Not accepted: the render could not be queued. Please submit it again.')
+        .catch(() => false));
+    if (retired)
+      await deps.quotas
+        .refund(input.decision)
+        .catch((e) => logger.error('quota refund failed', { error: e as Error }));
+    logger.error('async render not queued', { error: err as Error, jobId, retired });
+    throw new Unavailable(UNQUEUED);
   }
-  return {
-    statusCode: 202,
-    body: { id: jobId, object: 'job', status: 'queued', progress: 0, status_url: statusUrl(jobId) },
-    headers: { location: statusUrl(jobId), 'retry-after': '2' },
-  };
+  return other ? resumeJob(deps, other, input.body, true) : acceptedAnswer(job);
+}
+
+/**
+ * An accepted job whose request was answered 503 meanwhile (the route's deadline): retired before any worker takes
+ * it, and its charge given back. A job a worker already settled is left as it is. Never throws (logged).
+ */
+export async function withdrawAsyncRender(
+  deps: Pick<AcceptDeps, 'jobs' | 'quotas'>,
+  jobId: string,
+  decision: QuotaDecision,
+): Promise<void> {
+  try {
+    if (await deps.jobs.fail(jobId, 'Not accepted: the caller was answered 503.'))
+      await deps.quotas.refund(decision);
+    logger.warn('async render accepted after the deadline answered 503: withdrawn', { jobId });
+  } catch (err) {
+    logger.error('async render accepted after the deadline answered 503 not withdrawn', {
+      error: err as Error,
+      jobId,
+    });
+  }
+}
+
+/**
+ * The job under a derived id, if an earlier attempt created it. A failed read answers 503 and gives nothing back:
+ * the charge may be that job's, and the caller's retry with the same key settles it either way.
+ */
+async function lookUp(deps: AcceptDeps, jobId: string): Promise<JobRecord | undefined> {
+  try {
+    return await deps.jobs.get(jobId);
+  } catch (err) {
+    logger.error('async render: its earlier attempt could not be read', { error: err as Error, jobId });
+    throw new Unavailable(UNQUEUED);
+  }
+}
+
+/**
+ * An idempotent retry found the job its request's first attempt created: queued again unless settled (that attempt
+ * may have died before sending it), answered with its id. `overwritten`: this attempt stored its own copy of the
+ * request before it lost the job's creation, so the request is stored again sealed with the job's key. A failure
+ * answers 503 without giving anything back (the charge is the job's).
+ */
+async function resumeJob(
+  deps: AcceptDeps,
+  job: JobRecord,
+  body: unknown,
+  overwritten: boolean,
+): Promise<ReturnType<typeof acceptedAnswer>> {
+  logger.info('idempotent retry continues an earlier async render', { jobId: job.jobId, status: job.status });
+  if (!isSettled(job))
+    try {
+      if (overwritten) await deps.jobFiles.putRequest(job.jobId, sealRequest(body, job.requestSecret).stored);
+      await deps.renderQueue.send({ jobId: job.jobId } satisfies RenderMessage);
+    } catch (err) {
+      logger.error('async render not queued again', { error: err as Error, jobId: job.jobId });
+      throw new Unavailable(UNQUEUED);
+    }
+  return acceptedAnswer(job);
 }
 
 // ---- the caller's view ------------------------------------------------------------------------------------------

@@ -57,12 +57,22 @@ export class DynamoUploadRepository extends DynamoTable implements UploadReposit
     }
   }
 
-  claim(uploadId: string, owner: string, nowS: number): Promise<boolean> {
+  claim(uploadId: string, owner: string, nowS: number, audioId?: string): Promise<boolean> {
+    const base = { ':used': 'used', ':pending': 'pending', ':owner': owner, ':now': nowS };
+    if (audioId === undefined)
+      return this.conditional(
+        uploadId,
+        'SET #s = :used REMOVE claimedFor',
+        '#s = :pending AND #o = :owner AND convertBy > :now',
+        base,
+        { '#o': 'owner' },
+      );
     return this.conditional(
       uploadId,
-      'SET #s = :used',
-      '#s = :pending AND #o = :owner AND convertBy > :now',
-      { ':used': 'used', ':pending': 'pending', ':owner': owner, ':now': nowS },
+      'SET #s = :used, claimedFor = :a',
+      '#o = :owner AND convertBy > :now AND (#s = :pending OR ' +
+        '(#s = :used AND claimedFor = :a AND attribute_not_exists(convertedTo)))',
+      { ...base, ':a': audioId },
       { '#o': 'owner' },
     );
   }
@@ -70,7 +80,7 @@ export class DynamoUploadRepository extends DynamoTable implements UploadReposit
   async release(uploadId: string): Promise<void> {
     await this.conditional(
       uploadId,
-      'SET #s = :pending',
+      'SET #s = :pending REMOVE claimedFor',
       '#s = :used AND attribute_not_exists(convertedTo)',
       {
         ':used': 'used',

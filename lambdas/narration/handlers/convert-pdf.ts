@@ -14,7 +14,7 @@
 // chapters from the PDF's bookmarks, estimated duration) without charging or using up an upload_id.
 import { resolveCaller, type Caller } from '../../shared/auth/resolve-caller';
 import { apiHandler } from '../../shared/http/api-handler';
-import { idempotency } from '../../shared/idempotency/idempotency';
+import { idempotency, idempotentId } from '../../shared/idempotency/idempotency';
 import { observeConversion } from '../metrics';
 import { invalid } from '../../shared/errors';
 import { HttpError } from '../../shared/http/errors';
@@ -93,7 +93,15 @@ async function fromRequest(req: ApiRequest, deps: NarrationDeps): Promise<PdfSou
   const voice = resolveVoice(body.voice);
   const caller = await resolveCaller(req.headers, req.clientIp, deps.keys);
   const ttlDays = retentionDays(body.retention_days, caller, retentionLimits(deps.config));
-  const bytes = await loadUploadedPdf(deps, body.upload_id, caller, MAX_PDF_BYTES, MAX_PDF_LABEL);
+  // With an Idempotency-Key, the retry of a request that died holding this upload id may continue its conversion.
+  const bytes = await loadUploadedPdf(
+    deps,
+    body.upload_id,
+    caller,
+    MAX_PDF_BYTES,
+    MAX_PDF_LABEL,
+    idempotentId(req),
+  );
   return {
     bytes,
     loc: ['body', 'upload_id'],
@@ -166,7 +174,7 @@ export const makeHandler = (deps: NarrationDeps, options: ConvertPdfOptions = {}
           }),
         );
       const out = src.uploadId
-        ? await convertUploadOnce(deps, src.uploadId, src.caller, convert)
+        ? await convertUploadOnce(deps, src.uploadId, src.caller, convert, idempotentId(req))
         : await convert();
       return json(out.statusCode, { ...out.body, ...extra }, out.headers);
     },

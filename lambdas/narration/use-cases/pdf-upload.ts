@@ -1,8 +1,10 @@
 // PDFs too large for one API request (API Gateway 10 MB, Lambda 6 MB with the body base64-encoded: about 4.5 MB of
 // PDF reach a function): POST /convert/pdf/upload hands out an upload slot (an id and a presigned S3 POST bound to
 // its key, application/pdf, 1 byte..20 MiB, 15 minutes), the caller sends the file straight to S3, then
-// POST /convert/pdf {upload_id} converts it: only the caller that asked for the slot, within an hour, once.
-// Talks only to ports. The conversion itself is startConversion's (free tier charged once, there).
+// POST /convert/pdf {upload_id} converts it: only the caller that asked for the slot, within an hour, once. A
+// conversion sent with an Idempotency-Key claims the id for its audio id (idempotentId): when its request dies holding
+// the claim, the retry with the same key takes the claim over and continues that conversion (before, every retry got
+// 409 "being converted by another request" and the caller never learned its audio). Talks only to ports. The conversion itself is startConversion's (free tier charged once, there).
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../../shared/auth/resolve-caller';
 import {
@@ -100,8 +102,26 @@ export async function createPdfUpload(
 
 const LOC = ['body', 'upload_id'];
 
-/** Why `upload` cannot be converted by `owner` now, as the answer to send; undefined when it can. */
-function refusal(upload: PdfUpload | undefined, owner: string, nowS: number): DomainError | undefined {
+/** The idempotent retry of the request that claimed `upload` and died: it may take the claim over. */
+function claimedByThisRequest(upload: PdfUpload, audioId: string | undefined): boolean {
+  return (
+    audioId !== undefined &&
+    upload.status === 'used' &&
+    upload.claimedFor === audioId &&
+    upload.convertedTo === undefined
+  );
+}
+
+/**
+ * Why `upload` cannot be converted by `owner` now, as the answer to send; undefined when it can. `audioId`: the
+ * request's idempotent id (it sent an Idempotency-Key).
+ */
+function refusal(
+  upload: PdfUpload | undefined,
+  owner: string,
+  nowS: number,
+  audioId?: string,
+): DomainError | undefined {
   if (!upload)
     return new NotFound(
       `Unknown upload_id. Use the upload_id returned by POST ${UPLOAD_PATH} (ids are kept for a day).`,
@@ -111,7 +131,7 @@ function refusal(upload: PdfUpload | undefined, owner: string, nowS: number): Do
       'This upload_id was issued to another caller. Convert it with the same API key (or, without a key, from the ' +
         `same IP address) that called POST ${UPLOAD_PATH}, or ask for your own upload_id.`,
     );
-  if (upload.status === 'used')
+  if (upload.status === 'used' && !claimedByThisRequest(upload, audioId))
     return new Conflict(
       (upload.convertedTo
         ? `This upload was already converted (audio_id ${upload.convertedTo})`
@@ -138,10 +158,12 @@ export async function loadUploadedPdf(
   caller: Caller,
   maxBytes: number,
   label: string,
+  /** The request's idempotent id (Idempotency-Key): the retry of a request that died holding the id may go on. */
+  audioId?: string,
 ): Promise<Buffer> {
   const nowS = epochS(deps.now());
   const upload = await deps.uploadRecords.get(uploadId);
-  const refused = refusal(upload, caller.subject, nowS);
+  const refused = refusal(upload, caller.subject, nowS, audioId);
   if (refused) throw refused;
   const file = await deps.uploads.getPdfUpload(uploadId, maxBytes);
   if (file.kind === 'missing' && upload!.uploadBy <= nowS)
@@ -173,17 +195,19 @@ export async function loadUploadedPdf(
  * Runs `convert` (which charges the free tier, once) holding the upload: the id is claimed first with one
  * conditional write, so two concurrent requests never both convert (the loser gets the 409 of a used id). A
  * conversion that fails (429, 503: nothing charged or delivered) gives the id back for a retry; a successful one
- * records its audio id and deletes the file.
+ * records its audio id and deletes the file. `audioId` (the request's idempotent id, which `convert` converts
+ * under): the claim is made for it, so the key's retry can take it over if this request dies holding it.
  */
 export async function convertUploadOnce(
   deps: Deps,
   uploadId: string,
   caller: Caller,
   convert: () => Promise<ConversionOutcome>,
+  audioId?: string,
 ): Promise<ConversionOutcome> {
   const nowS = epochS(deps.now());
-  if (!(await deps.uploadRecords.claim(uploadId, caller.subject, nowS))) {
-    const refused = refusal(await deps.uploadRecords.get(uploadId), caller.subject, nowS);
+  if (!(await deps.uploadRecords.claim(uploadId, caller.subject, nowS, audioId))) {
+    const refused = refusal(await deps.uploadRecords.get(uploadId), caller.subject, nowS, audioId);
     // The record allowed it a moment ago and allows it again: a retry will do (nothing was charged).
     throw refused ?? new Conflict('This upload_id changed while it was checked. Please retry.');
   }
@@ -196,9 +220,9 @@ export async function convertUploadOnce(
       .catch((e) => logger.error('could not release an upload', { error: e as Error, uploadId }));
     throw err;
   }
-  const audioId = String(out.body['audio_id']);
+  const converted = String(out.body['audio_id']);
   await deps.uploadRecords
-    .complete(uploadId, audioId)
+    .complete(uploadId, converted)
     .catch((e) => logger.warn('could not note the audio of an upload', { error: e as Error, uploadId }));
   // The PDF is not needed any more (the lifecycle rule would remove it within a day).
   await deps.uploads

@@ -2,7 +2,8 @@
 // loopback address outside the allowlist, so the SSRF policy refuses every attempt before any connection: what is
 // tested is what the use case records and when it asks for the next try.
 import { eventIdFor } from '../../../lambdas/documents/use-cases/jobs';
-import { MAX_RECORDED_DELIVERIES } from '../../../lambdas/documents/ports';
+import { MAX_RECORDED_DELIVERIES, type DeliveryAttempt } from '../../../lambdas/documents/ports';
+import { requeuePendingEvents } from '../../../lambdas/documents/use-cases/job-events';
 import {
   DeliveryFailedError,
   deliverEvent,
@@ -112,4 +113,55 @@ test('a full delivery record stops retrying: the message goes to the DLQ', async
   await expect(deliverEvent(s.deps, s.message, 1, 'rh')).rejects.toThrow(/too many recorded deliveries/);
   expect(s.deliveryQueue.retries).toEqual([{ receiptHandle: 'rh', delayS: 0 }]);
   expect((await s.jobs.get(s.jobId))!.deliveries).toHaveLength(MAX_RECORDED_DELIVERIES);
+});
+
+// The local runtime's queues live in memory: a restart loses every event message of the previous run. It queues
+// again what was not delivered yet (lib/local/runtime.ts requeueDocumentJobs), from the jobs' own records.
+test('after a restart: events not delivered yet are queued again (a retry when its schedule said), the rest not', async () => {
+  const jobs = new FakeJobRepository(() => T0);
+  const deliveryQueue = new FakeMessageQueue();
+  const attempt = (id: string, outcome: DeliveryAttempt['outcome'], next: Date | null) => ({
+    eventId: eventIdFor(id, 'document.rendered'),
+    type: 'document.rendered' as const,
+    attempt: 1,
+    at: T0.toISOString(),
+    outcome,
+    statusCode: outcome === 'delivered' ? 200 : 500,
+    durationMs: 5,
+    nextAttemptAt: next ? next.toISOString() : null,
+  });
+  const made: Record<string, string> = {};
+  const job = async (name: string, queued: boolean, deliveries: DeliveryAttempt[] = [], settle = true) => {
+    const jobId = `job_restart${name.padEnd(13, '0')}`;
+    made[name] = jobId;
+    await jobs.create(jobRecord({ jobId }, T0));
+    if (!settle) return;
+    const event = { id: eventIdFor(jobId, 'document.rendered'), type: 'document.rendered' as const, queued };
+    await jobs.complete(jobId, { event, completedAt: T0.toISOString() });
+    for (const d of deliveries) await jobs.addDelivery(jobId, { ...d, eventId: event.id });
+  };
+  await job('lost', true); // queued, then the queue went with the process
+  await job('unqueued', false); // killed between the outcome and its event
+  await job('retrying', true, [attempt('x', 'failed', new Date(T0.getTime() + 60_000))]);
+  await job('delivered', true, [attempt('x', 'delivered', null)]);
+  await job('gaveup', true, [attempt('x', 'failed', null)]); // last attempt: on to the DLQ
+  await job('unfinished', false, [], false); // its render is re-queued instead
+  const queued = await requeuePendingEvents(
+    { deliveryQueue, jobs },
+    await jobs.listSettledWithEvents(100),
+    T0,
+  );
+  expect(queued).toBe(3);
+  expect(deliveryQueue.sent).toEqual([
+    { message: { jobId: made.lost, eventId: eventIdFor(made.lost!, 'document.rendered') }, delayS: 0 },
+    {
+      message: { jobId: made.unqueued, eventId: eventIdFor(made.unqueued!, 'document.rendered') },
+      delayS: 0,
+    },
+    {
+      message: { jobId: made.retrying, eventId: eventIdFor(made.retrying!, 'document.rendered') },
+      delayS: 60,
+    },
+  ]);
+  expect((await jobs.get(made.unqueued!))!.event!.queued).toBe(true);
 });

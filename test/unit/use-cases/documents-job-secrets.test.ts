@@ -43,6 +43,14 @@ describe('sealRequest / openRequest', () => {
     expect(a.stored).not.toBe(b.stored);
   });
 
+  test("sealed again with a job's key (an idempotent retry storing its request again): that key opens it", () => {
+    const first = sealRequest(body);
+    const again = sealRequest(body, first.secret);
+    expect(again.secret).toBe(first.secret);
+    expect(again.stored).not.toContain(PASSWORD);
+    expect(openRequest(again.stored, first.secret)).toEqual(body);
+  });
+
   test('without the key, with another key, or tampered: refused', () => {
     const { stored, secret } = sealRequest(body);
     expect(() => openRequest(stored, undefined)).toThrow(/no key/);

@@ -1,7 +1,17 @@
 // The render worker's use case (runRenderJob) against the in-memory fakes: a job is rendered once, its outcome
 // recorded and its webhook event queued once; the caller's own fault fails at once, ours is retried and the last
-// attempt fails the job; a failed job's quota is given back exactly once.
-import { eventIdFor } from '../../../lambdas/documents/use-cases/jobs';
+// attempt fails the job; a failed job's quota is given back exactly once (all its units, by its charge id). And an
+// async render's idempotent retry (its first request died after queueing the job) continues that job, however it
+// interleaves with the worker or with a first attempt still running: one job, one render, one charge.
+import type { Context } from 'aws-lambda';
+import type { DocumentsDeps } from '../../../lambdas/documents/deps';
+import { config } from '../../../lambdas/documents/config';
+import { makeHandler as makeRenderHandler } from '../../../lambdas/documents/handlers/render';
+import { hashKey, type ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
+import type { IdempotencyStore } from '../../../lambdas/shared/idempotency/idempotency';
+import { apiEvent } from '../../helpers/api-event';
+import { acceptAsyncRender, eventIdFor } from '../../../lambdas/documents/use-cases/jobs';
+import { parseRenderRequest } from '../../../lambdas/documents/use-cases/render-request';
 import { runRenderJob, type RenderJobDeps } from '../../../lambdas/documents/use-cases/jobs-render';
 import { JobBusyError } from '../../../lambdas/shared/jobs/leased-job';
 import { FakeJobFiles, FakeJobRepository, FakeMessageQueue, jobRecord } from '../../fakes/documents';
@@ -128,4 +138,219 @@ test('a job whose request expired fails with a reason; a webhook lookup failure 
   const s = await setup({ subscribed: new Error('table unavailable') });
   expect(await runRenderJob(s.deps, s.id, 1)).toBe('done');
   expect((await s.jobs.get(s.id))!.event).toBeUndefined();
+});
+
+// POST /v1/render with options.async and an Idempotency-Key, whose first request died after queueing its job (its
+// answer never reached the key's record): the retry that takes the key over is charged under the same id (not again)
+// and must continue that job, not queue a second render of the same request. And whatever fails, a job gives back
+// exactly what it was charged.
+describe('an idempotent retry of an async render, and what a failed job gives back', () => {
+  const KEY: ApiKeyRecord = {
+    keyHash: 'h',
+    keyPrefix: 'key_x',
+    plan: 'scale',
+    status: 'active',
+    email: 'a@example.com',
+    createdAt: T0.toISOString(),
+    accountId: 'cus_1',
+  };
+  /** The acceptance of `body` as POST /v1/render makes it: charged (under `id` if given), then accepted. */
+  async function accept(s: Awaited<ReturnType<typeof setup>>, body: unknown, id?: string, units = 1) {
+    const decision = await s.deps.quotas.consume('docs#s', MONTH, T0, {
+      ...(id ? { id } : {}),
+      ...(units > 1 ? { units } : {}),
+    });
+    return acceptAsyncRender(s.deps, {
+      body,
+      request: parseRenderRequest(body),
+      key: KEY,
+      plan: 'scale',
+      decision,
+      now: T0,
+      ...(id ? { chargeId: id } : {}),
+    });
+  }
+  /** Runs the render messages queued since the last drain, in order; their outcomes, sorted. */
+  const drained = new WeakMap<object, number>();
+  const drain = async (s: Awaited<ReturnType<typeof setup>>) => {
+    const queue = s.deps.renderQueue as FakeMessageQueue;
+    const outcomes: string[] = [];
+    for (let i = drained.get(queue) ?? 0; i < queue.messages.length; i++) {
+      drained.set(queue, i + 1);
+      outcomes.push(await runRenderJob(s.deps, String(queue.messages[i]!.jobId), 1));
+    }
+    return outcomes.sort();
+  };
+
+  test('the retry continues the same job: one job, one render, one event, one charge', async () => {
+    const s = await setup();
+    const first = await accept(s, csv, 'idem-1');
+    const retry = await accept(s, csv, 'idem-1');
+    expect(retry).toMatchObject({ statusCode: 202, body: { id: first.body.id, status: 'queued' } });
+    expect(s.jobs.items.size).toBe(2); // setup's own job, and this request's one
+    expect(await drain(s)).toEqual(['done', 'skipped']);
+    expect(s.rendered).toEqual(['csv']);
+    expect(s.deliveryQueue.messages).toEqual([
+      { jobId: first.body.id, eventId: eventIdFor(String(first.body.id), 'document.rendered') },
+    ]);
+    expect(await s.used()).toBe(2); // setup's job and this one
+    // A later retry of the same key finds the job done: answered with it, nothing queued or charged.
+    expect(await accept(s, csv, 'idem-1')).toMatchObject({ body: { id: first.body.id, status: 'done' } });
+    expect(await drain(s)).toEqual([]);
+    expect(await s.used()).toBe(2);
+  });
+
+  test("the retry arrives while the worker fails the job (the caller's fault): one failure, given back once", async () => {
+    const s = await setup();
+    // A caller's fault only rendering finds: a filter the template engine does not know.
+    const body = { format: 'html', custom_html: '<p>{{ n | no_such_filter }}</p>', data: { n: 1 } };
+    const first = await accept(s, body, 'idem-2');
+    const getRequest = s.jobFiles.getRequest.bind(s.jobFiles);
+    let retried: Awaited<ReturnType<typeof accept>> | undefined;
+    s.jobFiles.getRequest = async (jobId) => {
+      retried ??= await accept(s, body, 'idem-2'); // between the worker's claim and its outcome
+      return getRequest(jobId);
+    };
+    expect(await runRenderJob(s.deps, String(first.body.id), 1)).toBe('failed');
+    expect(retried).toMatchObject({ statusCode: 202, body: { id: first.body.id } });
+    expect(await drain(s)).toEqual(['skipped', 'skipped']); // the first message (run above) and the retry's
+    expect(await s.jobs.get(String(first.body.id))).toMatchObject({ status: 'failed' });
+    expect(s.deliveryQueue.messages).toHaveLength(1); // one document.failed event
+    expect(await s.used()).toBe(1); // setup's job only: this request's charge was given back, once
+  });
+
+  test('two attempts at once (the first still running when its key lapsed): one job, both answered with it', async () => {
+    const s = await setup();
+    const create = s.jobs.create.bind(s.jobs);
+    let other: Promise<Awaited<ReturnType<typeof accept>>> | undefined;
+    s.jobs.create = async (job) => {
+      if (!other) {
+        other = accept(s, csv, 'idem-3'); // the other attempt creates the job first
+        await other;
+      }
+      return create(job);
+    };
+    const mine = await accept(s, csv, 'idem-3');
+    expect(mine).toMatchObject({ statusCode: 202, body: { id: (await other!).body.id } });
+    expect(s.jobs.items.size).toBe(2); // setup's and this request's
+    expect(await drain(s)).toEqual(['done', 'skipped']);
+    expect(await s.used()).toBe(2);
+  });
+
+  test('a job that could not be queued is retired before its charge is given back; its retry is a new job', async () => {
+    const s = await setup();
+    (s.deps.renderQueue as FakeMessageQueue).faults.fail('send');
+    await expect(accept(s, csv, 'idem-4')).rejects.toThrow(/could not be queued/);
+    const retired = [...s.jobs.items.values()].find((j) => j.jobId !== s.id)!;
+    expect(retired).toMatchObject({ status: 'failed', error: expect.stringMatching(/could not be queued/) });
+    expect(await s.used()).toBe(1); // setup's job only
+    // A restart re-queuing unfinished jobs does not render it; the key's retry (charged anew) is a new job.
+    const retry = await accept(s, csv, 'idem-4');
+    expect(retry.body.id).not.toBe(retired.jobId);
+    expect(await drain(s)).toEqual(['done']);
+    expect(await s.used()).toBe(2);
+  });
+
+  test('a failed merge gives back every document it was charged for', async () => {
+    const s = await setup();
+    const part = { template: 'ventas', data: csv.data };
+    const merge = { format: 'pdf', documents: [part, part, part] };
+    const accepted = await accept(s, merge, undefined, 3);
+    expect(await s.used()).toBe(4);
+    const id = String(accepted.body.id);
+    await expect(runRenderJob(s.deps, id, 1)).rejects.toThrow(/chromium crashed/);
+    await expect(runRenderJob(s.deps, id, 2)).rejects.toThrow(/chromium crashed/);
+    await expect(runRenderJob(s.deps, id, 3)).rejects.toThrow(/chromium crashed/);
+    expect(await s.jobs.get(id)).toMatchObject({ status: 'failed' });
+    expect(await s.used()).toBe(1);
+  });
+});
+
+describe('POST /v1/render (async): the handler', () => {
+  const TOKEN = 'key_async_retry_test_0123456789ab';
+  /** The handler on fakes, for a Scale key; `remainingMs`: the invocation's time left (its deadline). */
+  function world(remainingMs = 60_000) {
+    const jobs = new FakeJobRepository(() => T0, 60);
+    const renderQueue = new FakeMessageQueue();
+    const quotas = new FakeQuotaStore();
+    const key: ApiKeyRecord = {
+      keyHash: hashKey(TOKEN),
+      keyPrefix: TOKEN.slice(0, 10),
+      plan: 'scale',
+      status: 'active',
+      email: 'a@example.com',
+      createdAt: T0.toISOString(),
+      accountId: 'cus_1',
+    };
+    // The key's record as a request that died leaves it: its lease lapsed, so every attempt takes the key over.
+    const idempotency: IdempotencyStore = {
+      begin: async () => ({ state: 'started' }),
+      complete: async () => undefined,
+      release: async () => undefined,
+    };
+    const deps = {
+      config: config(),
+      quotas,
+      keys: { findByHash: async (h: string) => (h === key.keyHash ? key : undefined) },
+      growth: { add: async () => ({}) },
+      now: () => T0,
+      brands: { get: async () => undefined },
+      jobs,
+      jobFiles: new FakeJobFiles(),
+      renderQueue,
+      idempotency,
+    } as unknown as DocumentsDeps;
+    const post = async (headers: Record<string, string> = {}) =>
+      (await makeRenderHandler(deps)(
+        apiEvent('POST', '/v1/render', {
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, ...headers },
+          body: JSON.stringify({ ...csv, options: { async: true } }),
+        }),
+        {
+          functionName: 'f',
+          awsRequestId: 'r',
+          getRemainingTimeInMillis: () => remainingMs,
+        } as unknown as Context,
+      )) as { statusCode: number; body: string };
+    const used = () => [...quotas.counts.values()].reduce((a, b) => a + b, 0);
+    return { jobs, renderQueue, quotas, post, used };
+  }
+
+  test("with an Idempotency-Key: a retry that takes over a dead request's key answers that request's job", async () => {
+    const { jobs, post, used } = world();
+    const first = await post({ 'idempotency-key': 'order-42' });
+    const retry = await post({ 'idempotency-key': 'order-42' });
+    expect([first.statusCode, retry.statusCode]).toEqual([202, 202]);
+    expect(JSON.parse(retry.body).id).toBe(JSON.parse(first.body).id);
+    expect(jobs.items.size).toBe(1);
+    expect(used()).toBe(1); // charged once
+  });
+
+  test('accepted after the deadline answered 503 ("not counted"): the job is withdrawn and its charge given back', async () => {
+    // 600 ms left: the route's signal aborts after 50 ms, the 503 leaves after 100 ms.
+    const { jobs, renderQueue, quotas, post, used } = world(600);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const send = renderQueue.send.bind(renderQueue);
+    renderQueue.send = async (message, delayS) => {
+      await held; // the queue is slow: the deadline's 503 leaves meanwhile
+      return send(message, delayS);
+    };
+    // The evidence awaited: the charge given back (without the withdrawal nothing comes, and the test times out).
+    let refunded!: () => void;
+    const settled = new Promise<void>((r) => (refunded = r));
+    const refund = quotas.refund.bind(quotas);
+    quotas.refund = async (decision) => {
+      await refund(decision);
+      refunded();
+    };
+    const answer = await post();
+    expect(answer.statusCode).toBe(503);
+    release();
+    await settled;
+    const [job] = [...jobs.items.values()];
+    expect(job).toMatchObject({ status: 'failed' });
+    expect(renderQueue.messages).toEqual([{ jobId: job!.jobId }]); // queued, but its worker finds it failed
+    expect(used()).toBe(0);
+  }, 5000); // without the withdrawal the refund never comes: fail in seconds, not at jest's 30 s
 });

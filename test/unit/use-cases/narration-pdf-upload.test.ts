@@ -2,6 +2,7 @@
 // expiry (410), and the single-use claim around a conversion — released when the conversion fails (nothing charged,
 // the caller may retry), kept and noted when it succeeds. The HTTP path is test/e2e/convert-pdf-upload.test.ts.
 import { startConversion } from '../../../lambdas/narration/use-cases/conversion';
+import { runJob } from '../../../lambdas/narration/use-cases/narration-job';
 import {
   CONVERT_WINDOW_S,
   FREE_UPLOAD_SLOTS,
@@ -10,7 +11,7 @@ import {
   createPdfUpload,
   loadUploadedPdf,
 } from '../../../lambdas/narration/use-cases/pdf-upload';
-import { VOICES } from '../../../lambdas/narration/core/voices';
+import { VOICES, findVoice } from '../../../lambdas/narration/core/voices';
 import { Unavailable, QuotaExceeded } from '../../../lambdas/shared/errors';
 import { toHttpError } from '../../../lambdas/shared/http/errors';
 import type { ApiKeyRecord } from '../../../lambdas/shared/auth/keys';
@@ -131,4 +132,50 @@ test('someone else cannot claim, and a 503 inside their attempt never reaches th
   const boom = () => Promise.reject(new Unavailable('down'));
   expect(await status(convertUploadOnce(s.deps, body.upload_id, other, boom))).toBe(403);
   expect(await s.uploadRecords.get(body.upload_id)).toMatchObject({ status: 'pending', owner: 'ip#a' });
+});
+
+// A conversion sent with an Idempotency-Key claims the upload for its audio id; when its process dies holding the
+// claim (here: held mid-narration, never to return), the retry with the same key must continue that conversion —
+// not answer 409 "being converted by another request" forever while the job is narrated and charged for nobody.
+test('the idempotent retry of a request that died holding the upload continues its conversion, charged once', async () => {
+  const s = setup();
+  const { body } = await createPdfUpload(s.deps, anonymous, MiB);
+  s.uploads.files.set(body.upload_id, Buffer.from('%PDF-1.4'));
+  // respondAsync: answer as soon as the job is queued (no wait window in a unit test).
+  const convert = (caller: Caller, audioId: string) => () =>
+    startConversion(s.deps, {
+      text: 'Hola mundo.',
+      voice: VOICES[0]!,
+      fmt: 'wav',
+      caller,
+      audioId,
+      respondAsync: true,
+    });
+  const held = s.synth.faults.hold('synthesize');
+  void convertUploadOnce(s.deps, body.upload_id, anonymous, convert(anonymous, 'idem-a'), 'idem-a');
+  await held.reached; // durable, charged, narrating: then the process dies (the hold is never released)
+  // Another key (another audio id) of the same caller is still refused.
+  const other = loadUploadedPdf(s.deps, body.upload_id, anonymous, MiB, '1 MiB', 'idem-b');
+  expect(await status(other)).toBe(409);
+  // The retry: the same key, so the same audio id.
+  await loadUploadedPdf(s.deps, body.upload_id, anonymous, MiB, '1 MiB', 'idem-a');
+  const out = await convertUploadOnce(
+    s.deps,
+    body.upload_id,
+    anonymous,
+    convert(anonymous, 'idem-a'),
+    'idem-a',
+  );
+  expect(out).toMatchObject({ statusCode: 202, body: { audio_id: 'idem-a' } });
+  expect(await s.uploadRecords.get(body.upload_id)).toMatchObject({ status: 'used', convertedTo: 'idem-a' });
+  // The retry queued the job; the worker narrates it.
+  expect(s.queue.sent.map((m) => m.message.audioId)).toEqual(['idem-a']);
+  expect(await runJob(s.deps, 'idem-a', 1, findVoice)).toBe('done');
+  expect((await s.quotas.peek('ip#a', [{ period: 'hour', limit: 5 }], T0))[0]!.used).toBe(1);
+  // Now converted: a further retry learns its audio from the 409.
+  const again = convertUploadOnce(s.deps, body.upload_id, anonymous, convert(anonymous, 'idem-a'), 'idem-a');
+  await expect(rejectsAsHttp(again)).resolves.toMatchObject({
+    statusCode: 409,
+    extra: { audio_id: 'idem-a' },
+  });
 });
