@@ -28,6 +28,7 @@ import {
   jobEnded,
   makeDurable,
   narrateToStore,
+  queueBackstop,
   retire,
   retireUnlessReferenced,
   roundMs,
@@ -94,7 +95,8 @@ export async function startConversion(
 
   // Charges follow deliveries: a free conversion is made durable (its record and text: a worker can finish it)
   // BEFORE it is charged, and the charge is made under its id. A process that dies at any point leaves either
-  // nothing, or a job that the worker finishes and charges once (jobEnded); never a charge without its audio.
+  // nothing, or a job that the worker finishes and charges once (jobEnded); never a charge without its audio. The
+  // job's backstop message (queueBackstop) brings it to the worker once its request's deadline has passed.
   // A caller already at its limit is refused before anything is written.
   if (record.charge) await refuseIfSpent(deps, record.charge, now, input.quota);
   let queuedRecord = false;
@@ -103,6 +105,7 @@ export async function startConversion(
   if (record.charge) {
     await makeDurable(deps, record, input.text, input.speech);
     queuedRecord = true;
+    await queueBackstop(deps, record);
     try {
       ({ decision, headers } = await charge(deps, input.caller, now, input.quota, audioId));
     } catch (err) {

@@ -35,6 +35,26 @@ export async function makeDurable(
   await deps.audio.create({ ...record, progress: 0, ...(speech ? { speechOptions: true as const } : {}) });
 }
 
+/**
+ * No request outlives API Gateway's integration timeout (30 s) by much: by then a job narrated inside its request is
+ * done, handed over or its request is dead.
+ */
+export const REQUEST_MAX_S = 35;
+
+/**
+ * A free job's backstop, queued as soon as it is durable: a message that shows up once its request's deadline has
+ * passed. A request can die anywhere (a Lambda killed or timed out answers nothing and hands nothing over); the worker
+ * then finishes the job if it was charged, retires it if not ("ended before the conversion was charged"), and skips it
+ * if settled or held by another worker. Without it a charged job whose request died before queueing it (or while
+ * narrating it inside the request) would wait forever in the cloud. Never throws: a lost backstop leaves the job to
+ * its request, its idempotent retry, or a local restart's re-queue.
+ */
+export async function queueBackstop(deps: NarrationDeps, record: AudioRecord): Promise<void> {
+  await deps.queue
+    .enqueue({ audioId: record.audioId }, record.plan !== 'free', REQUEST_MAX_S)
+    .catch((e) => logger.warn('backstop message not sent', { error: e as Error, audioId: record.audioId }));
+}
+
 /** Marks a job that must never run (its request failed before it was accepted) failed; never throws. */
 export async function retire(deps: NarrationDeps, audioId: string, reason: string): Promise<void> {
   await deps.audio

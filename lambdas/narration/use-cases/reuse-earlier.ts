@@ -60,7 +60,7 @@ export async function reuseEarlier(
     !stillReusable(record, now)
   )
     return undefined;
-  if (record.status !== 'done') record = await holdEarlier(deps, record, now);
+  if (record.status !== 'done') record = await holdEarlier(deps, record);
   if (!record) return undefined;
   const settled = await settleJob(deps, record, input);
   if (settled?.status === 'failed') return undefined;
@@ -74,23 +74,13 @@ export async function reuseEarlier(
 }
 
 /**
- * No request outlives API Gateway's integration timeout (30 s) by much: by then a job narrated inside its request is
- * done, handed over or its request is dead.
- */
-const REQUEST_MAX_S = 35;
-
-/**
  * Makes an unsettled earlier job this request's too, before it is waited for or named in a 202: marks it
- * `referenced` (its own request can then no longer retire it: narration-job.ts retireUnlessReferenced) and, when it
- * is being narrated inside its request, queues a message that shows up once that request's deadline has passed: the
- * worker finishes the job if its request died (a kill answers nothing and hands nothing over) and skips it if done.
- * Answers the record to answer with (done meanwhile: that one), or undefined when it failed or went (a miss).
+ * `referenced` (its own request can then no longer retire it: narration-job.ts retireUnlessReferenced). A job being
+ * narrated inside its request has its backstop message on the way (queueBackstop): the worker finishes it if that
+ * request died and skips it if done. Answers the record to answer with (done meanwhile: that one), or undefined when
+ * it failed or went (a miss).
  */
-async function holdEarlier(
-  deps: NarrationDeps,
-  record: AudioRecord,
-  now: Date,
-): Promise<AudioRecord | undefined> {
+async function holdEarlier(deps: NarrationDeps, record: AudioRecord): Promise<AudioRecord | undefined> {
   const { audioId } = record;
   try {
     if (!(await deps.audio.reference(audioId))) {
@@ -101,17 +91,9 @@ async function holdEarlier(
     logger.warn('reuse hold failed: narrating', { error: err as Error, audioId });
     return undefined;
   }
-  if (record.inRequest) {
-    const delayS = Date.parse(record.createdAt) / 1000 + REQUEST_MAX_S - now.getTime() / 1000;
-    // Held already: a lost message only leaves the job to its own request's hand-over (or a local restart).
-    await deps.queue
-      .enqueue({ audioId }, record.plan !== 'free', Math.max(1, delayS))
-      .catch((e) => logger.warn('reuse hold: delayed message not sent', { error: e as Error, audioId }));
-  }
   return { ...record, referenced: true };
 }
 
-/** Points the request's fingerprint at its (durable) conversion; never throws (a miss only narrates again). */
 export async function rememberSafely(
   deps: NarrationDeps,
   fingerprint: string | undefined,

@@ -44,7 +44,9 @@ test('a short text is narrated in the request: 200, audio stored, record done, o
   expect(out.body.duration_s).toBeGreaterThan(0);
   expect(s.store.objects.get(`audio/${id}.wav`)!.subarray(0, 4).toString()).toBe('RIFF');
   expect(await s.audio.get(id)).toMatchObject({ status: 'done', progress: 1, chars: 11, plan: 'free' });
-  expect(s.queue.sent).toEqual([]);
+  // Only the free job's backstop: a message that shows up after the request's deadline (the worker skips it: done).
+  expect(s.queue.sent).toEqual([{ message: { audioId: id }, priority: false, delayS: 35 }]);
+  expect(await runJob(s.deps, id, 1, findVoice)).toBe('skipped');
   expect(await s.used()).toEqual([1, 1]);
   expect(out.headers['ratelimit-remaining']).toBe('1');
 });
@@ -60,6 +62,7 @@ test('a long text is stored and queued: 202, record queued, standard queue for f
   expect(await s.audio.get(id)).toMatchObject({ status: 'queued', progress: 0 });
   const byKey = await startConversion(s.deps, s.input(text, paid));
   expect(s.queue.sent).toEqual([
+    { message: { audioId: id }, priority: false, delayS: 35 }, // the free job's backstop
     { message: { audioId: id }, priority: false },
     { message: { audioId: byKey.body.audio_id }, priority: true },
   ]);
@@ -78,7 +81,7 @@ test('the free tier refuses with 429 past its limit, charging nothing', async ()
 
 test('a queue failure answers 503, gives the charge back and retires the record so it never runs', async () => {
   const s = setup();
-  s.queue.faults.fail('enqueue');
+  s.queue.faults.fail('enqueue', undefined, 2); // the queue is down: the backstop is not sent either
   await expect(startConversion(s.deps, s.input('x'.repeat(100)))).rejects.toBeInstanceOf(Unavailable);
   expect(await s.used()).toEqual([0, 0]);
   const [record] = s.audio.items.values();
@@ -101,8 +104,9 @@ describe('the wait window: a queued job that finishes in time answers 200', () =
   /** A worker: runs each enqueued job (after the request started waiting), like the SQS event source. */
   function withWorker(s: ReturnType<typeof setup>, fail = false) {
     const enqueue = s.queue.enqueue.bind(s.queue);
-    s.queue.enqueue = async (message, priority) => {
-      await enqueue(message, priority);
+    s.queue.enqueue = async (message, priority, delayS) => {
+      await enqueue(message, priority, delayS);
+      if (delayS) return; // the free job's backstop shows up after the request's deadline
       if (fail) s.synth.faults.fail('synthesize');
       setTimeout(() => void runJob(s.deps, message.audioId, 3, findVoice).catch(() => undefined), 50);
     };
@@ -120,7 +124,7 @@ describe('the wait window: a queued job that finishes in time answers 200', () =
     expect(out.headers.location).toBeUndefined();
     expect(await s.audio.get(id)).toMatchObject({ status: 'done', timings: true });
     expect(s.store.objects.has(`audio/${id}/timings.json`)).toBe(true);
-    expect(s.queue.sent).toHaveLength(1);
+    expect(s.queue.sent.filter((m) => !m.delayS)).toHaveLength(1);
     expect(await s.used()).toEqual([1, 1]);
   });
 
@@ -218,6 +222,27 @@ describe('charges follow deliveries (a process that dies mid-request)', () => {
     expect(await s.audio.get(id)).toMatchObject({ status: 'failed' });
     expect(s.store.objects.has(`audio/${id}.wav`)).toBe(false);
     expect(await s.used()).toEqual([0, 0]);
+  });
+
+  test('a request that dies after charging, before queueing its job: the backstop brings it to the worker, charged once', async () => {
+    const s = setup();
+    const consume = s.quotas.consume.bind(s.quotas);
+    let killed!: () => void;
+    const charged = new Promise<void>((r) => (killed = r));
+    s.quotas.consume = async (...args) => {
+      await consume(...args);
+      s.quotas.consume = consume; // the worker's charges go through
+      killed();
+      return new Promise(() => undefined); // the process is killed right after the charge
+    };
+    void startConversion(s.deps, s.input('Un texto largo que se cobra y luego se pierde. '.repeat(3)));
+    await charged;
+    expect(s.queue.sent).toHaveLength(1); // only the backstop: the request never queued its job
+    const [backstop] = s.queue.sent;
+    expect(backstop).toMatchObject({ priority: false, delayS: 35 });
+    expect(await s.audio.get(backstop!.message.audioId)).toMatchObject({ status: 'queued' });
+    expect(await runJob(s.deps, backstop!.message.audioId, 1, findVoice)).toBe('done');
+    expect(await s.used()).toEqual([1, 1]);
   });
 
   test('a job that fails for good gives its charge back, once', async () => {

@@ -169,7 +169,10 @@ test('the idempotent retry of a request that died holding the upload continues i
   expect(out).toMatchObject({ statusCode: 202, body: { audio_id: 'idem-a' } });
   expect(await s.uploadRecords.get(body.upload_id)).toMatchObject({ status: 'used', convertedTo: 'idem-a' });
   // The retry queued the job; the worker narrates it.
-  expect(s.queue.sent.map((m) => m.message.audioId)).toEqual(['idem-a']);
+  expect(s.queue.sent.map((m) => [m.message.audioId, m.delayS])).toEqual([
+    ['idem-a', 35], // the dead request's backstop
+    ['idem-a', undefined],
+  ]);
   expect(await runJob(s.deps, 'idem-a', 1, findVoice)).toBe('done');
   expect((await s.quotas.peek('ip#a', [{ period: 'hour', limit: 5 }], T0))[0]!.used).toBe(1);
   // Now converted: a further retry learns its audio from the 409.
