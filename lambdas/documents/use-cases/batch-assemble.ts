@@ -5,13 +5,26 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { promisify } from 'node:util';
+import { crc32, deflateRaw } from 'node:zlib';
+import { Zip, type ZipInputFile } from 'fflate';
 import { logger } from '../../shared/logger';
 import { baseName } from '../core/cfdi-resumen';
 import { resumenWriters } from '../formats/resumen';
 import type { BatchEntry, PartOutcome, PdfSource } from '../ports';
 import type { BatchAssembleDeps } from './batch-run-deps';
 import { outcomeEvent, queueEvent } from './job-events';
+
+const deflated = promisify(deflateRaw);
+
+/**
+ * A zip entry whose bytes we hand to fflate's Zip ourselves: its CRC-32 by Node's zlib (native; fflate's own is
+ * JavaScript, on the assembly's thread for every byte of every PDF), stored as given (compression 0) or already
+ * deflated (8).
+ */
+function entry(filename: string, mtime: Date, compression: 0 | 8): ZipInputFile {
+  return { filename, mtime, compression, size: 0, crc: 0 };
+}
 
 /** A writable the zip goes to, awaited when full: the upload reads it at its own pace. */
 function zipTo(out: PassThrough) {
@@ -31,21 +44,26 @@ function zipTo(out: PassThrough) {
   };
   const mtime = new Date();
   return {
+    /** Stored as it comes (PDFs: their streams are compressed already). */
     async stream(name: string, body: AsyncIterable<Uint8Array>) {
-      const f = new ZipPassThrough(name);
-      f.mtime = mtime;
+      const f = entry(name, mtime, 0);
       zip.add(f);
       for await (const chunk of body) {
-        f.push(chunk);
+        f.crc = crc32(chunk, f.crc);
+        f.size += chunk.length;
+        f.ondata!(null, chunk as Uint8Array<ArrayBuffer>, false);
         await pace();
       }
-      f.push(new Uint8Array(0), true);
+      f.ondata!(null, new Uint8Array(0), true);
     },
+    /** Deflated (level 6) by zlib on libuv's thread pool, off the assembly's thread. */
     async text(name: string, bytes: Buffer) {
-      const f = new ZipDeflate(name, { level: 6 });
-      f.mtime = mtime;
+      const f = entry(name, mtime, 8);
+      f.size = bytes.length;
+      f.crc = crc32(bytes);
+      const data = await deflated(bytes, { level: 6 });
       zip.add(f);
-      f.push(bytes, true);
+      f.ondata!(null, data, true);
       await pace();
     },
     end: () => zip.end(),
