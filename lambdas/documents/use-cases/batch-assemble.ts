@@ -5,8 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import { crc32, deflateRaw } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
 import { logger } from '../../shared/logger';
 import { baseName } from '../core/cfdi-resumen';
@@ -14,8 +13,6 @@ import { resumenWriters } from '../formats/resumen';
 import type { BatchEntry, PartOutcome, PdfSource } from '../ports';
 import type { BatchAssembleDeps } from './batch-run-deps';
 import { outcomeEvent, queueEvent } from './job-events';
-
-const deflated = promisify(deflateRaw);
 
 /**
  * A zip entry whose bytes we hand to fflate's Zip ourselves: its CRC-32 by Node's zlib (native; fflate's own is
@@ -56,14 +53,16 @@ function zipTo(out: PassThrough) {
       }
       f.ondata!(null, new Uint8Array(0), true);
     },
-    /** Deflated (level 6) by zlib on libuv's thread pool, off the assembly's thread. */
+    /**
+     * Deflated (level 6) by zlib at once: ~0.05 ms of CPU for a CFDI's XML against fflate's 0.11 ms (zlib's async
+     * form, on the thread pool, costs 0.12 ms in all: on two shared cores the total is what counts).
+     */
     async text(name: string, bytes: Buffer) {
       const f = entry(name, mtime, 8);
       f.size = bytes.length;
       f.crc = crc32(bytes);
-      const data = await deflated(bytes, { level: 6 });
       zip.add(f);
-      f.ondata!(null, data, true);
+      f.ondata!(null, deflateRawSync(bytes, { level: 6 }), true);
       await pace();
     },
     end: () => zip.end(),
