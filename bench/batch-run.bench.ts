@@ -319,7 +319,7 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
         await inspector.post('Profiler.start');
       }
       counting = true;
-      const t0 = performance.now();
+      const wallStart = Date.now();
       const batch = await perCfdi(
         LOCAL_CFDI,
         async () => {
@@ -328,14 +328,18 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
         },
         emulatorsPid,
       );
-      const rate = (LOCAL_CFDI * 1000) / (performance.now() - t0);
+      // Until the job's completed_at, not until the poll that saw it (up to 250 ms later: a client's cadence,
+      // not the batch's time, which raw has none of).
+      const completedAt = Date.parse(batch.result.at(-1)!.completed_at as string);
+      const rate = (LOCAL_CFDI * 1000) / (completedAt - wallStart);
+      const polledRate = (LOCAL_CFDI * 1000) / (Date.now() - wallStart);
       counting = false;
       const profile = inspector && (await inspector.post('Profiler.stop')).profile;
       inspector?.disconnect();
       const last = batch.result.at(-1)!;
       if (last.status !== 'done' || last.done !== LOCAL_CFDI)
         throw new Error(`local batch: ${JSON.stringify(last)}`);
-      return { ...batch, rate, profile };
+      return { ...batch, rate, polledRate, profile };
     };
     // Raw, batch, raw, batch, raw...: each batch against the mean of the raw runs either side of it; the ratio is
     // the median over the rounds (the lower of the two middle ones for an even count).
@@ -364,7 +368,8 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
               `${ratios[i]!.toFixed(2)}×`,
           )
           .join('; ') +
-        `; a batch from POST to done: upload, split, ${Math.ceil(LOCAL_CFDI / 20)} parts, zip, polled every 250 ms; ` +
+        `; a batch from POST to its completed_at: upload, split, ${Math.ceil(LOCAL_CFDI / 20)} parts, zip (to the ` +
+        `poll that saw it done, every 250 ms: ${batches.map((b) => b.polledRate.toFixed(2)).join(' / ')} CFDI/s); ` +
         `${made} PDFs made for ${LOCAL_CFDI * LOCAL_ROUNDS} CFDI; load ${load()}`,
     );
     const ms = (n: number) => `${n.toFixed(1)} ms`;

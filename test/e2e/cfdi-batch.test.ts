@@ -155,8 +155,23 @@ test('a zip of 200 files: 195 PDFs with their UUIDs, 5 refusals with reasons, to
   const again = await startBatch(rt.documentsUrl!, scale, { upload_id: uploadId });
   expect(again).toMatchObject({ status: 202, body: { id, status: 'done' } });
 
-  const zip = unzipSync(new Uint8Array(await (await fetch(last.download_url as string)).arrayBuffer()));
+  const bytes = Buffer.from(await (await fetch(last.download_url as string)).arrayBuffer());
+  const zip = unzipSync(bytes);
   const names = Object.keys(zip);
+  // Every entry's CRC-32 and deflate stream as an independent reader checks them (the assembly computes them with
+  // zlib and hands them to fflate's Zip): Python's zipfile names the first bad entry, else None. Negative control:
+  // one byte of the first entry's data changed is found.
+  const testzip = (zipBytes: Buffer, name: string) => {
+    writeFileSync(join(files.path, name), zipBytes);
+    const py = 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).testzip())';
+    return spawnSync('/usr/bin/python3', ['-c', py, join(files.path, name)], {
+      encoding: 'utf8',
+    }).stdout.trim();
+  };
+  expect(testzip(bytes, 'result.zip')).toBe('None');
+  const bad = Buffer.from(bytes);
+  bad[30 + bad.readUInt16LE(26) + bad.readUInt16LE(28) + 100]! ^= 0xff;
+  expect(testzip(bad, 'result-bad.zip')).toBe(names[0]);
   const pdfs = names.filter((n) => n.endsWith('.pdf'));
   expect(pdfs).toHaveLength(195);
   expect(names.filter((n) => n.endsWith('.xml'))).toHaveLength(195);

@@ -5,13 +5,23 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { crc32, deflateRawSync } from 'node:zlib';
+import { Zip, type ZipInputFile } from 'fflate';
 import { logger } from '../../shared/logger';
 import { baseName } from '../core/cfdi-resumen';
 import { resumenWriters } from '../formats/resumen';
 import type { BatchEntry, PartOutcome, PdfSource } from '../ports';
 import type { BatchAssembleDeps } from './batch-run-deps';
 import { outcomeEvent, queueEvent } from './job-events';
+
+/**
+ * A zip entry whose bytes we hand to fflate's Zip ourselves: its CRC-32 by Node's zlib (native; fflate's own is
+ * JavaScript, on the assembly's thread for every byte of every PDF), stored as given (compression 0) or already
+ * deflated (8).
+ */
+function entry(filename: string, mtime: Date, compression: 0 | 8): ZipInputFile {
+  return { filename, mtime, compression, size: 0, crc: 0 };
+}
 
 /** A writable the zip goes to, awaited when full: the upload reads it at its own pace. */
 function zipTo(out: PassThrough) {
@@ -31,21 +41,28 @@ function zipTo(out: PassThrough) {
   };
   const mtime = new Date();
   return {
+    /** Stored as it comes (PDFs: their streams are compressed already). */
     async stream(name: string, body: AsyncIterable<Uint8Array>) {
-      const f = new ZipPassThrough(name);
-      f.mtime = mtime;
+      const f = entry(name, mtime, 0);
       zip.add(f);
       for await (const chunk of body) {
-        f.push(chunk);
+        f.crc = crc32(chunk, f.crc);
+        f.size += chunk.length;
+        f.ondata!(null, chunk as Uint8Array<ArrayBuffer>, false);
         await pace();
       }
-      f.push(new Uint8Array(0), true);
+      f.ondata!(null, new Uint8Array(0), true);
     },
+    /**
+     * Deflated (level 6) by zlib at once: ~0.05 ms of CPU for a CFDI's XML against fflate's 0.11 ms (zlib's async
+     * form, on the thread pool, costs 0.12 ms in all: on two shared cores the total is what counts).
+     */
     async text(name: string, bytes: Buffer) {
-      const f = new ZipDeflate(name, { level: 6 });
-      f.mtime = mtime;
+      const f = entry(name, mtime, 8);
+      f.size = bytes.length;
+      f.crc = crc32(bytes);
       zip.add(f);
-      f.push(bytes, true);
+      f.ondata!(null, deflateRawSync(bytes, { level: 6 }), true);
       await pace();
     },
     end: () => zip.end(),
