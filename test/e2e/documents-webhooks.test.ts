@@ -18,6 +18,7 @@ import { putApiKey } from '../helpers/api-keys';
 import { documentsClient, settled } from '../helpers/documents-client';
 import { tempDir } from '../helpers/env';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
+import { Charges } from '../helpers/quota-window';
 import { startRuntime, type TestRuntime } from '../helpers/runtime';
 import {
   opensslHmac,
@@ -209,7 +210,10 @@ describe('async render (Scale) → 202 → job → signed callback', () => {
   test('a render that fails (caller template error) → failed with the reason, quota given back, document.failed sent', async () => {
     const before = await send('POST', '/v1/render', keys.scaleA, { ...ventasCsv, options: { async: true } });
     expect(before.status).toBe(202);
-    const remaining = Number(before.headers.get('ratelimit-remaining'));
+    // The Scale key's 10,000 a month, by the month of each charge (a turn of the month between starts a full one):
+    // what the key had spent before this test (and this charge) is what the first answer says.
+    const charges = new Charges(10_000, 'month');
+    charges.add(before, 10_000 - Number(before.headers.get('ratelimit-remaining')));
 
     const bad = await call('POST', '/v1/render', keys.scaleA, {
       custom_html: '<p>{{ broken( }}</p>',
@@ -219,7 +223,7 @@ describe('async render (Scale) → 202 → job → signed callback', () => {
       metadata: { ref: 'falla-1' },
     });
     expect(bad.status).toBe(202);
-    expect(Number(bad.res.headers.get('ratelimit-remaining'))).toBe(remaining - 1);
+    expect(bad.res.headers.get('ratelimit-remaining')).toBe(String(charges.add(bad.res)));
     const failed = await waitJob(bad.json.id, keys.scaleA, settled);
     expect(failed.status).toBe('failed');
     expect(failed.reason).toMatch(/could not be rendered/);
@@ -227,9 +231,10 @@ describe('async render (Scale) → 202 → job → signed callback', () => {
     expect(failed.download_url).toBeUndefined();
 
     // Refunded: the next render is charged as if the failed one never happened.
+    charges.refund(bad.res);
     const next = await send('POST', '/v1/render', keys.scaleA, ventasCsv);
     expect(next.status).toBe(200);
-    expect(Number(next.headers.get('ratelimit-remaining'))).toBe(remaining - 1);
+    expect(next.headers.get('ratelimit-remaining')).toBe(String(charges.add(next)));
 
     await waitFor(() => at('/a').some((r) => JSON.parse(r.body.toString('utf8')).type === 'document.failed'));
     const cb = at('/a').find((r) => JSON.parse(r.body.toString('utf8')).type === 'document.failed')!;

@@ -5,6 +5,7 @@
 // configured here: that 503 is one plain sentence, naming no variable or secret store.
 import { translateMessage, matchMessage } from '../../lambdas/shared/i18n/errors';
 import { installLoopbackTripwire, type Tripwire } from '../helpers/loopback-only';
+import { probeSpentHour } from '../helpers/quota-window';
 import { startRuntime, type TestRuntime } from '../helpers/runtime';
 
 jest.setTimeout(120_000);
@@ -14,13 +15,6 @@ let tripwire: Tripwire;
 beforeAll(async () => {
   tripwire = installLoopbackTripwire();
   rt = await startRuntime({ FREE_PER_HOUR: '1' }, { startWorker: false });
-  // Spend the one free conversion of the hour, so the quota row meets its 429.
-  const res = await fetch(rt.url('/convert/text'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ text: 'Hola.' }),
-  });
-  expect(res.status).toBe(200);
 });
 afterAll(async () => {
   await rt?.stop();
@@ -138,7 +132,7 @@ const ROWS: [string, Row][] = [
       method: 'POST',
       path: '/convert/text',
       headers: json,
-      body: { text: 'Otra vez.' },
+      body: { text: 'Otra vez.' }, // (each time another text: spentHour)
       status: 429,
       code: 'free_tier_limit',
     },
@@ -358,9 +352,28 @@ async function ask(row: Row, language?: string) {
     body = form;
   } else if (typeof row.body === 'string') body = row.body;
   else if (row.body !== undefined) body = JSON.stringify(row.body);
-  const res = await fetch(base + row.path, { method: row.method, headers, body, redirect: 'manual' });
+  const init = { method: row.method, headers, body, redirect: 'manual' as const };
+  const res =
+    row.code === 'free_tier_limit'
+      ? await spentHour(base + row.path, init)
+      : await fetch(base + row.path, init);
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: JSON.parse(text) as { detail: unknown } };
+}
+
+let fresh = 0;
+/**
+ * The quota row's request, refused in an hour this caller (FREE_PER_HOUR=1) spent just before: probeSpentHour, so
+ * across a turn of the hour too. Every text is new: a repeat would reuse its audio, uncharged (docs/reuse.md).
+ */
+async function spentHour(url: string, init: RequestInit): Promise<Response> {
+  const convert = (text: string, req: RequestInit) => fetch(url, { ...req, body: JSON.stringify({ text }) });
+  const { refused } = await probeSpentHour(
+    1,
+    () => convert(`Hola ${++fresh}.`, { method: 'POST', headers: { 'content-type': 'application/json' } }),
+    () => convert(`Otra vez ${++fresh}.`, init),
+  );
+  return refused;
 }
 
 const digitless = (s: unknown) => String(s).replace(/\d+/g, '#');

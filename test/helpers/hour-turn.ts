@@ -10,7 +10,8 @@
 // At load the clock is set TURN_LEAD_S (60) seconds before a turn of the UTC hour (or of TURN_PERIOD: day, month).
 // It jumps to the turn itself just before the TURN_BEFORE-th request (1-based) sent with fetch() whose URL path
 // matches TURN_PATH (a regular expression) in the test whose name contains TURN_TEST (any test if unset), or right
-// after the answer to the TURN_AFTER-th: the requests before are counted in one window, the later ones in the next.
+// after the answer to the TURN_AFTER-th (with TURN_TEST alone: as that test starts): the requests before are
+// counted in one window, the later ones in the next.
 // Timers keep real time (the monotonic clock is not faked).
 import { writeFileSync } from 'node:fs';
 import { windowBounds, type Period } from '../../lambdas/shared/quota/windows';
@@ -18,13 +19,13 @@ import { windowBounds, type Period } from '../../lambdas/shared/quota/windows';
 const file = process.env.FAKETIME_TIMESTAMP_FILE;
 const before = Number(process.env.TURN_BEFORE ?? 0);
 const after = Number(process.env.TURN_AFTER ?? 0);
-if (!file || !process.env.LD_PRELOAD?.includes('faketime') || !(before >= 1 || after >= 1))
+const testName = process.env.TURN_TEST;
+if (!file || !process.env.LD_PRELOAD?.includes('faketime') || !(before >= 1 || after >= 1 || testName))
   throw new Error(
-    'hour-turn.ts: run under libfaketime with FAKETIME_TIMESTAMP_FILE and TURN_BEFORE or TURN_AFTER=<n ≥ 1>',
+    'hour-turn.ts: run under libfaketime with FAKETIME_TIMESTAMP_FILE, and TURN_BEFORE or TURN_AFTER=<n ≥ 1> or TURN_TEST',
   );
 delete process.env.LD_PRELOAD;
 const path = new RegExp(process.env.TURN_PATH ?? '.');
-const testName = process.env.TURN_TEST;
 const period = (process.env.TURN_PERIOD ?? 'hour') as Period;
 
 /** The fake clock's offset from the real one, in ms (what the file says). */
@@ -49,6 +50,12 @@ globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => 
   if (nth && nth === after) jump();
   return res;
 };
+
+// TURN_TEST alone: the turn comes as that test starts (what the tests before it did, in the window before).
+if (testName && !before && !after)
+  beforeEach(() => {
+    if ((expect.getState().currentTestName ?? '').includes(testName)) jump();
+  });
 
 function jump() {
   if (Date.now() >= turn)

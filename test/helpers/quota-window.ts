@@ -89,6 +89,13 @@ export class Charges {
     return this.limit - this.windows.filter((x) => x === w).length;
   }
 
+  /** A recorded charge of the window of `res` was given back (the work failed). */
+  refund(res: Answer): void {
+    const i = this.windows.indexOf(windowOf(res, this.period));
+    if (i < 0) throw new Error('no charge of that window to give back');
+    this.windows.splice(i, 1);
+  }
+
   /** How many recorded charges were counted in the window of `res` (before it, if it was charged too). */
   in(res: Answer): number {
     const w = windowOf(res, this.period);

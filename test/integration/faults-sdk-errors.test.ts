@@ -74,11 +74,13 @@ describe('DynamoDB', () => {
   test('two throttled writes are retried by the SDK: the quota is charged once, exactly', async () => {
     proxies.dynamodb.fail({ match: dynamoOp('UpdateItem'), mode: AWS_FAULTS.dynamoThrottle, times: 2 });
     const who = subject();
-    const decision = await awsDeps().quotas.consume(who, rules);
+    // One moment for the charge and the read: the same windows, also when the UTC hour turns in between.
+    const now = new Date();
+    const decision = await awsDeps().quotas.consume(who, rules, now);
     expect(decision.allowed).toBe(true);
     const updates = proxies.dynamodb.log.filter((r) => r.target.endsWith('.UpdateItem'));
     expect(updates.map((r) => r.outcome).slice(0, 3)).toEqual([400, 400, 'passed']);
-    const used = await awsDeps().quotas.peek(who, rules);
+    const used = await awsDeps().quotas.peek(who, rules, now);
     expect(used.map((s) => s.used)).toEqual([1, 1]);
   });
 

@@ -27,6 +27,9 @@ const context = {
   getRemainingTimeInMillis: () => 60_000,
 } as unknown as Context;
 
+/** The handlers' clock, and the moment the tests compute their windows at: one month, even at a turn of it. */
+const NOW = new Date();
+
 /** An exact in-memory quota store (count per slot key; a charge over the limit is refused) and a key table. */
 function world(record: ApiKeyRecord) {
   const counts = new Map<string, number>();
@@ -61,7 +64,7 @@ function world(record: ApiKeyRecord) {
       renderPdf: async () => Buffer.alloc(0),
       renderPng: async () => Buffer.alloc(0),
     }),
-    now: () => new Date(),
+    now: () => NOW,
     // A key's factura reads its account's brand (PUT /v1/brand): none here.
     brands: { get: async () => undefined },
   } as unknown as DocumentsDeps;
@@ -119,7 +122,7 @@ test('a key over its limit gets 429 whether charged early or not, and the counte
   const slot = slotsFor(
     `docs#key#${baseKey.keyHash.slice(0, 32)}`,
     [{ period: 'month', limit: 1000 }],
-    new Date(),
+    NOW,
   )[0]!;
   w.counts.set(slot.key, 999);
   expect((await call(w.deps)).statusCode).toBe(200);
@@ -168,8 +171,7 @@ describe('render beside the quota charge', () => {
       body: JSON.stringify({ template: 'factura', format: 'pdf', data: factura.sample }),
     });
   const slotKey = () =>
-    slotsFor(`docs#key#${baseKey.keyHash.slice(0, 32)}`, [{ period: 'month', limit: 1000 }], new Date())[0]!
-      .key;
+    slotsFor(`docs#key#${baseKey.keyHash.slice(0, 32)}`, [{ period: 'month', limit: 1000 }], NOW)[0]!.key;
 
   /** A world whose PDF render can be held, and whose GET /stats counter writes are recorded. */
   function held(record: ApiKeyRecord) {
@@ -349,11 +351,7 @@ test('a render’s charge is held until its document is ready: committed when an
       renderPng: async () => Buffer.alloc(0),
     }),
   } as unknown as DocumentsDeps;
-  const slots = slotsFor(
-    `docs#key#${baseKey.keyHash.slice(0, 32)}`,
-    [{ period: 'month', limit: 1000 }],
-    new Date(),
-  );
+  const slots = slotsFor(`docs#key#${baseKey.keyHash.slice(0, 32)}`, [{ period: 'month', limit: 1000 }], NOW);
   const used = () => quotas.counts.get(slots[0]!.key) ?? 0;
   const held = () => quotas.holds.get(slots[0]!.key)?.size ?? 0;
   // Delivered: charged, nothing held; a restart gives nothing back.
