@@ -4,7 +4,7 @@
 // narration-job.ts's. Talks only to ports.
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../../shared/auth/resolve-caller';
-import { Unavailable, WorkStopped } from '../../shared/errors';
+import { QuotaExceeded, Unavailable, WorkStopped } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { recordConversionStatsSafely } from '../../shared/growth/stats';
 import { countCut } from '../../shared/quota/cut-budget';
@@ -240,9 +240,16 @@ async function resumeConversion(
   // job's id: once) and starts a new conversion, never a 202 for a job that then fails.
   if (!settled && record.charge) {
     const charged = { ...record, charge: record.charge };
-    headers = await chargeJob(deps, charged, () =>
-      retire(deps, record.audioId, 'Not accepted: the free tier limit was reached.'),
-    );
+    try {
+      headers = await chargeJob(deps, charged, () =>
+        retire(deps, record.audioId, 'Not accepted: the free tier limit was reached.'),
+      );
+    } catch (err) {
+      // The job's own windows (those of its first request) are full: it is retired, and the retry is a new
+      // conversion now, charged in the caller's current windows or refused with their headers.
+      if (err instanceof QuotaExceeded) return startConversion(deps, input);
+      throw err;
+    }
     if (!(await deps.audio.reference(record.audioId))) {
       const now = await deps.audio.get(record.audioId);
       if (now?.status === 'done') settled = now;

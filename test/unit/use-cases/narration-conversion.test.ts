@@ -313,4 +313,20 @@ describe('charges follow deliveries (a process that dies mid-request)', () => {
     expect(await s.audio.get(String(out.body.audio_id))).toMatchObject({ status: 'done' });
     expect(await s.used()).toEqual([1, 1]); // the new conversion's one charge; the retired job's was given back
   });
+
+  test('a retry whose first request died uncharged in an hour now full: a new conversion in the current hour', async () => {
+    const s = setup();
+    const id = await orphan(s, false);
+    // The caller spent the orphan's hour meanwhile; the retry comes an hour later.
+    await startConversion(s.deps, s.input('Uno.'));
+    await startConversion(s.deps, s.input('Dos.'));
+    const later = new Date(T0.getTime() + 3_600_000);
+    s.deps.now = () => later;
+    const out = await startConversion(s.deps, { ...s.input('Hola mundo.'), audioId: id });
+    expect(out.statusCode).toBe(200);
+    expect(out.body.audio_id).not.toBe(id);
+    expect(out.headers['ratelimit-remaining']).toBe('1'); // the current hour's headers: one of two spent
+    expect(await s.audio.get(id)).toMatchObject({ status: 'failed' });
+    expect(await s.used()).toEqual([2, 3]); // the orphan's hour: the two others; the day: all three delivered
+  });
 });
