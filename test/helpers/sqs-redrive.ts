@@ -2,6 +2,9 @@
 // it would be received once more, so this receives from the queue until the DLQ holds THE message the test is about
 // (matched by its body): another test's message that reaches the same DLQ first neither ends the wait nor is taken.
 import { ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import type { NarrationDeps } from '../../lambdas/narration/deps';
+import type { JobQueue } from '../../lambdas/narration/ports';
+import { REQUEST_MAX_S } from '../../lambdas/narration/use-cases/narration-job';
 
 /**
  * Receives from `queueUrl` until a message whose body `isOurs` is in `dlqUrl` (bounded). Returns what the queue gave
@@ -38,4 +41,18 @@ export async function receiveUntilRedriven(
         `our message did not reach the DLQ; the queue gave ${JSON.stringify(received)}; the DLQ held ${JSON.stringify([...others])}`,
       );
   }
+}
+
+/**
+ * Narration deps whose queue leaves out a free job's backstop (queueBackstop: a second message for the same job, 35 s
+ * later), for the tests of one job message's deliveries, receives and redrive: on a slow machine the backstop would
+ * show up among the messages they count. The backstop itself is tested in the use case's unit tests and, through the
+ * local runtime, by test/e2e/crash-charges.test.ts.
+ */
+export function withoutBackstop(deps: NarrationDeps): NarrationDeps {
+  const queue: JobQueue = {
+    enqueue: (message, priority, delayS) =>
+      delayS === REQUEST_MAX_S ? Promise.resolve() : deps.queue.enqueue(message, priority, delayS),
+  };
+  return Object.create(deps, { queue: { value: queue } }) as NarrationDeps;
 }

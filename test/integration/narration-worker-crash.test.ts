@@ -13,7 +13,7 @@ import { s3Client, sqsClient } from '../../lambdas/shared/aws/clients';
 import { resetConfig } from '../../lambdas/shared/config';
 import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
-import { receiveUntilRedriven } from '../helpers/sqs-redrive';
+import { receiveUntilRedriven, withoutBackstop } from '../helpers/sqs-redrive';
 import { narrationDepsOn, testClock, type TestClock } from '../helpers/clock';
 import { until } from '../helpers/until';
 
@@ -70,7 +70,7 @@ function poller(deps: NarrationDeps): Poller {
 let jobsQueued = 0;
 
 async function queueJob(deps: NarrationDeps): Promise<string> {
-  const out = await startConversion(deps, {
+  const out = await startConversion(withoutBackstop(deps), {
     text: TEXT,
     voice: findVoice('es-MX-Mia')!,
     fmt: 'mp3',

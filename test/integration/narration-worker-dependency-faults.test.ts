@@ -20,7 +20,7 @@ import { resetConfig } from '../../lambdas/shared/config';
 import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
 import { until } from '../helpers/until';
-import { receiveUntilRedriven } from '../helpers/sqs-redrive';
+import { receiveUntilRedriven, withoutBackstop } from '../helpers/sqs-redrive';
 import { narrationDepsOn, testClock } from '../helpers/clock';
 import { AWS_FAULTS, dynamoOp, s3Op, sqsOp, startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 
@@ -152,7 +152,7 @@ function poll(): Poller {
 let jobsQueued = 0;
 
 async function queueJob(): Promise<string> {
-  const out = await startConversion(awsDeps(), {
+  const out = await startConversion(withoutBackstop(awsDeps()), {
     text: TEXT,
     voice: findVoice('es-MX-Mia')!,
     fmt: 'mp3',

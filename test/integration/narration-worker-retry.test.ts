@@ -16,7 +16,7 @@ import { resetConfig } from '../../lambdas/shared/config';
 import { DEFAULT_JOB_RETRY_SCHEDULE_S } from '../../lambdas/shared/jobs/retry';
 import { startPoller, type Poller } from '../../lib/local/worker-poller';
 import { withEmulators } from '../helpers/env';
-import { receiveUntilRedriven } from '../helpers/sqs-redrive';
+import { receiveUntilRedriven, withoutBackstop } from '../helpers/sqs-redrive';
 import { narrationDepsOn, testClock } from '../helpers/clock';
 import { until } from '../helpers/until';
 
@@ -76,7 +76,7 @@ function startWorker(): void {
 let jobsQueued = 0;
 
 async function queueJob(deps: NarrationDeps): Promise<string> {
-  const out = await startConversion(deps, {
+  const out = await startConversion(withoutBackstop(deps), {
     text: TEXT,
     voice: findVoice('es-MX-Mia')!,
     fmt: 'mp3',
