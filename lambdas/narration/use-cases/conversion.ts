@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import type { Caller } from '../../shared/auth/resolve-caller';
 import { Unavailable, WorkStopped } from '../../shared/errors';
 import { logger } from '../../shared/logger';
-import { recordConversionStatsSafely } from '../../shared/growth/stats';
 import { countCut } from '../../shared/quota/cut-budget';
 import type { QuotaDecision } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
@@ -138,10 +137,12 @@ export async function startConversion(
         durationS,
         bytes: result.bytes,
         timings: true,
+        ending: true,
       };
       if (queuedRecord) {
-        // A worker may have finished it meanwhile (a restart re-queued it): then that outcome stands.
-        await deps.audio.complete(audioId, { durationS, bytes: result.bytes, timings: true });
+        // A worker may have finished it meanwhile (a restart re-queued it): then that outcome stands, and ended
+        // there (jobEnded counts once: whoever removes `ending`).
+        await deps.audio.complete(audioId, { durationS, bytes: result.bytes, timings: true, ending: true });
         await deps.store
           .deleteJobText(audioId)
           .catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));
@@ -149,14 +150,7 @@ export async function startConversion(
         await deps.audio.create(done);
         await remember(done);
       }
-      await jobEnded(deps, done, { charged: true });
-      // Public /stats counters; never throws (a stats failure must not fail the conversion).
-      await recordConversionStatsSafely(() => deps.growth, {
-        chars,
-        durationS,
-        fmt: input.fmt,
-        voice: input.voice.id,
-      });
+      await jobEnded(deps, done, { charged: true }); // the charge, the webhook, the /stats counters
       return { statusCode: 200, body: doneBody(base, durationS, result.timings), headers };
     }
     if (!queuedRecord) {
