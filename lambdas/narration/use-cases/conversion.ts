@@ -61,7 +61,11 @@ export async function startConversion(
   if (input.audioId) {
     // An idempotent retry: the request that held its key may have died after making the conversion durable.
     const earlier = await deps.audio.get(audioId);
-    if (earlier && earlier.status !== 'failed') return resumeConversion(deps, earlier, input);
+    if (earlier && earlier.status !== 'failed') {
+      const resumed = await resumeConversion(deps, earlier, input);
+      if (resumed !== 'retired') return resumed;
+      return startConversion(deps, input); // its job was retired meanwhile: a new conversion
+    }
     if (earlier) audioId = newAudioId(); // it failed (and was refunded): this retry is a new conversion
   }
   const retentionDays = input.ttlDays ?? deps.config.AUDIO_TTL_DAYS;
@@ -212,14 +216,28 @@ export async function startConversion(
 }
 
 /**
+ * The conversion an idempotent retry continues (its key's first request made it durable, and it did not fail), or
+ * undefined. For routes whose input is costly to make again (POST /convert/url fetches a page): look it up first.
+ */
+export async function earlierConversion(
+  deps: NarrationDeps,
+  audioId: string | undefined,
+): Promise<AudioRecord | undefined> {
+  const earlier = audioId === undefined ? undefined : await deps.audio.get(audioId);
+  return earlier && earlier.status !== 'failed' ? earlier : undefined;
+}
+
+/**
  * An idempotent retry found the conversion its key's first request made durable: answer it (done), or make sure it
  * is queued and wait for it like the first request would have. Nothing is charged again (the charge is the job's).
+ * Needs no text (the job holds it). 'retired': its job was retired meanwhile (its charge given back): the retry is
+ * a new conversion, which the caller starts (startConversion).
  */
-async function resumeConversion(
+export async function resumeConversion(
   deps: NarrationDeps,
   record: AudioRecord,
-  input: ConversionInput,
-): Promise<ConversionOutcome> {
+  input: Pick<ConversionInput, 'signal' | 'remainingMs' | 'respondAsync'>,
+): Promise<ConversionOutcome | 'retired'> {
   const base = answerBase(record);
   logger.info('idempotent retry continues an earlier conversion', {
     audioId: record.audioId,
@@ -245,7 +263,7 @@ async function resumeConversion(
         logger.info('idempotent retry: its job was retired meanwhile; a new conversion', {
           audioId: record.audioId,
         });
-        return startConversion(deps, input);
+        return 'retired';
       }
     }
   }
