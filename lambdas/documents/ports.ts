@@ -109,6 +109,11 @@ export interface JobRecord {
    * charge, once, whichever job or retry asks. Absent on jobs charged without one (a plain unit is given back).
    */
   chargeId?: string;
+  /**
+   * The hold of its charge (ChargeHold.id): committed by the 202 that accepted the job, or, when that request died
+   * after queueing it (the hold given back), by its worker when it delivers (jobs-render.ts: once, by chargeId).
+   */
+  hold?: string;
   /** Units charged (a merge counts one per part); absent: 1. */
   units?: number;
   /** The webhook event of this job's outcome (only when an endpoint subscribed to it when the job finished). */

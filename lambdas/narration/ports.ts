@@ -107,6 +107,12 @@ export interface AudioRecord {
   referenced?: true;
   /** Narrated inside its request (no queue message was sent for it unless the request hands it over). */
   inRequest?: true;
+  /**
+   * Settled, its end (narration-job.ts jobEnded: charge, webhook, counters) not finished yet: written with the
+   * settling write, removed last by jobEnded. A delivery that finds a settled job still `ending` (its worker or
+   * request died in between) runs the end again.
+   */
+  ending?: true;
 }
 
 /** One playable part of a job's audio: MP3, audio/<id>/seg/<n>.mp3 (lambdas/narration/bucket.ts). */
@@ -150,8 +156,10 @@ export interface AudioRepository extends LeasedJobStore<AudioRecord> {
    * (done or failed) or gone: one conditional write, so it and retireUnreferenced() cannot both succeed.
    */
   reference(id: string): Promise<boolean>;
-  /** → failed with `reason`, unless settled or `referenced`; true when this call made the transition. */
-  retireUnreferenced(id: string, reason: string): Promise<boolean>;
+  /** → failed with `reason` (and `fields`), unless settled or `referenced`; true when this call made the transition. */
+  retireUnreferenced(id: string, reason: string, fields?: Partial<AudioRecord>): Promise<boolean>;
+  /** Removes `ending` (the job's end is done); true only for the call that removed it (one conditional write). */
+  markEnded(id: string): Promise<boolean>;
 }
 
 /**

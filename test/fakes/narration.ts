@@ -60,14 +60,23 @@ export class FakeAudioRepository extends FakeLeasedJobStore<AudioRecord> impleme
     );
   }
 
-  async retireUnreferenced(id: string, reason: string): Promise<boolean> {
+  async retireUnreferenced(id: string, reason: string, fields: Partial<AudioRecord> = {}): Promise<boolean> {
     return !!this.transition(
       id,
       (j) => j.status !== 'done' && j.status !== 'failed' && !j.referenced,
       (j) => {
-        Object.assign(j, { status: 'failed', error: reason });
+        Object.assign(j, fields, { status: 'failed', error: reason });
         delete j.leaseUntil;
       },
+    );
+  }
+
+  async markEnded(id: string): Promise<boolean> {
+    return !!this.transition(
+      id,
+      (j) => !!j.ending,
+      (j) => void delete j.ending,
+      false,
     );
   }
 }

@@ -136,6 +136,24 @@ describe('DynamoAudioRepository', () => {
     expect(await repo.reference('free')).toBe(false);
     expect(await repo.reference('missing')).toBe(false);
   });
+
+  test("a job's end (narration-job.ts jobEnded): `ending` written with its outcome, removed once", async () => {
+    const repo = new DynamoAudioRepository(dynamo(), emu.tableNames.audio);
+    await repo.create(base('ends'));
+    expect(await repo.markEnded('ends')).toBe(false); // negative control: nothing to end yet
+    await repo.complete('ends', { durationS: 1, ending: true });
+    const settled = await repo.get('ends');
+    expect(settled).toMatchObject({ status: 'done', ending: true });
+    expect(await repo.markEnded('ends')).toBe(true);
+    expect(await repo.markEnded('ends')).toBe(false); // a re-run's end counts nothing
+    const ended = await repo.get('ends');
+    expect(ended).not.toHaveProperty('ending');
+    expect(ended!.updatedAt).toBe(settled!.updatedAt); // the outcome's time stays (the webhook event's `at`)
+    await repo.create(base('retired'));
+    expect(await repo.retireUnreferenced('retired', 'not charged', { ending: true })).toBe(true);
+    expect(await repo.get('retired')).toMatchObject({ status: 'failed', ending: true });
+    expect(await repo.markEnded('missing')).toBe(false);
+  });
 });
 
 describe('DynamoFeedStore', () => {

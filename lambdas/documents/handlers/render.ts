@@ -195,14 +195,17 @@ export const makeHandler = (deps: DocumentsDeps) =>
       cutCheck?.catch(() => undefined); // awaited below; this only keeps it from being reported as unhandled
       const chargeId = idempotentId(req);
       const units = documentUnits(request);
-      // A synchronous render's charge is held until its document is ready (an async one's job settles it).
-      const hold: ChargeHold | undefined = request.options.async
-        ? undefined
-        : { id: chargeId ?? req.requestId, untilS: Math.ceil(deps.now().getTime() / 1000) + HOLD_S };
+      // A render's charge is held until it is delivered: a synchronous render's document, an async one's 202 (a
+      // process that dies before either leaves a hold that is given back). An async job's charge always has an id
+      // (the request's without an Idempotency-Key): its worker's commit and refund then count once.
+      const hold: ChargeHold = {
+        id: chargeId ?? req.requestId,
+        untilS: Math.ceil(deps.now().getTime() / 1000) + HOLD_S,
+      };
       const admitting = admitCaller(deps, req.headers, req.clientIp, request, {
-        ...(chargeId ? { id: chargeId } : {}),
+        ...(chargeId || request.options.async ? { id: hold.id } : {}),
         ...(units > 1 ? { units } : {}),
-        ...(hold ? { hold } : {}),
+        hold,
       });
       try {
         await cutCheck;
@@ -259,6 +262,11 @@ export const makeHandler = (deps: DocumentsDeps) =>
           await withdrawAsyncRender(deps, String(accepted.body.id), decision);
           throw ABANDONED;
         }
+        // Accepted: the held charge is committed before the 202 leaves. A failed commit still answers 202 (the job
+        // is queued): its worker commits the charge when it delivers (jobs-render.ts).
+        await deps.quotas
+          .commit(decision)
+          .catch((e) => logger.error('async render: held charge not committed', { error: e as Error }));
         return json(accepted.statusCode, accepted.body, { ...headers, ...accepted.headers });
       }
       // The document renders while the quota charge is written (a subject refused recently waits for it first).

@@ -4,7 +4,7 @@
 import { DomainError, Unavailable } from '../../shared/errors';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
-import type { QuotaStore } from '../../shared/quota/windows';
+import type { QuotaDecision, QuotaStore } from '../../shared/quota/windows';
 import { DocumentRequestError, type DocumentProblem } from '../errors';
 import type { AcceptDeps } from './jobs';
 import { outcomeEvent, queueEvent } from './job-events';
@@ -25,14 +25,10 @@ export interface RenderJobDeps extends AcceptDeps {
   maxAttempts: number;
 }
 
-/**
- * Gives back what a job was charged: its units in its windows, by its charge id when it has one (so exactly that
- * charge, once, whichever job or attempt asks; a plain unit for jobs charged without one).
- */
-function refundJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
-  if (!job.charged?.length) return Promise.resolve();
+/** The job's charge as the quota store's decision (its windows, charge id and units; not its hold). */
+function chargeOf(job: JobRecord & { charged: QuotaDecision['charged'] }): QuotaDecision {
   const binding = { ...job.charged[0]!, remaining: 0 };
-  return quotas.refund({
+  return {
     allowed: true,
     charged: job.charged,
     binding,
@@ -40,7 +36,30 @@ function refundJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
     slots: job.charged,
     ...(job.chargeId ? { chargeId: job.chargeId } : {}),
     ...(job.units ? { units: job.units } : {}),
-  });
+  };
+}
+
+/**
+ * Gives back what a job was charged: its units in its windows, by its charge id when it has one (so exactly that
+ * charge, once, whichever job or attempt asks; a plain unit for jobs charged without one). A held charge (its
+ * request died before its 202) is given back as a hold, only while held, then by its id: once either way.
+ */
+async function refundJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
+  if (!job.charged?.length) return;
+  const charge = chargeOf({ ...job, charged: job.charged });
+  if (job.hold) await quotas.refund({ ...charge, hold: job.hold });
+  await quotas.refund(charge);
+}
+
+/**
+ * A delivered job's charge is there: its hold committed (the 202 that accepted it did, unless that request died
+ * after queueing it: then the hold was given back and is charged again now, once by its charge id). Never throws.
+ */
+async function commitJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
+  if (!job.hold || !job.charged?.length) return;
+  await quotas
+    .commit({ ...chargeOf({ ...job, charged: job.charged }), hold: job.hold })
+    .catch((e) => logger.error('quota charge not committed', { error: e as Error, jobId: job.jobId }));
 }
 
 async function failJob(
@@ -151,6 +170,7 @@ async function renderJob(deps: RenderJobDeps, claimed: JobRecord): Promise<'done
   const result = await deps.jobFiles.putResult(jobId, doc);
   const event = await outcomeEvent(deps, claimed, 'document.rendered');
   await deps.jobs.complete(jobId, { result, event, completedAt: deps.now().toISOString() });
+  await commitJob(deps.quotas, claimed);
   await deps.recordRender(claimed.format);
   await queueEvent(deps, { jobId, event });
   await deps.jobFiles

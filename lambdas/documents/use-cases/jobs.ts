@@ -6,8 +6,11 @@
 // endpoint, queues the event for the delivery worker (domain/webhooks.ts). GET /v1/jobs/{id} shows the job to the
 // account that created it (404 to everyone else).
 //
-// Quota: charged at acceptance, like a synchronous render; given back when the job fails (nothing was delivered,
-// whatever the cause: the synchronous path does not count failed renders either). Talks only to ports.
+// Quota: charged at acceptance, like a synchronous render, and held until the 202 leaves (the route commits it): a
+// request that dies before its job exists, or before it is queued, leaves a hold that is given back. A job queued
+// by a request that died before its 202 is rendered by its worker, which commits the charge when it delivers (once,
+// by its charge id). Given back when the job fails (nothing was delivered, whatever the cause: the synchronous path
+// does not count failed renders either). Talks only to ports.
 //
 // With an Idempotency-Key the job's id derives from the charge's (jobIdFor): the retry that takes over the key of a
 // request that died after creating its job (or was answered 503 after queueing it) finds that job and continues it
@@ -177,6 +180,7 @@ export async function acceptAsyncRender(
     expiresAt: Math.floor(now.getTime() / 1000) + (request.options.expires_in ?? JOB_TTL_S) + JOB_TTL_S,
     charged: input.decision.charged,
     ...(input.decision.chargeId ? { chargeId: input.decision.chargeId } : {}),
+    ...(input.decision.hold ? { hold: input.decision.hold } : {}),
     ...(input.decision.units && input.decision.units !== 1 ? { units: input.decision.units } : {}),
     ...(request.metadata ? { metadata: JSON.stringify(request.metadata) } : {}),
     ...(sealed.secret ? { requestSecret: sealed.secret } : {}),

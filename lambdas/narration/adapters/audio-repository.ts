@@ -1,7 +1,7 @@
 // DynamoDB implementation of AudioRepository: one item per conversion, keyed by audioId, expiring with its audio.
 // The job transitions are the shared leased-job engine's (lambdas/shared/jobs): claimed jobs are `processing`.
 import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoLeasedJobStore } from '../../shared/jobs/dynamo-leased-job-store';
+import { DynamoLeasedJobStore, fieldsUpdate } from '../../shared/jobs/dynamo-leased-job-store';
 import type { AudioRecord, AudioRepository, Segment } from '../ports';
 
 export class DynamoAudioRepository extends DynamoLeasedJobStore<AudioRecord> implements AudioRepository {
@@ -29,13 +29,25 @@ export class DynamoAudioRepository extends DynamoLeasedJobStore<AudioRecord> imp
     return out !== undefined;
   }
 
-  async retireUnreferenced(id: string, reason: string): Promise<boolean> {
+  async retireUnreferenced(id: string, reason: string, fields: Partial<AudioRecord> = {}): Promise<boolean> {
+    const f = fieldsUpdate(fields);
     const out = await this.update(id, {
-      set: ['#s = :failed', '#e = :reason'],
+      set: ['#s = :failed', '#e = :reason', ...f.set],
       remove: ['leaseUntil'],
       condition: 'NOT (#s IN (:done, :failed)) AND attribute_not_exists(referenced)',
-      names: { '#e': 'error' },
-      values: { ':done': 'done', ':failed': 'failed', ':reason': reason },
+      names: { '#e': 'error', ...f.names },
+      values: { ':done': 'done', ':failed': 'failed', ':reason': reason, ...f.values },
+    });
+    return out !== undefined;
+  }
+
+  async markEnded(id: string): Promise<boolean> {
+    const out = await this.update(id, {
+      set: [],
+      remove: ['#end'],
+      condition: 'attribute_exists(#end)',
+      names: { '#end': 'ending' },
+      touch: false, // updatedAt stays the outcome's time (the webhook event's `at`)
     });
     return out !== undefined;
   }

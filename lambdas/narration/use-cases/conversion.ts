@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import type { Caller } from '../../shared/auth/resolve-caller';
 import { QuotaExceeded, Unavailable, WorkStopped } from '../../shared/errors';
 import { logger } from '../../shared/logger';
-import { recordConversionStatsSafely } from '../../shared/growth/stats';
 import { countCut } from '../../shared/quota/cut-budget';
 import type { QuotaDecision } from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
@@ -62,7 +61,11 @@ export async function startConversion(
   if (input.audioId) {
     // An idempotent retry: the request that held its key may have died after making the conversion durable.
     const earlier = await deps.audio.get(audioId);
-    if (earlier && earlier.status !== 'failed') return resumeConversion(deps, earlier, input);
+    if (earlier && earlier.status !== 'failed') {
+      const resumed = await resumeConversion(deps, earlier, input);
+      if (resumed !== 'retired') return resumed;
+      return startConversion(deps, input); // its job was retired meanwhile: a new conversion
+    }
     if (earlier) audioId = newAudioId(); // it failed (and was refunded): this retry is a new conversion
   }
   const retentionDays = input.ttlDays ?? deps.config.AUDIO_TTL_DAYS;
@@ -138,10 +141,12 @@ export async function startConversion(
         durationS,
         bytes: result.bytes,
         timings: true,
+        ending: true,
       };
       if (queuedRecord) {
-        // A worker may have finished it meanwhile (a restart re-queued it): then that outcome stands.
-        await deps.audio.complete(audioId, { durationS, bytes: result.bytes, timings: true });
+        // A worker may have finished it meanwhile (a restart re-queued it): then that outcome stands, and ended
+        // there (jobEnded counts once: whoever removes `ending`).
+        await deps.audio.complete(audioId, { durationS, bytes: result.bytes, timings: true, ending: true });
         await deps.store
           .deleteJobText(audioId)
           .catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));
@@ -149,14 +154,7 @@ export async function startConversion(
         await deps.audio.create(done);
         await remember(done);
       }
-      await jobEnded(deps, done, { charged: true });
-      // Public /stats counters; never throws (a stats failure must not fail the conversion).
-      await recordConversionStatsSafely(() => deps.growth, {
-        chars,
-        durationS,
-        fmt: input.fmt,
-        voice: input.voice.id,
-      });
+      await jobEnded(deps, done, { charged: true }); // the charge, the webhook, the /stats counters
       return { statusCode: 200, body: doneBody(base, durationS, result.timings), headers };
     }
     if (!queuedRecord) {
@@ -218,14 +216,28 @@ export async function startConversion(
 }
 
 /**
+ * The conversion an idempotent retry continues (its key's first request made it durable, and it did not fail), or
+ * undefined. For routes whose input is costly to make again (POST /convert/url fetches a page): look it up first.
+ */
+export async function earlierConversion(
+  deps: NarrationDeps,
+  audioId: string | undefined,
+): Promise<AudioRecord | undefined> {
+  const earlier = audioId === undefined ? undefined : await deps.audio.get(audioId);
+  return earlier && earlier.status !== 'failed' ? earlier : undefined;
+}
+
+/**
  * An idempotent retry found the conversion its key's first request made durable: answer it (done), or make sure it
  * is queued and wait for it like the first request would have. Nothing is charged again (the charge is the job's).
+ * Needs no text (the job holds it). 'retired': its job was retired meanwhile (its charge given back): the retry is
+ * a new conversion, which the caller starts (startConversion).
  */
-async function resumeConversion(
+export async function resumeConversion(
   deps: NarrationDeps,
   record: AudioRecord,
-  input: ConversionInput,
-): Promise<ConversionOutcome> {
+  input: Pick<ConversionInput, 'signal' | 'remainingMs' | 'respondAsync'>,
+): Promise<ConversionOutcome | 'retired'> {
   const base = answerBase(record);
   logger.info('idempotent retry continues an earlier conversion', {
     audioId: record.audioId,
@@ -247,7 +259,7 @@ async function resumeConversion(
     } catch (err) {
       // The job's own windows (those of its first request) are full: it is retired, and the retry is a new
       // conversion now, charged in the caller's current windows or refused with their headers.
-      if (err instanceof QuotaExceeded) return startConversion(deps, input);
+      if (err instanceof QuotaExceeded) return 'retired';
       throw err;
     }
     if (!(await deps.audio.reference(record.audioId))) {
@@ -258,7 +270,7 @@ async function resumeConversion(
         logger.info('idempotent retry: its job was retired meanwhile; a new conversion', {
           audioId: record.audioId,
         });
-        return startConversion(deps, input);
+        return 'retired';
       }
     }
   }

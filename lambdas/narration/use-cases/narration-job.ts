@@ -93,7 +93,14 @@ export async function retireUnlessReferenced(
 
 /**
  * The one place a conversion ends (done or failed, inline or in the worker): what must happen for every finished
- * job goes here (webhooks: audio.completed / audio.failed).
+ * job goes here (the charge settled, webhooks: audio.completed / audio.failed, the counters). The write that settled
+ * the job marked it `ending`; this removes the mark last, so a worker or request that dies in between leaves a
+ * settled job still `ending`, and the next delivery of it (SQS's redelivery, the free job's backstop) runs this
+ * again (runJob's onSettled). Each step is safe twice: the charge is settled by the job's id (consume and refund
+ * count once per id), the event id is deterministic (receivers dedupe on it), and the counters are added only by
+ * the call whose conditional write removed the mark (a re-run adds nothing; a death between that write and the
+ * counters leaves one job uncounted: the public counters are at most once, the charge and the webhook at least
+ * once). Never throws.
  */
 export async function jobEnded(
   deps: NarrationDeps,
@@ -102,8 +109,23 @@ export async function jobEnded(
 ): Promise<void> {
   await settleCharge(deps, record, opts.charged ?? false);
   await queueAudioEvent(deps, record); // the completion webhook (use-cases/webhooks.ts; never throws)
-  // The dashboard's failed-jobs count (never throws).
+  const ended = await deps.audio.markEnded(record.audioId).catch((e) => {
+    logger.warn('job end not recorded: a later delivery ends it again', {
+      error: e as Error,
+      audioId: record.audioId,
+    });
+    return false;
+  });
+  if (!ended) return;
+  // The dashboard's failed-jobs count and the public /stats counters (never throw).
   if (record.status === 'failed') await recordJobFailureSafely(() => deps.growth, deps.now());
+  if (record.status === 'done')
+    await recordConversionStatsSafely(() => deps.growth, {
+      chars: record.chars,
+      durationS: record.durationS ?? 0,
+      fmt: record.fmt,
+      voice: record.voice,
+    });
   logger.info('conversion ended', {
     audioId: record.audioId,
     status: record.status,
@@ -114,7 +136,7 @@ export async function jobEnded(
 
 /** Fails a job that cannot succeed and ends it, when this call made the transition. */
 async function failJob(deps: NarrationDeps, job: AudioRecord, reason: string): Promise<void> {
-  if (await deps.audio.fail(job.audioId, reason))
+  if (await deps.audio.fail(job.audioId, reason, { ending: true }))
     await jobEnded(deps, { ...job, status: 'failed', error: reason });
 }
 
@@ -182,6 +204,10 @@ export async function runJob(
     (claimed, lost) => narrateJob(deps, claimed, findVoice, lost),
     {
       maxAttempts: deps.config.MAX_RECEIVE_COUNT,
+      // Settled but not ended: its worker (or request) died between the two; the end runs again (safe twice).
+      async onSettled(current) {
+        if (current?.ending) await jobEnded(deps, current);
+      },
       async giveUp(job, err, tried) {
         const why = err instanceof Error ? err.message.slice(0, 200) : 'unknown error';
         await failJob(
@@ -230,7 +256,7 @@ async function narrateJob(
   ) {
     const reason =
       'Not accepted: its request ended before the conversion was charged. Please submit it again.';
-    if (await deps.audio.retireUnreferenced(audioId, reason)) {
+    if (await deps.audio.retireUnreferenced(audioId, reason, { ending: true })) {
       await jobEnded(deps, { ...claimed, status: 'failed', error: reason });
       return 'skipped';
     }
@@ -294,15 +320,9 @@ async function narrateJob(
     bytes: result.bytes,
     segments,
     timings: true,
+    ending: true,
   });
   if (completed) await jobEnded(deps, { ...claimed, status: 'done', durationS, bytes: result.bytes });
-  // Public /stats counters; never throws (a stats failure must not fail the job).
-  await recordConversionStatsSafely(() => deps.growth, {
-    chars: claimed.chars,
-    durationS,
-    fmt: claimed.fmt,
-    voice: claimed.voice,
-  });
   await deps.store
     .deleteJobText(audioId)
     .catch((e) => logger.warn('job text cleanup failed', { error: e as Error }));

@@ -202,10 +202,13 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
   protected async update(id: string, u: JobUpdate): Promise<Record<string, unknown> | undefined> {
     const set = u.touch === false ? u.set : [...u.set, 'updatedAt = :now'];
     const adds = Object.entries(u.add ?? {});
-    const expression =
-      `SET ${set.join(', ')}` +
-      (adds.length ? ` ADD ${adds.map(([,], i) => `#a${i} :a${i}`).join(', ')}` : '') +
-      (u.remove?.length ? ` REMOVE ${u.remove.join(', ')}` : '');
+    const expression = [
+      set.length ? `SET ${set.join(', ')}` : '',
+      adds.length ? `ADD ${adds.map(([,], i) => `#a${i} :a${i}`).join(', ')}` : '',
+      u.remove?.length ? `REMOVE ${u.remove.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     const condition = u.condition ? `attribute_exists(#k) AND ${u.condition}` : 'attribute_exists(#k)';
     const text = `${expression} ${condition}`;
     const values: Record<string, unknown> = {
@@ -215,6 +218,7 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
       ...u.values,
       ...Object.fromEntries(adds.map(([, v], i) => [`:a${i}`, v])),
     };
+    const used = Object.entries(values).filter(([k]) => new RegExp(`${k}(?![A-Za-z0-9_])`).test(text));
     try {
       const out = await this.db.send(
         new UpdateCommand({
@@ -228,10 +232,8 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
             ...Object.fromEntries(adds.map(([name], i) => [`#a${i}`, name])),
             ...u.names,
           },
-          // DynamoDB refuses values the expressions do not use.
-          ExpressionAttributeValues: Object.fromEntries(
-            Object.entries(values).filter(([k]) => new RegExp(`${k}(?![A-Za-z0-9_])`).test(text)),
-          ),
+          // DynamoDB refuses values the expressions do not use (and an empty map: a bare REMOVE uses none).
+          ...(used.length ? { ExpressionAttributeValues: Object.fromEntries(used) } : {}),
           ...(u.returnValues ? { ReturnValues: u.returnValues } : {}),
         }),
       );
@@ -244,7 +246,7 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
 }
 
 /** SET clauses for a record's own fields (undefined ones are left out). */
-function fieldsUpdate(fields: object): Required<Pick<JobUpdate, 'set' | 'names' | 'values'>> {
+export function fieldsUpdate(fields: object): Required<Pick<JobUpdate, 'set' | 'names' | 'values'>> {
   const out = {
     set: [] as string[],
     names: {} as Record<string, string>,

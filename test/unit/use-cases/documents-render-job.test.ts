@@ -266,6 +266,27 @@ describe('an idempotent retry of an async render, and what a failed job gives ba
   });
 });
 
+test('a job whose request died after queueing it, before its 202 (its hold given back): charged when its worker delivers, once', async () => {
+  const s = await setup();
+  const quotas = s.deps.quotas as FakeQuotaStore;
+  const decision = await quotas.consume('docs#s', MONTH, T0, {
+    id: 'req-1',
+    hold: { id: 'req-1', untilS: 0 },
+  });
+  const job = {
+    ...jobRecord({ charged: decision.charged, chargeId: 'req-1', hold: 'req-1' }, T0),
+    jobId: 'job_heldchargeofadeadreq',
+  };
+  await s.jobs.create(job);
+  await s.jobFiles.putRequest(job.jobId, JSON.stringify(csv));
+  quotas.releaseHolds(decision.charged, true); // the dead request's hold, given back
+  const before = await s.used();
+  expect(await runRenderJob(s.deps, job.jobId, 1)).toBe('done');
+  expect(await s.used()).toBe(before + 1);
+  expect(await runRenderJob(s.deps, job.jobId, 2)).toBe('skipped');
+  expect(await s.used()).toBe(before + 1);
+});
+
 describe('POST /v1/render (async): the handler', () => {
   const TOKEN = 'key_async_retry_test_0123456789ab';
   /** The handler on fakes, for a Scale key; `remainingMs`: the invocation's time left (its deadline). */
@@ -324,6 +345,34 @@ describe('POST /v1/render (async): the handler', () => {
     expect(JSON.parse(retry.body).id).toBe(JSON.parse(first.body).id);
     expect(jobs.items.size).toBe(1);
     expect(used()).toBe(1); // charged once
+  });
+
+  // A request that dies before its 202 answered nothing: its charge, held until then, is given back (the next
+  // charge of its window gives back a hold past its time). Before, it was charged for good: before its job existed
+  // (a charge for nothing), or with its job never queued (a charged job "queued" forever in the cloud).
+  test.each([
+    ['before its job exists', 'create'],
+    ['after creating its job, before queueing it', 'send'],
+  ] as const)('a request that dies %s: its held charge is given back', async (_when, step) => {
+    const { jobs, renderQueue, post, used } = world();
+    let died!: () => void;
+    const dead = new Promise<void>((r) => (died = r));
+    const stop = () => {
+      died();
+      return new Promise<never>(() => undefined); // the process is killed here
+    };
+    const create = jobs.create.bind(jobs);
+    const send = renderQueue.send.bind(renderQueue);
+    if (step === 'create') jobs.create = stop;
+    else renderQueue.send = stop;
+    void post();
+    await dead;
+    expect(used()).toBe(1);
+    jobs.create = create;
+    renderQueue.send = send;
+    expect((await post()).statusCode).toBe(202); // the next render of the month: the dead one's hold given back
+    expect(used()).toBe(1);
+    expect(renderQueue.messages).toHaveLength(1);
   });
 
   test('accepted after the deadline answered 503 ("not counted"): the job is withdrawn and its charge given back', async () => {

@@ -9,6 +9,8 @@ import { freeRules } from '../../../lambdas/narration/use-cases/free-charge';
 import { runJob } from '../../../lambdas/narration/use-cases/narration-job';
 import { findVoice } from '../../../lambdas/narration/core/voices';
 import { fakeNarrationDeps } from '../../fakes/narration';
+import { audioOwner } from '../../../lambdas/narration/use-cases/data-control';
+import { audioEventIdFor } from '../../../lambdas/narration/use-cases/webhooks';
 
 const T0 = new Date('2026-11-21T10:00:00Z');
 const voice = VOICES[0]!;
@@ -328,5 +330,79 @@ describe('charges follow deliveries (a process that dies mid-request)', () => {
     expect(out.headers['ratelimit-remaining']).toBe('1'); // the current hour's headers: one of two spent
     expect(await s.audio.get(id)).toMatchObject({ status: 'failed' });
     expect(await s.used()).toEqual([2, 3]); // the orphan's hour: the two others; the day: all three delivered
+  });
+
+  // A worker that dies between settling a job and ending it (jobEnded): SQS delivers the message again, and that
+  // delivery finds the job settled. It must end it (charge, webhook, counters), each step once.
+  test('a worker that dies after failing a job, before its end: the next delivery gives the charge back, counted once', async () => {
+    const s = setup();
+    const id = await orphan(s, true);
+    s.synth.faults.fail('synthesize');
+    const refund = s.quotas.refund.bind(s.quotas);
+    let died!: () => void;
+    const dead = new Promise<void>((r) => (died = r));
+    let wakeUp!: () => void;
+    s.quotas.refund = async (decision) => {
+      s.quotas.refund = refund;
+      died();
+      await new Promise<void>((r) => (wakeUp = r)); // the worker stops here (killed, or stalled for good)
+      return refund(decision);
+    };
+    const first = runJob(s.deps, id, 3, findVoice).catch(() => 'gave up');
+    await dead;
+    expect(await s.audio.get(id)).toMatchObject({ status: 'failed', ending: true });
+    expect(await s.used()).toEqual([1, 1]);
+    const failures = () => Number(s.growth.items.get('stats#failed')?.failed ?? 0);
+    // The message comes back (the dead worker never acknowledged it): the end runs again.
+    expect(await runJob(s.deps, id, 3, findVoice)).toBe('skipped');
+    expect(await s.used()).toEqual([0, 0]);
+    expect(failures()).toBe(1);
+    expect(await s.audio.get(id)).not.toHaveProperty('ending');
+    // Another delivery, and the stalled worker going on after all: nothing given back or counted twice.
+    expect(await runJob(s.deps, id, 3, findVoice)).toBe('skipped');
+    wakeUp();
+    expect(await first).toBe('gave up');
+    expect(await s.used()).toEqual([0, 0]);
+    expect(failures()).toBe(1);
+  });
+
+  test('a worker that dies after completing a paid job, before its webhook: the next delivery queues it, counted once', async () => {
+    const s = setup();
+    await s.webhooks.put({
+      owner: audioOwner(paid),
+      url: 'https://hooks.example/voz',
+      events: ['audio.completed'],
+      secret: 'whsec_test',
+      createdAt: T0.toISOString(),
+      updatedAt: T0.toISOString(),
+      changedBy: 'test',
+    });
+    const out = await startConversion(
+      s.deps,
+      s.input('Un texto de pago que termina y cuyo aviso se pierde. '.repeat(2), paid),
+    );
+    const id = String(out.body.audio_id);
+    const get = s.webhooks.get.bind(s.webhooks);
+    let died!: () => void;
+    const dead = new Promise<void>((r) => (died = r));
+    s.webhooks.get = () => {
+      s.webhooks.get = get;
+      died();
+      return new Promise(() => undefined); // killed while looking up the endpoint
+    };
+    void runJob(s.deps, id, 1, findVoice);
+    await dead;
+    expect(await s.audio.get(id)).toMatchObject({ status: 'done', ending: true });
+    expect(s.deliveryQueue.sent).toEqual([]);
+    expect(await runJob(s.deps, id, 2, findVoice)).toBe('skipped');
+    expect(s.deliveryQueue.sent).toEqual([
+      {
+        message: { audioId: id, eventId: audioEventIdFor(id, 'audio.completed'), type: 'audio.completed' },
+        delayS: 0,
+      },
+    ]);
+    expect(await runJob(s.deps, id, 3, findVoice)).toBe('skipped');
+    expect(s.deliveryQueue.sent).toHaveLength(1);
+    expect(s.growth.items.get('stats#totals')).toMatchObject({ conversions: 1, chars: out.body.chars });
   });
 });
