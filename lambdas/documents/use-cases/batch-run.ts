@@ -5,9 +5,13 @@
 // bundle), so it runs beside the rendering instead of after it:
 //   split (batch-split.ts) — reads the zip (streamed: fflate's Unzip, one entry at a time) or the JSON list;
 //              reads each XML (core/cfdi-resumen.ts), refuses what cannot be printed, keeps one CFDI per UUID,
-//              writes parts of PART_SIZE CFDI to S3, charges the month once (units = CFDI to print, charge id per
-//              batch), records the plan (queued → rendering, one conditional write), queues the first parts (the
-//              plan's window) and the assembly.
+//              writes parts of PART_SIZE CFDI to S3, queueing each of the plan's first window as soon as it is
+//              written while the CFDI queued so far fit in what the account had left (quotas.peek: work before the
+//              charge never exceeds what it could print; a part starts and is counted with the batch still
+//              queued), charges the month once (units = CFDI to print, charge id per batch; over what is left the
+//              batch fails, nothing charged), records the plan (queued → rendering, one conditional write that
+//              keeps the counts of parts already counted and answers them), queues each chain's next part not
+//              queued yet (a part counted while the split read queued no successor) and the assembly.
 //   part (batch-part.ts) — renders its CFDI with the same renderDocument() as POST /v1/render, skipping any whose
 //              PDF is already stored (looked for when the part ran before: a redelivered part renders nothing
 //              twice once it is stored; its start is recorded in the update that reads the batch). Each PDF is

@@ -195,7 +195,7 @@ export function batchAssemblyCases(env: () => Emulators): void {
       await files.putRefused(jobId, []);
       const job = renderingJob(jobId, 2, 2, 0);
       await batches.create({ ...job, status: 'queued' });
-      expect(await batches.planBatch(jobId, job.batch as SplitBatch, [])).toBe(true);
+      expect(await batches.planBatch(jobId, job.batch as SplitBatch, [])).toEqual(new Set());
       for (const [part, e] of entries.entries()) {
         await files.putPart(jobId, part, [e]);
         await files.putPdfs(jobId, part, 0, [{ uuid: e.row.uuid, pdf: pdfOf(e) }]);
@@ -246,6 +246,38 @@ export function batchAssemblyCases(env: () => Emulators): void {
       await batches.recordPart(jobId, 1, 1, 0);
       expect(await batches.deferAssembly(jobId, 2)).toBe(false);
       expect((await batches.get(jobId))?.assemblyDeferred).toBeUndefined();
+    });
+
+    test('a part started and counted while the split still reads keeps its counts through the split; the split answers it counted, once', async () => {
+      const batches = new DynamoBatchRepository(dynamo(), env().tableNames.accounts);
+      const jobId = `job_${randomBytes(11).toString('base64url')}`;
+      const job = renderingJob(jobId, 5, 3, 0);
+      const { batchDone: _d, batchFailed: _f, partsDone: _p, ...queued } = job;
+      await batches.create({ ...queued, status: 'queued', batch: { ...job.batch!, parts: undefined } });
+      // Queued (the split reading): part 1 starts and is counted, not twice.
+      expect(await batches.startPart(jobId, 1)).toMatchObject({
+        job: { status: 'queued' },
+        startedBefore: false,
+      });
+      expect((await batches.recordPart(jobId, 1, 2, 1))?.job).toMatchObject({
+        status: 'queued',
+        partsDone: 1,
+      });
+      expect(await batches.recordPart(jobId, 1, 2, 1)).toBeUndefined();
+      // The split recorded: the counts stay, and it answers part 1 counted; a second split record answers nothing.
+      expect(await batches.planBatch(jobId, job.batch as SplitBatch, [])).toEqual(new Set([1]));
+      expect(await batches.planBatch(jobId, job.batch as SplitBatch, [])).toBeUndefined();
+      expect(await batches.get(jobId)).toMatchObject({
+        status: 'rendering',
+        batchDone: 2,
+        batchFailed: 1,
+        partsDone: 1,
+      });
+      expect((await batches.recordPart(jobId, 0, 1, 0))?.job).toMatchObject({ partsDone: 2, batchDone: 3 });
+      // A failed batch (over its quota) starts and counts nothing more.
+      await batches.fail(jobId, 'over', { completedAt: new Date().toISOString() });
+      expect(await batches.startPart(jobId, 2)).toBeUndefined();
+      expect(await batches.recordPart(jobId, 2, 1, 0)).toBeUndefined();
     });
   });
 }
