@@ -27,8 +27,10 @@
 //              count queues the next assembly; redelivered, it starts again and writes the same zip; only one run
 //              completes the job), each part's chunks cut at the sizes its outcomes give (a part stored by earlier
 //              code: its part PDF object or per-PDF objects), the next part's opening meanwhile; memory holds two
-//              parts' entries and the upload's two 5 MiB parts, whatever the batch's size. Gives back the quota of
-//              CFDI that failed, completes the job and queues its webhook event (Scale).
+//              parts' entries and the upload's two 5 MiB parts, whatever the batch's size. The tail after the last
+//              count is short: with one part left it polls every 40 ms instead of 150, the workbook is finished
+//              while that part's PDFs stream, and the quota of CFDI that failed is given back and the webhook
+//              looked up while the upload ends; then it completes the job and queues its webhook event (Scale).
 import { renderPart } from './batch-part';
 import type { BatchRunDeps } from './batch-run-deps';
 import { splitBatch } from './batch-split';
