@@ -357,7 +357,9 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
       `batch-run local throughput, ${LOCAL_CFDI} CFDI at concurrency ${LOCAL_CONCURRENCY}` +
         `${emulatorsProcess ? ', emulators in their own process' : ''} (median of ${LOCAL_ROUNDS} rounds): ` +
         `${batches[mid]!.rate.toFixed(2)} CFDI/s vs baseline raw renderer ${rawRate.toFixed(2)} CFDI/s → ratio ` +
-        `${ratios[mid]!.toFixed(2)}×`,
+        `${ratios[mid]!.toFixed(2)}× (the ratio: the batch's CFDI per second from POST /v1/batches to its ` +
+        'completed_at, over the raw renderer’s CFDI per second for as many CFDI at the same concurrency, the mean ' +
+        `of its runs just before and after; target ≥ 0.9×; rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
     );
     console.log(
       `# rounds (raw before / batch / raw after, CFDI/s → ratio): ` +

@@ -232,10 +232,14 @@ export interface BatchFiles {
 
 /** The batch's counters on its job record (DynamoDB: one conditional update each). */
 export interface BatchRepository {
-  /** Records the split (queued → rendering) once; false when it was already recorded. */
-  planBatch(jobId: string, plan: SplitBatch, charged: WindowSlot[]): Promise<boolean>;
   /**
-   * Counts part `part` once: its CFDI done and failed; answers the record after the count and the parts counted
+   * Records the split (queued → rendering) once, keeping the counts of parts counted while the split read; answers
+   * the parts counted by then, or undefined when the split was already recorded.
+   */
+  planBatch(jobId: string, plan: SplitBatch, charged: WindowSlot[]): Promise<Set<number> | undefined>;
+  /**
+   * Counts part `part` once (the batch rendering, or still queued: a part started while the split reads): its CFDI
+   * done and failed; answers the record after the count and the parts counted
    * by then, or undefined when that part was already counted.
    */
   recordPart(
@@ -253,7 +257,7 @@ export interface BatchRepository {
   deferAssembly(jobId: string, parts: number): Promise<boolean>;
   /**
    * Marks part `part` started, in the same round trip as reading the batch: the record as it was (undefined
-   * unless the batch is rendering) and whether that part had been started before (a redelivery, or a duplicate
+   * unless the batch is rendering, or queued: its split still reads) and whether that part had been started before (a redelivery, or a duplicate
    * message: only then may some of its PDFs be stored already).
    */
   startPart(jobId: string, part: number): Promise<{ job: JobRecord; startedBefore: boolean } | undefined>;

@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { generateKey } from '../../lambdas/shared/auth/keys';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
-import { dynamo } from '../../lambdas/shared/aws/clients';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { S3BatchFiles } from '../../lambdas/documents/adapters/batch-files';
+import { monthlyRules } from '../../lambdas/documents/core/plans';
+import { dynamo, s3Client } from '../../lambdas/shared/aws/clients';
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
 import { putApiKey } from '../helpers/api-keys';
 import {
@@ -41,6 +44,7 @@ jest.setTimeout(600_000);
 const files = tempDir('cfdi-batch-');
 const scale = generateKey();
 const pro = generateKey();
+const nearlyUsed = generateKey();
 let rt: TestRuntime;
 let receiver: WebhookReceiver;
 let tripwire: Tripwire;
@@ -54,6 +58,7 @@ beforeAll(async () => {
   rt = await startRuntime(webhookTestEnv(''));
   await putApiKey(rt, scale, 'scale', 'cus_batch_scale');
   await putApiKey(rt, pro, 'pro', 'cus_batch_pro');
+  await putApiKey(rt, nearlyUsed, 'pro', 'cus_batch_nearly_used');
   const hook = await fetch(`${rt.documentsUrl}/v1/webhook`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${scale}`, 'content-type': 'application/json' },
@@ -349,6 +354,36 @@ test('the free plan, without a key: at most 10 files (a list over it is 403, a z
   expect(month!.used).toBe(3);
   // It belongs to the address that started it: an account's key sees nothing of it.
   expect((await getBatch(rt.documentsUrl!, scale, id)).status).toBe(404);
+});
+
+test('over what is left this month: its first part may render while the split reads (at most what is left), then it fails, nothing charged, nothing delivered', async () => {
+  // 20 documents left: the split queues part 0 (20 CFDI) as soon as it is written, never part 1 (21 > 20).
+  const quotas = new DynamoQuotaStore(dynamo(), rt.emulators.tableNames.quotas);
+  const subject = 'docs#acct#cus_batch_nearly_used';
+  const rules = monthlyRules('pro');
+  const fill = await quotas.consume(subject, rules, new Date(), { id: 'fill', units: rules[0]!.limit - 20 });
+  expect(fill.allowed).toBe(true);
+  const corpus = batchCorpus('e2e-over-quota', 21, false);
+  const started = await startBatch(rt.documentsUrl!, nearlyUsed, { xml: corpus.files.map((f) => f.xml) });
+  expect(started.status).toBe(202);
+  const id = started.body.id as string;
+  const last = (await waitForBatch(rt.documentsUrl!, nearlyUsed, id, 120_000)).at(-1)!;
+  expect(last).toMatchObject({
+    status: 'failed',
+    reason: expect.stringMatching(
+      /^The batch has 21 CFDI to print but 20 documents are left this month .*Nothing was charged/,
+    ),
+  });
+  expect(last.download_url).toBeUndefined();
+  const [month] = await quotas.peek(subject, rules);
+  expect(month!.used).toBe(rules[0]!.limit - 20);
+  // Nothing delivered: no result zip; and part 1 (never queued: over what was left) rendered nothing.
+  const results = await s3Client().send(
+    new ListObjectsV2Command({ Bucket: rt.emulators.bucket, Prefix: `results/jobs/${id}/` }),
+  );
+  expect(results.Contents ?? []).toEqual([]);
+  const files = new S3BatchFiles(s3Client(), rt.emulators.bucket);
+  expect(await files.storedPdfs(id, 1)).toEqual([]);
 });
 
 test('another account’s batch prints no brand but its own (none here)', async () => {

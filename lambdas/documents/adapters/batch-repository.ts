@@ -1,6 +1,7 @@
 // DynamoDB BatchRepository: a CFDI batch is a documents job (`docjob#<id>` in the accounts table, the
 // JobRepository's item) with its batch state and counters on the same item. Every step is one conditional update:
-// the split is recorded once (queued → rendering), and each part is counted once (its number joins the
+// the split is recorded once (queued → rendering; the counts of parts counted while it read stay), and each part
+// (also one started while the split still read, the batch queued) is counted once (its number joins the
 // `partsSeen` string set in the same update that adds its counts), so a redelivered part never counts twice. A
 // part's start joins `partsStarted` in the update that reads the batch: a part seen there before may have PDFs
 // stored already (the only case where the part looks for them). An assembly that stops following the rendering
@@ -11,21 +12,24 @@ import type { WindowSlot } from '../../shared/quota/windows';
 import type { BatchRepository, JobRecord, SplitBatch } from '../ports';
 
 export class DynamoBatchRepository extends DynamoJobRepository implements BatchRepository {
-  async planBatch(jobId: string, plan: SplitBatch, charged: WindowSlot[]): Promise<boolean> {
-    return !!(await this.update(jobId, {
+  async planBatch(jobId: string, plan: SplitBatch, charged: WindowSlot[]): Promise<Set<number> | undefined> {
+    const out = await this.update(jobId, {
       set: [
         '#s = :active',
         '#b = :plan',
         'charged = :charged',
-        'batchDone = :zero',
-        'batchFailed = :zero',
-        'partsDone = :zero',
+        // Parts started while the split read may be counted already: their counts stay.
+        'batchDone = if_not_exists(batchDone, :zero)',
+        'batchFailed = if_not_exists(batchFailed, :zero)',
+        'partsDone = if_not_exists(partsDone, :zero)',
       ],
       condition: '#s = :queued',
       // `batch` is one of DynamoDB's reserved words.
       names: { '#b': 'batch' },
       values: { ':plan': plan, ':charged': charged, ':zero': 0 },
-    }));
+      returnValues: 'ALL_NEW',
+    });
+    return out ? counted(out.partsSeen as Set<string> | undefined) : undefined;
   }
 
   async recordPart(
@@ -36,7 +40,8 @@ export class DynamoBatchRepository extends DynamoJobRepository implements BatchR
   ): Promise<{ job: JobRecord; parts: Set<number> } | undefined> {
     const out = await this.update(jobId, {
       set: [],
-      condition: '#s = :active AND (attribute_not_exists(partsSeen) OR NOT contains(partsSeen, :part))',
+      condition:
+        '#s IN (:queued, :active) AND (attribute_not_exists(partsSeen) OR NOT contains(partsSeen, :part))',
       values: { ':part': String(part) },
       returnValues: 'ALL_NEW',
       add: { batchDone: done, batchFailed: failed, partsDone: 1, partsSeen: new Set([String(part)]) },
@@ -49,7 +54,7 @@ export class DynamoBatchRepository extends DynamoJobRepository implements BatchR
   async startPart(jobId: string, part: number) {
     const old = await this.update(jobId, {
       set: [],
-      condition: '#s = :active',
+      condition: '#s IN (:queued, :active)',
       returnValues: 'ALL_OLD',
       add: { partsStarted: new Set([String(part)]) },
     });

@@ -110,6 +110,11 @@ function sourceOf(o: PartOutcome): { name: string; source: PdfSource; bytes?: nu
 /** How often the assembly asks which parts are counted while it waits for the next one. */
 const POLL_MS = 150;
 /**
+ * The same once at most one part is left: what follows its count is the batch's tail (its entries, the workbook,
+ * the upload's end), and at most one renderer is still busy, so the faster reads take a core the rendering left idle.
+ */
+const LAST_POLL_MS = 40;
+/**
  * How long one assembly follows the rendering: the assembler's timeout is 15 minutes, so what is left to zip once
  * the last part is counted (a part or two, as the assembly keeps pace) has five. A batch that renders for longer
  * (thousands of CFDI on a small plan) hands its assembly to the count that completes it instead of keeping one
@@ -154,7 +159,8 @@ class CountedParts {
   }
 
   private async poll(): Promise<void> {
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    const last = this.counted.size >= this.parts - 1;
+    await new Promise((r) => setTimeout(r, last ? LAST_POLL_MS : POLL_MS));
     if (!this.deferTried && Date.now() > this.until) {
       this.deferTried = true;
       if (await this.deps.jobs.deferAssembly(this.jobId, this.parts))
@@ -166,8 +172,9 @@ class CountedParts {
 
 /**
  * The batch's printed CFDI in order, part by part, each part as soon as it is counted (the assembly starts with
- * the rendering and follows it), each with its PDF (cut from the object that holds it, see sourceOf); a CFDI
- * without a PDF goes to `onFailed` with its reason instead. A part's objects all open at once, and the next part's
+ * the rendering and follows it), each with its PDF (cut from the object that holds it, see sourceOf). Each part's
+ * entries and outcomes go to `onPart` as soon as they are read, before its PDFs (the last part's: the workbook can
+ * be finished while they stream). A part's objects all open at once, and the next part's
  * files open while a part streams, so each GET's latency (tens of ms in AWS) overlaps the zip's work instead of
  * adding up over the parts.
  */
@@ -176,7 +183,7 @@ async function* printed(
   jobId: string,
   parts: number,
   counted: CountedParts,
-  onFailed: (entry: BatchEntry, motivo: string) => void,
+  onPart: (part: number, entries: BatchEntry[], byUuid: Map<string, PartOutcome>) => void,
 ): AsyncGenerator<{ entry: BatchEntry; pdf: AsyncIterable<Uint8Array> }> {
   const open = (part: number) => {
     const files = counted
@@ -221,13 +228,12 @@ async function* printed(
       const [entries, outcomes] = await opened[0]!.files;
       const objects = await opened[0]!.objects;
       const byUuid = new Map(outcomes.map((o) => [o.uuid, o]));
+      onPart(part, entries, byUuid);
       for (const entry of entries) {
-        const o: PartOutcome | undefined = byUuid.get(entry.row.uuid);
-        if (!o?.ok) onFailed(entry, o?.motivo ?? 'Sin resultado de impresión');
-        else {
-          const { name, bytes } = sourceOf(o);
-          yield { entry, pdf: (await objects.get(name)!).take(bytes) };
-        }
+        const o = byUuid.get(entry.row.uuid);
+        if (!o?.ok) continue;
+        const { name, bytes } = sourceOf(o);
+        yield { entry, pdf: (await objects.get(name)!).take(bytes) };
       }
       void close(opened.shift()!.objects);
     }
@@ -264,17 +270,30 @@ export async function assembleBatch(
     const csvPath = join(dir, 'resumen.csv');
     const resumen = resumenWriters(createWriteStream(xlsxPath), createWriteStream(csvPath));
     const refused = await deps.batchFiles.getRefused(jobId);
+    const parts = job.batch.parts;
     let failed = 0;
-    const onFailed = (entry: BatchEntry, motivo: string) => {
-      failed++;
-      refused.push({ archivo: entry.archivo, motivo });
+    // The workbook, finished as soon as the last part's rows are in: while that part's PDFs stream.
+    let finished: Promise<unknown> | undefined;
+    const onPart = (part: number, entries: BatchEntry[], byUuid: Map<string, PartOutcome>) => {
+      for (const entry of entries) {
+        const o = byUuid.get(entry.row.uuid);
+        if (o?.ok) resumen.add(entry.row);
+        else {
+          failed++;
+          refused.push({ archivo: entry.archivo, motivo: o?.motivo ?? 'Sin resultado de impresión' });
+        }
+      }
+      if (part === parts - 1) {
+        const finishing = resumen.finish(refused);
+        finishing.catch(() => undefined); // awaited after the PDFs
+        finished = finishing;
+      }
     };
     try {
-      for await (const { entry, pdf } of printed(deps, jobId, job.batch.parts, counted, onFailed)) {
+      for await (const { entry, pdf } of printed(deps, jobId, parts, counted, onPart)) {
         const base = baseName(entry.row);
         await zip.stream(`${base}.pdf`, pdf);
         await zip.text(`${base}.xml`, Buffer.from(entry.xml, 'utf8'));
-        resumen.add(entry.row);
       }
     } catch (err) {
       // The unfinished zip's upload ends too (lib-storage aborts its multipart upload: nothing is left in S3).
@@ -284,23 +303,27 @@ export async function assembleBatch(
       logger.info('batch assembly deferred to the last count', { jobId, parts: job.batch.parts });
       return 'deferred';
     }
-    await resumen.finish(refused);
+    await (finished ?? resumen.finish(refused));
     await zip.stream('resumen.xlsx', createReadStream(xlsxPath));
     await zip.stream('resumen.csv', createReadStream(csvPath));
     zip.end();
-    const result = await upload;
-    // The CFDI that failed on our side were charged at the split: given back once (the charge id guards it).
-    if (failed > 0 && job.charged.length)
-      await deps.quotas.refund({
-        allowed: true,
-        charged: job.charged,
-        binding: { ...job.charged[0]!, remaining: 0 },
-        all: [],
-        slots: job.charged,
-        chargeId: `batch:${jobId}`,
-        units: failed,
-      });
-    const event = await outcomeEvent(deps.events, job, 'document.rendered');
+    // While the upload ends: the CFDI that failed on our side, charged at the split, given back once (the charge id
+    // guards it: an assembly run again gives nothing back twice), and the webhook's subscription looked up.
+    const [result, , event] = await Promise.all([
+      upload,
+      failed > 0 && job.charged.length
+        ? deps.quotas.refund({
+            allowed: true,
+            charged: job.charged,
+            binding: { ...job.charged[0]!, remaining: 0 },
+            all: [],
+            slots: job.charged,
+            chargeId: `batch:${jobId}`,
+            units: failed,
+          })
+        : undefined,
+      outcomeEvent(deps.events, job, 'document.rendered'),
+    ]);
     await deps.jobs.complete(jobId, { result, event, completedAt: deps.now().toISOString() });
     await queueEvent(deps.events, { jobId, event });
     logger.info('batch assembled', { jobId, bytes: result.bytes, failed });

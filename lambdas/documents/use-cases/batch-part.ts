@@ -44,7 +44,6 @@ export async function renderPart(
   const started = await deps.jobs.startPart(jobId, part);
   if (!started?.job.batch) return 'skipped';
   const { job } = started;
-  const parts = started.job.batch.parts ?? 0;
   // A part's first run has no outcome stored yet: only a part started before looks for one.
   let outcomes = started.startedBefore ? await deps.batchFiles.getOutcome(jobId, part) : undefined;
   if (!outcomes) {
@@ -129,6 +128,9 @@ export async function renderPart(
   const ok = outcomes.filter((o) => o.ok).length;
   // Counted: the assembly (queued by the split) reads it as soon as the parts before it are in the zip.
   const counted = await deps.jobs.recordPart(jobId, part, ok, outcomes.length - ok);
+  // The batch's parts as the count read them: unknown (0) while the split still reads, which then queues what
+  // follows the parts counted by then (batch-split.ts, queueRest).
+  const parts = (counted?.job ?? job).batch?.parts ?? 0;
   // The count that completes the batch queues the assembly at once when the one the split queued stopped following
   // the rendering (deferred: the mark and this count are ordered on the job's item); otherwise a late one, in case
   // that one died meanwhile: by then it has finished (the late one finds the job done) or is gone.

@@ -5,9 +5,13 @@
 // bundle), so it runs beside the rendering instead of after it:
 //   split (batch-split.ts) — reads the zip (streamed: fflate's Unzip, one entry at a time) or the JSON list;
 //              reads each XML (core/cfdi-resumen.ts), refuses what cannot be printed, keeps one CFDI per UUID,
-//              writes parts of PART_SIZE CFDI to S3, charges the month once (units = CFDI to print, charge id per
-//              batch), records the plan (queued → rendering, one conditional write), queues the first parts (the
-//              plan's window) and the assembly.
+//              writes parts of PART_SIZE CFDI to S3, queueing each of the plan's first window as soon as it is
+//              written while the CFDI queued so far fit in what the account had left (quotas.peek: work before the
+//              charge never exceeds what it could print; a part starts and is counted with the batch still
+//              queued), charges the month once (units = CFDI to print, charge id per batch; over what is left the
+//              batch fails, nothing charged), records the plan (queued → rendering, one conditional write that
+//              keeps the counts of parts already counted and answers them), queues each chain's next part not
+//              queued yet (a part counted while the split read queued no successor) and the assembly.
 //   part (batch-part.ts) — renders its CFDI with the same renderDocument() as POST /v1/render, skipping any whose
 //              PDF is already stored (looked for when the part ran before: a redelivered part renders nothing
 //              twice once it is stored; its start is recorded in the update that reads the batch). Each PDF is
@@ -23,8 +27,10 @@
 //              count queues the next assembly; redelivered, it starts again and writes the same zip; only one run
 //              completes the job), each part's chunks cut at the sizes its outcomes give (a part stored by earlier
 //              code: its part PDF object or per-PDF objects), the next part's opening meanwhile; memory holds two
-//              parts' entries and the upload's two 5 MiB parts, whatever the batch's size. Gives back the quota of
-//              CFDI that failed, completes the job and queues its webhook event (Scale).
+//              parts' entries and the upload's two 5 MiB parts, whatever the batch's size. The tail after the last
+//              count is short: with one part left it polls every 40 ms instead of 150, the workbook is finished
+//              while that part's PDFs stream, and the quota of CFDI that failed is given back and the webhook
+//              looked up while the upload ends; then it completes the job and queues its webhook event (Scale).
 import { renderPart } from './batch-part';
 import type { BatchRunDeps } from './batch-run-deps';
 import { splitBatch } from './batch-split';

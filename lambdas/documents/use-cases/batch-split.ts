@@ -22,13 +22,21 @@ interface SourceFile {
 /** Part writes a split keeps under way at once: each S3 PUT's latency overlaps the reading of the next files. */
 const PART_WRITES = 4;
 
-/** Parts written so far and refusals, as the split goes. */
+/**
+ * Parts written so far and refusals, as the split goes. A part of the plan's first window is queued as soon as it
+ * is written (its rendering overlaps the rest of the read), while the CFDI queued so far fit in `early`: what the
+ * account could still print when the split began. So work done before the charge never exceeds what the account
+ * could be charged; a batch over it fails at the charge (nothing charged, nothing delivered).
+ */
 class Splitter {
   readonly refused: Refused[] = [];
   private readonly seen = new Map<string, string>();
   private part: BatchEntry[] = [];
   private readonly writing = new Set<Promise<void>>();
   private failure: { error: unknown } | undefined;
+  /** Parts queued while the split read (the split queues each part once: queueRest). */
+  readonly queued = new Set<number>();
+  private written = 0;
   parts = 0;
   total = 0;
   files = 0;
@@ -36,6 +44,7 @@ class Splitter {
   constructor(
     private readonly deps: BatchRunDeps,
     private readonly jobId: string,
+    private readonly early: { window: number; units: number },
   ) {}
 
   async add(file: SourceFile): Promise<void> {
@@ -68,19 +77,29 @@ class Splitter {
     if (!this.part.length) return;
     while (this.writing.size >= PART_WRITES) await Promise.race(this.writing);
     if (this.failure) throw this.failure.error;
-    const write: Promise<void> = this.deps.batchFiles.putPart(this.jobId, this.parts++, this.part).then(
-      () => void this.writing.delete(write),
-      (error: unknown) => {
-        this.failure ??= { error };
-        this.writing.delete(write);
-      },
-    );
+    const part = this.parts++;
+    this.written += this.part.length;
+    const early = part < this.early.window && this.written <= this.early.units;
+    const write: Promise<void> = this.deps.batchFiles
+      .putPart(this.jobId, part, this.part)
+      .then(async () => {
+        if (!early) return;
+        await this.deps.batchQueue.send({ jobId: this.jobId, step: 'part', part } satisfies BatchStep);
+        this.queued.add(part);
+      })
+      .then(
+        () => void this.writing.delete(write),
+        (error: unknown) => {
+          this.failure ??= { error };
+          this.writing.delete(write);
+        },
+      );
     this.part = [];
     this.writing.add(write);
   }
 
   /** Writes the last part and waits for every write: throws the first that failed. */
-  async written(): Promise<void> {
+  async allWritten(): Promise<void> {
     await this.flush();
     await Promise.all(this.writing);
     if (this.failure) throw this.failure.error;
@@ -172,6 +191,32 @@ async function queueSteps(deps: BatchRunDeps, jobId: string, parts: number, wind
   ]);
 }
 
+/**
+ * After the split is recorded: the part each of the window's `window` chains renders next, unless it is queued
+ * already. A part counted while the split read (the batch queued) queued no successor (renderPart: the batch's
+ * parts were unknown), so a chain's next part is its first one not counted by then, sent here unless the split
+ * queued it while reading; a part counted since queues its own successor. Each part message is sent once.
+ */
+async function queueRest(
+  deps: BatchRunDeps,
+  jobId: string,
+  parts: number,
+  window: number,
+  counted: Set<number>,
+  queued: Set<number>,
+): Promise<void> {
+  const next: number[] = [];
+  for (let chain = 0; chain < Math.min(window, parts); chain++) {
+    let part = chain;
+    while (part < parts && counted.has(part)) part += window;
+    if (part < parts && !queued.has(part)) next.push(part);
+  }
+  await Promise.all([
+    ...next.map((part) => deps.batchQueue.send({ jobId, step: 'part', part } satisfies BatchStep)),
+    deps.assembleQueue.send({ jobId } satisfies AssembleMessage),
+  ]);
+}
+
 export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'split' | 'skipped' | 'failed'> {
   const job = await deps.jobs.get(jobId);
   if (!job?.batch) return 'skipped';
@@ -181,8 +226,16 @@ export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'sp
     return 'skipped';
   }
   if (job.status !== 'queued') return 'skipped';
-  const splitter = new Splitter(deps, jobId);
-  const source = await deps.batchFiles.openSource(job.batch.sourceKey);
+  const window = BATCH_LIMITS[job.plan].parallelParts;
+  // What the account can still print this month: the most CFDI the split queues before charging them.
+  const [source, [month]] = await Promise.all([
+    deps.batchFiles.openSource(job.batch.sourceKey),
+    deps.quotas.peek(job.batch.quotaSubject, monthlyRules(job.plan), deps.now()),
+  ]);
+  const splitter = new Splitter(deps, jobId, {
+    window,
+    units: month ? Math.max(0, month.limit - month.used) : 0,
+  });
   if (!source) {
     await failBatch(
       deps,
@@ -200,7 +253,7 @@ export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'sp
       const list = JSON.parse(Buffer.concat(chunks).toString('utf8')) as string[];
       for (const [i, xml] of list.entries()) await splitter.add({ archivo: `xml[${i}]`, xml });
     }
-    await splitter.written();
+    await splitter.allWritten();
   } catch (err) {
     if (!(err instanceof BatchRefused)) throw err;
     await failBatch(deps, job, err.message);
@@ -215,10 +268,13 @@ export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'sp
       units: splitter.total,
     });
     if (!decision.allowed) {
+      // What is left, read again (a refused charge answers 0 left in the window that refused it).
+      const [now] = await deps.quotas.peek(job.batch.quotaSubject, monthlyRules(job.plan), deps.now());
+      const left = now ? Math.max(0, now.limit - now.used) : decision.binding.remaining;
       await failBatch(
         deps,
         job,
-        `The batch has ${splitter.total} CFDI to print but ${decision.binding.remaining} documents are left this ` +
+        `The batch has ${splitter.total} CFDI to print but ${left} documents are left this ` +
           `month (${decision.binding.limit} on the ${job.plan} plan). Nothing was charged: split the batch, or ` +
           'upgrade (GET /pricing).',
       );
@@ -226,7 +282,7 @@ export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'sp
     }
     charged = decision.charged;
   }
-  await deps.jobs.planBatch(
+  const counted = await deps.jobs.planBatch(
     jobId,
     {
       ...job.batch,
@@ -237,7 +293,9 @@ export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'sp
     },
     charged,
   );
-  await queueSteps(deps, jobId, splitter.parts, BATCH_LIMITS[job.plan].parallelParts);
+  // Recorded by another run of this split meanwhile: queue what is not counted, as a redelivered split does.
+  if (!counted) await queueSteps(deps, jobId, splitter.parts, window);
+  else await queueRest(deps, jobId, splitter.parts, window, counted, splitter.queued);
   logger.info('batch split', { jobId, files: splitter.files, total: splitter.total, parts: splitter.parts });
   return 'split';
 }

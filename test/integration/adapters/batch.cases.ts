@@ -139,6 +139,49 @@ export function batchAssemblyCases(env: () => Emulators): void {
       );
     });
 
+    test('a CFDI that failed on our side in the last part: listed with its reason, left out of the rows, its unit given back once with the upload', async () => {
+      const files = new S3BatchFiles(s3Client(), env().bucket);
+      const jobId = `job_${randomBytes(11).toString('base64url')}`;
+      const [ok, lost] = entriesOf('assembly-failed', 2) as [BatchEntry, BatchEntry];
+      await files.putRefused(jobId, [{ archivo: 'roto.xml', motivo: 'no es XML' }]);
+      await files.putPart(jobId, 0, [ok, lost]);
+      await files.putPdfs(jobId, 0, 0, [{ uuid: ok.row.uuid, pdf: pdfOf(ok) }]);
+      await files.putOutcome(jobId, 0, [
+        { uuid: ok.row.uuid, ok: true, bytes: pdfOf(ok).length, chunk: 0 },
+        { uuid: lost.row.uuid, ok: false, motivo: 'Falló la impresión de nuestro lado tras 3 intentos' },
+      ]);
+      const charged = [{ period: 'month' as const, limit: 1000, key: 'q#x', resetAt: 0 }];
+      const job = { ...renderingJob(jobId, 2, 1, 1), charged } as unknown as JobRecord;
+      const completed: unknown[] = [];
+      const refunds: unknown[] = [];
+      const deps = {
+        jobs: { get: async () => job, complete: async (_: string, c: unknown) => completed.push(c) > 0 },
+        batchFiles: files,
+        quotas: { refund: async (d: unknown) => void refunds.push(d) },
+        events: { subscribed: async () => false },
+        now: () => new Date(),
+      } as unknown as BatchRunDeps;
+      expect(await assembleBatch(deps, jobId)).toBe('done');
+      expect(refunds).toEqual([expect.objectContaining({ chargeId: `batch:${jobId}`, units: 1, charged })]);
+      const { result } = completed[0] as { result: { key: string } };
+      const out = await s3Client().send(new GetObjectCommand({ Bucket: env().bucket, Key: result.key }));
+      const zip = unzipSync(await out.Body!.transformToByteArray());
+      const csv = strFromU8(zip['resumen.csv']!).trim().split('\n');
+      expect(csv.slice(1).map((line) => line.includes(ok.row.uuid))).toEqual([true]);
+      expect(Object.keys(zip).sort()).toEqual(
+        [`${baseName(ok.row)}.pdf`, `${baseName(ok.row)}.xml`, 'resumen.csv', 'resumen.xlsx'].sort(),
+      );
+      // The workbook's refusals sheet (xlsx: a zip of XML) names both: the split's and the one that failed.
+      const book = unzipSync(zip['resumen.xlsx']!);
+      const sheets = Object.keys(book).filter((n) => /^xl\/worksheets\/sheet\d+\.xml$/.test(n));
+      const text =
+        sheets.map((n) => strFromU8(book[n]!)).join('') +
+        strFromU8(book['xl/sharedStrings.xml'] ?? new Uint8Array());
+      expect(text).toContain('roto.xml');
+      expect(text).toContain(lost.archivo);
+      expect(text).toContain('Falló la impresión de nuestro lado');
+    });
+
     test('an assembly started with the batch waits for each part to be counted, then streams it', async () => {
       const files = new S3BatchFiles(s3Client(), env().bucket);
       const jobId = `job_${randomBytes(11).toString('base64url')}`;
@@ -195,7 +238,7 @@ export function batchAssemblyCases(env: () => Emulators): void {
       await files.putRefused(jobId, []);
       const job = renderingJob(jobId, 2, 2, 0);
       await batches.create({ ...job, status: 'queued' });
-      expect(await batches.planBatch(jobId, job.batch as SplitBatch, [])).toBe(true);
+      expect(await batches.planBatch(jobId, job.batch as SplitBatch, [])).toEqual(new Set());
       for (const [part, e] of entries.entries()) {
         await files.putPart(jobId, part, [e]);
         await files.putPdfs(jobId, part, 0, [{ uuid: e.row.uuid, pdf: pdfOf(e) }]);
@@ -246,6 +289,38 @@ export function batchAssemblyCases(env: () => Emulators): void {
       await batches.recordPart(jobId, 1, 1, 0);
       expect(await batches.deferAssembly(jobId, 2)).toBe(false);
       expect((await batches.get(jobId))?.assemblyDeferred).toBeUndefined();
+    });
+
+    test('a part started and counted while the split still reads keeps its counts through the split; the split answers it counted, once', async () => {
+      const batches = new DynamoBatchRepository(dynamo(), env().tableNames.accounts);
+      const jobId = `job_${randomBytes(11).toString('base64url')}`;
+      const job = renderingJob(jobId, 5, 3, 0);
+      const { batchDone: _d, batchFailed: _f, partsDone: _p, ...queued } = job;
+      await batches.create({ ...queued, status: 'queued', batch: { ...job.batch!, parts: undefined } });
+      // Queued (the split reading): part 1 starts and is counted, not twice.
+      expect(await batches.startPart(jobId, 1)).toMatchObject({
+        job: { status: 'queued' },
+        startedBefore: false,
+      });
+      expect((await batches.recordPart(jobId, 1, 2, 1))?.job).toMatchObject({
+        status: 'queued',
+        partsDone: 1,
+      });
+      expect(await batches.recordPart(jobId, 1, 2, 1)).toBeUndefined();
+      // The split recorded: the counts stay, and it answers part 1 counted; a second split record answers nothing.
+      expect(await batches.planBatch(jobId, job.batch as SplitBatch, [])).toEqual(new Set([1]));
+      expect(await batches.planBatch(jobId, job.batch as SplitBatch, [])).toBeUndefined();
+      expect(await batches.get(jobId)).toMatchObject({
+        status: 'rendering',
+        batchDone: 2,
+        batchFailed: 1,
+        partsDone: 1,
+      });
+      expect((await batches.recordPart(jobId, 0, 1, 0))?.job).toMatchObject({ partsDone: 2, batchDone: 3 });
+      // A failed batch (over its quota) starts and counts nothing more.
+      await batches.fail(jobId, 'over', { completedAt: new Date().toISOString() });
+      expect(await batches.startPart(jobId, 2)).toBeUndefined();
+      expect(await batches.recordPart(jobId, 2, 1, 0)).toBeUndefined();
     });
   });
 }

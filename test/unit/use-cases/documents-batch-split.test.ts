@@ -1,0 +1,101 @@
+// The batch split queues the first window's parts while it still reads, never more CFDI than the account has left
+// (quotas.peek when it began), and after the charge sends each chain's next part once: the parts counted while it
+// read queued no successor. Fakes for the stores; the CFDI are the corpus' (readForBatch is real).
+import { Readable } from 'node:stream';
+import type { JobRecord } from '../../../lambdas/documents/ports';
+import type { BatchRunDeps } from '../../../lambdas/documents/use-cases/batch-run-deps';
+import { splitBatch } from '../../../lambdas/documents/use-cases/batch-split';
+import type { BatchStep } from '../../../lambdas/documents/use-cases/batches';
+import { batchCorpus } from '../../helpers/cfdi-batch';
+
+const QUEUED: JobRecord = {
+  jobId: 'job_split',
+  owner: 'acct:split',
+  plan: 'pro',
+  status: 'queued',
+  progress: 0,
+  template: null,
+  format: 'zip',
+  createdAt: '2026-11-29T00:00:00.000Z',
+  updatedAt: '2026-11-29T00:00:00.000Z',
+  resultExpiresAt: 0,
+  expiresAt: 0,
+  charged: [],
+  batch: { source: 'json', sourceKey: 'batches/job_split/source.json', quotaSubject: 'docs#acct#split' },
+};
+
+/** Splits `count` CFDI with `left` documents left this month; parts counted when the split is recorded: `counted`. */
+async function split(count: number, left: number, counted: number[] = []) {
+  const xml = batchCorpus(`split-${count}-${left}`, count, false).files.map((f) => f.xml);
+  const sent: number[] = [];
+  const sentBeforeCharge: number[] = [];
+  let charged = false;
+  const failed: string[] = [];
+  const deps = {
+    jobs: {
+      get: async () => QUEUED,
+      planBatch: async () => new Set(counted),
+      partsCounted: async () => new Set(counted),
+      fail: async (_: string, reason: string) => failed.push(reason) > 0,
+    },
+    batchFiles: {
+      openSource: async () => ({ body: Readable.from([Buffer.from(JSON.stringify(xml))]), bytes: 0 }),
+      putPart: async () => undefined,
+      putRefused: async () => undefined,
+    },
+    batchQueue: {
+      send: async (m: BatchStep) => {
+        if (m.step !== 'part') throw new Error(`unexpected ${m.step}`);
+        sent.push(m.part);
+        if (!charged) sentBeforeCharge.push(m.part);
+      },
+    },
+    assembleQueue: { send: async () => undefined },
+    quotas: {
+      peek: async () => [{ period: 'month', limit: 1000, used: 1000 - left }],
+      consume: async (_s: string, _r: unknown, _n: Date, opts: { units: number }) => {
+        charged = opts.units <= left;
+        return charged
+          ? { allowed: true, charged: [{ period: 'month' }] }
+          : { allowed: false, binding: { remaining: left, limit: 1000 } };
+      },
+    },
+    events: { subscribed: async () => false },
+    now: () => new Date('2026-11-29T00:00:00.000Z'),
+  } as unknown as BatchRunDeps;
+  const outcome = await splitBatch(deps, QUEUED.jobId);
+  return {
+    outcome,
+    sent: sent.sort((a, b) => a - b),
+    sentBeforeCharge: sentBeforeCharge.sort((a, b) => a - b),
+    failed,
+  };
+}
+
+test('parts are queued as they are written while what is left covers them; the rest after the charge, each once', async () => {
+  // 45 CFDI: parts of 20, 20, 5, and 45 left: all three queued as they are written (pro's window: 10 parts),
+  // none again after the charge.
+  expect(await split(45, 45)).toMatchObject({
+    outcome: 'split',
+    sentBeforeCharge: [0, 1, 2],
+    sent: [0, 1, 2],
+  });
+});
+
+test('a part counted while the split read: its chain goes on from the split (pro: a window of 10 parts)', async () => {
+  // 230 CFDI: 12 parts. Part 0 (queued while reading) counted before the split was recorded: part 10 follows it,
+  // sent by the split; parts 1–9 were queued while reading, 11 follows part 1 when part 1 is counted.
+  const r = await split(230, 1000, [0]);
+  expect(r.sentBeforeCharge).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  expect(r.sent).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+});
+
+test('over what is left: at most that many CFDI queued before the charge, then it fails with nothing charged', async () => {
+  const r = await split(45, 30);
+  expect(r.outcome).toBe('failed');
+  expect(r.failed).toEqual([
+    expect.stringMatching(/^The batch has 45 CFDI to print but 30 documents are left/),
+  ]);
+  // Part 0 (20 CFDI) fits in 30; part 1 would make 40.
+  expect(r.sent).toEqual([0]);
+});
