@@ -250,7 +250,11 @@ describe('narrate() with Polly', () => {
       const texts = audioCalls.map((s) => String(s.body.Text));
       expect(texts.length).toBeGreaterThanOrEqual(2);
       for (const s of audioCalls) expect(s.body.SampleRate).toBe('24000');
-      expect(polly.seen.filter((s) => s.body.OutputFormat === 'json')).toHaveLength(texts.length);
+      // One speech-marks call per chunk, for the same texts (compared as sets: on a loaded machine the SDK may send
+      // a timed-out call again, and the stand-in sees both).
+      const distinct = (xs: string[]) => [...new Set(xs)].sort();
+      const marked = polly.seen.filter((s) => s.body.OutputFormat === 'json').map((s) => String(s.body.Text));
+      expect(distinct(marked)).toEqual(distinct(texts));
       for (const t of texts) expect(t.length).toBeLessThanOrEqual(3000);
       expect(polly.maxInFlight).toBeGreaterThan(1);
       expect(polly.maxInFlight).toBeLessThanOrEqual(8);
