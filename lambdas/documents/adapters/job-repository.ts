@@ -1,7 +1,7 @@
 // DynamoDB JobRepository of the documents service's async renders: one item per job in the accounts table,
 // `pk = docjob#<job id>`, expiring (TTL expiresAt) with its result. The job transitions are the shared leased-job
 // engine's (lambdas/shared/jobs: claimed jobs are `rendering`); this adds the webhook event and delivery log.
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoLeasedJobStore } from '../../shared/jobs/dynamo-leased-job-store';
 import { MAX_RECORDED_DELIVERIES, type DeliveryAttempt, type JobRecord, type JobRepository } from '../ports';
 import { JOB_ITEM_PREFIX } from './item-prefixes';
@@ -27,22 +27,12 @@ export class DynamoJobRepository extends DynamoLeasedJobStore<JobRecord> impleme
   }
 
   async listSettledWithEvents(limit: number): Promise<JobRecord[]> {
-    const items: JobRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new ScanCommand({
-          TableName: this.shape.table,
-          FilterExpression: 'begins_with(#k, :prefix) AND attribute_exists(#ev) AND #s IN (:done, :failed)',
-          ExpressionAttributeNames: { '#k': 'pk', '#ev': 'event', '#s': 'status' },
-          ExpressionAttributeValues: { ':prefix': JOB_ITEM_PREFIX, ':done': 'done', ':failed': 'failed' },
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []).map((i) => this.fromItem(i)!));
-      start = out.LastEvaluatedKey;
-    } while (start && items.length < limit);
-    return items.slice(0, limit);
+    return this.scanJobs(
+      'attribute_exists(#ev) AND #s IN (:done, :failed)',
+      { '#ev': 'event', '#s': 'status' },
+      { ':done': 'done', ':failed': 'failed' },
+      limit,
+    );
   }
 
   async addDelivery(jobId: string, attempt: DeliveryAttempt): Promise<void> {

@@ -170,22 +170,33 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
   }
 
   async listUnfinished(limit: number): Promise<T[]> {
+    return this.scanJobs(
+      '#s IN (:q, :a)',
+      { '#s': 'status' },
+      { ':q': 'queued', ':a': this.shape.activeStatus },
+      limit,
+    );
+  }
+
+  /**
+   * Up to `limit` jobs of this store (its key prefix) matching `filter`, by a Scan: only for the local runtime's
+   * start (no deployed function is granted Scan).
+   */
+  protected async scanJobs(
+    filter: string,
+    names: Record<string, string>,
+    values: Record<string, unknown>,
+    limit: number,
+  ): Promise<T[]> {
     const items: T[] = [];
     let start: Record<string, unknown> | undefined;
     do {
       const out = await this.db.send(
         new ScanCommand({
           TableName: this.shape.table,
-          FilterExpression: (this.keyPrefix ? 'begins_with(#k, :prefix) AND ' : '') + '#s IN (:q, :a)',
-          ExpressionAttributeNames: {
-            '#s': 'status',
-            ...(this.keyPrefix ? { '#k': this.keyAttribute } : {}),
-          },
-          ExpressionAttributeValues: {
-            ':q': 'queued',
-            ':a': this.shape.activeStatus,
-            ...(this.keyPrefix ? { ':prefix': this.keyPrefix } : {}),
-          },
+          FilterExpression: (this.keyPrefix ? 'begins_with(#k, :prefix) AND ' : '') + filter,
+          ExpressionAttributeNames: { ...names, ...(this.keyPrefix ? { '#k': this.keyAttribute } : {}) },
+          ExpressionAttributeValues: { ...values, ...(this.keyPrefix ? { ':prefix': this.keyPrefix } : {}) },
           ExclusiveStartKey: start,
         }),
       );
