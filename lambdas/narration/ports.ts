@@ -187,6 +187,8 @@ export interface AudioStore {
 
 export interface JobMessage {
   audioId: string;
+  /** A free job's backstop (queueBackstop), not its own message: acknowledged when another worker holds the job. */
+  backstop?: true;
 }
 
 export interface JobQueue {

@@ -26,7 +26,7 @@ export interface WorkerRecord<M> {
  * `handle` runs once per record; throwing marks that record failed. `Message` is an object of ids (strings):
  * they are the log keys of the record (e.g. `{ jobId }`).
  */
-export function sqsWorker<M extends Record<string, string>>(
+export function sqsWorker<M extends Record<string, string | boolean>>(
   Message: z.ZodType<M>,
   handle: (r: WorkerRecord<M>) => Promise<unknown>,
   /** Read when a record fails (deps are lazy); without it the queue's visibility timeout decides the retry. */

@@ -4,7 +4,6 @@
 import { ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { NarrationDeps } from '../../lambdas/narration/deps';
 import type { JobQueue } from '../../lambdas/narration/ports';
-import { REQUEST_MAX_S } from '../../lambdas/narration/use-cases/narration-job';
 
 /**
  * Receives from `queueUrl` until a message whose body `isOurs` is in `dlqUrl` (bounded). Returns what the queue gave
@@ -52,7 +51,7 @@ export async function receiveUntilRedriven(
 export function withoutBackstop(deps: NarrationDeps): NarrationDeps {
   const queue: JobQueue = {
     enqueue: (message, priority, delayS) =>
-      delayS === REQUEST_MAX_S ? Promise.resolve() : deps.queue.enqueue(message, priority, delayS),
+      message.backstop ? Promise.resolve() : deps.queue.enqueue(message, priority, delayS),
   };
   return Object.create(deps, { queue: { value: queue } }) as NarrationDeps;
 }

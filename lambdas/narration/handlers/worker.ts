@@ -13,15 +13,15 @@ import { JobBusyError } from '../../shared/jobs/leased-job';
 import { runJob } from '../use-cases/narration-job';
 import { findVoice } from '../core/voices';
 
-const Message = z.object({ audioId: z.string().min(1).max(64) });
+const Message = z.object({ audioId: z.string().min(1).max(64), backstop: z.literal(true).optional() });
 
 export const makeHandler = (deps: NarrationDeps) =>
   sqsWorker(
     Message,
-    async ({ message: { audioId }, attempt }) => {
+    async ({ message: { audioId, backstop }, attempt }) => {
       const started = performance.now();
       try {
-        const outcome = await runJob(deps, audioId, attempt, findVoice);
+        const outcome = await runJob(deps, audioId, attempt, findVoice, backstop);
         if (outcome === 'done') {
           const job = await deps.audio.get(audioId).catch(() => undefined);
           recordJobDone(performance.now() - started, job?.chars);

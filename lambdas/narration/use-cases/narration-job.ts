@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { WorkStopped } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { recordConversionStatsSafely, recordJobFailureSafely } from '../../shared/growth/stats';
-import { runLeasedJob } from '../../shared/jobs/leased-job';
+import { JobBusyError, runLeasedJob } from '../../shared/jobs/leased-job';
 import type { NarrationDeps } from '../deps';
 import type { AudioFormat } from '../core/formats';
 import type { SpeechOptions } from '../core/speech';
@@ -51,7 +51,7 @@ export const REQUEST_MAX_S = 35;
  */
 export async function queueBackstop(deps: NarrationDeps, record: AudioRecord): Promise<void> {
   await deps.queue
-    .enqueue({ audioId: record.audioId }, record.plan !== 'free', REQUEST_MAX_S)
+    .enqueue({ audioId: record.audioId, backstop: true }, record.plan !== 'free', REQUEST_MAX_S)
     .catch((e) => logger.warn('backstop message not sent', { error: e as Error, audioId: record.audioId }));
 }
 
@@ -196,7 +196,17 @@ export async function runJob(
   audioId: string,
   attempt: number,
   findVoice: (id: string) => Voice | undefined,
+  /** A backstop delivery (queueBackstop): a job another worker holds is acknowledged, not retried. */
+  backstop = false,
 ): Promise<'done' | 'skipped'> {
+  // The holder was started by a message of its own, which SQS delivers again if the holder dies: a backstop that
+  // waited for the lease would only be received again and again while a long job runs, then land in the DLQ.
+  if (backstop)
+    return runJob(deps, audioId, attempt, findVoice).catch((err: unknown) => {
+      if (!(err instanceof JobBusyError)) throw err;
+      logger.info('backstop: the job is held by a worker, acknowledging', { audioId });
+      return 'skipped' as const;
+    });
   return runLeasedJob(
     deps.audio,
     audioId,

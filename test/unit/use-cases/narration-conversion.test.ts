@@ -47,7 +47,7 @@ test('a short text is narrated in the request: 200, audio stored, record done, o
   expect(s.store.objects.get(`audio/${id}.wav`)!.subarray(0, 4).toString()).toBe('RIFF');
   expect(await s.audio.get(id)).toMatchObject({ status: 'done', progress: 1, chars: 11, plan: 'free' });
   // Only the free job's backstop: a message that shows up after the request's deadline (the worker skips it: done).
-  expect(s.queue.sent).toEqual([{ message: { audioId: id }, priority: false, delayS: 35 }]);
+  expect(s.queue.sent).toEqual([{ message: { audioId: id, backstop: true }, priority: false, delayS: 35 }]);
   expect(await runJob(s.deps, id, 1, findVoice)).toBe('skipped');
   expect(await s.used()).toEqual([1, 1]);
   expect(out.headers['ratelimit-remaining']).toBe('1');
@@ -64,7 +64,7 @@ test('a long text is stored and queued: 202, record queued, standard queue for f
   expect(await s.audio.get(id)).toMatchObject({ status: 'queued', progress: 0 });
   const byKey = await startConversion(s.deps, s.input(text, paid));
   expect(s.queue.sent).toEqual([
-    { message: { audioId: id }, priority: false, delayS: 35 }, // the free job's backstop
+    { message: { audioId: id, backstop: true }, priority: false, delayS: 35 }, // the free job's backstop
     { message: { audioId: id }, priority: false },
     { message: { audioId: byKey.body.audio_id }, priority: true },
   ]);

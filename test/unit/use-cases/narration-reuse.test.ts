@@ -149,7 +149,9 @@ describe('the reuse race (docs/reuse.md "A reuse holds the job"), played in orde
     const b = await startConversion(s.deps, s.input(text)); // WAIT_WINDOW_S 0: answered at once
     expect(b).toMatchObject({ statusCode: 202, body: { audio_id: a.id, status: 'queued', reused: true } });
     // A's backstop: a message that shows up after A's deadline (35 s), for a request that dies (queueBackstop).
-    expect(s.queue.sent).toEqual([{ message: { audioId: a.id }, priority: false, delayS: 35 }]);
+    expect(s.queue.sent).toEqual([
+      { message: { audioId: a.id, backstop: true }, priority: false, delayS: 35 },
+    ]);
     expect(await a.answer503()).toBeInstanceOf(Abandoned); // the 503's error
     expect(s.audio.items.get(a.id)).toMatchObject({ status: 'queued', referenced: true }); // not retired
     expect(s.queue.sent.map((m) => [m.message.audioId, m.delayS])).toEqual([
@@ -198,7 +200,9 @@ describe('the reuse race (docs/reuse.md "A reuse holds the job"), played in orde
     const a = await heldFirst(s, text);
     expect(await a.answer503()).toBeInstanceOf(Abandoned); // the 503's error
     expect(s.audio.items.get(a.id)).toMatchObject({ status: 'failed' });
-    expect(s.queue.sent).toEqual([{ message: { audioId: a.id }, priority: false, delayS: 35 }]); // its backstop
+    expect(s.queue.sent).toEqual([
+      { message: { audioId: a.id, backstop: true }, priority: false, delayS: 35 },
+    ]); // its backstop
     expect(await runJob(s.deps, a.id, 1, findVoice)).toBe('skipped'); // finds it retired: no work
     expect(await s.used()).toEqual([0, 0]);
     // The retire came first: the repeat cannot hold the failed job and is narrated (and charged) as its own.
