@@ -8,6 +8,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
 import { logger } from '../../shared/logger';
+import { chargedDecision } from '../../shared/quota/windows';
 import { baseName } from '../core/cfdi-resumen';
 import { resumenWriters } from '../formats/resumen';
 import type { BatchEntry, PartOutcome, PdfSource } from '../ports';
@@ -312,15 +313,7 @@ export async function assembleBatch(
     const [result, , event] = await Promise.all([
       upload,
       failed > 0 && job.charged.length
-        ? deps.quotas.refund({
-            allowed: true,
-            charged: job.charged,
-            binding: { ...job.charged[0]!, remaining: 0 },
-            all: [],
-            slots: job.charged,
-            chargeId: `batch:${jobId}`,
-            units: failed,
-          })
+        ? deps.quotas.refund(chargedDecision(job.charged, { chargeId: `batch:${jobId}`, units: failed }))
         : undefined,
       outcomeEvent(deps.events, job, 'document.rendered'),
     ]);

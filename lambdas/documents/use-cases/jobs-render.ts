@@ -4,7 +4,7 @@
 import { DomainError, Unavailable } from '../../shared/errors';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
-import type { QuotaDecision, QuotaStore } from '../../shared/quota/windows';
+import { chargedDecision, type QuotaStore } from '../../shared/quota/windows';
 import { DocumentRequestError, type DocumentProblem } from '../errors';
 import type { AcceptDeps } from './jobs';
 import { outcomeEvent, queueEvent } from './job-events';
@@ -25,20 +25,6 @@ export interface RenderJobDeps extends AcceptDeps {
   maxAttempts: number;
 }
 
-/** The job's charge as the quota store's decision (its windows, charge id and units; not its hold). */
-function chargeOf(job: JobRecord & { charged: QuotaDecision['charged'] }): QuotaDecision {
-  const binding = { ...job.charged[0]!, remaining: 0 };
-  return {
-    allowed: true,
-    charged: job.charged,
-    binding,
-    all: [binding],
-    slots: job.charged,
-    ...(job.chargeId ? { chargeId: job.chargeId } : {}),
-    ...(job.units ? { units: job.units } : {}),
-  };
-}
-
 /**
  * Gives back what a job was charged: its units in its windows, by its charge id when it has one (so exactly that
  * charge, once, whichever job or attempt asks; a plain unit for jobs charged without one). A held charge (its
@@ -46,7 +32,7 @@ function chargeOf(job: JobRecord & { charged: QuotaDecision['charged'] }): Quota
  */
 async function refundJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
   if (!job.charged?.length) return;
-  const charge = chargeOf({ ...job, charged: job.charged });
+  const charge = chargedDecision(job.charged, { chargeId: job.chargeId, units: job.units });
   if (job.hold) await quotas.refund({ ...charge, hold: job.hold });
   await quotas.refund(charge);
 }
@@ -58,7 +44,7 @@ async function refundJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
 async function commitJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
   if (!job.hold || !job.charged?.length) return;
   await quotas
-    .commit({ ...chargeOf({ ...job, charged: job.charged }), hold: job.hold })
+    .commit(chargedDecision(job.charged, job))
     .catch((e) => logger.error('quota charge not committed', { error: e as Error, jobId: job.jobId }));
 }
 

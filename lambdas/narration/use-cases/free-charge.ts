@@ -5,7 +5,13 @@ import type { Caller } from '../../shared/auth/resolve-caller';
 import { QuotaExceeded } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { refuseIfCutTooOften } from '../../shared/quota/cut-budget';
-import { rateLimitHeaders, slotsFor, type QuotaDecision, type WindowRule } from '../../shared/quota/windows';
+import {
+  chargedDecision,
+  rateLimitHeaders,
+  slotsFor,
+  type QuotaDecision,
+  type WindowRule,
+} from '../../shared/quota/windows';
 import type { NarrationDeps } from '../deps';
 import type { AudioRecord } from '../ports';
 
@@ -125,18 +131,10 @@ export async function settleCharge(
   try {
     if (record.status === 'done')
       await deps.quotas.consume(c.subject, c.rules, at, { id: record.audioId, force: true });
-    else {
-      const slots = slotsFor(c.subject, c.rules, at);
-      const binding = { ...slots[0]!, remaining: 0 };
-      await deps.quotas.refund({
-        allowed: true,
-        charged: slots,
-        binding,
-        all: [binding],
-        slots,
-        chargeId: record.audioId,
-      });
-    }
+    else
+      await deps.quotas.refund(
+        chargedDecision(slotsFor(c.subject, c.rules, at), { chargeId: record.audioId }),
+      );
   } catch (err) {
     logger.error('free-tier charge not settled', { error: err as Error, audioId: record.audioId });
   }

@@ -62,6 +62,27 @@ export interface QuotaDecision {
 }
 
 /**
+ * The decision of a charge already made in `slots`, rebuilt from what its work recorded (its windows, id, units,
+ * hold) for a later refund() or commit(): those read only `charged`, `chargeId`, `units` and `hold`.
+ */
+export function chargedDecision(
+  slots: WindowSlot[],
+  charge: { chargeId?: string | undefined; units?: number | undefined; hold?: string | undefined } = {},
+): QuotaDecision {
+  const binding = { ...slots[0]!, remaining: 0 };
+  return {
+    allowed: true,
+    charged: slots,
+    binding,
+    all: [binding],
+    slots,
+    ...(charge.chargeId !== undefined ? { chargeId: charge.chargeId } : {}),
+    ...(charge.units !== undefined ? { units: charge.units } : {}),
+    ...(charge.hold !== undefined ? { hold: charge.hold } : {}),
+  };
+}
+
+/**
  * A charge held until its work is delivered. The hold is written with the charge, in the same conditional write of
  * each window's counter item; commit() removes it once the work is delivered (before the answer leaves). A hold
  * found past `untilS` (its process died: nothing answers after a route's deadline) is no longer usage (peek), and is
