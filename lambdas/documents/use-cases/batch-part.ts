@@ -3,7 +3,7 @@ import { DomainError, Unavailable } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { BATCH_LIMITS } from '../core/plans';
 import { DocumentRequestError } from '../errors';
-import type { PartOutcome } from '../ports';
+import type { BatchEntry, PartOutcome } from '../ports';
 import type { BatchRunDeps } from './batch-run-deps';
 import type { AssembleMessage, BatchStep } from './batches';
 import { withAccountBrand } from './brand';
@@ -24,6 +24,9 @@ const ASSEMBLY_BACKSTOP_S = 900;
  */
 const CHUNK_PDFS = 10;
 
+/** A CFDI read for printing, or the error reading it raised (thrown in its turn, as its render's would be). */
+type ReadCfdi = { request: ReturnType<typeof parseRenderRequest> } | { err: unknown };
+
 /** Errors that are the CFDI's own: rendering it again cannot succeed. */
 function callerFault(err: unknown): string | undefined {
   if (err instanceof DocumentRequestError)
@@ -41,13 +44,17 @@ export async function renderPart(
   part: number,
   attempt: number,
 ): Promise<'done' | 'skipped'> {
+  // The part's CFDI are read while its start is recorded (one round trip instead of two before the first render);
+  // a part whose batch is gone is skipped without them.
+  const reading = deps.batchFiles.getPart(jobId, part);
+  reading.catch(() => undefined); // awaited below, unless the part is skipped
   const started = await deps.jobs.startPart(jobId, part);
   if (!started?.job.batch) return 'skipped';
   const { job } = started;
   // A part's first run has no outcome stored yet: only a part started before looks for one.
   let outcomes = started.startedBefore ? await deps.batchFiles.getOutcome(jobId, part) : undefined;
   if (!outcomes) {
-    const entries = await deps.batchFiles.getPart(jobId, part);
+    const entries = await reading;
     // The account's brand, on the facturas (as POST /v1/render prints it).
     const marca = started.job.batch.branded ? await deps.batchFiles.getBrand(jobId) : undefined;
     const last = attempt >= deps.maxAttempts;
@@ -88,6 +95,18 @@ export async function renderPart(
         ),
       );
     };
+    // A CFDI read for printing (its XML parsed and checked: ~2 ms of this thread), or why it cannot be.
+    const read = (entry: BatchEntry): ReadCfdi => {
+      try {
+        const parsed = parseRenderRequest({ template: entry.template, cfdi_xml: entry.xml, format: 'pdf' });
+        return { request: marca ? withAccountBrand(parsed, marca) : parsed };
+      } catch (err) {
+        return { err };
+      }
+    };
+    const toRender = entries.filter((e) => !stored.has(e.row.uuid));
+    let failure: { err: unknown } | undefined;
+    let ahead: { entry: BatchEntry; cfdi: ReadCfdi } | undefined;
     outcomes = [];
     try {
       for (const entry of entries) {
@@ -98,11 +117,20 @@ export async function renderPart(
           continue;
         }
         try {
-          const parsed = parseRenderRequest({ template: entry.template, cfdi_xml: entry.xml, format: 'pdf' });
-          const request = marca ? withAccountBrand(parsed, marca) : parsed;
-          const doc = await renderDocument(request, await deps.renderer(), {
+          const cfdi = ahead?.entry === entry ? ahead.cfdi : read(entry);
+          if ('err' in cfdi) throw cfdi.err;
+          const rendering = renderDocument(cfdi.request, await deps.renderer(), {
             watermark: job.plan === 'free',
           });
+          rendering.catch(() => undefined); // awaited below
+          // The next CFDI is read while Chromium prints this one (its processes, not this thread): once this
+          // render has sent its page (the next turn of the event loop), not before.
+          const following = toRender[toRender.indexOf(entry) + 1];
+          if (following) {
+            await new Promise((r) => setImmediate(r));
+            ahead = { entry: following, cfdi: read(following) };
+          }
+          const doc = await rendering;
           // Its outcome once its chunk is written (a chunk that fails to write on the last attempt: failed).
           pending.push({ at: outcomes.push({ uuid, ok: false }) - 1, uuid, pdf: doc.bytes });
           if (pending.length >= CHUNK_PDFS) write();
@@ -119,11 +147,17 @@ export async function renderPart(
       const settled = await Promise.allSettled(writes);
       const failedWrite = settled.find((r) => r.status === 'rejected');
       if (failedWrite) throw failedWrite.reason;
-    } finally {
-      // The service's stats count each PDF made once, in one update per part (also when the part fails after it).
-      if (made) await deps.recordRender('pdf', made).catch(() => undefined);
+    } catch (err) {
+      failure = { err };
     }
-    await deps.batchFiles.putOutcome(jobId, part, outcomes);
+    // The service's stats count each PDF made once, in one update per part (also when the part fails after it),
+    // written beside the outcomes.
+    const counting = made ? deps.recordRender('pdf', made).catch(() => undefined) : undefined;
+    if (failure) {
+      await counting;
+      throw failure.err;
+    }
+    await Promise.all([deps.batchFiles.putOutcome(jobId, part, outcomes), counting]);
   }
   const ok = outcomes.filter((o) => o.ok).length;
   // Counted: the assembly (queued by the split) reads it as soon as the parts before it are in the zip.
