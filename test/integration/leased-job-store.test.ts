@@ -214,6 +214,22 @@ describe.each(subjects)('LeasedJobStore contract: %s', (_name, make) => {
     expect((await store.get(job.jobId))!.status).toBe('working');
   });
 
+  test("markEnded removes a settled job's `ending` mark once, keeping its outcome's time", async () => {
+    const job = await newJob();
+    expect(await store.markEnded(job.jobId)).toBe(false); // negative control: nothing to end yet
+    clock = later(5);
+    expect(await store.fail(job.jobId, 'x', { ending: true })).toBe(true);
+    const settled = await store.get(job.jobId);
+    expect(settled).toMatchObject({ status: 'failed', ending: true });
+    clock = later(9);
+    const ends = await Promise.all([1, 2, 3].map(() => store.markEnded(job.jobId)));
+    expect(ends.filter(Boolean)).toHaveLength(1); // one conditional write: the end's counters add once
+    const ended = await store.get(job.jobId);
+    expect(ended).not.toHaveProperty('ending');
+    expect(ended).toMatchObject({ status: 'failed', updatedAt: settled!.updatedAt });
+    expect(await store.markEnded('nope')).toBe(false);
+  });
+
   test('listUnfinished answers queued and held jobs only', async () => {
     const q = await newJob();
     const w = await newJob();
