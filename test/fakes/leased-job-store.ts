@@ -136,7 +136,7 @@ export class FakeLeasedJobStore<T extends LeasedJob> implements LeasedJobStore<T
 
   async listUnfinished(limit: number): Promise<T[]> {
     return [...this.items.values()]
-      .filter((j) => j.status === 'queued' || j.status === this.activeStatus)
+      .filter((j) => j.status === 'queued' || j.status === this.activeStatus || j.ending)
       .slice(0, limit)
       .map((j) => structuredClone(j));
   }

@@ -230,7 +230,7 @@ describe.each(subjects)('LeasedJobStore contract: %s', (_name, make) => {
     expect(await store.markEnded('nope')).toBe(false);
   });
 
-  test('listUnfinished answers queued and held jobs only', async () => {
+  test('listUnfinished answers queued and held jobs, and settled ones not ended yet', async () => {
     const q = await newJob();
     const w = await newJob();
     await store.claim(w.jobId, 1);
@@ -238,10 +238,14 @@ describe.each(subjects)('LeasedJobStore contract: %s', (_name, make) => {
     await store.complete(d.jobId, {});
     const f = await newJob();
     await store.fail(f.jobId, 'x');
-    const mine = [q, w, d, f].map((j) => j.jobId);
-    const unfinished = (await store.listUnfinished(10_000)).filter((j) => mine.includes(j.jobId));
-    expect(unfinished.map((j) => j.jobId).sort()).toEqual([q.jobId, w.jobId].sort());
-    expect(unfinished.every((j) => !('pk' in j))).toBe(true);
+    const e = await newJob(); // its worker died between settling it and ending it
+    await store.fail(e.jobId, 'x', { ending: true });
+    const mine = [q, w, d, f, e].map((j) => j.jobId);
+    const unfinished = async () => (await store.listUnfinished(10_000)).filter((j) => mine.includes(j.jobId));
+    expect((await unfinished()).map((j) => j.jobId).sort()).toEqual([q.jobId, w.jobId, e.jobId].sort());
+    expect((await unfinished()).every((j) => !('pk' in j))).toBe(true);
+    await store.markEnded(e.jobId);
+    expect((await unfinished()).map((j) => j.jobId).sort()).toEqual([q.jobId, w.jobId].sort());
   });
 });
 

@@ -182,8 +182,8 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
 
   async listUnfinished(limit: number): Promise<T[]> {
     return this.scanJobs(
-      '#s IN (:q, :a)',
-      { '#s': 'status' },
+      '(#s IN (:q, :a) OR attribute_exists(#end))',
+      { '#s': 'status', '#end': 'ending' },
       { ':q': 'queued', ':a': this.shape.activeStatus },
       limit,
     );

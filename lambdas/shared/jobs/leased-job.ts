@@ -68,7 +68,10 @@ export interface LeasedJobStore<T extends LeasedJob> {
   requeueFailed(id: string): Promise<Requeued>;
   /** Undoes requeueFailed (queued → failed with `error`) while no worker took the job; false otherwise. */
   restoreFailed(id: string, error: string): Promise<boolean>;
-  /** Jobs not settled (the local runtime re-queues them after a restart: its queues live in memory). */
+  /**
+   * Jobs not finished: not settled, or settled but not ended (`ending`). The local runtime re-queues them after a
+   * restart (its queues live in memory): their next delivery works or ends them.
+   */
   listUnfinished(limit: number): Promise<T[]>;
   /** Removes `ending` (the job's end is done); true only for the call that removed it (one conditional write). */
   markEnded(id: string): Promise<boolean>;
