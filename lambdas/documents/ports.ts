@@ -116,6 +116,11 @@ export interface JobRecord {
   hold?: string;
   /** Units charged (a merge counts one per part); absent: 1. */
   units?: number;
+  /**
+   * Settled, its end (jobs-render.ts endJob: the charge settled, the event queued, the render counted) not finished:
+   * written with the settling write, removed last. A delivery that finds a settled job still `ending` ends it again.
+   */
+  ending?: true;
   /** The webhook event of this job's outcome (only when an endpoint subscribed to it when the job finished). */
   event?: { id: string; type: WebhookEventType; queued: boolean };
   deliveries?: DeliveryAttempt[];

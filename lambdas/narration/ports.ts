@@ -158,8 +158,6 @@ export interface AudioRepository extends LeasedJobStore<AudioRecord> {
   reference(id: string): Promise<boolean>;
   /** → failed with `reason` (and `fields`), unless settled or `referenced`; true when this call made the transition. */
   retireUnreferenced(id: string, reason: string, fields?: Partial<AudioRecord>): Promise<boolean>;
-  /** Removes `ending` (the job's end is done); true only for the call that removed it (one conditional write). */
-  markEnded(id: string): Promise<boolean>;
 }
 
 /**

@@ -125,9 +125,18 @@ export class FakeLeasedJobStore<T extends LeasedJob> implements LeasedJobStore<T
     );
   }
 
+  async markEnded(id: string): Promise<boolean> {
+    return !!this.transition(
+      id,
+      (j) => !!j.ending,
+      (j) => void delete j.ending,
+      false,
+    );
+  }
+
   async listUnfinished(limit: number): Promise<T[]> {
     return [...this.items.values()]
-      .filter((j) => j.status === 'queued' || j.status === this.activeStatus)
+      .filter((j) => j.status === 'queued' || j.status === this.activeStatus || j.ending)
       .slice(0, limit)
       .map((j) => structuredClone(j));
   }

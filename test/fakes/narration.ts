@@ -70,15 +70,6 @@ export class FakeAudioRepository extends FakeLeasedJobStore<AudioRecord> impleme
       },
     );
   }
-
-  async markEnded(id: string): Promise<boolean> {
-    return !!this.transition(
-      id,
-      (j) => !!j.ending,
-      (j) => void delete j.ending,
-      false,
-    );
-  }
 }
 
 export class FakeAudioStore implements AudioStore {

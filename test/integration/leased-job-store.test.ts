@@ -214,7 +214,23 @@ describe.each(subjects)('LeasedJobStore contract: %s', (_name, make) => {
     expect((await store.get(job.jobId))!.status).toBe('working');
   });
 
-  test('listUnfinished answers queued and held jobs only', async () => {
+  test("markEnded removes a settled job's `ending` mark once, keeping its outcome's time", async () => {
+    const job = await newJob();
+    expect(await store.markEnded(job.jobId)).toBe(false); // negative control: nothing to end yet
+    clock = later(5);
+    expect(await store.fail(job.jobId, 'x', { ending: true })).toBe(true);
+    const settled = await store.get(job.jobId);
+    expect(settled).toMatchObject({ status: 'failed', ending: true });
+    clock = later(9);
+    const ends = await Promise.all([1, 2, 3].map(() => store.markEnded(job.jobId)));
+    expect(ends.filter(Boolean)).toHaveLength(1); // one conditional write: the end's counters add once
+    const ended = await store.get(job.jobId);
+    expect(ended).not.toHaveProperty('ending');
+    expect(ended).toMatchObject({ status: 'failed', updatedAt: settled!.updatedAt });
+    expect(await store.markEnded('nope')).toBe(false);
+  });
+
+  test('listUnfinished answers queued and held jobs, and settled ones not ended yet', async () => {
     const q = await newJob();
     const w = await newJob();
     await store.claim(w.jobId, 1);
@@ -222,10 +238,14 @@ describe.each(subjects)('LeasedJobStore contract: %s', (_name, make) => {
     await store.complete(d.jobId, {});
     const f = await newJob();
     await store.fail(f.jobId, 'x');
-    const mine = [q, w, d, f].map((j) => j.jobId);
-    const unfinished = (await store.listUnfinished(10_000)).filter((j) => mine.includes(j.jobId));
-    expect(unfinished.map((j) => j.jobId).sort()).toEqual([q.jobId, w.jobId].sort());
-    expect(unfinished.every((j) => !('pk' in j))).toBe(true);
+    const e = await newJob(); // its worker died between settling it and ending it
+    await store.fail(e.jobId, 'x', { ending: true });
+    const mine = [q, w, d, f, e].map((j) => j.jobId);
+    const unfinished = async () => (await store.listUnfinished(10_000)).filter((j) => mine.includes(j.jobId));
+    expect((await unfinished()).map((j) => j.jobId).sort()).toEqual([q.jobId, w.jobId, e.jobId].sort());
+    expect((await unfinished()).every((j) => !('pk' in j))).toBe(true);
+    await store.markEnded(e.jobId);
+    expect((await unfinished()).map((j) => j.jobId).sort()).toEqual([q.jobId, w.jobId].sort());
   });
 });
 

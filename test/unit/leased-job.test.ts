@@ -66,6 +66,33 @@ test('a duplicate delivery of a settled job is acknowledged without work; so is 
   ]);
 });
 
+test('a settled job still `ending` (its worker died before its end) is ended by the next delivery, once', async () => {
+  const ended: Job[] = [];
+  let failEnd = true;
+  const ending: LeasedJobPolicy<Job, string> = {
+    ...policy,
+    end: async (current) => {
+      ended.push(current);
+      if (failEnd) throw new Error('quota table unavailable');
+      await store.markEnded(current.id);
+    },
+  };
+  await store.fail('a', 'earlier', { ending: true });
+  const work = jest.fn(async () => 'done');
+  // An end that throws leaves the mark: the message is retried and the end runs again.
+  await expect(runLeasedJob(store, 'a', 2, work, ending)).rejects.toThrow(/unavailable/);
+  failEnd = false;
+  expect(await runLeasedJob(store, 'a', 3, work, ending)).toBe('skipped');
+  expect(await runLeasedJob(store, 'a', 4, work, ending)).toBe('skipped'); // ended: acknowledged as settled
+  expect(work).not.toHaveBeenCalled();
+  expect(ended).toEqual([
+    expect.objectContaining({ id: 'a', status: 'failed', ending: true }),
+    expect.objectContaining({ id: 'a', status: 'failed', ending: true }),
+  ]);
+  expect(settled).toEqual([expect.objectContaining({ id: 'a', status: 'failed' })]);
+  expect(await store.get('a')).not.toHaveProperty('ending');
+});
+
 test('a job another worker holds throws JobBusyError and is left alone; after its lease it is taken over', async () => {
   await store.claim('a', 1);
   const work = jest.fn(async () => 'done');

@@ -252,20 +252,34 @@ export const makeHandler = (deps: DocumentsDeps) =>
           plan,
           decision,
           now,
-          // A retry that takes over the key of a request that died continues that request's job (use-cases/jobs.ts).
-          ...(chargeId ? { chargeId } : {}),
+          // A retry that takes over the key of a request that died continues that request's job (use-cases/jobs.ts);
+          // one whose key's job failed is a new job, charged under an id of its own.
+          ...(chargeId
+            ? {
+                keyed: {
+                  chargeId,
+                  recharge: (id: string) =>
+                    deps.quotas.consume(quotaSubject(caller), monthlyRules(plan), now, {
+                      id,
+                      force: true,
+                      hold: { id, untilS: hold.untilS },
+                      ...(units > 1 ? { units } : {}),
+                    }),
+                },
+              }
+            : {}),
         });
         // The deadline answered 503 ("not counted, retry") while the job was accepted: it is withdrawn (retired,
         // charge given back), or the retry would render it a second time. A retry with the same Idempotency-Key
         // instead finds and continues this job, so that one stays.
         if (req.signal?.aborted && !chargeId) {
-          await withdrawAsyncRender(deps, String(accepted.body.id), decision);
+          await withdrawAsyncRender(deps, String(accepted.body.id), accepted.decision);
           throw ABANDONED;
         }
         // Accepted: the held charge is committed before the 202 leaves. A failed commit still answers 202 (the job
         // is queued): its worker commits the charge when it delivers (jobs-render.ts).
         await deps.quotas
-          .commit(decision)
+          .commit(accepted.decision)
           .catch((e) => logger.error('async render: held charge not committed', { error: e as Error }));
         return json(accepted.statusCode, accepted.body, { ...headers, ...accepted.headers });
       }

@@ -4,9 +4,9 @@
 import { DomainError, Unavailable } from '../../shared/errors';
 import { runLeasedJob } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
-import { chargedDecision, type QuotaStore } from '../../shared/quota/windows';
+import { chargedDecision } from '../../shared/quota/windows';
 import { DocumentRequestError, type DocumentProblem } from '../errors';
-import type { AcceptDeps } from './jobs';
+import { giveBackCharge, type AcceptDeps } from './jobs';
 import { outcomeEvent, queueEvent } from './job-events';
 import { openRequest } from './job-secrets';
 import type { MessageQueue } from '../../shared/webhooks/delivery';
@@ -26,26 +26,37 @@ export interface RenderJobDeps extends AcceptDeps {
 }
 
 /**
- * Gives back what a job was charged: its units in its windows, by its charge id when it has one (so exactly that
- * charge, once, whichever job or attempt asks; a plain unit for jobs charged without one). A held charge (its
- * request died before its 202) is given back as a hold, only while held, then by its id: once either way.
+ * The end of a settled job: its charge settled (a failed job's given back, a delivered one's committed), its event
+ * queued, the `ending` mark its settling write left removed last (markEnded), then the render counted (GET /stats),
+ * only by the call that removed the mark. A worker that dies before that leaves the job `ending`, and the next
+ * delivery of its message runs this again (runLeasedJob: policy.end); a step that throws leaves the mark too, and
+ * the message is retried. Each step is safe twice: the charge is given back or committed once per charge id (a
+ * keyed retry after a failed job is charged under an id of its own: use-cases/jobs.ts keyedChargeId), the event is
+ * sent until it is marked queued (its id is deterministic: receivers dedupe on it), and the counter is added at
+ * most once. `again`: a delivery ends a job settled earlier (it cannot tell whether its request is still needed: it
+ * leaves it to the bucket's jobs/ rule). `keepRequest`: a job failed on our side keeps it (a redrive renders it).
  */
-async function refundJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
-  if (!job.charged?.length) return;
-  const charge = chargedDecision(job.charged, { chargeId: job.chargeId, units: job.units });
-  if (job.hold) await quotas.refund({ ...charge, hold: job.hold });
-  await quotas.refund(charge);
-}
-
-/**
- * A delivered job's charge is there: its hold committed (the 202 that accepted it did, unless that request died
- * after queueing it: then the hold was given back and is charged again now, once by its charge id). Never throws.
- */
-async function commitJob(quotas: QuotaStore, job: JobRecord): Promise<void> {
-  if (!job.hold || !job.charged?.length) return;
-  await quotas
-    .commit(chargedDecision(job.charged, job))
-    .catch((e) => logger.error('quota charge not committed', { error: e as Error, jobId: job.jobId }));
+async function endJob(
+  deps: RenderJobDeps,
+  job: JobRecord,
+  how: { again?: true; keepRequest?: boolean } = {},
+): Promise<void> {
+  if (job.charged?.length) {
+    const charge = chargedDecision(job.charged, job);
+    // A charge without an id (a job accepted before every async charge had one) is given back by its settling call
+    // only: a plain unit would be given back twice.
+    if (job.status === 'failed' && (job.chargeId || !how.again)) await giveBackCharge(deps.quotas, charge);
+    // A delivered job's charge stays: its hold committed (the 202 that accepted it did, unless that request died
+    // after queueing it: then the hold was given back and is charged again now, once by its charge id).
+    if (job.status === 'done' && job.hold) await deps.quotas.commit(charge);
+  }
+  await queueEvent(deps, job);
+  if (!(await deps.jobs.markEnded(job.jobId))) return; // another delivery ended it
+  if (job.status === 'done') await deps.recordRender(job.format);
+  if (!how.again && !how.keepRequest)
+    await deps.jobFiles
+      .deleteRequest(job.jobId)
+      .catch((e) => logger.warn('job request cleanup failed', { error: e as Error }));
 }
 
 async function failJob(
@@ -58,21 +69,13 @@ async function failJob(
    */
   keepRequest = false,
 ): Promise<void> {
-  const event = await outcomeEvent(deps, job, 'document.failed');
-  const moved = await deps.jobs.fail(job.jobId, failure.reason, {
+  const fields = {
     problems: failure.problems?.length ? failure.problems : undefined,
-    event,
+    event: await outcomeEvent(deps, job, 'document.failed'),
     completedAt: deps.now().toISOString(),
-  });
-  if (!moved) return;
-  await refundJob(deps.quotas, job).catch((e) =>
-    logger.error('quota refund failed', { error: e as Error, jobId: job.jobId }),
-  );
-  await queueEvent(deps, { jobId: job.jobId, event });
-  if (keepRequest) return;
-  await deps.jobFiles
-    .deleteRequest(job.jobId)
-    .catch((e) => logger.warn('job request cleanup failed', { error: e as Error }));
+  };
+  if (await deps.jobs.fail(job.jobId, failure.reason, { ...fields, ending: true }))
+    await endJob(deps, { ...job, ...fields, status: 'failed', error: failure.reason }, { keepRequest });
 }
 
 /** Errors that are the request's own: rendering it again cannot succeed (a synchronous render would answer 4xx). */
@@ -93,9 +96,9 @@ function callerFault(err: unknown): { reason: string; problems?: DocumentProblem
 
 /**
  * Runs one queued render (the shared leased-job engine claims, releases and gives up). Idempotent: SQS delivers at
- * least once, so a finished job is acknowledged without work (its event re-queued if that step was lost), and a
- * retry overwrites the same result key. After the last attempt the job is failed (quota given back, event queued)
- * and the error rethrown, so SQS moves the message to the DLQ (its alarm tells the operator).
+ * least once, so a finished job is acknowledged without work (ended first if its worker died before its end:
+ * endJob), and a retry overwrites the same result key. After the last attempt the job is failed (quota given back,
+ * event queued) and the error rethrown, so SQS moves the message to the DLQ (its alarm tells the operator).
  */
 export function runRenderJob(
   deps: RenderJobDeps,
@@ -104,6 +107,9 @@ export function runRenderJob(
 ): Promise<'done' | 'failed' | 'skipped'> {
   return runLeasedJob(deps.jobs, jobId, attempt, (claimed) => renderJob(deps, claimed), {
     maxAttempts: deps.maxAttempts,
+    // Settled but not ended: its worker died between the two; the end runs again (safe twice).
+    end: (current) => endJob(deps, current, { again: true }),
+    // Settled and ended: only an event whose queueing was lost (a job ended before `ending` existed) is queued.
     onSettled: async (current) => {
       if (current) await queueEvent(deps, current);
     },
@@ -154,13 +160,10 @@ async function renderJob(deps: RenderJobDeps, claimed: JobRecord): Promise<'done
   }
   await deps.jobs.setProgress(jobId, 0.9);
   const result = await deps.jobFiles.putResult(jobId, doc);
-  const event = await outcomeEvent(deps, claimed, 'document.rendered');
-  await deps.jobs.complete(jobId, { result, event, completedAt: deps.now().toISOString() });
-  await commitJob(deps.quotas, claimed);
-  await deps.recordRender(claimed.format);
-  await queueEvent(deps, { jobId, event });
-  await deps.jobFiles
-    .deleteRequest(jobId)
-    .catch((e) => logger.warn('job request cleanup failed', { error: e as Error }));
+  const fields = { result, event: await outcomeEvent(deps, claimed, 'document.rendered') };
+  const completedAt = deps.now().toISOString();
+  // Settled by another delivery meanwhile (this one lost its lease): that one ends it.
+  if (await deps.jobs.complete(jobId, { ...fields, completedAt, ending: true }))
+    await endJob(deps, { ...claimed, ...fields, completedAt, status: 'done', progress: 1 });
   return 'done';
 }

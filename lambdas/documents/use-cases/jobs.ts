@@ -14,7 +14,9 @@
 //
 // With an Idempotency-Key the job's id derives from the charge's (jobIdFor): the retry that takes over the key of a
 // request that died after creating its job (or was answered 503 after queueing it) finds that job and continues it
-// — the same id, rendered and charged once — instead of queueing a second render of the same request.
+// — the same id, rendered and charged once — instead of queueing a second render of the same request. A retry that
+// finds the key's job failed is a new job with a charge id of its own (keyedChargeId): that job's refund, which may
+// come late (a redelivery that ends it after its worker died), is by its own id and cannot give this one's back.
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../../shared/auth/keys';
 import type { MessageQueue } from '../../shared/webhooks/delivery';
@@ -23,7 +25,7 @@ import { ownerOf } from '../../shared/auth/owner';
 import { Forbidden, Unavailable } from '../../shared/errors';
 import { isSettled } from '../../shared/jobs/leased-job';
 import { logger } from '../../shared/logger';
-import type { QuotaDecision, QuotaStore } from '../../shared/quota/windows';
+import { chargedDecision, type QuotaDecision, type QuotaStore } from '../../shared/quota/windows';
 import type { DocumentsPlan } from '../core/plans';
 import { sealRequest } from './job-secrets';
 // Types only: this module is loaded by zip functions (no Chromium, no isolated-vm); the render worker's side, which
@@ -88,6 +90,14 @@ export function jobIdFor(chargeId: string): string {
   return 'job_' + createHash('sha256').update(`docjob\n${chargeId}`).digest('base64url').slice(0, 22);
 }
 
+/**
+ * The charge id of an Idempotency-Key's `n`th job (0: the key's own id, idempotentId): each job a key makes after
+ * the previous one failed is charged under an id of its own, and its job's id derives from that (jobIdFor).
+ */
+export function keyedChargeId(keyId: string, n: number): string {
+  return n === 0 ? keyId : `${keyId}.${n}`;
+}
+
 /** Deterministic per job and type: a duplicated worker run produces the same event id (receivers dedupe on it). */
 export function eventIdFor(jobId: string, type: WebhookEventType): string {
   return webhookEventId(jobId, type);
@@ -104,6 +114,18 @@ export interface AcceptDeps {
   jobFiles: JobFiles;
   renderQueue: MessageQueue;
   quotas: QuotaStore;
+}
+
+/**
+ * Gives back a job's (or request's) charge: as a hold while it is held, then by its charge id (a charge with neither:
+ * a plain unit). Once either way: a hold given back takes its id with it, and a charge id is given back once.
+ */
+export async function giveBackCharge(quotas: QuotaStore, decision: QuotaDecision): Promise<void> {
+  if (decision.hold) await quotas.refund(decision);
+  if (decision.hold && decision.chargeId === undefined) return;
+  await quotas.refund(
+    chargedDecision(decision.charged, { chargeId: decision.chargeId, units: decision.units }),
+  );
 }
 
 /** Only Scale keys render in the background: 403 naming the caller's plan and the way to Scale. */
@@ -137,11 +159,29 @@ function acceptedAnswer(job: Pick<JobRecord, 'jobId' | 'status' | 'progress'>) {
 const UNQUEUED =
   'The render could not be queued because a backing service is unavailable. Please retry; this attempt was not counted against your limits.';
 
+/** A request with an Idempotency-Key: its charge's id, and how to charge it again under another. */
+interface KeyedCharge {
+  /** The charge's id (idempotentId of a request with an Idempotency-Key): the job's id derives from it. */
+  chargeId: string;
+  /**
+   * Charges this request again under `chargeId` (held like its first charge, and past the limit: it was admitted):
+   * a retry whose key's job failed is charged under an id of its own.
+   */
+  recharge(chargeId: string): Promise<QuotaDecision>;
+}
+
+type Accepted = ReturnType<typeof acceptedAnswer> & {
+  /** The request's charge as it stands (moved to a charge id of its own: keyedChargeId): the one to commit. */
+  decision: QuotaDecision;
+};
+
 /**
  * Creates and queues the job of an accepted async render. The quota was charged by the caller (`decision`, under
- * `chargeId` when the request has an Idempotency-Key); any failure here gives it back and answers 503 (the job, if
- * it was created, is retired: it never renders). An idempotent retry whose first request created the job continues
- * that job: queued again (a duplicate message is harmless: one claim per job), nothing charged again.
+ * `keyed.chargeId` when the request has an Idempotency-Key); any failure here gives it back and answers 503 (the
+ * job, if it was created, is retired: it never renders). An idempotent retry whose first request created the job
+ * continues that job: queued again (a duplicate message is harmless: one claim per job), nothing charged again. A
+ * retry that finds the key's job failed makes the key's next job (the first of its chain, keyedChargeId, not
+ * failed), its charge moved there. Answers the charge to commit.
  */
 export async function acceptAsyncRender(
   deps: AcceptDeps,
@@ -152,17 +192,24 @@ export async function acceptAsyncRender(
     plan: DocumentsPlan;
     decision: QuotaDecision;
     now: Date;
-    /** The charge's id (idempotentId of a request with an Idempotency-Key): the job's id derives from it. */
-    chargeId?: string;
+    /** With an Idempotency-Key. */
+    keyed?: KeyedCharge;
   },
-): Promise<{ statusCode: 202; body: Record<string, unknown>; headers: Record<string, string> }> {
-  const { request, now, chargeId } = input;
-  let jobId = chargeId ? jobIdFor(chargeId) : newJobId();
-  if (chargeId) {
-    // A job that failed was given its charge back (by this id): this retry, charged anew, is a new job.
-    const earlier = await lookUp(deps, jobId);
-    if (earlier && earlier.status !== 'failed') return resumeJob(deps, earlier, input.body, false);
-    if (earlier) jobId = newJobId();
+): Promise<Accepted> {
+  const { request, now, keyed } = input;
+  let decision = input.decision;
+  let jobId = keyed ? jobIdFor(keyed.chargeId) : newJobId();
+  if (keyed) {
+    let chargeId = keyed.chargeId;
+    let earlier = await lookUp(deps, jobId);
+    // A chain ends: each failed job of the key was made by one of its requests that died or was answered 503.
+    for (let n = 1; earlier?.status === 'failed'; n++) {
+      chargeId = keyedChargeId(keyed.chargeId, n);
+      jobId = jobIdFor(chargeId);
+      earlier = await lookUp(deps, jobId);
+    }
+    if (chargeId !== keyed.chargeId) decision = await moveCharge(deps, { ...keyed, decision }, chargeId);
+    if (earlier) return { ...(await resumeJob(deps, earlier, input.body, false)), decision };
   }
   const iso = now.toISOString();
   const sealed = sealRequest(input.body);
@@ -178,10 +225,10 @@ export async function acceptAsyncRender(
     updatedAt: iso,
     resultExpiresAt: Math.floor(now.getTime() / 1000) + (request.options.expires_in ?? JOB_TTL_S),
     expiresAt: Math.floor(now.getTime() / 1000) + (request.options.expires_in ?? JOB_TTL_S) + JOB_TTL_S,
-    charged: input.decision.charged,
-    ...(input.decision.chargeId ? { chargeId: input.decision.chargeId } : {}),
-    ...(input.decision.hold ? { hold: input.decision.hold } : {}),
-    ...(input.decision.units && input.decision.units !== 1 ? { units: input.decision.units } : {}),
+    charged: decision.charged,
+    ...(decision.chargeId ? { chargeId: decision.chargeId } : {}),
+    ...(decision.hold ? { hold: decision.hold } : {}),
+    ...(decision.units && decision.units !== 1 ? { units: decision.units } : {}),
     ...(request.metadata ? { metadata: JSON.stringify(request.metadata) } : {}),
     ...(sealed.secret ? { requestSecret: sealed.secret } : {}),
   };
@@ -194,7 +241,7 @@ export async function acceptAsyncRender(
       created = true;
     } catch (err) {
       // Another attempt of the same request (its key's lease lapsed while it still ran) created it first.
-      if (!chargeId) throw err;
+      if (!keyed) throw err;
       other = await lookUp(deps, jobId);
       if (!other) throw err;
     }
@@ -209,12 +256,35 @@ export async function acceptAsyncRender(
         .catch(() => false));
     if (retired)
       await deps.quotas
-        .refund(input.decision)
+        .refund(decision)
         .catch((e) => logger.error('quota refund failed', { error: e as Error }));
     logger.error('async render not queued', { error: err as Error, jobId, retired });
     throw new Unavailable(UNQUEUED);
   }
-  return other ? resumeJob(deps, other, input.body, true) : acceptedAnswer(job);
+  return { ...(other ? await resumeJob(deps, other, input.body, true) : acceptedAnswer(job)), decision };
+}
+
+/**
+ * The charge of a retry whose key's job failed, moved from the key's id to `chargeId` (its own job's): charged there
+ * first, then given back under the key's id. That id's charge was either this request's (the failed job had been
+ * given its charge back) or, counted as already made, the failed job's, not yet given back (its worker died first):
+ * given back either way, once (the failed job's own refund, by that id, then finds nothing). A failure answers 503:
+ * what this request holds is given back when its hold runs out.
+ */
+async function moveCharge(
+  deps: AcceptDeps,
+  input: { decision: QuotaDecision; recharge(chargeId: string): Promise<QuotaDecision> },
+  chargeId: string,
+): Promise<QuotaDecision> {
+  try {
+    const moved = await input.recharge(chargeId);
+    await giveBackCharge(deps.quotas, input.decision);
+    logger.info("async render: the key's job failed; this retry is charged under its own id", { chargeId });
+    return moved;
+  } catch (err) {
+    logger.error('async render: charge not moved to its own id', { error: err as Error, chargeId });
+    throw new Unavailable(UNQUEUED);
+  }
 }
 
 /**

@@ -41,17 +41,6 @@ export class DynamoAudioRepository extends DynamoLeasedJobStore<AudioRecord> imp
     return out !== undefined;
   }
 
-  async markEnded(id: string): Promise<boolean> {
-    const out = await this.update(id, {
-      set: [],
-      remove: ['#end'],
-      condition: 'attribute_exists(#end)',
-      names: { '#end': 'ending' },
-      touch: false, // updatedAt stays the outcome's time (the webhook event's `at`)
-    });
-    return out !== undefined;
-  }
-
   async remove(id: string): Promise<boolean> {
     const out = await this.db.send(
       new DeleteCommand({ TableName: this.shape.table, Key: this.key(id), ReturnValues: 'ALL_OLD' }),

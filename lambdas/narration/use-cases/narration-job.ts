@@ -215,9 +215,7 @@ export async function runJob(
     {
       maxAttempts: deps.config.MAX_RECEIVE_COUNT,
       // Settled but not ended: its worker (or request) died between the two; the end runs again (safe twice).
-      async onSettled(current) {
-        if (current?.ending) await jobEnded(deps, current);
-      },
+      end: (current) => jobEnded(deps, current),
       async giveUp(job, err, tried) {
         const why = err instanceof Error ? err.message.slice(0, 200) : 'unknown error';
         await failJob(

@@ -169,10 +169,21 @@ export class DynamoLeasedJobStore<T extends LeasedJob> implements LeasedJobStore
     }));
   }
 
+  async markEnded(id: string): Promise<boolean> {
+    const out = await this.update(id, {
+      set: [],
+      remove: ['#end'],
+      condition: 'attribute_exists(#end)',
+      names: { '#end': 'ending' },
+      touch: false, // updatedAt stays the outcome's time (the webhook event's `at`)
+    });
+    return out !== undefined;
+  }
+
   async listUnfinished(limit: number): Promise<T[]> {
     return this.scanJobs(
-      '#s IN (:q, :a)',
-      { '#s': 'status' },
+      '(#s IN (:q, :a) OR attribute_exists(#end))',
+      { '#s': 'status', '#end': 'ending' },
       { ':q': 'queued', ':a': this.shape.activeStatus },
       limit,
     );

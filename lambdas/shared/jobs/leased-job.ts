@@ -9,6 +9,11 @@
 // every third of the lease), so a job may take longer than its lease; a job whose lease ran out (its worker crashed
 // or timed out, so nobody renewed it) may be claimed again by the next delivery. Every transition is one conditional write, so duplicate deliveries
 // and a worker that lost its lease cannot move a job backwards, and `done`/`failed` are settled once.
+//
+// A settled job's end (what must follow its outcome: the charge settled, its webhook queued, counters) is not part
+// of the settling write: the service writes `ending` with it and removes the mark last (markEnded). A worker that
+// dies in between leaves a settled job still `ending`, and the next delivery of it runs the end again
+// (policy.end): once here for every service, so each end must be safe twice.
 import { logger } from '../logger';
 
 /** The fields the engine reads and writes; a service's record adds its own. */
@@ -24,6 +29,11 @@ export interface LeasedJob {
   updatedAt: string;
   /** Why it failed, in words the caller can act on. */
   error?: string;
+  /**
+   * Settled, its end (policy.end) not finished: written with the settling write (complete/fail), removed last by
+   * the end (markEnded). A delivery that finds a settled job still `ending` runs the end again.
+   */
+  ending?: true;
 }
 
 export type Requeued = { requeued: true; error: string } | { requeued: false; status: string };
@@ -58,8 +68,13 @@ export interface LeasedJobStore<T extends LeasedJob> {
   requeueFailed(id: string): Promise<Requeued>;
   /** Undoes requeueFailed (queued → failed with `error`) while no worker took the job; false otherwise. */
   restoreFailed(id: string, error: string): Promise<boolean>;
-  /** Jobs not settled (the local runtime re-queues them after a restart: its queues live in memory). */
+  /**
+   * Jobs not finished: not settled, or settled but not ended (`ending`). The local runtime re-queues them after a
+   * restart (its queues live in memory): their next delivery works or ends them.
+   */
   listUnfinished(limit: number): Promise<T[]>;
+  /** Removes `ending` (the job's end is done); true only for the call that removed it (one conditional write). */
+  markEnded(id: string): Promise<boolean>;
 }
 
 export const isSettled = (job: Pick<LeasedJob, 'status'>) => job.status === 'done' || job.status === 'failed';
@@ -80,7 +95,15 @@ export class JobBusyError extends Error {
 export interface LeasedJobPolicy<T extends LeasedJob, R> {
   /** The delivery that may fail for good (the queue's maxReceiveCount). */
   maxAttempts: number;
-  /** The job is already settled, or gone: it is acknowledged without work after this (e.g. re-queue a lost event). */
+  /**
+   * A settled job still `ending`: its worker (or request) died between settling it and ending it. Runs the end
+   * again; it must be safe twice and call markEnded last. A throw leaves the message for the next delivery.
+   */
+  end?(current: T): Promise<void>;
+  /**
+   * The job is already settled (and ended), or gone: it is acknowledged without work after this (e.g. re-queue a
+   * lost event).
+   */
   onSettled?(current: T | undefined): Promise<void>;
   /**
    * The last attempt failed with `err`: record the failure (the store's fail()). Return an outcome to acknowledge
@@ -91,9 +114,9 @@ export interface LeasedJobPolicy<T extends LeasedJob, R> {
 
 /**
  * Runs one delivery of job `id`: claims it, runs `work` on the claimed record and returns its outcome. A settled
- * or missing job is 'skipped'; a job another worker holds throws JobBusyError. While `work` runs its lease is
- * renewed; `lost` aborts if the job stops being this worker's (then `work` should stop: its outcome no longer
- * counts). When `work` throws, the job is released for the next delivery (and the error rethrown), or on the last
+ * or missing job is 'skipped' (a settled one still `ending` is ended first: policy.end); a job another worker holds
+ * throws JobBusyError. While `work` runs its lease is renewed; `lost` aborts if the job stops being this worker's
+ * (then `work` should stop: its outcome no longer counts). When `work` throws, the job is released for the next delivery (and the error rethrown), or on the last
  * attempt handed to `policy.giveUp`. `work` settles the job itself (complete, or fail for a job that cannot succeed).
  */
 export async function runLeasedJob<T extends LeasedJob, R>(
@@ -107,7 +130,10 @@ export async function runLeasedJob<T extends LeasedJob, R>(
   if (!claimed) {
     const current = await store.get(id);
     if (!current || isSettled(current)) {
-      await policy.onSettled?.(current);
+      if (current?.ending && policy.end) {
+        logger.warn('job settled but not ended (its worker died in between): ending it', { id });
+        await policy.end(current);
+      } else await policy.onSettled?.(current);
       logger.info('job already settled, acknowledging', { status: current?.status ?? 'missing' });
       return 'skipped';
     }

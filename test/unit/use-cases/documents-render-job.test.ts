@@ -2,7 +2,9 @@
 // recorded and its webhook event queued once; the caller's own fault fails at once, ours is retried and the last
 // attempt fails the job; a failed job's quota is given back exactly once (all its units, by its charge id). And an
 // async render's idempotent retry (its first request died after queueing the job) continues that job, however it
-// interleaves with the worker or with a first attempt still running: one job, one render, one charge.
+// interleaves with the worker or with a first attempt still running: one job, one render, one charge. A worker killed
+// between settling a job and ending it (a call that never returns) leaves it `ending`: the redelivery ends it, and a
+// key's retry after its job failed is charged under an id of its own, which that job's late refund cannot give back.
 import type { Context } from 'aws-lambda';
 import type { DocumentsDeps } from '../../../lambdas/documents/deps';
 import { config } from '../../../lambdas/documents/config';
@@ -59,6 +61,31 @@ async function setup(over: { body?: unknown; subscribed?: boolean | Error } = {}
   const used = async () => (await quotas.peek('docs#s', MONTH, T0))[0]!.used;
   return { deps, jobs, jobFiles, deliveryQueue, rendered, used, id: job.jobId };
 }
+
+/**
+ * The process is killed when it calls `method` of `port`: the call never returns. `dead` resolves when it is
+ * reached; `revive()` puts the method back for the next process (SQS's redelivery, a retry).
+ */
+function killAt<P extends object, K extends keyof P>(
+  port: P,
+  method: K,
+): { dead: Promise<void>; revive(): void } {
+  const original = port[method];
+  let reached!: () => void;
+  const dead = new Promise<void>((r) => (reached = r));
+  port[method] = (() => {
+    reached();
+    return new Promise<never>(() => undefined);
+  }) as P[K];
+  return { dead, revive: () => void (port[method] = original) };
+}
+
+/** A caller's fault only rendering finds (a filter the template engine does not know): the job fails at once. */
+const unrenderable = (n: number) => ({
+  format: 'html',
+  custom_html: '<p>{{ n | no_such_filter }}</p>',
+  data: { n },
+});
 
 test('done: the document is stored, the outcome recorded, the event queued once; a duplicate does nothing', async () => {
   const s = await setup();
@@ -154,21 +181,31 @@ describe('an idempotent retry of an async render, and what a failed job gives ba
     createdAt: T0.toISOString(),
     accountId: 'cus_1',
   };
-  /** The acceptance of `body` as POST /v1/render makes it: charged (under `id` if given), then accepted. */
+  let requests = 0;
+  /**
+   * The acceptance of `body` as POST /v1/render makes it: charged and held under `id` if given (else the request's
+   * id), accepted, then the charge committed before the 202.
+   */
   async function accept(s: Awaited<ReturnType<typeof setup>>, body: unknown, id?: string, units = 1) {
-    const decision = await s.deps.quotas.consume('docs#s', MONTH, T0, {
-      ...(id ? { id } : {}),
-      ...(units > 1 ? { units } : {}),
-    });
-    return acceptAsyncRender(s.deps, {
+    const charge = (chargeId: string, force = false) =>
+      s.deps.quotas.consume('docs#s', MONTH, T0, {
+        id: chargeId,
+        ...(units > 1 ? { units } : {}),
+        // Held while the test runs (the fake compares holds with the real clock).
+        hold: { id: chargeId, untilS: Math.ceil(Date.now() / 1000) + 3600 },
+        force,
+      });
+    const accepted = await acceptAsyncRender(s.deps, {
       body,
       request: parseRenderRequest(body),
       key: KEY,
       plan: 'scale',
-      decision,
+      decision: await charge(id ?? `req-${++requests}`),
       now: T0,
-      ...(id ? { chargeId: id } : {}),
+      ...(id ? { keyed: { chargeId: id, recharge: (other) => charge(other, true) } } : {}),
     });
+    await s.deps.quotas.commit(accepted.decision);
+    return accepted;
   }
   /** Runs the render messages queued since the last drain, in order; their outcomes, sorted. */
   const drained = new WeakMap<object, number>();
@@ -251,6 +288,34 @@ describe('an idempotent retry of an async render, and what a failed job gives ba
     expect(await s.used()).toBe(2);
   });
 
+  // The settling write marks the job `ending`; its end (charge, event, counters) removes the mark last. Before,
+  // the redelivery of a worker that died in between found the job settled and only re-queued its event: the
+  // caller stayed charged for a failed render.
+  test.each([
+    ['giving its charge back', 'refund'],
+    ['queueing its event', 'send'],
+  ] as const)(
+    'a worker that dies between failing the job and %s: the redelivery ends it (given back once, one event)',
+    async (_when, step) => {
+      const s = await setup();
+      const id = String((await accept(s, unrenderable(1))).body.id);
+      const kill = step === 'refund' ? killAt(s.deps.quotas, 'refund') : killAt(s.deliveryQueue, 'send');
+      void runRenderJob(s.deps, id, 1);
+      await kill.dead;
+      expect(await s.jobs.get(id)).toMatchObject({ status: 'failed', ending: true });
+      kill.revive();
+      expect(await s.used()).toBe(step === 'refund' ? 2 : 1);
+      expect(await runRenderJob(s.deps, id, 2)).toBe('skipped'); // SQS delivers the message again
+      expect(await s.used()).toBe(1); // setup's job only
+      expect(s.deliveryQueue.messages).toEqual([{ jobId: id, eventId: eventIdFor(id, 'document.failed') }]);
+      expect((await s.jobs.get(id))!.ending).toBeUndefined();
+      expect(await runRenderJob(s.deps, id, 3)).toBe('skipped'); // ended: nothing more
+      expect(await s.used()).toBe(1);
+      expect(s.deliveryQueue.messages).toHaveLength(1);
+    },
+    5000,
+  );
+
   test('a failed merge gives back every document it was charged for', async () => {
     const s = await setup();
     const part = { template: 'ventas', data: csv.data };
@@ -266,26 +331,49 @@ describe('an idempotent retry of an async render, and what a failed job gives ba
   });
 });
 
-test('a job whose request died after queueing it, before its 202 (its hold given back): charged when its worker delivers, once', async () => {
-  const s = await setup();
+/** A job queued by a request that died before its 202: its hold was given back, so its worker's commit charges it. */
+async function jobOfADeadRequest(s: Awaited<ReturnType<typeof setup>>, id: string) {
   const quotas = s.deps.quotas as FakeQuotaStore;
-  const decision = await quotas.consume('docs#s', MONTH, T0, {
-    id: 'req-1',
-    hold: { id: 'req-1', untilS: 0 },
-  });
+  const decision = await quotas.consume('docs#s', MONTH, T0, { id, hold: { id, untilS: 0 } });
   const job = {
-    ...jobRecord({ charged: decision.charged, chargeId: 'req-1', hold: 'req-1' }, T0),
-    jobId: 'job_heldchargeofadeadreq',
+    ...jobRecord({ charged: decision.charged, chargeId: id, hold: id }, T0),
+    jobId: `job_heldchargeofdead${id}`,
   };
   await s.jobs.create(job);
   await s.jobFiles.putRequest(job.jobId, JSON.stringify(csv));
   quotas.releaseHolds(decision.charged, true); // the dead request's hold, given back
+  return job;
+}
+
+test('a job whose request died after queueing it, before its 202 (its hold given back): charged when its worker delivers, once', async () => {
+  const s = await setup();
+  const job = await jobOfADeadRequest(s, 'req-1');
   const before = await s.used();
   expect(await runRenderJob(s.deps, job.jobId, 1)).toBe('done');
   expect(await s.used()).toBe(before + 1);
   expect(await runRenderJob(s.deps, job.jobId, 2)).toBe('skipped');
   expect(await s.used()).toBe(before + 1);
 });
+
+test('a worker that dies between delivering a job and committing its charge: the redelivery commits it, counts it once', async () => {
+  const s = await setup();
+  const job = await jobOfADeadRequest(s, 'req-2');
+  const before = await s.used();
+  const kill = killAt(s.deps.quotas, 'commit');
+  void runRenderJob(s.deps, job.jobId, 1);
+  await kill.dead;
+  expect(await s.jobs.get(job.jobId)).toMatchObject({ status: 'done', ending: true });
+  kill.revive();
+  expect(await runRenderJob(s.deps, job.jobId, 2)).toBe('skipped'); // SQS delivers the message again
+  expect(await s.used()).toBe(before + 1);
+  expect(s.rendered).toEqual(['csv']); // the render counted once (GET /stats)
+  expect(s.deliveryQueue.messages).toEqual([
+    { jobId: job.jobId, eventId: eventIdFor(job.jobId, 'document.rendered') },
+  ]);
+  expect(await runRenderJob(s.deps, job.jobId, 3)).toBe('skipped');
+  expect(await s.used()).toBe(before + 1);
+  expect(s.rendered).toEqual(['csv']);
+}, 5000);
 
 describe('POST /v1/render (async): the handler', () => {
   const TOKEN = 'key_async_retry_test_0123456789ab';
@@ -321,11 +409,11 @@ describe('POST /v1/render (async): the handler', () => {
       renderQueue,
       idempotency,
     } as unknown as DocumentsDeps;
-    const post = async (headers: Record<string, string> = {}) =>
+    const post = async (headers: Record<string, string> = {}, body: object = csv) =>
       (await makeRenderHandler(deps)(
         apiEvent('POST', '/v1/render', {
           headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, ...headers },
-          body: JSON.stringify({ ...csv, options: { async: true } }),
+          body: JSON.stringify({ ...body, options: { async: true } }),
         }),
         {
           functionName: 'f',
@@ -334,8 +422,72 @@ describe('POST /v1/render (async): the handler', () => {
         } as unknown as Context,
       )) as { statusCode: number; body: string };
     const used = () => [...quotas.counts.values()].reduce((a, b) => a + b, 0);
-    return { jobs, renderQueue, quotas, post, used };
+    // The render worker on the same stores.
+    const worker: RenderJobDeps = {
+      jobs,
+      jobFiles: deps.jobFiles,
+      renderQueue,
+      deliveryQueue: new FakeMessageQueue(),
+      quotas,
+      subscribed: async () => true,
+      renderer: async () => ({
+        renderPdf: () => Promise.reject(new Error('chromium crashed')),
+        renderPng: () => Promise.reject(new Error('chromium crashed')),
+      }),
+      recordRender: async () => undefined,
+      now: () => T0,
+      maxAttempts: 3,
+    };
+    return { jobs, renderQueue, quotas, post, used, worker };
   }
+
+  // A key's retry after its job failed was charged under the key's id again, which that job's refund gives back:
+  // a redelivery that ends the failed job late (its worker died before or after giving the charge back) took the
+  // retry's charge with it. The retry's job now has a charge id of its own (keyedChargeId).
+  test.each([
+    ['before giving its charge back', 'refund'],
+    ['after giving its charge back', 'send'],
+  ] as const)(
+    "a key's retry after its job failed, its worker dead %s: the failed job's late end leaves the retry charged",
+    async (_when, step) => {
+      const { jobs, post, used, worker, quotas } = world();
+      const key = { 'idempotency-key': `order-${step}` };
+      const first = await post(key, unrenderable(2));
+      const failed = JSON.parse(first.body).id as string;
+      expect(used()).toBe(1);
+      const kill =
+        step === 'refund'
+          ? killAt(quotas, 'refund')
+          : killAt(worker.deliveryQueue as FakeMessageQueue, 'send');
+      void runRenderJob(worker, failed, 1);
+      await kill.dead;
+      kill.revive();
+      const retry = await post(key, unrenderable(2)); // the first request died: the key's record has no answer
+      expect(retry.statusCode).toBe(202);
+      const next = JSON.parse(retry.body).id as string;
+      expect(next).not.toBe(failed);
+      // The failed job's charge, if still there, was given back by the retry (under the key's id, once).
+      expect(used()).toBe(1);
+      expect(await runRenderJob(worker, failed, 2)).toBe('skipped'); // the dead worker's message, again
+      expect(used()).toBe(1); // the retry's charge stays
+      expect(await runRenderJob(worker, failed, 3)).toBe('skipped');
+      expect(used()).toBe(1);
+      expect(await jobs.get(next)).toMatchObject({
+        status: 'queued',
+        chargeId: expect.stringMatching(/\.1$/),
+      });
+      expect((worker.deliveryQueue as FakeMessageQueue).messages).toEqual([
+        { jobId: failed, eventId: eventIdFor(failed, 'document.failed') },
+      ]);
+      // The key's next retry finds the retry's job (the key's chain: its failed job, then this one).
+      expect(JSON.parse((await post(key, unrenderable(2))).body).id).toBe(next);
+      expect(used()).toBe(1);
+      // The retry's own failure gives back its own charge, once.
+      expect(await runRenderJob(worker, next, 1)).toBe('failed');
+      expect(used()).toBe(0);
+    },
+    5000, // a worker that never reaches the kill fails in seconds, not at jest's 30 s
+  );
 
   test("with an Idempotency-Key: a retry that takes over a dead request's key answers that request's job", async () => {
     const { jobs, post, used } = world();
