@@ -11,7 +11,7 @@ import { Readable, Writable } from 'node:stream';
 import { readForBatch } from '../lambdas/documents/core/cfdi-resumen';
 import type { BatchEntry, JobRecord } from '../lambdas/documents/ports';
 import { assembleBatch } from '../lambdas/documents/use-cases/batch-assemble';
-import type { BatchRunDeps } from '../lambdas/documents/use-cases/batch-run-deps';
+import type { BatchAssembleDeps } from '../lambdas/documents/use-cases/batch-run-deps';
 import { PART_SIZE } from '../lambdas/documents/use-cases/batches';
 
 const PDF_BYTES = 60 * 1024;
@@ -93,7 +93,7 @@ async function assemble(
     events: { subscribed: async () => false, deliveryQueue: { send: fail, retryAfter: fail }, jobs: {} },
     quotas: {},
     now: () => new Date(),
-  } as unknown as BatchRunDeps;
+  } as unknown as BatchAssembleDeps;
   let peakRss = 0;
   let peakHeap = 0;
   const sample = () => {

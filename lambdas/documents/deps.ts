@@ -176,13 +176,13 @@ export function awsDeps(): DocumentsDeps {
  * store a function has no table for throws). Shared by POST /v1/batches and the batch worker.
  */
 export function batchDeps(
-  deps: Pick<DocumentsDeps, 'batches' | 'jobFiles' | 'batchFiles' | 'batchQueue' | 'quotas' | 'now'>,
+  deps: Pick<DocumentsDeps, 'batches' | 'jobFiles' | 'batchFiles' | 'assembleQueue' | 'quotas' | 'now'>,
 ): BatchDeps {
   return {
     jobs: deps.batches,
     jobFiles: deps.jobFiles,
     batchFiles: deps.batchFiles,
-    batchQueue: deps.batchQueue,
+    assembleQueue: deps.assembleQueue,
     quotas: deps.quotas,
     now: () => deps.now(),
   };

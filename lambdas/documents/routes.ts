@@ -110,44 +110,47 @@ export const documentsManifest: ServiceManifest = {
     WEBHOOK_DELIVERY.worker,
     {
       id: 'BatchWorker',
-      description: 'Splits CFDI batches and renders their parts in parallel',
+      description: 'Renders the parts of CFDI batches in parallel',
       handler: 'lambdas/documents/handlers/batch-worker.ts',
       queues: ['batch'],
       ...RENDERING_WORKER,
-      // A part of 20 CFDI takes seconds; the split of a 100 MB zip of 5,000 CFDI well under a minute.
+      // A part of 20 CFDI takes seconds.
       timeoutS: 300,
       access: {
         ...JOB_WORKER_TABLES,
-        // The batch's source, parts and PDFs (batches/).
+        // The batch's parts and PDFs (batches/).
         bucket: 'rw',
         bucketPrefixes: [BATCHES_PREFIX.prefix],
-        // Parts are queued by the worker itself, the assembly by the split; a batch refused at the split sends its
-        // webhook event to the delivery worker.
-        sendTo: ['assemble', 'batch', 'deliveries'],
+        // A part queues the next one of its window and the late assembly (and forwards a split or an assembly
+        // queued here before they were the assembler's).
+        sendTo: ['assemble', 'batch'],
       },
     },
     {
       id: 'BatchAssembler',
-      description: 'Streams each CFDI batch into its result zip as its parts are counted',
+      description: 'Splits each CFDI batch into parts, then streams its result zip as they are counted',
       handler: 'lambdas/documents/handlers/batch-assembler.ts',
       queues: ['assemble'],
       // No Chromium: a zip bundle. The zip streams through memory (two parts at a time, the upload's 5 MiB
       // parts); the workbook and the CSV are written to /tmp.
       memoryMb: 1024,
       tmpMb: 1024,
-      // Queued by the split, it follows the parts as they are counted: a batch of 5,000 CFDI (250 parts at the
-      // queue's concurrency of 50) and its ~300 MB zip fit in 15 minutes.
+      // The split of a 100 MB zip of 5,000 CFDI takes well under a minute. The assembly, queued by the split,
+      // follows the parts as they are counted: a batch of 5,000 CFDI (250 parts at the batch queue's concurrency
+      // of 50) and its ~300 MB zip fit in 15 minutes.
       timeoutS: 900,
       access: {
-        // Reads the job and its counted parts, completes it; gives back the quota of CFDI that failed; reads the
-        // owner's webhook endpoint (no stats: the parts count the renders).
+        // The split records the batch's plan and charges the month; the assembly reads the job and its counted
+        // parts, completes it and gives back the quota of CFDI that failed; both read the owner's webhook endpoint
+        // (no stats: the parts count the renders).
         tables: { quotas: 'rw', accounts: 'rw' },
         itemPrefixes: { accounts: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX] },
-        // Reads the parts, their outcomes and PDFs (batches/), writes the result zip (results/jobs/) and presigns
-        // its download URL for the webhook event.
+        // The split reads the batch's source and writes its parts (batches/); the assembly reads the parts, their
+        // outcomes and PDFs, writes the result zip (results/jobs/) and presigns its download URL for the webhook.
         bucket: 'rw',
         bucketPrefixes: [BATCHES_PREFIX.prefix, JOB_RESULT_PREFIX],
-        sendTo: ['deliveries'],
+        // The split queues the parts and the assembly; a batch done or refused sends its webhook event.
+        sendTo: ['assemble', 'batch', 'deliveries'],
       },
     },
   ],
@@ -176,11 +179,16 @@ export const documentsManifest: ServiceManifest = {
     {
       id: 'assemble',
       envVar: 'DOCUMENTS_ASSEMBLE_QUEUE_URL',
-      // A failed assembly starts again from the first part (the result zip is written whole or not at all).
+      // A failed assembly starts again from the first part (the result zip is written whole or not at all); a
+      // failed split, from the source (what it wrote is written again the same).
       maxReceiveCount: 3,
-      // One assembly per batch, each waiting on its parts most of its time.
-      maxConcurrency: 10,
-      description: 'CFDI batch assemblies (one message per batch, sent by its split)',
+      // One assembly per batch in progress, each waiting on its parts most of its time, and the splits (seconds
+      // each): a split waits for a free one only while 20 batches are being assembled at once.
+      maxConcurrency: 20,
+      // Locally a split and two batches' assemblies at once (the pollers wait, they do not render).
+      localPollers: 3,
+      description:
+        'CFDI batch splits and assemblies (per batch: its split, sent by POST /v1/batches, then its assembly, sent by the split)',
     },
   ],
 };

@@ -158,17 +158,19 @@ export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Bre
   const parts = Math.ceil(n / a.batchPartSize);
   const { lines, add } = ledger();
   const gb = a.batchWorkerMemMb / 1024;
-  const workerS = (n * (a.batchCfdiMs + a.batchSplitMsPerCfdi) + parts * a.batchColdMs) / 1000;
+  const workerS = (n * a.batchCfdiMs + parts * a.batchColdMs) / 1000;
   add(
-    `Lambda BatchWorker (${a.batchWorkerMemMb} MB: ${a.batchCfdiMs} ms per CFDI rendered, ${parts} parts each cold at ${a.batchColdMs} ms, split ${a.batchSplitMsPerCfdi} ms per CFDI)`,
+    `Lambda BatchWorker (${a.batchWorkerMemMb} MB: ${a.batchCfdiMs} ms per CFDI rendered, ${parts} parts each cold at ${a.batchColdMs} ms)`,
     workerS * gb,
     p.lambdaX86GbS,
   );
-  // The assembler follows the parts: billed from the split to the later of the last part and its own work.
+  // The assembler splits the batch, then follows the parts: billed from its split to the later of the last part and
+  // its own work.
   const assemblerS = Math.max(a.batchRenderWallS, (n * a.batchAssembleMsPerCfdi) / 1000);
+  const splitS = (n * a.batchSplitMsPerCfdi) / 1000;
   add(
-    `Lambda BatchAssembler (${a.batchAssemblerMemMb} MB arm64: runs while the parts render, ${a.batchRenderWallS} s, or its ${a.batchAssembleMsPerCfdi} ms per CFDI if longer)`,
-    (assemblerS * a.batchAssemblerMemMb) / 1024,
+    `Lambda BatchAssembler (${a.batchAssemblerMemMb} MB arm64: the split, ${a.batchSplitMsPerCfdi} ms per CFDI; the assembly while the parts render, ${a.batchRenderWallS} s, or its ${a.batchAssembleMsPerCfdi} ms per CFDI if longer)`,
+    ((splitS + assemblerS) * a.batchAssemblerMemMb) / 1024,
     p.lambdaArmGbS,
   );
   // Split + parts + assembly; the API: upload slot, start, ~20 status polls.

@@ -257,13 +257,15 @@ describe('workers', () => {
     });
   });
 
-  test('documents/BatchAssembler loads from its bundle without Chromium or the template sandbox, and handles an SQS batch (a malformed record fails alone, an unknown batch succeeds)', async () => {
+  test('documents/BatchAssembler loads from its bundle without Chromium or the template sandbox, and handles an SQS batch (a malformed record fails alone, an unknown batch: its split and its assembly succeed)', async () => {
     await withBundle(find('documents', 'BatchAssembler'), async (bundle) => {
       const done = await bundle.invoke(
         sqsEvent('arn:aws:sqs:us-east-1:000000000000:art-assemble', [
           { messageId: 'malformed', body: '{"jobId": 1}' },
           // No such batch: nothing to assemble, the record succeeds.
           { messageId: 'unknown-batch', body: JSON.stringify({ jobId: 'job_unknown' }) },
+          // Nor to split (the split runs in this bundle too).
+          { messageId: 'unknown-split', body: JSON.stringify({ jobId: 'job_unknown', step: 'split' }) },
         ]),
         35_000,
       );

@@ -1,5 +1,7 @@
 // Batch assembler: fed by the documents assemble queue (SQS event source, batch size 1, reportBatchItemFailures),
-// one message per CFDI batch, sent by its split (use-cases/batch-split.ts). Streams the batch's result zip part by
+// two messages per CFDI batch: its split (use-cases/batch-split.ts; sent by POST /v1/batches: it reads the zip, writes
+// and queues the parts for the batch worker, charges the month), then its assembly (sent by the split), which streams
+// the batch's result zip part by
 // part as the batch worker's parts are counted (use-cases/batch-assemble.ts), so the zip is written while the
 // batch renders instead of after it, for at most FOLLOW_MS (then it defers to the count that completes the batch,
 // which queues the next assembly: a success here, so a long batch uses up no receives). A zip bundle: no Chromium.
@@ -9,11 +11,16 @@ import { z } from 'zod';
 import { logger } from '../../shared/logger';
 import { sqsWorker } from '../../shared/sqs-worker';
 import { retryPolicy } from '../../shared/jobs/retry';
-import { awsDeps, type DocumentsDeps } from '../deps';
+import { awsDeps, batchDeps, type DocumentsDeps } from '../deps';
 import { assembleBatch } from '../use-cases/batch-assemble';
-import type { BatchAssembleDeps } from '../use-cases/batch-run-deps';
+import type { BatchAssembleDeps, BatchSplitDeps } from '../use-cases/batch-run-deps';
+import { splitBatch } from '../use-cases/batch-split';
+import type { AssembleMessage } from '../use-cases/batches';
 
-const Message = z.object({ jobId: z.string().min(1).max(64) });
+const Message = z.object({
+  jobId: z.string().min(1).max(64),
+  step: z.literal('split').optional(),
+}) satisfies z.ZodType<AssembleMessage>;
 
 /** The stores the assembly uses, named one by one (a spread would read every lazy getter). */
 export function batchAssembleDeps(deps: DocumentsDeps): BatchAssembleDeps {
@@ -30,14 +37,23 @@ export function batchAssembleDeps(deps: DocumentsDeps): BatchAssembleDeps {
   };
 }
 
+/** The split's: the batch's stores, the parts' and the assembly's queues, the webhook side of a refused batch. */
+export function batchSplitDeps(deps: DocumentsDeps): BatchSplitDeps {
+  return { ...batchDeps(deps), batchQueue: deps.batchQueue, events: batchAssembleDeps(deps).events };
+}
+
 export const makeHandler = (deps: DocumentsDeps) =>
   sqsWorker(
     Message,
     async ({ message, attempt }) => {
       try {
-        await assembleBatch(batchAssembleDeps(deps), message.jobId);
+        if (message.step === 'split') await splitBatch(batchSplitDeps(deps), message.jobId);
+        else await assembleBatch(batchAssembleDeps(deps), message.jobId);
       } catch (err) {
-        logger.error('batch assembly failed; SQS retries it', { error: err as Error, attempt });
+        logger.error(`batch ${message.step ?? 'assembly'} failed; SQS retries it`, {
+          error: err as Error,
+          attempt,
+        });
         throw err;
       }
     },

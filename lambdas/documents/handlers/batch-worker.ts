@@ -1,6 +1,6 @@
 // Batch worker: fed by the documents batch queue (SQS event source, batch size 1, reportBatchItemFailures) with the
-// steps of CFDI batches (use-cases/batch-run.ts): split and part (the assembly is the batch assembler's,
-// handlers/batch-assembler.ts; an `assemble` message left from before is forwarded to it). Runs in the container image (Chromium)
+// parts of CFDI batches (use-cases/batch-run.ts; the split and the assembly are the batch assembler's,
+// handlers/batch-assembler.ts: a `split` or `assemble` message left from before is forwarded to it). Runs in the container image (Chromium)
 // and renders with the same renderDocument() as POST /v1/render; parts run in parallel, one per invocation, up to
 // the queue's maxConcurrency. A fault is retried by SQS redelivery after a backoff (JOB_RETRY_SCHEDULE_S); on the
 // last attempt a part reports its CFDI still without a PDF as failed, and the batch goes on.
@@ -30,14 +30,9 @@ function stepOf(m: z.output<typeof Message>): BatchStep {
 export function batchRunDeps(deps: DocumentsDeps): BatchRunDeps {
   return {
     ...batchDeps(deps),
-    assembleQueue: deps.assembleQueue,
+    batchQueue: deps.batchQueue,
     renderer: () => deps.renderer(),
     recordRender: async (format, count) => void (await recordRender(deps, format, count)),
-    events: {
-      jobs: deps.batches,
-      deliveryQueue: deps.deliveryQueue,
-      subscribed: async (owner, type) => !!(await deps.webhooks.get(owner))?.events.includes(type),
-    },
     maxAttempts: deps.config.MAX_RECEIVE_COUNT,
   };
 }

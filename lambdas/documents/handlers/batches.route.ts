@@ -25,7 +25,8 @@ export const startBatchRoute = {
     // Reads that the upload arrived; stores a JSON list as the batch's source and the brand it prints.
     bucket: 'rw',
     bucketPrefixes: [BATCHES_PREFIX.prefix],
-    sendTo: ['batch'],
+    // The batch's split, to the batch assembler.
+    sendTo: ['assemble'],
   },
   docs: {
     summary: 'Start a batch of CFDI',

@@ -25,7 +25,7 @@ export const makeHandler = (
     | 'batches'
     | 'jobFiles'
     | 'batchFiles'
-    | 'batchQueue'
+    | 'assembleQueue'
     | 'quotas'
     | 'now'
     | 'idempotency'

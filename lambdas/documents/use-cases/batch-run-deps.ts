@@ -1,20 +1,26 @@
-// What the batch worker's steps use (use-cases/batch-run.ts): the API side's BatchDeps and the renderer's; and the
-// part of them the batch assembler uses (use-cases/batch-assemble.ts).
+// What the batch steps use (use-cases/batch-run.ts): the API side's BatchDeps, plus the parts' queue; the batch
+// assembler's split and assembly (no renderer) and the batch worker's parts (the renderer).
 import type { JobEventDeps } from './job-events';
 import type { BatchDeps } from './batches';
 import type { RenderDeps } from './render-request';
 import type { MessageQueue } from './jobs';
 
-export interface BatchRunDeps extends BatchDeps {
-  /** The batch's assembly, queued by its split (handlers/batch-assembler.ts). */
-  assembleQueue: MessageQueue;
-  renderer(): Promise<RenderDeps>;
-  /** Counts rendered documents in the service's stats (as a single render does; one update per part). */
-  recordRender(format: string, count: number): Promise<void>;
+/** The split (batch-split.ts), on the batch assembler: it queues the parts and the assembly, or fails the batch. */
+export interface BatchSplitDeps extends BatchDeps {
+  /** The parts, rendered by the batch worker (handlers/batch-worker.ts). */
+  batchQueue: MessageQueue;
   /** The webhook side of a finished job (the async renders'): subscribed() and the delivery queue. */
   events: JobEventDeps;
-  maxAttempts: number;
 }
 
 /** What the assembly uses: no renderer, no batch queue. */
-export type BatchAssembleDeps = Pick<BatchRunDeps, 'jobs' | 'batchFiles' | 'quotas' | 'events' | 'now'>;
+export type BatchAssembleDeps = Pick<BatchSplitDeps, 'jobs' | 'batchFiles' | 'quotas' | 'events' | 'now'>;
+
+/** A part (batch-part.ts), on the batch worker: the renderer, and the parts' and the assembly's queues. */
+export interface BatchRunDeps extends BatchDeps {
+  batchQueue: MessageQueue;
+  renderer(): Promise<RenderDeps>;
+  /** Counts rendered documents in the service's stats (as a single render does; one update per part). */
+  recordRender(format: string, count: number): Promise<void>;
+  maxAttempts: number;
+}

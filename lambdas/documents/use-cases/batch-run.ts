@@ -1,8 +1,9 @@
 // CFDI batches, the worker side (the API side is ./batches.ts). Three steps, each in its own file (their deps:
 // ./batch-run-deps.ts), each one SQS message and each idempotent, because SQS delivers at least once and a worker
-// may die. Split and parts are messages of the batch queue (handlers/batch-worker.ts, the Chromium image); the
-// assembly, one message per batch sent by the split, is the assemble queue's (handlers/batch-assembler.ts, a zip
-// bundle), so it runs beside the rendering instead of after it:
+// may die. The parts are messages of the batch queue (handlers/batch-worker.ts, the Chromium image, here); the split
+// (sent by POST /v1/batches) and the assembly (one per batch, sent by the split) are the assemble queue's
+// (handlers/batch-assembler.ts, a zip bundle: neither needs Chromium), so the split takes no renderer's time and
+// pays a small function's cold start, and the assembly runs beside the rendering instead of after it:
 //   split (batch-split.ts) — reads the zip (streamed: fflate's Unzip, one entry at a time) or the JSON list;
 //              reads each XML (core/cfdi-resumen.ts), refuses what cannot be printed, keeps one CFDI per UUID,
 //              writes parts of PART_SIZE CFDI to S3, queueing each of the plan's first window as soon as it is
@@ -33,13 +34,15 @@
 //              looked up while the upload ends; then it completes the job and queues its webhook event (Scale).
 import { renderPart } from './batch-part';
 import type { BatchRunDeps } from './batch-run-deps';
-import { splitBatch } from './batch-split';
 import type { AssembleMessage, BatchStep } from './batches';
 
+/** A message of the batch queue (the batch worker's): a part. */
 export async function runBatchStep(deps: BatchRunDeps, step: BatchStep, attempt: number): Promise<string> {
-  if (step.step === 'split') return splitBatch(deps, step.jobId);
   if (step.step === 'part') return renderPart(deps, step.jobId, step.part, attempt);
-  // An assembly the batch queue still carried from before the assemble queue: the assembler's now.
-  await deps.assembleQueue.send({ jobId: step.jobId } satisfies AssembleMessage);
+  // A split or an assembly the batch queue still carried from before they were the assembler's: the assembler's now.
+  await deps.assembleQueue.send({
+    jobId: step.jobId,
+    ...(step.step === 'split' ? { step: 'split' } : {}),
+  } satisfies AssembleMessage);
   return 'forwarded';
 }

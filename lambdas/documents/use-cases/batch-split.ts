@@ -5,7 +5,7 @@ import { logger } from '../../shared/logger';
 import { readForBatch, type Refused } from '../core/cfdi-resumen';
 import { BATCH_LIMITS, monthlyRules } from '../core/plans';
 import type { BatchEntry, JobRecord } from '../ports';
-import type { BatchRunDeps } from './batch-run-deps';
+import type { BatchSplitDeps } from './batch-run-deps';
 import { MAX_UNZIPPED_BYTES, PART_SIZE, type AssembleMessage, type BatchStep } from './batches';
 import { outcomeEvent, queueEvent } from './job-events';
 
@@ -42,7 +42,7 @@ class Splitter {
   files = 0;
 
   constructor(
-    private readonly deps: BatchRunDeps,
+    private readonly deps: BatchSplitDeps,
     private readonly jobId: string,
     private readonly early: { window: number; units: number },
   ) {}
@@ -167,7 +167,7 @@ async function splitZip(body: Readable, splitter: Splitter, limit: { plan: strin
   if (entries === 0) throw new BatchRefused('The upload is not a zip of XML files (no file found in it).');
 }
 
-async function failBatch(deps: BatchRunDeps, job: JobRecord, reason: string): Promise<void> {
+async function failBatch(deps: BatchSplitDeps, job: JobRecord, reason: string): Promise<void> {
   const event = await outcomeEvent(deps.events, job, 'document.failed');
   if (await deps.jobs.fail(job.jobId, reason, { event, completedAt: deps.now().toISOString() }))
     await queueEvent(deps.events, { jobId: job.jobId, event });
@@ -179,7 +179,7 @@ async function failBatch(deps: BatchRunDeps, job: JobRecord, reason: string): Pr
  * completes the job). The plan's parallelParts is the window: each part, when done, queues the one `window` places
  * after it (renderPart), so at most that many parts of one batch render at once.
  */
-async function queueSteps(deps: BatchRunDeps, jobId: string, parts: number, window: number): Promise<void> {
+async function queueSteps(deps: BatchSplitDeps, jobId: string, parts: number, window: number): Promise<void> {
   const counted = await deps.jobs.partsCounted(jobId);
   const missing = Array.from({ length: parts }, (_, i) => i).filter((i) => !counted.has(i));
   // Sent at once: each send's latency overlaps the others' (50 one after another are most of a second in AWS).
@@ -198,7 +198,7 @@ async function queueSteps(deps: BatchRunDeps, jobId: string, parts: number, wind
  * queued it while reading; a part counted since queues its own successor. Each part message is sent once.
  */
 async function queueRest(
-  deps: BatchRunDeps,
+  deps: BatchSplitDeps,
   jobId: string,
   parts: number,
   window: number,
@@ -217,7 +217,10 @@ async function queueRest(
   ]);
 }
 
-export async function splitBatch(deps: BatchRunDeps, jobId: string): Promise<'split' | 'skipped' | 'failed'> {
+export async function splitBatch(
+  deps: BatchSplitDeps,
+  jobId: string,
+): Promise<'split' | 'skipped' | 'failed'> {
   const job = await deps.jobs.get(jobId);
   if (!job?.batch) return 'skipped';
   if (job.status === 'rendering' && job.batch.parts !== undefined) {

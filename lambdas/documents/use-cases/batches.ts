@@ -36,24 +36,30 @@ export const PART_SIZE = 20;
 export const BATCHES_PATH = '/v1/batches';
 
 /**
- * A message of the batch queue. `assemble` is what the batch queue carried before the assembler had its own queue
- * (a batch under way at the deploy): the batch worker forwards it there.
+ * A message of the batch queue: a part. `split` and `assemble` are what the batch queue carried before the batch
+ * assembler split batches and had its own queue (a batch under way at the deploy): the batch worker forwards them.
  */
 export type BatchStep =
   | { jobId: string; step: 'split' }
   | { jobId: string; step: 'part'; part: number }
   | { jobId: string; step: 'assemble' };
 
-/** The message of the assemble queue (one per batch, sent by its split): use-cases/batch-assemble.ts. */
+/**
+ * A message of the assemble queue (handlers/batch-assembler.ts, a zip bundle: no Chromium): the batch's split, sent
+ * by POST /v1/batches (use-cases/batch-split.ts), then its assembly, sent by the split (use-cases/batch-assemble.ts).
+ */
 export interface AssembleMessage {
   jobId: string;
+  /** The split; none: the assembly. */
+  step?: 'split';
 }
 
 export interface BatchDeps {
   jobs: JobRepository & BatchRepository;
   jobFiles: JobFiles;
   batchFiles: BatchFiles;
-  batchQueue: MessageQueue;
+  /** The batch's split (sent by its start) and assembly (sent by the split): the batch assembler's queue. */
+  assembleQueue: MessageQueue;
   quotas: QuotaStore;
   now(): Date;
 }
@@ -195,7 +201,7 @@ export async function startBatch(
     if ('xml' in request) await deps.batchFiles.putSource(sourceKey, JSON.stringify(request.xml));
     if (input.marca) await deps.batchFiles.putBrand(jobId, input.marca);
     await deps.jobs.create(job);
-    await deps.batchQueue.send({ jobId, step: 'split' } satisfies BatchStep);
+    await deps.assembleQueue.send({ jobId, step: 'split' } satisfies AssembleMessage);
   } catch (err) {
     // A repeated start of the same upload that raced this one: answer the batch it made.
     const raced = 'upload_id' in request ? await deps.jobs.get(jobId).catch(() => undefined) : undefined;
@@ -282,13 +288,13 @@ export { downloadFor };
  * recorded, the parts not counted, or the assembly). Each step is idempotent, so sending one twice is harmless.
  */
 export async function requeueBatches(
-  deps: Pick<BatchDeps, 'jobs' | 'batchQueue'> & { assembleQueue: MessageQueue },
+  deps: Pick<BatchDeps, 'jobs' | 'assembleQueue'> & { batchQueue: MessageQueue },
   jobs: JobRecord[],
 ) {
   for (const job of jobs) {
     if (!job.batch) continue;
     if (job.status === 'queued') {
-      await deps.batchQueue.send({ jobId: job.jobId, step: 'split' } satisfies BatchStep);
+      await deps.assembleQueue.send({ jobId: job.jobId, step: 'split' } satisfies AssembleMessage);
       continue;
     }
     const parts = job.batch.parts ?? 0;

@@ -267,11 +267,14 @@ export function documentsCases(s: () => Synth): void {
       expect(envOf('Render').DOCUMENTS_RENDER_QUEUE_URL).toBeDefined();
       expect(sendsTo('RenderWorker')).toEqual([arn('deliveries')]);
       expect(sendsTo('DeliveryWorker')).toEqual([]);
-      // CFDI batches: StartBatch queues the split; the batch worker queues parts, the assembly and a refused
-      // batch's webhook event; the assembler queues the finished batch's event.
-      expect(sendsTo('StartBatch')).toEqual([arn('batch')]);
-      expect(sendsTo('BatchWorker')).toEqual([`[${arn('assemble')},${arn('batch')},${arn('deliveries')}]`]);
-      expect(sendsTo('BatchAssembler')).toEqual([arn('deliveries')]);
+      // CFDI batches: StartBatch queues the split on the assembler's queue; the assembler's split queues the parts
+      // and the assembly (a refused batch: its webhook event), its assembly the finished batch's event; the batch
+      // worker queues parts and the late assembly (and forwards steps queued there before).
+      expect(sendsTo('StartBatch')).toEqual([arn('assemble')]);
+      expect(sendsTo('BatchWorker')).toEqual([`[${arn('assemble')},${arn('batch')}]`]);
+      expect(sendsTo('BatchAssembler')).toEqual([
+        `[${arn('assemble')},${arn('batch')},${arn('deliveries')}]`,
+      ]);
       const senders = ['Render', 'RenderWorker', 'StartBatch', 'BatchWorker', 'BatchAssembler'];
       for (const id of Object.keys(stack.functions).filter((f) => !senders.includes(f)))
         expect({ id, sends: sendsTo(id) }).toEqual({ id, sends: [] });

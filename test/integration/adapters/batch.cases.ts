@@ -10,7 +10,7 @@ import { DynamoBatchRepository } from '../../../lambdas/documents/adapters/batch
 import { baseName, readForBatch } from '../../../lambdas/documents/core/cfdi-resumen';
 import type { BatchEntry, JobRecord, SplitBatch } from '../../../lambdas/documents/ports';
 import { assembleBatch } from '../../../lambdas/documents/use-cases/batch-assemble';
-import type { BatchRunDeps } from '../../../lambdas/documents/use-cases/batch-run-deps';
+import type { BatchAssembleDeps } from '../../../lambdas/documents/use-cases/batch-run-deps';
 import { batchCorpus } from '../../helpers/cfdi-batch';
 import type { withEmulators } from '../../helpers/env';
 
@@ -116,7 +116,7 @@ export function batchAssemblyCases(env: () => Emulators): void {
         batchFiles: files,
         events: { subscribed: async () => false },
         now: () => new Date(),
-      } as unknown as BatchRunDeps;
+      } as unknown as BatchAssembleDeps;
       expect(await assembleBatch(deps, jobId)).toBe('done');
       expect(completed).toHaveLength(1);
       const { result } = completed[0] as { result: { key: string } };
@@ -160,7 +160,7 @@ export function batchAssemblyCases(env: () => Emulators): void {
         quotas: { refund: async (d: unknown) => void refunds.push(d) },
         events: { subscribed: async () => false },
         now: () => new Date(),
-      } as unknown as BatchRunDeps;
+      } as unknown as BatchAssembleDeps;
       expect(await assembleBatch(deps, jobId)).toBe('done');
       expect(refunds).toEqual([expect.objectContaining({ chargeId: `batch:${jobId}`, units: 1, charged })]);
       const { result } = completed[0] as { result: { key: string } };
@@ -219,7 +219,7 @@ export function batchAssemblyCases(env: () => Emulators): void {
         batchFiles: files,
         events: { subscribed: async () => false },
         now: () => new Date(),
-      } as unknown as BatchRunDeps;
+      } as unknown as BatchAssembleDeps;
       expect(await assembleBatch(deps, jobId)).toBe('done');
       expect(polls).toBeGreaterThanOrEqual(4);
       const out = await s3Client().send(
@@ -259,7 +259,7 @@ export function batchAssemblyCases(env: () => Emulators): void {
         batchFiles: files,
         events: { subscribed: async () => false },
         now: () => new Date(),
-      } as unknown as BatchRunDeps;
+      } as unknown as BatchAssembleDeps;
       expect(await assembleBatch(deps, jobId, 300)).toBe('deferred');
       expect(completed).toEqual([]);
       // Its unfinished zip was not stored (the multipart upload was aborted); the job is marked.

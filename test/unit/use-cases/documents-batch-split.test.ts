@@ -3,7 +3,7 @@
 // read queued no successor. Fakes for the stores; the CFDI are the corpus' (readForBatch is real).
 import { Readable } from 'node:stream';
 import type { JobRecord } from '../../../lambdas/documents/ports';
-import type { BatchRunDeps } from '../../../lambdas/documents/use-cases/batch-run-deps';
+import type { BatchSplitDeps } from '../../../lambdas/documents/use-cases/batch-run-deps';
 import { splitBatch } from '../../../lambdas/documents/use-cases/batch-split';
 import type { BatchStep } from '../../../lambdas/documents/use-cases/batches';
 import { batchCorpus } from '../../helpers/cfdi-batch';
@@ -62,7 +62,7 @@ async function split(count: number, left: number, counted: number[] = []) {
     },
     events: { subscribed: async () => false },
     now: () => new Date('2026-11-29T00:00:00.000Z'),
-  } as unknown as BatchRunDeps;
+  } as unknown as BatchSplitDeps;
   const outcome = await splitBatch(deps, QUEUED.jobId);
   return {
     outcome,
