@@ -7,6 +7,7 @@ import type { GrowthItem, GrowthStore } from '../../lambdas/shared/growth/ports'
 import {
   slotsFor,
   type ChargeOptions,
+  type CommitOptions,
   type QuotaDecision,
   type QuotaStore,
   type WindowRule,
@@ -19,17 +20,24 @@ export class FakeQuotaStore implements QuotaStore {
   readonly counts = new Map<string, number>();
   /** Charge ids per window key (ChargeOptions.id). */
   readonly ids = new Map<string, Set<string>>();
-  /** Held charges per window key (ChargeOptions.hold): hold id → until (epoch s), units, charge id. */
+  /**
+   * Held charges per window key (ChargeOptions.hold): hold id → until (epoch s), units, charge id. Units 0: given
+   * back by refund(), a mark for commit() (ChargeHold).
+   */
   readonly holds = new Map<string, Map<string, { until: number; units: number; id?: string }>>();
   readonly faults = new Faults();
 
-  /** Gives back the expired holds of these windows (every hold with `all`); answers how many were. */
+  /**
+   * Gives back the expired holds of these windows (every hold with `all`); answers how many were. A mark (given
+   * back already) is only removed.
+   */
   releaseHolds(slots: WindowSlot[], all = false): number {
     let released = 0;
     for (const s of slots)
       for (const [hold, h] of this.holds.get(s.key) ?? []) {
         if (!all && h.until > Date.now() / 1000) continue;
         this.holds.get(s.key)!.delete(hold);
+        if (h.units === 0) continue;
         if (h.id) this.ids.get(s.key)?.delete(h.id);
         this.counts.set(s.key, Math.max(0, this.used(s) - h.units));
         released++;
@@ -97,7 +105,10 @@ export class FakeQuotaStore implements QuotaStore {
     this.faults.check('refund');
     for (const s of decision.charged) {
       if (decision.hold) {
-        if (!this.holds.get(s.key)?.delete(decision.hold)) continue;
+        // While held; the hold stays as a mark of 0 units.
+        const held = this.holds.get(s.key)?.get(decision.hold);
+        if (!held?.units) continue;
+        held.units = 0;
         if (decision.chargeId) this.ids.get(s.key)?.delete(decision.chargeId);
       } else if (decision.chargeId && !this.ids.get(s.key)?.delete(decision.chargeId)) continue;
       const units = decision.units ?? 1;
@@ -105,10 +116,14 @@ export class FakeQuotaStore implements QuotaStore {
     }
   }
 
-  async commit(decision: QuotaDecision): Promise<void> {
+  async commit(decision: QuotaDecision, opts: CommitOptions = {}): Promise<void> {
     this.faults.check('commit');
     for (const s of decision.charged) {
-      if (!decision.hold || this.holds.get(s.key)?.delete(decision.hold)) continue;
+      if (!decision.hold) continue;
+      const held = this.holds.get(s.key)?.get(decision.hold);
+      this.holds.get(s.key)?.delete(decision.hold);
+      // Held until now: the charge stays. A mark: given back by refund() (the work failed first).
+      if (held && (held.units > 0 || opts.unlessRefunded)) continue;
       // Given back while the work ran: charged again, once per charge id.
       if (decision.chargeId && this.ids.get(s.key)?.has(decision.chargeId)) continue;
       this.counts.set(s.key, this.used(s) + (decision.units ?? 1));

@@ -104,6 +104,42 @@ describe.each<[string, () => QuotaStore]>([
     await q.commit(late);
     expect(await used()).toBe(3);
   });
+
+  test('a held charge given back (its work failed) leaves a mark: the acceptance that commits after it charges nothing, a delivery charges it again once; the mark expires without changing the count', async () => {
+    const q = make();
+    const who = `ip#${randomUUID()}`;
+    const month: WindowRule[] = [{ period: 'month', limit: 5 }];
+    const used = async () => (await q.peek(who, month, T0))[0]!.used;
+    const nowS = Math.floor(Date.now() / 1000);
+    const held = (id: string, untilS = nowS + 600) => ({ id, hold: { id, untilS } });
+    // An async render's worker failed its job before the route committed the 202: given back once, and the
+    // route's commit (it only accepted the work) charges nothing. Before the mark, it charged the failed render.
+    const failed = await q.consume(who, month, T0, held('failed'));
+    await q.refund(failed);
+    await q.refund(failed);
+    expect(await used()).toBe(0);
+    await q.commit(failed, { unlessRefunded: true });
+    expect(await used()).toBe(0);
+    expect(await q.hasCharge!(who, month, T0, 'failed')).toBe(false);
+    // Delivered after another attempt gave the charge back: a delivery's commit charges it again, once.
+    const delivered = await q.consume(who, month, T0, held('delivered'));
+    await q.refund(delivered);
+    await q.commit(delivered);
+    await q.commit(delivered);
+    expect(await used()).toBe(1);
+    expect(await q.hasCharge!(who, month, T0, 'delivered')).toBe(true);
+    // A mark past its time, its id charged again since (unheld): the next held charge removes the mark and leaves
+    // that charge as it is.
+    const gone = await q.consume(who, month, T0, held('gone', nowS - 1));
+    await q.refund(gone);
+    await q.consume(who, month, T0, { id: 'gone' });
+    expect(await used()).toBe(2);
+    await q.consume(who, month, T0, held('next'));
+    expect(await used()).toBe(3);
+    expect(await q.hasCharge!(who, month, T0, 'gone')).toBe(true);
+    await q.commit(gone, { unlessRefunded: true }); // its mark gone with its time: charged once, by its id
+    expect(await used()).toBe(3);
+  });
 });
 
 test('DynamoDB: the local runtime’s start gives back every hold in the table, and only holds', async () => {

@@ -277,9 +277,10 @@ export const makeHandler = (deps: DocumentsDeps) =>
           throw ABANDONED;
         }
         // Accepted: the held charge is committed before the 202 leaves. A failed commit still answers 202 (the job
-        // is queued): its worker commits the charge when it delivers (jobs-render.ts).
+        // is queued): its worker commits the charge when it delivers (jobs-render.ts). Its worker may have failed
+        // the job and given the charge back already: then nothing is charged (unlessRefunded).
         await deps.quotas
-          .commit(accepted.decision)
+          .commit(accepted.decision, { unlessRefunded: true })
           .catch((e) => logger.error('async render: held charge not committed', { error: e as Error }));
         return json(accepted.statusCode, accepted.body, { ...headers, ...accepted.headers });
       }

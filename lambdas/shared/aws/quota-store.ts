@@ -1,7 +1,8 @@
 // DynamoDB QuotaStore: one counter item per (subject, window). Each charge is a single conditional ADD, so 100
 // parallel requests against a limit of 5 let exactly 5 through (no transactions needed; the emulator lacks them).
 // A held charge (ChargeOptions.hold) writes its hold as an attribute `hold:<id>` of the same item in the same
-// conditional write, so a charge and its hold are made, committed and given back together, each exactly once.
+// conditional write, so a charge and its hold are made, committed and given back together, each exactly once. A
+// held charge given back keeps its attribute with 0 units (the mark commit() reads), until a commit or its expiry.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoTable } from './dynamo-table';
@@ -9,6 +10,7 @@ import { logger } from '../logger';
 import {
   slotsFor,
   type ChargeOptions,
+  type CommitOptions,
   type QuotaDecision,
   type QuotaStore,
   type WindowRule,
@@ -21,7 +23,10 @@ const KEEP_AFTER_RESET_S = 86400;
 /** A hold's attribute: `hold:<id>` on the window's counter item. */
 const HOLD = 'hold:';
 
-/** What a hold remembers: when it may be given back, how many units, and the charge id it added to `ids`. */
+/**
+ * What a hold remembers: when it may be given back, how many units (0: given back by refund(), a mark), and the
+ * charge id it added to `ids`.
+ */
 interface HeldCharge {
   until: number;
   units: number;
@@ -36,8 +41,8 @@ export class DynamoQuotaStore extends DynamoTable implements QuotaStore {
   /**
    * One conditional ADD. With an id, the window's `ids` set records it: a charge for an id already there changes
    * nothing and answers the current count; a refund for an id not there changes nothing. With a hold, the hold is
-   * written beside the charge; a refund of a held charge gives back only while the hold is there. A charge refused
-   * while the window holds expired holds gives those back and tries once more.
+   * written beside the charge; a refund of a held charge gives back only while the hold is there, and leaves it as
+   * a mark of 0 units. A charge refused while the window holds expired holds gives those back and tries once more.
    */
   private async add(
     slot: WindowSlot,
@@ -53,25 +58,31 @@ export class DynamoQuotaStore extends DynamoTable implements QuotaStore {
     const conditions: string[] = [];
     if (delta > 0 && !force) conditions.push('(attribute_not_exists(#c) OR #c <= :limit)');
     if (delta < 0) conditions.push('#c >= :units');
-    // A held charge's refund: while the hold is there (then its id is in `ids` too, if it has one).
+    // A held charge's refund: while the hold is there and not given back already (then its id is in `ids` too, if
+    // it has one); its units become 0, the mark commit() reads.
     const byId = !!id && !(hold && delta < 0);
-    if (hold && delta < 0) conditions.push('attribute_exists(#h)');
+    const unhold = !!hold && delta < 0;
+    if (unhold) conditions.push('#h.#units > :zero');
     if (byId) conditions.push(delta > 0 ? 'NOT contains(#ids, :id)' : 'contains(#ids, :id)');
     const held: HeldCharge | undefined =
       hold && delta > 0 ? { until: hold.untilS, units, ...(id ? { id } : {}) } : undefined;
-    const sets = ['expiresAt = if_not_exists(expiresAt, :exp)', ...(held ? ['#h = :held'] : [])];
+    const sets = [
+      'expiresAt = if_not_exists(expiresAt, :exp)',
+      ...(held ? ['#h = :held'] : []),
+      ...(unhold ? ['#h.#units = :zero'] : []),
+    ];
     try {
       const out = await this.updateItem({
         Key: { pk: slot.key },
         UpdateExpression:
           (id ? (delta > 0 ? 'ADD #c :d, #ids :set' : 'ADD #c :d DELETE #ids :set') : 'ADD #c :d') +
-          ` SET ${sets.join(', ')}` +
-          (hold && delta < 0 ? ' REMOVE #h' : ''),
+          ` SET ${sets.join(', ')}`,
         ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
         ExpressionAttributeNames: {
           '#c': 'count',
           ...(id ? { '#ids': 'ids' } : {}),
           ...(hold ? { '#h': HOLD + hold.id } : {}),
+          ...(unhold ? { '#units': 'units' } : {}),
         },
         ExpressionAttributeValues: {
           ':d': delta,
@@ -81,6 +92,7 @@ export class DynamoQuotaStore extends DynamoTable implements QuotaStore {
           ...(id ? { ':set': new Set([id]) } : {}),
           ...(byId ? { ':id': id } : {}),
           ...(held ? { ':held': held } : {}),
+          ...(unhold ? { ':zero': 0 } : {}),
         },
         // A held charge reads the whole item back: holds left by dead processes are given back now.
         ReturnValues: held ? 'ALL_NEW' : 'UPDATED_NEW',
@@ -103,8 +115,9 @@ export class DynamoQuotaStore extends DynamoTable implements QuotaStore {
 
   /**
    * Gives back the item's holds that expired (`all`: every hold, when no process can hold any: the local runtime's
-   * start), except `keep`; each in one conditional write on the hold as read, so it is given back once. Answers
-   * the units given back; never throws (a hold not given back now is given back by a later charge).
+   * start), except `keep`; each in one conditional write on the hold as read, so it is given back once (a mark of
+   * 0 units, already given back, is only removed). Answers the units given back; never throws (a hold not given
+   * back now is given back by a later charge).
    */
   private async releaseHolds(key: string, item: Item, keep?: string, all = false): Promise<number> {
     const nowS = Date.now() / 1000;
@@ -113,24 +126,30 @@ export class DynamoQuotaStore extends DynamoTable implements QuotaStore {
       if (!name.startsWith(HOLD) || name === HOLD + keep) continue;
       const held = value as HeldCharge;
       if (!all && held.until > nowS) continue;
+      // A mark (given back by refund(): its id left `ids` then, and a later charge may have put it back).
+      const mark = held.units === 0;
       try {
         await this.updateItem({
           Key: { pk: key },
-          UpdateExpression: `ADD #c :d${held.id ? ' DELETE #ids :set' : ''} REMOVE #h`,
-          ConditionExpression: '#h.#until = :until AND #c >= :units',
+          UpdateExpression: mark ? 'REMOVE #h' : `ADD #c :d${held.id ? ' DELETE #ids :set' : ''} REMOVE #h`,
+          // On the hold as read: a refund that made it a mark meanwhile has given it back already.
+          ConditionExpression:
+            '#h.#until = :until AND #h.#units = :units' + (mark ? '' : ' AND #c >= :units'),
           ExpressionAttributeNames: {
-            '#c': 'count',
             '#h': name,
             '#until': 'until',
-            ...(held.id ? { '#ids': 'ids' } : {}),
+            '#units': 'units',
+            ...(mark ? {} : { '#c': 'count' }),
+            ...(held.id && !mark ? { '#ids': 'ids' } : {}),
           },
           ExpressionAttributeValues: {
-            ':d': -held.units,
             ':units': held.units,
             ':until': held.until,
-            ...(held.id ? { ':set': new Set([held.id]) } : {}),
+            ...(mark ? {} : { ':d': -held.units }),
+            ...(held.id && !mark ? { ':set': new Set([held.id]) } : {}),
           },
         });
+        if (mark) continue;
         released += held.units;
         // The evidence of each hold given back (the crash test reads it): its work was never delivered.
         logger.warn('held charge given back: its work was never delivered', {
@@ -216,23 +235,29 @@ export class DynamoQuotaStore extends DynamoTable implements QuotaStore {
     );
   }
 
-  async commit(decision: QuotaDecision): Promise<void> {
+  async commit(decision: QuotaDecision, opts: CommitOptions = {}): Promise<void> {
     if (!decision.hold) return;
     const name = HOLD + decision.hold;
     await Promise.all(
       decision.charged.map(async (slot) => {
+        let held: HeldCharge | undefined;
         try {
-          await this.updateItem({
+          const out = await this.updateItem({
             Key: { pk: slot.key },
             UpdateExpression: 'REMOVE #h',
             ConditionExpression: 'attribute_exists(#h)',
             ExpressionAttributeNames: { '#h': name },
+            ReturnValues: 'UPDATED_OLD',
           });
+          held = out.Attributes?.[name] as HeldCharge | undefined;
         } catch (err) {
           if (!isCheckFailed(err)) throw err;
-          // Given back while the work ran (it outlived its hold): delivered, so charged again (once per charge id).
-          await this.add(slot, 1, { id: decision.chargeId, units: decision.units, force: true });
         }
+        // Held until now: the charge stays. A mark: given back by refund() (the work failed first).
+        if (held && (held.units > 0 || opts.unlessRefunded)) return;
+        // Given back while the work ran (it outlived its hold, or someone refunded it): delivered, so charged again
+        // (once per charge id).
+        await this.add(slot, 1, { id: decision.chargeId, units: decision.units, force: true });
       }),
     );
   }

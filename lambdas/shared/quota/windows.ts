@@ -87,6 +87,9 @@ export function chargedDecision(
  * each window's counter item; commit() removes it once the work is delivered (before the answer leaves). A hold
  * found past `untilS` (its process died: nothing answers after a route's deadline) is no longer usage (peek), and is
  * given back by the next charge of that window, or by the local runtime's start: once, in one conditional write.
+ * refund() gives a held charge back but leaves its hold as a mark of 0 units: a commit that comes after it can tell
+ * "given back because the work failed" from "given back because it outlived its hold" (CommitOptions). The mark is
+ * removed by that commit, or past `untilS` like a hold, without changing the count.
  */
 export interface ChargeHold {
   /** Unique per piece of work (the request id, or the charge id when there is one). */
@@ -112,6 +115,15 @@ export interface ChargeOptions {
   hold?: ChargeHold;
 }
 
+export interface CommitOptions {
+  /**
+   * The commit accepts work that another process goes on with (an async render's 202: its worker renders it), which
+   * may already have failed it and given its charge back (refund()): then the commit charges nothing. Without it, a
+   * commit says the work was delivered, so a charge given back meanwhile, whoever gave it back, is charged again.
+   */
+  unlessRefunded?: boolean;
+}
+
 /** The caller's view of a decision, as headers (IETF RateLimit draft fields, widely used names). */
 export function rateLimitHeaders(decision: QuotaDecision, now: Date): Record<string, string> {
   const nowS = Math.floor(now.getTime() / 1000);
@@ -135,14 +147,16 @@ export interface QuotaStore {
   consume(subject: string, rules: WindowRule[], now?: Date, opts?: ChargeOptions): Promise<QuotaDecision>;
   /**
    * Gives back what a decision charged (the work failed); with its chargeId, only if that charge is there; with its
-   * hold, only while it is held (a hold already given back, or committed, is not given back again).
+   * hold, only while it is held (a hold already given back, or committed, is not given back again). A held charge
+   * given back leaves its hold as a mark of 0 units (ChargeHold), for commit().
    */
   refund(decision: QuotaDecision): Promise<void>;
   /**
    * The held work was delivered: the charge stays, its hold ends. A hold given back meanwhile (the work outlived its
-   * hold) is charged again, past the limit if need be (it was admitted), once per charge id.
+   * hold, or refund() ran) is charged again, past the limit if need be (it was admitted), once per charge id; with
+   * `unlessRefunded`, one that refund() gave back is not (its mark is removed, nothing charged).
    */
-  commit(decision: QuotaDecision): Promise<void>;
+  commit(decision: QuotaDecision, opts?: CommitOptions): Promise<void>;
   /** Was the charge `id` made in the windows of `at`? (stores without charge ids: undefined, unknown) */
   hasCharge?(subject: string, rules: WindowRule[], at: Date, id: string): Promise<boolean>;
   /** Current usage without charging. */

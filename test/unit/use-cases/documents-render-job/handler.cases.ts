@@ -143,6 +143,30 @@ export function handlerCases({
       5000, // a worker that never reaches the kill fails in seconds, not at jest's 30 s
     );
 
+    // The worker takes the job as soon as it is queued and fails it (the caller's fault) before the route commits
+    // the 202's held charge: its refund gave the charge back, and the route's commit, finding no hold, read it as a
+    // hold outlived and charged again: a failed render charged. The refund now leaves a mark the commit reads.
+    test.each([
+      ['without', {}],
+      ['with', { 'idempotency-key': 'order-fast-fail' }],
+    ])(
+      'a job its worker fails before the route commits its 202 (%s an Idempotency-Key): not charged',
+      async (_with, headers) => {
+        const { jobs, renderQueue, post, used, worker } = world();
+        const send = renderQueue.send.bind(renderQueue);
+        const outcomes: string[] = [];
+        renderQueue.send = async (message, delayS) => {
+          await send(message, delayS);
+          outcomes.push(await runRenderJob(worker, String(message.jobId), 1));
+        };
+        const answer = await post(headers, unrenderable(3));
+        expect(answer.statusCode).toBe(202);
+        expect(outcomes).toEqual(['failed']);
+        expect(await jobs.get(JSON.parse(answer.body).id)).toMatchObject({ status: 'failed' });
+        expect(used()).toBe(0);
+      },
+    );
+
     test("with an Idempotency-Key: a retry that takes over a dead request's key answers that request's job", async () => {
       const { jobs, post, used } = world();
       const first = await post({ 'idempotency-key': 'order-42' });
