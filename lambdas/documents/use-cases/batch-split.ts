@@ -230,10 +230,14 @@ export async function splitBatch(
   }
   if (job.status !== 'queued') return 'skipped';
   const window = BATCH_LIMITS[job.plan].parallelParts;
-  // What the account can still print this month: the most CFDI the split queues before charging them.
+  // The month the batch was started in is the one it is charged to, whenever its split runs: a split run again
+  // (redelivered after dying between its charge and its plan write) in the next month charges the same window, where
+  // the batch's charge id makes it count once.
+  const at = new Date(job.createdAt);
+  // What the account can still print that month: the most CFDI the split queues before charging them.
   const [source, [month]] = await Promise.all([
     deps.batchFiles.openSource(job.batch.sourceKey),
-    deps.quotas.peek(job.batch.quotaSubject, monthlyRules(job.plan), deps.now()),
+    deps.quotas.peek(job.batch.quotaSubject, monthlyRules(job.plan), at),
   ]);
   const splitter = new Splitter(deps, jobId, {
     window,
@@ -266,13 +270,13 @@ export async function splitBatch(
   // Per document, once per batch (the charge id makes a repeated split count once).
   let charged: JobRecord['charged'] = [];
   if (splitter.total > 0) {
-    const decision = await deps.quotas.consume(job.batch.quotaSubject, monthlyRules(job.plan), deps.now(), {
+    const decision = await deps.quotas.consume(job.batch.quotaSubject, monthlyRules(job.plan), at, {
       id: `batch:${jobId}`,
       units: splitter.total,
     });
     if (!decision.allowed) {
       // What is left, read again (a refused charge answers 0 left in the window that refused it).
-      const [now] = await deps.quotas.peek(job.batch.quotaSubject, monthlyRules(job.plan), deps.now());
+      const [now] = await deps.quotas.peek(job.batch.quotaSubject, monthlyRules(job.plan), at);
       const left = now ? Math.max(0, now.limit - now.used) : decision.binding.remaining;
       await failBatch(
         deps,

@@ -7,6 +7,8 @@ import type { BatchSplitDeps } from '../../../lambdas/documents/use-cases/batch-
 import { splitBatch } from '../../../lambdas/documents/use-cases/batch-split';
 import type { BatchStep } from '../../../lambdas/documents/use-cases/batches';
 import { batchCorpus } from '../../helpers/cfdi-batch';
+import { FakeQuotaStore } from '../../fakes/platform';
+import { monthlyRules } from '../../../lambdas/documents/core/plans';
 
 const QUEUED: JobRecord = {
   jobId: 'job_split',
@@ -98,4 +100,47 @@ test('over what is left: at most that many CFDI queued before the charge, then i
   ]);
   // Part 0 (20 CFDI) fits in 30; part 1 would make 40.
   expect(r.sent).toEqual([0]);
+});
+
+test('a split run again in the next month (it died between its charge and its plan write) charges the month the batch started in, once', async () => {
+  const xml = batchCorpus('split-month-turn', 25, false).files.map((f) => f.xml);
+  const quotas = new FakeQuotaStore();
+  const started: JobRecord = { ...QUEUED, createdAt: '2026-11-30T23:59:59.000Z' };
+  let clock = new Date('2026-11-30T23:59:59.500Z');
+  let dies = true;
+  const deps = {
+    jobs: {
+      get: async () => started,
+      planBatch: async () => {
+        if (dies) throw new Error('the worker died here');
+        return new Set<number>();
+      },
+      partsCounted: async () => new Set<number>(),
+      fail: async () => true,
+    },
+    batchFiles: {
+      openSource: async () => ({ body: Readable.from([Buffer.from(JSON.stringify(xml))]), bytes: 0 }),
+      putPart: async () => undefined,
+      putRefused: async () => undefined,
+    },
+    batchQueue: { send: async () => undefined },
+    assembleQueue: { send: async () => undefined },
+    quotas,
+    events: { subscribed: async () => false },
+    now: () => clock,
+  } as unknown as BatchSplitDeps;
+  await expect(splitBatch(deps, started.jobId)).rejects.toThrow('the worker died here');
+  // SQS redelivers it after the turn of the month.
+  clock = new Date('2026-12-01T00:00:02.000Z');
+  dies = false;
+  expect(await splitBatch(deps, started.jobId)).toBe('split');
+  const used = async (at: string) =>
+    (await quotas.peek(started.batch!.quotaSubject, monthlyRules('pro'), new Date(at)))[0]!.used;
+  expect({
+    november: await used('2026-11-15T00:00:00Z'),
+    december: await used('2026-12-15T00:00:00Z'),
+  }).toEqual({
+    november: 25,
+    december: 0,
+  });
 });
