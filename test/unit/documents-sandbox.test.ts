@@ -150,7 +150,9 @@ describe('runaway templates are stopped and the host stays healthy', () => {
   });
 
   it('a runaway template stopped mid-flight does not fail the renders sharing its isolate (they are retried)', async () => {
-    const own = new TemplateSandbox({ timeoutMs: 300 });
+    // A limit the legitimate renders stay far under on a loaded machine too (ci35, at load 11: with 300 ms the
+    // first of them timed out itself, and its own isolate's disposal failed the others); the runaway never ends.
+    const own = new TemplateSandbox({ timeoutMs: 1500 });
     try {
       // Slow but legitimate renders (a few ms each) queued on the same isolate as a runaway loop.
       const fine = (i: number) =>
