@@ -6,8 +6,8 @@
 // batch renders instead of after it, for at most FOLLOW_MS (then it defers to the count that completes the batch,
 // which queues the next assembly: a success here, so a long batch uses up no receives). A zip bundle: no Chromium.
 // A fault is retried by SQS redelivery after a backoff (JOB_RETRY_SCHEDULE_S); the retry starts the zip again from
-// the first part. On a split's last attempt (the queue's maxReceiveCount) the batch fails and its charge is given
-// back (use-cases/batch-end.ts giveUpBatch), and the message goes on to the DLQ (its alarm).
+// the first part. On the last attempt (the queue's maxReceiveCount) the batch fails and its charge is given back
+// (use-cases/batch-end.ts giveUpBatch), and the message goes on to the DLQ (its alarm).
 import { z } from 'zod';
 import { logger } from '../../shared/logger';
 import { sqsWorker } from '../../shared/sqs-worker';
@@ -53,7 +53,7 @@ export const makeHandler = (deps: DocumentsDeps) =>
         if (step === 'split') await splitBatch(batchSplitDeps(deps), message.jobId);
         else await assembleBatch(batchAssembleDeps(deps), message.jobId);
       } catch (err) {
-        const last = step === 'split' && attempt >= deps.config.MAX_RECEIVE_COUNT;
+        const last = attempt >= deps.config.MAX_RECEIVE_COUNT;
         logger.error(`batch ${step} failed; ${last ? 'giving up' : 'SQS retries it'}`, {
           error: err as Error,
           attempt,

@@ -38,6 +38,26 @@ export async function endBatch(deps: BatchEndDeps, job: JobRecord): Promise<void
 }
 
 /**
+ * Completes the batch with its zip and event (outcomeEvent, looked up by the assembly while its upload ends), then
+ * ends it: gives back its `failed` CFDI. False if it was settled already.
+ */
+export async function completeBatch(
+  deps: BatchEndDeps,
+  job: JobRecord,
+  fields: Pick<JobRecord, 'result' | 'event'>,
+  failed: number,
+): Promise<boolean> {
+  const settled = {
+    ...fields,
+    completedAt: deps.now().toISOString(),
+    refundUnits: failed,
+  };
+  if (!(await deps.jobs.complete(job.jobId, { ...settled, ending: true }))) return false;
+  await endBatch(deps, { ...job, ...settled, status: 'done', progress: 1, ending: true });
+  return true;
+}
+
+/**
  * Fails the batch, then ends it: gives back all it was charged (`units`, recorded by the split before its charge;
  * none when the split failed before charging: a refused batch is never charged). Nothing if settled already.
  */

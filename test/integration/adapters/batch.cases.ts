@@ -147,7 +147,7 @@ export function batchAssemblyCases(env: () => Emulators): void {
       );
     });
 
-    test('a CFDI that failed on our side in the last part: listed with its reason, left out of the rows, its unit given back once with the upload', async () => {
+    test('a CFDI that failed on our side in the last part: listed with its reason, left out of the rows, its unit given back once, after the completing write that records it (refundUnits)', async () => {
       const files = new S3BatchFiles(s3Client(), env().bucket);
       const jobId = `job_${randomBytes(11).toString('base64url')}`;
       const [ok, lost] = entriesOf('assembly-failed', 2) as [BatchEntry, BatchEntry];
@@ -175,6 +175,7 @@ export function batchAssemblyCases(env: () => Emulators): void {
       } as unknown as BatchAssembleDeps;
       expect(await assembleBatch(deps, jobId)).toBe('done');
       expect(refunds).toEqual([expect.objectContaining({ chargeId: `batch:${jobId}`, units: 1, charged })]);
+      expect(completed).toEqual([expect.objectContaining({ refundUnits: 1, ending: true })]);
       const { result } = completed[0] as { result: { key: string } };
       const out = await s3Client().send(new GetObjectCommand({ Bucket: env().bucket, Key: result.key }));
       const zip = unzipSync(await out.Body!.transformToByteArray());
