@@ -2,6 +2,7 @@
 import type { Readable } from 'node:stream';
 import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
 import { logger } from '../../shared/logger';
+import { chargedDecision } from '../../shared/quota/windows';
 import { readForBatch, type Refused } from '../core/cfdi-resumen';
 import { BATCH_LIMITS, monthlyRules } from '../core/plans';
 import type { BatchEntry, JobRecord } from '../ports';
@@ -302,9 +303,19 @@ export async function splitBatch(
     },
     charged,
   );
-  // Recorded by another run of this split meanwhile: queue what is not counted, as a redelivered split does.
-  if (!counted) await queueSteps(deps, jobId, splitter.parts, window);
-  else await queueRest(deps, jobId, splitter.parts, window, counted, splitter.queued);
+  if (!counted) {
+    // Failed meanwhile: given up by another delivery's last attempt after this run recorded its units. That give-up
+    // gave back what was charged by then; a charge this run made after it goes back too (by the batch's id: once).
+    if ((await deps.jobs.get(jobId))?.status === 'failed') {
+      if (charged.length)
+        await deps.quotas.refund(
+          chargedDecision(charged, { chargeId: batchChargeId(jobId), units: splitter.total }),
+        );
+      return 'failed';
+    }
+    // Recorded by another run of this split meanwhile: queue what is not counted, as a redelivered split does.
+    await queueSteps(deps, jobId, splitter.parts, window);
+  } else await queueRest(deps, jobId, splitter.parts, window, counted, splitter.queued);
   logger.info('batch split', { jobId, files: splitter.files, total: splitter.total, parts: splitter.parts });
   return 'split';
 }

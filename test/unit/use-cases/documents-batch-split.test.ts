@@ -11,6 +11,9 @@ import { batchCorpus } from '../../helpers/cfdi-batch';
 import { FakeQuotaStore } from '../../fakes/platform';
 import { monthlyRules } from '../../../lambdas/documents/core/plans';
 import { assemblerWorld, MAX_RECEIVE_COUNT } from './batch-assembler-world';
+import { batchAssembleDeps } from '../../../lambdas/documents/handlers/batch-assembler';
+import { giveUpBatch } from '../../../lambdas/documents/use-cases/batch-end';
+import { FakeMessageQueue } from '../../fakes/documents';
 
 const QUEUED: JobRecord = {
   jobId: 'job_split',
@@ -211,5 +214,20 @@ describe('a split that cannot finish gives its charge back (the batch assembler,
     for (const attempt of [1, 2, MAX_RECEIVE_COUNT]) expect(await w.deliver(w.split, attempt)).toBe(false);
     expect(await w.batches.get(w.jobId)).toMatchObject({ status: 'failed', units: 25, refundUnits: 25 });
     expect(await w.used('2026-11-15T00:00:00Z')).toBe(40);
+  });
+
+  test('given up by another delivery between this run’s record and its charge: the charge this run made after the give-up goes back too', async () => {
+    const w = await world('split-given-up-meanwhile', 25);
+    const consume = w.quotas.consume.bind(w.quotas);
+    // A duplicate delivery of the split, on its last attempt, fails the batch just before this run charges it.
+    w.quotas.consume = async (...args) => {
+      await giveUpBatch(batchAssembleDeps(w.deps), w.jobId, 'split', MAX_RECEIVE_COUNT);
+      return consume(...args);
+    };
+    expect(await w.deliver(w.split, 1)).toBe(true);
+    expect(await w.batches.get(w.jobId)).toMatchObject({ status: 'failed', refundUnits: 25 });
+    expect(await w.used('2026-11-15T00:00:00Z')).toBe(0);
+    // No part of the failed batch was queued after the charge, nor its assembly.
+    expect((w.deps.assembleQueue as FakeMessageQueue).messages).toEqual([]);
   });
 });
