@@ -114,8 +114,16 @@ export interface JobRecord {
    * after queueing it (the hold given back), by its worker when it delivers (jobs-render.ts: once, by chargeId).
    */
   hold?: string;
-  /** Units charged (a merge counts one per part); absent: 1. */
+  /**
+   * Units charged (a merge counts one per part; a batch, its CFDI to print, recorded by its split before the charge:
+   * BatchRepository.recordBatchUnits); absent: 1.
+   */
   units?: number;
+  /**
+   * A settled batch: the CFDI its end gives back (use-cases/batch-end.ts), decided by the write that settled it (a
+   * done batch's CFDI that failed on our side; a failed one's, all it was charged), so only one refund ever runs.
+   */
+  refundUnits?: number;
   /**
    * Settled, its end (jobs-render.ts endJob: the charge settled, the event queued, the render counted) not finished:
    * written with the settling write, removed last. A delivery that finds a settled job still `ending` ends it again.
@@ -253,6 +261,11 @@ export interface BatchRepository {
     done: number,
     failed: number,
   ): Promise<{ job: JobRecord; parts: Set<number> } | undefined>;
+  /**
+   * Records the CFDI the split is about to charge (`units`), while the batch is queued, so a batch given up before
+   * its split is recorded gives back what was charged (use-cases/batch-end.ts); false when it is no longer queued.
+   */
+  recordBatchUnits(jobId: string, units: number): Promise<boolean>;
   /** The parts already counted. */
   partsCounted(jobId: string): Promise<Set<number>>;
   /**

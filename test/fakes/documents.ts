@@ -9,11 +9,14 @@ import {
   type DeliveryAttempt,
   type JobFiles,
   type JobRecord,
+  type BatchRepository,
   type JobRepository,
   type JobResult,
   type RenderedDocument,
+  type SplitBatch,
   type WebhookEventType,
 } from '../../lambdas/documents/ports';
+import type { WindowSlot } from '../../lambdas/shared/quota/windows';
 import type { MessageQueue } from '../../lambdas/documents/use-cases/jobs';
 import type { WebhookEndpoint, WebhookStore } from '../../lambdas/shared/webhooks/endpoints';
 import { Faults } from './faults';
@@ -47,6 +50,79 @@ export class FakeJobRepository extends FakeLeasedJobStore<JobRecord> implements 
       (j) => void (j.deliveries = [...(j.deliveries ?? []), structuredClone(attempt)]),
       false,
     );
+  }
+}
+
+/**
+ * The batch's counters on the job record, as DynamoBatchRepository keeps them (test/integration/adapters/batch.cases.ts
+ * runs the adapter): each step one conditional update; the parts seen and started are sets beside the record.
+ */
+export class FakeBatchRepository extends FakeJobRepository implements BatchRepository {
+  private readonly seen = new Map<string, Set<number>>();
+  private readonly started = new Map<string, Set<number>>();
+  private readonly live = (j: JobRecord) => j.status === 'queued' || j.status === 'rendering';
+
+  async planBatch(jobId: string, plan: SplitBatch, charged: WindowSlot[]): Promise<Set<number> | undefined> {
+    const old = this.transition(
+      jobId,
+      (j) => j.status === 'queued',
+      (j) =>
+        Object.assign(j, {
+          status: 'rendering',
+          batch: plan,
+          charged,
+          batchDone: j.batchDone ?? 0,
+          batchFailed: j.batchFailed ?? 0,
+          partsDone: j.partsDone ?? 0,
+        }),
+    );
+    return old && this.partsCounted(jobId);
+  }
+
+  async recordPart(jobId: string, part: number, done: number, failed: number) {
+    const old = this.transition(
+      jobId,
+      (j) => this.live(j) && !this.seen.get(jobId)?.has(part),
+      (j) =>
+        Object.assign(j, {
+          batchDone: (j.batchDone ?? 0) + done,
+          batchFailed: (j.batchFailed ?? 0) + failed,
+          partsDone: (j.partsDone ?? 0) + 1,
+        }),
+    );
+    if (!old) return undefined;
+    this.seen.set(jobId, (this.seen.get(jobId) ?? new Set()).add(part));
+    return { job: (await this.get(jobId))!, parts: await this.partsCounted(jobId) };
+  }
+
+  async recordBatchUnits(jobId: string, units: number): Promise<boolean> {
+    return !!this.transition(
+      jobId,
+      (j) => j.status === 'queued',
+      (j) => void (j.units = units),
+      false,
+    );
+  }
+
+  async partsCounted(jobId: string): Promise<Set<number>> {
+    return new Set(this.seen.get(jobId));
+  }
+
+  async deferAssembly(jobId: string, parts: number): Promise<boolean> {
+    return !!this.transition(
+      jobId,
+      (j) => j.status === 'rendering' && (j.partsDone ?? 0) < parts,
+      (j) => void (j.assemblyDeferred = true),
+      false,
+    );
+  }
+
+  async startPart(jobId: string, part: number) {
+    const job = this.transition(jobId, this.live, () => undefined);
+    if (!job) return undefined;
+    const startedBefore = !!this.started.get(jobId)?.has(part);
+    this.started.set(jobId, (this.started.get(jobId) ?? new Set()).add(part));
+    return { job, startedBefore };
   }
 }
 

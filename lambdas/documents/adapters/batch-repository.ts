@@ -75,6 +75,15 @@ export class DynamoBatchRepository extends DynamoJobRepository implements BatchR
     }));
   }
 
+  async recordBatchUnits(jobId: string, units: number): Promise<boolean> {
+    return !!(await this.update(jobId, {
+      set: ['units = :units'],
+      condition: '#s = :queued',
+      values: { ':units': units },
+      touch: false,
+    }));
+  }
+
   async partsCounted(jobId: string): Promise<Set<number>> {
     // The set alone: the waiting assembly asks several times a second.
     const out = await this.db.send(

@@ -6,13 +6,15 @@
 // batch renders instead of after it, for at most FOLLOW_MS (then it defers to the count that completes the batch,
 // which queues the next assembly: a success here, so a long batch uses up no receives). A zip bundle: no Chromium.
 // A fault is retried by SQS redelivery after a backoff (JOB_RETRY_SCHEDULE_S); the retry starts the zip again from
-// the first part.
+// the first part. On the last attempt (the queue's maxReceiveCount) the batch fails and its charge is given back
+// (use-cases/batch-end.ts giveUpBatch), and the message goes on to the DLQ (its alarm).
 import { z } from 'zod';
 import { logger } from '../../shared/logger';
 import { sqsWorker } from '../../shared/sqs-worker';
 import { retryPolicy } from '../../shared/jobs/retry';
 import { awsDeps, batchDeps, type DocumentsDeps } from '../deps';
 import { assembleBatch } from '../use-cases/batch-assemble';
+import { giveUpBatch } from '../use-cases/batch-end';
 import type { BatchAssembleDeps, BatchSplitDeps } from '../use-cases/batch-run-deps';
 import { splitBatch } from '../use-cases/batch-split';
 import type { AssembleMessage } from '../use-cases/batches';
@@ -46,14 +48,21 @@ export const makeHandler = (deps: DocumentsDeps) =>
   sqsWorker(
     Message,
     async ({ message, attempt }) => {
+      const step = message.step ?? 'assembly';
       try {
-        if (message.step === 'split') await splitBatch(batchSplitDeps(deps), message.jobId);
+        if (step === 'split') await splitBatch(batchSplitDeps(deps), message.jobId);
         else await assembleBatch(batchAssembleDeps(deps), message.jobId);
       } catch (err) {
-        logger.error(`batch ${message.step ?? 'assembly'} failed; SQS retries it`, {
+        const last = attempt >= deps.config.MAX_RECEIVE_COUNT;
+        logger.error(`batch ${step} failed; ${last ? 'giving up' : 'SQS retries it'}`, {
           error: err as Error,
           attempt,
         });
+        // A give-up that fails too leaves the batch for the DLQ's redrive: its delivery ends or fails the batch.
+        if (last)
+          await giveUpBatch(batchAssembleDeps(deps), message.jobId, step, attempt).catch((e: unknown) =>
+            logger.error('batch give-up failed', { error: e as Error }),
+          );
         throw err;
       }
     },

@@ -8,12 +8,12 @@ import { PassThrough, type Readable } from 'node:stream';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
 import { logger } from '../../shared/logger';
-import { chargedDecision } from '../../shared/quota/windows';
 import { baseName } from '../core/cfdi-resumen';
 import { resumenWriters } from '../formats/resumen';
 import type { BatchEntry, PartOutcome, PdfSource } from '../ports';
 import type { BatchAssembleDeps } from './batch-run-deps';
-import { outcomeEvent, queueEvent } from './job-events';
+import { completeBatch, endIfSettled } from './batch-end';
+import { outcomeEvent } from './job-events';
 
 /**
  * A zip entry whose bytes we hand to fflate's Zip ourselves: its CRC-32 by Node's zlib (native; fflate's own is
@@ -251,10 +251,8 @@ export async function assembleBatch(
 ): Promise<'done' | 'skipped' | 'deferred'> {
   const job = await deps.jobs.get(jobId);
   if (!job?.batch) return 'skipped';
-  if (job.status === 'done') {
-    await queueEvent(deps.events, job);
-    return 'skipped';
-  }
+  // Settled: ended again if its end did not finish (batch-end.ts).
+  if (await endIfSettled(deps, job)) return 'skipped';
   if (job.status !== 'rendering' || job.batch.parts === undefined) return 'skipped';
   const all = job.partsDone === job.batch.parts;
   // An assembly that stopped following the rendering: the count that completes the batch queues the next one.
@@ -308,17 +306,11 @@ export async function assembleBatch(
     await zip.stream('resumen.xlsx', createReadStream(xlsxPath));
     await zip.stream('resumen.csv', createReadStream(csvPath));
     zip.end();
-    // While the upload ends: the CFDI that failed on our side, charged at the split, given back once (the charge id
-    // guards it: an assembly run again gives nothing back twice), and the webhook's subscription looked up.
-    const [result, , event] = await Promise.all([
-      upload,
-      failed > 0 && job.charged.length
-        ? deps.quotas.refund(chargedDecision(job.charged, { chargeId: `batch:${jobId}`, units: failed }))
-        : undefined,
-      outcomeEvent(deps.events, job, 'document.rendered'),
-    ]);
-    await deps.jobs.complete(jobId, { result, event, completedAt: deps.now().toISOString() });
-    await queueEvent(deps.events, { jobId, event });
+    // The webhook's subscription looked up while the upload ends.
+    const [result, event] = await Promise.all([upload, outcomeEvent(deps.events, job, 'document.rendered')]);
+    // Settled, then ended: the CFDI that failed on our side, charged at the split, given back (once: the charge's
+    // id), and the event queued. Settled by another run meanwhile (a duplicate assembly, or a give-up): that one's.
+    if (!(await completeBatch(deps, job, { result, event }, failed))) return 'skipped';
     logger.info('batch assembled', { jobId, bytes: result.bytes, failed });
     return 'done';
   } finally {

@@ -2,12 +2,13 @@
 import type { Readable } from 'node:stream';
 import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
 import { logger } from '../../shared/logger';
+import { chargedDecision } from '../../shared/quota/windows';
 import { readForBatch, type Refused } from '../core/cfdi-resumen';
 import { BATCH_LIMITS, monthlyRules } from '../core/plans';
 import type { BatchEntry, JobRecord } from '../ports';
 import type { BatchSplitDeps } from './batch-run-deps';
 import { MAX_UNZIPPED_BYTES, PART_SIZE, type AssembleMessage, type BatchStep } from './batches';
-import { outcomeEvent, queueEvent } from './job-events';
+import { batchChargeId, endIfSettled, failBatch } from './batch-end';
 
 const XML_MAX_BYTES = 1_500_000 * 4;
 
@@ -167,12 +168,6 @@ async function splitZip(body: Readable, splitter: Splitter, limit: { plan: strin
   if (entries === 0) throw new BatchRefused('The upload is not a zip of XML files (no file found in it).');
 }
 
-async function failBatch(deps: BatchSplitDeps, job: JobRecord, reason: string): Promise<void> {
-  const event = await outcomeEvent(deps.events, job, 'document.failed');
-  if (await deps.jobs.fail(job.jobId, reason, { event, completedAt: deps.now().toISOString() }))
-    await queueEvent(deps.events, { jobId: job.jobId, event });
-}
-
 /**
  * Sends the messages of the first `window` parts not counted yet, and the assembly's, which follows the parts as
  * they are counted (a redelivered split sends it again: a second assembly writes the same zip, and only one
@@ -228,7 +223,8 @@ export async function splitBatch(
     await queueSteps(deps, jobId, job.batch.parts, BATCH_LIMITS[job.plan].parallelParts);
     return 'skipped';
   }
-  if (job.status !== 'queued') return 'skipped';
+  // Settled (failed, or given up) but not ended: its end runs again.
+  if ((await endIfSettled(deps, job)) || job.status !== 'queued') return 'skipped';
   const window = BATCH_LIMITS[job.plan].parallelParts;
   // The month the batch was started in is the one it is charged to, whenever its split runs: a split run again
   // (redelivered after dying between its charge and its plan write) in the next month charges the same window, where
@@ -266,21 +262,28 @@ export async function splitBatch(
     await failBatch(deps, job, err.message);
     return 'failed';
   }
-  await deps.batchFiles.putRefused(jobId, splitter.refused);
+  // What it charges, recorded before the charge (beside the refusals' write): a batch given up before its split is
+  // recorded gives back that many. No longer queued: recorded (or given up) by another run meanwhile.
+  const [, recorded] = await Promise.all([
+    deps.batchFiles.putRefused(jobId, splitter.refused),
+    splitter.total > 0 ? deps.jobs.recordBatchUnits(jobId, splitter.total) : true,
+  ]);
+  if (!recorded) return splitBatch(deps, jobId);
   // Per document, once per batch (the charge id makes a repeated split count once).
   let charged: JobRecord['charged'] = [];
   if (splitter.total > 0) {
     const decision = await deps.quotas.consume(job.batch.quotaSubject, monthlyRules(job.plan), at, {
-      id: `batch:${jobId}`,
+      id: batchChargeId(jobId),
       units: splitter.total,
     });
     if (!decision.allowed) {
       // What is left, read again (a refused charge answers 0 left in the window that refused it).
       const [now] = await deps.quotas.peek(job.batch.quotaSubject, monthlyRules(job.plan), at);
       const left = now ? Math.max(0, now.limit - now.used) : decision.binding.remaining;
+      // Nothing charged (a charge already made under its id would have been allowed): nothing to give back.
       await failBatch(
         deps,
-        job,
+        { ...job, units: 0 },
         `The batch has ${splitter.total} CFDI to print but ${left} documents are left this ` +
           `month (${decision.binding.limit} on the ${job.plan} plan). Nothing was charged: split the batch, or ` +
           'upgrade (GET /pricing).',
@@ -300,9 +303,19 @@ export async function splitBatch(
     },
     charged,
   );
-  // Recorded by another run of this split meanwhile: queue what is not counted, as a redelivered split does.
-  if (!counted) await queueSteps(deps, jobId, splitter.parts, window);
-  else await queueRest(deps, jobId, splitter.parts, window, counted, splitter.queued);
+  if (!counted) {
+    // Failed meanwhile: given up by another delivery's last attempt after this run recorded its units. That give-up
+    // gave back what was charged by then; a charge this run made after it goes back too (by the batch's id: once).
+    if ((await deps.jobs.get(jobId))?.status === 'failed') {
+      if (charged.length)
+        await deps.quotas.refund(
+          chargedDecision(charged, { chargeId: batchChargeId(jobId), units: splitter.total }),
+        );
+      return 'failed';
+    }
+    // Recorded by another run of this split meanwhile: queue what is not counted, as a redelivered split does.
+    await queueSteps(deps, jobId, splitter.parts, window);
+  } else await queueRest(deps, jobId, splitter.parts, window, counted, splitter.queued);
   logger.info('batch split', { jobId, files: splitter.files, total: splitter.total, parts: splitter.parts });
   return 'split';
 }

@@ -9,9 +9,13 @@ import { S3BatchFiles } from '../../../lambdas/documents/adapters/batch-files';
 import { DynamoBatchRepository } from '../../../lambdas/documents/adapters/batch-repository';
 import { baseName, readForBatch } from '../../../lambdas/documents/core/cfdi-resumen';
 import type { BatchEntry, JobRecord, SplitBatch } from '../../../lambdas/documents/ports';
+import { monthlyRules } from '../../../lambdas/documents/core/plans';
+import { DynamoQuotaStore } from '../../../lambdas/shared/aws/quota-store';
 import { assembleBatch } from '../../../lambdas/documents/use-cases/batch-assemble';
+import { giveUpBatch } from '../../../lambdas/documents/use-cases/batch-end';
 import type { BatchAssembleDeps } from '../../../lambdas/documents/use-cases/batch-run-deps';
 import { batchCorpus } from '../../helpers/cfdi-batch';
+import { FakeMessageQueue } from '../../fakes/documents';
 import type { withEmulators } from '../../helpers/env';
 
 type Emulators = Awaited<ReturnType<typeof withEmulators>>;
@@ -112,7 +116,11 @@ export function batchAssemblyCases(env: () => Emulators): void {
       const job = renderingJob(jobId, 6, 3, 3);
       const completed: unknown[] = [];
       const deps = {
-        jobs: { get: async () => job, complete: async (_: string, c: unknown) => completed.push(c) > 0 },
+        jobs: {
+          get: async () => job,
+          complete: async (_: string, c: unknown) => completed.push(c) > 0,
+          markEnded: async () => true,
+        },
         batchFiles: files,
         events: { subscribed: async () => false },
         now: () => new Date(),
@@ -139,7 +147,7 @@ export function batchAssemblyCases(env: () => Emulators): void {
       );
     });
 
-    test('a CFDI that failed on our side in the last part: listed with its reason, left out of the rows, its unit given back once with the upload', async () => {
+    test('a CFDI that failed on our side in the last part: listed with its reason, left out of the rows, its unit given back once, after the completing write that records it (refundUnits)', async () => {
       const files = new S3BatchFiles(s3Client(), env().bucket);
       const jobId = `job_${randomBytes(11).toString('base64url')}`;
       const [ok, lost] = entriesOf('assembly-failed', 2) as [BatchEntry, BatchEntry];
@@ -155,7 +163,11 @@ export function batchAssemblyCases(env: () => Emulators): void {
       const completed: unknown[] = [];
       const refunds: unknown[] = [];
       const deps = {
-        jobs: { get: async () => job, complete: async (_: string, c: unknown) => completed.push(c) > 0 },
+        jobs: {
+          get: async () => job,
+          complete: async (_: string, c: unknown) => completed.push(c) > 0,
+          markEnded: async () => true,
+        },
         batchFiles: files,
         quotas: { refund: async (d: unknown) => void refunds.push(d) },
         events: { subscribed: async () => false },
@@ -163,6 +175,7 @@ export function batchAssemblyCases(env: () => Emulators): void {
       } as unknown as BatchAssembleDeps;
       expect(await assembleBatch(deps, jobId)).toBe('done');
       expect(refunds).toEqual([expect.objectContaining({ chargeId: `batch:${jobId}`, units: 1, charged })]);
+      expect(completed).toEqual([expect.objectContaining({ refundUnits: 1, ending: true })]);
       const { result } = completed[0] as { result: { key: string } };
       const out = await s3Client().send(new GetObjectCommand({ Bucket: env().bucket, Key: result.key }));
       const zip = unzipSync(await out.Body!.transformToByteArray());
@@ -215,6 +228,7 @@ export function batchAssemblyCases(env: () => Emulators): void {
             return new Set(counted);
           },
           complete: async (_: string, c: { result: { key: string } }) => completed.push(c) > 0,
+          markEnded: async () => true,
         },
         batchFiles: files,
         events: { subscribed: async () => false },
@@ -255,6 +269,7 @@ export function batchAssemblyCases(env: () => Emulators): void {
           partsCounted: (id: string) => batches.partsCounted(id),
           deferAssembly: (id: string, parts: number) => batches.deferAssembly(id, parts),
           complete: async (_: string, c: unknown) => completed.push(c) > 0,
+          markEnded: async () => true,
         },
         batchFiles: files,
         events: { subscribed: async () => false },
@@ -321,6 +336,44 @@ export function batchAssemblyCases(env: () => Emulators): void {
       await batches.fail(jobId, 'over', { completedAt: new Date().toISOString() });
       expect(await batches.startPart(jobId, 2)).toBeUndefined();
       expect(await batches.recordPart(jobId, 2, 1, 0)).toBeUndefined();
+    });
+
+    test('a batch given up before its split was recorded gives back the units its split recorded, once, and only a charge that was made (DynamoDB quota store: a refund by an id never charged is none)', async () => {
+      const batches = new DynamoBatchRepository(dynamo(), env().tableNames.accounts);
+      const quotas = new DynamoQuotaStore(dynamo(), env().tableNames.quotas);
+      const rules = monthlyRules('scale');
+      const deps = {
+        jobs: batches,
+        quotas,
+        events: {
+          subscribed: async () => false,
+          jobs: batches,
+          deliveryQueue: new FakeMessageQueue(),
+        },
+        now: () => new Date(),
+      };
+      const queuedJob = (jobId: string, subject: string): JobRecord => {
+        const { batchDone: _d, batchFailed: _f, partsDone: _p, ...job } = renderingJob(jobId, 0, 0, 0);
+        return { ...job, status: 'queued', batch: { source: 'json', sourceKey: 'x', quotaSubject: subject } };
+      };
+      for (const charged of [true, false]) {
+        const jobId = `job_${randomBytes(11).toString('base64url')}`;
+        const subject = `docs#giveup#${jobId}`;
+        const job = queuedJob(jobId, subject);
+        await batches.create(job);
+        const at = new Date(job.createdAt);
+        // The account's other work that month.
+        await quotas.consume(subject, rules, at, { units: 40 });
+        expect(await batches.recordBatchUnits(jobId, 25)).toBe(true);
+        if (charged) await quotas.consume(subject, rules, at, { id: `batch:${jobId}`, units: 25 });
+        await giveUpBatch(deps, jobId, 'split', 3);
+        await giveUpBatch(deps, jobId, 'split', 3); // another message of it given up too: nothing twice
+        expect(await batches.get(jobId)).toMatchObject({ status: 'failed', units: 25, refundUnits: 25 });
+        expect((await batches.get(jobId))?.ending).toBeUndefined();
+        expect((await quotas.peek(subject, rules, at))[0]!.used).toBe(40);
+        // Settled: its units are not recorded again.
+        expect(await batches.recordBatchUnits(jobId, 25)).toBe(false);
+      }
     });
   });
 }

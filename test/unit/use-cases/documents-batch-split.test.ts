@@ -1,6 +1,7 @@
 // The batch split queues the first window's parts while it still reads, never more CFDI than the account has left
 // (quotas.peek when it began), and after the charge sends each chain's next part once: the parts counted while it
-// read queued no successor. Fakes for the stores; the CFDI are the corpus' (readForBatch is real).
+// read queued no successor. A split that cannot finish fails its batch on its last attempt, with its charge given
+// back (through the batch assembler's handler). Fakes for the stores; the CFDI are the corpus' (readForBatch is real).
 import { Readable } from 'node:stream';
 import type { JobRecord } from '../../../lambdas/documents/ports';
 import type { BatchSplitDeps } from '../../../lambdas/documents/use-cases/batch-run-deps';
@@ -9,6 +10,10 @@ import type { BatchStep } from '../../../lambdas/documents/use-cases/batches';
 import { batchCorpus } from '../../helpers/cfdi-batch';
 import { FakeQuotaStore } from '../../fakes/platform';
 import { monthlyRules } from '../../../lambdas/documents/core/plans';
+import { assemblerWorld, MAX_RECEIVE_COUNT } from './batch-assembler-world';
+import { batchAssembleDeps } from '../../../lambdas/documents/handlers/batch-assembler';
+import { giveUpBatch } from '../../../lambdas/documents/use-cases/batch-end';
+import { FakeMessageQueue } from '../../fakes/documents';
 
 const QUEUED: JobRecord = {
   jobId: 'job_split',
@@ -39,6 +44,8 @@ async function split(count: number, left: number, counted: number[] = []) {
       planBatch: async () => new Set(counted),
       partsCounted: async () => new Set(counted),
       fail: async (_: string, reason: string) => failed.push(reason) > 0,
+      markEnded: async () => true,
+      recordBatchUnits: async () => true,
     },
     batchFiles: {
       openSource: async () => ({ body: Readable.from([Buffer.from(JSON.stringify(xml))]), bytes: 0 }),
@@ -116,7 +123,7 @@ test('a split run again in the next month (it died between its charge and its pl
         return new Set<number>();
       },
       partsCounted: async () => new Set<number>(),
-      fail: async () => true,
+      recordBatchUnits: async () => true,
     },
     batchFiles: {
       openSource: async () => ({ body: Readable.from([Buffer.from(JSON.stringify(xml))]), bytes: 0 }),
@@ -142,5 +149,85 @@ test('a split run again in the next month (it died between its charge and its pl
   }).toEqual({
     november: 25,
     december: 0,
+  });
+});
+
+describe('a split that cannot finish gives its charge back (the batch assembler, its last attempt)', () => {
+  /** A batch of `count` CFDI started a second before the month turns; its deliveries run after it. */
+  async function world(seed: string, count: number) {
+    const xml = batchCorpus(seed, count, false).files.map((f) => f.xml);
+    const started: JobRecord = { ...QUEUED, jobId: `job_${seed}`, createdAt: '2026-11-30T23:59:59.000Z' };
+    const w = await assemblerWorld(
+      started,
+      {
+        openSource: async () => ({ body: Readable.from([Buffer.from(JSON.stringify(xml))]), bytes: 0 }),
+        putPart: async () => undefined,
+        putRefused: async () => undefined,
+      },
+      () => new Date('2026-12-01T00:00:05.000Z'),
+    );
+    return { ...w, jobId: started.jobId, split: { jobId: started.jobId, step: 'split' } };
+  }
+
+  test('its plan write failing on every attempt: the last one fails the batch, gives back what it charged in the month it started, once, and queues its event', async () => {
+    const w = await world('split-gives-up', 25);
+    w.batches.planBatch = async () => {
+      throw new Error('the plan write failed');
+    };
+    for (const attempt of [1, 2]) expect(await w.deliver(w.split, attempt)).toBe(false);
+    // Retried, not given up: still queued, charged once (by its id), nothing given back.
+    expect(await w.batches.get(w.jobId)).toMatchObject({ status: 'queued', units: 25 });
+    expect(await w.used('2026-11-15T00:00:00Z')).toBe(25);
+    // The last attempt fails too: the message goes on to the DLQ, and the batch fails with its charge given back.
+    expect(await w.deliver(w.split, MAX_RECEIVE_COUNT)).toBe(false);
+    const failed = await w.batches.get(w.jobId);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/could not be read on our side after 3 attempts/),
+      refundUnits: 25,
+      event: { type: 'document.failed', queued: true },
+    });
+    expect(failed?.ending).toBeUndefined();
+    expect({
+      november: await w.used('2026-11-15T00:00:00Z'),
+      december: await w.used('2026-12-15T00:00:00Z'),
+    }).toEqual({ november: 0, december: 0 });
+    expect(w.events()).toEqual([{ jobId: w.jobId, eventId: failed!.event!.id }]);
+    // The DLQ's message redriven: the batch stays failed, nothing given back twice, no second event.
+    expect(await w.deliver(w.split, 1)).toBe(true);
+    expect(await w.used('2026-11-15T00:00:00Z')).toBe(0);
+    expect(w.events()).toHaveLength(1);
+  });
+
+  test('a split given up before it charged (its charge failing on every attempt) gives nothing back: a refund by an id never charged is none', async () => {
+    const w = await world('split-never-charged', 25);
+    // The account’s other work this month: 40 documents, which stay charged (a refund not by its id would take 25).
+    await w.quotas.consume(
+      QUEUED.batch!.quotaSubject,
+      monthlyRules('pro'),
+      new Date('2026-11-20T00:00:00Z'),
+      {
+        units: 40,
+      },
+    );
+    w.quotas.faults.fail('consume', new Error('the quota table is throttling'), MAX_RECEIVE_COUNT);
+    for (const attempt of [1, 2, MAX_RECEIVE_COUNT]) expect(await w.deliver(w.split, attempt)).toBe(false);
+    expect(await w.batches.get(w.jobId)).toMatchObject({ status: 'failed', units: 25, refundUnits: 25 });
+    expect(await w.used('2026-11-15T00:00:00Z')).toBe(40);
+  });
+
+  test('given up by another delivery between this run’s record and its charge: the charge this run made after the give-up goes back too', async () => {
+    const w = await world('split-given-up-meanwhile', 25);
+    const consume = w.quotas.consume.bind(w.quotas);
+    // A duplicate delivery of the split, on its last attempt, fails the batch just before this run charges it.
+    w.quotas.consume = async (...args) => {
+      await giveUpBatch(batchAssembleDeps(w.deps), w.jobId, 'split', MAX_RECEIVE_COUNT);
+      return consume(...args);
+    };
+    expect(await w.deliver(w.split, 1)).toBe(true);
+    expect(await w.batches.get(w.jobId)).toMatchObject({ status: 'failed', refundUnits: 25 });
+    expect(await w.used('2026-11-15T00:00:00Z')).toBe(0);
+    // No part of the failed batch was queued after the charge, nor its assembly.
+    expect((w.deps.assembleQueue as FakeMessageQueue).messages).toEqual([]);
   });
 });
