@@ -55,6 +55,7 @@ async function assemble(
     jobs: {
       get: async () => job,
       complete: async () => true,
+      markEnded: async () => true,
       markEventQueued: async () => undefined,
     },
     batchFiles: {

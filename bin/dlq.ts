@@ -6,7 +6,8 @@
 //       Job messages — narration's ({"audioId"}, AUDIO_TABLE) and documents' async renders ({"jobId"},
 //       ACCOUNTS_TABLE) — first have their job set back from `failed` to `queued`, because a worker acknowledges a
 //       failed job without running it; a redriven message starts again with 3 attempts. Webhook event messages
-//       (they carry an eventId) are moved as they are.
+//       (they carry an eventId) and a CFDI batch's steps are moved as they are (a batch that gave up was given its
+//       charge back: it is started again by its caller, not redriven).
 //   npm run dlq -- redrive <queue> --native          SQS's own redrive (StartMessageMoveTask; cloud only), for queues
 //       whose messages need no reset. `npm run dlq -- status <queue>` shows its progress (ListMessageMoveTasks).
 // <queue> is a queue URL, its name, or a unique part of the name ("priority", "standard-dlq").
@@ -245,6 +246,13 @@ export async function redrive(
       const store = storeFor(deps, ref);
       if (!ref || !store) {
         if (ref) missingStore.add(ref.kind);
+        continue;
+      }
+      // A CFDI batch's assembly ({"jobId"} too) is not a job to run again: a batch that gave up was failed and its
+      // charge given back, so set back to queued it would wait for a split that never comes. Its message is moved
+      // as it is (its step finds the batch failed and does nothing): the caller starts the batch again.
+      if (ref.kind === 'jobId' && ((await store.get(ref.id)) as { batch?: unknown } | undefined)?.batch) {
+        result.untouched.batch = (result.untouched.batch ?? 0) + 1;
         continue;
       }
       const outcome = await store.requeueFailed(ref.id);

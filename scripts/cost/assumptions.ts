@@ -70,7 +70,7 @@ export const ASSUMPTIONS = {
    */
   batchRenderWallS: 20,
   /** How often the waiting assembler reads the job's counted parts (POLL_MS of use-cases/batch-assemble.ts). */
-  batchAssemblerPollMs: 150,
+  batchAssemblerPollMs: 300,
   cfdiXmlBytes: 8 * 1024,
   // Publisher feeds (docs/feeds.md)
   /** A news article's narrated text, characters (≈ 800 words): over SYNC_MAX_CHARS, so it goes to the worker. */

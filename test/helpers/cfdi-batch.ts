@@ -122,8 +122,11 @@ export async function getBatch(base: string, key: string, id: string) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-/** Polls until the batch is done or failed (bounded), answering every view seen. */
-export async function waitForBatch(base: string, key: string, id: string, timeoutMs: number) {
+/**
+ * Polls until the batch is done or failed (bounded), answering every view seen; every `everyMs` (tests: 250, to see
+ * the end soon; the API asks for 2 s with Retry-After, as our SDKs wait).
+ */
+export async function waitForBatch(base: string, key: string, id: string, timeoutMs: number, everyMs = 250) {
   const seen: Record<string, unknown>[] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -133,6 +136,6 @@ export async function waitForBatch(base: string, key: string, id: string, timeou
     if (body.status === 'done' || body.status === 'failed') return seen;
     if (Date.now() > deadline)
       throw new Error(`batch not finished in ${timeoutMs} ms: ${JSON.stringify(body)}`);
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }

@@ -194,3 +194,24 @@ test('the command line: usage on bad input, ambiguous names refused, list output
     /test-priority-dlq {2}0 visible, 0 in flight {2}← test-priority \(after 3 receives\)/,
   );
 });
+
+test("redrive moves a CFDI batch's assembly message as it is: a batch that gave up is not set back to queued", async () => {
+  // A documents job store holding a batch that gave up (failed, its charge given back): the reset must not touch it.
+  const reset: string[] = [];
+  const documentJobs = {
+    get: async (id: string) => ({ jobId: id, status: 'failed', batch: { parts: 3 } }),
+    requeueFailed: async (id: string) => (reset.push(id), { requeued: true as const, error: 'gave up' }),
+    restoreFailed: async () => true,
+  } as unknown as NonNullable<DlqDeps['documentJobs']>;
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: emu.queues.standard!,
+      MessageBody: JSON.stringify({ jobId: 'job_gave_up' }),
+    }),
+  );
+  await deadLetter('job-with-the-batch', emu.queues.standard!);
+  const result = await redrive({ ...deps, documentJobs }, 'test-standard-dlq');
+  expect(reset).toEqual([]);
+  expect(result.untouched).toMatchObject({ batch: 1 });
+  expect(await drain(emu.queues.standard!)).toContain(JSON.stringify({ jobId: 'job_gave_up' }));
+});

@@ -30,8 +30,10 @@
 //              code: its part PDF object or per-PDF objects), the next part's opening meanwhile; memory holds two
 //              parts' entries and the upload's two 5 MiB parts, whatever the batch's size. The tail after the last
 //              count is short: with one part left it polls every 40 ms instead of 150, the workbook is finished
-//              while that part's PDFs stream, and the quota of CFDI that failed is given back and the webhook
-//              looked up while the upload ends; then it completes the job and queues its webhook event (Scale).
+//              while that part's PDFs stream, and the webhook is looked up while the upload ends. Then the batch
+//              settles and ends once: it completes (or, on the last attempt, fails) marked `ending`, gives back
+//              the quota of CFDI that failed (or all of it) and queues its webhook event (Scale), and removes the
+//              mark last; a delivery that finds it settled and still `ending` runs the end again.
 import { renderPart } from './batch-part';
 import type { BatchRunDeps } from './batch-run-deps';
 import type { AssembleMessage, BatchStep } from './batches';
