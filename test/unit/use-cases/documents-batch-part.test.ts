@@ -9,27 +9,26 @@ import type { BatchEntry, JobRecord, PartOutcome } from '../../../lambdas/docume
 import { renderPart } from '../../../lambdas/documents/use-cases/batch-part';
 import type { BatchRunDeps } from '../../../lambdas/documents/use-cases/batch-run-deps';
 import { batchCorpus } from '../../helpers/cfdi-batch';
+import { jobRecord } from '../../fakes/documents';
 
-const JOB: JobRecord = {
-  jobId: 'job_part',
-  owner: 'acct:part',
-  plan: 'pro',
-  status: 'rendering',
-  progress: 0,
-  template: null,
-  format: 'zip',
-  createdAt: '2026-11-29T00:00:00.000Z',
-  updatedAt: '2026-11-29T00:00:00.000Z',
-  resultExpiresAt: 0,
-  expiresAt: 0,
-  charged: [],
-  batch: {
-    source: 'json',
-    sourceKey: 'batches/job_part/source.json',
-    quotaSubject: 'docs#acct#part',
-    parts: 1,
+// The fakes' job record, as a batch that is rendering.
+const JOB: JobRecord = jobRecord(
+  {
+    jobId: 'job_part',
+    owner: 'acct:part',
+    plan: 'pro',
+    status: 'rendering',
+    template: null,
+    format: 'zip',
+    batch: {
+      source: 'json',
+      sourceKey: 'batches/job_part/source.json',
+      quotaSubject: 'docs#acct#part',
+      parts: 1,
+    },
   },
-};
+  new Date('2026-11-29T00:00:00.000Z'),
+);
 
 function entries(seed: string, count: number): BatchEntry[] {
   return batchCorpus(seed, count, false).files.map((f) => {

@@ -8,6 +8,7 @@ import type { BatchSplitDeps } from '../../../lambdas/documents/use-cases/batch-
 import { splitBatch } from '../../../lambdas/documents/use-cases/batch-split';
 import type { BatchStep } from '../../../lambdas/documents/use-cases/batches';
 import { batchCorpus } from '../../helpers/cfdi-batch';
+import { jobRecord } from '../../fakes/documents';
 import { FakeQuotaStore } from '../../fakes/platform';
 import { monthlyRules } from '../../../lambdas/documents/core/plans';
 import { assemblerWorld, MAX_RECEIVE_COUNT } from './batch-assembler-world';
@@ -15,21 +16,18 @@ import { batchAssembleDeps } from '../../../lambdas/documents/handlers/batch-ass
 import { giveUpBatch } from '../../../lambdas/documents/use-cases/batch-end';
 import { FakeMessageQueue } from '../../fakes/documents';
 
-const QUEUED: JobRecord = {
-  jobId: 'job_split',
-  owner: 'acct:split',
-  plan: 'pro',
-  status: 'queued',
-  progress: 0,
-  template: null,
-  format: 'zip',
-  createdAt: '2026-11-29T00:00:00.000Z',
-  updatedAt: '2026-11-29T00:00:00.000Z',
-  resultExpiresAt: 0,
-  expiresAt: 0,
-  charged: [],
-  batch: { source: 'json', sourceKey: 'batches/job_split/source.json', quotaSubject: 'docs#acct#split' },
-};
+// The fakes' job record, as a batch just started.
+const QUEUED: JobRecord = jobRecord(
+  {
+    jobId: 'job_split',
+    owner: 'acct:split',
+    plan: 'pro',
+    template: null,
+    format: 'zip',
+    batch: { source: 'json', sourceKey: 'batches/job_split/source.json', quotaSubject: 'docs#acct#split' },
+  },
+  new Date('2026-11-29T00:00:00.000Z'),
+);
 
 /** Splits `count` CFDI with `left` documents left this month; parts counted when the split is recorded: `counted`. */
 async function split(count: number, left: number, counted: number[] = []) {
