@@ -1,13 +1,9 @@
 // Embedded AWS emulators for the local runtime and the tests. They speak the real wire protocols, so the AWS
 // adapters under lambdas/shared/aws and lambdas/<service>/adapters run unchanged:
 //   DynamoDB: dynalite (on disk under DATA_DIR, or in memory), S3: s3rver (on disk), SQS: fauxqs (in memory).
-import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { join } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -20,6 +16,7 @@ import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import type { BucketSpec, QueueSpec, TableId } from '../../lambdas/shared/manifest';
 import { dlqEnvVar } from '../../lambdas/shared/manifest';
+import { keepBucketConfigInMemory, writeObjectsWhole, type S3rverStore } from './s3rver-store';
 
 // These packages ship no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -149,108 +146,6 @@ async function createQueues(endpoint: string, prefix: string, visibilityS: numbe
   } finally {
     sqs.destroy();
   }
-}
-
-/** The part of s3rver's filesystem store that keepBucketConfigInMemory() wraps (s3rver ships no types). */
-interface S3rverStore {
-  getBucket(bucket: string): Promise<unknown>;
-  putBucket(bucket: string): Promise<unknown>;
-  deleteBucket(bucket: string): Promise<unknown>;
-  getSubresource(bucket: string, key: string | undefined, type: string): Promise<unknown>;
-  putSubresource(bucket: string, key: string | undefined, resource: { type: string }): Promise<unknown>;
-  deleteSubresource(bucket: string, key: string | undefined, type: string): Promise<unknown>;
-  reset(): void;
-  putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
-  putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
-  getResourcePath(bucket: string, key: string, resource: string): string;
-}
-
-interface S3rverObject {
-  bucket: string;
-  key: string;
-  content: Readable | Buffer;
-  metadata: unknown;
-}
-
-/**
- * s3rver answers a PUT once the body has passed to the object file's write stream, before it is written: a kill
- * just after the answer (the crash tests kill the runtime mid-batch) can leave an object shorter than the one it
- * acknowledged, which S3 never does. Here the body goes to a temporary file renamed over the object once written,
- * then the metadata, then the answer: an acknowledged object is whole, and a killed write leaves the old one.
- */
-export function writeObjectsWhole(store: S3rverStore): void {
-  store.putObject = async (object) => {
-    const path = store.getResourcePath(object.bucket, object.key, 'object');
-    await mkdir(dirname(path), { recursive: true });
-    const md5 = createHash('md5');
-    let size = 0;
-    const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
-    await pipeline(
-      Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content,
-      new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          md5.update(chunk);
-          size += chunk.length;
-          done(null, chunk);
-        },
-      }),
-      createWriteStream(temporary),
-    );
-    await rename(temporary, path);
-    const digest = md5.digest('hex');
-    await store.putMetadata(object.bucket, object.key, object.metadata, digest);
-    return { size, md5: digest };
-  };
-}
-
-/**
- * s3rver reads the bucket from disk on every request: a stat of its folder and its CORS and website files (each
- * parsed again), about a third of its CPU for an object of tens of KB. Kept in memory here, and forgotten when
- * they change through s3rver (bucket created or deleted, configuration put or deleted, reset). Per-object
- * subresources are read as before.
- */
-export function keepBucketConfigInMemory(store: S3rverStore): void {
-  const kept = new Map<string, Promise<unknown>>();
-  const keep = (id: string, read: () => Promise<unknown>) => {
-    let value = kept.get(id);
-    if (!value) {
-      value = read();
-      kept.set(id, value);
-      value.catch(() => kept.delete(id));
-    }
-    return value;
-  };
-  const forgetting =
-    <A extends unknown[]>(fn: (...args: A) => Promise<unknown>, ids: (...args: A) => string[]) =>
-    async (...args: A) => {
-      for (const id of ids(...args)) kept.delete(id);
-      try {
-        return await fn.apply(store, args);
-      } finally {
-        for (const id of ids(...args)) kept.delete(id);
-      }
-    };
-  const getBucket = store.getBucket.bind(store);
-  const getSubresource = store.getSubresource.bind(store);
-  const reset = store.reset.bind(store);
-  store.getBucket = (bucket) => keep(`bucket ${bucket}`, () => getBucket(bucket));
-  store.getSubresource = (bucket, key, type) =>
-    key === undefined
-      ? keep(`${type} ${bucket}`, () => getSubresource(bucket, key, type))
-      : getSubresource(bucket, key, type);
-  const configs = (bucket: string) => [...kept.keys()].filter((id) => id.endsWith(` ${bucket}`));
-  store.putBucket = forgetting(store.putBucket, configs);
-  store.deleteBucket = forgetting(store.deleteBucket, configs);
-  store.putSubresource = forgetting(store.putSubresource, (bucket, key, resource) =>
-    key === undefined ? [`${resource.type} ${bucket}`] : [],
-  );
-  store.deleteSubresource = forgetting(store.deleteSubresource, (bucket, key, type) =>
-    key === undefined ? [`${type} ${bucket}`] : [],
-  );
-  store.reset = () => {
-    kept.clear();
-    reset();
-  };
 }
 
 export async function startEmulators(options: EmulatorOptions): Promise<Emulators> {

@@ -80,20 +80,22 @@ export async function renderPart(
       const chunk = chunks++;
       const pdfs = pending;
       pending = [];
-      writes.push(
-        deps.batchFiles.putPdfs(jobId, part, chunk, pdfs).then(
-          () => {
-            // One line per chunk stored, naming its PDFs (the crash test counts them: a redelivered part makes none
-            // twice).
-            logger.info('batch PDFs stored', { jobId, part, chunk, uuids: pdfs.map((p) => p.uuid) });
-            made += pdfs.length;
-            for (const p of pdfs) outcomes![p.at] = { uuid: p.uuid, ok: true, bytes: p.pdf.length, chunk };
-          },
-          (err: unknown) => {
-            for (const p of pdfs) outcomes![p.at] = ourFault(p.uuid, err);
-          },
-        ),
+      const writing = deps.batchFiles.putPdfs(jobId, part, chunk, pdfs).then(
+        () => {
+          // One line per chunk stored, naming its PDFs (the crash test counts them: a redelivered part makes none
+          // twice).
+          logger.info('batch PDFs stored', { jobId, part, chunk, uuids: pdfs.map((p) => p.uuid) });
+          made += pdfs.length;
+          for (const p of pdfs) outcomes![p.at] = { uuid: p.uuid, ok: true, bytes: p.pdf.length, chunk };
+        },
+        (err: unknown) => {
+          for (const p of pdfs) outcomes![p.at] = ourFault(p.uuid, err);
+        },
       );
+      // Its failure is read once the part's renders end (Promise.allSettled below); meanwhile it must not count as
+      // unhandled, which ends a Node process (the local runtime; a Lambda's run).
+      writing.catch(() => undefined);
+      writes.push(writing);
     };
     // A CFDI read for printing (its XML parsed and checked: ~2 ms of this thread), or why it cannot be.
     const read = (entry: BatchEntry): ReadCfdi => {
