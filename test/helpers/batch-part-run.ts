@@ -4,7 +4,7 @@
 // tracks them its own way): it prints the part's answer and what it rendered and stored, as JSON.
 import { PDFDocument } from 'pdf-lib';
 import { readForBatch } from '../../lambdas/documents/core/cfdi-resumen';
-import type { BatchEntry, JobRecord, PartOutcome } from '../../lambdas/documents/ports';
+import type { BatchEntry, JobRecord, PartOutcome, StoredPdf } from '../../lambdas/documents/ports';
 import { renderPart } from '../../lambdas/documents/use-cases/batch-part';
 import type { BatchRunDeps } from '../../lambdas/documents/use-cases/batch-run-deps';
 import { batchCorpus } from './cfdi-batch';
@@ -47,19 +47,33 @@ async function blankPdf(): Promise<Buffer> {
   return blank;
 }
 
-/** A part's run against fakes: what it rendered, stored, counted and answered. */
+/**
+ * A part's run against fakes: what it rendered, stored, counted and answered. `before`: what an earlier run of the
+ * part left in S3 (its outcome, if written, and the PDFs of its chunks): the part was started before.
+ */
 export async function runPart(
   part: BatchEntry[] | Error,
-  opts: { started?: boolean; failChunk?: number; attempt?: number } = {},
+  opts: {
+    started?: boolean;
+    failChunk?: number;
+    /** The failing chunk's write fails only once an outcome was written (as a slow PUT would). */
+    failLate?: boolean;
+    attempt?: number;
+    before?: { outcome?: PartOutcome[]; stored: StoredPdf[] };
+  } = {},
 ) {
   const rendered: string[] = [];
   const chunks: string[][] = [];
+  const stored: StoredPdf[] = [];
+  let wrote = () => undefined as void;
+  const outcomeWritten = new Promise<void>((r) => (wrote = r));
   const outcomes: PartOutcome[][] = [];
   const stats: number[] = [];
   const counts: [number, number][] = [];
   const deps = {
     jobs: {
-      startPart: async () => (opts.started === false ? undefined : { job: JOB, startedBefore: false }),
+      startPart: async () =>
+        opts.started === false ? undefined : { job: JOB, startedBefore: opts.before !== undefined },
       recordPart: async (_j: string, _p: number, ok: number, failed: number) => {
         counts.push([ok, failed]);
         return { job: { ...JOB, partsDone: 0 }, parts: new Set([0]) };
@@ -71,11 +85,20 @@ export async function runPart(
         if (part instanceof Error) throw part;
         return part;
       },
-      putPdfs: async (_j: string, _p: number, chunk: number, pdfs: { uuid: string }[]) => {
-        if (chunk === opts.failChunk) throw new Error('S3 is down');
+      putPdfs: async (_j: string, _p: number, chunk: number, pdfs: { uuid: string; pdf: Buffer }[]) => {
+        if (chunk === opts.failChunk) {
+          if (opts.failLate) await outcomeWritten;
+          throw new Error('S3 is down');
+        }
         chunks.push(pdfs.map((p) => p.uuid));
+        stored.push(...pdfs.map((p) => ({ uuid: p.uuid, chunk, bytes: p.pdf.length })));
       },
-      putOutcome: async (_j: string, _p: number, o: PartOutcome[]) => void outcomes.push(o),
+      getOutcome: async () => opts.before?.outcome,
+      storedPdfs: async () => opts.before?.stored ?? [],
+      putOutcome: async (_j: string, _p: number, o: PartOutcome[]) => {
+        outcomes.push(o);
+        wrote();
+      },
     },
     renderer: async () => ({
       renderPdf: async (html: string) => {
@@ -90,7 +113,7 @@ export async function runPart(
     maxAttempts: 3,
   } as unknown as BatchRunDeps;
   const answer = await renderPart(deps, JOB.jobId, 0, opts.attempt ?? 1).catch((err: Error) => err);
-  return { answer, rendered, chunks, outcomes, stats, counts };
+  return { answer, rendered, chunks, stored, outcomes, stats, counts };
 }
 
 if (require.main === module)

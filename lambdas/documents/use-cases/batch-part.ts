@@ -3,7 +3,7 @@ import { DomainError, Unavailable } from '../../shared/errors';
 import { logger } from '../../shared/logger';
 import { BATCH_LIMITS } from '../core/plans';
 import { DocumentRequestError } from '../errors';
-import type { BatchEntry, PartOutcome } from '../ports';
+import type { BatchEntry, PartOutcome, StoredPdf } from '../ports';
 import type { BatchRunDeps } from './batch-run-deps';
 import type { AssembleMessage, BatchStep } from './batches';
 import { withAccountBrand } from './brand';
@@ -38,6 +38,12 @@ function callerFault(err: unknown): string | undefined {
   return undefined;
 }
 
+/** An outcome stored by an earlier run holds if every PDF it names as printed is in the chunk it names, whole. */
+function whole(outcomes: PartOutcome[], stored: StoredPdf[]): boolean {
+  const chunkOf = new Map(stored.map((p) => [p.uuid, p.chunk]));
+  return outcomes.every((o) => !o.ok || o.chunk === undefined || chunkOf.get(o.uuid) === o.chunk);
+}
+
 export async function renderPart(
   deps: BatchRunDeps,
   jobId: string,
@@ -51,8 +57,12 @@ export async function renderPart(
   const started = await deps.jobs.startPart(jobId, part);
   if (!started?.job.batch) return 'skipped';
   const { job } = started;
-  // A part's first run has no outcome stored yet: only a part started before looks for one.
-  let outcomes = started.startedBefore ? await deps.batchFiles.getOutcome(jobId, part) : undefined;
+  // A part's first run has nothing stored yet: only a part started before looks for its outcome and its PDFs. Its
+  // outcome is written beside its last PDFs (below), so it counts only if every PDF it names as printed is stored.
+  const [before, storedBefore] = started.startedBefore
+    ? await Promise.all([deps.batchFiles.getOutcome(jobId, part), deps.batchFiles.storedPdfs(jobId, part)])
+    : [undefined, []];
+  let outcomes = before && whole(before, storedBefore) ? before : undefined;
   if (!outcomes) {
     const entries = await reading;
     // The account's brand, on the facturas (as POST /v1/render prints it).
@@ -67,29 +77,31 @@ export async function renderPart(
         motivo: `Falló la impresión de nuestro lado tras ${attempt} intentos (not charged; send it again)`,
       };
     };
-    // Which PDFs earlier runs of this part stored (a part's first run has none to look for).
-    const stored = new Map(
-      (started.startedBefore ? await deps.batchFiles.storedPdfs(jobId, part) : []).map((p) => [p.uuid, p]),
-    );
+    // Which PDFs earlier runs of this part stored.
+    const stored = new Map(storedBefore.map((p) => [p.uuid, p]));
     let chunks = Math.max(-1, ...[...stored.values()].map((p) => p.chunk)) + 1;
     // The PDFs rendered and not written yet: written once, CHUNK_PDFS at a time, while the next ones render.
     let pending: { at: number; uuid: string; pdf: Buffer }[] = [];
     const writes: Promise<void>[] = [];
     let made = 0;
+    /** A chunk failed to write on the last attempt: its PDFs' outcomes changed after the outcome was written. */
+    let lostChunk = false;
     const write = () => {
       const chunk = chunks++;
       const pdfs = pending;
       pending = [];
+      // Each PDF's outcome once its chunk is written (the outcome written beside the last chunk names it so).
+      for (const p of pdfs) outcomes![p.at] = { uuid: p.uuid, ok: true, bytes: p.pdf.length, chunk };
       const writing = deps.batchFiles.putPdfs(jobId, part, chunk, pdfs).then(
         () => {
           // One line per chunk stored, naming its PDFs (the crash test counts them: a redelivered part makes none
           // twice).
           logger.info('batch PDFs stored', { jobId, part, chunk, uuids: pdfs.map((p) => p.uuid) });
           made += pdfs.length;
-          for (const p of pdfs) outcomes![p.at] = { uuid: p.uuid, ok: true, bytes: p.pdf.length, chunk };
         },
         (err: unknown) => {
           for (const p of pdfs) outcomes![p.at] = ourFault(p.uuid, err);
+          lostChunk = true;
         },
       );
       // Its failure is read once the part's renders end (Promise.allSettled below); meanwhile it must not count as
@@ -135,7 +147,9 @@ export async function renderPart(
           const doc = await rendering;
           // Its outcome once its chunk is written (a chunk that fails to write on the last attempt: failed).
           pending.push({ at: outcomes.push({ uuid, ok: false }) - 1, uuid, pdf: doc.bytes });
-          if (pending.length >= CHUNK_PDFS) write();
+          // The PDFs before the part's last one go together while it prints: what is written after the last
+          // render, before the part can be counted, is one PDF (a smaller PUT: the lane's Chromium waits for it).
+          if (pending.length >= CHUNK_PDFS || following === toRender.at(-1)) write();
         } catch (err) {
           const fault = callerFault(err);
           // A fault on our side before the last attempt: the writes under way end first, then SQS redelivers.
@@ -146,20 +160,26 @@ export async function renderPart(
         }
       }
       if (pending.length) write();
-      const settled = await Promise.allSettled(writes);
-      const failedWrite = settled.find((r) => r.status === 'rejected');
-      if (failedWrite) throw failedWrite.reason;
     } catch (err) {
       failure = { err };
     }
+    // The outcome, written beside the last PDFs' write instead of after it (a round trip less while the lane's
+    // Chromium waits): the part is counted once both are written, and a run after a kill between the two finds a PDF
+    // it names missing and takes the outcome as not written (whole(), above).
+    const outcomeWrite = failure ? undefined : deps.batchFiles.putOutcome(jobId, part, [...outcomes]);
+    outcomeWrite?.catch(() => undefined); // awaited below
+    const failedWrite = (await Promise.allSettled(writes)).find((r) => r.status === 'rejected');
+    if (failedWrite) failure ??= { err: failedWrite.reason };
     // The service's stats count each PDF made once, in one update per part (also when the part fails after it),
     // written beside the outcomes.
     const counting = made ? deps.recordRender('pdf', made).catch(() => undefined) : undefined;
     if (failure) {
-      await counting;
+      await Promise.allSettled([counting, outcomeWrite]);
       throw failure.err;
     }
-    await Promise.all([deps.batchFiles.putOutcome(jobId, part, outcomes), counting]);
+    await Promise.all([outcomeWrite, counting]);
+    // A chunk lost on the last attempt: its PDFs are failures now, written over the outcome that named them stored.
+    if (lostChunk) await deps.batchFiles.putOutcome(jobId, part, outcomes);
   }
   const ok = outcomes.filter((o) => o.ok).length;
   // Counted: the assembly (queued by the split) reads it as soon as the parts before it are in the zip.
