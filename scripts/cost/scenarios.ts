@@ -178,9 +178,10 @@ export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Bre
   add('API Gateway HTTP API requests', 22, p.apiHttpRequest);
   add('SQS send + receive + delete (one message per step)', (parts + 2) * 3, p.sqsRequest);
   const zipBytes = n * (a.pdfBytes + a.cfdiXmlBytes);
-  const chunks = parts * Math.ceil(a.batchPartSize / a.batchChunkPdfs);
+  // Chunks of up to batchChunkPdfs, the part's last PDF alone (batch-part.ts): 20 → 10 + 9 + 1.
+  const chunks = parts * (Math.ceil((a.batchPartSize - 1) / a.batchChunkPdfs) + 1);
   add(
-    `S3 PUT-class (the upload, parts, the PDFs in chunks of ${a.batchChunkPdfs}, outcomes, the zip in 5 MiB parts)`,
+    `S3 PUT-class (the upload, parts, the PDFs in chunks of ${a.batchChunkPdfs}, each part's last alone, outcomes, the zip in 5 MiB parts)`,
     1 + 1 + parts + chunks + parts + Math.ceil(zipBytes / a.multipartPartBytes) + 2,
     p.s3Put,
   );
