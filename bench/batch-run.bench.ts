@@ -219,12 +219,15 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
       send: (m: Record<string, unknown>) => queue.send({ jobId: m.jobId, step: m.step ?? 'assemble' }),
       retryAfter: async () => undefined,
     };
+    const split = batchSplitDeps(docs);
     const deps = {
       ...base,
-      events: batchSplitDeps(docs).events,
+      events: split.events,
+      jobFiles: split.jobFiles,
+      now: split.now,
       batchFiles: withLatency(base.batchFiles, S3_MS),
       jobs: withLatency(base.jobs, DYNAMO_MS),
-      quotas: withLatency(base.quotas, DYNAMO_MS),
+      quotas: withLatency(split.quotas, DYNAMO_MS),
       batchQueue: queue,
       assembleQueue,
     };

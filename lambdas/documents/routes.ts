@@ -48,9 +48,10 @@ const WEBHOOK_DELIVERY = webhookDelivery({
   },
 });
 
-// Both job workers (async renders, batches) render like the Render route: its image, memory and Chromium.
+// Both job workers (async renders, batch parts) render like the Render route: its image, memory and Chromium.
 const RENDERING_WORKER = { packaging: 'image', memoryMb: 2048, tmpMb: 1024 } as const;
-// And both keep their jobs (and read webhook endpoints) in the accounts table, and count quotas and stats.
+// The async renders' worker keeps its jobs (and reads webhook endpoints) in the accounts table, and counts quotas and
+// stats.
 const JOB_WORKER_TABLES: Pick<Access, 'tables' | 'itemPrefixes'> = {
   tables: { quotas: 'rw', growth: 'rw', accounts: 'rw' },
   itemPrefixes: { accounts: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX] },
@@ -117,7 +118,10 @@ export const documentsManifest: ServiceManifest = {
       // A part of 20 CFDI takes seconds.
       timeoutS: 300,
       access: {
-        ...JOB_WORKER_TABLES,
+        // A part starts and counts itself on the batch's job item and counts its PDFs in the stats; it charges
+        // nothing (the split charges, the assembly gives back) and sends no webhook event.
+        tables: { growth: 'rw', accounts: 'rw' },
+        itemPrefixes: { accounts: [JOB_ITEM_PREFIX] },
         // The batch's parts and PDFs (batches/).
         bucket: 'rw',
         bucketPrefixes: [BATCHES_PREFIX.prefix],

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { logger } from '../../shared/logger';
 import { sqsWorker } from '../../shared/sqs-worker';
 import { retryPolicy } from '../../shared/jobs/retry';
-import { awsDeps, batchDeps, type DocumentsDeps } from '../deps';
+import { awsDeps, type DocumentsDeps } from '../deps';
 import { runBatchStep } from '../use-cases/batch-run';
 import type { BatchRunDeps } from '../use-cases/batch-run-deps';
 import type { BatchStep } from '../use-cases/batches';
@@ -27,9 +27,12 @@ function stepOf(m: z.output<typeof Message>): BatchStep {
   return { jobId: m.jobId, step: 'part', part: Number(m.part) };
 }
 
+/** The stores a part uses, named one by one (the deps are lazy getters: a store this function has no grant for throws). */
 export function batchRunDeps(deps: DocumentsDeps): BatchRunDeps {
   return {
-    ...batchDeps(deps),
+    jobs: deps.batches,
+    batchFiles: deps.batchFiles,
+    assembleQueue: deps.assembleQueue,
     batchQueue: deps.batchQueue,
     renderer: () => deps.renderer(),
     recordRender: async (format, count) => void (await recordRender(deps, format, count)),

@@ -16,8 +16,11 @@ export interface BatchSplitDeps extends BatchDeps {
 /** What the assembly uses: no renderer, no batch queue. */
 export type BatchAssembleDeps = Pick<BatchSplitDeps, 'jobs' | 'batchFiles' | 'quotas' | 'events' | 'now'>;
 
-/** A part (batch-part.ts), on the batch worker: the renderer, and the parts' and the assembly's queues. */
-export interface BatchRunDeps extends BatchDeps {
+/**
+ * A part (batch-part.ts), on the batch worker: the batch's job item and files, the renderer, and the parts' and the
+ * assembly's queues. No quotas (the split charges, the assembly gives back) and no job files.
+ */
+export interface BatchRunDeps extends Pick<BatchDeps, 'jobs' | 'batchFiles' | 'assembleQueue'> {
   batchQueue: MessageQueue;
   renderer(): Promise<RenderDeps>;
   /** Counts rendered documents in the service's stats (as a single render does; one update per part). */

@@ -297,7 +297,7 @@ export function documentsCases(s: () => Synth): void {
         DeliveryWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
         StartBatch: { prefixes: [JOB_ITEM_PREFIX, BRAND_ITEM_PREFIX], writes: true },
         GetBatch: { prefixes: [JOB_ITEM_PREFIX], writes: false },
-        BatchWorker: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
+        BatchWorker: { prefixes: [JOB_ITEM_PREFIX], writes: true },
         BatchAssembler: { prefixes: [JOB_ITEM_PREFIX, WEBHOOK_ITEM_PREFIX], writes: true },
       };
       for (const [id, want] of Object.entries(expected)) {
@@ -337,6 +337,15 @@ export function documentsCases(s: () => Synth): void {
         EphemeralStorage: { Size: 1024 },
       });
       expect(s().propsOf('BatchAssembler').PackageType).toBeUndefined();
+      // A part charges nothing and counts its PDFs in the stats: no quotas table, the growth table's counters.
+      const tablesOf = (id: string) =>
+        Object.keys(s().envOf(id))
+          .filter((k) => k.endsWith('_TABLE'))
+          .sort();
+      expect(tablesOf('BatchWorker')).toEqual(['ACCOUNTS_TABLE', 'GROWTH_TABLE']);
+      expect(JSON.stringify(s().statementsOf(s().fnOf('BatchWorker')))).not.toContain(
+        s().logicalId(s().stack.tables.quotas!),
+      );
       // Its queue's redrive and the assembler's own retries.
       expect(documentsManifest.queues.find((q) => q.id === 'assemble')).toMatchObject({ maxReceiveCount: 3 });
       const batch = documentsManifest.queues.find((q) => q.id === 'batch')!;
