@@ -20,6 +20,8 @@ export interface WorkerRecord<M> {
   message: M;
   attempt: number;
   record: SQSRecord;
+  /** Milliseconds left before the invocation's timeout (Lambda's context; Infinity without one). */
+  remainingMs: () => number;
 }
 
 /**
@@ -33,12 +35,13 @@ export function sqsWorker<M extends Record<string, string | boolean>>(
   retry?: () => RetryPolicy,
 ) {
   const processor = new BatchProcessor(EventType.SQS);
-  const recordHandler = async (record: SQSRecord) => {
+  const recordHandler = async (record: SQSRecord, context?: Context) => {
     const message = Message.parse(JSON.parse(record.body));
     const attempt = Number(record.attributes?.ApproximateReceiveCount ?? '1') || 1;
     logger.appendKeys(message);
     try {
-      return await handle({ message, attempt, record });
+      const remainingMs = () => context?.getRemainingTimeInMillis() ?? Infinity;
+      return await handle({ message, attempt, record, remainingMs });
     } catch (err) {
       if (retry) await scheduleRetry(retry, record, attempt, err);
       throw err;

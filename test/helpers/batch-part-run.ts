@@ -59,6 +59,8 @@ export async function runPart(
     /** The failing chunk's write fails only once an outcome was written (as a slow PUT would). */
     failLate?: boolean;
     attempt?: number;
+    /** The invocation's time runs out once this many CFDI were rendered. */
+    timeFor?: number;
     before?: { outcome?: PartOutcome[]; stored: StoredPdf[] };
   } = {},
 ) {
@@ -112,7 +114,10 @@ export async function runPart(
     batchQueue: { send: async () => undefined },
     maxAttempts: 3,
   } as unknown as BatchRunDeps;
-  const answer = await renderPart(deps, JOB.jobId, 0, opts.attempt ?? 1).catch((err: Error) => err);
+  const remainingMs = () => (rendered.length >= (opts.timeFor ?? Infinity) ? 10_000 : 300_000);
+  const answer = await renderPart(deps, JOB.jobId, 0, opts.attempt ?? 1, remainingMs).catch(
+    (err: Error) => err,
+  );
   return { answer, rendered, chunks, stored, outcomes, stats, counts };
 }
 

@@ -88,6 +88,18 @@ test('sqsWorker sets the failed record visibility to its delay and reports it fa
   expect(visibility.retries).toHaveLength(3);
 });
 
+test("sqsWorker tells the record's handler the time left before the invocation's timeout, from Lambda's context", async () => {
+  const seen: number[] = [];
+  let left = 42_000;
+  const handler = sqsWorker(Message, async ({ remainingMs }) => {
+    seen.push(remainingMs());
+    left -= 1_500;
+    seen.push(remainingMs());
+  });
+  await handler(event(1), { ...context, getRemainingTimeInMillis: () => left } as Context);
+  expect(seen).toEqual([42_000, 40_500]);
+});
+
 test('when the visibility cannot be changed, the record is still reported failed (the queue timeout applies)', async () => {
   const calls: ReceivedMessage[] = [];
   const broken: MessageVisibility = {

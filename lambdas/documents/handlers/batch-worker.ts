@@ -43,9 +43,9 @@ export function batchRunDeps(deps: DocumentsDeps): BatchRunDeps {
 export const makeHandler = (deps: DocumentsDeps) =>
   sqsWorker(
     Message,
-    async ({ message, attempt }) => {
+    async ({ message, attempt, remainingMs }) => {
       try {
-        await runBatchStep(batchRunDeps(deps), stepOf(message), attempt);
+        await runBatchStep(batchRunDeps(deps), stepOf(message), attempt, remainingMs);
       } catch (err) {
         logger.error('batch step failed; SQS retries it', { error: err as Error, attempt });
         throw err;

@@ -24,6 +24,18 @@ const ASSEMBLY_BACKSTOP_S = 900;
  */
 const CHUNK_PDFS = 10;
 
+/**
+ * The time a part keeps before its invocation's timeout: a render's own limit (15 s, render/chromium.ts) and the
+ * writes, the outcome and the count after it. With less left it renders no more: before its last attempt it writes
+ * what it rendered and fails (SQS redelivers it, and the next run renders the rest), on the last one it reports the
+ * CFDI left as failed, not charged. A timeout instead would end the run with nothing reported: after the last
+ * attempt the part would sit in the DLQ and its batch would never complete.
+ */
+const TIME_KEPT_MS = 30_000;
+
+/** A part out of time before its CFDI are all rendered (our fault: not the CFDI's). */
+class OutOfTime extends Error {}
+
 /** A CFDI read for printing, or the error reading it raised (thrown in its turn, as its render's would be). */
 type ReadCfdi = { request: ReturnType<typeof parseRenderRequest> } | { err: unknown };
 
@@ -49,6 +61,8 @@ export async function renderPart(
   jobId: string,
   part: number,
   attempt: number,
+  /** Milliseconds left before the invocation's timeout. */
+  remainingMs: () => number = () => Infinity,
 ): Promise<'done' | 'skipped'> {
   // The part's CFDI are read while its start is recorded (one round trip instead of two before the first render);
   // a part whose batch is gone is skipped without them.
@@ -131,6 +145,10 @@ export async function renderPart(
           continue;
         }
         try {
+          if (remainingMs() < TIME_KEPT_MS)
+            throw new OutOfTime(
+              `the part ran out of time (${TIME_KEPT_MS / 1000} s kept before its timeout)`,
+            );
           const cfdi = ahead?.entry === entry ? ahead.cfdi : read(entry);
           if ('err' in cfdi) throw cfdi.err;
           const rendering = renderDocument(cfdi.request, await deps.renderer(), {
@@ -152,8 +170,12 @@ export async function renderPart(
           if (pending.length >= CHUNK_PDFS || following === toRender.at(-1)) write();
         } catch (err) {
           const fault = callerFault(err);
-          // A fault on our side before the last attempt: the writes under way end first, then SQS redelivers.
-          if (!fault && !last) await Promise.allSettled(writes);
+          // A fault on our side before the last attempt: the PDFs rendered so far are written (the next run skips
+          // them), then SQS redelivers.
+          if (!fault && !last) {
+            if (pending.length) write();
+            await Promise.allSettled(writes);
+          }
           outcomes.push(
             fault ? { uuid, ok: false, motivo: `No se pudo imprimir: ${fault}` } : ourFault(uuid, err),
           );

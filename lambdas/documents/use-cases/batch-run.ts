@@ -39,8 +39,13 @@ import type { BatchRunDeps } from './batch-run-deps';
 import type { AssembleMessage, BatchStep } from './batches';
 
 /** A message of the batch queue (the batch worker's): a part. */
-export async function runBatchStep(deps: BatchRunDeps, step: BatchStep, attempt: number): Promise<string> {
-  if (step.step === 'part') return renderPart(deps, step.jobId, step.part, attempt);
+export async function runBatchStep(
+  deps: BatchRunDeps,
+  step: BatchStep,
+  attempt: number,
+  remainingMs: () => number = () => Infinity,
+): Promise<string> {
+  if (step.step === 'part') return renderPart(deps, step.jobId, step.part, attempt, remainingMs);
   // A split or an assembly the batch queue still carried from before they were the assembler's: the assembler's now.
   await deps.assembleQueue.send({
     jobId: step.jobId,

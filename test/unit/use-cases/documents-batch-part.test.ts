@@ -83,6 +83,43 @@ test('a chunk lost on the last attempt: its PDF fails (not charged), written ove
   expect(counts).toEqual([[11, 1]]);
 });
 
+test('a part near its timeout renders no more: before the last attempt it writes what it rendered and fails, the next run renders the rest', async () => {
+  const part = entries('part-out-of-time', 14);
+  const uuids = part.map((e) => e.row.uuid);
+  const first = await run(part, { attempt: 1, timeFor: 4 });
+  expect(first.answer).toEqual(
+    expect.objectContaining({ message: expect.stringMatching(/ran out of time/) }),
+  );
+  expect(first.chunks).toEqual([uuids.slice(0, 4)]);
+  expect({ outcomes: first.outcomes, counts: first.counts }).toEqual({ outcomes: [], counts: [] });
+  const again = await run(part, { attempt: 2, before: { stored: first.stored } });
+  expect(again.answer).toBe('done');
+  expect(again.rendered).toEqual(uuids.slice(4));
+  expect(again.counts).toEqual([[14, 0]]);
+});
+
+test('a part near its timeout on its last attempt reports the CFDI left as failed (not charged) and is counted', async () => {
+  const part = entries('part-out-of-time-last', 9);
+  const { answer, rendered, outcomes, counts } = await run(part, { attempt: 3, timeFor: 6 });
+  expect(answer).toBe('done');
+  expect(rendered).toHaveLength(6);
+  expect(outcomes.at(-1)!.map((o) => o.ok)).toEqual([
+    true,
+    true,
+    true,
+    true,
+    true,
+    true,
+    false,
+    false,
+    false,
+  ]);
+  expect(outcomes.at(-1)![8]!.motivo).toMatch(
+    /^Falló la impresión de nuestro lado tras 3 intentos \(not charged/,
+  );
+  expect(counts).toEqual([[6, 3]]);
+});
+
 test('a chunk that cannot be written while the next CFDI still print fails the part, and does not end the process', () => {
   // In a Node process of its own (tsx), as the local runtime and Lambda's run it: a rejection left without a handler
   // while the part goes on would end it (it ended `npm start` mid-batch).
