@@ -191,12 +191,18 @@ describe('workers', () => {
     try {
       const queued = answerOf(
         await convert.invoke(
-          httpApiEvent('POST /convert/text', json('POST', '/convert/text', { text }, bearer(keys.pro))),
+          // Prefer: respond-async: the 202 at once. Without it the bundle holds the answer for its wait window
+          // (WAIT_WINDOW_S, 25 s) for a job no worker runs until it answers: 25 s of waiting that checked nothing.
+          httpApiEvent(
+            'POST /convert/text',
+            json('POST', '/convert/text', { text }, { ...bearer(keys.pro), prefer: 'respond-async' }),
+          ),
           35_000,
         ),
         convert.logs(),
       );
       expect(queued.statusCode).toBe(202); // above SYNC_MAX_CHARS: queued
+      expect(header(queued, 'preference-applied')).toBe('respond-async');
       const audioId = (JSON.parse(bodyText(queued)) as { audio_id: string }).audio_id;
       let message: { MessageId?: string; ReceiptHandle?: string; Body?: string } | undefined;
       for (let i = 0; i < 20 && !message; i++) {

@@ -20,7 +20,7 @@ let rt: TestRuntime;
 let job: FabricatedJob;
 const files = tempDir('stream-');
 beforeAll(async () => {
-  rt = await startRuntime({}, { startWorker: false });
+  rt = await startRuntime({}, { startWorker: false, documents: false });
   job = await fabricateJob('streamjob0000001', TEXT, 2, files.path);
 });
 afterAll(async () => {

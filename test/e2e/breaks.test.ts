@@ -8,7 +8,7 @@ jest.setTimeout(120_000);
 
 let rt: TestRuntime;
 beforeAll(async () => {
-  rt = await startRuntime({}, { startWorker: false });
+  rt = await startRuntime({}, { startWorker: false, documents: false });
 });
 afterAll(() => rt?.stop());
 

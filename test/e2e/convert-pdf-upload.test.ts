@@ -46,7 +46,10 @@ async function chargedIn(ip: string, id: string, since: number): Promise<number[
 
 beforeAll(async () => {
   // Forwarded addresses stand for different free-tier callers (each its own IP, its own allowance).
-  rt = await startRuntime({ FREE_PER_HOUR: '4', FREE_PER_DAY: '100' }, { trustProxy: true });
+  rt = await startRuntime(
+    { FREE_PER_HOUR: '4', FREE_PER_DAY: '100' },
+    { trustProxy: true, documents: false },
+  );
   quotas = new DynamoQuotaStore(dynamo(), rt.emulators.tableNames.quotas);
   ({ clean } = await makeFixtures());
   large = await makeLargePdf(19 * MiB);

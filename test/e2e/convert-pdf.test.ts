@@ -25,7 +25,7 @@ beforeAll(async () => {
   rt = await startRuntime(
     // No worker: a queued job answers 202 at once (WAIT_WINDOW_S 0) instead of waiting 25 s for one.
     { FREE_PER_HOUR: '3', FREE_PER_DAY: '100', SYNC_MAX_CHARS: '3000', WAIT_WINDOW_S: '0' },
-    { startWorker: false },
+    { startWorker: false, documents: false },
   );
   ({ clean, broken } = await makeFixtures());
   base = rt.narrationUrl;

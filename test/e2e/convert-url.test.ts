@@ -76,7 +76,7 @@ beforeAll(async () => {
     },
     // Queued jobs are not narrated here (the 100,000-character case only checks what is queued), so they answer
     // 202 at once (WAIT_WINDOW_S 0) instead of waiting 25 s for a worker.
-    { startWorker: false },
+    { startWorker: false, documents: false },
   );
   api = rt;
 });

@@ -17,7 +17,7 @@ beforeAll(async () => {
   // X-Forwarded-For picks the client address here (TRUST_PROXY), so each test can be a different caller.
   rt = await startRuntime(
     { DEMO_PER_HOUR: '3', DEMO_PER_DAY: '30', FREE_PER_HOUR: '2', FREE_PER_DAY: '20' },
-    { trustProxy: true },
+    { trustProxy: true, documents: false },
   );
   api = rt;
 });

@@ -69,7 +69,7 @@ ${ARTICLE}
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   sitePort = (site.address() as AddressInfo).port;
 
-  rt = await startRuntime({}, { startWorker: false });
+  rt = await startRuntime({}, { startWorker: false, documents: false });
   api = rt.narrationUrl;
 
   // What the blog sent to POST /convert/text: the article's textContent (no entities in it), whitespace collapsed.

@@ -71,7 +71,10 @@ beforeAll(async () => {
   sitePort = (site.address() as AddressInfo).port;
   // Answer 202 at once: the job must still be running when the reader presses play. The API may fetch this
   // site's exact address and port (narrate mode), nothing else on loopback.
-  rt = await startRuntime({ WAIT_WINDOW_S: '0', URL_FETCH_ALLOWLIST: `127.0.0.1:${sitePort}` });
+  rt = await startRuntime(
+    { WAIT_WINDOW_S: '0', URL_FETCH_ALLOWLIST: `127.0.0.1:${sitePort}` },
+    { documents: false },
+  );
   browser = await launchChromium(join(files.path, 'profile'));
 });
 

@@ -24,7 +24,7 @@ async function issueKey(rt: TestRuntime, plan: 'pro' | 'lifetime', status: 'acti
 describe('free tier, default limits', () => {
   let rt: TestRuntime;
   beforeAll(async () => {
-    rt = await startRuntime({}, { trustProxy: false });
+    rt = await startRuntime({}, { trustProxy: false, documents: false });
   });
   afterAll(async () => rt.stop());
 
@@ -143,7 +143,10 @@ describe('queues: paid jobs go to the priority queue', () => {
   beforeAll(async () => {
     // No worker: the test reads the queues itself; WAIT_WINDOW_S 0 answers 202 at once instead of waiting 25 s
     // for a worker that never comes.
-    rt = await startRuntime({ SYNC_MAX_CHARS: '10', WAIT_WINDOW_S: '0' }, { startWorker: false });
+    rt = await startRuntime(
+      { SYNC_MAX_CHARS: '10', WAIT_WINDOW_S: '0' },
+      { startWorker: false, documents: false },
+    );
   });
   afterAll(async () => rt.stop());
 
@@ -179,7 +182,7 @@ describe('queues: paid jobs go to the priority queue', () => {
 describe('TRUST_PROXY', () => {
   let rt: TestRuntime;
   beforeAll(async () => {
-    rt = await startRuntime({ FREE_PER_HOUR: '1' }, { trustProxy: true });
+    rt = await startRuntime({ FREE_PER_HOUR: '1' }, { trustProxy: true, documents: false });
   });
   afterAll(async () => rt.stop());
 

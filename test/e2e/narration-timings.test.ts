@@ -20,7 +20,7 @@ beforeAll(async () => {
   // (config) and the routes' deadline are stretched to a bound no healthy run reaches.
   rt = await startRuntime(
     { FREE_PER_HOUR: '1000', FREE_PER_DAY: '1000', SYNC_MAX_CHARS: '3000', WAIT_WINDOW_S: '240' },
-    { deadlineS: 270 },
+    { deadlineS: 270, documents: false },
   );
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { postJson, startRuntime, type TestRuntime } from '../helpers/runtime';
 jest.setTimeout(60_000);
 let rt: TestRuntime;
 beforeAll(async () => {
-  rt = await startRuntime({ FREE_PER_HOUR: '1' }, { startWorker: false });
+  rt = await startRuntime({ FREE_PER_HOUR: '1' }, { startWorker: false, documents: false });
 });
 afterAll(async () => rt.stop());
 

@@ -23,7 +23,10 @@ const TEXT = Array.from(
 ).join('\n\n');
 
 beforeAll(async () => {
-  rt = await startRuntime({ FREE_PER_HOUR: '5', FREE_PER_DAY: '20', SYNC_MAX_CHARS: '3000' });
+  rt = await startRuntime(
+    { FREE_PER_HOUR: '5', FREE_PER_DAY: '20', SYNC_MAX_CHARS: '3000' },
+    { documents: false },
+  );
   await putApiKey(rt, KEY, 'pro');
 });
 afterAll(async () => rt?.stop());

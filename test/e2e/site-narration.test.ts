@@ -63,18 +63,21 @@ beforeAll(async () => {
   writeFileSync(pdfPath, await pdf.save());
   writeFileSync(notPdfPath, 'Esto no es un PDF, solo texto con otra extensión.\n');
 
-  rt = await startRuntime({
-    URL_FETCH_ALLOWLIST: `127.0.0.1:${articlePort}`,
-    // The demo: the text, one voice sample, then the limit (the last test sees the 429).
-    DEMO_PER_HOUR: '2',
-    DEMO_PER_DAY: '100',
-    // The 2,700-character article goes through the queue and the worker: 202 at once, the page waits for its
-    // timings (to show its text) and then plays it. Short texts are narrated inside the request.
-    SYNC_MAX_CHARS: '1000',
-    WAIT_WINDOW_S: '0',
-    FREE_PER_HOUR: '10',
-    FREE_PER_DAY: '100',
-  });
+  rt = await startRuntime(
+    {
+      URL_FETCH_ALLOWLIST: `127.0.0.1:${articlePort}`,
+      // The demo: the text, one voice sample, then the limit (the last test sees the 429).
+      DEMO_PER_HOUR: '2',
+      DEMO_PER_DAY: '100',
+      // The 2,700-character article goes through the queue and the worker: 202 at once, the page waits for its
+      // timings (to show its text) and then plays it. Short texts are narrated inside the request.
+      SYNC_MAX_CHARS: '1000',
+      WAIT_WINDOW_S: '0',
+      FREE_PER_HOUR: '10',
+      FREE_PER_DAY: '100',
+    },
+    { documents: false },
+  );
   browser = await launchChromium(join(files.path, 'profile'));
   page = await loopbackPage(browser, blocked);
   page.on('console', (m) => {

@@ -38,7 +38,7 @@ beforeAll(async () => {
   tripwire = installLoopbackTripwire();
   rt = await startRuntime(
     { AB_EXPERIMENTS: EXPERIMENTS_JSON, DASHBOARD_TOKEN: TOKEN },
-    { trustProxy: true, startWorker: false },
+    { trustProxy: true, startWorker: false, documents: false },
   );
   // Real sign-ups (sources, one A/B ref), real A/B events, and one message in the priority DLQ.
   const signUps: [string, string | undefined, string | undefined][] = [

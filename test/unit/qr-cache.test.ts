@@ -4,6 +4,13 @@
 import { create, type QRCodeErrorCorrectionLevel } from 'qrcode';
 import { qrSvg } from '../../templates/kit/qr';
 
+// qrcode's create, counted: a draw that calls it was not served from the cache.
+jest.mock('qrcode', () => {
+  const actual = jest.requireActual<typeof import('qrcode')>('qrcode');
+  return { ...actual, create: jest.fn(actual.create) };
+});
+const encodings = () => (create as unknown as jest.Mock).mock.calls.length;
+
 /** Dark modules of our SVG (runs `M x y h w v1 h-w z`, offset by the 4-module quiet zone) as a 0/1 matrix. */
 function modulesOf(svg: string): { n: number; dark: Set<string> } {
   const dim = Number(/viewBox="0 0 (\d+) \1"/.exec(svg)![1]);
@@ -28,16 +35,36 @@ const satUrl = (i: number) =>
   `&tt=${String(i * 37).padStart(7, '0')}.120000&fe=${(i * 7919).toString(36).slice(-8).padStart(8, 'A')}`;
 
 test('first draw, repeated draws and draws after eviction all give qrcode’s exact matrix', () => {
-  const texts = Array.from({ length: 300 }, (_, i) => satUrl(i)); // more than the cache keeps (256)
+  const texts = Array.from({ length: 300 }, (_, i) => satUrl(i));
+  const kept = 256; // what the cache keeps (QR_CACHE_MAX), fewer than the texts
   const levels: QRCodeErrorCorrectionLevel[] = ['M', 'Q'];
-  for (let round = 0; round < 3; round++)
-    for (const [i, text] of texts.entries()) {
-      const level = levels[i % 2]!;
-      const got = modulesOf(qrSvg(text, { level }));
-      const want = expected(text, level);
-      expect(got.n).toBe(want.n);
-      expect(got.dark).toEqual(want.dark);
-    }
+  // qrcode's own matrix of each text, made once and compared with every draw of it.
+  const wants = texts.map((text, i) => expected(text, levels[i % 2]!));
+  const check = (i: number) => {
+    const got = modulesOf(qrSvg(texts[i]!, { level: levels[i % 2]! }));
+    expect(got.n).toBe(wants[i]!.n);
+    expect(got.dark).toEqual(wants[i]!.dark);
+  };
+  const drawnAnew = (draws: () => void) => {
+    const before = encodings();
+    draws();
+    return encodings() - before;
+  };
+  // First draws, in order: the last 256 push the first 44 out (least recently used first).
+  expect(drawnAnew(() => texts.forEach((_, i) => check(i)))).toBe(texts.length);
+  // Repeated draws: the 256 kept, newest first, so that each is still in the cache when drawn (a hit). (Drawing
+  // them in the first order again would push each one out just before its turn: no hit at all.)
+  expect(
+    drawnAnew(() => {
+      for (let i = texts.length - 1; i >= texts.length - kept; i--) check(i);
+    }),
+  ).toBe(0);
+  // Draws after eviction: the first 44, drawn anew.
+  expect(
+    drawnAnew(() => {
+      for (let i = 0; i < texts.length - kept; i++) check(i);
+    }),
+  ).toBe(texts.length - kept);
 });
 
 test('the same text at another error-correction level is another symbol, not a cache hit', () => {
