@@ -72,8 +72,8 @@ describe('POST /convert/text → GET /audio/{id}: real audio, exact duration', (
     ['ogg', 'vorbis', 'audio/ogg'],
   ] as const;
   // Each voice once and each format at least once over HTTP (the format rotating): what this route adds is the
-  // request's voice and format reaching the engine, the Content-Type and the redirect. Every voice × format
-  // combination is narrated, probed and timed (±2%) from the same 2,000-character fixture by the engine's own test
+  // request's voice and format reaching the engine, the Content-Type and the redirect. Every voice and every format
+  // is narrated, probed and timed (±2%) from the same 2,000-character fixture by the engine's own test
   // (test/integration/speech.test.ts, espeak-ng CLI: the engine this runtime uses).
   const cases = voices.map((voice, i) => {
     const [fmt, codec, type] = formats[i % formats.length]!;

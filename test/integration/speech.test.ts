@@ -95,11 +95,13 @@ describe('espeak-ng CLI engine', () => {
     expect((await createSynthesizer('espeak')).engine).toBe('espeak-cli');
   });
 
-  for (const voice of VOICES) {
-    for (const fmt of FORMATS) {
-      it(`${voice.id} → ${fmt}`, () => narrateAndProbe(engine, voice, fmt));
-    }
-  }
+  // Every voice, each in one format (rotating: every format twice). A voice's choices (language, variant, speed)
+  // are all upstream of the encoder, which sees the same 22,050 Hz mono samples from every voice, so the full
+  // voice × format product (18 narrations of 2,000 characters, a third of this file's CPU) checked no more.
+  VOICES.forEach((voice, i) => {
+    const fmt = FORMATS[i % FORMATS.length]!;
+    it(`${voice.id} → ${fmt}`, () => narrateAndProbe(engine, voice, fmt));
+  });
 
   it('speaks es-MX and es-ES differently', async () => {
     await expectLanguagesDiffer(engine);
@@ -129,7 +131,7 @@ describe('espeak-ng WASM engine', () => {
     expect(await espeakCliAvailable('/nonexistent/espeak-ng')).toBe(false);
   });
 
-  // One voice per format (each voice once, rotating) keeps the run short; the CLI covers every combination.
+  // One voice per format (rotating, starting at the second voice) keeps the run short; the CLI covers every voice.
   FORMATS.forEach((fmt, i) => {
     const voice = VOICES[(i + 1) % VOICES.length]!;
     it(`${voice.id} → ${fmt}`, () => narrateAndProbe(engine, voice, fmt));
