@@ -4,10 +4,11 @@
 // (early, mid-burst, late), and a restart on the same data after each. Afterwards, for every address: the free-tier
 // usage equals the conversions delivered (records done with their audio) and the documents delivered (200s), every
 // 200 answered before a kill still serves its audio, every job finished, and an idempotent request whose answer was
-// lost to a kill gets its result on retry within 10 s, charged once. Renders without a key are charged exactly the
-// renders delivered: a render's charge is held until its document is ready, and each delivery is in the runtime's
-// log before its commit (a kill between the two leaves the hold, given back at the restart, with its own log line),
-// so deliveries = delivery lines less holds given back, and every 200 received is one of them.
+// lost to a kill gets its result on retry once its lease runs out (at most 8 answers of 409), charged once. Renders
+// without a key are charged exactly the renders delivered: a render's charge is held until its document is ready,
+// and each delivery is in the runtime's log before its commit (a kill between the two leaves the hold, given back at
+// the restart, with its own log line), so deliveries = delivery lines less holds given back, and every 200 received
+// is one of them.
 // Then a kill during long jobs (on the runtime the bursts ended with, not a fresh one: a start is seconds of CPU): a
 // long narration and a documents async job (Scale key) mid-work, the group killed, a restart on the same data: both
 // finish, the 200 serves its audio, the job its PDF, usage equals deliveries.
@@ -26,7 +27,7 @@ import { tempDir } from '../helpers/env';
 import { startLocalProcess, type LocalProcess } from '../helpers/local-process';
 import { until } from '../helpers/until';
 
-jest.setTimeout(300_000);
+jest.setTimeout(600_000); // ~45 s alone; stop 37's CI at load ~10 took 513 s for the file
 
 const IPS = ['198.51.100.11', '198.51.100.12', '198.51.100.13'];
 /** Documents from two more addresses: one always sends an Idempotency-Key, the other never does. */
@@ -148,22 +149,25 @@ test('kills at three moments: usage equals deliveries per address, 200s keep the
       owner?: string;
     }[];
 
-  // Idempotent requests whose answer was lost: the retry gets the result within 10 s (a 202 counts: it names the
-  // same job), and is the same conversion (no second charge: checked with the totals below).
-  // A client that follows the 409's Retry-After while the dead request's lease (6 s) runs out.
+  // Idempotent requests whose answer was lost: the retry gets the result once the dead request's lease (6 s) runs
+  // out (a 202 counts: it names the same job), and is the same conversion (no second charge: checked with the totals
+  // below). A client that follows the 409's Retry-After (1 s): at most 8 answers of 409 before the result. Counted,
+  // not timed: the lease is wall-clock, so a slow machine gives fewer 409s, never more (a 10 s bound on the whole
+  // loop failed on stop 37's CI at load ~10, where each render took seconds).
   for (const s of sent.filter((x) => x.key && x.status === undefined)) {
-    const t = Date.now();
+    let conflicts = 0;
     await post(rt, s);
-    while (s.status === 409 && Date.now() - t < 10_000) {
+    while (s.status === 409 && conflicts < 60) {
+      conflicts++;
       await new Promise((r) => setTimeout(r, 1000));
       await post(rt, s);
     }
-    expect(Date.now() - t).toBeLessThan(10_000);
+    expect(conflicts).toBeLessThanOrEqual(8);
     expect(s.service ? [200] : [200, 202]).toContain(s.status);
   }
 
   // Every job finishes (bounded wait on the records, not a sleep).
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 240_000;
   let pending = (await records()).filter((r) => r.status === 'queued' || r.status === 'processing');
   while (pending.length && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 500));
