@@ -324,8 +324,16 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
         },
         { step: 'initialize' },
       );
-    const scale = generateKey();
-    await putApiKey({ ...rt, url: (p) => `${rt.documentsUrl}${p}` }, scale, 'scale', 'cus_bench_batch');
+    /**
+     * A Scale key of its own for each batch: one account's month holds 10,000 documents, which 15 rounds of 1,000
+     * (BATCH_RUN_ROUNDS=15) pass; the batch would be refused whole, as the API refuses an over-quota month.
+     */
+    const scaleKey = async (round: number | 'warm-up') => {
+      const key = generateKey();
+      const rtDocs = { ...rt, url: (p: string) => `${rt.documentsUrl}${p}` };
+      await putApiKey(rtDocs, key, 'scale', `cus_bench_batch_${round}`);
+      return key;
+    };
     // The worker logs the UUIDs of each chunk of PDFs it stores: more UUIDs than CFDI would mean PDFs made twice.
     let made = 0;
     const write = process.stdout.write.bind(process.stdout);
@@ -338,6 +346,7 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
     /** One batch: the same CFDI with other UUIDs, as a zip through the presigned upload (how a month comes in). */
     const oneBatch = async (round: number | 'warm-up', profiled: boolean, cfdi = LOCAL_CFDI) => {
       const zip = zipOf(batchCorpus(`bench-local-${round}-${Date.now()}`, cfdi, false).files);
+      const scale = await scaleKey(round);
       const inspector = profiled ? new Session() : undefined;
       if (inspector) {
         inspector.connect();
@@ -380,6 +389,12 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
     for (let round = 0; round < LOCAL_ROUNDS; round++) {
       batches.push(await oneBatch(round, round === 0 && !!process.env.BATCH_RUN_PROFILE));
       raws.push(await perCfdi(LOCAL_CFDI, () => raw(`bench-raw-${round + 1}-${Date.now()}`)));
+      // Each round as it ends (on stderr: stdout is counted above), so a run cut short keeps its rounds.
+      const [before, after, b] = [raws[round]!.result, raws[round + 1]!.result, batches[round]!.rate];
+      process.stderr.write(
+        `# round ${round}: raw ${before.toFixed(2)} / batch ${b.toFixed(2)} / raw ${after.toFixed(2)} CFDI/s → ` +
+          `${(b / ((before + after) / 2)).toFixed(2)}×; load ${load()}\n`,
+      );
     }
     process.stdout.write = write;
     const ratios = batches.map((b, i) => b.rate / ((raws[i]!.result + raws[i + 1]!.result) / 2));
