@@ -78,8 +78,9 @@ export class WorkStopped extends Error {
     readonly done: number,
     readonly total: number,
     readonly unit: 'chunks' | 'documents',
+    cause?: unknown,
   ) {
-    super(`stopped after ${done} of ${total} ${unit}`);
+    super(`stopped after ${done} of ${total} ${unit}`, cause === undefined ? undefined : { cause });
     this.name = 'WorkStopped';
   }
 }

@@ -2,6 +2,7 @@
 // fake Chromium functions: which HTML and page options reach Chromium, the watermark, filenames, content types and
 // the exact content of zips.
 import { RenderTimeoutError } from '../../lambdas/documents/render/errors';
+import { Unavailable, WorkStopped } from '../../lambdas/shared/errors';
 import { documentsManifest } from '../../lambdas/documents/routes';
 import { errorResponse } from '../../lambdas/shared/http/api-handler';
 import { findTemplate } from '../../lambdas/documents/domain/template-registry';
@@ -320,6 +321,40 @@ describe('renderDocument', () => {
         ),
       ),
     ).resolves.toMatchObject({ statusCode: 400 });
+  });
+
+  it('a merge cut at its deadline stops where it is, also when the part in flight fails after the cut', async () => {
+    const cut = new AbortController();
+    let calls = 0;
+    const failing = {
+      renderPdf: async (html: string, options: PdfOptions) => {
+        calls++;
+        if (calls === 2) {
+          cut.abort(); // the deadline answers while part 2 renders, and part 2 then fails (Chromium's time limit)
+          throw new RenderTimeoutError(15_000);
+        }
+        return fakeChromium().renderPdf(html, options);
+      },
+      renderPng: async () => Buffer.alloc(0),
+    };
+    const merge = () =>
+      parseRenderRequest({
+        format: 'pdf',
+        documents: Array.from({ length: 4 }, () => ({ template: 'factura', data: factura.sample })),
+      });
+    const stopped = await renderDocument(merge(), failing, { signal: cut.signal }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(stopped).toBeInstanceOf(WorkStopped);
+    expect(stopped).toMatchObject({ done: 1, total: 4, unit: 'documents' });
+    expect((stopped as Error).cause).toBeInstanceOf(Unavailable); // the part's time limit, as a single render says it
+    expect(calls).toBe(2); // nothing rendered after the cut
+    // Not cut: the part's fault is the merge's fault (503, retry), as for a single document.
+    calls = 0;
+    await expect(
+      rejectsAsHttp(renderDocument(merge(), failing, { signal: new AbortController().signal })),
+    ).resolves.toMatchObject({ statusCode: 503 });
   });
 
   it('turns a broken header template into a 400 pointing at it', async () => {

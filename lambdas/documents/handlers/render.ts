@@ -359,6 +359,14 @@ export const makeHandler = (deps: DocumentsDeps) =>
             format: request.format,
             // How far it got before it stopped (documents rendered / in the request).
             ...(err instanceof WorkStopped ? { rendered: err.done, documents: err.total } : {}),
+            // What ended it besides the cut: a part that failed after it, or a fault (the log says which).
+            ...(err instanceof WorkStopped
+              ? err.cause
+                ? { partError: String((err.cause as Error).message ?? err.cause) }
+                : {}
+              : err === ABANDONED
+                ? {}
+                : { error: err as Error }),
             // Cut while its charge was committed (its "render delivered" line was written): given back all the same.
             ...(committed ? { hold: hold?.id, committed } : {}),
           });

@@ -76,7 +76,15 @@ async function renderMerge(
   const pdfa = wantsPdfA(request);
   for (const [i, part] of request.parts.entries()) {
     if (ctx.signal?.aborted) throw new WorkStopped(i, request.parts.length, 'documents');
-    const doc = await renderDocument(part, deps, { at: ['body', 'documents', i] });
+    let doc;
+    try {
+      doc = await renderDocument(part, deps, { at: ['body', 'documents', i] });
+    } catch (err) {
+      // The part failed after the cut (on a loaded machine, e.g. Chromium's time limit): the merge stopped at this
+      // part all the same, and says how far it got; the part's fault is its cause.
+      if (ctx.signal?.aborted) throw new WorkStopped(i, request.parts.length, 'documents', err);
+      throw err;
+    }
     const title =
       part.kind === 'template' ? (part.xml?.title ?? part.template.title(part.data as never)) : 'Documento';
     parts.push({ bytes: doc.bytes, title });
