@@ -275,7 +275,7 @@ test('a zip of 200 files: 195 PDFs with their UUIDs, 5 refusals with reasons, to
   expect(month!.used).toBe(195);
 
   // The Scale account's signed webhook: document.rendered for this batch, with the zip's link.
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000; // generous: a loaded machine (the bound only ends a hang)
   while (!receiver.at('/batches').length && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 200));
   const [delivery] = receiver.at('/batches');

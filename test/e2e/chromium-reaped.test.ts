@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { tempDir } from '../helpers/env';
 import { alive, startLocalProcess, type LocalProcess } from '../helpers/local-process';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000); // its waits allow a loaded machine minutes
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -59,7 +59,7 @@ test('killing the runtime process group while Chromium is busy takes Chromium wi
 
   await rt.killGroup();
   expect(await render).toBe('connection lost');
-  const bound = Date.now() + 10_000;
+  const bound = Date.now() + 60_000; // generous: a loaded machine (the bound only ends a hang)
   while (alive(pid!) && Date.now() < bound) await new Promise((r) => setTimeout(r, 20));
   expect(alive(pid!)).toBe(false);
 });

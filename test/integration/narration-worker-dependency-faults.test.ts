@@ -24,7 +24,7 @@ import { receiveUntilRedriven, withoutBackstop } from '../helpers/sqs-redrive';
 import { narrationDepsOn, testClock } from '../helpers/clock';
 import { AWS_FAULTS, dynamoOp, s3Op, sqsOp, startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000); // its waits allow a loaded machine minutes
 
 const VISIBILITY_S = 2;
 /** Longer than the test: no lease runs out by real time passing (see `clock`). */
@@ -241,7 +241,7 @@ test('SQS fails the poller for a while: once it is back the job runs, exactly on
   poll();
   // Event-driven: wait until the poller has had three receives refused (not a fixed sleep), then the job is
   // still untouched.
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000; // generous: a loaded machine (the bound only ends a hang)
   while (proxies.sqs.log.filter((r) => r.outcome === 500).length < 3) {
     if (Date.now() > deadline) throw new Error('the poller never tried to receive through the failing proxy');
     await new Promise((r) => setTimeout(r, 50));
@@ -273,7 +273,7 @@ test('SQS fails the acknowledgement: the message comes back and the finished job
     deliveries >= 2 ? true : undefined,
   );
   // The redelivered message is acknowledged without work, then deleted for good.
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 120_000; // generous: a loaded machine (the bound only ends a hang)
   while (
     proxies.sqs.log.filter((r) => r.target === 'AmazonSQS.DeleteMessage' && r.outcome === 'passed').length ===
     0
