@@ -6,6 +6,7 @@
 // Then the free-tier watermark's cost, and throughput at concurrency 1/2/4 against concurrency 1, for the default
 // single-process browser (what Lambda runs) and for a multi-process one.
 import chromium from '@sparticuz/chromium';
+import { unpackedChromium } from '../lambdas/documents/render/unpack';
 import puppeteer from 'puppeteer-core';
 import { Renderer } from '../lambdas/documents/render/chromium';
 import { launchArgs, withoutScreenLayout } from '../lambdas/documents/render/containment';
@@ -75,7 +76,7 @@ async function throughput(renderer: Renderer, concurrency: number): Promise<numb
   await timeEach(5, () => renderer.renderPdf(INVOICE)); // warm-up
 
   const raw = await puppeteer.launch({
-    executablePath: await chromium.executablePath(),
+    executablePath: await unpackedChromium(),
     headless: 'shell',
     pipe: true,
     args: launchArgs(chromium.args, { singleProcess: true }),

@@ -21,6 +21,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
+import { unpackedChromium } from '../lambdas/documents/render/unpack';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { generateKey, hashKey } from '../lambdas/shared/auth/keys';
 import { dynamo } from '../lambdas/shared/aws/clients';
@@ -77,7 +78,7 @@ function ratioLine(name: string, ours: number, baseName: string, base: number, e
 
 async function rawBrowser(): Promise<Browser> {
   return puppeteer.launch({
-    executablePath: await chromium.executablePath(),
+    executablePath: await unpackedChromium(),
     headless: 'shell',
     pipe: true,
     args: launchArgs(chromium.args, { singleProcess: true }),
@@ -115,7 +116,7 @@ async function jsreportPdf(): Promise<((html: string) => Promise<unknown>) | und
   jsreport.use(
     chromePdf({
       launchOptions: {
-        executablePath: await chromium.executablePath(),
+        executablePath: await unpackedChromium(),
         args: launchArgs(chromium.args, { singleProcess: true }),
       },
     }),

@@ -2,12 +2,12 @@
 // build @sparticuz/chromium ships inside its npm package (no apt step, no download), driven by puppeteer-core. Network rule: Chromium resolves no names, sends anything not loopback to a
 // dead proxy, and every request a page makes is intercepted: non-loopback ones are aborted before they leave and
 // recorded in `blocked`.
-import chromium from '@sparticuz/chromium';
+import { unpackedChromium } from '../../lambdas/documents/render/unpack';
 import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
 
 export async function launchChromium(profileDir: string, extraArgs: string[] = []): Promise<Browser> {
   return puppeteer.launch({
-    executablePath: await chromium.executablePath(),
+    executablePath: await unpackedChromium(),
     // Not @sparticuz/chromium's default args: those turn web security off, and CORS is part of what is tested.
     headless: 'shell',
     userDataDir: profileDir,

@@ -14,6 +14,7 @@ import { createServer, type Server } from 'node:http';
 import { EventEmitter, once } from 'node:events';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import chromium from '@sparticuz/chromium';
+import { unpackedChromium } from '../../lambdas/documents/render/unpack';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { Renderer } from '../../lambdas/documents/render/chromium';
 import {
@@ -356,7 +357,7 @@ describe('each containment layer alone blocks the network', () => {
 
   async function launch(args: string[]): Promise<Browser> {
     browser = await puppeteer.launch({
-      executablePath: await chromium.executablePath(),
+      executablePath: await unpackedChromium(),
       headless: 'shell',
       pipe: true,
       args,

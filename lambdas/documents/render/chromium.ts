@@ -15,6 +15,7 @@ import { logger } from '../../shared/logger';
 import { launchArgs, withoutScreenLayout } from './containment';
 import { RenderCrashError, RenderInputError, RenderTimeoutError } from './errors';
 import { resolveFontsDir, writeFontconfig } from './fonts';
+import { unpackedChromium } from './unpack';
 import { parsePngOptions, toPuppeteerPdfOptions, type PdfOptions, type PngOptions } from './page-options';
 import {
   DEFAULT_VIEWPORT,
@@ -43,7 +44,7 @@ export interface RendererOptions {
   renderTimeoutMs?: number;
   /** Browser start limit (default 30,000 ms; the first start also unpacks Chromium, ~3.5 s). */
   launchTimeoutMs?: number;
-  /** Chromium binary; default @sparticuz/chromium's, unpacked to the temp dir on first use. */
+  /** Chromium binary; default @sparticuz/chromium's, unpacked to the temp dir on first use (unpack.ts). */
   executablePath?: string;
   /** Folder of the bundled .ttf fonts (default DOCUMENTS_FONTS_DIR or lambdas/documents/fonts). */
   fontsDir?: string;
@@ -359,11 +360,11 @@ export class Renderer {
 
   private async launch(): Promise<Slot> {
     let executablePath = this.options.executablePath;
-    // No WebGL: documents do not need it, the SwiftShader library is not unpacked, and `--disable-webgl` is added.
+    // No WebGL: documents do not need it (`--disable-webgl` is added).
     chromium.setGraphicsMode = false;
     if (!executablePath) {
       const t = performance.now();
-      executablePath = await chromium.executablePath(); // unpacks chromium.br to the temp dir the first time
+      executablePath = await unpackedChromium(); // the temp dir's binary, unpacked whole the first time
       const ms = performance.now() - t;
       if (ms > 500) this.counters.unpackMs = Math.round(ms);
     }
