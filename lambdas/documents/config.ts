@@ -26,6 +26,13 @@ const { parse, config, required } = defineConfig({
   DOCUMENTS_BATCH_QUEUE_URL: resourceVar(),
   /** Queue of CFDI batch assemblies (one per batch, sent by its split) read by the batch assembler. */
   DOCUMENTS_ASSEMBLE_QUEUE_URL: resourceVar(),
+  /**
+   * Chromium's time limit for one render (a page or a part of a merge). A built-in template renders in well under a
+   * second even at its size limits, so passing it means a stuck browser (restarted, answered 503 retry); caller HTML
+   * that passes it is answered 400. Raised only where the machine itself is the slow part (tests of crashes on a
+   * loaded machine).
+   */
+  RENDER_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(15),
   /** Lifetime of the presigned download_url of a finished job (GET /v1/jobs/{id} and webhook payloads). */
   JOB_DOWNLOAD_TTL_S: z.coerce.number().int().min(60).max(43200).default(3600),
   /** WEBHOOK_RETRY_SCHEDULE_S, WEBHOOK_TIMEOUT_MS, WEBHOOK_SECRET_OVERLAP_S and the local-test settings. */

@@ -81,7 +81,7 @@ let renderer: Promise<RenderDeps> | undefined;
 /** One browser per process, shared by every route that renders. */
 export function sharedRenderer(): Promise<RenderDeps> {
   renderer ??= import('./render/chromium').then(({ Renderer }) => {
-    const r = new Renderer();
+    const r = new Renderer({ renderTimeoutMs: config().RENDER_TIMEOUT_S * 1000 });
     return { renderPdf: (html, o) => r.renderPdf(html, o), renderPng: (html, o) => r.renderPng(html, o) };
   });
   renderer.catch(() => (renderer = undefined));

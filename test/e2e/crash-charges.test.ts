@@ -40,6 +40,9 @@ const ENV = {
   FREE_PER_DAY: '1000',
   SYNC_MAX_CHARS: '300',
   WAIT_WINDOW_S: '0',
+  // The 1,500-row render below takes seconds here, but more than Chromium's 15 s on a CI machine at load ~10: three
+  // such attempts failed the job for good there (stop 38). This file tests crashes, not the renderer's time limit.
+  RENDER_TIMEOUT_S: '180',
 };
 const SHORT = 'Una frase corta para narrar ahora mismo, número ';
 const LONG = 'Un texto más largo que va a la cola de trabajos y se narra aparte. '.repeat(6);
@@ -62,6 +65,8 @@ interface Sent {
   audioId?: string;
   /** X-Request-Id of a render's answer. */
   requestId?: string;
+  /** A render's answer other than 200. */
+  detail?: string;
 }
 
 function post(rt: LocalProcess, s: Sent): Promise<void> {
@@ -78,8 +83,10 @@ function post(rt: LocalProcess, s: Sent): Promise<void> {
     async (res) => {
       s.status = res.status;
       if (s.service) {
-        await res.arrayBuffer();
+        const body = await res.arrayBuffer();
         s.requestId = res.headers.get('x-request-id') ?? undefined;
+        // A refusal says why (shown if the test fails on it).
+        if (res.status !== 200) s.detail = Buffer.from(body).toString('utf8').slice(0, 500);
       } else if (res.status === 200 || res.status === 202)
         s.audioId = ((await res.json()) as { audio_id: string }).audio_id;
     },
@@ -192,7 +199,10 @@ test('kills at three moments: usage equals deliveries per address, 200s keep the
   const docsUsed = async (ip: string) => (await quotas.peek(docsSubject(ip), monthlyRules('free')))[0]!.used;
   const delivered = (ip: string) => renders.filter((x) => x.ip === ip && x.status === 200).length;
   expect({ keyed: await docsUsed(DOC_KEYED_IP) }).toEqual({ keyed: delivered(DOC_KEYED_IP) });
-  expect(renders.filter((x) => x.status !== undefined && x.status !== 200)).toEqual([]);
+  // Every render answered got its PDF, or (at load ~10, rarely) a 503 that asks for a retry: a backing service's
+  // time limit passed. Such an answer is not a delivery, and the counts above and below show it was not charged.
+  const transient = (x: Sent) => x.status === 503 && /retry/i.test(x.detail ?? '');
+  expect(renders.filter((x) => x.status !== undefined && x.status !== 200 && !transient(x))).toEqual([]);
   // The other address (no key: a lost answer cannot be asked again) is charged exactly the renders delivered. Some
   // of its answers were lost to the kills, so this compares more than the 200s.
   expect(renders.filter((x) => x.ip === DOC_PLAIN_IP && x.status === undefined).length).toBeGreaterThan(0);
