@@ -10,7 +10,9 @@ import { errorResponse } from '../../lambdas/shared/http/api-handler';
 import { builtInPartials } from '../../lambdas/documents/domain/template-registry';
 import { TemplateSandbox } from '../../lambdas/documents/templating/sandbox';
 
-const sandbox = new TemplateSandbox();
+// 5 s, not production's 500 ms: on a loaded CI machine (load ~10) ordinary templates passed 500 ms of wall time
+// (ci46, documents-templates); the time limit is still what stops the endless loop below, 5 s later.
+const sandbox = new TemplateSandbox({ timeoutMs: 5000 });
 afterAll(() => sandbox.dispose());
 
 const render = (src: string, data: unknown = {}) =>
