@@ -24,10 +24,11 @@
 //    seconds per CFDI of this process (handlers, emulators, SDK) and of its Chromium, and the AWS calls per CFDI.
 // Loopback only (tripwire). Usage: npm run bench -- batch-run   (BATCH_RUN_CFDI, default 1,000, for the simulated
 // run; BATCH_RUN_LOCAL_CFDI, default 1,000, for the local one; BATCH_RUN_EMULATORS=process runs the emulators in a
-// child process, off the handlers' event loop, as the cloud's services are; BATCH_RUN_PROFILE=1 also takes a CPU profile of this
-// process during the local batch and prints its CPU per CFDI by owner: the emulators, the AWS SDK, the batch's own
-// code, GC; a value ending in .cpuprofile also keeps the profile there, for DevTools; the profile's sampling slows
-// the run, so its throughput line is not the one to quote)
+// child process, off the handlers' event loop, as the cloud's services are; BATCH_RUN_PROFILE=1 also takes a CPU
+// profile of this process during the first local batch and the raw run after it, and prints each one's CPU per CFDI
+// by owner: the emulators, the AWS SDK, the batch's own code, GC; a value ending in .cpuprofile also keeps the
+// profiles there (the raw run's as .raw.cpuprofile), for DevTools; the profile's sampling slows the run, so its
+// throughput line is not the one to quote)
 import { spawnSync } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -343,16 +344,24 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
           made += (JSON.parse(line) as { uuids: string[] }).uuids.length;
       return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
     }) as typeof process.stdout.write;
+    /** A V8 CPU profile of this process from now until the function returned is called. */
+    const startProfile = async () => {
+      const inspector = new Session();
+      inspector.connect();
+      await inspector.post('Profiler.enable');
+      await inspector.post('Profiler.start');
+      return async () => {
+        const { profile } = await inspector.post('Profiler.stop');
+        inspector.disconnect();
+        return profile;
+      };
+    };
+    let rawProfiled: Awaited<ReturnType<Awaited<ReturnType<typeof startProfile>>>> | undefined;
     /** One batch: the same CFDI with other UUIDs, as a zip through the presigned upload (how a month comes in). */
     const oneBatch = async (round: number | 'warm-up', profiled: boolean, cfdi = LOCAL_CFDI) => {
       const zip = zipOf(batchCorpus(`bench-local-${round}-${Date.now()}`, cfdi, false).files);
       const scale = await scaleKey(round);
-      const inspector = profiled ? new Session() : undefined;
-      if (inspector) {
-        inspector.connect();
-        await inspector.post('Profiler.enable');
-        await inspector.post('Profiler.start');
-      }
+      const stopProfile = profiled ? await startProfile() : undefined;
       counting = true;
       const wallStart = Date.now();
       const batch = await perCfdi(
@@ -370,8 +379,7 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
       const rate = (cfdi * 1000) / (completedAt - wallStart);
       const polledRate = (cfdi * 1000) / (Date.now() - wallStart);
       counting = false;
-      const profile = inspector && (await inspector.post('Profiler.stop')).profile;
-      inspector?.disconnect();
+      const profile = await stopProfile?.();
       const last = batch.result.at(-1)!;
       if (last.status !== 'done' || last.done !== cfdi)
         throw new Error(`local batch: ${JSON.stringify(last)}`);
@@ -388,7 +396,10 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
     const batches: Awaited<ReturnType<typeof oneBatch>>[] = [];
     for (let round = 0; round < LOCAL_ROUNDS; round++) {
       batches.push(await oneBatch(round, round === 0 && !!process.env.BATCH_RUN_PROFILE));
+      // The raw run after the profiled batch is profiled too: the difference by owner is what the batch adds.
+      const rawProfile = round === 0 && process.env.BATCH_RUN_PROFILE ? await startProfile() : undefined;
       raws.push(await perCfdi(LOCAL_CFDI, () => raw(`bench-raw-${round + 1}-${Date.now()}`)));
+      if (rawProfile) rawProfiled = await rawProfile();
       // Each round as it ends (on stderr: stdout is counted above), so a run cut short keeps its rounds.
       const [before, after, b] = [raws[round]!.result, raws[round + 1]!.result, batches[round]!.rate];
       process.stderr.write(
@@ -438,14 +449,21 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
           )
           .join(', '),
     );
-    const profile = batches[0]?.profile;
-    if (profile) {
-      if (process.env.BATCH_RUN_PROFILE!.endsWith('.cpuprofile'))
-        writeFileSync(process.env.BATCH_RUN_PROFILE!, JSON.stringify(profile));
+    for (const [what, profile] of [
+      ['the batch', batches[0]?.profile],
+      ['the raw run after it', rawProfiled],
+    ] as const) {
+      if (!profile) continue;
+      const file = process.env.BATCH_RUN_PROFILE!;
+      if (file.endsWith('.cpuprofile'))
+        writeFileSync(
+          what === 'the batch' ? file : file.replace(/\.cpuprofile$/, '.raw.cpuprofile'),
+          JSON.stringify(profile),
+        );
       const owners = byOwner(profile as unknown as Parameters<typeof byOwner>[0], LOCAL_CFDI);
       const total = owners.reduce((a, [, v]) => a + v, 0);
       console.log(
-        `# profile of this process during the batch (its sampling slows the run): ${ms(total)} per CFDI on the ` +
+        `# profile of this process during ${what} (its sampling slows the run): ${ms(total)} per CFDI on the ` +
           `main thread: ${owners.map(([k, v]) => `${k} ${ms(v)}`).join(', ')}`,
       );
     }
