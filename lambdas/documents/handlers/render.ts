@@ -174,6 +174,16 @@ const ABANDONED = new Unavailable(
   'The request took too long and was stopped. Please retry; this attempt was not counted.',
 );
 
+/** What an abandoned render's log line says of the error that stopped it (besides the cut itself). */
+function abandonedFields(err: unknown): Record<string, unknown> {
+  if (err instanceof WorkStopped) {
+    const fields: Record<string, unknown> = { rendered: err.done, documents: err.total };
+    if (err.cause) fields.partError = String((err.cause as Error).message ?? err.cause);
+    return fields;
+  }
+  return err === ABANDONED ? {} : { error: err as Error };
+}
+
 export const makeHandler = (deps: DocumentsDeps) =>
   apiHandler(
     async (req) => {
@@ -357,16 +367,9 @@ export const makeHandler = (deps: DocumentsDeps) =>
           if (free) await countCut(deps.quotas, cutSubject, deps.config.FREE_CUT_PER_HOUR, now);
           logger.warn('render abandoned after the early-timeout answer; charge given back', {
             format: request.format,
-            // How far it got before it stopped (documents rendered / in the request).
-            ...(err instanceof WorkStopped ? { rendered: err.done, documents: err.total } : {}),
-            // What ended it besides the cut: a part that failed after it, or a fault (the log says which).
-            ...(err instanceof WorkStopped
-              ? err.cause
-                ? { partError: String((err.cause as Error).message ?? err.cause) }
-                : {}
-              : err === ABANDONED
-                ? {}
-                : { error: err as Error }),
+            // How far it got before it stopped (documents rendered / in the request), and what ended it besides the
+            // cut: a part that failed after it, or a fault (the log says which).
+            ...abandonedFields(err),
             // Cut while its charge was committed (its "render delivered" line was written): given back all the same.
             ...(committed ? { hold: hold?.id, committed } : {}),
           });

@@ -166,7 +166,8 @@ let unpacked: Promise<string> | undefined;
  * later processes on the same temp dir. A failed unpack is tried again by the next call.
  */
 export function unpackedChromium(options: UnpackOptions = {}): Promise<string> {
-  if (options.dir || options.binDir) return unpack(options); // tests: no process-wide memo
+  // Only the defaults are memoized for the process: any option asked (the tests') unpacks as asked.
+  if (options.dir || options.binDir || options.libraries !== undefined) return unpack(options);
   unpacked ??= unpack(options);
   unpacked.catch(() => (unpacked = undefined));
   return unpacked;
