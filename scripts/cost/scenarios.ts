@@ -103,10 +103,18 @@ export function narrationCost(
     conversions * polls * a.getAudioS * (a.getAudioMemMb / 1024),
     p.lambdaArmGbS,
   );
-  const invocations = conversions * (1 + polls + (sync ? 0 : 1));
+  // Inline: its backstop, a message delayed past the request's deadline that the worker reads and finds ended
+  // (it ends a request that died between its done write and its end: use-cases/conversion.ts).
+  if (sync)
+    add(
+      `Lambda Worker reading the backstop (${a.workerMemMb} MB × ${a.getAudioS} s)`,
+      conversions * a.getAudioS * (a.workerMemMb / 1024),
+      p.lambdaArmGbS,
+    );
+  const invocations = conversions * (1 + polls + 1);
   add('Lambda invocations', invocations, p.lambdaRequest);
   add('API Gateway HTTP API requests', conversions * (1 + polls), p.apiHttpRequest);
-  if (!sync) add('SQS send + receive + delete', conversions * 3, p.sqsRequest);
+  add('SQS send + receive + delete', conversions * 3, p.sqsRequest);
   add(
     'S3 PUT-class (audio upload' + (sync ? ')' : ', job text)'),
     conversions * (uploadRequests(audioBytesEach, a) + (sync ? 0 : 1)),
@@ -118,11 +126,11 @@ export function narrationCost(
     p.s3Get,
   );
   add(`S3 storage (${a.audioDaysKept} days)`, audioGb * (a.audioDaysKept / 30), p.s3StorageGbMonth);
-  // Writes: record + stats (+ claim, one progress update per chunk, done for long jobs). Reads: key lookup +
-  // one GetItem per GET /audio.
+  // Writes: record + stats (+ claim, one progress update per chunk, done for long jobs; inline: the backstop's
+  // refused claim). Reads: key lookup + one GetItem per GET /audio (inline: + the backstop's read of the record).
   const chunks = Math.ceil((s.charsPerConversion * s.expansion) / a.chunkChars);
-  add('DynamoDB writes', conversions * (2 + (sync ? 0 : 2 + chunks)), p.ddbWrite);
-  add('DynamoDB reads', conversions * (1 + polls), p.ddbRead);
+  add('DynamoDB writes', conversions * (2 + (sync ? 1 : 2 + chunks)), p.ddbWrite);
+  add('DynamoDB reads', conversions * (1 + polls + (sync ? 1 : 0)), p.ddbRead);
   add('CloudWatch Logs ingestion', (invocations * a.logBytesPerInvocation) / 1024 ** 3, p.logsIngestGb);
   add('Data transfer out (audio downloads)', audioGb * a.downloadsPerAudio, p.transferOutGb);
   return breakdown(

@@ -48,10 +48,17 @@ describe('narration', () => {
     expect(api.usd).toBeCloseTo(api.quantity * PRICES.apiHttpRequest.usd, 12);
   });
 
-  test('inline conversions use no queue and run in ConvertText; queued ones run in the worker', () => {
+  test('inline conversions run in ConvertText, their queue is the backstop; queued ones run in the worker', () => {
     const inline = narrationCost(neural);
     const queued = narrationCost({ ...neural, charsPerConversion: ASSUMPTIONS.chunkChars + 1 });
-    expect(line(inline, 'SQS')).toBeUndefined();
+    const conversions = 1_000_000 / neural.charsPerConversion;
+    // One message each (send + receive + delete): the backstop, read by a short worker invocation.
+    expect(line(inline, 'SQS')!.quantity).toBe(conversions * 3);
+    expect(line(inline, 'Lambda Worker reading the backstop')!.quantity).toBeCloseTo(
+      conversions * ASSUMPTIONS.getAudioS * (ASSUMPTIONS.workerMemMb / 1024),
+      9,
+    );
+    expect(line(queued, 'Lambda Worker reading the backstop')).toBeUndefined();
     expect(line(inline, 'Lambda ConvertText (')).toBeDefined();
     expect(line(queued, 'SQS')).toBeDefined();
     expect(line(queued, 'Lambda Worker (')).toBeDefined();

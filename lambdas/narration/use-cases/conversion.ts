@@ -125,6 +125,10 @@ export async function startConversion(
     throwIfAbandoned(input.signal);
     if (sync) {
       narrating = true;
+      // A paid conversion narrated here has no record until it is done, and then one marked `ending` until its end
+      // (the webhook, the counters) is written. Its backstop, sent while it narrates, brings a request that dies in
+      // between to the worker, which ends it (as a free job's does); it finds nothing to do otherwise.
+      const backstop = queuedRecord ? undefined : queueBackstop(deps, record);
       const result = await narrateToStore(deps, audioId, input.text, input.voice, input.fmt, {
         headings: input.headings,
         speech: input.speech,
@@ -143,6 +147,7 @@ export async function startConversion(
         timings: true,
         ending: true,
       };
+      await backstop; // sent before the done record exists (it never throws)
       if (queuedRecord) {
         // A worker may have finished it meanwhile (a restart re-queued it): then that outcome stands, and ended
         // there (jobEnded counts once: whoever removes `ending`).

@@ -405,4 +405,64 @@ describe('charges follow deliveries (a process that dies mid-request)', () => {
     expect(s.deliveryQueue.sent).toHaveLength(1);
     expect(s.growth.items.get('stats#totals')).toMatchObject({ conversions: 1, chars: out.body.chars });
   });
+  test('a paid request that dies after its done write, before its end: its backstop ends it, counted once', async () => {
+    const s = setup();
+    await s.webhooks.put({
+      owner: audioOwner(paid),
+      url: 'https://hooks.example/voz',
+      events: ['audio.completed'],
+      secret: 'whsec_test',
+      createdAt: T0.toISOString(),
+      updatedAt: T0.toISOString(),
+      changedBy: 'test',
+    });
+    const get = s.webhooks.get.bind(s.webhooks);
+    let died!: () => void;
+    const dead = new Promise<void>((r) => (died = r));
+    s.webhooks.get = () => {
+      s.webhooks.get = get;
+      died();
+      return new Promise(() => undefined); // killed while looking up the endpoint, after the done write
+    };
+    void startConversion(s.deps, s.input('Corto y de pago.', paid)); // narrated in the request (≤ 40 chars)
+    await dead;
+    // Its only message: the backstop, on the paid queue, due after the request's deadline.
+    expect(s.queue.sent).toHaveLength(1);
+    const [sent] = s.queue.sent;
+    expect(sent).toMatchObject({ message: { backstop: true }, priority: true, delayS: 35 });
+    const id = sent!.message.audioId;
+    expect(await s.audio.get(id)).toMatchObject({ status: 'done', ending: true });
+    expect(s.deliveryQueue.sent).toEqual([]);
+    expect(s.growth.items.get('stats#totals')).toBeUndefined();
+    // The backstop's delivery ends it: the webhook queued and the conversion counted, once.
+    expect(await runJob(s.deps, id, 1, findVoice, true)).toBe('skipped');
+    expect(await s.audio.get(id)).not.toHaveProperty('ending');
+    expect(s.deliveryQueue.sent).toEqual([
+      {
+        message: { audioId: id, eventId: audioEventIdFor(id, 'audio.completed'), type: 'audio.completed' },
+        delayS: 0,
+      },
+    ]);
+    expect(s.growth.items.get('stats#totals')).toMatchObject({ conversions: 1, chars: 16 });
+    expect(await runJob(s.deps, id, 2, findVoice, true)).toBe('skipped');
+    expect(s.deliveryQueue.sent).toHaveLength(1);
+    expect(s.growth.items.get('stats#totals')).toMatchObject({ conversions: 1 });
+  });
+
+  test('a paid request that ends normally, or fails, leaves its backstop nothing to do', async () => {
+    const s = setup();
+    const ok = await startConversion(s.deps, s.input('Pago que termina bien.', paid));
+    expect(ok.statusCode).toBe(200);
+    s.store.faults.fail('putAudioFile');
+    await expect(startConversion(s.deps, s.input('Pago que falla al guardar.', paid))).rejects.toThrow();
+    expect(s.queue.sent.map((m) => m.message.backstop)).toEqual([true, true]);
+    const [done, lost] = s.queue.sent.map((m) => m.message.audioId);
+    expect(done).toBe(ok.body.audio_id);
+    const before = s.deliveryQueue.sent.length;
+    expect(await runJob(s.deps, done!, 1, findVoice, true)).toBe('skipped');
+    expect(await runJob(s.deps, lost!, 1, findVoice, true)).toBe('skipped'); // no record: nothing to end
+    expect(await s.audio.get(lost!)).toBeUndefined();
+    expect(s.deliveryQueue.sent).toHaveLength(before);
+    expect(s.growth.items.get('stats#totals')).toMatchObject({ conversions: 1 });
+  });
 });
