@@ -72,35 +72,6 @@ export function zipFormats(request: SingleRenderRequest): Format[] {
   return own.filter((f) => f !== 'zip' && f !== 'json');
 }
 
-/** A PDF in its two steps: what Chromium prints (the HTML and the page's options), then what follows the print. */
-export interface PdfSteps {
-  html: string;
-  options: PdfOptions;
-  /** The post-processing of the printed PDF: PDF/A-3, the protection. */
-  finish(printed: Buffer): Promise<Buffer>;
-}
-
-export async function pdfSteps(
-  model: DocumentModel,
-  request: SingleRenderRequest,
-  ctx: RenderContext,
-  page: () => Promise<PdfOptions>,
-): Promise<PdfSteps> {
-  const pdfa = wantsPdfA(request);
-  // The renderer draws the watermark in the page (its font embedded by Chromium: PDF/A holds).
-  const options = { ...(await page()), ...(ctx.watermark ? { watermark: WATERMARK_TEXT } : {}) };
-  return {
-    html: model.html,
-    options,
-    finish: (printed) =>
-      postProcess(printed, {
-        ...(pdfa ? { pdfa: pdfAOptions(model, request) } : {}),
-        // Validation allows a protection only for format pdf: the PDF inside a zip is never protected.
-        ...(request.format === 'pdf' ? { protection: protectionOf(request.options) } : {}),
-      }),
-  };
-}
-
 export async function renderFormat(
   format: Format,
   model: DocumentModel,
@@ -111,8 +82,14 @@ export async function renderFormat(
 ): Promise<RenderedFile> {
   switch (format) {
     case 'pdf': {
-      const steps = await pdfSteps(model, request, ctx, page);
-      const pdf = await steps.finish(await deps.renderPdf(steps.html, steps.options));
+      const pdfa = wantsPdfA(request);
+      // The renderer draws the watermark in the page (its font embedded by Chromium: PDF/A holds).
+      const options = { ...(await page()), ...(ctx.watermark ? { watermark: WATERMARK_TEXT } : {}) };
+      const pdf = await postProcess(await deps.renderPdf(model.html, options), {
+        ...(pdfa ? { pdfa: pdfAOptions(model, request) } : {}),
+        // Validation allows a protection only for format pdf: the PDF inside a zip is never protected.
+        ...(request.format === 'pdf' ? { protection: protectionOf(request.options) } : {}),
+      });
       return { bytes: pdf, contentType: CONTENT_TYPES.pdf, extension: 'pdf' };
     }
     case 'png':

@@ -7,7 +7,7 @@ import type { BatchEntry, PartOutcome, StoredPdf } from '../ports';
 import type { BatchRunDeps } from './batch-run-deps';
 import type { AssembleMessage, BatchStep } from './batches';
 import { withAccountBrand } from './brand';
-import { parseRenderRequest, renderPdfInSteps } from './render-request';
+import { parseRenderRequest, renderDocument } from './render-request';
 
 /**
  * Delay of the late assembly queued when the last part is counted: the assembler's timeout (15 minutes, also SQS's
@@ -36,9 +36,8 @@ const TIME_KEPT_MS = 30_000;
 /** A part out of time before its CFDI are all rendered (our fault: not the CFDI's). */
 class OutOfTime extends Error {}
 
-/** A CFDI's PDF in its two steps (print, then finish), or the error preparing it raised. */
-type Steps = Awaited<ReturnType<typeof renderPdfInSteps>>;
-type Prepared = { steps: Steps } | { err: unknown };
+/** A CFDI read for printing, or the error reading it raised (thrown in its turn, as its render's would be). */
+type ReadCfdi = { request: ReturnType<typeof parseRenderRequest> } | { err: unknown };
 
 /** Errors that are the CFDI's own: rendering it again cannot succeed. */
 function callerFault(err: unknown): string | undefined {
@@ -124,59 +123,18 @@ export async function renderPart(
       writing.catch(() => undefined);
       writes.push(writing);
     };
-    // A CFDI prepared for printing (its XML parsed and checked, its HTML built: ~4 ms of this thread), or why it
-    // cannot be: thrown in its turn, as its render's would be.
-    const prepare = (entry: BatchEntry): Promise<Prepared> => {
-      let request;
+    // A CFDI read for printing (its XML parsed and checked: ~2 ms of this thread), or why it cannot be.
+    const read = (entry: BatchEntry): ReadCfdi => {
       try {
         const parsed = parseRenderRequest({ template: entry.template, cfdi_xml: entry.xml, format: 'pdf' });
-        request = marca ? withAccountBrand(parsed, marca) : parsed;
+        return { request: marca ? withAccountBrand(parsed, marca) : parsed };
       } catch (err) {
-        return Promise.resolve({ err });
+        return { err };
       }
-      return deps
-        .renderer()
-        .then((renderer) => renderPdfInSteps(request, renderer, { watermark: job.plan === 'free' }))
-        .then(
-          (steps) => ({ steps }),
-          (err: unknown) => ({ err }),
-        );
-    };
-    /** A CFDI's fault (refused in its turn) or ours (the part fails before its last attempt; then: failed). */
-    const failed = async (uuid: string, at: number, err: unknown) => {
-      const fault = callerFault(err);
-      // A fault on our side before the last attempt: the PDFs rendered so far are written (the next run skips
-      // them), then SQS redelivers.
-      if (!fault && !last) {
-        if (pending.length) write();
-        await Promise.allSettled(writes);
-      }
-      outcomes![at] = fault
-        ? { uuid, ok: false, motivo: `No se pudo imprimir: ${fault}` }
-        : ourFault(uuid, err);
     };
     const toRender = entries.filter((e) => !stored.has(e.row.uuid));
-    /** The CFDI printed last, finished (post-processed) while the next one prints. */
-    let printed: { uuid: string; at: number; bytes: Buffer; finish: Steps['finish'] } | undefined;
-    /**
-     * Finishes the CFDI printed last; its PDF is then pending. The PDFs before the part's last one go together
-     * while it prints (`beforeLast`): what is written after the last render is one PDF (a smaller PUT: the lane's
-     * Chromium waits for it).
-     */
-    const finishPrinted = async (beforeLast: boolean) => {
-      const done = printed;
-      if (!done) return;
-      printed = undefined;
-      try {
-        const doc = await done.finish(done.bytes);
-        pending.push({ at: done.at, uuid: done.uuid, pdf: doc.bytes });
-        if (pending.length >= CHUNK_PDFS || beforeLast) write();
-      } catch (err) {
-        await failed(done.uuid, done.at, err);
-      }
-    };
     let failure: { err: unknown } | undefined;
-    let ahead: { entry: BatchEntry; prepared: Promise<Prepared> } | undefined;
+    let ahead: { entry: BatchEntry; cfdi: ReadCfdi } | undefined;
     outcomes = [];
     try {
       for (const entry of entries) {
@@ -186,33 +144,43 @@ export async function renderPart(
           outcomes.push({ uuid, ok: true, bytes: before.bytes, chunk: before.chunk });
           continue;
         }
-        // Its outcome once its chunk is written (a chunk that fails to write on the last attempt: failed).
-        const at = outcomes.push({ uuid, ok: false }) - 1;
         try {
           if (remainingMs() < TIME_KEPT_MS)
             throw new OutOfTime(
               `the part ran out of time (${TIME_KEPT_MS / 1000} s kept before its timeout)`,
             );
-          const cfdi = await (ahead?.entry === entry ? ahead.prepared : prepare(entry));
+          const cfdi = ahead?.entry === entry ? ahead.cfdi : read(entry);
           if ('err' in cfdi) throw cfdi.err;
-          const printing = cfdi.steps.print();
-          printing.catch(() => undefined); // awaited below
-          // While Chromium prints it (its processes, not this thread), once it has sent its page (the next turn of
-          // the event loop): the CFDI printed before it is finished, and the next one prepared.
-          await new Promise((r) => setImmediate(r));
+          const rendering = renderDocument(cfdi.request, await deps.renderer(), {
+            watermark: job.plan === 'free',
+          });
+          rendering.catch(() => undefined); // awaited below
+          // The next CFDI is read while Chromium prints this one (its processes, not this thread): once this
+          // render has sent its page (the next turn of the event loop), not before.
           const following = toRender[toRender.indexOf(entry) + 1];
-          await finishPrinted(entry === toRender.at(-1));
           if (following) {
-            ahead = { entry: following, prepared: prepare(following) };
-            ahead.prepared.catch(() => undefined); // awaited in its turn
+            await new Promise((r) => setImmediate(r));
+            ahead = { entry: following, cfdi: read(following) };
           }
-          printed = { uuid, at, bytes: await printing, finish: cfdi.steps.finish };
+          const doc = await rendering;
+          // Its outcome once its chunk is written (a chunk that fails to write on the last attempt: failed).
+          pending.push({ at: outcomes.push({ uuid, ok: false }) - 1, uuid, pdf: doc.bytes });
+          // The PDFs before the part's last one go together while it prints: what is written after the last
+          // render, before the part can be counted, is one PDF (a smaller PUT: the lane's Chromium waits for it).
+          if (pending.length >= CHUNK_PDFS || following === toRender.at(-1)) write();
         } catch (err) {
-          await finishPrinted(false); // printed before this fault: kept
-          await failed(uuid, at, err);
+          const fault = callerFault(err);
+          // A fault on our side before the last attempt: the PDFs rendered so far are written (the next run skips
+          // them), then SQS redelivers.
+          if (!fault && !last) {
+            if (pending.length) write();
+            await Promise.allSettled(writes);
+          }
+          outcomes.push(
+            fault ? { uuid, ok: false, motivo: `No se pudo imprimir: ${fault}` } : ourFault(uuid, err),
+          );
         }
       }
-      await finishPrinted(false);
       if (pending.length) write();
     } catch (err) {
       failure = { err };

@@ -8,21 +8,14 @@
 //   const { bytes, contentType, filename } = await renderDocument(request, { renderPdf, renderPng });
 import { Unavailable, WorkStopped } from '../../shared/errors';
 import { CONTENT_TYPES } from '../core/formats';
-import type { DocumentModel, RenderedFile } from '../formats/types';
-import { pdfASource, pdfSteps, renderFormat, type RenderContext } from '../pipeline/formats';
+import { pdfASource, renderFormat, type RenderContext } from '../pipeline/formats';
 import { buildModel, pageOf } from '../pipeline/view';
 import type { RenderDeps, RenderedDocument } from '../ports';
 import { RenderTimeoutError } from '../render/errors';
 import { mergePdfs, type MergePart } from '../render/merge';
 import type { PdfAAttachment } from '../render/pdfa';
 import { postProcess } from '../render/post-process';
-import {
-  callerHtmlIn,
-  protectionOf,
-  wantsPdfA,
-  type SingleRenderRequest,
-  type ValidRenderRequest,
-} from '../request/valid-request';
+import { callerHtmlIn, protectionOf, wantsPdfA, type ValidRenderRequest } from '../request/valid-request';
 
 // What callers of this module use with renderDocument (the render worker, template samples, batch renders).
 export { parseRenderRequest, validateRenderRequest } from '../request/validate';
@@ -45,60 +38,16 @@ export async function renderDocument(
   try {
     file = await renderFormat(request.format, model, request, deps, ctx, pageOf(request, deps));
   } catch (err) {
-    throw stuckBrowser(err, request);
+    // A built-in template (without caller HTML in header/footer) renders in well under a second even at its size
+    // limits: a timeout there is a stuck browser, not the caller's document. The renderer has already restarted the
+    // browser; say so and ask for a retry instead of blaming the request with a 400.
+    if (err instanceof RenderTimeoutError && request.kind === 'template' && !callerHtmlIn(request))
+      throw new Unavailable(
+        'The renderer stopped responding and was restarted. Please retry this request.',
+        2,
+      );
+    throw err;
   }
-  return documentOf(request, model, file);
-}
-
-/**
- * A single PDF request in two steps, for a caller that keeps Chromium busy (a batch part): `print` is Chromium's
- * work and `finish` what follows it (post-processing), so the next document's HTML can be built, and the last one's
- * PDF finished, while Chromium prints. The document is renderDocument's.
- */
-export async function renderPdfInSteps(
-  request: ValidRenderRequest,
-  deps: RenderDeps,
-  ctx: RenderContext = {},
-): Promise<{ print(): Promise<Buffer>; finish(printed: Buffer): Promise<RenderedDocument> }> {
-  if (request.kind === 'merge' || request.format !== 'pdf')
-    throw new Error('renderPdfInSteps renders one PDF: use renderDocument');
-  if (ctx.signal?.aborted) throw new WorkStopped(0, 1, 'documents');
-  const model = await buildModel(request, deps, ctx.at);
-  const steps = await pdfSteps(model, request, ctx, pageOf(request, deps));
-  return {
-    print: () =>
-      deps.renderPdf(steps.html, steps.options).catch((err: unknown) => {
-        throw stuckBrowser(err, request);
-      }),
-    finish: async (printed) =>
-      documentOf(request, model, {
-        bytes: await steps.finish(printed),
-        contentType: CONTENT_TYPES.pdf,
-        extension: 'pdf',
-      }),
-  };
-}
-
-/**
- * A built-in template (without caller HTML in header/footer) renders in well under a second even at its size
- * limits: a timeout there is a stuck browser, not the caller's document. The renderer has already restarted the
- * browser; say so and ask for a retry instead of blaming the request with a 400. Any other error as it is.
- */
-function stuckBrowser(err: unknown, request: SingleRenderRequest): unknown {
-  if (err instanceof RenderTimeoutError && request.kind === 'template' && !callerHtmlIn(request))
-    return new Unavailable(
-      'The renderer stopped responding and was restarted. Please retry this request.',
-      2,
-    );
-  return err;
-}
-
-/** The delivered document of a single request: its file, named after the model, with what the XML reading noted. */
-function documentOf(
-  request: SingleRenderRequest,
-  model: DocumentModel,
-  file: RenderedFile,
-): RenderedDocument {
   const warnings = request.kind === 'template' ? request.xml?.warnings : undefined;
   const unknown = request.kind === 'template' ? request.xml?.unknownComplements : undefined;
   return {
