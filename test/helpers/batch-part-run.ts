@@ -62,6 +62,8 @@ export async function runPart(
     /** The invocation's time runs out once this many CFDI were rendered. */
     timeFor?: number;
     before?: { outcome?: PartOutcome[]; stored: StoredPdf[] };
+    /** The print of this CFDI (0-based, in print order) is no PDF: its post-processing fails (our fault). */
+    tornPrint?: number;
   } = {},
 ) {
   const rendered: string[] = [];
@@ -105,6 +107,7 @@ export async function runPart(
     renderer: async () => ({
       renderPdf: async (html: string) => {
         rendered.push(/[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}/.exec(html)?.[0] ?? '?');
+        if (rendered.length - 1 === opts.tornPrint) return Buffer.from('%PDF-1.7 cut short');
         return blankPdf();
       },
       renderPng: async () => Buffer.alloc(0),

@@ -120,6 +120,23 @@ test('a part near its timeout on its last attempt reports the CFDI left as faile
   expect(counts).toEqual([[6, 3]]);
 });
 
+test('a PDF whose post-processing fails is that CFDI’s fault on our side: the part retries it, then reports it alone', async () => {
+  const part = entries('part-torn-print', 5);
+  const uuids = part.map((e) => e.row.uuid);
+  // Before the last attempt: the part fails; the PDFs printed before it are written, nothing after it counts.
+  const first = await run(part, { attempt: 1, tornPrint: 2 });
+  expect(first.answer).toBeInstanceOf(Error);
+  expect(first.chunks).toEqual([uuids.slice(0, 2)]);
+  expect({ outcomes: first.outcomes, counts: first.counts }).toEqual({ outcomes: [], counts: [] });
+  // On the last attempt: that CFDI fails (not charged), the ones before and after it are stored.
+  const last = await run(part, { attempt: 3, tornPrint: 2 });
+  expect(last.answer).toBe('done');
+  expect(last.outcomes.at(-1)!.map((o) => [o.uuid, o.ok])).toEqual(uuids.map((u, i) => [u, i !== 2]));
+  expect(last.outcomes.at(-1)![2]!.motivo).toMatch(/^Falló la impresión de nuestro lado tras 3 intentos/);
+  expect(last.chunks.flat()).toEqual([uuids[0], uuids[1], uuids[3], uuids[4]]);
+  expect(last.counts).toEqual([[4, 1]]);
+});
+
 test('a chunk that cannot be written while the next CFDI still print fails the part, and does not end the process', () => {
   // In a Node process of its own (tsx), as the local runtime and Lambda's run it: a rejection left without a handler
   // while the part goes on would end it (it ended `npm start` mid-batch).
