@@ -185,6 +185,31 @@ describe('the wait window: a queued job that finishes in time answers 200', () =
 });
 
 describe('charges follow deliveries (a process that dies mid-request)', () => {
+  /**
+   * The paid caller's webhook, and a process that dies when its end first looks it up (after the done write):
+   * `dead` resolves then; that end never finishes.
+   */
+  async function dieLookingUpTheWebhook(s: ReturnType<typeof setup>): Promise<{ dead: Promise<void> }> {
+    await s.webhooks.put({
+      owner: audioOwner(paid),
+      url: 'https://hooks.example/voz',
+      events: ['audio.completed'],
+      secret: 'whsec_test',
+      createdAt: T0.toISOString(),
+      updatedAt: T0.toISOString(),
+      changedBy: 'test',
+    });
+    const get = s.webhooks.get.bind(s.webhooks);
+    let died!: () => void;
+    const dead = new Promise<void>((r) => (died = r));
+    s.webhooks.get = () => {
+      s.webhooks.get = get;
+      died();
+      return new Promise(() => undefined); // killed while looking up the endpoint
+    };
+    return { dead };
+  }
+
   /** The state a request leaves when its process dies after making the job durable, charged or not yet. */
   async function orphan(s: ReturnType<typeof setup>, charged: boolean): Promise<string> {
     const audioId = 'orphan-' + (charged ? 'charged' : 'uncharged');
@@ -368,28 +393,12 @@ describe('charges follow deliveries (a process that dies mid-request)', () => {
 
   test('a worker that dies after completing a paid job, before its webhook: the next delivery queues it, counted once', async () => {
     const s = setup();
-    await s.webhooks.put({
-      owner: audioOwner(paid),
-      url: 'https://hooks.example/voz',
-      events: ['audio.completed'],
-      secret: 'whsec_test',
-      createdAt: T0.toISOString(),
-      updatedAt: T0.toISOString(),
-      changedBy: 'test',
-    });
     const out = await startConversion(
       s.deps,
       s.input('Un texto de pago que termina y cuyo aviso se pierde. '.repeat(2), paid),
     );
     const id = String(out.body.audio_id);
-    const get = s.webhooks.get.bind(s.webhooks);
-    let died!: () => void;
-    const dead = new Promise<void>((r) => (died = r));
-    s.webhooks.get = () => {
-      s.webhooks.get = get;
-      died();
-      return new Promise(() => undefined); // killed while looking up the endpoint
-    };
+    const { dead } = await dieLookingUpTheWebhook(s);
     void runJob(s.deps, id, 1, findVoice);
     await dead;
     expect(await s.audio.get(id)).toMatchObject({ status: 'done', ending: true });
@@ -407,23 +416,7 @@ describe('charges follow deliveries (a process that dies mid-request)', () => {
   });
   test('a paid request that dies after its done write, before its end: its backstop ends it, counted once', async () => {
     const s = setup();
-    await s.webhooks.put({
-      owner: audioOwner(paid),
-      url: 'https://hooks.example/voz',
-      events: ['audio.completed'],
-      secret: 'whsec_test',
-      createdAt: T0.toISOString(),
-      updatedAt: T0.toISOString(),
-      changedBy: 'test',
-    });
-    const get = s.webhooks.get.bind(s.webhooks);
-    let died!: () => void;
-    const dead = new Promise<void>((r) => (died = r));
-    s.webhooks.get = () => {
-      s.webhooks.get = get;
-      died();
-      return new Promise(() => undefined); // killed while looking up the endpoint, after the done write
-    };
+    const { dead } = await dieLookingUpTheWebhook(s);
     void startConversion(s.deps, s.input('Corto y de pago.', paid)); // narrated in the request (≤ 40 chars)
     await dead;
     // Its only message: the backstop, on the paid queue, due after the request's deadline.
