@@ -111,7 +111,9 @@ export function narrationCost(
       conversions * a.getAudioS * (a.workerMemMb / 1024),
       p.lambdaArmGbS,
     );
-  const invocations = conversions * (1 + polls + 1);
+  // The API's (POST, then each poll) and the worker's: the job's run, or for a sync conversion the backstop's read.
+  const workerRun = 1;
+  const invocations = conversions * (1 + polls + workerRun);
   add('Lambda invocations', invocations, p.lambdaRequest);
   add('API Gateway HTTP API requests', conversions * (1 + polls), p.apiHttpRequest);
   add('SQS send + receive + delete', conversions * 3, p.sqsRequest);

@@ -1,10 +1,14 @@
 // The AWS adapters against the embedded emulators (real AWS wire protocols): DynamoDB (dynalite), S3 (s3rver),
 // SQS (fauxqs). The quota counter is exact under 100 concurrent requests.
-import { writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import {
+  CompleteMultipartUploadCommand,
   CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  UploadPartCommand,
   DeleteBucketCommand,
   DeleteBucketCorsCommand,
   GetBucketCorsCommand,
@@ -285,6 +289,39 @@ describe('the local S3 emulator (lib/local/emulators.ts)', () => {
     await s3.send(new CreateBucketCommand({ Bucket }));
     await expect(origins()).rejects.toThrow(/CORS/);
     await s3.send(new DeleteBucketCommand({ Bucket }));
+  });
+
+  test('completes a multipart upload as S3 does: the parts in their order, the ETag from their MD5s', async () => {
+    const s3 = s3Client();
+    const [Bucket, Key] = [emu.bucket, `multipart/${randomBytes(4).toString('hex')}.zip`];
+    // Parts sent out of order; S3's smallest part (5 MiB) but the last.
+    const parts = [randomBytes(5 * 1024 * 1024), randomBytes(5 * 1024 * 1024 + 17), randomBytes(1234)];
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket, Key }));
+    const etags: string[] = [];
+    for (const n of [2, 1, 3])
+      etags[n - 1] = (
+        await s3.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: n, Body: parts[n - 1] }))
+      ).ETag!;
+    const done = await s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket,
+        Key,
+        UploadId,
+        MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) },
+      }),
+    );
+    // S3's multipart ETag: the MD5 of the parts' binary MD5s, then their count (not the whole object's MD5).
+    const md5 = (b: Buffer) => createHash('md5').update(b).digest();
+    const expected = `"${md5(Buffer.concat(parts.map(md5))).toString('hex')}-3"`;
+    expect(etags).toEqual(parts.map((p) => `"${md5(p).toString('hex')}"`));
+    expect(done.ETag).toBe(expected);
+    const got = await s3.send(new GetObjectCommand({ Bucket, Key }));
+    expect(got.ETag).toBe(expected);
+    expect(Buffer.from(await got.Body!.transformToByteArray()).equals(Buffer.concat(parts))).toBe(true);
+    // The parts are gone from the emulator's folder (s3rver implements no ListMultipartUploads).
+    expect(
+      readdirSync(emu.dataDir, { recursive: true }).filter((f) => String(f).includes(UploadId!)),
+    ).toEqual([]);
   });
 });
 
