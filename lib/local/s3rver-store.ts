@@ -51,12 +51,14 @@ interface S3rverObject {
  * metadata with the old object, both readable).
  */
 export function writeObjectsWhole(store: S3rverStore): void {
+  /** A file of its own beside `path`, renamed over it once whole. */
+  const temporaryFor = (path: string) => `${path}.${randomBytes(6).toString('hex')}.partial`;
   const writeWhole = async (
     path: string,
     content: Readable | Buffer | string,
     seen?: (c: Buffer) => void,
   ) => {
-    const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
+    const temporary = temporaryFor(path);
     await pipeline(
       Buffer.isBuffer(content) || typeof content === 'string' ? Readable.from([content]) : content,
       new Transform({
@@ -120,7 +122,7 @@ export function writeObjectsWhole(store: S3rverStore): void {
       .digest('hex')}-${files.length}`;
     const path = store.getResourcePath(bucket, key, 'object');
     await mkdir(dirname(path), { recursive: true });
-    const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
+    const temporary = temporaryFor(path);
     const out = await open(temporary, 'w');
     try {
       const cat = spawn('cat', ['--', ...files], { stdio: ['ignore', out.fd, 'pipe'] });

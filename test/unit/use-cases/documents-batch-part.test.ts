@@ -1,8 +1,9 @@
 // A batch part (use-cases/batch-part.ts) with fakes for the stores and the renderer: it reads its CFDI while its
 // start is recorded, reads the next CFDI while Chromium prints the current one, and counts the PDFs it stored in the
-// service's stats beside its outcomes. Each test pins what those overlaps must not change: a part of a batch that is
-// gone is skipped (its unread CFDI are no fault), a CFDI that cannot be printed is refused in its turn, and a part
-// whose chunk could not be written fails (SQS retries it) with only its stored PDFs counted and no outcome written.
+// service's stats beside its outcomes. Each test pins what those overlaps must not change: a part of a batch that
+// is gone is skipped (its unread CFDI are no fault), a CFDI that cannot be printed is refused in its turn, and a
+// part whose chunk could not be written fails (SQS retries it) with only its stored PDFs counted and no outcome
+// written.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { entries, runPart as run } from '../../helpers/batch-part-run';
