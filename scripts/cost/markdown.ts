@@ -140,7 +140,7 @@ files live two days (\`batches/\` lifecycle rule): their storage is a fraction o
 | renderWarmMs | ${a.renderWarmMs} | warm factura PDF 26 ms (bench/render-pdf.bench.ts median, docs/performance.md) + ~35 ms for the key lookup, quota and stats writes (3 DynamoDB calls), validation and base64, + ~5 ms for the quota charge's commit (a 4th call, after the render: an estimate of one in-region write) |
 | coldShare, coldRenderMs | ${a.coldShare}, ${a.coldRenderMs} ms | **assumption**: 1 render in 50 starts a container (Chromium unpack + launch ~3–4.5 s) |
 | pdfBytes | ${a.pdfBytes} | a 1-page factura with embedded fonts |
-| batchPartSize, batchChunkPdfs, batchCfdiMs | ${a.batchPartSize}, ${a.batchChunkPdfs}, ${a.batchCfdiMs} ms | PART_SIZE of lambdas/documents/use-cases/batches.ts; CHUNK_PDFS of batch-part.ts (each PDF written once, in a chunk); a factura PDF/A from its XML (~110 ms, issue #26) + its share of a chunk's PUT |
+| batchPartSize, batchChunkPdfs, batchCfdiMs | ${a.batchPartSize}, ${a.batchChunkPdfs}, ${a.batchCfdiMs} ms | PART_SIZE of lambdas/documents/use-cases/batches.ts (the last CFDI in smaller parts: partSizes of batch-split.ts, 52 parts for 1,000); CHUNK_PDFS of batch-part.ts (each PDF written once, in a chunk); a factura PDF/A from its XML (~110 ms, issue #26) + its share of a chunk's PUT |
 | batchColdMs | ${a.batchColdMs} ms | **assumption**: every part of a 1,000-CFDI batch starts a container (concurrency 50) |
 | batchSplitMsPerCfdi, batchAssembleMsPerCfdi | ${a.batchSplitMsPerCfdi} ms, ${a.batchAssembleMsPerCfdi} ms | **assumption**: reading one XML; streaming its PDF and XML into the result zip |
 | cfdiXmlBytes | ${a.cfdiXmlBytes} | a stamped CFDI with a few conceptos |

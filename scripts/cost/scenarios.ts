@@ -2,6 +2,7 @@
 // and a publisher's month of feeds cost, line by line, from the prices and the assumptions.
 import { normalizeForSpeech } from '../../lambdas/narration/core/normalize';
 import { narrationManifest } from '../../lambdas/narration/routes';
+import { partSizes } from '../../lambdas/documents/use-cases/batch-split';
 import { ASSUMPTIONS, type Assumptions } from './assumptions';
 import { PRICES, type Price, type Prices } from './prices';
 
@@ -165,7 +166,9 @@ export function documentsCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS):
 /** Cost of 1,000 stamped CFDI through a batch (zip upload → PDFs + resumen.xlsx in one zip), Scale key. */
 export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Breakdown {
   const n = 1000;
-  const parts = Math.ceil(n / a.batchPartSize);
+  // The split's parts: full ones, then the tail's smaller ones (52 for 1,000 CFDI).
+  const sizes = partSizes(n);
+  const parts = sizes.length;
   const { lines, add } = ledger();
   const gb = a.batchWorkerMemMb / 1024;
   const workerS = (n * a.batchCfdiMs + parts * a.batchColdMs) / 1000;
@@ -188,8 +191,8 @@ export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Bre
   add('API Gateway HTTP API requests', 22, p.apiHttpRequest);
   add('SQS send + receive + delete (one message per step)', (parts + 2) * 3, p.sqsRequest);
   const zipBytes = n * (a.pdfBytes + a.cfdiXmlBytes);
-  // Chunks of up to batchChunkPdfs, the part's last PDF alone (batch-part.ts): 20 → 10 + 9 + 1.
-  const chunks = parts * (Math.ceil((a.batchPartSize - 1) / a.batchChunkPdfs) + 1);
+  // Chunks of up to batchChunkPdfs, the part's last PDF alone (batch-part.ts): 20 → 10 + 9 + 1, 5 → 4 + 1.
+  const chunks = sizes.reduce((sum, size) => sum + Math.ceil((size - 1) / a.batchChunkPdfs) + 1, 0);
   add(
     `S3 PUT-class (the upload, parts, the PDFs in chunks of ${a.batchChunkPdfs}, each part's last alone, outcomes, the zip in 5 MiB parts)`,
     1 + 1 + parts + chunks + parts + Math.ceil(zipBytes / a.multipartPartBytes) + 2,

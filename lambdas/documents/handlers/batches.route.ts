@@ -45,7 +45,7 @@ export const startBatchRoute = {
       'larger than what is left this month fails then, charging nothing. Starting the same upload again answers the ' +
       "same batch. A key's facturas print its account's brand (PUT /v1/brand) as of the start, as POST /v1/render does. " +
       '\n\n' +
-      'Limits per plan — files per batch, zip size, parts of 20 CFDI rendered at once: without a key (free plan) 10 ' +
+      'Limits per plan — files per batch, zip size, parts of up to 20 CFDI rendered at once: without a key (free plan) 10 ' +
       'files, 2 MiB, 1 part, watermarked PDFs, the batch belongs to your address; Pro and Lifetime 1,000 files, ' +
       '100 MiB, 10 parts; Scale 5,000 files, 100 MiB, 50 parts (1,000 CFDI in well under a minute). A JSON list ' +
       'over the limit is refused at once with 403 naming it (`X-Error-Code: batch_plan_limit`, e.g. "A batch on ' +

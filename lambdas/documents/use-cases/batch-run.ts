@@ -6,7 +6,8 @@
 // pays a small function's cold start, and the assembly runs beside the rendering instead of after it:
 //   split (batch-split.ts) — reads the zip (streamed: fflate's Unzip, one entry at a time) or the JSON list;
 //              reads each XML (core/cfdi-resumen.ts), refuses what cannot be printed, keeps one CFDI per UUID,
-//              writes parts of PART_SIZE CFDI to S3, queueing each of the plan's first window as soon as it is
+//              writes parts of PART_SIZE CFDI to S3 (the last 40–59 held back and cut smaller, so the batch's
+//              last parts end close together: partSizes), queueing each of the plan's first window as soon as it is
 //              written while the CFDI queued so far fit in what the account had left (quotas.peek: work before the
 //              charge never exceeds what it could print; a part starts and is counted with the batch still
 //              queued), charges the month once (units = CFDI to print, charge id per batch; over what is left the

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import type { JobRecord } from '../../../lambdas/documents/ports';
 import type { BatchSplitDeps } from '../../../lambdas/documents/use-cases/batch-run-deps';
-import { splitBatch } from '../../../lambdas/documents/use-cases/batch-split';
+import { partSizes, splitBatch, tailSizes } from '../../../lambdas/documents/use-cases/batch-split';
 import type { BatchStep } from '../../../lambdas/documents/use-cases/batches';
 import { batchCorpus } from '../../helpers/cfdi-batch';
 import { jobRecord } from '../../fakes/documents';
@@ -29,13 +29,19 @@ const QUEUED: JobRecord = jobRecord(
   new Date('2026-11-29T00:00:00.000Z'),
 );
 
-/** Splits `count` CFDI with `left` documents left this month; parts counted when the split is recorded: `counted`. */
-async function split(count: number, left: number, counted: number[] = []) {
-  const xml = batchCorpus(`split-${count}-${left}`, count, false).files.map((f) => f.xml);
+/**
+ * Splits `count` CFDI with `left` documents left this month; parts counted when the split is recorded: `counted`;
+ * each XML grown by a comment of `padding` characters.
+ */
+async function split(count: number, left: number, counted: number[] = [], padding = 0) {
+  const xml = batchCorpus(`split-${count}-${left}`, count, false).files.map((f) =>
+    padding ? f.xml.replace(/\?>/, `?><!--${' '.repeat(padding)}-->`) : f.xml,
+  );
   const sent: number[] = [];
   const sentBeforeCharge: number[] = [];
   let charged = false;
   const failed: string[] = [];
+  const sizes: number[] = [];
   const deps = {
     jobs: {
       get: async () => QUEUED,
@@ -47,7 +53,7 @@ async function split(count: number, left: number, counted: number[] = []) {
     },
     batchFiles: {
       openSource: async () => ({ body: Readable.from([Buffer.from(JSON.stringify(xml))]), bytes: 0 }),
-      putPart: async () => undefined,
+      putPart: async (_: string, part: number, entries: unknown[]) => void (sizes[part] = entries.length),
       putRefused: async () => undefined,
     },
     batchQueue: {
@@ -76,21 +82,51 @@ async function split(count: number, left: number, counted: number[] = []) {
     sent: sent.sort((a, b) => a - b),
     sentBeforeCharge: sentBeforeCharge.sort((a, b) => a - b),
     failed,
+    sizes,
   };
 }
 
 test('parts are queued as they are written while what is left covers them; the rest after the charge, each once', async () => {
-  // 45 CFDI: parts of 20, 20, 5, and 45 left: all three queued as they are written (pro's window: 10 parts),
-  // none again after the charge.
+  // 45 CFDI: parts of 20, 13, 6, 6 (the tail tapers), and 45 left: all four queued as they are written (pro's
+  // window: 10 parts), none again after the charge.
   expect(await split(45, 45)).toMatchObject({
     outcome: 'split',
-    sentBeforeCharge: [0, 1, 2],
-    sent: [0, 1, 2],
+    sentBeforeCharge: [0, 1, 2, 3],
+    sent: [0, 1, 2, 3],
+    sizes: [20, 13, 6, 6],
   });
 });
 
+test("a batch's last CFDI go into smaller parts, so its workers finish close together; every CFDI in one part", async () => {
+  // 1,000 CFDI: 48 full parts written while reading, the 40 held back cut 20, 10, 5, 5 once the count is known.
+  const { sizes } = await split(1000, 1000);
+  expect(sizes).toEqual([...Array<number>(49).fill(20), 10, 5, 5]);
+  // 230: 9 full parts while reading, the last 50 as 20, 15, 8, 7.
+  expect((await split(230, 1000)).sizes).toEqual([...Array<number>(10).fill(20), 15, 8, 7]);
+  // What the cost model counts is what the split does.
+  expect(partSizes(1000)).toEqual(sizes);
+  for (const n of [7, 45, 59, 60, 79, 80]) expect((await split(n, 1000)).sizes).toEqual(partSizes(n));
+  for (const n of [1, 4, 5, 9, 10, 19, 20, 21, 39, 40, 59, 60, 61, 5000]) {
+    const cut = tailSizes(n);
+    expect(cut.reduce((a, b) => a + b, 0)).toBe(n);
+    expect(Math.max(...cut)).toBeLessThanOrEqual(20);
+    // No part under five CFDI unless the whole batch is; the sizes never grow towards the end.
+    expect(Math.min(...cut)).toBeGreaterThanOrEqual(Math.min(5, n));
+    expect([...cut].sort((a, b) => b - a)).toEqual(cut);
+  }
+  expect(tailSizes(40)).toEqual([20, 10, 5, 5]);
+  expect(tailSizes(4)).toEqual([4]);
+});
+
+test('large XML: the split holds back at most 8 MB, so the tail of a batch of large files is cut from less', async () => {
+  // 30 CFDI of ~600 KB: 20 of them are 12 MB, past the hold's 8 MB, so part 0 is written at once and the 10 left
+  // are the tail (5, 5); small files are cut 15, 8, 7 (the whole batch held).
+  expect((await split(30, 1000, [], 600_000)).sizes).toEqual([20, 5, 5]);
+  expect((await split(30, 1000)).sizes).toEqual([15, 8, 7]);
+});
+
 test('a part counted while the split read: its chain goes on from the split (pro: a window of 10 parts)', async () => {
-  // 230 CFDI: 12 parts. Part 0 (queued while reading) counted before the split was recorded: part 10 follows it,
+  // 230 CFDI: 13 parts. Part 0 (queued while reading) counted before the split was recorded: part 10 follows it,
   // sent by the split; parts 1–9 were queued while reading, 11 follows part 1 when part 1 is counted.
   const r = await split(230, 1000, [0]);
   expect(r.sentBeforeCharge).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -103,7 +139,7 @@ test('over what is left: at most that many CFDI queued before the charge, then i
   expect(r.failed).toEqual([
     expect.stringMatching(/^The batch has 45 CFDI to print but 30 documents are left/),
   ]);
-  // Part 0 (20 CFDI) fits in 30; part 1 would make 40.
+  // Part 0 (20 CFDI) fits in 30; part 1 (13) would make 33.
   expect(r.sent).toEqual([0]);
 });
 
