@@ -1,8 +1,8 @@
 // A month of CFDI through the batch path (issue #26), two ways, in one run:
 //
 // 1. A simulated cloud run of 1,000 distinct stamped CFDI at concurrency 50. Every step is the real code
-//    (use-cases/batch-run.ts: split, 50 parts of 20 rendered by the real renderer, assembly of the real zip) against
-//    the local emulators, one step at a time; only the parallelism of Lambda is simulated, on a virtual clock:
+//    (use-cases/batch-run.ts: split, 52 parts of up to 20 rendered by the real renderer, assembly of the real zip)
+//    against the local emulators, one step at a time; only the parallelism of Lambda is simulated, on a virtual clock:
 //    - each step's duration is its measured wall time here, with the cloud's latencies added for real (a sleep
 //      before every S3, DynamoDB and SQS call, so the assembly's read-ahead overlaps them as it would in AWS);
 //    - a message is delivered SQS_DELIVERY_MS after it is sent, and never before the end of every step run so far
@@ -195,7 +195,7 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
     const { batchRunDeps } = await import('../lambdas/documents/handlers/batch-worker');
     const { runBatchStep } = await import('../lambdas/documents/use-cases/batch-run');
     const { batchSplitDeps } = await import('../lambdas/documents/handlers/batch-assembler');
-    const { splitBatch } = await import('../lambdas/documents/use-cases/batch-split');
+    const { partSizes, splitBatch } = await import('../lambdas/documents/use-cases/batch-split');
     const { assembleBatch } = await import('../lambdas/documents/use-cases/batch-assemble');
     const { startBatch: startBatchUseCase } = await import('../lambdas/documents/use-cases/batches');
     const { parseRenderRequest, renderDocument } =
@@ -428,7 +428,7 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
               `${ratios[i]!.toFixed(2)}×`,
           )
           .join('; ') +
-        `; a batch from POST to its completed_at: upload, split, ${Math.ceil(LOCAL_CFDI / 20)} parts, zip (to the ` +
+        `; a batch from POST to its completed_at: upload, split, ${partSizes(LOCAL_CFDI).length} parts, zip (to the ` +
         `poll that saw it done, every 2 s as the API asks: ${batches.map((b) => b.polledRate.toFixed(2)).join(' / ')} CFDI/s); ` +
         `${made} PDFs made for ${LOCAL_CFDI * LOCAL_ROUNDS} CFDI; load ${load()}`,
     );
