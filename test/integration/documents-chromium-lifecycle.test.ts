@@ -2,7 +2,7 @@
 // succeeds on a fresh browser; renders caught behind it are retried; a browser killed between or during renders is
 // replaced; a second death is a 500-class RenderCrashError; the browser is replaced after N renders; pooled pages
 // never mix documents. No network at all.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as puppeteerCore from 'puppeteer-core';
@@ -157,6 +157,49 @@ describe('crashes', () => {
     const err = await r.renderPdf('<p>x</p>').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RenderCrashError);
     expect((err as Error).message).toMatch(/Chromium did not start/);
+  });
+
+  describe('a browser that exits as it starts (its first CDP call gets "Target closed")', () => {
+    /**
+     * A launcher (as CHROMIUM_LAUNCHER, lib/local/chromium-with-parent.sh's role) that exits before Chromium starts
+     * the first `dies` times it is run, then runs the real binary. Returns how many times it ran.
+     */
+    function dyingLauncher(dies: number): () => number {
+      const runs = join(dir, `runs-${++n}`);
+      const script = join(dir, `launcher-${n}.sh`);
+      writeFileSync(
+        script,
+        `#!/bin/sh\necho x >> '${runs}'\n` +
+          `[ "$(wc -l < '${runs}')" -le ${dies} ] && exit 1\nexec "$CHROMIUM_EXECUTABLE" "$@"\n`,
+        { mode: 0o755 },
+      );
+      process.env.CHROMIUM_LAUNCHER = script;
+      return () => (existsSync(runs) ? readFileSync(runs, 'utf8').split('\n').length - 1 : 0);
+    }
+    afterEach(() => {
+      delete process.env.CHROMIUM_LAUNCHER;
+    });
+
+    it('is started again, once, and the render succeeds', async () => {
+      const runs = dyingLauncher(1);
+      const r = renderer({});
+      expect(text(await r.renderPdf('<p>Segundo intento</p>'))).toContain('Segundo intento');
+      expect(runs()).toBe(2);
+      expect(r.stats()).toMatchObject({ launches: 1, crashes: 0 });
+    });
+
+    it('twice in a row is a RenderCrashError (500) naming the cause', async () => {
+      const runs = dyingLauncher(2);
+      const r = renderer({});
+      const err = await r.renderPdf('<p>x</p>').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RenderCrashError);
+      expect((err as Error).message).toMatch(/Chromium did not start: .*Target closed/);
+      expect(toHttpError(err)).toBeUndefined();
+      expect(runs()).toBe(2);
+      // Nothing is left stuck: the next render starts a browser (the launcher's third run) and succeeds.
+      expect(text(await r.renderPdf('<p>Después</p>'))).toContain('Después');
+      expect(runs()).toBe(3);
+    });
   });
 
   it('missing fonts are a RenderCrashError naming DOCUMENTS_FONTS_DIR', async () => {

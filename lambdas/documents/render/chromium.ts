@@ -1,8 +1,9 @@
 // The Chromium renderer: HTML → PDF or PNG with one browser per process, reused across renders (and across Lambda
 // invocations of a warm container), a page pool as large as the renders a process makes at once, a per-render
-// timeout, and a fresh browser after a crash or after N renders (Chromium's memory grows with use). The next browser
-// is started ahead, while the current one still renders, and takes over only once it is ready (the old one serves
-// on meanwhile), so a recycle never makes a render wait for a browser to start. The pages themselves (loading a
+// timeout, a fresh browser after a crash or after N renders (Chromium's memory grows with use), and a second start
+// for a browser that exits as it starts (startBrowser). The next browser is started ahead, while the current one
+// still renders, and takes over only once it is ready (the old one serves on meanwhile), so a recycle never makes a
+// render wait for a browser to start. The pages themselves (loading a
 // document, what its requests may do, screenshots) are pages.ts. Caller HTML is untrusted: see containment.ts for the
 // layers and docs/documents-rendering.md for the security model, options, limits and measured behaviour.
 // Dependencies: @sparticuz/chromium (a Chromium build for Lambda's x86_64 Linux, brotli-packed in the npm package,
@@ -10,7 +11,7 @@
 // puppeteer-core 24.x (its peer range ^24.40.0).
 import type { ChildProcess } from 'node:child_process';
 import chromium from '@sparticuz/chromium';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { ProtocolError, type Browser, type LaunchOptions } from 'puppeteer-core';
 import { logger } from '../../shared/logger';
 import { launchArgs, withoutScreenLayout } from './containment';
 import { RenderCrashError, RenderInputError, RenderTimeoutError } from './errors';
@@ -378,27 +379,22 @@ export class Renderer {
     // LOCAL ONLY (the stack never sets it): a launcher that runs the browser so it dies with this process
     // (lib/local/chromium-with-parent.sh); it reads the real binary from CHROMIUM_EXECUTABLE.
     const launcher = process.env.CHROMIUM_LAUNCHER;
-    let browser: Browser;
-    try {
-      browser = await puppeteer.launch({
-        executablePath: launcher || executablePath,
-        headless: 'shell',
-        args: launchArgs(chromium.args, { singleProcess: this.singleProcess }),
-        // CDP over a pipe: no DevTools port listening on loopback for anything to find.
-        pipe: true,
-        env: { ...process.env, FONTCONFIG_FILE: fontconfig, CHROMIUM_EXECUTABLE: executablePath },
-        timeout: this.launchTimeoutMs,
-        // Pending CDP calls settle eventually even if the browser wedges; the render timeout acts first.
-        protocolTimeout: Math.max(60_000, this.timeoutMs * 4),
-        defaultViewport: DEFAULT_VIEWPORT,
-        // The host process owns signals; the browser dies with it either way.
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
-    } catch (err) {
-      throw new RenderCrashError(`Chromium did not start: ${errorText(err)}`, { cause: err });
-    }
+    const browser = await startBrowser({
+      executablePath: launcher || executablePath,
+      headless: 'shell',
+      args: launchArgs(chromium.args, { singleProcess: this.singleProcess }),
+      // CDP over a pipe: no DevTools port listening on loopback for anything to find.
+      pipe: true,
+      env: { ...process.env, FONTCONFIG_FILE: fontconfig, CHROMIUM_EXECUTABLE: executablePath },
+      timeout: this.launchTimeoutMs,
+      // Pending CDP calls settle eventually even if the browser wedges; the render timeout acts first.
+      protocolTimeout: Math.max(60_000, this.timeoutMs * 4),
+      defaultViewport: DEFAULT_VIEWPORT,
+      // The host process owns signals; the browser dies with it either way.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
     const slot: Slot = {
       id: ++this.counters.launches,
       browser,
@@ -461,6 +457,27 @@ export class Renderer {
     ]);
     clearTimeout(timer);
     this.kill(slot);
+  }
+}
+
+/**
+ * Starts Chromium, twice if the first one exits as it starts. Now and then (twice in ~20 full test runs at load ~8,
+ * in the renderer and in a test's own launch) the process ends before answering its first CDP call ("Target
+ * closed"); a second start then works. A start that times out, or a binary that is missing, is not tried again: that
+ * would only double the wait for the same answer.
+ */
+async function startBrowser(options: LaunchOptions): Promise<Browser> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await puppeteer.launch(options);
+    } catch (err) {
+      // puppeteer's TargetCloseError (a ProtocolError; its class is not in the package's types).
+      if (attempt === 1 && err instanceof ProtocolError && /Target closed/.test(err.message)) {
+        logger.warn('Chromium exited as it started; starting it again', { error: errorText(err) });
+        continue;
+      }
+      throw new RenderCrashError(`Chromium did not start: ${errorText(err)}`, { cause: err });
+    }
   }
 }
 
