@@ -15,8 +15,8 @@ import { EventEmitter, once } from 'node:events';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import chromium from '@sparticuz/chromium';
 import { unpackedChromium } from '../../lambdas/documents/render/unpack';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { Renderer } from '../../lambdas/documents/render/chromium';
+import type { Browser, Page } from 'puppeteer-core';
+import { Renderer, startBrowser } from '../../lambdas/documents/render/chromium';
 import {
   CONTAINMENT_ARGS,
   DOCUMENT_ORIGIN,
@@ -356,21 +356,15 @@ describe('each containment layer alone blocks the network', () => {
   });
 
   async function launch(args: string[]): Promise<Browser> {
-    // A browser that dies as it starts (once at load ~8 in ci49: "Target closed" at its first CDP call) is started
-    // again, once: these tests check what a running browser reaches, not its start.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        browser = await puppeteer.launch({
-          executablePath: await unpackedChromium(),
-          headless: 'shell',
-          pipe: true,
-          args,
-        });
-        return browser;
-      } catch (err) {
-        if (attempt >= 2 || !/Target closed/.test(String(err))) throw err;
-      }
-    }
+    // Started as the renderer starts its browsers (a second start if the first exits as it starts): these tests
+    // check what a running browser reaches, not its start.
+    browser = await startBrowser({
+      executablePath: await unpackedChromium(),
+      headless: 'shell',
+      pipe: true,
+      args,
+    });
+    return browser;
   }
   /** Kills this test's browser and waits for its process to exit. */
   async function endBrowser(): Promise<void> {

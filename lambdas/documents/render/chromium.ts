@@ -466,7 +466,7 @@ export class Renderer {
  * closed"); a second start then works. A start that times out, or a binary that is missing, is not tried again: that
  * would only double the wait for the same answer.
  */
-async function startBrowser(options: LaunchOptions): Promise<Browser> {
+export async function startBrowser(options: LaunchOptions): Promise<Browser> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await puppeteer.launch(options);
