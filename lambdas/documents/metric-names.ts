@@ -9,6 +9,8 @@ const metrics = serviceMetrics({
   RenderDurationMs: 'Milliseconds',
   /** 429 answers of the monthly plan quotas; detail: route. */
   [PLATFORM_METRICS.QuotaRejections]: 'Count',
+  /** Jobs a later delivery ended (their worker died between settling and ending them); detail: kind. */
+  [PLATFORM_METRICS.JobsEndedLate]: 'Count',
   /** Renders that failed for a reason other than the caller's request (answered 500); detail: format. */
   RenderFailures: 'Count',
 });

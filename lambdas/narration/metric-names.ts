@@ -10,6 +10,8 @@ const metrics = serviceMetrics({
   CharactersNarrated: 'Count',
   /** 429 answers of the free-tier or demo limits; detail: route. */
   [PLATFORM_METRICS.QuotaRejections]: 'Count',
+  /** Jobs a later delivery ended (their worker died between settling and ending them); detail: kind. */
+  [PLATFORM_METRICS.JobsEndedLate]: 'Count',
   /** Polly calls answered with a throttling error (each attempt, retried by the SDK or not). */
   PollyThrottles: 'Count',
   /** Worker attempts that failed (a job is retried, and lands in the DLQ after MAX_RECEIVE_COUNT of them). */

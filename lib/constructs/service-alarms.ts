@@ -4,7 +4,7 @@
 //   - Alarms (runbook: docs/operations/alarms.md, linked from each alarm's description): every DLQ non-empty, API 5xx
 //     rate, API p99 latency, Lambda errors and throttles (metric-math sums over at most 10 functions each, so 22
 //     functions cost 6 alarms, not 44), and the service's business alarms (narration: Polly throttling; documents:
-//     render failures), on the EMF metrics named in lambdas/<service>/metric-names.ts.
+//     render failures; both: jobs ended late), on the EMF metrics named in lambdas/<service>/metric-names.ts.
 //   - One dashboard: API requests/4xx/5xx/latency, Lambda errors/throttles/duration/concurrency, queue depth and age,
 //     the business metrics, and the alarms' states.
 //
@@ -14,6 +14,8 @@
 //   <service>:serverErrorRatePercent API 5xx share of requests alarm (default 5, evaluated from 10 requests per 5 min)
 //   narration:pollyThrottleAlarm     throttled Polly attempts per 5 min (default 20, 2 of 3 periods)
 //   documents:renderFailureAlarm     failed renders per 5 min (default 3)
+//   <service>:jobsEndedLateAlarm     jobs ended late (their worker died between settling and ending them) per 5 min
+//                                    (default 3)
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -29,6 +31,7 @@ import { DOCUMENTS_METRICS, DOCUMENTS_METRIC_SPECS } from '../../lambdas/documen
 import { NARRATION_METRICS, NARRATION_METRIC_SPECS } from '../../lambdas/narration/metric-names';
 import {
   METRICS_NAMESPACE,
+  PLATFORM_METRICS,
   type MetricName,
   type MetricSpec,
   type ServiceName,
@@ -72,6 +75,22 @@ interface BusinessAlarm {
   summary: string;
 }
 
+/**
+ * Workers dying between settling a job and ending it (the next delivery ends it: the quota given back, the webhook
+ * event queued). One is a crash recovered from; several in five minutes mean workers are dying (timeouts, memory).
+ */
+const JOBS_ENDED_LATE: BusinessAlarm = {
+  id: 'JobsEndedLate',
+  metric: PLATFORM_METRICS.JobsEndedLate,
+  contextKey: 'jobsEndedLateAlarm',
+  threshold: 3,
+  evaluationPeriods: 1,
+  datapointsToAlarm: 1,
+  anchor: 'jobs-ended-late',
+  summary:
+    'Workers are dying between settling a job and ending it: the next delivery ends each one, late (refunds, webhooks).',
+};
+
 /** Alarms on each service's own metrics (names shared with the code that emits them). */
 const BUSINESS_ALARMS: Record<ServiceName, BusinessAlarm[]> = {
   narration: [
@@ -86,6 +105,8 @@ const BUSINESS_ALARMS: Record<ServiceName, BusinessAlarm[]> = {
       summary:
         'Polly is throttling SynthesizeSpeech calls (TPS quota): narration slows down and jobs may fail.',
     },
+
+    JOBS_ENDED_LATE,
   ],
   documents: [
     {
@@ -99,6 +120,8 @@ const BUSINESS_ALARMS: Record<ServiceName, BusinessAlarm[]> = {
       summary:
         'Renders are failing for reasons other than the request (Chromium, sandbox, storage): callers get 500.',
     },
+
+    JOBS_ENDED_LATE,
   ],
 };
 

@@ -239,6 +239,19 @@ for (const c of CASES) {
       });
     });
 
+    test('JobsEndedLate alarm: the platform metric the job engine emits, per service, ≥ 3 in 5 min', () => {
+      b().template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: METRICS_NAMESPACE[c.service],
+        MetricName: 'JobsEndedLate',
+        Dimensions: [{ Name: 'service', Value: c.service }],
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 3,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        AlarmDescription: Match.stringLikeRegexp('docs/operations/alarms.md#jobs-ended-late'),
+      });
+    });
+
     test('one dashboard: alarm states, API, Lambda, queues and business metrics', () => {
       const dashboards = ofType(b(), 'AWS::CloudWatch::Dashboard');
       expect(dashboards).toHaveLength(1);

@@ -6,6 +6,7 @@ import {
   type LeasedJob,
   type LeasedJobPolicy,
 } from '../../lambdas/shared/jobs/leased-job';
+import { InMemoryMetrics, useMetrics } from '../../lambdas/shared/observability/metrics';
 import { FakeLeasedJobStore } from '../fakes/leased-job-store';
 
 interface Job extends LeasedJob {
@@ -20,6 +21,7 @@ let givenUp: { job: Job; err: unknown; attempt: number }[];
 
 const policy: LeasedJobPolicy<Job, string> = {
   maxAttempts: 3,
+  metric: { service: 'documents', kind: 'render' },
   onSettled: async (current) => void settled.push(current),
   giveUp: async (job, err, attempt) => {
     givenUp.push({ job, err, attempt });
@@ -78,12 +80,20 @@ test('a settled job still `ending` (its worker died before its end) is ended by 
     },
   };
   await store.fail('a', 'earlier', { ending: true });
+  const metrics = new InMemoryMetrics();
+  const restore = useMetrics('documents', metrics);
   const work = jest.fn(async () => 'done');
   // An end that throws leaves the mark: the message is retried and the end runs again.
   await expect(runLeasedJob(store, 'a', 2, work, ending)).rejects.toThrow(/unavailable/);
   failEnd = false;
   expect(await runLeasedJob(store, 'a', 3, work, ending)).toBe('skipped');
   expect(await runLeasedJob(store, 'a', 4, work, ending)).toBe('skipped'); // ended: acknowledged as settled
+  restore();
+  // Each delivery that found it still `ending` counts (the alarm's metric); the one after its end does not.
+  expect(metrics.points).toEqual([
+    { name: 'JobsEndedLate', unit: 'Count', value: 1, detail: { kind: 'render' } },
+    { name: 'JobsEndedLate', unit: 'Count', value: 1, detail: { kind: 'render' } },
+  ]);
   expect(work).not.toHaveBeenCalled();
   expect(ended).toEqual([
     expect.objectContaining({ id: 'a', status: 'failed', ending: true }),
@@ -195,6 +205,7 @@ test('the last attempt hands the failure to giveUp, which settles the job and de
   await store.create({ id: 'b', status: 'queued', updatedAt: T0.toISOString() });
   const rethrow: LeasedJobPolicy<Job, string> = {
     maxAttempts: 1,
+    metric: { service: 'narration', kind: 'narration' },
     giveUp: async (job, err) => {
       await store.fail(job.id, 'gave up');
       throw err;

@@ -5,7 +5,9 @@
 // batch's split or assembly that finds it settled and still `ending` (its run died in between) runs the end again.
 // Not the shared engine's runLeasedJob: the batch is not a leased job (its parts render while its assembly runs,
 // nothing claims it); its store's `ending` and markEnded, and listUnfinished's restart, are the engine's.
+import { logger } from '../../shared/logger';
 import { isSettled } from '../../shared/jobs/leased-job';
+import { recordJobEndedLate } from '../../shared/observability/metrics';
 import { chargedDecision, slotsFor } from '../../shared/quota/windows';
 import { monthlyRules } from '../core/plans';
 import type { JobRecord } from '../ports';
@@ -77,7 +79,11 @@ export async function failBatch(deps: BatchEndDeps, job: JobRecord, reason: stri
  */
 export async function endIfSettled(deps: BatchEndDeps, job: JobRecord): Promise<boolean> {
   if (!isSettled(job)) return false;
-  if (job.ending) await endBatch(deps, job);
+  if (job.ending) {
+    logger.warn('batch settled but not ended (its worker died in between): ending it', { jobId: job.jobId });
+    recordJobEndedLate('documents', 'batch');
+    await endBatch(deps, job);
+  }
   return true;
 }
 

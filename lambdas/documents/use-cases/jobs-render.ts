@@ -107,6 +107,7 @@ export function runRenderJob(
 ): Promise<'done' | 'failed' | 'skipped'> {
   return runLeasedJob(deps.jobs, jobId, attempt, (claimed) => renderJob(deps, claimed), {
     maxAttempts: deps.maxAttempts,
+    metric: { service: 'documents', kind: 'render' },
     // Settled but not ended: its worker died between the two; the end runs again (safe twice).
     end: (current) => endJob(deps, current, { again: true }),
     // Settled and ended: only an event whose queueing was lost (a job ended before `ending` existed) is queued.

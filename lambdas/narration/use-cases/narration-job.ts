@@ -214,6 +214,7 @@ export async function runJob(
     (claimed, lost) => narrateJob(deps, claimed, findVoice, lost),
     {
       maxAttempts: deps.config.MAX_RECEIVE_COUNT,
+      metric: { service: 'narration', kind: 'narration' },
       // Settled but not ended: its worker (or request) died between the two; the end runs again (safe twice).
       end: (current) => jobEnded(deps, current),
       async giveUp(job, err, tried) {

@@ -15,6 +15,8 @@
 // dies in between leaves a settled job still `ending`, and the next delivery of it runs the end again
 // (policy.end): once here for every service, so each end must be safe twice.
 import { logger } from '../logger';
+import { recordJobEndedLate } from '../observability/metrics';
+import type { ServiceName } from '../observability/names';
 
 /** The fields the engine reads and writes; a service's record adds its own. */
 export interface LeasedJob {
@@ -93,6 +95,8 @@ export class JobBusyError extends Error {
 }
 
 export interface LeasedJobPolicy<T extends LeasedJob, R> {
+  /** Whose jobs these are, for the JobsEndedLate metric (its `kind` detail). */
+  metric: { service: ServiceName; kind: string };
   /** The delivery that may fail for good (the queue's maxReceiveCount). */
   maxAttempts: number;
   /**
@@ -132,6 +136,7 @@ export async function runLeasedJob<T extends LeasedJob, R>(
     if (!current || isSettled(current)) {
       if (current?.ending && policy.end) {
         logger.warn('job settled but not ended (its worker died in between): ending it', { id });
+        recordJobEndedLate(policy.metric.service, policy.metric.kind);
         await policy.end(current);
       } else await policy.onSettled?.(current);
       logger.info('job already settled, acknowledging', { status: current?.status ?? 'missing' });

@@ -119,6 +119,11 @@ export function metricsMiddleware(): MiddlewareObj {
   return { after: () => flushMetrics(), onError: () => flushMetrics() };
 }
 
+/** A settled job ended by a later delivery: its worker died between settling and ending it (JobsEndedLate). */
+export function recordJobEndedLate(service: ServiceName, kind: string): void {
+  metricsFor(service).add(PLATFORM_METRICS.JobsEndedLate, 'Count', 1, { kind });
+}
+
 /** A 429 of a plan or free-tier limit (both services name it QuotaRejections). `route` is the route key ("POST /convert/text"). */
 export function recordQuotaRejection(service: ServiceName, route: string | undefined): void {
   metricsFor(service).add(PLATFORM_METRICS.QuotaRejections, 'Count', 1, { route: route ?? 'unknown' });

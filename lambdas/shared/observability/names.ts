@@ -1,5 +1,5 @@
 // What the platform knows of metric names: each service's CloudWatch namespace and the metrics every service emits
-// through the platform (quota rejections). A service's own metrics are named in its lambdas/<service>/metric-names.ts,
+// through the platform (quota rejections, jobs ended late). A service's own metrics are named in its lambdas/<service>/metric-names.ts,
 // read both by the code that emits them and by the alarms and dashboard (lib/constructs/service-alarms.ts), so a
 // renamed metric cannot silently leave an alarm watching nothing. Plain data: safe to import from CDK code and from
 // any Lambda bundle.
@@ -16,6 +16,11 @@ export const METRICS_NAMESPACE: Record<ServiceName, string> = {
 export const PLATFORM_METRICS = {
   /** 429 answers of the free-tier, demo or plan quotas; detail: route. */
   QuotaRejections: 'QuotaRejections',
+  /**
+   * Jobs found settled but not ended (their worker died between the two) and ended by a later delivery: each is a
+   * crash the platform recovered from; detail: kind (the job store's).
+   */
+  JobsEndedLate: 'JobsEndedLate',
 } as const;
 
 /** A metric name (a service's metric-names.ts lists its own). */

@@ -8,6 +8,7 @@ import { monthlyRules } from '../../../lambdas/documents/core/plans';
 import { batchAssembleDeps } from '../../../lambdas/documents/handlers/batch-assembler';
 import type { BatchEntry, BatchFiles, JobRecord, PartOutcome } from '../../../lambdas/documents/ports';
 import { giveUpBatch } from '../../../lambdas/documents/use-cases/batch-end';
+import { InMemoryMetrics, useMetrics } from '../../../lambdas/shared/observability/metrics';
 import { slotsFor } from '../../../lambdas/shared/quota/windows';
 import { batchCorpus } from '../../helpers/cfdi-batch';
 import { assemblerWorld, MAX_RECEIVE_COUNT } from './batch-assembler-world';
@@ -126,8 +127,13 @@ test('an assembly that died between completing the batch and ending it: the next
   expect(await w.batches.get(w.jobId)).toMatchObject({ status: 'done', ending: true, refundUnits: 1 });
   // Not given back yet (its event may be queued: it goes beside the refund, before the mark is removed).
   expect(await w.used()).toBe(44);
-  // SQS redelivers it: the batch is settled, still `ending`: its end runs again.
+  // SQS redelivers it: the batch is settled, still `ending`: its end runs again, counted in JobsEndedLate.
+  const metrics = new InMemoryMetrics();
+  const restore = useMetrics('documents', metrics);
   expect(await w.deliver(w.assemble, 2)).toBe(true);
+  expect(metrics.points).toEqual([
+    { name: 'JobsEndedLate', unit: 'Count', value: 1, detail: { kind: 'batch' } },
+  ]);
   const done = await w.batches.get(w.jobId);
   expect(done).toMatchObject({ status: 'done', event: { type: 'document.rendered', queued: true } });
   expect(done?.ending).toBeUndefined();
@@ -139,4 +145,6 @@ test('an assembly that died between completing the batch and ending it: the next
   expect(await w.batches.get(w.jobId)).toMatchObject({ status: 'done' });
   expect(await w.used()).toBe(43);
   expect(w.events()).toHaveLength(1);
+  restore();
+  expect(metrics.points).toHaveLength(1); // ended: nothing more counted
 });
