@@ -1,13 +1,17 @@
 // The batch split queues the first window's parts while it still reads, never more CFDI than the account has left
 // (quotas.peek when it began), and after the charge sends each chain's next part once: the parts counted while it
 // read queued no successor. A split that cannot finish fails its batch on its last attempt, with its charge given
-// back (through the batch assembler's handler). Fakes for the stores; the CFDI are the corpus' (readForBatch is real).
+// back (through the batch assembler's handler). A zip's entry over 6,000,000 bytes is refused alone; a zip that
+// expands past 1 GiB fails its batch while it is read. Fakes for the stores; the CFDI are the corpus' (readForBatch
+// is real).
 import { Readable } from 'node:stream';
-import type { JobRecord } from '../../../lambdas/documents/ports';
+import { crc32, deflateRawSync } from 'node:zlib';
+import type { Refused } from '../../../lambdas/documents/core/cfdi-resumen';
+import type { BatchEntry, JobRecord } from '../../../lambdas/documents/ports';
 import type { BatchSplitDeps } from '../../../lambdas/documents/use-cases/batch-run-deps';
 import { partSizes, splitBatch, tailSizes } from '../../../lambdas/documents/use-cases/batch-split';
 import type { BatchStep } from '../../../lambdas/documents/use-cases/batches';
-import { batchCorpus } from '../../helpers/cfdi-batch';
+import { batchCorpus, zipOf } from '../../helpers/cfdi-batch';
 import { jobRecord } from '../../fakes/documents';
 import { FakeQuotaStore } from '../../fakes/platform';
 import { monthlyRules } from '../../../lambdas/documents/core/plans';
@@ -30,21 +34,20 @@ const QUEUED: JobRecord = jobRecord(
 );
 
 /**
- * Splits `count` CFDI with `left` documents left this month; parts counted when the split is recorded: `counted`;
- * each XML grown by a comment of `padding` characters.
+ * Splits the batch `job` from `source` (its upload's body) with `left` documents left this month; parts counted when
+ * the split is recorded: `counted`. Answers the files of each part and the refusals too.
  */
-async function split(count: number, left: number, counted: number[] = [], padding = 0) {
-  const xml = batchCorpus(`split-${count}-${left}`, count, false).files.map((f) =>
-    padding ? f.xml.replace(/\?>/, `?><!--${' '.repeat(padding)}-->`) : f.xml,
-  );
+async function runSplit(job: JobRecord, source: Readable, left: number, counted: number[] = []) {
   const sent: number[] = [];
   const sentBeforeCharge: number[] = [];
   let charged = false;
   const failed: string[] = [];
-  const sizes: number[] = [];
+  const parts: string[][] = [];
+  const refused: Refused[] = [];
+  const charges: number[] = [];
   const deps = {
     jobs: {
-      get: async () => QUEUED,
+      get: async () => job,
       planBatch: async () => new Set(counted),
       partsCounted: async () => new Set(counted),
       fail: async (_: string, reason: string) => failed.push(reason) > 0,
@@ -52,9 +55,10 @@ async function split(count: number, left: number, counted: number[] = [], paddin
       recordBatchUnits: async () => true,
     },
     batchFiles: {
-      openSource: async () => ({ body: Readable.from([Buffer.from(JSON.stringify(xml))]), bytes: 0 }),
-      putPart: async (_: string, part: number, entries: unknown[]) => void (sizes[part] = entries.length),
-      putRefused: async () => undefined,
+      openSource: async () => ({ body: source, bytes: 0 }),
+      putPart: async (_: string, part: number, entries: BatchEntry[]) =>
+        void (parts[part] = entries.map((e) => e.archivo)),
+      putRefused: async (_: string, r: Refused[]) => void refused.push(...r),
     },
     batchQueue: {
       send: async (m: BatchStep) => {
@@ -67,6 +71,7 @@ async function split(count: number, left: number, counted: number[] = [], paddin
     quotas: {
       peek: async () => [{ period: 'month', limit: 1000, used: 1000 - left }],
       consume: async (_s: string, _r: unknown, _n: Date, opts: { units: number }) => {
+        charges.push(opts.units);
         charged = opts.units <= left;
         return charged
           ? { allowed: true, charged: [{ period: 'month' }] }
@@ -76,14 +81,28 @@ async function split(count: number, left: number, counted: number[] = [], paddin
     events: { subscribed: async () => false },
     now: () => new Date('2026-11-29T00:00:00.000Z'),
   } as unknown as BatchSplitDeps;
-  const outcome = await splitBatch(deps, QUEUED.jobId);
+  const outcome = await splitBatch(deps, job.jobId);
   return {
     outcome,
     sent: sent.sort((a, b) => a - b),
     sentBeforeCharge: sentBeforeCharge.sort((a, b) => a - b),
     failed,
-    sizes,
+    sizes: parts.map((p) => p.length),
+    parts,
+    refused,
+    charges,
   };
+}
+
+/**
+ * Splits `count` CFDI (a JSON batch) with `left` documents left this month; parts counted when the split is recorded:
+ * `counted`; each XML grown by a comment of `padding` characters.
+ */
+async function split(count: number, left: number, counted: number[] = [], padding = 0) {
+  const xml = batchCorpus(`split-${count}-${left}`, count, false).files.map((f) =>
+    padding ? f.xml.replace(/\?>/, `?><!--${' '.repeat(padding)}-->`) : f.xml,
+  );
+  return runSplit(QUEUED, Readable.from([Buffer.from(JSON.stringify(xml))]), left, counted);
 }
 
 test('parts are queued as they are written while what is left covers them; the rest after the charge, each once', async () => {
@@ -263,5 +282,106 @@ describe('a split that cannot finish gives its charge back (the batch assembler,
     expect(await w.used('2026-11-15T00:00:00Z')).toBe(0);
     // No part of the failed batch was queued after the charge, nor its assembly.
     expect((w.deps.assembleQueue as FakeMessageQueue).messages).toEqual([]);
+  });
+});
+
+describe('zip safety: a file too large to be a CFDI, a zip that expands too far', () => {
+  const ZIP_QUEUED: JobRecord = {
+    ...QUEUED,
+    batch: { ...QUEUED.batch!, source: 'zip', sourceKey: 'batches/job_split/source.zip' },
+  };
+  const MIB = 1024 * 1024;
+  /** The upload's body as S3 streams it: chunks of 64 KiB. */
+  const chunked = (zip: Buffer) =>
+    Readable.from(
+      Array.from({ length: Math.ceil(zip.length / 65536) }, (_, i) =>
+        zip.subarray(i * 65536, (i + 1) * 65536),
+      ),
+    );
+
+  test('an entry of 6,000,001 bytes is refused as no CFDI, one of exactly 6,000,000 is read; the rest of the batch goes on', async () => {
+    const files = batchCorpus('split-xml-max', 26, false).files;
+    /** A CFDI grown by a comment to exactly `bytes` bytes of UTF-8. */
+    const grown = (xml: string, bytes: number) =>
+      xml.replace(/\?>/, `?><!--${' '.repeat(bytes - Buffer.byteLength(xml) - '<!---->'.length)}-->`);
+    // Both are stamped CFDI (distinct UUIDs): the one over the limit is refused for its size alone.
+    const atLimit = { name: 'grandes/6000000.xml', xml: grown(files[0]!.xml, 6_000_000) };
+    const over = { name: 'grandes/6000001.xml', xml: grown(files[1]!.xml, 6_000_001) };
+    expect([atLimit, over].map((f) => Buffer.byteLength(f.xml))).toEqual([6_000_000, 6_000_001]);
+    const rest = files.slice(2);
+    const zip = zipOf([...rest.slice(0, 12), atLimit, over, ...rest.slice(12)]);
+    const r = await runSplit(ZIP_QUEUED, chunked(zip), 1000);
+    expect(r.outcome).toBe('split');
+    expect(r.refused).toEqual([
+      { archivo: over.name, motivo: 'Archivo de más de 6000000 bytes: no es un CFDI' },
+    ]);
+    // Every other CFDI in a part, once: the 24 small ones and the one of exactly 6,000,000 bytes.
+    expect(r.parts.flat().sort()).toEqual([...rest.map((f) => f.name), atLimit.name].sort());
+  });
+
+  /** A zip entry's local header (its sizes and CRC in it, no data descriptor): its data follows it as it streams. */
+  function localHeader(
+    name: string,
+    method: 'stored' | 'deflated',
+    compressed: number,
+    size: number,
+    crc: number,
+  ) {
+    const n = Buffer.from(name, 'utf8');
+    const h = Buffer.alloc(30);
+    h.writeUInt32LE(0x04034b50, 0); // local file header
+    h.writeUInt16LE(20, 4); // version needed: 2.0
+    h.writeUInt16LE(0x800, 6); // UTF-8 name
+    h.writeUInt16LE(method === 'stored' ? 0 : 8, 8);
+    h.writeUInt32LE(crc, 14);
+    h.writeUInt32LE(compressed, 18);
+    h.writeUInt32LE(size, 22);
+    h.writeUInt16LE(n.length, 26);
+    return Buffer.concat([h, n]);
+  }
+  /** A deflated entry: its header and data. */
+  function deflated(name: string, data: Uint8Array) {
+    const d = deflateRawSync(data);
+    return Buffer.concat([localHeader(name, 'deflated', d.length, data.length, crc32(data)), d]);
+  }
+
+  test('a zip that expands past 1 GiB fails the batch while it is read, counting inflated bytes: nothing written, nothing charged', async () => {
+    // Two CFDI, 32 MiB of zeros deflated to ~32 KB, then stored entries of 8 MiB of zeros (each over the 6,000,000
+    // bytes of a file, so none is kept) for 1.25 GiB. The stored entries stand in for more deflated ones: the split
+    // counts both as they come out of the unzip, and they stream in a second where inflating 1 GiB takes ~20 s. The
+    // expanded bytes pass 1 GiB when less than 1 GiB of the upload has been read: only a count of inflated bytes,
+    // checked as it reads, refuses it by then.
+    const cfdi = batchCorpus('split-zip-bomb', 2, false).files;
+    const CHUNK = 256 * 1024;
+    const block = new Uint8Array(CHUNK);
+    let blockCrc = 0;
+    for (let i = 0; i < (8 * MIB) / CHUNK; i++) blockCrc = crc32(block, blockCrc);
+    let read = 0;
+    function* zip(): Generator<Buffer | Uint8Array> {
+      for (const f of [
+        ...cfdi.map((c) => deflated(c.name, Buffer.from(c.xml, 'utf8'))),
+        deflated('ceros/comprimido.xml', new Uint8Array(32 * MIB)),
+      ])
+        yield ((read += f.length), f);
+      for (let e = 0; e < 160; e++) {
+        const header = localHeader(`ceros/${e}.xml`, 'stored', 8 * MIB, 8 * MIB, blockCrc);
+        yield ((read += header.length), header);
+        for (let i = 0; i < (8 * MIB) / CHUNK; i++) yield ((read += CHUNK), block);
+      }
+    }
+    const r = await runSplit(ZIP_QUEUED, Readable.from(zip()), 1000);
+    expect(r).toMatchObject({
+      outcome: 'failed',
+      failed: ['The zip expands to more than 1073741824 bytes.'],
+    });
+    // Refused while reading: less than 1 GiB of the 1.25 GiB upload was read (the stream's read-ahead included).
+    expect(read).toBeLessThan(1024 * MIB);
+    // The two CFDI read before it were neither written nor charged (a failed split records no refusals either).
+    expect({ parts: r.parts, sent: r.sent, charges: r.charges, refused: r.refused }).toEqual({
+      parts: [],
+      sent: [],
+      charges: [],
+      refused: [],
+    });
   });
 });
