@@ -3,9 +3,9 @@
 // timeout, a fresh browser after a crash or after N renders (Chromium's memory grows with use), and a second start
 // for a browser that exits as it starts (startBrowser). The next browser is started ahead, while the current one
 // still renders, and takes over only once it is ready (the old one serves on meanwhile), so a recycle never makes a
-// render wait for a browser to start. The pages themselves (loading a
-// document, what its requests may do, screenshots) are pages.ts. Caller HTML is untrusted: see containment.ts for the
-// layers and docs/documents-rendering.md for the security model, options, limits and measured behaviour.
+// render wait for a browser to start. The pages themselves (loading a document, what its requests may do,
+// screenshots) are pages.ts. Caller HTML is untrusted: see containment.ts for the layers and
+// docs/documents-rendering.md for the security model, options, limits and measured behaviour.
 // Dependencies: @sparticuz/chromium (a Chromium build for Lambda's x86_64 Linux, brotli-packed in the npm package,
 // the same binary runs locally) driven by puppeteer-core (no bundled browser download). 147.0.0 pairs with
 // puppeteer-core 24.x (its peer range ^24.40.0).

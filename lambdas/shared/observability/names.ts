@@ -1,7 +1,7 @@
 // What the platform knows of metric names: each service's CloudWatch namespace and the metrics every service emits
-// through the platform (quota rejections, jobs ended late). A service's own metrics are named in its lambdas/<service>/metric-names.ts,
-// read both by the code that emits them and by the alarms and dashboard (lib/constructs/service-alarms.ts), so a
-// renamed metric cannot silently leave an alarm watching nothing. Plain data: safe to import from CDK code and from
+// through the platform (quota rejections, jobs ended late). A service's own metrics are named in its
+// lambdas/<service>/metric-names.ts, read both by the code that emits them and by the alarms and dashboard
+// (lib/constructs/service-alarms.ts), so a renamed metric cannot silently leave an alarm watching nothing. Plain data: safe to import from CDK code and from
 // any Lambda bundle.
 
 export type ServiceName = 'narration' | 'documents';
@@ -18,7 +18,7 @@ export const PLATFORM_METRICS = {
   QuotaRejections: 'QuotaRejections',
   /**
    * Jobs found settled but not ended (their worker died between the two) and ended by a later delivery: each is a
-   * crash the platform recovered from; detail: kind (the job store's).
+   * crash the platform recovered from; detail: kind (narration, render, batch).
    */
   JobsEndedLate: 'JobsEndedLate',
 } as const;
