@@ -111,6 +111,9 @@ test('Chromium killed between requests: the next request gets a fresh browser an
 
 test('Chromium hangs: the request is answered within the render timeout, not counted, and the next one works', async () => {
   const r = useRenderer({ renderTimeoutMs: 3_000 });
+  // Warmed first (its browser started, a page made) under a limit of its own: the 3 s are for the hang below, and a
+  // cold first render on a loaded machine can take longer (ci55: a trivial one took over 1.5 s at load ~10).
+  await r.renderPdf('<p>calentar</p>', { timeoutMs: 60_000 });
   expect((await render()).res.status).toBe(200);
   const before = await counted();
   const pid = r.stats().browserPid!;
