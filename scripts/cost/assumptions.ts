@@ -54,7 +54,7 @@ export const ASSUMPTIONS = {
   /** CFDI per part (PART_SIZE of use-cases/batches.ts): one SQS message and one worker invocation each. */
   batchPartSize: 20,
   /** PDFs per chunk object a part writes (CHUNK_PDFS of use-cases/batch-part.ts): each PDF is written once. */
-  batchChunkPdfs: 10,
+  batchChunkPdfs: 20,
   /** ms per CFDI in a warm part: the factura PDF/A from XML (~110 ms, issue #26) + PUT of its PDF. */
   batchCfdiMs: 150,
   /** Every part may start a cold container at concurrency 50: the worst case, counted in full. */

@@ -191,7 +191,7 @@ export function batchCost(p: Prices = PRICES, a: Assumptions = ASSUMPTIONS): Bre
   add('API Gateway HTTP API requests', 22, p.apiHttpRequest);
   add('SQS send + receive + delete (one message per step)', (parts + 2) * 3, p.sqsRequest);
   const zipBytes = n * (a.pdfBytes + a.cfdiXmlBytes);
-  // Chunks of up to batchChunkPdfs, the part's last PDF alone (batch-part.ts): 20 → 10 + 9 + 1, 5 → 4 + 1.
+  // Chunks of up to batchChunkPdfs, the part's last PDF alone (batch-part.ts): 20 → 19 + 1, 5 → 4 + 1.
   const chunks = sizes.reduce((sum, size) => sum + Math.ceil((size - 1) / a.batchChunkPdfs) + 1, 0);
   add(
     `S3 PUT-class (the upload, parts, the PDFs in chunks of ${a.batchChunkPdfs}, each part's last alone, outcomes, the zip in 5 MiB parts)`,

@@ -19,10 +19,12 @@ const ASSEMBLY_BACKSTOP_S = 900;
  * PDFs per chunk a part writes: each PDF is written once, with the ones rendered just before it. A part killed
  * mid-way renders again only the PDFs of its unwritten chunk (fewer than this many, plus one being written); one
  * object per PDF cost the local S3 emulator a PUT each (mkdir, open, write, close, MD5) and AWS a request each.
- * Half a part (10): a PUT and the assembly's GET per 10 PDFs instead of per 5 (measured locally, SDK and emulator:
- * 0.91 → 0.60 ms of CPU per PDF for the PUT), for at most 10 PDFs rendered again after a kill.
+ * A whole part (20): a part of 20 writes its first 19 PDFs while its last one prints, then the last one alone (below),
+ * so a PUT and the assembly's GET per part fewer than chunks of 10 (19 AWS calls a part → 17; each call costs the
+ * local runtime the SDK's middleware and the emulator's work, ~1.3 calls per CFDI in bench/batch-run), for at most
+ * 19 PDFs rendered again after a kill.
  */
-const CHUNK_PDFS = 10;
+const CHUNK_PDFS = 20;
 
 /**
  * The time a part keeps before its invocation's timeout: a render's own limit (15 s, render/chromium.ts) and the

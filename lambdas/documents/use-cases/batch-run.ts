@@ -30,7 +30,7 @@
 //              completes the job), each part's chunks cut at the sizes its outcomes give (a part stored by earlier
 //              code: its part PDF object or per-PDF objects), the next part's opening meanwhile; memory holds two
 //              parts' entries and the upload's two 5 MiB parts, whatever the batch's size. The tail after the last
-//              count is short: with one part left it polls every 40 ms instead of 150, the workbook is finished
+//              count is short: with one part left it polls every 40 ms instead of 300, the workbook is finished
 //              while that part's PDFs stream, and the webhook is looked up while the upload ends. Then the batch
 //              settles and ends once: it completes (or, on the last attempt, fails) marked `ending`, gives back
 //              the quota of CFDI that failed (or all of it) and queues its webhook event (Scale), and removes the

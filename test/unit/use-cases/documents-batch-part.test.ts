@@ -37,29 +37,30 @@ test('a CFDI that cannot be printed, read while the one before it prints, is ref
 });
 
 test('a chunk that cannot be written fails the part before its last attempt: only the stored PDFs are counted', async () => {
-  const part = entries('part-chunk-fails', 12);
+  // 22 CFDI (more than a part holds) for three chunks: 20, then the 21st, then the last one alone.
+  const part = entries('part-chunk-fails', 22);
   const { answer, chunks, outcomes, stats, counts } = await run(part, { failChunk: 1, attempt: 1 });
   expect(answer).toEqual(new Error('S3 is down'));
   const uuids = part.map((e) => e.row.uuid);
-  // Chunk 1 (the 11th PDF) failed; the last PDF, in chunk 2, was written. The outcome, written beside the last
+  // Chunk 1 (the 21st PDF) failed; the last PDF, in chunk 2, was written. The outcome, written beside the last
   // chunk, names chunk 1: a run after this one finds it missing and does not trust that outcome (next test).
-  expect(chunks).toEqual([uuids.slice(0, 10), [uuids[11]]]);
-  expect(outcomes.map((o) => o.map((x) => x.chunk))).toEqual([[...Array<number>(10).fill(0), 1, 2]]);
-  expect({ stats, counts }).toEqual({ stats: [11], counts: [] });
+  expect(chunks).toEqual([uuids.slice(0, 20), [uuids[21]]]);
+  expect(outcomes.map((o) => o.map((x) => x.chunk))).toEqual([[...Array<number>(20).fill(0), 1, 2]]);
+  expect({ stats, counts }).toEqual({ stats: [21], counts: [] });
 });
 
 test('a part run again counts from its stored outcome only if every PDF it names is stored: the missing ones print again', async () => {
-  const part = entries('part-run-again', 12);
+  const part = entries('part-run-again', 22);
   const uuids = part.map((e) => e.row.uuid);
   const first = await run(part, { failChunk: 1, attempt: 1 });
   const again = await run(part, { attempt: 2, before: { outcome: first.outcomes[0], stored: first.stored } });
   expect(again.answer).toBe('done');
-  expect(again.rendered).toEqual([uuids[10]]);
-  expect(again.counts).toEqual([[12, 0]]);
-  // Its outcome names each PDF where S3 holds it: the 11th in the new chunk, the rest where the first run put them.
+  expect(again.rendered).toEqual([uuids[20]]);
+  expect(again.counts).toEqual([[22, 0]]);
+  // Its outcome names each PDF where S3 holds it: the 21st in the new chunk, the rest where the first run put them.
   const where = new Map([...first.stored, ...again.stored].map((p) => [p.uuid, p.chunk]));
   expect(again.outcomes.at(-1)!.map((o) => [o.ok, o.chunk])).toEqual(uuids.map((u) => [true, where.get(u)]));
-  expect(where.get(uuids[10]!)).toBe(3);
+  expect(where.get(uuids[20]!)).toBe(3);
   // Control: an outcome whose PDFs are all stored is counted as it is, nothing printed again.
   const whole = await run(part, {
     attempt: 2,
@@ -67,21 +68,21 @@ test('a part run again counts from its stored outcome only if every PDF it names
   });
   expect({ rendered: whole.rendered, counts: whole.counts, outcomes: whole.outcomes }).toEqual({
     rendered: [],
-    counts: [[12, 0]],
+    counts: [[22, 0]],
     outcomes: [],
   });
 });
 
 test('a chunk lost on the last attempt: its PDF fails (not charged), written over the outcome that named it stored', async () => {
-  const part = entries('part-last-attempt', 12);
+  const part = entries('part-last-attempt', 22);
   const { answer, outcomes, counts } = await run(part, { failChunk: 1, failLate: true, attempt: 3 });
   expect(answer).toBe('done');
   expect(outcomes).toHaveLength(2);
   expect(outcomes[0]!.filter((o) => !o.ok)).toEqual([]);
   expect(outcomes[1]!.filter((o) => !o.ok).map((o) => [o.uuid, o.motivo])).toEqual([
-    [part[10]!.row.uuid, expect.stringMatching(/^Falló la impresión de nuestro lado tras 3 intentos/)],
+    [part[20]!.row.uuid, expect.stringMatching(/^Falló la impresión de nuestro lado tras 3 intentos/)],
   ]);
-  expect(counts).toEqual([[11, 1]]);
+  expect(counts).toEqual([[21, 1]]);
 });
 
 test('a part near its timeout renders no more: before the last attempt it writes what it rendered and fails, the next run renders the rest', async () => {
@@ -154,9 +155,9 @@ test('a chunk that cannot be written while the next CFDI still print fails the p
   expect(result).toEqual({
     answer: 'Error: S3 is down',
     rendered: 23,
-    chunks: [[10, 11, 12, 13, 14, 15, 16, 17, 18, 19], [20, 21], [22]],
+    chunks: [[20, 21], [22]],
     outcomes: 1,
-    stats: [13],
+    stats: [3],
     counts: [],
   });
 });
