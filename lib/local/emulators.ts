@@ -16,7 +16,12 @@ import { documentsManifest } from '../../lambdas/documents/routes';
 import { narrationManifest } from '../../lambdas/narration/routes';
 import type { BucketSpec, QueueSpec, TableId } from '../../lambdas/shared/manifest';
 import { dlqEnvVar } from '../../lambdas/shared/manifest';
-import { keepBucketConfigInMemory, writeObjectsWhole, type S3rverStore } from './s3rver-store';
+import {
+  keepBucketConfigInMemory,
+  withoutRequestLog,
+  writeObjectsWhole,
+  type S3rverStore,
+} from './s3rver-store';
 
 // These packages ship no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -31,6 +36,7 @@ const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
   store: S3rverStore;
+  middleware: ((...args: unknown[]) => unknown)[];
 };
 
 export interface EmulatorOptions {
@@ -176,6 +182,7 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
   });
   keepBucketConfigInMemory(s3.store);
   writeObjectsWhole(s3.store);
+  withoutRequestLog(s3.middleware);
   const s3Addr = await s3.run();
   const s3Endpoint = `http://${host}:${s3Addr.port}`;
 
