@@ -176,7 +176,10 @@ export function awsDeps(): DocumentsDeps {
  * store a function has no table for throws). Shared by POST /v1/batches and the batch worker.
  */
 export function batchDeps(
-  deps: Pick<DocumentsDeps, 'batches' | 'jobFiles' | 'batchFiles' | 'assembleQueue' | 'quotas' | 'now'>,
+  deps: Pick<
+    DocumentsDeps,
+    'batches' | 'jobFiles' | 'batchFiles' | 'assembleQueue' | 'quotas' | 'now' | 'config'
+  >,
 ): BatchDeps {
   return {
     jobs: deps.batches,
@@ -185,5 +188,8 @@ export function batchDeps(
     assembleQueue: deps.assembleQueue,
     quotas: deps.quotas,
     now: () => deps.now(),
+    get batchWorkers() {
+      return deps.config.DOCUMENTS_BATCH_WORKERS;
+    },
   };
 }

@@ -30,6 +30,7 @@ export const makeHandler = (
     | 'now'
     | 'idempotency'
     | 'brands'
+    | 'config'
   >,
 ) =>
   apiHandler(
