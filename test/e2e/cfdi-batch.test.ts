@@ -156,7 +156,7 @@ test('a zip of 200 files: 195 PDFs with their UUIDs, 5 refusals with reasons, to
   // Its parts were sized for the runtime's two pollers (Scale renders 50 parts at once: each poller would render
   // 25 of 20 in a row), the tail tapered: 98, 49, 24, 12, 6, 6 instead of 20, 20, … and the tail.
   const listed = await s3Client().send(
-    new ListObjectsV2Command({ Bucket: rt.emulators.bucket, Prefix: `batches/${id}/parts/` }),
+    new ListObjectsV2Command({ Bucket: process.env.DOCUMENTS_BUCKET, Prefix: `batches/${id}/parts/` }),
   );
   const partsStored = new Set(
     (listed.Contents ?? []).flatMap((o) => /\/parts\/(\d+)\//.exec(o.Key ?? '')?.[1] ?? []),
@@ -370,7 +370,8 @@ test('the free plan, without a key: at most 10 files (a list over it is 403, a z
 });
 
 test('over what is left this month: its first part may render while the split reads (at most what is left), then it fails, nothing charged, nothing delivered', async () => {
-  // 20 documents left: the split queues part 0 (20 CFDI) as soon as it is written, never part 1 (21 > 20).
+  // 20 documents left: 21 CFDI are cut 11, 5, 5 (the tail tapers); the split queues parts 0 and 1 (16 CFDI) as soon
+  // as they are written, never part 2 (21 > 20).
   const quotas = new DynamoQuotaStore(dynamo(), rt.emulators.tableNames.quotas);
   const subject = 'docs#acct#cus_batch_nearly_used';
   const rules = monthlyRules('pro');
@@ -390,13 +391,14 @@ test('over what is left this month: its first part may render while the split re
   expect(last.download_url).toBeUndefined();
   const [month] = await quotas.peek(subject, rules);
   expect(month!.used).toBe(rules[0]!.limit - 20);
-  // Nothing delivered: no result zip; and part 1 (never queued: over what was left) rendered nothing.
+  // Nothing delivered: no result zip; and part 2 (never queued: over what was left) rendered nothing.
   const results = await s3Client().send(
-    new ListObjectsV2Command({ Bucket: rt.emulators.bucket, Prefix: `results/jobs/${id}/` }),
+    new ListObjectsV2Command({ Bucket: process.env.DOCUMENTS_BUCKET, Prefix: `results/jobs/${id}/` }),
   );
   expect(results.Contents ?? []).toEqual([]);
-  const files = new S3BatchFiles(s3Client(), rt.emulators.bucket);
-  expect(await files.storedPdfs(id, 1)).toEqual([]);
+  const files = new S3BatchFiles(s3Client(), process.env.DOCUMENTS_BUCKET!);
+  expect(partSizes(21, 100)).toEqual([11, 5, 5]);
+  expect(await files.storedPdfs(id, 2)).toEqual([]);
 });
 
 test('another account’s batch prints no brand but its own (none here)', async () => {
