@@ -115,7 +115,7 @@ export const documentsManifest: ServiceManifest = {
       handler: 'lambdas/documents/handlers/batch-worker.ts',
       queues: ['batch'],
       ...RENDERING_WORKER,
-      // A part (20 CFDI; up to 100 where fewer workers than a plan's window read the queue) takes seconds.
+      // A part of 20 CFDI takes seconds.
       timeoutS: 300,
       access: {
         // A part starts and counts itself on the batch's job item and counts its PDFs in the stats; it charges
