@@ -41,7 +41,6 @@ import { installLoopbackTripwire } from '../test/helpers/loopback-only';
 import { generateKey } from '../lambdas/shared/auth/keys';
 import { startLocal } from '../lib/local/runtime';
 import { readForBatch } from '../lambdas/documents/core/cfdi-resumen';
-import { BATCH_LIMITS } from '../lambdas/documents/core/plans';
 import { median } from './measure';
 import { byOwner, perCfdi } from './batch-run-cpu';
 
@@ -198,8 +197,7 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
     const { batchSplitDeps } = await import('../lambdas/documents/handlers/batch-assembler');
     const { partSizes, splitBatch } = await import('../lambdas/documents/use-cases/batch-split');
     const { assembleBatch } = await import('../lambdas/documents/use-cases/batch-assemble');
-    const { partSizeFor, startBatch: startBatchUseCase } =
-      await import('../lambdas/documents/use-cases/batches');
+    const { startBatch: startBatchUseCase } = await import('../lambdas/documents/use-cases/batches');
     const { parseRenderRequest, renderDocument } =
       await import('../lambdas/documents/use-cases/render-request');
     const corpus = batchCorpus(`bench-${Date.now()}`, CFDI, false);
@@ -234,8 +232,6 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
       quotas: withLatency(split.quotas, DYNAMO_MS),
       batchQueue: queue,
       assembleQueue,
-      // The cloud's: a worker for each of the window's parts (the local runtime's 2 pollers set 2 in this process).
-      batchWorkers: CONCURRENCY,
     };
     // The warm renderer a container has after its cold start (the cold start itself is counted apart).
     await renderDocument(parseRenderRequest(rawRequest(xmls[0]!)), await docs.renderer(), {});
@@ -432,7 +428,7 @@ function coldStart(env: NodeJS.ProcessEnv, xml: string): { initMs: number; first
               `${ratios[i]!.toFixed(2)}×`,
           )
           .join('; ') +
-        `; a batch from POST to its completed_at: upload, split, ${partSizes(LOCAL_CFDI, partSizeFor(BATCH_LIMITS.scale.parallelParts, LOCAL_CONCURRENCY)).length} parts, zip (to the ` +
+        `; a batch from POST to its completed_at: upload, split, ${partSizes(LOCAL_CFDI).length} parts, zip (to the ` +
         `poll that saw it done, every 2 s as the API asks: ${batches.map((b) => b.polledRate.toFixed(2)).join(' / ')} CFDI/s); ` +
         `${made} PDFs made for ${LOCAL_CFDI * LOCAL_ROUNDS} CFDI; load ${load()}`,
     );

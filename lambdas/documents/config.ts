@@ -24,13 +24,6 @@ const { parse, config, required } = defineConfig({
   DOCUMENTS_DELIVERY_QUEUE_URL: resourceVar(),
   /** Queue of CFDI batch steps (split, part) read by the batch worker (POST /v1/batches). */
   DOCUMENTS_BATCH_QUEUE_URL: resourceVar(),
-  /**
-   * Workers that render a batch's parts at once: the batch queue's event source maxConcurrency (routes.ts; a
-   * deployment that changes it with `-c documents:batchConcurrency` sets this too, `-c
-   * documents:DOCUMENTS_BATCH_WORKERS`), the local runtime's pollers of that queue. A plan that renders more parts at
-   * once than this gets larger parts (use-cases/batches.ts, partSizeFor).
-   */
-  DOCUMENTS_BATCH_WORKERS: z.coerce.number().int().min(1).default(50),
   /** Queue of CFDI batch assemblies (one per batch, sent by its split) read by the batch assembler. */
   DOCUMENTS_ASSEMBLE_QUEUE_URL: resourceVar(),
   /**

@@ -176,10 +176,7 @@ export function awsDeps(): DocumentsDeps {
  * store a function has no table for throws). Shared by POST /v1/batches and the batch worker.
  */
 export function batchDeps(
-  deps: Pick<
-    DocumentsDeps,
-    'batches' | 'jobFiles' | 'batchFiles' | 'assembleQueue' | 'quotas' | 'now' | 'config'
-  >,
+  deps: Pick<DocumentsDeps, 'batches' | 'jobFiles' | 'batchFiles' | 'assembleQueue' | 'quotas' | 'now'>,
 ): BatchDeps {
   return {
     jobs: deps.batches,
@@ -188,8 +185,5 @@ export function batchDeps(
     assembleQueue: deps.assembleQueue,
     quotas: deps.quotas,
     now: () => deps.now(),
-    get batchWorkers() {
-      return deps.config.DOCUMENTS_BATCH_WORKERS;
-    },
   };
 }

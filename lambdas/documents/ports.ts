@@ -167,11 +167,6 @@ export interface BatchState {
    * (BatchFiles.getBrand): printed on its facturas as POST /v1/render prints it.
    */
   branded?: boolean;
-  /**
-   * CFDI per part (use-cases/batches.ts, partSizeFor), chosen when the batch starts, so that every run of its split
-   * cuts the same parts; none: PART_SIZE (batches started before it was recorded).
-   */
-  partSize?: number;
   /** Set when split: distinct stamped CFDI to print, files refused, parts queued, when rendering began. */
   total?: number;
   refused?: number;

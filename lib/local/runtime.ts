@@ -103,10 +103,6 @@ export async function startLocal(options: LocalOptions): Promise<LocalRuntime> {
       CHROMIUM_LAUNCHER: process.env.CHROMIUM_LAUNCHER ?? resolve(__dirname, 'chromium-with-parent.sh'),
       // A job's lease must run out before its message is redelivered (after the visibility timeout).
       JOB_LEASE_S: String(Math.max(1, queueVisibilityS - 2)),
-      // The batch parts' workers here: the batch queue's pollers (sizes the parts, use-cases/batches.ts).
-      DOCUMENTS_BATCH_WORKERS:
-        process.env.DOCUMENTS_BATCH_WORKERS ??
-        String(documentsManifest.queues.find((q) => q.id === 'batch')?.localPollers ?? 1),
       ...(options.queueVisibilityS !== undefined && !process.env.JOB_RETRY_SCHEDULE_S
         ? { JOB_RETRY_SCHEDULE_S: String(queueVisibilityS) }
         : {}),

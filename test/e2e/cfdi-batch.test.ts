@@ -13,9 +13,8 @@ import { generateKey } from '../../lambdas/shared/auth/keys';
 import { ipSubject } from '../../lambdas/shared/auth/resolve-caller';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { S3BatchFiles } from '../../lambdas/documents/adapters/batch-files';
-import { BATCH_LIMITS, monthlyRules } from '../../lambdas/documents/core/plans';
+import { monthlyRules } from '../../lambdas/documents/core/plans';
 import { partSizes } from '../../lambdas/documents/use-cases/batch-split';
-import { partSizeFor } from '../../lambdas/documents/use-cases/batches';
 import { dynamo, s3Client } from '../../lambdas/shared/aws/clients';
 import { DynamoQuotaStore } from '../../lambdas/shared/aws/quota-store';
 import { putApiKey } from '../helpers/api-keys';
@@ -153,17 +152,15 @@ test('a zip of 200 files: 195 PDFs with their UUIDs, 5 refusals with reasons, to
     progress: 1,
     eta_s: 0,
   });
-  // Its parts were sized for the runtime's two pollers (Scale renders 50 parts at once: each poller would render
-  // 25 of 20 in a row), the tail tapered: 98, 49, 24, 12, 6, 6 instead of 20, 20, … and the tail.
+  // Its parts are the split's (partSizes, which the cost model counts): 20, 20, … and the tail cut smaller.
   const listed = await s3Client().send(
     new ListObjectsV2Command({ Bucket: process.env.DOCUMENTS_BUCKET, Prefix: `batches/${id}/parts/` }),
   );
   const partsStored = new Set(
     (listed.Contents ?? []).flatMap((o) => /\/parts\/(\d+)\//.exec(o.Key ?? '')?.[1] ?? []),
   );
-  expect(partSizeFor(BATCH_LIMITS.scale.parallelParts, 2)).toBe(100);
-  expect(partSizes(195, 100)).toEqual([98, 49, 24, 12, 6, 6]);
-  expect(partsStored.size).toBe(6);
+  expect(partSizes(195)).toEqual([...Array<number>(8).fill(20), 18, 9, 8]);
+  expect(partsStored.size).toBe(11);
   // Progress was visible on the way (counts never go back; an ETA once a part was done).
   const dones = seen.map((s) => s.done as number);
   expect(dones).toEqual([...dones].sort((a, b) => a - b));
@@ -397,7 +394,7 @@ test('over what is left this month: its first part may render while the split re
   );
   expect(results.Contents ?? []).toEqual([]);
   const files = new S3BatchFiles(s3Client(), process.env.DOCUMENTS_BUCKET!);
-  expect(partSizes(21, 100)).toEqual([11, 5, 5]);
+  expect(partSizes(21)).toEqual([11, 5, 5]);
   expect(await files.storedPdfs(id, 2)).toEqual([]);
 });
 

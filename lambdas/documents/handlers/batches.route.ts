@@ -27,8 +27,6 @@ export const startBatchRoute = {
     bucketPrefixes: [BATCHES_PREFIX.prefix],
     // The batch's split, to the batch assembler.
     sendTo: ['assemble'],
-    // The batch queue's workers, which size the batch's parts (use-cases/batches.ts, partSizeFor).
-    settings: ['DOCUMENTS_BATCH_WORKERS'],
   },
   docs: {
     summary: 'Start a batch of CFDI',

@@ -30,7 +30,6 @@ export const makeHandler = (
     | 'now'
     | 'idempotency'
     | 'brands'
-    | 'config'
   >,
 ) =>
   apiHandler(

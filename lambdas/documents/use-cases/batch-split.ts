@@ -23,29 +23,29 @@ interface SourceFile {
 /** Part writes a split keeps under way at once: each S3 PUT's latency overlaps the reading of the next files. */
 const PART_WRITES = 4;
 /**
- * The split holds back two parts' worth of CFDI unwritten (the batch's part size, BatchState.partSize), so that the
- * batch's last ones go into smaller parts (tailSizes): it learns how many files a zip holds only at its end. Bounded
- * in bytes too (large XML): the hold never keeps more than HOLD_BYTES of text beside the part being filled.
+ * CFDI the split holds back unwritten, so that the batch's last ones go into smaller parts (tailSizes): it learns
+ * how many files a zip holds only at its end. Bounded in bytes too (large XML): the hold never keeps more than
+ * HOLD_BYTES of text beside the part being filled.
  */
-const HOLD_PARTS = 2;
+const HOLD = 2 * PART_SIZE;
 const HOLD_BYTES = 8 * 1024 * 1024;
 /** The smallest part the tail is cut into (a part's own storage calls cost about as much as rendering one CFDI). */
 const TAIL_MIN = 5;
 
 /**
- * The sizes of the last `n` CFDI's parts: each takes half of what is left (at most `size`, at least TAIL_MIN, and
+ * The sizes of the last `n` CFDI's parts: each takes half of what is left (at most PART_SIZE, at least TAIL_MIN, and
  * never leaving less than TAIL_MIN behind it). Parts render in parallel, so the batch ends when its last part does:
  * with full parts to the end, the workers that finish first wait for the last one's whole part (locally one of the
  * two lanes stood idle for 0.3–0.8 s at a batch's end); tapering the tail makes them finish closer together.
  * 40 CFDI → 20, 10, 5, 5; 45 → 20, 13, 6, 6.
  */
-export function tailSizes(n: number, size = PART_SIZE): number[] {
+export function tailSizes(n: number): number[] {
   const sizes: number[] = [];
   for (let left = n; left > 0;) {
-    let next = Math.min(left, size, Math.max(TAIL_MIN, Math.ceil(left / 2)));
-    if (left - next < TAIL_MIN) next = Math.min(left, size);
-    sizes.push(next);
-    left -= next;
+    let size = Math.min(left, PART_SIZE, Math.max(TAIL_MIN, Math.ceil(left / 2)));
+    if (left - size < TAIL_MIN) size = Math.min(left, PART_SIZE);
+    sizes.push(size);
+    left -= size;
   }
   return sizes;
 }
@@ -54,10 +54,9 @@ export function tailSizes(n: number, size = PART_SIZE): number[] {
  * The sizes of the parts `n` CFDI are cut into (when no XML is large enough for HOLD_BYTES to matter): full parts
  * while more than the hold is left behind them, then the tail's (tailSizes). The cost model counts parts with it.
  */
-export function partSizes(n: number, size = PART_SIZE): number[] {
-  const hold = HOLD_PARTS * size;
-  const full = n >= size + hold ? Math.floor((n - size - hold) / size) + 1 : 0;
-  return [...Array<number>(full).fill(size), ...tailSizes(n - full * size, size)];
+export function partSizes(n: number): number[] {
+  const full = n >= PART_SIZE + HOLD ? Math.floor((n - PART_SIZE - HOLD) / PART_SIZE) + 1 : 0;
+  return [...Array<number>(full).fill(PART_SIZE), ...tailSizes(n - full * PART_SIZE)];
 }
 
 /**
@@ -69,7 +68,7 @@ export function partSizes(n: number, size = PART_SIZE): number[] {
 class Splitter {
   readonly refused: Refused[] = [];
   private readonly seen = new Map<string, string>();
-  /** Read, not yet in a part: at most a part plus the hold (HOLD_PARTS, HOLD_BYTES). */
+  /** Read, not yet in a part: at most a part plus the hold (HOLD, HOLD_BYTES). */
   private pending: BatchEntry[] = [];
   private pendingBytes = 0;
   private readonly writing = new Set<Promise<void>>();
@@ -85,8 +84,6 @@ class Splitter {
     private readonly deps: BatchSplitDeps,
     private readonly jobId: string,
     private readonly early: { window: number; units: number },
-    /** CFDI per part (BatchState.partSize). */
-    private readonly size: number,
   ) {}
 
   async add(file: SourceFile): Promise<void> {
@@ -114,10 +111,10 @@ class Splitter {
     this.pendingBytes += file.xml.length;
     // A full part is written once the hold behind it is full (in count or in bytes).
     while (
-      this.pending.length >= this.size &&
-      (this.pending.length >= this.size * (1 + HOLD_PARTS) || this.pendingBytes > HOLD_BYTES)
+      this.pending.length >= PART_SIZE &&
+      (this.pending.length >= PART_SIZE + HOLD || this.pendingBytes > HOLD_BYTES)
     )
-      await this.flush(this.size);
+      await this.flush(PART_SIZE);
   }
 
   /** Starts writing the first `size` CFDI read as a part; waits while PART_WRITES are under way. */
@@ -148,7 +145,7 @@ class Splitter {
 
   /** Writes what is held, in the tail's smaller parts, and waits for every write: throws the first that failed. */
   async allWritten(): Promise<void> {
-    for (const size of tailSizes(this.pending.length, this.size)) await this.flush(size);
+    for (const size of tailSizes(this.pending.length)) await this.flush(size);
     await Promise.all(this.writing);
     if (this.failure) throw this.failure.error;
   }
@@ -282,12 +279,10 @@ export async function splitBatch(
     deps.batchFiles.openSource(job.batch.sourceKey),
     deps.quotas.peek(job.batch.quotaSubject, monthlyRules(job.plan), at),
   ]);
-  const splitter = new Splitter(
-    deps,
-    jobId,
-    { window, units: month ? Math.max(0, month.limit - month.used) : 0 },
-    job.batch.partSize ?? PART_SIZE,
-  );
+  const splitter = new Splitter(deps, jobId, {
+    window,
+    units: month ? Math.max(0, month.limit - month.used) : 0,
+  });
   if (!source) {
     await failBatch(
       deps,

@@ -33,21 +33,6 @@ export const MAX_UNZIPPED_BYTES = 1024 * 1024 * 1024;
 export const UPLOAD_WINDOW_S = 15 * 60;
 /** CFDI per part (one SQS message, rendered in sequence by one worker): ~2–3 s of Chromium. */
 export const PART_SIZE = 20;
-/** The largest part (~10–15 s of Chromium): a part killed mid-way renders again at most its unwritten chunk. */
-export const MAX_PART_SIZE = 100;
-
-/**
- * CFDI per part of a batch whose plan renders up to `window` parts at once (parallelParts) on `workers` workers
- * (the batch queue's readers: its event source's maxConcurrency in AWS, the local runtime's pollers). PART_SIZE
- * while every part of the window has a worker of its own; with fewer workers, each renders window / workers parts
- * one after another, and those go into one part, at most MAX_PART_SIZE: the same PDFs with fewer storage calls,
- * messages and invocations per CFDI (locally, 2 pollers for the Scale plan's 50: parts of 100, ~1.1 → ~0.4 AWS calls
- * per CFDI). The split tapers the batch's last parts as before (batch-split.ts, tailSizes), so the workers still end
- * together.
- */
-export function partSizeFor(window: number, workers = Infinity): number {
-  return Math.min(MAX_PART_SIZE, PART_SIZE * Math.max(1, Math.floor(window / workers)));
-}
 export const BATCHES_PATH = '/v1/batches';
 
 /**
@@ -77,8 +62,6 @@ export interface BatchDeps {
   assembleQueue: MessageQueue;
   quotas: QuotaStore;
   now(): Date;
-  /** Workers rendering the batch queue's parts at once (config DOCUMENTS_BATCH_WORKERS): sizes the parts. */
-  batchWorkers?: number;
 }
 
 const UPLOAD_ID_RE = /^bup_[A-Za-z0-9_-]{22}$/;
@@ -212,7 +195,6 @@ export async function startBatch(
       sourceKey,
       quotaSubject: input.quotaSubject,
       ...(input.marca ? { branded: true } : {}),
-      partSize: partSizeFor(BATCH_LIMITS[input.plan].parallelParts, deps.batchWorkers),
     },
   };
   try {

@@ -10,13 +10,11 @@ import type { Refused } from '../../../lambdas/documents/core/cfdi-resumen';
 import type { BatchEntry, JobRecord } from '../../../lambdas/documents/ports';
 import type { BatchSplitDeps } from '../../../lambdas/documents/use-cases/batch-run-deps';
 import { partSizes, splitBatch, tailSizes } from '../../../lambdas/documents/use-cases/batch-split';
-import { MAX_PART_SIZE, partSizeFor, type BatchStep } from '../../../lambdas/documents/use-cases/batches';
+import type { BatchStep } from '../../../lambdas/documents/use-cases/batches';
 import { batchCorpus, zipOf } from '../../helpers/cfdi-batch';
 import { jobRecord } from '../../fakes/documents';
 import { FakeQuotaStore } from '../../fakes/platform';
-import { BATCH_LIMITS, monthlyRules } from '../../../lambdas/documents/core/plans';
-import { parseConfig } from '../../../lambdas/documents/config';
-import { documentsManifest } from '../../../lambdas/documents/routes';
+import { monthlyRules } from '../../../lambdas/documents/core/plans';
 import { assemblerWorld, MAX_RECEIVE_COUNT } from './batch-assembler-world';
 import { batchAssembleDeps } from '../../../lambdas/documents/handlers/batch-assembler';
 import { giveUpBatch } from '../../../lambdas/documents/use-cases/batch-end';
@@ -137,37 +135,6 @@ test("a batch's last CFDI go into smaller parts, so its workers finish close tog
   }
   expect(tailSizes(40)).toEqual([20, 10, 5, 5]);
   expect(tailSizes(4)).toEqual([4]);
-});
-
-test('parts are sized to the workers that render them: larger where a worker would render several in a row', async () => {
-  // A worker for every part of the window (AWS: the batch queue's 50 workers, Scale's window of 50): parts of 20.
-  expect(partSizeFor(50, 50)).toBe(20);
-  expect(partSizeFor(10, 50)).toBe(20);
-  expect(partSizeFor(1, 2)).toBe(20);
-  expect(partSizeFor(10)).toBe(20);
-  // Fewer workers than the window: each would render window / workers parts one after another, now one part.
-  expect(partSizeFor(50, 25)).toBe(40);
-  expect(partSizeFor(10, 4)).toBe(40);
-  // At most MAX_PART_SIZE (the local runtime's 2 pollers).
-  expect(partSizeFor(50, 2)).toBe(MAX_PART_SIZE);
-  // The service's default is the batch queue's workers in AWS: parts of 20 there.
-  const batchQueue = documentsManifest.queues.find((q) => q.id === 'batch')!;
-  expect(parseConfig({}).DOCUMENTS_BATCH_WORKERS).toBe(batchQueue.maxConcurrency);
-  expect(partSizeFor(BATCH_LIMITS.scale.parallelParts, batchQueue.maxConcurrency)).toBe(20);
-  expect(partSizeFor(10, 2)).toBe(MAX_PART_SIZE);
-  // The split cuts the size the batch was started with (BatchState.partSize), and tapers the tail from it.
-  const job = { ...QUEUED, batch: { ...QUEUED.batch!, partSize: 100 } };
-  const xml = batchCorpus('split-sized', 1000, false).files.map((f) => f.xml);
-  const { sizes, sent } = await runSplit(job, Readable.from([Buffer.from(JSON.stringify(xml))]), 1000);
-  expect(sizes).toEqual([...Array<number>(8).fill(100), 100, 50, 25, 13, 6, 6]);
-  expect(partSizes(1000, 100)).toEqual(sizes);
-  // Pro's window: its first 10 parts queued, each queueing the one 10 places after it when done.
-  expect(sent).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-  for (const n of [1, 5, 99, 100, 101, 299, 300, 5000]) {
-    const cut = partSizes(n, 100);
-    expect(cut.reduce((a, b) => a + b, 0)).toBe(n);
-    expect(Math.max(...cut)).toBeLessThanOrEqual(100);
-  }
 });
 
 test('large XML: the split holds back at most 8 MB, so the tail of a batch of large files is cut from less', async () => {
