@@ -204,8 +204,7 @@ export function keepBucketConfigInMemory(store: S3rverStore): void {
  * middleware when the server starts: before s3rver.run()). s3rver's own warnings keep their logger.
  */
 export function withoutRequestLog(middleware: ((...args: unknown[]) => unknown)[]): void {
-  const at = middleware.findIndex((m) => m.name === 'logger');
-  if (at !== 0)
+  if (middleware[0]?.name !== 'logger')
     throw new Error('s3rver: its request logger is no longer its first middleware (s3rver changed?)');
-  middleware.splice(at, 1);
+  middleware.shift();
 }
