@@ -6,7 +6,12 @@ import type { DocumentsDeps } from '../../lambdas/documents/deps';
 import { makeHandler as makeRenderHandler } from '../../lambdas/documents/handlers/render';
 import { TEMPLATES } from '../../lambdas/documents/domain/template-registry';
 import { config } from '../../lambdas/documents/config';
-import { slotsFor, type QuotaDecision, type QuotaStore } from '../../lambdas/shared/quota/windows';
+import {
+  slotsFor,
+  type QuotaDecision,
+  type QuotaStore,
+  type WindowRule,
+} from '../../lambdas/shared/quota/windows';
 import { apiEvent } from '../helpers/api-event';
 import { until } from '../helpers/until';
 
@@ -129,4 +134,35 @@ test('the deadline answers 503 while the charge is committed: the committed char
   expect(refunded).toEqual([unheld]);
   expect(charged.filter(cut)).toHaveLength(1);
   expect(net()).toBe(0);
+});
+
+test('a free caller past its budget of cut requests: 429 before its body is parsed and before any charge', async () => {
+  const { d, charged, refunded } = deps(1);
+  const spent = {
+    ...d.quotas,
+    peek: async (subject: string, rules: WindowRule[], now = new Date()) => {
+      expect(subject).toMatch(/^cut#/);
+      return slotsFor(subject, rules, now).map((s) => ({ ...s, used: s.limit }));
+    },
+  };
+  const handler = makeRenderHandler({ ...d, quotas: spent } as DocumentsDeps);
+  // Not even JSON: parsed first, this body would answer 422.
+  const res = (await handler(
+    apiEvent('POST', '/v1/render', { headers: { 'content-type': 'application/json' }, body: '{"template":' }),
+    contextWith(60_000),
+  )) as { statusCode: number; headers: Record<string, string>; body: string };
+  expect(res.statusCode).toBe(429);
+  expect(res.headers['retry-after']).toMatch(/^\d+$/);
+  expect(JSON.parse(res.body).detail).toContain('allowance of requests cut at their deadline');
+  expect(charged).toEqual([]);
+  expect(refunded).toEqual([]);
+  // A key's request is not the free budget's: the same store, a key header, the body parsed (422 here).
+  const keyed = (await handler(
+    apiEvent('POST', '/v1/render', {
+      headers: { 'content-type': 'application/json', authorization: 'Bearer dk_unknown' },
+      body: '{"template":',
+    }),
+    contextWith(60_000),
+  )) as { statusCode: number };
+  expect(keyed.statusCode).not.toBe(429);
 });

@@ -187,22 +187,22 @@ function abandonedFields(err: unknown): Record<string, unknown> {
 export const makeHandler = (deps: DocumentsDeps) =>
   apiHandler(
     async (req) => {
-      const body = req.body();
-      let request = parseRenderRequest(body);
-      // A free caller whose renders were cut at the deadline too often this hour is refused before any work. The
-      // check is read while the caller is admitted (no added latency); a refusal gives that charge back.
+      // A free caller whose renders were cut at the deadline too often this hour is refused first: before its body
+      // is parsed and before any charge, so the refusal costs one read however large the request (parsing and
+      // validating a 1.5 MB merge takes seconds on a loaded machine: a refusal after it could itself run past a short
+      // deadline and answer 503, the very answer the budget is there to stop).
       const free = bearerToken(req.headers['authorization']) === undefined;
       const cutSubject = quotaSubject({ kind: 'anonymous', subject: ipSubject(req.clientIp) });
-      const cutCheck = free
-        ? refuseIfCutTooOften(
-            deps.quotas,
-            cutSubject,
-            deps.config.FREE_CUT_PER_HOUR,
-            deps.now(),
-            'send smaller documents (fewer rows or parts), or render large ones with options.async (Scale plan)',
-          )
-        : undefined;
-      cutCheck?.catch(() => undefined); // awaited below; this only keeps it from being reported as unhandled
+      if (free)
+        await refuseIfCutTooOften(
+          deps.quotas,
+          cutSubject,
+          deps.config.FREE_CUT_PER_HOUR,
+          deps.now(),
+          'send smaller documents (fewer rows or parts), or render large ones with options.async (Scale plan)',
+        );
+      const body = req.body();
+      let request = parseRenderRequest(body);
       const chargeId = idempotentId(req);
       const units = documentUnits(request);
       // A render's charge is held until it is delivered: a synchronous render's document, an async one's 202 (a
@@ -212,19 +212,11 @@ export const makeHandler = (deps: DocumentsDeps) =>
         id: chargeId ?? req.requestId,
         untilS: Math.ceil(deps.now().getTime() / 1000) + HOLD_S,
       };
-      const admitting = admitCaller(deps, req.headers, req.clientIp, request, {
+      const admitted = await admitCaller(deps, req.headers, req.clientIp, request, {
         ...(chargeId || request.options.async ? { id: hold.id } : {}),
         ...(units > 1 ? { units } : {}),
         hold,
       });
-      try {
-        await cutCheck;
-      } catch (err) {
-        const a = await admitting.catch(() => undefined);
-        if (a) await giveBack(deps, a.decision);
-        throw err;
-      }
-      const admitted = await admitting;
       const { caller, plan, now } = admitted;
       // A key's factura without options.marca prints its account's stored brand (PUT /v1/brand, use-cases/brand.ts):
       // one read, only for such requests, while the charge is written. An async job stores the brand in its body.
