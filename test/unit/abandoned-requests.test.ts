@@ -156,6 +156,18 @@ test('a free caller past its budget of cut requests: 429 before its body is pars
   expect(JSON.parse(res.body).detail).toContain('allowance of requests cut at their deadline');
   expect(charged).toEqual([]);
   expect(refunded).toEqual([]);
+  // The early refusal speaks the caller's language like every other answer (Accept-Language).
+  const es = (await handler(
+    apiEvent('POST', '/v1/render', {
+      headers: { 'content-type': 'application/json', 'accept-language': 'es-MX' },
+      body: '{"template":',
+    }),
+    contextWith(60_000),
+  )) as { statusCode: number; body: string };
+  expect(es.statusCode).toBe(429);
+  expect(JSON.parse(es.body).detail).toMatch(
+    /^Demasiadas solicitudes de esta dirección superaron el cupo de \d+ por hora de solicitudes cortadas por tiempo: .*documentos más pequeños/,
+  );
   // A key's request is not the free budget's: the same store, a key header, the body parsed (422 here).
   const keyed = (await handler(
     apiEvent('POST', '/v1/render', {
