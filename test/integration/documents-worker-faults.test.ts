@@ -4,6 +4,7 @@
 // attempt the queue counts as the last fails the job and gives the quota back, and SQS moves the message to the
 // render queue's DLQ. Then `npm run dlq -- redrive` (bin/dlq.ts's main, what the script runs) sends it back and the
 // render worker, Chromium working again, produces its PDF.
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { main as dlqMain } from '../../bin/dlq';
 import { awsDeps, sharedRenderer, type DocumentsDeps } from '../../lambdas/documents/deps';
 import { acceptAsyncRender } from '../../lambdas/documents/use-cases/jobs';
@@ -119,6 +120,7 @@ test(`a render that always fails on our side: ${MAX_RECEIVE_COUNT} deliveries, f
   expect(out.join('\n')).toMatch(
     /moved 1 message\(s\) test-render-dlq → test-render; 1 failed job\(s\) set back to queued/,
   );
+  const pollerLog: string[] = [];
   pollers.push(
     startPoller({
       worker: spec,
@@ -126,8 +128,29 @@ test(`a render that always fails on our side: ${MAX_RECEIVE_COUNT} deliveries, f
       queues: emu.queues,
       endpoint: emu.env.AWS_ENDPOINT_URL_SQS!,
       visibilityS: 2,
+      log: (l) => pollerLog.push(`${new Date().toISOString()} ${l}`),
     }),
   );
+  // If it times out, where the job and its message were (ci63 once timed out here with no line from the worker).
+  const whereItWas = async () => {
+    const job = await base.jobs.get(jobId);
+    const counts = async (url: string) =>
+      (
+        await sqsClient().send(
+          new GetQueueAttributesCommand({
+            QueueUrl: url,
+            AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+          }),
+        )
+      ).Attributes;
+    return {
+      job: { status: job?.status, error: job?.error },
+      renders,
+      renderQueue: await counts(queue.url),
+      dlq: await counts(queue.dlq),
+      pollerLog,
+    };
+  };
   const done = await until(
     'the redriven job to be rendered',
     async () => {
@@ -135,6 +158,7 @@ test(`a render that always fails on our side: ${MAX_RECEIVE_COUNT} deliveries, f
       return job?.status === 'done' ? job : undefined;
     },
     60_000,
+    whereItWas,
   );
   for (const p of pollers.splice(0)) p.kill();
   const pdf = Buffer.from(
