@@ -468,7 +468,14 @@ describe('safeFetch', () => {
     await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
     const port = (tls.address() as AddressInfo).port;
     try {
-      const opts = { ...fetchOptions, allowlist: parseAllowlist(`127.0.0.1:${port}`) };
+      // The handshake is what is refused, at once; the file's 500 ms limits could end it first on a loaded machine
+      // (ci64 got a timeout here), and a timeout would not show that the certificate was checked.
+      const opts = {
+        ...fetchOptions,
+        connectTimeoutMs: 10_000,
+        totalTimeoutMs: 10_000,
+        allowlist: parseAllowlist(`127.0.0.1:${port}`),
+      };
       for (const url of [`https://127.0.0.1:${port}/`, `https://origin.test:${port}/`]) {
         const err = await safeFetch(url, opts).catch((e: unknown) => e);
         expect(err).toMatchObject({ code: 'network', message: expect.stringMatching(/secure connection/) });
